@@ -1,0 +1,24 @@
+package commands
+
+// Keys of cli.App.Metadata through which a command describes itself as a tool. The flag
+// table plus these keys are the command's one declaration: the adapter derives the tool
+// schema and annotations from them, and codegen reads the same app.
+const (
+	// MetaReadOnly (bool): the command never writes (spec "RO").
+	MetaReadOnly = "cmdbridge.read_only"
+	// MetaDestructive (bool): the command may delete or overwrite data.
+	MetaDestructive = "cmdbridge.destructive"
+	// MetaIdempotent (bool): repeating the call with the same input changes nothing more.
+	MetaIdempotent = "cmdbridge.idempotent"
+	// MetaNetwork (bool): the command may reach the network (git push).
+	MetaNetwork = "cmdbridge.network"
+	// MetaPaths (map[string]string): input property → "read" or "write", for the inputs
+	// that name files the command touches.
+	MetaPaths = "cmdbridge.paths"
+)
+
+// Choices is implemented by a cli.Generic flag value that accepts one of a fixed set of
+// words; the adapter turns it into a JSON Schema enum.
+type Choices interface {
+	Choices() []string
+}

@@ -1,0 +1,52 @@
+package tool
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// IDSource draws random identifiers of a kind ("sig", "dlg", "uuid") with n hex digits.
+// The delivery package provides the seeded implementation of spec §2.5.
+type IDSource interface {
+	Hex(kind string, n int) string
+}
+
+// Env is everything a native handler may use from the outside world.
+type Env struct {
+	// Dir is the directory the call runs in (the workspace root or a directory inside it).
+	Dir string
+	// Now returns the current instant.
+	Now func() time.Time
+	// IDs draws random ids.
+	IDs IDSource
+	// LookupEnv reads a declared environment variable.
+	LookupEnv func(key string) (string, bool)
+	// Stdin is the call's standard input (never nil; empty when the call has none).
+	Stdin io.Reader
+	// Log receives diagnostics (never nil).
+	Log io.Writer
+	// Interactive says whether a person can answer questions during the call.
+	Interactive bool
+}
+
+// Getenv returns the value of key, or "" when it is unset.
+func (e *Env) Getenv(key string) string {
+	if e == nil || e.LookupEnv == nil {
+		return ""
+	}
+	v, _ := e.LookupEnv(key)
+	return v
+}
+
+// EnvFromMap returns a LookupEnv function over a fixed map.
+func EnvFromMap(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := m[k]
+		return v, ok
+	}
+}
+
+// ProcessEnv returns a LookupEnv over the process environment, for hosts (never for
+// native handlers, which receive it through Env).
+func ProcessEnv() func(string) (string, bool) { return os.LookupEnv }

@@ -1,0 +1,88 @@
+package tool
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Pack is the name of the tool pack the delivery corpus belongs to; a spelling may carry
+// it as a prefix (software-delivery:wu_create).
+const Pack = "software-delivery"
+
+// Key folds a spelling of a tool name to its lookup key: letters lower-cased, digits kept,
+// every other character dropped. wu:create, wu_create, wu-create and WuCreate all give
+// "wucreate". Pack prefixes are handled by [Names.Resolve].
+func Key(spelling string) string {
+	var b strings.Builder
+	b.Grow(len(spelling))
+	for _, r := range spelling {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// MCPName is the MCP-safe spelling of a canonical name: ":" and "-" become "_".
+func MCPName(name string) string {
+	return strings.NewReplacer(":", "_", "-", "_").Replace(name)
+}
+
+// PropertyName maps a flag name to its input property name (--code-paths → code_paths).
+func PropertyName(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
+
+// FlagName maps an input property name back to its flag name (code_paths → code-paths).
+func FlagName(property string) string { return strings.ReplaceAll(property, "_", "-") }
+
+// Names maps every spelling of a set of canonical names back to the canonical name.
+type Names struct {
+	byKey map[string]string
+	names []string
+}
+
+// NewNames builds the table. Two names that fold to the same key, a duplicate name, an
+// empty name or one that folds to the pack's own key are errors.
+func NewNames(canonical []string) (*Names, error) {
+	n := &Names{byKey: make(map[string]string, len(canonical))}
+	packKey := Key(Pack)
+	for _, name := range canonical {
+		k := Key(name)
+		if k == "" {
+			return nil, fmt.Errorf("tool name %q has no letters or digits", name)
+		}
+		if k == packKey {
+			return nil, fmt.Errorf("tool name %q is reserved (it is the pack name)", name)
+		}
+		if prev, ok := n.byKey[k]; ok {
+			if prev == name {
+				return nil, fmt.Errorf("tool %q is registered twice", name)
+			}
+			return nil, fmt.Errorf("tool names %q and %q are the same name spelled differently", prev, name)
+		}
+		n.byKey[k] = name
+		n.names = append(n.names, name)
+	}
+	sort.Strings(n.names)
+	return n, nil
+}
+
+// Resolve returns the canonical name for any spelling, with or without the pack prefix.
+func (n *Names) Resolve(spelling string) (string, bool) {
+	k := Key(spelling)
+	if name, ok := n.byKey[k]; ok {
+		return name, true
+	}
+	if rest, ok := strings.CutPrefix(k, Key(Pack)); ok && rest != "" {
+		name, ok := n.byKey[rest]
+		return name, ok
+	}
+	return "", false
+}
+
+// All returns the canonical names, sorted.
+func (n *Names) All() []string { return append([]string(nil), n.names...) }
