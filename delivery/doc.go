@@ -1,0 +1,29 @@
+// Package delivery is the software-delivery domain shared by the legacy `delivery`
+// commands and the native tools: it reads and writes the workspace files of
+// shared/spec/commands.md §1 and applies the conventions of §2.4–§2.5.
+//
+// Entry points, in the order a command uses them:
+//
+//   - Workspace: [Open] (or [FindRoot] + [Load]) resolves the root (§1.1:
+//     $DELIVERY_WORKSPACE, nearest workspace.yaml, linked worktree → main checkout) and
+//     parses workspace.yaml into a [Config] with every §1.2 default. Wrong types do not fail
+//     the load: they are kept in Config.Problems and a command that reads a key calls
+//     [Config.Check] with the key prefix to get the CONFIG_INVALID error.
+//   - YAML: [DecodeYAML], [EncodeYAML] (the one §1.14 encoder) and the node helpers
+//     [MapGet], [MapSet], [MapDelete], [MapPath], [EnsureMap], [StrNode], [DateNode]….
+//   - Files: [Confine] (§3.3 path confinement) and [WriteFileAtomic].
+//   - Lanes: [Kebab], [WorktreePath], [LaneBranch], [ParseLaneBranch], [LockRel], [Title60].
+//   - Stamps (§1.10): [StampRel], [WriteStamp], [StampExists], [StampDate], [StampIDs].
+//
+// Errors: every failure a command reports is an [*Error] carrying a tool.Code* code;
+// [CodeOf], [AsError] and [ToolError] read it. USAGE maps to exit 2, every other code to 1.
+//
+// Invariants:
+//
+//   - Nothing here reads process globals: the environment comes in as a [LookupEnv], the
+//     directory as an argument, so native tools (tool.Env) and legacy commands
+//     (os.LookupEnv, os.Getwd) share every function.
+//   - YAML edits change only the nodes they touch; unknown keys and comments survive, new
+//     keys are appended at the end of their mapping.
+//   - Files are replaced atomically (temp file + rename, mode kept); nothing here prints.
+package delivery
