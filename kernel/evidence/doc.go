@@ -1,0 +1,32 @@
+// Package evidence is the kernel's append-only receipt log: one JSON line per terminal
+// tool call, hash-chained, with the record hashes folded into a transparency-log tree
+// (golang.org/x/mod/sumdb/tlog) whose roots are signed as Ed25519 notes
+// (golang.org/x/mod/sumdb/note) every N records and when the log is closed.
+//
+// Files in the evidence directory (default <workspace>/.cmdbridge/evidence):
+//
+//	receipts.jsonl     one receipt per line; "hash" is the last field of every line
+//	checkpoints.jsonl  {"n": records covered, "root": tree hash, "note": signed note}
+//	signing.key        the note signer key, created on first use with mode 0600
+//	verifier.key       the matching verifier key, read by [Verify]
+//
+// A record's hash is tlog.RecordHash of its line with the trailing ,"hash":"…" member
+// removed; that content includes seq and prev_hash, so the hashes form a chain and are the
+// tree's leaves at the same time.
+//
+// Invariants:
+//
+//   - Append returns only after the receipt is written (and, in [SyncGroup] mode, after
+//     the fdatasync that covers it). Concurrent appenders share one write and one sync
+//     (group commit): a leader takes every queued receipt, assigns seq, prev_hash and hash
+//     in queue order, writes them with one write call and syncs once.
+//   - The log is only ever appended to. Writers in several processes serialise on an
+//     advisory lock of receipts.jsonl and first catch up on records others appended, so
+//     the chain stays linear.
+//   - [Verify] never modifies anything. It names the first bad record and the kind of
+//     damage: edited (content no longer matches its hash or the chain), deleted (a seq is
+//     missing), reordered (seqs out of order), truncated (fewer records than a signed
+//     checkpoint covers), or a checkpoint whose signature or root does not match.
+//   - The signing key lives next to the log: checkpoints prove the log was not changed
+//     after the fact by anyone without that key, not by the key's holder.
+package evidence

@@ -1,0 +1,416 @@
+package evidence
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+	"golang.org/x/sys/unix"
+)
+
+// File names inside the evidence directory.
+const (
+	ReceiptsFile    = "receipts.jsonl"
+	CheckpointsFile = "checkpoints.jsonl"
+	SigningKeyFile  = "signing.key"
+	VerifierKeyFile = "verifier.key"
+)
+
+// KeyName is the name the signing key is generated under.
+const KeyName = "cmdbridge-evidence"
+
+// SyncMode says how durable an appended receipt is when Append returns.
+type SyncMode int
+
+const (
+	// SyncGroup writes and fdatasyncs before Append returns; concurrent appenders share
+	// the sync. It is the default.
+	SyncGroup SyncMode = iota
+	// SyncBuffered writes (the kernel's page cache holds it) but does not sync; a machine
+	// crash may lose the tail, which Verify then reports as truncated if a checkpoint
+	// covered it.
+	SyncBuffered
+)
+
+// DefaultCheckpointEvery is how many records a checkpoint covers when Options says 0.
+const DefaultCheckpointEvery = 1000
+
+// Options configure a Log.
+type Options struct {
+	Dir             string
+	CheckpointEvery int
+	Sync            SyncMode
+}
+
+// Log is an open evidence log. It is safe for concurrent use.
+type Log struct {
+	opts   Options
+	f      *os.File
+	cpf    *os.File
+	signer note.Signer
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	queue    []*Receipt
+	enqueued uint64
+	done     uint64
+	flushing bool
+	closed   bool
+	err      error
+
+	// Owned by the current leader (flushing == true) or by Close.
+	size     int64
+	n        int64
+	lastHash string
+	hashes   []tlog.Hash
+	lastCP   int64
+	buf      bytes.Buffer
+}
+
+// Open opens (creating when needed) the log in opts.Dir, and the signing key.
+func Open(opts Options) (*Log, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("evidence: no directory")
+	}
+	if opts.CheckpointEvery <= 0 {
+		opts.CheckpointEvery = DefaultCheckpointEvery
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(opts.Dir, ReceiptsFile), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	cpf, err := os.OpenFile(filepath.Join(opts.Dir, CheckpointsFile), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	l := &Log{opts: opts, f: f, cpf: cpf}
+	l.cond = sync.NewCond(&l.mu)
+	err = l.locked(func() error {
+		var err error
+		if l.signer, err = loadOrCreateKey(opts.Dir); err != nil {
+			return err
+		}
+		if l.lastCP, err = lastCheckpoint(cpf); err != nil {
+			return err
+		}
+		return l.catchUp()
+	})
+	if err != nil {
+		f.Close()
+		cpf.Close()
+		return nil, fmt.Errorf("evidence: open %s: %w", opts.Dir, err)
+	}
+	return l, nil
+}
+
+// Append records r: it assigns r.Seq, r.PrevHash and r.Hash and returns once the record
+// is written (and synced in SyncGroup mode), sharing the write with concurrent callers.
+func (l *Log) Append(r *Receipt) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return errors.New("evidence: log is closed")
+	}
+	l.queue = append(l.queue, r)
+	l.enqueued++
+	mine := l.enqueued
+	for l.done < mine {
+		if l.err != nil {
+			return l.err
+		}
+		if l.flushing {
+			l.cond.Wait()
+			continue
+		}
+		l.flushing = true
+		batch := l.queue
+		l.queue = nil
+		l.mu.Unlock()
+		err := l.commit(batch)
+		l.mu.Lock()
+		l.flushing = false
+		l.done += uint64(len(batch))
+		if err != nil && l.err == nil {
+			l.err = fmt.Errorf("evidence: %w", err)
+		}
+		l.cond.Broadcast()
+	}
+	return l.err
+}
+
+// Checkpoint signs the current tree head now (if it covers new records).
+func (l *Log) Checkpoint() error {
+	l.mu.Lock()
+	for l.flushing {
+		l.cond.Wait()
+	}
+	l.flushing = true
+	l.mu.Unlock()
+	err := l.locked(func() error {
+		if err := l.catchUp(); err != nil {
+			return err
+		}
+		return l.checkpointLocked()
+	})
+	l.mu.Lock()
+	l.flushing = false
+	l.cond.Broadcast()
+	l.mu.Unlock()
+	return err
+}
+
+// Close writes a final checkpoint and closes the files. Appends after Close fail.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.mu.Unlock()
+	err := l.Checkpoint()
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	return errors.Join(err, l.f.Close(), l.cpf.Close())
+}
+
+// Len returns the number of records the log holds, as far as this writer knows.
+func (l *Log) Len() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.flushing {
+		l.cond.Wait()
+	}
+	return l.n
+}
+
+// commit writes batch under the cross-process lock, in queue order.
+func (l *Log) commit(batch []*Receipt) error {
+	return l.locked(func() error {
+		if err := l.catchUp(); err != nil {
+			return err
+		}
+		l.buf.Reset()
+		for _, r := range batch {
+			r.Seq = l.n + 1
+			r.PrevHash = l.lastHash
+			r.Hash = ""
+			line, err := json.Marshal(r)
+			if err != nil {
+				return fmt.Errorf("receipt %s: %w", r.ID, err)
+			}
+			content := contentOf(line)
+			h := tlog.RecordHash(content)
+			stored, err := tlog.StoredHashesForRecordHash(l.n, h, tlog.HashReaderFunc(l.readHashes))
+			if err != nil {
+				return err
+			}
+			l.hashes = append(l.hashes, stored...)
+			r.Hash = hex.EncodeToString(h[:])
+			l.buf.Write(content[:len(content)-1])
+			l.buf.WriteString(`,"hash":"`)
+			l.buf.WriteString(r.Hash)
+			l.buf.WriteString("\"}\n")
+			l.n++
+			l.lastHash = r.Hash
+		}
+		if _, err := l.f.Write(l.buf.Bytes()); err != nil {
+			return err
+		}
+		l.size += int64(l.buf.Len())
+		if l.opts.Sync == SyncGroup {
+			if err := unix.Fdatasync(int(l.f.Fd())); err != nil {
+				return fmt.Errorf("sync: %w", err)
+			}
+		}
+		if l.n/int64(l.opts.CheckpointEvery) > l.lastCP/int64(l.opts.CheckpointEvery) {
+			return l.checkpointLocked()
+		}
+		return nil
+	})
+}
+
+// readHashes is the tlog.HashReader over the in-memory stored hashes.
+func (l *Log) readHashes(indexes []int64) ([]tlog.Hash, error) {
+	out := make([]tlog.Hash, len(indexes))
+	for i, x := range indexes {
+		if x < 0 || x >= int64(len(l.hashes)) {
+			return nil, fmt.Errorf("stored hash %d not available", x)
+		}
+		out[i] = l.hashes[x]
+	}
+	return out, nil
+}
+
+func (l *Log) checkpointLocked() error {
+	if l.n == 0 || l.n == l.lastCP {
+		return nil
+	}
+	root, err := tlog.TreeHash(l.n, tlog.HashReaderFunc(l.readHashes))
+	if err != nil {
+		return err
+	}
+	signed, err := note.Sign(&note.Note{Text: checkpointText(l.n, root)}, l.signer)
+	if err != nil {
+		return fmt.Errorf("sign checkpoint: %w", err)
+	}
+	line, err := json.Marshal(checkpoint{N: l.n, Root: hex.EncodeToString(root[:]), Note: string(signed)})
+	if err != nil {
+		return err
+	}
+	if _, err := l.cpf.Write(append(line, '\n')); err != nil {
+		return err
+	}
+	if l.opts.Sync == SyncGroup {
+		if err := unix.Fdatasync(int(l.cpf.Fd())); err != nil {
+			return fmt.Errorf("sync checkpoint: %w", err)
+		}
+	}
+	l.lastCP = l.n
+	return nil
+}
+
+// locked runs fn holding the advisory lock that serialises writers across processes.
+func (l *Log) locked(fn func() error) error {
+	fd := int(l.f.Fd())
+	for {
+		err := unix.Flock(fd, unix.LOCK_EX)
+		if err == nil {
+			break
+		}
+		if err != unix.EINTR {
+			return fmt.Errorf("lock: %w", err)
+		}
+	}
+	defer unix.Flock(fd, unix.LOCK_UN)
+	return fn()
+}
+
+// catchUp folds records appended by other writers (or present at open) into the tree.
+func (l *Log) catchUp() error {
+	st, err := l.f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() == l.size {
+		return nil
+	}
+	r := bufio.NewReader(io.NewSectionReader(l.f, l.size, st.Size()-l.size))
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			l.size += int64(len(line))
+			line = bytes.TrimSpace(line)
+			if len(line) == 0 {
+				continue
+			}
+			content, hash, perr := splitLine(line)
+			if perr != nil {
+				return fmt.Errorf("record %d: %w", l.n+1, perr)
+			}
+			h := tlog.RecordHash(content)
+			stored, serr := tlog.StoredHashesForRecordHash(l.n, h, tlog.HashReaderFunc(l.readHashes))
+			if serr != nil {
+				return serr
+			}
+			l.hashes = append(l.hashes, stored...)
+			l.n++
+			l.lastHash = hash
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// contentOf turns a marshalled receipt with an empty hash into the hashed content: the
+// line without its trailing ,"hash":"" member.
+func contentOf(line []byte) []byte {
+	const tail = `,"hash":""}`
+	out := line[:len(line)-len(tail)]
+	return append(out, '}')
+}
+
+// splitLine returns a stored line's hashed content and its recorded hash.
+func splitLine(line []byte) (content []byte, hash string, err error) {
+	const key = `,"hash":"`
+	i := bytes.LastIndex(line, []byte(key))
+	if i < 0 || !bytes.HasSuffix(line, []byte(`"}`)) {
+		return nil, "", errors.New("no trailing hash member")
+	}
+	hash = string(line[i+len(key) : len(line)-2])
+	content = append(append([]byte(nil), line[:i]...), '}')
+	return content, hash, nil
+}
+
+type checkpoint struct {
+	N    int64  `json:"n"`
+	Root string `json:"root"`
+	Note string `json:"note"`
+}
+
+func checkpointText(n int64, root tlog.Hash) string {
+	return "cmdbridge evidence log\n" + strconv.FormatInt(n, 10) + "\n" + hex.EncodeToString(root[:]) + "\n"
+}
+
+func lastCheckpoint(f *os.File) (int64, error) {
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		return 0, err
+	}
+	var last int64
+	for _, line := range strings.Split(string(data), "\n") {
+		var cp checkpoint
+		if strings.TrimSpace(line) == "" || json.Unmarshal([]byte(line), &cp) != nil {
+			continue
+		}
+		last = cp.N
+	}
+	return last, nil
+}
+
+// loadOrCreateKey reads the signer key, creating the key pair on first use. It runs under
+// the writers' lock, so two processes never create two keys.
+func loadOrCreateKey(dir string) (note.Signer, error) {
+	path := filepath.Join(dir, SigningKeyFile)
+	skey, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		s, v, gerr := note.GenerateKey(rand.Reader, KeyName)
+		if gerr != nil {
+			return nil, gerr
+		}
+		if err := os.WriteFile(filepath.Join(dir, VerifierKeyFile), []byte(v+"\n"), 0o644); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+			return nil, err
+		}
+		skey = []byte(s)
+	} else if err != nil {
+		return nil, err
+	}
+	signer, err := note.NewSigner(strings.TrimSpace(string(skey)))
+	if err != nil {
+		return nil, fmt.Errorf("signing key: %w", err)
+	}
+	return signer, nil
+}

@@ -1,0 +1,41 @@
+package evidence
+
+// Receipt is the record of one terminal tool call. Field order is the on-disk order;
+// Hash must stay the last field (see the package documentation).
+type Receipt struct {
+	// Seq numbers records from 1 in log order; the log assigns it.
+	Seq int64 `json:"seq"`
+	// ID is the call id, unique per call.
+	ID    string `json:"id"`
+	RunID string `json:"run_id"`
+	// Time is when the call was admitted, RFC 3339 UTC with nanoseconds.
+	Time    string `json:"time"`
+	Tool    string `json:"tool"`
+	Subject string `json:"subject"`
+	// InputHash is the SHA-256 of the call's canonical JSON input.
+	InputHash string `json:"input_hash"`
+	// Decision is the policy outcome: allow, deny, ask, approved, rejected, or "" when the
+	// call ended before policy ran.
+	Decision string `json:"decision"`
+	Rule     string `json:"rule"`
+	Lane     string `json:"lane"`
+	// Status is ok, failed, refused, timeout or cancelled.
+	Status     string `json:"status"`
+	ErrorCode  string `json:"error_code"`
+	ExitCode   *int   `json:"exit_code"`
+	QueuedUS   int64  `json:"queued_us"`
+	DurationUS int64  `json:"duration_us"`
+	// OutputHash is the SHA-256 of the Output's canonical JSON without its metadata.
+	OutputHash string `json:"output_hash"`
+	PrevHash   string `json:"prev_hash"`
+	Hash       string `json:"hash"`
+}
+
+// Statuses a receipt may carry.
+const (
+	StatusOK        = "ok"
+	StatusFailed    = "failed"
+	StatusRefused   = "refused"
+	StatusTimeout   = "timeout"
+	StatusCancelled = "cancelled"
+)

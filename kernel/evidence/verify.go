@@ -1,0 +1,213 @@
+package evidence
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// Kinds of damage Verify reports.
+const (
+	Edited     = "edited"
+	Deleted    = "deleted"
+	Reordered  = "reordered"
+	Truncated  = "truncated"
+	Malformed  = "malformed"
+	BadCheckpt = "bad_checkpoint"
+)
+
+// Problem is one piece of damage. Line is the 1-based line of receipts.jsonl where it was
+// seen (0 when it concerns the log as a whole); Seq is the record it concerns.
+type Problem struct {
+	Kind    string `json:"kind"`
+	Line    int    `json:"line"`
+	Seq     int64  `json:"seq"`
+	Message string `json:"message"`
+}
+
+// Report is the outcome of Verify.
+type Report struct {
+	Records     int       `json:"records"`
+	Checkpoints int       `json:"checkpoints"`
+	Covered     int64     `json:"covered"`
+	Problems    []Problem `json:"problems"`
+}
+
+// OK reports whether no damage was found.
+func (r Report) OK() bool { return len(r.Problems) == 0 }
+
+// Verify checks the log in dir without modifying it. The error is for a log that cannot
+// be read at all; damage is reported in Report.Problems.
+func Verify(dir string) (Report, error) {
+	var rep Report
+	data, err := os.ReadFile(filepath.Join(dir, ReceiptsFile))
+	if err != nil {
+		return rep, fmt.Errorf("evidence verify: %w", err)
+	}
+	type rec struct {
+		line int
+		seq  int64
+		prev string
+		hash string
+		leaf tlog.Hash
+	}
+	var recs []rec
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		line := bytes.TrimSpace(raw)
+		if len(line) == 0 {
+			continue
+		}
+		var r Receipt
+		content, stored, serr := splitLine(line)
+		if serr != nil || json.Unmarshal(line, &r) != nil {
+			rep.Problems = append(rep.Problems, Problem{Kind: Malformed, Line: i + 1,
+				Message: fmt.Sprintf("line %d is not a receipt", i+1)})
+			continue
+		}
+		leaf := tlog.RecordHash(content)
+		if hex.EncodeToString(leaf[:]) != stored {
+			rep.Problems = append(rep.Problems, Problem{Kind: Edited, Line: i + 1, Seq: r.Seq,
+				Message: fmt.Sprintf("record %d (line %d) was edited: its content does not match its hash", r.Seq, i+1)})
+		}
+		recs = append(recs, rec{line: i + 1, seq: r.Seq, prev: r.PrevHash, hash: stored, leaf: leaf})
+	}
+	rep.Records = len(recs)
+
+	present := map[int64]bool{}
+	for _, r := range recs {
+		present[r.seq] = true
+	}
+	var prevSeq int64
+	prevHash := ""
+	for i, r := range recs {
+		want := prevSeq + 1
+		switch {
+		case r.seq == want:
+			if r.prev != prevHash {
+				// The previous record was rewritten together with its own hash.
+				p := Problem{Kind: Edited, Line: r.line, Seq: prevSeq,
+					Message: fmt.Sprintf("record %d was rewritten: record %d's prev_hash no longer matches it", prevSeq, r.seq)}
+				if i > 0 {
+					p.Line = recs[i-1].line
+				}
+				rep.Problems = append(rep.Problems, p)
+			}
+		case r.seq < want:
+			rep.Problems = append(rep.Problems, Problem{Kind: Reordered, Line: r.line, Seq: r.seq,
+				Message: fmt.Sprintf("record %d appears at line %d, after record %d", r.seq, r.line, prevSeq)})
+		default:
+			missing := []string{}
+			later := false
+			for s := want; s < r.seq; s++ {
+				if present[s] {
+					later = true
+				} else {
+					missing = append(missing, fmt.Sprint(s))
+				}
+			}
+			if later {
+				rep.Problems = append(rep.Problems, Problem{Kind: Reordered, Line: r.line, Seq: r.seq,
+					Message: fmt.Sprintf("record %d appears at line %d, before record %d", r.seq, r.line, want)})
+			} else {
+				rep.Problems = append(rep.Problems, Problem{Kind: Deleted, Line: r.line, Seq: want,
+					Message: fmt.Sprintf("record(s) %s deleted before line %d", strings.Join(missing, ", "), r.line)})
+			}
+		}
+		if r.seq > prevSeq {
+			prevSeq, prevHash = r.seq, r.hash
+		}
+	}
+
+	cps, err := readCheckpoints(dir)
+	if err != nil {
+		return rep, err
+	}
+	rep.Checkpoints = len(cps)
+	var verifier note.Verifier
+	if vkey, err := os.ReadFile(filepath.Join(dir, VerifierKeyFile)); err == nil {
+		verifier, _ = note.NewVerifier(strings.TrimSpace(string(vkey)))
+	}
+	var hashes []tlog.Hash
+	reader := tlog.HashReaderFunc(func(idx []int64) ([]tlog.Hash, error) {
+		out := make([]tlog.Hash, len(idx))
+		for i, x := range idx {
+			if x >= int64(len(hashes)) {
+				return nil, fmt.Errorf("hash %d not available", x)
+			}
+			out[i] = hashes[x]
+		}
+		return out, nil
+	})
+	for i, r := range recs {
+		stored, err := tlog.StoredHashesForRecordHash(int64(i), r.leaf, reader)
+		if err != nil {
+			return rep, err
+		}
+		hashes = append(hashes, stored...)
+	}
+	clean := rep.OK()
+	for _, cp := range cps {
+		if verifier == nil {
+			rep.Problems = append(rep.Problems, Problem{Kind: BadCheckpt, Seq: cp.N,
+				Message: "verifier key missing or unreadable: checkpoints cannot be checked"})
+			break
+		}
+		n, err := note.Open([]byte(cp.Note), note.VerifierList(verifier))
+		if err != nil || !strings.Contains(n.Text, "\n"+fmt.Sprint(cp.N)+"\n"+cp.Root+"\n") {
+			rep.Problems = append(rep.Problems, Problem{Kind: BadCheckpt, Seq: cp.N,
+				Message: fmt.Sprintf("checkpoint at %d: signature or content invalid", cp.N)})
+			continue
+		}
+		if cp.N > rep.Covered {
+			rep.Covered = cp.N
+		}
+		if cp.N > prevSeq {
+			rep.Problems = append(rep.Problems, Problem{Kind: Truncated, Seq: prevSeq + 1,
+				Message: fmt.Sprintf("a signed checkpoint covers %d records but the log ends at record %d: records %d..%d were truncated", cp.N, prevSeq, prevSeq+1, cp.N)})
+			continue
+		}
+		if !clean || cp.N > int64(len(recs)) {
+			continue
+		}
+		root, err := tlog.TreeHash(cp.N, reader)
+		if err != nil {
+			return rep, err
+		}
+		if hex.EncodeToString(root[:]) != cp.Root {
+			rep.Problems = append(rep.Problems, Problem{Kind: Edited, Seq: cp.N,
+				Message: fmt.Sprintf("records 1..%d no longer match the signed checkpoint (rewritten with recomputed hashes)", cp.N)})
+			clean = false
+		}
+	}
+	return rep, nil
+}
+
+func readCheckpoints(dir string) ([]checkpoint, error) {
+	data, err := os.ReadFile(filepath.Join(dir, CheckpointsFile))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("evidence verify: %w", err)
+	}
+	var out []checkpoint
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var cp checkpoint
+		if err := json.Unmarshal([]byte(line), &cp); err != nil {
+			out = append(out, checkpoint{N: -1})
+			continue
+		}
+		out = append(out, cp)
+	}
+	return out, nil
+}

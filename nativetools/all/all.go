@@ -1,0 +1,2 @@
+// Package all registers every native tool domain in nativetools.Default by importing it.
+package all

@@ -1,0 +1,126 @@
+package nativetools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Tool is one native implementation: its spec and a call function over raw JSON input.
+type Tool struct {
+	Spec tool.Spec
+	call func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output
+}
+
+// Call decodes input and runs the handler. Unknown fields and malformed JSON are
+// INVALID_INPUT; a panic in the handler is recovered as INTERNAL.
+func (t Tool) Call(ctx context.Context, env *tool.Env, input json.RawMessage) (out tool.Output) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = tool.FailDetails(tool.CodeInternal, map[string]any{"stack": string(debug.Stack())},
+				"%s: panic: %v", t.Spec.Name, r)
+		}
+	}()
+	return t.call(ctx, env, input)
+}
+
+// New builds a native tool whose input schema is inferred from In. spec.InputSchema is
+// overwritten; every other spec field is kept. It panics when In cannot be described
+// by a JSON Schema, which is a programming error caught by any test that loads the
+// registry.
+func New[In any](spec tool.Spec, handler func(ctx context.Context, env *tool.Env, in In) tool.Output) Tool {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("nativetools: %s: input schema: %v", spec.Name, err))
+	}
+	schema.Schema = "https://json-schema.org/draft/2020-12/schema"
+	if schema.Properties == nil {
+		// An empty Input struct still describes an object with no properties.
+		schema.Properties = map[string]*jsonschema.Schema{}
+	}
+	spec.InputSchema = schema
+	if spec.DefaultTimeout == 0 {
+		spec.DefaultTimeout = tool.DefaultTimeout
+	}
+	if spec.MaxTimeout == 0 {
+		spec.MaxTimeout = tool.MaxTimeout
+	}
+	name := spec.Name
+	return Tool{Spec: spec, call: func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output {
+		var in In
+		if len(input) > 0 && string(input) != "null" {
+			dec := json.NewDecoder(strings.NewReader(string(input)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&in); err != nil {
+				return tool.Fail(tool.CodeInvalidInput, "%s: decode input: %v", name, err)
+			}
+		}
+		return handler(ctx, env, in)
+	}}
+}
+
+// Registry holds native tools by canonical name.
+type Registry struct {
+	mu     sync.RWMutex
+	byName map[string]Tool
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{byName: map[string]Tool{}} }
+
+// Default is the registry the domain packages register into.
+var Default = NewRegistry()
+
+// Add registers t, failing on an empty name, a nil handler, a name taken, or a name that
+// is another registered name spelled differently.
+func (r *Registry) Add(t Tool) error {
+	if t.Spec.Name == "" || t.call == nil {
+		return fmt.Errorf("native tool %q: build it with nativetools.New", t.Spec.Name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names := make([]string, 0, len(r.byName)+1)
+	for n := range r.byName {
+		names = append(names, n)
+	}
+	if _, err := tool.NewNames(append(names, t.Spec.Name)); err != nil {
+		return fmt.Errorf("native tool: %w", err)
+	}
+	r.byName[t.Spec.Name] = t
+	return nil
+}
+
+// Lookup returns the tool with this canonical name.
+func (r *Registry) Lookup(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.byName[name]
+	return t, ok
+}
+
+// All returns every tool sorted by name.
+func (r *Registry) All() []Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Tool, 0, len(r.byName))
+	for _, t := range r.byName {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Spec.Name < out[j].Spec.Name })
+	return out
+}
+
+// Register adds t to Default and panics on error; domain packages call it from init.
+func Register(t Tool) {
+	if err := Default.Add(t); err != nil {
+		panic(err)
+	}
+}
