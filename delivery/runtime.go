@@ -1,0 +1,202 @@
+package delivery
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Formats of spec §1.14.
+const (
+	TimestampLayout = "2006-01-02T15:04:05.000Z"
+	DateLayout      = "2006-01-02"
+)
+
+// DefaultStaleLockThreshold is the lane-lock staleness threshold without
+// STALE_LOCK_THRESHOLD_HOURS.
+const DefaultStaleLockThreshold = 2 * time.Hour
+
+// Timestamp formats t as RFC 3339 UTC with milliseconds.
+func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+
+// Date formats the UTC date of t.
+func Date(t time.Time) string { return t.UTC().Format(DateLayout) }
+
+// ParseTimestamp parses any RFC 3339 instant (with or without fractional seconds).
+func ParseTimestamp(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
+
+// Runtime is one invocation's clock, id source and identity (spec §2.5). It implements
+// tool.IDSource. A Runtime is safe for concurrent use.
+type Runtime struct {
+	env       LookupEnv
+	dir       string
+	frozen    *time.Time
+	seed      *string
+	threshold time.Duration
+
+	mu    sync.Mutex
+	draws map[string]int
+	owner string
+}
+
+var _ tool.IDSource = (*Runtime)(nil)
+
+// NewRuntime validates the §2.5 environment variables and returns the runtime of an
+// invocation started in dir. A value that cannot be parsed is a USAGE error (exit 2) with the
+// message "invalid environment variable <NAME>: <reason>".
+func NewRuntime(dir string, env LookupEnv) (*Runtime, error) {
+	r := &Runtime{env: env, dir: dir, threshold: DefaultStaleLockThreshold, draws: map[string]int{}}
+	if v, ok := env("DELIVERY_NOW"); ok {
+		t, err := ParseTimestamp(v)
+		if err != nil {
+			return nil, envError("DELIVERY_NOW", "expected an RFC 3339 timestamp")
+		}
+		t = t.UTC()
+		r.frozen = &t
+	}
+	if v, ok := env("DELIVERY_SEED"); ok {
+		r.seed = &v
+	}
+	if v, ok := env("DELIVERY_WORKSPACE"); ok && v != "" && !filepath.IsAbs(v) {
+		return nil, envError("DELIVERY_WORKSPACE", "must be an absolute path")
+	}
+	if v, ok := env("STALE_LOCK_THRESHOLD_HOURS"); ok {
+		h, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || !(h > 0) || h > 1e6 {
+			return nil, envError("STALE_LOCK_THRESHOLD_HOURS", "expected a positive number of hours")
+		}
+		r.threshold = time.Duration(h * float64(time.Hour))
+	}
+	return r, nil
+}
+
+func envError(name, reason string) *Error {
+	return Errorf(tool.CodeUsage, "invalid environment variable %s: %s", name, reason)
+}
+
+// Now returns DELIVERY_NOW when set (frozen), else the wall clock, in UTC.
+func (r *Runtime) Now() time.Time {
+	if r.frozen != nil {
+		return *r.frozen
+	}
+	return time.Now().UTC()
+}
+
+// Frozen reports whether DELIVERY_NOW froze the clock.
+func (r *Runtime) Frozen() bool { return r.frozen != nil }
+
+// NowString returns DELIVERY_NOW as given (for GIT_AUTHOR_DATE), or "" when unset.
+func (r *Runtime) NowString() string {
+	if v, ok := r.env("DELIVERY_NOW"); ok {
+		return v
+	}
+	return ""
+}
+
+// StaleThreshold is the lane-lock staleness threshold (STALE_LOCK_THRESHOLD_HOURS).
+func (r *Runtime) StaleThreshold() time.Duration { return r.threshold }
+
+// Env returns the lookup function the runtime was built with.
+func (r *Runtime) Env() LookupEnv { return r.env }
+
+// Hex is rand_hex(kind, n) of spec §2.5: with DELIVERY_SEED, the first n hex characters
+// of sha256(seed|kind|k|now), k counting this runtime's draws of kind from 0; otherwise
+// crypto/rand. n is at most 64.
+func (r *Runtime) Hex(kind string, n int) string {
+	r.mu.Lock()
+	k := r.draws[kind]
+	r.draws[kind] = k + 1
+	r.mu.Unlock()
+	if r.seed != nil {
+		sum := sha256.Sum256([]byte(*r.seed + "|" + kind + "|" + strconv.Itoa(k) + "|" + Timestamp(r.Now())))
+		return hex.EncodeToString(sum[:])[:n]
+	}
+	buf := make([]byte, (n+1)/2)
+	if _, err := rand.Read(buf); err != nil {
+		panic(fmt.Sprintf("crypto/rand: %v", err)) // the OS RNG does not fail on Linux
+	}
+	return hex.EncodeToString(buf)[:n]
+}
+
+// Kinds of random ids and their hex lengths.
+const (
+	KindSignal     = "sig"
+	KindDelegation = "dlg"
+	KindUUID       = "uuid"
+)
+
+// NewID draws an id of kind ("sig" → sig-xxxxxxxx, "dlg" → dlg-xxxx, "uuid" → a v4-shaped
+// UUID) from src and draws again while exists reports it taken (exists may be nil).
+func NewID(src tool.IDSource, kind string, exists func(id string) bool) string {
+	for {
+		var id string
+		switch kind {
+		case KindSignal:
+			id = "sig-" + src.Hex(kind, 8)
+		case KindDelegation:
+			id = "dlg-" + src.Hex(kind, 4)
+		case KindUUID:
+			id = FormatUUID(src.Hex(kind, 32))
+		default:
+			panic("delivery.NewID: unknown id kind " + kind)
+		}
+		if exists == nil || !exists(id) {
+			return id
+		}
+	}
+}
+
+// FormatUUID shapes 32 hex digits as a version-4 UUID: the 13th digit becomes 4, the 17th
+// digit d becomes 8|(d&3), formatted 8-4-4-4-12.
+func FormatUUID(h string) string {
+	b := []byte(strings.ToLower(h))
+	b[12] = '4'
+	d, _ := strconv.ParseUint(string(b[16]), 16, 8)
+	b[16] = "0123456789abcdef"[8|(d&3)]
+	return fmt.Sprintf("%s-%s-%s-%s-%s", b[0:8], b[8:12], b[12:16], b[16:20], b[20:32])
+}
+
+// Owner is the identity for lane locks and sender defaults: DELIVERY_OWNER, else
+// `git config user.email` in the runtime's directory, else $USER, else "unknown".
+func (r *Runtime) Owner(ctx context.Context) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.owner != "" {
+		return r.owner
+	}
+	r.owner = r.resolveOwner(ctx)
+	return r.owner
+}
+
+func (r *Runtime) resolveOwner(ctx context.Context) string {
+	if v, ok := r.env("DELIVERY_OWNER"); ok && v != "" {
+		return v
+	}
+	if email := gitConfigValue(ctx, r.dir, "user.email"); email != "" {
+		return email
+	}
+	if v, ok := r.env("USER"); ok && v != "" {
+		return v
+	}
+	return "unknown"
+}
+
+func gitConfigValue(ctx context.Context, dir, key string) string {
+	cmd := exec.CommandContext(ctx, "git", "config", "--get", key)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
