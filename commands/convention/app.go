@@ -1,0 +1,135 @@
+package convention
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+)
+
+// MetaArgs is the cli.App.Metadata key holding the command's positionals as
+// []map[string]any{{"name": "ref", "required": false}}, in order: the tool input field
+// each positional becomes (spec §2.6). A command with a passthrough after "--" declares
+// it as the last entry with "passthrough": true.
+const MetaArgs = "cmdbridge.args"
+
+// metaSpec holds the *Spec an app was built from, for the runner; metaRuntime the
+// *delivery.Runtime Run created for the invocation.
+const (
+	metaSpec    = "convention.spec"
+	metaRuntime = "convention.runtime"
+)
+
+// Spec is a command's one declaration: its flag table, positionals, combination rules,
+// tool annotations and action. The adapter derives the tool schema from the app built
+// from it, so nothing else needs to describe the command.
+type Spec struct {
+	// Name is the canonical command name (file:read).
+	Name string
+	// Usage is the one-line description shown in listings and tool descriptions.
+	Usage string
+	// Flags is the flag table in spec order. --json is added by App.
+	Flags []cli.Flag
+	// Args are the positionals in order.
+	Args []Arg
+	// Rules are the combination rules, checked after required flags, in order.
+	Rules []Rule
+	// ReadOnly, Destructive, Idempotent and Network become the tool annotations.
+	ReadOnly, Destructive, Idempotent, Network bool
+	// Paths maps input properties naming files to "read" or "write".
+	Paths map[string]string
+	// Action runs the command once argv has been accepted.
+	Action func(*Call) error
+}
+
+// Arg is a positional argument.
+type Arg struct {
+	// Name is the tool input field (ref); usage messages show it upper-cased (REF).
+	Name string
+	// Required makes its absence a usage error.
+	Required bool
+	// Passthrough takes every argument after "--" (wu:sandbox's command).
+	Passthrough bool
+}
+
+// Rule is a combination rule between flags (spec §2.1).
+type Rule struct {
+	kind  ruleKind
+	flags []string
+}
+
+type ruleKind int
+
+const (
+	ruleExclusive ruleKind = iota
+	ruleOneOf
+	ruleRequires
+)
+
+// Exclusive: flags a and b cannot be used together.
+func Exclusive(a, b string) Rule { return Rule{ruleExclusive, []string{a, b}} }
+
+// OneOf: at least one of the flags is required.
+func OneOf(flags ...string) Rule { return Rule{ruleOneOf, flags} }
+
+// Requires: flag a may only be used with flag b.
+func Requires(a, b string) Rule { return Rule{ruleRequires, []string{a, b}} }
+
+// App builds the command's *cli.App from its declaration. It adds --json, disables the
+// slice separator, the help subcommand and urfave/cli's own usage-error output, and sets
+// the Metadata keys of commands/meta.go.
+func App(s Spec) *cli.App {
+	spec := s
+	flags := append(append([]cli.Flag(nil), s.Flags...),
+		&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON envelope"})
+	args := make([]map[string]any, 0, len(s.Args))
+	argsUsage := ""
+	for _, a := range s.Args {
+		args = append(args, map[string]any{"name": a.Name, "required": a.Required, "passthrough": a.Passthrough})
+		argsUsage += " " + argUsage(a)
+	}
+	meta := map[string]any{
+		commands.MetaReadOnly:    s.ReadOnly,
+		commands.MetaDestructive: s.Destructive,
+		commands.MetaIdempotent:  s.Idempotent,
+		commands.MetaNetwork:     s.Network,
+		MetaArgs:                 args,
+		metaSpec:                 &spec,
+	}
+	if len(s.Paths) > 0 {
+		paths := make(map[string]string, len(s.Paths))
+		for k, v := range s.Paths {
+			paths[k] = v
+		}
+		meta[commands.MetaPaths] = paths
+	}
+	app := &cli.App{
+		Name:                      s.Name,
+		HelpName:                  "delivery " + s.Name,
+		Usage:                     s.Usage,
+		ArgsUsage:                 trimSpace(argsUsage),
+		Flags:                     flags,
+		Metadata:                  meta,
+		HideHelpCommand:           true,
+		HideVersion:               true,
+		DisableSliceFlagSeparator: true,
+		OnUsageError:              onUsageError,
+		Action:                    action(&spec),
+	}
+	return app
+}
+
+func argUsage(a Arg) string {
+	switch {
+	case a.Passthrough:
+		return "[-- " + upper(a.Name) + "...]"
+	case a.Required:
+		return "<" + upper(a.Name) + ">"
+	default:
+		return "[<" + upper(a.Name) + ">]"
+	}
+}
+
+func specOf(app *cli.App) *Spec {
+	s, _ := app.Metadata[metaSpec].(*Spec)
+	return s
+}

@@ -1,0 +1,227 @@
+package convention
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Call is one accepted invocation of a command: typed access to its flags and
+// positionals, and the only way it writes output (so every command follows spec §2.2).
+type Call struct {
+	// Name is the canonical command name, the prefix of every diagnostic.
+	Name string
+	// JSON is true when --json was given: the result is one envelope on stdout.
+	JSON bool
+
+	cli      *cli.Context
+	runtime  *delivery.Runtime
+	spec     *Spec
+	stdout   io.Writer
+	stderr   io.Writer
+	warnings []string
+	partial  any
+	written  bool
+}
+
+// Context is the call's context (cancelled on timeout by the adapter).
+func (c *Call) Context() context.Context { return c.cli.Context }
+
+// Runtime is the invocation's clock, id source and owner (spec §2.5). An app run
+// without Run (tests calling App.Run directly) gets one built from the process
+// environment.
+func (c *Call) Runtime() *delivery.Runtime {
+	if c.runtime == nil {
+		cwd, _ := os.Getwd()
+		rt, err := delivery.NewRuntime(cwd, os.LookupEnv)
+		if err != nil {
+			rt, _ = delivery.NewRuntime(cwd, func(string) (string, bool) { return "", false })
+		}
+		c.runtime = rt
+	}
+	return c.runtime
+}
+
+// Dir is the directory the command was started in.
+func (c *Call) Dir() (string, error) {
+	d, err := os.Getwd()
+	if err != nil {
+		return "", delivery.Errorf(tool.CodeIOError, "current directory: %w", err)
+	}
+	return d, nil
+}
+
+// LookupEnv is the environment as the delivery package reads it.
+func (c *Call) LookupEnv(key string) (string, bool) { return os.LookupEnv(key) }
+
+// String returns a STRING flag's value.
+func (c *Call) String(flag string) string { return c.cli.String(flag) }
+
+// Int returns an INT flag's value (its default when absent).
+func (c *Call) Int(flag string) int { return c.cli.Int(flag) }
+
+// Bool returns a BOOL flag's value.
+func (c *Call) Bool(flag string) bool { return c.cli.Bool(flag) }
+
+// Strings returns a repeatable flag's values, in argv order (never split on commas).
+func (c *Call) Strings(flag string) []string { return c.cli.StringSlice(flag) }
+
+// Value returns a typed flag's (enum, DATE, DURATION, WU…) value as given, or its
+// default.
+func (c *Call) Value(flag string) string {
+	if v := c.cli.Generic(flag); v != nil {
+		if s, ok := v.(fmt.Stringer); ok {
+			return s.String()
+		}
+	}
+	return ""
+}
+
+// IsSet reports whether the flag occurs in argv.
+func (c *Call) IsSet(flag string) bool { return c.cli.IsSet(flag) }
+
+// Arg returns the positional declared with this field name, or "" when absent.
+func (c *Call) Arg(name string) string {
+	k := 0
+	for _, a := range c.spec.Args {
+		if a.Passthrough {
+			continue
+		}
+		if a.Name == name {
+			return c.cli.Args().Get(k)
+		}
+		k++
+	}
+	return ""
+}
+
+// Passthrough returns the arguments after "--" for a command that declares a
+// passthrough positional.
+func (c *Call) Passthrough() []string {
+	n := 0
+	for _, a := range c.spec.Args {
+		if !a.Passthrough {
+			n++
+		}
+	}
+	if args := c.cli.Args().Slice(); len(args) > n {
+		return args[n:]
+	}
+	return nil
+}
+
+// Getenv reads an environment variable (the adapter swaps declared variables in).
+func (c *Call) Getenv(key string) string { return os.Getenv(key) }
+
+// Warn prints "[<command>] warning: <message>" on stderr now and lists the message in
+// the envelope's warnings.
+func (c *Call) Warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	c.warnings = append(c.warnings, msg)
+	fmt.Fprintf(c.stderr, "[%s] warning: %s\n", c.Name, msg)
+}
+
+// Progress prints a plain "[<command>] <message>" diagnostic line on stderr.
+func (c *Call) Progress(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "[%s] %s\n", c.Name, fmt.Sprintf(format, args...))
+}
+
+// Stderr is where child-process output goes (spec §2.2).
+func (c *Call) Stderr() io.Writer { return c.stderr }
+
+// Result reports success: in text mode the headline (R1), then the scalar fields of data
+// (R2) and its commit (R4, when data has a non-nil *Commit in a "commit" field reachable
+// through a Committed method); with --json the envelope. The action returns its error.
+func (c *Call) Result(headline string, data any) error {
+	text := ""
+	if !c.JSON {
+		fields, err := Fields(data)
+		if err != nil {
+			return fmt.Errorf("render %s result: %w", c.Name, err)
+		}
+		if headline != "" {
+			text = headline + "\n"
+		}
+		text += fields
+		if cm, ok := data.(interface{ Committed() *Commit }); ok {
+			text += CommitLines(cm.Committed())
+		}
+	}
+	return c.Print(text, data)
+}
+
+// Print reports success with text printed exactly as given in text mode (no newline
+// added or removed), for commands whose text layout is their own (file:read, git:diff),
+// and data in the envelope with --json.
+func (c *Call) Print(text string, data any) error {
+	c.written = true
+	if c.JSON {
+		return WriteEnvelope(c.stdout, Envelope{OK: true, Command: c.Name, Data: data, Warnings: c.warnings})
+	}
+	_, err := io.WriteString(c.stdout, text)
+	return err
+}
+
+// Fail returns the failure the action reports by returning it: code is one of spec
+// §2.3's codes, details the envelope's error.details. A VALIDATION failure with no
+// details lists its message as the only violation.
+func (c *Call) Fail(code, message string, details any) error {
+	return &delivery.Error{Code: code, Message: message, Details: details}
+}
+
+// Failf is Fail with a formatted message and no details.
+func (c *Call) Failf(code, format string, args ...any) error {
+	return c.Fail(code, fmt.Sprintf(format, args...), nil)
+}
+
+// Partial sets the data a failure envelope carries (check commands report what they
+// found even when they fail).
+func (c *Call) Partial(data any) { c.partial = data }
+
+// failure writes a failed result for err: one "[<command>] error: …" line per VALIDATION
+// violation or one for the message, and the envelope with --json.
+func (c *Call) failure(err error) int {
+	de := delivery.AsError(err)
+	te := &tool.Error{Code: de.Code, Message: de.Message, Details: de.Details}
+	if te.Code == tool.CodeValidation {
+		te.Details = validationDetails(te)
+		for _, v := range te.Details.(map[string]any)["errors"].([]string) {
+			fmt.Fprintf(c.stderr, "[%s] error: %s\n", c.Name, v)
+		}
+	} else {
+		fmt.Fprintf(c.stderr, "[%s] error: %s\n", c.Name, te.Message)
+	}
+	if c.JSON {
+		if werr := WriteEnvelope(c.stdout, Envelope{Command: c.Name, Data: c.partial, Error: te, Warnings: c.warnings}); werr != nil {
+			fmt.Fprintf(c.stderr, "[%s] error: %v\n", c.Name, werr)
+		}
+	}
+	return de.Exit()
+}
+
+// validationDetails normalises VALIDATION details to {"errors": [...], ...}.
+func validationDetails(te *tool.Error) any {
+	switch d := te.Details.(type) {
+	case map[string]any:
+		if errs, ok := d["errors"].([]string); ok && len(errs) > 0 {
+			return d
+		}
+		out := map[string]any{}
+		for k, v := range d {
+			out[k] = v
+		}
+		out["errors"] = []string{te.Message}
+		return out
+	case []string:
+		if len(d) > 0 {
+			return map[string]any{"errors": d}
+		}
+	}
+	return map[string]any{"errors": []string{te.Message}}
+}

@@ -1,0 +1,184 @@
+package convention
+
+import (
+	"flag"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Value is a flag value whose accepted form is one of spec §2.1's types. Expected names
+// that form for the canonical usage message: invalid value "<v>" for --<x>: expected <…>.
+type Value interface {
+	flag.Value
+	Expected() string
+}
+
+// invalidValue is the error a typed value's Set returns; argv checking turns it into the
+// canonical usage message.
+type invalidValue struct{ expected string }
+
+func (e invalidValue) Error() string { return "expected " + e.expected }
+
+// EnumValue accepts one of a fixed list of words (spec type a|b|c). It implements
+// commands.Choices, so the adapter's schema derivation emits a JSON Schema enum.
+type EnumValue struct {
+	choices []string
+	value   string
+}
+
+// Choices lists the accepted words in declaration order.
+func (e *EnumValue) Choices() []string { return append([]string(nil), e.choices...) }
+
+// Set accepts exactly one of the choices.
+func (e *EnumValue) Set(s string) error {
+	for _, c := range e.choices {
+		if s == c {
+			e.value = s
+			return nil
+		}
+	}
+	return invalidValue{e.Expected()}
+}
+
+func (e *EnumValue) String() string { return e.value }
+
+// Expected is "one of a, b, c".
+func (e *EnumValue) Expected() string { return "one of " + strings.Join(e.choices, ", ") }
+
+// Enum declares an optional flag accepting one of choices, def being its default ("" for
+// none).
+func Enum(name, usage, def string, choices ...string) *cli.GenericFlag {
+	return &cli.GenericFlag{
+		Name:  name,
+		Usage: fmt.Sprintf("%s (%s)", usage, strings.Join(choices, "|")),
+		Value: &EnumValue{choices: choices, value: def},
+	}
+}
+
+// patternValue accepts strings matching a regular expression.
+type patternValue struct {
+	re       *regexp.Regexp
+	expected string
+	value    string
+}
+
+func (p *patternValue) Set(s string) error {
+	if !p.re.MatchString(s) {
+		return invalidValue{p.expected}
+	}
+	p.value = s
+	return nil
+}
+
+func (p *patternValue) String() string   { return p.value }
+func (p *patternValue) Expected() string { return p.expected }
+
+var (
+	dateRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	durationRE = regexp.MustCompile(`^(\d+)([smhdw])$`)
+	wuRE       = regexp.MustCompile(`^WU-\d+$`)
+	memRE      = regexp.MustCompile(`^mem-[0-9a-f]{4}(\.\d+)*$`)
+)
+
+// DateValue is a DATE (YYYY-MM-DD) that is also a real calendar day.
+type DateValue struct{ patternValue }
+
+// Set accepts YYYY-MM-DD naming a real day.
+func (d *DateValue) Set(s string) error {
+	if _, err := time.Parse(time.DateOnly, s); err != nil || !dateRE.MatchString(s) {
+		return invalidValue{d.expected}
+	}
+	d.value = s
+	return nil
+}
+
+// Time returns the date at 00:00 UTC, or the zero time when unset.
+func (d *DateValue) Time() time.Time {
+	t, _ := time.Parse(time.DateOnly, d.value)
+	return t
+}
+
+// Date declares a DATE flag.
+func Date(name, usage string) *cli.GenericFlag {
+	return &cli.GenericFlag{Name: name, Usage: usage + " (YYYY-MM-DD)",
+		Value: &DateValue{patternValue{re: dateRE, expected: "YYYY-MM-DD date"}}}
+}
+
+// DurationValue is a DURATION: <int><unit>, unit one of s m h d w.
+type DurationValue struct{ patternValue }
+
+// Duration returns the parsed length, 0 when unset.
+func (d *DurationValue) Duration() time.Duration { return parseDuration(d.value) }
+
+// ParseDuration parses spec §2.1's DURATION form (30m, 24h, 7d, 2w).
+func ParseDuration(s string) (time.Duration, bool) {
+	if !durationRE.MatchString(s) {
+		return 0, false
+	}
+	return parseDuration(s), true
+}
+
+func parseDuration(s string) time.Duration {
+	m := durationRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(m[1], 10, 64)
+	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour,
+		"d": 24 * time.Hour, "w": 7 * 24 * time.Hour}[m[2]]
+	return time.Duration(n) * unit
+}
+
+// Duration declares a DURATION flag with a default ("" for none).
+func Duration(name, usage, def string) *cli.GenericFlag {
+	return &cli.GenericFlag{Name: name, Usage: usage + " (e.g. 30m, 24h, 7d)",
+		Value: &DurationValue{patternValue{re: durationRE, expected: "duration like 30m, 24h or 7d", value: def}}}
+}
+
+// WU declares a flag holding a work-unit id (WU-<n>).
+func WU(name, usage string, required bool) *cli.GenericFlag {
+	return &cli.GenericFlag{Name: name, Usage: usage + " (WU-<n>)", Required: required,
+		Value: &patternValue{re: wuRE, expected: "WU-<number>"}}
+}
+
+// MEM declares a flag holding a memory node id (mem-xxxx).
+func MEM(name, usage string, required bool) *cli.GenericFlag {
+	return &cli.GenericFlag{Name: name, Usage: usage + " (mem-xxxx)", Required: required,
+		Value: &patternValue{re: memRE, expected: "memory id like mem-1a2b"}}
+}
+
+// Int declares an INT flag with its default and an optional inclusive range (nil bounds
+// are open). The range is part of the type: a value outside it is a usage error (exit 2).
+// The check lives in the flag's Action, which argv checking also calls with a nil
+// context, so an Action on an Int flag must be a pure function of the value.
+func Int(name, usage string, def int, lo, hi *int) *cli.IntFlag {
+	f := &cli.IntFlag{Name: name, Usage: usage, Value: def}
+	if lo == nil && hi == nil {
+		return f
+	}
+	expected := "integer"
+	switch {
+	case lo != nil && hi != nil:
+		expected = fmt.Sprintf("integer from %d to %d", *lo, *hi)
+	case lo != nil:
+		expected = fmt.Sprintf("integer >= %d", *lo)
+	default:
+		expected = fmt.Sprintf("integer <= %d", *hi)
+	}
+	f.Usage = fmt.Sprintf("%s (%s)", usage, expected)
+	f.Action = func(_ *cli.Context, v int) error {
+		if (lo != nil && v < *lo) || (hi != nil && v > *hi) {
+			return invalidValue{expected}
+		}
+		return nil
+	}
+	return f
+}
+
+// Bound returns a pointer to n, for Int's range bounds.
+func Bound(n int) *int { return &n }
