@@ -1,0 +1,384 @@
+package kernel
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Request is one tool call.
+type Request struct {
+	// Tool is any spelling of the tool name.
+	Tool  string
+	Input json.RawMessage
+	// Caller comes from the surface's authentication, never from the input.
+	Caller Caller
+	// Interactive says a person can answer approval questions during the call.
+	Interactive bool
+	// Timeout asks for a deadline; 0 uses the tool's default, and it is clamped to the
+	// tool's maximum.
+	Timeout time.Duration
+	// Lane forces adapter, subprocess or native (optional).
+	Lane string
+	// RunID groups calls; empty gets a fresh one (Batch shares one across its calls).
+	RunID string
+}
+
+// Result is the outcome of one call: the Output every surface serialises and the receipt
+// the evidence log holds for it.
+type Result struct {
+	Output  tool.Output
+	Receipt evidence.Receipt
+}
+
+// Call runs one request through the pipeline.
+func (k *Kernel) Call(ctx context.Context, req Request) Result {
+	if req.RunID == "" {
+		req.RunID = "run-" + k.newID()[len("call-"):]
+	}
+	return k.run(ctx, req, time.Now())
+}
+
+// call carries one call through the pipeline.
+type call struct {
+	machine
+	k        *Kernel
+	req      Request
+	rec      evidence.Receipt
+	admitted time.Time
+	started  time.Time
+}
+
+func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result {
+	now := time.Now()
+	c := &call{k: k, req: req, admitted: now}
+	c.rec = evidence.Receipt{
+		ID: k.newID(), RunID: req.RunID, Time: now.UTC().Format(time.RFC3339Nano),
+		Tool: req.Tool, Subject: req.Caller.Subject,
+		QueuedUS: now.Sub(queued).Microseconds(),
+	}
+	// 1. admit: a cancelled run dispatches nothing new.
+	if err := ctx.Err(); err != nil {
+		return c.interrupt(ctx, "before dispatch")
+	}
+	// 2. resolve.
+	name, ok := k.names.Resolve(req.Tool)
+	if !ok {
+		return c.refuse(tool.Fail(tool.CodeToolNotFound, "unknown tool %q", req.Tool))
+	}
+	e := k.entries[name]
+	c.rec.Tool = name
+	// 3. governance.
+	if why := k.govern(name); why != "" {
+		return c.refuse(tool.Fail(tool.CodeToolDisabled, "%s: %s", name, why))
+	}
+	// 4. validate.
+	input, canonical, out := decodeInput(req.Input)
+	sum := sha256.Sum256(canonical)
+	c.rec.InputHash = hex.EncodeToString(sum[:])
+	if out != nil {
+		return c.refuse(*out)
+	}
+	if ptr, why := firstViolation(e.spec.InputSchema, input, ""); why != "" {
+		return c.refuse(invalid(name, ptr, why))
+	}
+	if err := e.resolved.Validate(input); err != nil {
+		return c.refuse(invalid(name, "", err.Error()))
+	}
+	// 5. scope.
+	obj, _ := input.(map[string]any)
+	writes, denied := k.scopeCheck(&e.spec, obj, req.Caller)
+	if denied != nil {
+		return c.refuse(*denied)
+	}
+	// 6. policy and approval.
+	decision, rule := decide(k.policy, &e.spec, canonical, req.Interactive)
+	if decision == Allow && len(e.spec.RequiredApprovals) > 0 {
+		decision, rule = Ask, rule+"+required_approvals"
+	}
+	c.rec.Decision, c.rec.Rule = string(decision), rule
+	switch decision {
+	case Deny:
+		return c.refuse(tool.FailDetails(tool.CodePolicyDenied, map[string]any{"rule": rule}, "%s: denied by policy rule %s", name, rule))
+	case Ask:
+		if !req.Interactive {
+			// No person can answer: refuse now. Nothing on this branch can wait.
+			return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, map[string]any{"rule": rule, "required_approvals": e.spec.RequiredApprovals},
+				"%s needs approval (rule %s) and the call is not interactive", name, rule))
+		}
+		if res, done := c.approve(ctx, e, canonical, rule); done {
+			return res
+		}
+	}
+	// 7. the receipt is open: id, input hash and decision are fixed from here on.
+	// 8. dispatch.
+	return c.dispatch(ctx, e, canonical, writes)
+}
+
+// approve waits for the approver in interactive mode. done is true when the call ended.
+func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule string) (Result, bool) {
+	k := c.k
+	if k.cfg.Approver == nil {
+		return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, map[string]any{"rule": rule},
+			"%s needs approval (rule %s) and no approver is configured", e.spec.Name, rule)), true
+	}
+	actx, cancel := context.WithTimeout(ctx, k.cfg.ApprovalTimeout)
+	defer cancel()
+	ok, err := k.cfg.Approver.Approve(actx, ApprovalRequest{
+		CallID: c.rec.ID, RunID: c.req.RunID, Tool: e.spec.Name, Subject: c.req.Caller.Subject,
+		Input: canonical, Rule: rule, Approvals: e.spec.RequiredApprovals,
+	})
+	if ctx.Err() != nil {
+		return c.interrupt(ctx, "while waiting for approval"), true
+	}
+	if err != nil || !ok {
+		c.rec.Decision = "rejected"
+		why := "approval was refused"
+		if err != nil {
+			why = fmt.Sprintf("approval failed: %v", err)
+		}
+		if actx.Err() != nil {
+			why = "approval timed out"
+		}
+		return c.refuse(tool.FailDetails(tool.CodeApprovalDenied, map[string]any{"rule": rule}, "%s: %s", e.spec.Name, why)), true
+	}
+	c.rec.Decision = "approved"
+	return Result{}, false
+}
+
+// dispatch runs the call on its lane under the deadline; the first of completion,
+// timeout and cancellation wins.
+func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, writes []string) Result {
+	k := c.k
+	lane, out := c.lane(e)
+	if out != nil {
+		return c.refuse(*out)
+	}
+	c.rec.Lane = lane
+	timeout := e.spec.DefaultTimeout
+	if c.req.Timeout > 0 {
+		timeout = min(c.req.Timeout, e.spec.MaxTimeout)
+	}
+	dctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	release, err := k.paths.acquire(dctx, sortedUnique(writes))
+	if err != nil {
+		return c.interrupt(ctx, "while waiting for a path another call is writing")
+	}
+	defer release()
+	if !c.fire(EvDispatch) {
+		return c.interrupt(ctx, "before dispatch")
+	}
+	c.started = time.Now()
+	done := make(chan tool.Output, 1)
+	go func() { done <- k.invoke(dctx, e, lane, input) }()
+	select {
+	case out := <-done:
+		if c.fire(EvComplete) {
+			return c.finish(out, statusOf(out))
+		}
+	case <-dctx.Done():
+	}
+	return c.interrupt(ctx, fmt.Sprintf("after %s", timeout))
+}
+
+// lane picks the lane for this call, honouring an explicit request.
+func (c *call) lane(e *entry) (string, *tool.Output) {
+	lane := c.req.Lane
+	if lane == "" {
+		switch e.route {
+		case RouteNative:
+			return LaneNative, nil
+		default: // adapter and shadow serve the adapter lane
+			return LaneAdapter, nil
+		}
+	}
+	switch {
+	case lane == LaneNative && e.native != nil, (lane == LaneAdapter || lane == LaneSubprocess) && e.command != nil:
+		return lane, nil
+	}
+	out := tool.Fail(tool.CodeInvalidInput, "%s cannot run on lane %q", e.spec.Name, lane)
+	return "", &out
+}
+
+// invoke calls the lane itself.
+func (k *Kernel) invoke(ctx context.Context, e *entry, lane string, input json.RawMessage) (out tool.Output) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = tool.Fail(tool.CodeExecutionFailed, "%s: lane %s panicked: %v", e.spec.Name, lane, r)
+		}
+	}()
+	if lane == LaneNative {
+		return e.native.Call(ctx, k.env(), input)
+	}
+	return k.cfg.Adapter.Call(ctx, AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: k.cfg.AdapterOptions})
+}
+
+// interrupt ends the call as cancelled or timed out, whichever ctx says.
+func (c *call) interrupt(ctx context.Context, when string) Result {
+	if ctx.Err() != nil && c.fire(EvCancel) {
+		return c.finish(tool.Fail(tool.CodeCancelled, "%s: cancelled %s", c.rec.Tool, when), evidence.StatusCancelled)
+	}
+	if c.fire(EvTimeout) {
+		return c.finish(tool.Fail(tool.CodeTimeout, "%s: timed out %s", c.rec.Tool, when), evidence.StatusTimeout)
+	}
+	// Unreachable by the state machine; kept so every path returns one result.
+	return c.finish(tool.Fail(tool.CodeExecutionFailed, "%s: no terminal transition", c.rec.Tool), evidence.StatusFailed)
+}
+
+func (c *call) refuse(out tool.Output) Result {
+	c.fire(EvRefuse)
+	return c.finish(out, evidence.StatusRefused)
+}
+
+// finish is step 9: hash the output, append the receipt, publish.
+func (c *call) finish(out tool.Output, status string) Result {
+	end := time.Now()
+	c.rec.Status = status
+	if out.Error != nil {
+		c.rec.ErrorCode = out.Error.Code
+	}
+	if code, ok := exitCode(out.Metadata); ok {
+		c.rec.ExitCode = &code
+	}
+	if !c.started.IsZero() {
+		c.rec.DurationUS = end.Sub(c.started).Microseconds()
+	}
+	hashed := out
+	hashed.Metadata = nil
+	if b, err := json.Marshal(hashed); err == nil {
+		sum := sha256.Sum256(b)
+		c.rec.OutputHash = hex.EncodeToString(sum[:])
+	}
+	meta := map[string]any{"call_id": c.rec.ID, "run_id": c.rec.RunID}
+	if c.rec.Lane != "" {
+		meta["lane"] = c.rec.Lane
+	}
+	for key, v := range out.Metadata {
+		meta[key] = v
+	}
+	if _, ok := meta["duration_ms"]; !ok {
+		meta["duration_ms"] = float64(end.Sub(c.admitted).Microseconds()) / 1000
+	}
+	out.Metadata = meta
+	if err := c.k.log.Append(&c.rec); err != nil {
+		// The call's outcome stands, but the caller must know it is not on record.
+		out.Metadata["evidence_error"] = err.Error()
+	}
+	res := Result{Output: out, Receipt: c.rec}
+	if c.k.cfg.OnResult != nil {
+		c.k.cfg.OnResult(c.req, res)
+	}
+	return res
+}
+
+func statusOf(out tool.Output) string {
+	if out.Success {
+		return evidence.StatusOK
+	}
+	return evidence.StatusFailed
+}
+
+func exitCode(meta map[string]any) (int, bool) {
+	switch v := meta["exit_code"].(type) {
+	case int:
+		return v, true
+	case float64:
+		return int(v), true
+	}
+	return 0, false
+}
+
+func invalid(name, ptr, why string) tool.Output {
+	if ptr == "" {
+		ptr = "/"
+	}
+	return tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": ptr, "reason": why},
+		"%s: invalid input at %s: %s", name, ptr, why)
+}
+
+// decodeInput parses the input into generic JSON and its canonical form (sorted keys,
+// compact). An absent input is the empty object.
+func decodeInput(raw json.RawMessage) (any, []byte, *tool.Output) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return map[string]any{}, []byte("{}"), nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&v); err != nil {
+		out := tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": "/"}, "input is not JSON: %v", err)
+		return nil, raw, &out
+	}
+	if dec.More() {
+		out := tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": "/"}, "input has data after the JSON value")
+		return nil, raw, &out
+	}
+	canonical, err := json.Marshal(v)
+	if err != nil {
+		out := tool.Fail(tool.CodeInvalidInput, "input: %v", err)
+		return nil, raw, &out
+	}
+	return v, canonical, nil
+}
+
+// env builds the tool.Env of one native call.
+func (k *Kernel) env() *tool.Env {
+	lookup := k.cfg.LookupEnv
+	if lookup == nil {
+		lookup = tool.EnvFromMap(nil)
+	}
+	now, ids := time.Now, tool.IDSource(randomIDs{})
+	if k.cfg.Runtime != nil {
+		now, ids = k.cfg.Runtime(lookup)
+	}
+	return &tool.Env{Dir: k.workspace, Now: now, IDs: ids, LookupEnv: lookup,
+		Stdin: bytes.NewReader(nil), Log: discard{}}
+}
+
+type randomIDs struct{}
+
+func (randomIDs) Hex(kind string, n int) string {
+	b := make([]byte, (n+1)/2)
+	_, _ = randRead(b)
+	return hex.EncodeToString(b)[:n]
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// acquire takes the locks of paths in order, giving up when ctx ends.
+func (p *pathLocks) acquire(ctx context.Context, paths []string) (func(), error) {
+	got := make([]chan struct{}, 0, len(paths))
+	release := func() {
+		for _, ch := range got {
+			<-ch
+		}
+	}
+	for _, path := range paths {
+		p.mu.Lock()
+		ch := p.held[path]
+		if ch == nil {
+			ch = make(chan struct{}, 1)
+			p.held[path] = ch
+		}
+		p.mu.Unlock()
+		select {
+		case ch <- struct{}{}:
+			got = append(got, ch)
+		case <-ctx.Done():
+			release()
+			return nil, errors.New("path lock: " + ctx.Err().Error())
+		}
+	}
+	return release, nil
+}

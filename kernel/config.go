@@ -1,0 +1,97 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Config is everything a Kernel is built from.
+type Config struct {
+	// Workspace is the directory calls run in; relative scopes resolve against it.
+	Workspace string
+	// Commands are the legacy commands served through Adapter (nil: none).
+	Commands *commands.Registry
+	// Native are the native tools (nil: nativetools.Default).
+	Native *nativetools.Registry
+	// Adapter serves command-backed tools; required when Commands has any command.
+	Adapter Adapter
+	// AdapterOptions are passed to every adapter and subprocess call.
+	AdapterOptions AdapterOptions
+
+	Governance Governance
+	// Policy rules. nil means DefaultPolicy(); an empty non-nil list means no rules, so
+	// every call falls to the default (ask when interactive, deny when not).
+	Policy []Rule
+	// Approver answers "ask" decisions for interactive calls (nil: nobody can approve).
+	Approver Approver
+	// ApprovalTimeout bounds one approval wait (default 5 minutes).
+	ApprovalTimeout time.Duration
+
+	Evidence EvidenceConfig
+	// Routes override routes.json per tool (any spelling): adapter, native or shadow.
+	Routes map[string]string
+	// MaxParallel bounds concurrent calls inside one batch wave (default 8).
+	MaxParallel int
+
+	// LookupEnv is the environment native handlers see (nil: empty).
+	LookupEnv func(string) (string, bool)
+	// Runtime builds the clock and id source of one call from LookupEnv (nil: wall clock
+	// and crypto/rand ids). The delivery package's deterministic runtime plugs in here.
+	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
+	// OnResult, when set, is called once per finished call (step 9's event hook).
+	OnResult func(Request, Result)
+}
+
+// Governance lists tool names in any spelling.
+type Governance struct {
+	// Allowed: nil = no allowlist configured (everything not disabled or excluded is
+	// allowed); a non-nil empty list denies every tool.
+	Allowed []string
+	// Disabled tools are known but refused with TOOL_DISABLED.
+	Disabled []string
+	// Excluded tools are refused like disabled ones and are hidden from Tools and
+	// Manifest.
+	Excluded []string
+}
+
+// EvidenceConfig configures the receipt log.
+type EvidenceConfig struct {
+	// Dir defaults to <workspace>/.cmdbridge/evidence.
+	Dir string
+	// CheckpointEvery signs a checkpoint every N records (default 1000) and at Close.
+	CheckpointEvery int
+	// Sync is evidence.SyncGroup (durable, the default) or evidence.SyncBuffered.
+	Sync evidence.SyncMode
+}
+
+// AdapterOptions are the adapter settings the kernel passes on each call.
+type AdapterOptions struct {
+	// Binary is the delivery executable the subprocess lane runs.
+	Binary string
+	// MaxOutput caps captured stdout and stderr (0: the adapter's default).
+	MaxOutput int
+	// Env holds declared environment variables for the command.
+	Env map[string]string
+}
+
+// AdapterCall is one call handed to an Adapter.
+type AdapterCall struct {
+	Command commands.Command
+	Input   json.RawMessage
+	// Lane is "adapter" or "subprocess".
+	Lane    string
+	Dir     string
+	Options AdapterOptions
+}
+
+// Adapter is the bridge to legacy commands (the adapter package, see AdapterBridge).
+type Adapter interface {
+	Spec(c commands.Command) (tool.Spec, error)
+	Call(ctx context.Context, call AdapterCall) tool.Output
+}

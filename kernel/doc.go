@@ -1,0 +1,56 @@
+// Package kernel is the one governed path for every tool call, from every surface.
+//
+// [New] builds the tool registry from the legacy command registry (adapter-backed specs,
+// schemas derived from flags) and the native registry (schemas from Input structs), and
+// [Kernel.Call] runs one call through the pipeline:
+//
+//  1. admit: call id, run id, caller identity and scopes (from the [Caller] the surface
+//     authenticated, never from the input)
+//  2. resolve any spelling to the canonical name → TOOL_NOT_FOUND
+//  3. governance: excluded > disabled > allowlist → TOOL_DISABLED
+//  4. validate the input against the tool's schema → INVALID_INPUT with the JSON pointer
+//     of the failing value
+//  5. scope: declared path inputs resolved (cleaned, relative to the workspace, symlinks of
+//     the deepest existing prefix resolved, dangling links followed) must lie in the
+//     caller's scopes → SCOPE_DENIED
+//  6. policy: first matching rule by priority → allow | deny (POLICY_DENIED) | ask; ask
+//     waits for the approval resolver only when the call is interactive
+//     (APPROVAL_DENIED on a no or on the approval deadline); a non-interactive ask is
+//     APPROVAL_REQUIRED at once — that branch has no code that could wait
+//  7. the receipt is opened (receipt id = call id, input hash)
+//  8. dispatch to the routed lane under the call deadline → TIMEOUT, CANCELLED, or the
+//     lane's Output (a lane that cannot run the call: EXECUTION_FAILED)
+//  9. finalize: output hash, lane metadata, the receipt appended (group commit) before
+//     the result is returned, then the OnResult hook.
+//
+// Workspace scope rule (decided here): every tool runs with the workspace as its
+// directory. A tool that declares path inputs is checked on those paths only: read
+// paths must lie in a read or write scope, write paths in a write scope (a tool that
+// declares write paths is trusted to write nothing else but its own bookkeeping, such as
+// .git for the git tools). A tool without declared paths works on the workspace at large:
+// the workspace must lie in a read or write scope for a read-only tool and in a write
+// scope for any other. A non-read-only tool that declares only read paths needs the
+// workspace in a write scope too.
+//
+// Batches ([Kernel.Batch], [Kernel.BatchFunc]) run in waves: a maximal run of contiguous
+// parallel-safe calls runs concurrently (at most Config.MaxParallel at once), every other
+// call runs alone. Adapter-lane calls additionally queue on the adapter's own lock. Calls
+// writing the same resolved path never overlap, whichever surface they come from. Results
+// are published in request order, exactly one per request; once the context is
+// cancelled nothing new is dispatched and the rest get CANCELLED results (with receipts).
+//
+// Routes (which lane serves a tool) are data: routes.json in this package holds the
+// defaults (commands → adapter, native-only tools → native) and per-tool entries;
+// Config.Routes overrides them. "shadow" serves the adapter lane; comparing it with the
+// native lane is the parity package's job.
+//
+// Invariants:
+//
+//   - Every call ends in exactly one terminal state of the call state machine ([Next]),
+//     returns exactly one [Result], and appends exactly one evidence receipt, refusals
+//     included.
+//   - Duplicate or reserved tool names fail [New]; nothing is last-one-wins.
+//   - Governance, policy and scope use the canonical name only ([tool.Names]).
+//   - The kernel never reads process globals on a call's behalf: native handlers get a
+//     tool.Env built from Config.
+package kernel

@@ -1,0 +1,265 @@
+package kernel
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Kernel is the governed call path. It is safe for concurrent use.
+type Kernel struct {
+	cfg       Config
+	workspace string
+	names     *tool.Names
+	entries   map[string]*entry
+	policy    []compiledRule
+	log       *evidence.Log
+
+	allowed  map[string]bool // nil: no allowlist
+	disabled map[string]bool
+	excluded map[string]bool
+
+	idPrefix   string
+	idSeq      atomic.Uint64
+	scopeCache sync.Map
+	paths      pathLocks
+}
+
+// entry is one tool in the registry.
+type entry struct {
+	spec     tool.Spec
+	route    string
+	resolved *jsonschema.Resolved
+	command  *commands.Command
+	native   *nativetools.Tool
+}
+
+// New builds a kernel. It fails on duplicate or reserved names, a route that cannot be
+// served, an unusable policy, a schema that does not resolve, or an evidence log that
+// cannot be opened.
+func New(cfg Config) (*Kernel, error) {
+	if cfg.Workspace == "" {
+		return nil, errors.New("kernel: no workspace")
+	}
+	ws, err := filepath.Abs(cfg.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: workspace: %w", err)
+	}
+	if cfg.Native == nil {
+		cfg.Native = nativetools.Default
+	}
+	if cfg.MaxParallel <= 0 {
+		cfg.MaxParallel = 8
+	}
+	if cfg.ApprovalTimeout <= 0 {
+		cfg.ApprovalTimeout = 5 * time.Minute
+	}
+	if cfg.Policy == nil {
+		cfg.Policy = DefaultPolicy()
+	}
+	k := &Kernel{cfg: cfg, workspace: resolvePath(ws, "."), entries: map[string]*entry{}}
+	k.paths.held = map[string]chan struct{}{}
+	if err := k.buildRegistry(); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	if k.policy, err = compilePolicy(cfg.Policy, k.names); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	if err := k.buildGovernance(); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	var prefix [4]byte
+	_, _ = rand.Read(prefix[:])
+	k.idPrefix = "call-" + hex.EncodeToString(prefix[:]) + "-"
+	dir := cfg.Evidence.Dir
+	if dir == "" {
+		dir = filepath.Join(ws, ".cmdbridge", "evidence")
+	}
+	k.log, err = evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: cfg.Evidence.CheckpointEvery, Sync: cfg.Evidence.Sync})
+	if err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	return k, nil
+}
+
+func (k *Kernel) buildRegistry() error {
+	routes, err := DefaultRoutes()
+	if err != nil {
+		return err
+	}
+	var cmds []commands.Command
+	if k.cfg.Commands != nil {
+		cmds = k.cfg.Commands.All()
+	}
+	if len(cmds) > 0 && k.cfg.Adapter == nil {
+		return errors.New("commands are registered but no Adapter is configured")
+	}
+	natives := k.cfg.Native.All()
+	// Each name appears once per source; a native tool with a command's exact name is
+	// that command's migrated implementation, not a duplicate. Different spellings of
+	// one name across sources are caught by tool.NewNames.
+	var all []string
+	for _, c := range cmds {
+		all = append(all, c.Name)
+		c := c
+		k.entries[c.Name] = &entry{command: &c}
+	}
+	for _, t := range natives {
+		t := t
+		if e, ok := k.entries[t.Spec.Name]; ok {
+			e.native = &t
+			continue
+		}
+		all = append(all, t.Spec.Name)
+		k.entries[t.Spec.Name] = &entry{native: &t}
+	}
+	if k.names, err = tool.NewNames(all); err != nil {
+		return err
+	}
+	override := map[string]string{}
+	for spelling, r := range k.cfg.Routes {
+		name, ok := k.names.Resolve(spelling)
+		if !ok {
+			return fmt.Errorf("route for unknown tool %q", spelling)
+		}
+		override[name] = r
+	}
+	for name, e := range k.entries {
+		if e.route, err = routes.route(name, e.command != nil, e.native != nil, override); err != nil {
+			return err
+		}
+		if e.command != nil && (e.route != RouteNative || e.native == nil) {
+			if e.spec, err = k.cfg.Adapter.Spec(*e.command); err != nil {
+				return fmt.Errorf("tool %s: %w", name, err)
+			}
+			if e.spec.Domain == "" {
+				e.spec.Domain = e.command.Domain
+			}
+		} else {
+			e.spec = e.native.Spec
+		}
+		if e.spec.Name != name {
+			return fmt.Errorf("tool %s: spec names itself %q", name, e.spec.Name)
+		}
+		if e.spec.InputSchema == nil {
+			return fmt.Errorf("tool %s: no input schema", name)
+		}
+		if e.spec.DefaultTimeout <= 0 {
+			e.spec.DefaultTimeout = tool.DefaultTimeout
+		}
+		if e.spec.MaxTimeout <= 0 {
+			e.spec.MaxTimeout = tool.MaxTimeout
+		}
+		if err := checkPathProps(&e.spec); err != nil {
+			return err
+		}
+		if e.resolved, err = e.spec.InputSchema.Resolve(nil); err != nil {
+			return fmt.Errorf("tool %s: input schema: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (k *Kernel) buildGovernance() error {
+	set := func(list []string, what string) (map[string]bool, error) {
+		m := make(map[string]bool, len(list))
+		for _, s := range list {
+			name, ok := k.names.Resolve(s)
+			if !ok {
+				return nil, fmt.Errorf("governance: %s lists unknown tool %q", what, s)
+			}
+			m[name] = true
+		}
+		return m, nil
+	}
+	var err error
+	if k.cfg.Governance.Allowed != nil {
+		if k.allowed, err = set(k.cfg.Governance.Allowed, "allowed"); err != nil {
+			return err
+		}
+	}
+	if k.disabled, err = set(k.cfg.Governance.Disabled, "disabled"); err != nil {
+		return err
+	}
+	k.excluded, err = set(k.cfg.Governance.Excluded, "excluded")
+	return err
+}
+
+// govern returns the refusal for name, or "" when governance lets it through.
+func (k *Kernel) govern(name string) string {
+	switch {
+	case k.excluded[name]:
+		return "excluded by configuration"
+	case k.disabled[name]:
+		return "disabled by configuration"
+	case k.allowed != nil && !k.allowed[name]:
+		return "not in the allowed list"
+	}
+	return ""
+}
+
+// Tools returns the specs of every tool that is not excluded, sorted by name.
+func (k *Kernel) Tools() []tool.Spec {
+	out := make([]tool.Spec, 0, len(k.entries))
+	for _, name := range k.names.All() {
+		if !k.excluded[name] {
+			out = append(out, k.entries[name].spec)
+		}
+	}
+	return out
+}
+
+// Route returns the lane a tool is routed to (any spelling).
+func (k *Kernel) Route(name string) (string, bool) {
+	canon, ok := k.names.Resolve(name)
+	if !ok {
+		return "", false
+	}
+	return k.entries[canon].route, true
+}
+
+// Resolve returns the canonical name of any spelling.
+func (k *Kernel) Resolve(name string) (string, bool) { return k.names.Resolve(name) }
+
+// Workspace returns the resolved workspace directory.
+func (k *Kernel) Workspace() string { return k.workspace }
+
+// Close signs a final checkpoint and closes the evidence log.
+func (k *Kernel) Close() error { return k.log.Close() }
+
+func (k *Kernel) newID() string {
+	return k.idPrefix + fmt.Sprint(k.idSeq.Add(1))
+}
+
+// pathLocks serialises calls writing the same resolved path.
+type pathLocks struct {
+	mu   sync.Mutex
+	held map[string]chan struct{}
+}
+
+// sortedUnique is used to take path locks in one global order (no deadlock).
+func sortedUnique(paths []string) []string {
+	sort.Strings(paths)
+	out := paths[:0]
+	for i, p := range paths {
+		if i == 0 || p != paths[i-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var randRead = rand.Read

@@ -1,0 +1,160 @@
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Caller is who makes a call and what it may touch, as authenticated by the surface.
+type Caller struct {
+	Subject string
+	// Read and Write are directory scopes, absolute or relative to the workspace. A
+	// write scope also grants reading.
+	Read  []string
+	Write []string
+}
+
+// WorkspaceCaller is a caller that may read and write the whole workspace (a local
+// user at a terminal).
+func WorkspaceCaller(subject string) Caller {
+	return Caller{Subject: subject, Read: []string{"."}, Write: []string{"."}}
+}
+
+// resolvePath makes p absolute against base, cleans it and resolves the symlinks of its
+// deepest existing prefix, following dangling links, so the result names the place a
+// write would really land.
+func resolvePath(base, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	return resolveDepth(filepath.Clean(p), 0)
+}
+
+func resolveDepth(p string, depth int) string {
+	rest := ""
+	cur := p
+	for {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if fi, err := os.Lstat(cur); err == nil && fi.Mode()&os.ModeSymlink != 0 && depth < 40 {
+			// A dangling link: resolve where it points.
+			if target, err := os.Readlink(cur); err == nil {
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(filepath.Dir(cur), target)
+				}
+				return filepath.Join(resolveDepth(filepath.Clean(target), depth+1), rest)
+			}
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+func within(p, dir string) bool {
+	return p == dir || dir == string(filepath.Separator) || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+func withinAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if within(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeCheck enforces the caller's scopes on one call. It returns the resolved write
+// paths (for the path locks) or a SCOPE_DENIED output.
+func (k *Kernel) scopeCheck(spec *tool.Spec, input map[string]any, c Caller) ([]string, *tool.Output) {
+	write := k.resolveScopes(c.Write)
+	read := append(k.resolveScopes(c.Read), write...)
+	deny := func(details map[string]any, format string, args ...any) *tool.Output {
+		out := tool.FailDetails(tool.CodeScopeDenied, details, format, args...)
+		return &out
+	}
+	var writes []string
+	hasWrite := false
+	for _, pi := range spec.Paths {
+		if pi.Access == tool.Write {
+			hasWrite = true
+		}
+		for _, v := range pathValues(input[pi.Property]) {
+			rp := resolvePath(k.workspace, v)
+			allowed := read
+			if pi.Access == tool.Write {
+				allowed = write
+				writes = append(writes, rp)
+			}
+			if !withinAny(rp, allowed) {
+				return nil, deny(map[string]any{"property": pi.Property, "path": v, "access": string(pi.Access)},
+					"%s: %s %q resolves outside the caller's %s scopes", spec.Name, pi.Property, v, pi.Access)
+			}
+		}
+	}
+	switch {
+	case !spec.Annotations.ReadOnlyHint && !hasWrite:
+		if !withinAny(k.workspace, write) {
+			return nil, deny(map[string]any{"access": "write"}, "%s writes the workspace, which is outside the caller's write scopes", spec.Name)
+		}
+	case len(spec.Paths) == 0:
+		if !withinAny(k.workspace, read) {
+			return nil, deny(map[string]any{"access": "read"}, "%s reads the workspace, which is outside the caller's scopes", spec.Name)
+		}
+	}
+	sort.Strings(writes)
+	return writes, nil
+}
+
+func (k *Kernel) resolveScopes(scopes []string) []string {
+	out := make([]string, 0, len(scopes))
+	for _, s := range scopes {
+		if v, ok := k.scopeCache.Load(s); ok {
+			out = append(out, v.(string))
+			continue
+		}
+		r := resolvePath(k.workspace, s)
+		k.scopeCache.Store(s, r)
+		out = append(out, r)
+	}
+	return out
+}
+
+// pathValues extracts the path strings of a path property (a string or a list).
+func pathValues(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// checkPathProps makes sure every declared path property exists in the schema.
+func checkPathProps(spec *tool.Spec) error {
+	for _, pi := range spec.Paths {
+		if spec.InputSchema == nil || spec.InputSchema.Properties[pi.Property] == nil {
+			return fmt.Errorf("tool %s declares path input %q that its schema lacks", spec.Name, pi.Property)
+		}
+		if pi.Access != tool.Read && pi.Access != tool.Write {
+			return fmt.Errorf("tool %s: path input %q has access %q", spec.Name, pi.Property, pi.Access)
+		}
+	}
+	return nil
+}
