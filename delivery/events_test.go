@@ -1,0 +1,99 @@
+package delivery
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEventMarshalKeyOrder(t *testing.T) {
+	ts := "2026-03-02T10:00:00.000Z"
+	cases := []struct {
+		ev   Event
+		want string
+	}{
+		{Event{Type: EventCreate, WUID: "WU-12", Timestamp: ts, Lane: "Core: API", Title: "Add <health> & more"},
+			`{"type":"create","wuId":"WU-12","timestamp":"2026-03-02T10:00:00.000Z","lane":"Core: API","title":"Add <health> & more"}`},
+		{Event{Type: EventBlock, WUID: "WU-1", Timestamp: ts, Reason: "r", Lane: "ignored"},
+			`{"type":"block","wuId":"WU-1","timestamp":"2026-03-02T10:00:00.000Z","reason":"r"}`},
+		{Event{Type: EventCheckpoint, WUID: "WU-1", Timestamp: ts, Note: "n", NextSteps: "x"},
+			`{"type":"checkpoint","wuId":"WU-1","timestamp":"2026-03-02T10:00:00.000Z","note":"n","nextSteps":"x"}`},
+		{Event{Type: EventDelegation, WUID: "WU-2", Timestamp: ts, ParentWUID: "WU-1", DelegationID: "dlg-ab12"},
+			`{"type":"delegation","wuId":"WU-2","timestamp":"2026-03-02T10:00:00.000Z","parentWuId":"WU-1","delegationId":"dlg-ab12"}`},
+		{Event{Type: EventComplete, WUID: "WU-1", Timestamp: ts},
+			`{"type":"complete","wuId":"WU-1","timestamp":"2026-03-02T10:00:00.000Z"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.ev.Type, func(t *testing.T) {
+			line, err := MarshalRecord(tc.ev)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want+"\n", string(line))
+			back, err := ParseEvent(line)
+			require.NoError(t, err)
+			want := tc.ev
+			if want.Type == EventBlock {
+				want.Lane = ""
+			}
+			assert.Equal(t, want, back)
+		})
+	}
+}
+
+func TestLoadEventsReplayAndWarnings(t *testing.T) {
+	root := t.TempDir()
+	log := strings.Join([]string{
+		`{"type":"create","wuId":"WU-1","timestamp":"2026-03-02T10:00:00.000Z","lane":"L","title":"T"}`,
+		`{"type":"claim","wuId":"WU-1","timestamp":"2026-03-02T11:00:00.000Z","lane":"L","title":"T"}`,
+		``,
+		`not json`,
+		`{"type":"block","wuId":"WU-1","timestamp":"2026-03-02T12:00:00.000Z","reason":""}`,
+		`{"type":"explode","wuId":"WU-1","timestamp":"2026-03-02T12:00:00.000Z"}`,
+		`{"type":"block","wuId":"WU-1","timestamp":"2026-03-02T12:00:00.000Z","reason":"infra"}`,
+		`{"type":"checkpoint","wuId":"WU-1","timestamp":"2026-03-02T13:00:00.000Z","note":"n"}`,
+		`{"type":"create","wuId":"WU-2","timestamp":"yesterday","lane":"L","title":"T"}`,
+		`{"type":"create","wuId":"WU-3","timestamp":"2026-03-02T10:00:00.000Z","lane":"L","title":"T"}`,
+		`{"type":"claim","wuId":"WU-3","timestamp":"2026-03-02T10:00:00.000Z","lane":"L","title":"T"}`,
+		`{"type":"complete","wuId":"WU-3","timestamp":"2026-03-02T10:00:00.000Z"}`,
+	}, "\n") + "\n"
+	writeFile(t, filepath.Join(root, EventsFile), log)
+	l, err := LoadEvents(root)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"WU-1": "blocked", "WU-3": "done"}, l.Replay())
+	assert.Len(t, l.For("WU-1"), 4)
+	assert.Equal(t, []string{
+		"wu-events.jsonl line 4: invalid JSON: invalid character 'o' in literal null (expecting 'u')",
+		"wu-events.jsonl line 5: block event needs a non-empty reason",
+		`wu-events.jsonl line 6: unknown event type "explode"`,
+		`wu-events.jsonl line 9: invalid timestamp "yesterday"`,
+	}, l.Warnings())
+	st, ok := l.State("WU-1")
+	assert.True(t, ok)
+	assert.Equal(t, "blocked", st)
+	_, ok = l.State("WU-9")
+	assert.False(t, ok)
+	assert.Equal(t, 3, l.MaxWUNumber())
+
+	assert.True(t, Consistent("", false, "ready"))
+	assert.True(t, Consistent("done", true, "completed"))
+	assert.False(t, Consistent("in_progress", true, "ready"))
+}
+
+func TestAppendAndRewriteEvents(t *testing.T) {
+	root := t.TempDir()
+	ts := "2026-03-02T10:00:00.000Z"
+	require.NoError(t, AppendEvents(root,
+		Event{Type: EventCreate, WUID: "WU-1", Timestamp: ts, Lane: "L", Title: "T"},
+		Event{Type: EventClaim, WUID: "WU-1", Timestamp: ts, Lane: "L", Title: "T"}))
+	assert.Error(t, AppendEvents(root, Event{Type: EventBlock, WUID: "WU-1", Timestamp: ts}), "invalid events are refused")
+	l, err := LoadEvents(root)
+	require.NoError(t, err)
+	require.Len(t, l.Lines, 2)
+	require.NoError(t, RewriteEvents(root, [][]byte{l.Lines[0].Raw}))
+	data, err := os.ReadFile(EventsPath(root))
+	require.NoError(t, err)
+	assert.Equal(t, `{"type":"create","wuId":"WU-1","timestamp":"2026-03-02T10:00:00.000Z","lane":"L","title":"T"}`+"\n", string(data))
+}
