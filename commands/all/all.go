@@ -1,0 +1,11 @@
+// Package all links every domain package of the legacy corpus into a binary: importing
+// it registers every command in commands.Default. cmd/delivery, the adapter's hosts and
+// the testscript harness import it; nothing else should.
+//
+// Invariant: it blank-imports each commands/<domain> package and declares nothing.
+package all
+
+import (
+	// Domains register their commands from init.
+	_ "github.com/cmdbridge/cmdbridge/commands/files"
+)

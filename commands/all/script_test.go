@@ -1,0 +1,190 @@
+package all_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/all"
+)
+
+var update = flag.Bool("update", false, "rewrite the scripts' golden files (the process lane only)")
+
+// exitFile is where both lanes record the last command's exit code, for `exitcode N`.
+const exitFileVar = "DELIVERY_TEST_EXIT_FILE"
+
+// Variables the bridge lane hands to the in-process run, as a process would inherit them.
+var bridgeEnv = []string{
+	"DELIVERY_NOW", "DELIVERY_SEED", "DELIVERY_OWNER", "DELIVERY_WORKSPACE",
+	"STALE_LOCK_THRESHOLD_HOURS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME", "USER",
+	"GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE",
+}
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"delivery": deliveryMain,
+	})
+}
+
+// deliveryMain is the delivery binary as the process lane runs it. It records its exit
+// code before leaving; "?" stays there if it dies some other way.
+func deliveryMain() {
+	record := func(code string) {
+		if f := os.Getenv(exitFileVar); f != "" {
+			_ = os.WriteFile(f, []byte(code), 0o644)
+		}
+	}
+	record("?")
+	cli.OsExiter = func(code int) {
+		record(strconv.Itoa(code))
+		os.Exit(code)
+	}
+	code := commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr)
+	record(strconv.Itoa(code))
+	os.Exit(code)
+}
+
+// TestScripts runs every testdata/script/<domain>/*.txtar script twice: with `exec
+// delivery` as a real process, and with each `exec delivery` rewritten to `bridge`, which
+// runs the command in-process through adapter.Run. Both lanes must pass the same
+// assertions, so stdout, stderr and exit codes agree byte for byte.
+func TestScripts(t *testing.T) {
+	domains, err := filepath.Glob(filepath.Join("..", "..", "testdata", "script", "*"))
+	require.NoError(t, err)
+	require.NotEmpty(t, domains)
+	for _, dir := range domains {
+		domain := filepath.Base(dir)
+		t.Run(domain, func(t *testing.T) {
+			t.Run("process", func(t *testing.T) {
+				testscript.Run(t, params(dir, *update))
+			})
+			t.Run("bridge", func(t *testing.T) {
+				testscript.Run(t, params(bridgeCopy(t, dir), false))
+			})
+		})
+	}
+}
+
+func params(dir string, update bool) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		UpdateScripts:       update,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("DELIVERY_NOW", "2026-03-01T10:00:00.000Z")
+			env.Setenv("DELIVERY_SEED", "cmdbridge")
+			env.Setenv("DELIVERY_OWNER", "tester@example.com")
+			env.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("USER", "tester")
+			env.Setenv(exitFileVar, filepath.Join(env.WorkDir, ".tmp", "exitcode"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"bridge":   cmdBridge,
+			"exitcode": cmdExitcode,
+			"gitinit":  cmdGitinit,
+		},
+	}
+}
+
+var execDelivery = regexp.MustCompile(`(?m)^(\s*(?:!\s+|\?\s+)?)exec delivery\b`)
+
+// bridgeCopy copies the domain's scripts to a temporary directory with every `exec
+// delivery` turned into `bridge`.
+func bridgeCopy(t *testing.T, dir string) string {
+	out := t.TempDir()
+	scripts, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	require.NoError(t, err)
+	for _, s := range scripts {
+		data, err := os.ReadFile(s)
+		require.NoError(t, err)
+		rewritten := execDelivery.ReplaceAll(data, []byte("${1}bridge"))
+		require.NoError(t, os.WriteFile(filepath.Join(out, filepath.Base(s)), rewritten, 0o644))
+	}
+	return out
+}
+
+// cmdBridge runs `bridge <command> args...` in-process through adapter.Run, in the
+// script's directory with its environment, and writes the captured streams where
+// stdout/stderr/cmp look.
+func cmdBridge(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: bridge <command> [args...]")
+	}
+	c, ok := commands.Lookup(args[0])
+	if !ok {
+		ts.Fatalf("bridge: unknown command %q", args[0])
+	}
+	env := map[string]string{}
+	for _, k := range bridgeEnv {
+		if v := ts.Getenv(k); v != "" {
+			env[k] = v
+		}
+	}
+	res := adapter.Run(context.Background(), c, args[1:], adapter.Options{Dir: ts.MkAbs("."), Env: env})
+	_, _ = ts.Stdout().Write(res.Stdout)
+	_, _ = ts.Stderr().Write(res.Stderr)
+	ts.Check(os.WriteFile(ts.Getenv(exitFileVar), []byte(strconv.Itoa(res.ExitCode)), 0o644))
+	if res.ExitCode != 0 && !neg {
+		ts.Fatalf("bridge %s: exit code %d", args[0], res.ExitCode)
+	}
+	if res.ExitCode == 0 && neg {
+		ts.Fatalf("bridge %s: unexpected success", args[0])
+	}
+}
+
+// cmdExitcode asserts the exit code the last delivery run recorded, on either lane.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: exitcode N")
+	}
+	got, err := os.ReadFile(ts.Getenv(exitFileVar))
+	ts.Check(err)
+	if string(got) != args[0] {
+		ts.Fatalf("exit code %s, want %s", got, args[0])
+	}
+}
+
+// cmdGitinit makes the current directory (or the given one) a git repository on branch
+// main with one commit of everything in it, at a pinned date.
+func cmdGitinit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: gitinit [dir]")
+	}
+	dir := ts.MkAbs(".")
+	if len(args) == 1 {
+		dir = ts.MkAbs(args[0])
+	}
+	date := ts.Getenv("DELIVERY_NOW")
+	for _, argv := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"add", "-A"},
+		{"-c", "user.name=Tester", "-c", "user.email=tester@example.com", "-c", "commit.gpgsign=false",
+			"commit", "-q", "--allow-empty", "-m", "initial"},
+	} {
+		cmd := exec.Command("git", argv...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+			"HOME="+ts.Getenv("HOME"), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			ts.Fatalf("git %s: %v: %s", strings.Join(argv, " "), err, stderr.String())
+		}
+	}
+}

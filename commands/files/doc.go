@@ -1,0 +1,17 @@
+// Package files holds the legacy file, config and git-read commands of spec §3.3
+// (file:read, file:write, file:edit, file:delete, config:get, config:set, git:branch,
+// git:diff, git:log), one file per command.
+//
+// Every command file reads top-down in the same order: registration, flag table and
+// constructor (newXApp), action, output types. The commands follow spec §2 through
+// commands/convention and keep their domain logic in package delivery.
+//
+// Invariants:
+//
+//   - A file command touches only paths that delivery.Confine accepts: inside the workspace
+//     root (or the current directory when there is no workspace), symlinks resolved, and
+//     never under .git/ for a write.
+//   - file:read, config:get and git:* never write anything (spec "RO"); no file command
+//     commits; config:set commits only workspace.yaml.
+//   - Payloads are byte-exact: file:read and git:diff print exactly the bytes they read.
+package files

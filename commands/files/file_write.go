@@ -1,0 +1,79 @@
+package files
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+func init() {
+	commands.Register(commands.Command{Name: "file:write", Domain: "files",
+		New: newFileWriteApp, Main: convention.Main(newFileWriteApp)})
+}
+
+func newFileWriteApp() *cli.App {
+	return convention.App(convention.Spec{
+		Name:        "file:write",
+		Usage:       "Write exactly the given bytes to a workspace file, atomically",
+		Destructive: true, Idempotent: true,
+		Paths: map[string]string{"path": "write"},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "path", Usage: "file to write", Required: true},
+			&cli.StringFlag{Name: "content", Usage: "the bytes to write (may be empty)", Required: true},
+			convention.Enum("encoding", "encoding of --content", "utf8", "utf8", "base64"),
+			&cli.BoolFlag{Name: "no-create-dirs", Usage: "fail instead of creating missing parent directories"},
+		},
+		Action: fileWrite,
+	})
+}
+
+func fileWrite(c *convention.Call) error {
+	content := []byte(c.String("content"))
+	if c.Value("encoding") == "base64" {
+		decoded, err := base64.StdEncoding.DecodeString(c.String("content"))
+		if err != nil {
+			return c.Failf(tool.CodeValidation, "--content is not valid base64: %v", err)
+		}
+		content = decoded
+	}
+	abs, rel, err := confine(c, c.String("path"), true)
+	if err != nil {
+		return err
+	}
+	created := false
+	switch fi, err := os.Stat(abs); {
+	case errors.Is(err, fs.ErrNotExist):
+		created = true
+	case err != nil:
+		return delivery.Errorf(tool.CodeIOError, "stat %s: %w", rel, err)
+	case fi.IsDir():
+		return c.Failf(tool.CodeValidation, "%s is a directory", rel)
+	}
+	if c.Bool("no-create-dirs") {
+		if _, err := os.Stat(filepath.Dir(abs)); errors.Is(err, fs.ErrNotExist) {
+			return c.Failf(tool.CodeNotFound, "parent directory of %s does not exist", rel)
+		}
+	}
+	if err := delivery.WriteFileAtomic(abs, content, 0o644); err != nil {
+		return delivery.Errorf(tool.CodeIOError, "write %s: %w", rel, err)
+	}
+	return c.Result(fmt.Sprintf("Wrote %d bytes to %s", len(content), rel),
+		fileWriteData{Path: rel, Bytes: len(content), Created: created})
+}
+
+// fileWriteData is file:write's JSON data.
+type fileWriteData struct {
+	Path    string `json:"path"`
+	Bytes   int    `json:"bytes"`
+	Created bool   `json:"created"`
+}
