@@ -372,7 +372,7 @@ func ValidateStrict(w *WU, minDescriptionLength int) []string {
 // NewWUInput holds the values of a new WU file.
 type NewWUInput struct {
 	ID, Title, Lane, Type, Priority, Created, Description string
-	Acceptance, CodePaths, TestsManual, TestsUnit        []string
+	Acceptance, CodePaths, TestsManual, TestsUnit         []string
 }
 
 // NewWU builds a new WU document in the spec's new-file key order: id, title, lane, type,
