@@ -1,0 +1,185 @@
+package adapter
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+)
+
+// cliGlobals is every exported package-level variable of urfave/cli v2 a command could
+// change, plus the contents of the three flag structs the package shares between apps
+// (cli.App.Setup writes into them). Saving and restoring it keeps one command's
+// customisation out of the next run.
+type cliGlobals struct {
+	osExiter                  func(int)
+	errWriter                 io.Writer
+	helpPrinter               func(io.Writer, string, interface{})
+	helpPrinterCustom         func(io.Writer, string, interface{}, map[string]interface{})
+	versionPrinter            func(*cli.Context)
+	helpFlag, versionFlag     cli.Flag
+	bashCompletionFlag        cli.Flag
+	helpFlagValue             *cli.BoolFlag
+	versionFlagValue          *cli.BoolFlag
+	bashFlagValue             *cli.BoolFlag
+	helpFlagCopy              cli.BoolFlag
+	versionFlagCopy           cli.BoolFlag
+	bashFlagCopy              cli.BoolFlag
+	flagStringer              cli.FlagStringFunc
+	flagNamePrefixer          cli.FlagNamePrefixFunc
+	flagEnvHinter             cli.FlagEnvHintFunc
+	flagFileHinter            cli.FlagFileHintFunc
+	suggestFlag               cli.SuggestFlagFunc
+	suggestCommand            cli.SuggestCommandFunc
+	suggestDidYouMeanTemplate string
+	appHelpTemplate           string
+	commandHelpTemplate       string
+	subcommandHelpTemplate    string
+	markdownDocTemplate       string
+	fishCompletionTemplate    string
+}
+
+func (g *cliGlobals) save() {
+	g.osExiter, g.errWriter = cli.OsExiter, cli.ErrWriter
+	g.helpPrinter, g.helpPrinterCustom, g.versionPrinter = cli.HelpPrinter, cli.HelpPrinterCustom, cli.VersionPrinter
+	g.helpFlag, g.versionFlag, g.bashCompletionFlag = cli.HelpFlag, cli.VersionFlag, cli.BashCompletionFlag
+	g.helpFlagValue, g.versionFlagValue, g.bashFlagValue = boolFlag(cli.HelpFlag), boolFlag(cli.VersionFlag), boolFlag(cli.BashCompletionFlag)
+	if g.helpFlagValue != nil {
+		g.helpFlagCopy = *g.helpFlagValue
+	}
+	if g.versionFlagValue != nil {
+		g.versionFlagCopy = *g.versionFlagValue
+	}
+	if g.bashFlagValue != nil {
+		g.bashFlagCopy = *g.bashFlagValue
+	}
+	g.flagStringer, g.flagNamePrefixer = cli.FlagStringer, cli.FlagNamePrefixer
+	g.flagEnvHinter, g.flagFileHinter = cli.FlagEnvHinter, cli.FlagFileHinter
+	g.suggestFlag, g.suggestCommand, g.suggestDidYouMeanTemplate = cli.SuggestFlag, cli.SuggestCommand, cli.SuggestDidYouMeanTemplate
+	g.appHelpTemplate, g.commandHelpTemplate, g.subcommandHelpTemplate = cli.AppHelpTemplate, cli.CommandHelpTemplate, cli.SubcommandHelpTemplate
+	g.markdownDocTemplate, g.fishCompletionTemplate = cli.MarkdownDocTemplate, cli.FishCompletionTemplate
+}
+
+func (g *cliGlobals) restore() {
+	cli.OsExiter, cli.ErrWriter = g.osExiter, g.errWriter
+	cli.HelpPrinter, cli.HelpPrinterCustom, cli.VersionPrinter = g.helpPrinter, g.helpPrinterCustom, g.versionPrinter
+	cli.HelpFlag, cli.VersionFlag, cli.BashCompletionFlag = g.helpFlag, g.versionFlag, g.bashCompletionFlag
+	// The structs themselves: App.Setup applies these shared flags, which writes into them.
+	if g.helpFlagValue != nil {
+		*g.helpFlagValue = g.helpFlagCopy
+	}
+	if g.versionFlagValue != nil {
+		*g.versionFlagValue = g.versionFlagCopy
+	}
+	if g.bashFlagValue != nil {
+		*g.bashFlagValue = g.bashFlagCopy
+	}
+	cli.FlagStringer, cli.FlagNamePrefixer = g.flagStringer, g.flagNamePrefixer
+	cli.FlagEnvHinter, cli.FlagFileHinter = g.flagEnvHinter, g.flagFileHinter
+	cli.SuggestFlag, cli.SuggestCommand, cli.SuggestDidYouMeanTemplate = g.suggestFlag, g.suggestCommand, g.suggestDidYouMeanTemplate
+	cli.AppHelpTemplate, cli.CommandHelpTemplate, cli.SubcommandHelpTemplate = g.appHelpTemplate, g.commandHelpTemplate, g.subcommandHelpTemplate
+	cli.MarkdownDocTemplate, cli.FishCompletionTemplate = g.markdownDocTemplate, g.fishCompletionTemplate
+}
+
+func boolFlag(f cli.Flag) *cli.BoolFlag {
+	b, _ := f.(*cli.BoolFlag)
+	return b
+}
+
+// envSaved is one variable's value before the run.
+type envSaved struct {
+	key, value string
+	set        bool
+}
+
+// costume is the set of process globals a legacy main sees during a run, and what they
+// were before. put and restore are its only operations; restore undoes everything put
+// did, whatever the command changed in between.
+type costume struct {
+	args                  []string
+	stdin, stdout, stderr *os.File
+	cli                   cliGlobals
+	logWriter             io.Writer
+	logFlags              int
+	logPrefix             string
+	commandLine           *flag.FlagSet
+	flagUsage             func()
+	cwd                   int // fd of the host's working directory, -1 when not saved
+	env                   []envSaved
+}
+
+// put dresses the process for run r. It never fails half-way: the only fallible step
+// (saving the working directory) comes first.
+func (c *costume) put(l *lane, r *run, argv []string, opts *Options) error {
+	fd, err := unix.Open(".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("save working directory: %w", err)
+	}
+	if opts.Dir != "" {
+		if err := unix.Chdir(opts.Dir); err != nil {
+			_ = unix.Close(fd)
+			return fmt.Errorf("enter %s: %w", opts.Dir, err)
+		}
+	}
+	c.cwd = fd
+
+	c.args, c.stdin, c.stdout, c.stderr = os.Args, os.Stdin, os.Stdout, os.Stderr
+	args := make([]string, 0, len(argv)+1)
+	os.Args = append(append(args, r.name), argv...)
+	os.Stdin, os.Stdout, os.Stderr = l.in.f, l.out.f, l.err.f
+
+	c.cli.save()
+	cli.OsExiter = l.exitHook
+	cli.ErrWriter = l.err.f
+
+	c.logWriter, c.logFlags, c.logPrefix = log.Writer(), log.Flags(), log.Prefix()
+	log.SetOutput(l.err.f)
+	log.SetFlags(log.LstdFlags)
+	log.SetPrefix("")
+
+	// A fresh flag.CommandLine, as a new process has. PanicOnError instead of
+	// ExitOnError: the Usage hook marks the exit point, and the runner maps the panic to
+	// exit 2 (0 for -help), which is what ExitOnError's os.Exit would have given.
+	c.commandLine, c.flagUsage = flag.CommandLine, flag.Usage
+	fs := flag.NewFlagSet(r.name, flag.PanicOnError)
+	fs.Usage = l.flagUsageHook
+	flag.CommandLine = fs
+
+	c.env = c.env[:0]
+	for k, v := range opts.Env {
+		prev, set := os.LookupEnv(k)
+		c.env = append(c.env, envSaved{key: k, value: prev, set: set})
+		_ = os.Setenv(k, v)
+	}
+	return nil
+}
+
+// restore undoes put. It runs in one deferred block on the main's goroutine, after the
+// main ended however it ended.
+func (c *costume) restore() {
+	os.Args, os.Stdin, os.Stdout, os.Stderr = c.args, c.stdin, c.stdout, c.stderr
+	c.cli.restore()
+	log.SetOutput(c.logWriter)
+	log.SetFlags(c.logFlags)
+	log.SetPrefix(c.logPrefix)
+	flag.CommandLine, flag.Usage = c.commandLine, c.flagUsage
+	for i := len(c.env) - 1; i >= 0; i-- {
+		e := c.env[i]
+		if e.set {
+			_ = os.Setenv(e.key, e.value)
+		} else {
+			_ = os.Unsetenv(e.key)
+		}
+	}
+	// Always, not only when Options.Dir was set: the main may have chdir'd itself.
+	if c.cwd >= 0 {
+		_ = unix.Fchdir(c.cwd)
+		_ = unix.Close(c.cwd)
+		c.cwd = -1
+	}
+	c.args, c.stdin, c.stdout, c.stderr, c.logWriter, c.commandLine, c.flagUsage = nil, nil, nil, nil, nil, nil, nil
+}

@@ -1,0 +1,47 @@
+// Package adapter runs legacy urfave/cli commands as tools: in-process under a swapped
+// "costume" of process globals (the adapter lane), or as a real process (the subprocess
+// lane), and maps flags to a JSON Schema, JSON input to argv, and the command's JSON
+// envelope to a tool.Output.
+//
+// # Running
+//
+// [Run] runs a registered command's main in-process with os.Args = [name, argv...] and
+// returns exactly the stdout, stderr and exit code a real process `delivery name argv...`
+// would give. [RunSubprocess] runs `Options.Binary name argv...` and returns the same
+// [Result]. Invariants of [Run]:
+//
+//   - One run at a time, first come first served; a queued call leaves the queue when
+//     its context ends (status timeout or cancelled, nothing ran).
+//   - The costume, put on under the lock and taken off in one deferred block on the
+//     main's goroutine however the main ends: os.Args, os.Stdin, os.Stdout, os.Stderr,
+//     cli.OsExiter, cli.ErrWriter, every other exported urfave/cli global (printers,
+//     shared flags and their contents, stringers, suggesters, templates), the standard
+//     log's output, flags and prefix, flag.CommandLine and flag.Usage, the working
+//     directory (always restored, by file descriptor, even when the main moved it) and
+//     the variables of Options.Env. Nothing else of the process is touched.
+//   - Exit: cli.OsExiter records the first exit code and the length of both streams,
+//     then unwinds the main's goroutine (a panic only the runner recovers) or ends the
+//     calling goroutine (runtime.Goexit) when called from a goroutine the main started.
+//     Output written after the exit point is cut; the recorded code wins even when the
+//     command recovers the unwinding panic. The host process never exits.
+//   - Any other panic gives exit code 2 and "panic: <value>\n" on stderr, what Go prints
+//     before its goroutine dump. A flag.CommandLine parse failure gives 2 and -help 0,
+//     after the usage, as flag.ExitOnError would.
+//   - Capture goes to memory files (memfd) reused across runs: nothing needs draining,
+//     output of any size never blocks the command, and each stream is capped at
+//     Options.MaxOutput (8 MiB by default) with a truncated flag.
+//   - A deadline gives exit code 124 and status timeout, a cancellation 130 and status
+//     cancelled, with a "[name] timeout: …" or "[name] cancelled: …" line appended to
+//     stderr; a main that ends after its deadline is still a timeout. A main that
+//     outlives its call (a zombie) keeps the lock and the costume until it ends; calls
+//     made or queued meanwhile run on the subprocess lane when Options.Binary is set.
+//   - Goroutines the main started and left running are counted (pprof labels) and
+//     reported; the streams are then replaced so they cannot write into a later run.
+//
+// Hosts must not write to os.Stdout or os.Stderr after start-up (keep your own writers):
+// during a run those variables point at the capture.
+//
+// The in-process lane cannot reproduce what a command bound to the real streams before
+// the run (a logger made from os.Stderr at package init writes to the host's stderr):
+// such a command must use the subprocess lane.
+package adapter

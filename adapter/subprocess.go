@@ -1,0 +1,131 @@
+package adapter
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+)
+
+// RunSubprocess runs `opts.Binary <c.Name> argv...` as a real process with the same
+// stdin, environment, directory and output caps as [Run], in its own process group, and
+// maps its end to the same [Result]. On deadline or cancellation the whole group is
+// killed and the result is 124/timeout or 130/cancelled with the same stderr note the
+// adapter lane appends.
+func RunSubprocess(ctx context.Context, c commands.Command, argv []string, opts Options) Result {
+	start := time.Now()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res := Result{Command: c.Name, Args: argv, Lane: LaneSubprocess, Status: Completed}
+	if opts.Binary == "" {
+		res.ExitCode, res.Stdout = ExitUnavailable, []byte{}
+		res.Stderr = []byte(fmt.Sprintf("[%s] subprocess: no binary configured (Options.Binary)\n", c.Name))
+		return res
+	}
+	max := opts.maxOutput()
+	stdout, stderr := &cappedBuffer{max: max}, &cappedBuffer{max: max}
+	cmd := exec.CommandContext(ctx, opts.Binary, append([]string{c.Name}, argv...)...)
+	cmd.Dir = opts.Dir
+	cmd.Env = mergeEnv(os.Environ(), opts.Env)
+	cmd.Stdin = bytes.NewReader(opts.Stdin)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		// The whole group: helpers the command started die with it.
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	// Descendants that escaped the group could hold the pipes open; don't wait forever.
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	res.Duration = time.Since(start)
+	res.Stdout, res.StdoutTruncated = stdout.bytes(), stdout.truncated
+	res.Stderr, res.StderrTruncated = stderr.bytes(), stderr.truncated
+	if ctx.Err() != nil {
+		res.Status = statusFor(ctx)
+		res.ExitCode = ExitTimeout
+		if res.Status == Cancelled {
+			res.ExitCode = ExitCancelled
+		}
+		res.Stderr = append(res.Stderr, statusNote(c.Name, res.Status, false)...)
+		return res
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exitErr):
+		res.ExitCode = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.ExitCode = 128 + int(ws.Signal())
+		}
+	default:
+		res.ExitCode = ExitUnavailable
+		res.Stderr = append(res.Stderr, fmt.Sprintf("[%s] subprocess: %v\n", c.Name, err)...)
+	}
+	return res
+}
+
+// mergeEnv returns base with the variables of set replacing or added, in a stable order.
+func mergeEnv(base []string, set map[string]string) []string {
+	if len(set) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(set))
+	for _, kv := range base {
+		k, _, _ := cutEnv(kv)
+		if _, replaced := set[k]; !replaced {
+			out = append(out, kv)
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, k+"="+set[k])
+	}
+	return out
+}
+
+func cutEnv(kv string) (string, string, bool) {
+	for i := 1; i < len(kv); i++ { // from 1: Windows-style "=C:" names keep their '='
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return kv, "", false
+}
+
+// cappedBuffer keeps the first max bytes written and drops (but accepts) the rest, so
+// the writer is never blocked and never errors.
+type cappedBuffer struct {
+	buf       []byte
+	max       int
+	truncated bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	room := b.max - len(b.buf)
+	if len(p) > room {
+		b.buf = append(b.buf, p[:max(room, 0)]...)
+		b.truncated = true
+		return len(p), nil
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+func (b *cappedBuffer) bytes() []byte {
+	if b.buf == nil {
+		return []byte{}
+	}
+	return b.buf
+}
