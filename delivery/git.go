@@ -1,0 +1,325 @@
+package delivery
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Git runs the git binary in a directory (spec §2.4). Failures are GIT_ERROR *Errors whose
+// message is git's first stderr line.
+type Git struct {
+	// Dir is the directory git runs in.
+	Dir string
+	// Env holds extra KEY=VALUE entries appended to the inherited environment.
+	Env []string
+	// Now is DELIVERY_NOW as given ("" when unset); commits use it for both dates.
+	Now string
+}
+
+// NewGit returns a Git for dir whose commit dates follow the runtime's DELIVERY_NOW.
+func NewGit(dir string, rt *Runtime) *Git {
+	g := &Git{Dir: dir}
+	if rt != nil {
+		g.Now = rt.NowString()
+	}
+	return g
+}
+
+// Output runs git with args and returns its stdout.
+func (g *Git) Output(ctx context.Context, args ...string) (string, error) {
+	out, _, err := g.run(ctx, nil, args...)
+	return out, err
+}
+
+func (g *Git) run(ctx context.Context, extraEnv []string, args ...string) (string, string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = g.Dir
+	if len(g.Env) > 0 || len(extraEnv) > 0 {
+		cmd.Env = append(append(os.Environ(), g.Env...), extraEnv...)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		line := firstLine(stderr.String())
+		if line == "" {
+			line = err.Error()
+		}
+		return stdout.String(), stderr.String(), &Error{Code: tool.CodeGitError,
+			Message: fmt.Sprintf("git %s: %s", args[0], line), Err: err}
+	}
+	return stdout.String(), stderr.String(), nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimLeft(s, "\n")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// InWorkTree reports whether dir is inside a git work tree. It never runs git init.
+func InWorkTree(ctx context.Context, dir string) bool {
+	out, err := (&Git{Dir: dir}).Output(ctx, "rev-parse", "--is-inside-work-tree")
+	return err == nil && strings.TrimSpace(out) == "true"
+}
+
+// CurrentBranch returns the checked-out branch, or "" when HEAD is detached.
+func (g *Git) CurrentBranch(ctx context.Context) (string, error) {
+	out, err := g.Output(ctx, "branch", "--show-current")
+	return strings.TrimSpace(out), err
+}
+
+// Commit is the `commit` object of command data: {sha, subject, pushed}.
+type Commit struct {
+	SHA     string `json:"sha"`
+	Subject string `json:"subject"`
+	Pushed  bool   `json:"pushed"`
+}
+
+// CommitPaths stages and commits exactly paths (root-relative, as given to git) with
+// subject, on the current branch: `git add -A -- paths`, then `git commit --no-verify -m
+// subject -- paths`. Paths neither on disk nor tracked in HEAD are dropped. It returns nil
+// when no staged path actually changed.
+func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (*Commit, error) {
+	var keep []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if _, err := os.Lstat(filepath.Join(g.Dir, filepath.FromSlash(p))); err == nil {
+			keep = append(keep, p)
+			continue
+		}
+		if _, err := g.Output(ctx, "cat-file", "-e", "HEAD:"+p); err == nil {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	if _, err := g.Output(ctx, append([]string{"add", "-A", "--"}, keep...)...); err != nil {
+		return nil, err
+	}
+	// diff --cached --quiet exits 1 when something is staged for these paths.
+	if _, err := g.Output(ctx, append([]string{"diff", "--cached", "--quiet", "--"}, keep...)...); err == nil {
+		return nil, nil
+	} else if !isExit(err, 1) {
+		return nil, err
+	}
+	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "-m", subject, "--")
+	args = append(args, keep...)
+	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
+		return nil, err
+	}
+	sha, err := g.Output(ctx, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	return &Commit{SHA: strings.TrimSpace(sha), Subject: subject}, nil
+}
+
+func isExit(err error, code int) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) && ee.ExitCode() == code
+}
+
+// HasRemote reports whether a remote with that name exists.
+func (g *Git) HasRemote(ctx context.Context, name string) bool {
+	out, err := g.Output(ctx, "remote")
+	if err != nil {
+		return false
+	}
+	for _, r := range strings.Fields(out) {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Push runs `git push origin HEAD` when origin exists. A failure is returned as the warning
+// text "push failed: <first stderr line>", never as an error.
+func (g *Git) Push(ctx context.Context) (pushed bool, warning string) {
+	if !g.HasRemote(ctx, "origin") {
+		return false, ""
+	}
+	if _, stderr, err := g.run(ctx, nil, "push", "-q", "origin", "HEAD"); err != nil {
+		line := firstLine(stderr)
+		if line == "" {
+			line = err.Error()
+		}
+		return false, "push failed: " + line
+	}
+	return true, ""
+}
+
+// CommitArtifacts is spec §2.4 for a command of ws: when the root is in a git work tree and
+// git.auto_commit is not false, commit paths with subject and push when git.push is true.
+// It returns nil when nothing was committed, and push failures as warnings.
+func CommitArtifacts(ctx context.Context, ws *Workspace, rt *Runtime, subject string, paths []string) (*Commit, []string, error) {
+	if err := ws.Config.Check("software_delivery.git"); err != nil {
+		return nil, nil, err
+	}
+	if !ws.Config.AutoCommit || !InWorkTree(ctx, ws.Root) {
+		return nil, nil, nil
+	}
+	g := NewGit(ws.Root, rt)
+	c, err := g.CommitPaths(ctx, subject, paths)
+	if err != nil || c == nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	if ws.Config.Push {
+		var w string
+		c.Pushed, w = g.Push(ctx)
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return c, warnings, nil
+}
+
+// Worktree is one entry of `git worktree list --porcelain`.
+type Worktree struct {
+	Path     string
+	Head     string
+	Branch   string // without refs/heads/; "" when detached or bare
+	Detached bool
+	Bare     bool
+	Locked   bool
+	Prunable bool
+}
+
+// WorktreeList parses `git worktree list --porcelain`.
+func (g *Git) WorktreeList(ctx context.Context) ([]Worktree, error) {
+	out, err := g.Output(ctx, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	return ParseWorktrees(out), nil
+}
+
+// ParseWorktrees parses porcelain worktree output.
+func ParseWorktrees(out string) []Worktree {
+	var list []Worktree
+	var cur *Worktree
+	for _, line := range strings.Split(out, "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		switch key {
+		case "worktree":
+			list = append(list, Worktree{Path: val})
+			cur = &list[len(list)-1]
+		case "HEAD":
+			if cur != nil {
+				cur.Head = val
+			}
+		case "branch":
+			if cur != nil {
+				cur.Branch = strings.TrimPrefix(val, "refs/heads/")
+			}
+		case "detached":
+			if cur != nil {
+				cur.Detached = true
+			}
+		case "bare":
+			if cur != nil {
+				cur.Bare = true
+			}
+		case "locked":
+			if cur != nil {
+				cur.Locked = true
+			}
+		case "prunable":
+			if cur != nil {
+				cur.Prunable = true
+			}
+		}
+	}
+	return list
+}
+
+// WorktreeAdd runs `git worktree add [-b branch] path base` (branch checked out when
+// newBranch is false).
+func (g *Git) WorktreeAdd(ctx context.Context, path, branch string, newBranch bool, base string) error {
+	args := []string{"worktree", "add", "-q"}
+	if newBranch {
+		args = append(args, "-b", branch, path, base)
+	} else {
+		args = append(args, path, branch)
+	}
+	_, err := g.Output(ctx, args...)
+	return err
+}
+
+// WorktreeRemove runs `git worktree remove [--force] path`.
+func (g *Git) WorktreeRemove(ctx context.Context, path string, force bool) error {
+	args := []string{"worktree", "remove"}
+	if force {
+		args = append(args, "--force")
+	}
+	_, err := g.Output(ctx, append(args, path)...)
+	return err
+}
+
+// BranchExists reports whether a local branch exists.
+func (g *Git) BranchExists(ctx context.Context, branch string) bool {
+	_, err := g.Output(ctx, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
+	return err == nil
+}
+
+// BranchDelete runs `git branch -d` (or -D when force).
+func (g *Git) BranchDelete(ctx context.Context, branch string, force bool) error {
+	flag := "-d"
+	if force {
+		flag = "-D"
+	}
+	_, err := g.Output(ctx, "branch", flag, branch)
+	return err
+}
+
+// Merge runs `git merge --no-edit branch`; on failure it runs `git merge --abort` and
+// returns MERGE_CONFLICT.
+func (g *Git) Merge(ctx context.Context, branch string) error {
+	_, _, err := g.run(ctx, g.dateEnv(), append(g.identityArgs(ctx), "merge", "--no-edit", "-q", branch)...)
+	if err == nil {
+		return nil
+	}
+	_, _ = g.Output(ctx, "merge", "--abort")
+	return Errorf(tool.CodeMergeConflict, "merging %s failed: %s", branch, AsError(err).Message).WithDetails(map[string]any{"branch": branch})
+}
+
+// Dirty reports whether the work tree has uncommitted changes (untracked files included).
+func (g *Git) Dirty(ctx context.Context) (bool, error) {
+	out, err := g.Output(ctx, "status", "--porcelain")
+	return strings.TrimSpace(out) != "", err
+}
+
+// identityArgs forces gpg signing off and supplies the fallback identity when user.email
+// is unset (spec §2.4).
+func (g *Git) identityArgs(ctx context.Context) []string {
+	args := []string{"-c", "commit.gpgsign=false"}
+	if email, _ := g.Output(ctx, "config", "--get", "user.email"); strings.TrimSpace(email) == "" {
+		args = append(args, "-c", "user.name=delivery", "-c", "user.email=delivery@localhost")
+	}
+	return args
+}
+
+// dateEnv pins both commit dates to DELIVERY_NOW so SHAs are reproducible.
+func (g *Git) dateEnv() []string {
+	if g.Now == "" {
+		return nil
+	}
+	return []string{"GIT_AUTHOR_DATE=" + g.Now, "GIT_COMMITTER_DATE=" + g.Now}
+}

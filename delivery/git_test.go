@@ -1,0 +1,134 @@
+package delivery
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+func isolateGit(t *testing.T) {
+	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+}
+
+func TestCommitPathsCommitsOnlyGivenPaths(t *testing.T) {
+	isolateGit(t)
+	ctx := context.Background()
+	dir := realTemp(t)
+	gitInit(t, dir)
+	writeFile(t, filepath.Join(dir, "tracked.txt"), "v1\n")
+	runGit(t, dir, "add", "tracked.txt")
+	runGit(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "add tracked")
+
+	writeFile(t, filepath.Join(dir, "a.yaml"), "a\n")
+	writeFile(t, filepath.Join(dir, "other.txt"), "leave me\n")
+	require.NoError(t, os.Remove(filepath.Join(dir, "tracked.txt")))
+	g := &Git{Dir: dir, Now: "2026-03-02T18:37:08.384Z"}
+	assert.True(t, InWorkTree(ctx, dir))
+	assert.False(t, InWorkTree(ctx, t.TempDir()))
+
+	c, err := g.CommitPaths(ctx, "docs: create wu-1", []string{"a.yaml", "tracked.txt", "never-existed.txt", "a.yaml"})
+	require.NoError(t, err)
+	require.NotNil(t, c)
+	assert.Equal(t, "docs: create wu-1", c.Subject)
+	assert.Len(t, c.SHA, 40)
+	files := runGit(t, dir, "show", "--name-status", "--format=%an <%ae> %ad", "--date=iso-strict", "HEAD")
+	assert.Contains(t, files, "delivery <delivery@localhost> 2026-03-02T18:37:08+00:00")
+	assert.Contains(t, files, "A\ta.yaml")
+	assert.Contains(t, files, "D\ttracked.txt")
+	assert.NotContains(t, files, "other.txt")
+	assert.Contains(t, runGit(t, dir, "status", "--porcelain"), "?? other.txt")
+
+	// Same content again: nothing to commit.
+	c, err = g.CommitPaths(ctx, "again", []string{"a.yaml"})
+	require.NoError(t, err)
+	assert.Nil(t, c)
+
+	branch, err := g.CurrentBranch(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "main", branch)
+}
+
+func TestPushFailureIsWarning(t *testing.T) {
+	isolateGit(t)
+	ctx := context.Background()
+	dir := realTemp(t)
+	gitInit(t, dir)
+	g := &Git{Dir: dir}
+	pushed, warn := g.Push(ctx)
+	assert.False(t, pushed)
+	assert.Empty(t, warn, "no origin: no push attempted")
+	runGit(t, dir, "remote", "add", "origin", filepath.Join(dir, "does-not-exist"))
+	pushed, warn = g.Push(ctx)
+	assert.False(t, pushed)
+	assert.True(t, strings.HasPrefix(warn, "push failed: "), warn)
+
+	bare := realTemp(t)
+	runGit(t, bare, "init", "-q", "--bare")
+	runGit(t, dir, "remote", "set-url", "origin", bare)
+	pushed, warn = g.Push(ctx)
+	assert.True(t, pushed, warn)
+}
+
+func TestWorktreesBranchesMerge(t *testing.T) {
+	isolateGit(t)
+	ctx := context.Background()
+	dir := realTemp(t)
+	gitInit(t, dir)
+	g := &Git{Dir: dir}
+	require.NoError(t, g.WorktreeAdd(ctx, "worktrees/core-api-wu-1", "lane/core-api/wu-1", true, "HEAD"))
+	assert.True(t, g.BranchExists(ctx, "lane/core-api/wu-1"))
+	assert.False(t, g.BranchExists(ctx, "nope"))
+	list, err := g.WorktreeList(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	assert.Equal(t, dir, list[0].Path)
+	assert.Equal(t, "main", list[0].Branch)
+	assert.Equal(t, "lane/core-api/wu-1", list[1].Branch)
+
+	wt := &Git{Dir: filepath.Join(dir, "worktrees/core-api-wu-1")}
+	dirty, err := wt.Dirty(ctx)
+	require.NoError(t, err)
+	assert.False(t, dirty)
+	writeFile(t, filepath.Join(wt.Dir, "f.txt"), "x\n")
+	dirty, _ = wt.Dirty(ctx)
+	assert.True(t, dirty)
+	_, err = wt.CommitPaths(ctx, "work", []string{"f.txt"})
+	require.NoError(t, err)
+
+	require.NoError(t, g.Merge(ctx, "lane/core-api/wu-1"))
+	assert.FileExists(t, filepath.Join(dir, "f.txt"))
+	require.NoError(t, g.WorktreeRemove(ctx, "worktrees/core-api-wu-1", false))
+	require.NoError(t, g.BranchDelete(ctx, "lane/core-api/wu-1", false))
+	err = g.BranchDelete(ctx, "lane/core-api/wu-1", false)
+	assert.Equal(t, tool.CodeGitError, CodeOf(err))
+
+	// A conflicting merge is aborted and reported.
+	runGit(t, dir, "checkout", "-q", "-b", "side")
+	writeFile(t, filepath.Join(dir, "f.txt"), "side\n")
+	_, err = g.CommitPaths(ctx, "side", []string{"f.txt"})
+	require.NoError(t, err)
+	runGit(t, dir, "checkout", "-q", "main")
+	writeFile(t, filepath.Join(dir, "f.txt"), "main\n")
+	_, err = g.CommitPaths(ctx, "main", []string{"f.txt"})
+	require.NoError(t, err)
+	err = g.Merge(ctx, "side")
+	assert.Equal(t, tool.CodeMergeConflict, CodeOf(err))
+	dirty, _ = g.Dirty(ctx)
+	assert.False(t, dirty, "merge aborted")
+}
+
+func TestParseWorktrees(t *testing.T) {
+	out := "worktree /r\nHEAD abc\nbranch refs/heads/main\n\nworktree /r/w\nHEAD def\ndetached\nlocked reason\nprunable gone\n\n"
+	assert.Equal(t, []Worktree{
+		{Path: "/r", Head: "abc", Branch: "main"},
+		{Path: "/r/w", Head: "def", Detached: true, Locked: true, Prunable: true},
+	}, ParseWorktrees(out))
+}
