@@ -1,0 +1,149 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// GateResult is one gate run: {name, passed, exit_code, duration_ms} in command data.
+type GateResult struct {
+	Name       string `json:"name"`
+	Passed     bool   `json:"passed"`
+	ExitCode   int    `json:"exit_code"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// GateTelemetry is one .lumenflow/telemetry/gates.ndjson record (spec §1.12).
+type GateTelemetry struct {
+	Timestamp  string  `json:"timestamp"`
+	WUID       *string `json:"wu_id"`
+	Lane       *string `json:"lane"`
+	GateName   string  `json:"gate_name"`
+	Passed     bool    `json:"passed"`
+	DurationMS int64   `json:"duration_ms"`
+}
+
+// SelectGates returns the gates a run executes: with docsOnly only docs_only gates; with
+// only, the named gates in configuration order (an unknown name is a VALIDATION error).
+func SelectGates(gates []Gate, docsOnly bool, only []string) ([]Gate, error) {
+	known := map[string]bool{}
+	for _, g := range gates {
+		known[g.Name] = true
+	}
+	for _, n := range only {
+		if !known[n] {
+			return nil, Errorf(tool.CodeValidation, "unknown gate %q", n)
+		}
+	}
+	var out []Gate
+	for _, g := range gates {
+		if docsOnly && !g.DocsOnly {
+			continue
+		}
+		if len(only) > 0 && !oneOf(g.Name, only) {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// GateRun describes a run of gates.
+type GateRun struct {
+	// Dir is the checkout the gates run in (cwd of every gate).
+	Dir string
+	// Output receives the children's stdout and stderr (the command's stderr).
+	Output io.Writer
+	// Env holds extra KEY=VALUE entries for every gate, after the inherited environment.
+	Env []string
+	// Now is the clock used for telemetry timestamps and durations.
+	Now func() time.Time
+	// TelemetryRoot is the main checkout receiving telemetry; "" writes none.
+	TelemetryRoot string
+	// WUID and Lane go into telemetry (nil → null); see [LaneOfBranch].
+	WUID, Lane *string
+}
+
+// RunGates runs every gate in order with /bin/sh -c, no fail-fast, DELIVERY_GATE=<name> in
+// the environment. A gate past its timeout has its process group killed and exit code 124.
+// One telemetry record is appended per gate when TelemetryRoot is set.
+func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
+	results := make([]GateResult, 0, len(gates))
+	for _, g := range gates {
+		start := run.Now()
+		code := runShell(ctx, run.Dir, g.Run, append(append([]string(nil), run.Env...), "DELIVERY_GATE="+g.Name), run.Output, g.Timeout)
+		dur := run.Now().Sub(start).Milliseconds()
+		res := GateResult{Name: g.Name, Passed: code == 0, ExitCode: code, DurationMS: dur}
+		results = append(results, res)
+		if run.TelemetryRoot != "" {
+			rec := GateTelemetry{Timestamp: Timestamp(run.Now()), WUID: run.WUID, Lane: run.Lane, GateName: g.Name, Passed: res.Passed, DurationMS: dur}
+			if err := AppendJSONL(run.TelemetryRoot+"/"+GatesTelemetry, rec); err != nil {
+				return results, Errorf(tool.CodeIOError, "gates telemetry: %w", err)
+			}
+		}
+		if ctx.Err() != nil {
+			return results, ctx.Err()
+		}
+	}
+	return results, nil
+}
+
+// runShell runs script with /bin/sh -c in its own process group and returns its exit code
+// (124 on timeout, 127 when it cannot start).
+func runShell(ctx context.Context, dir, script string, env []string, out io.Writer, timeout time.Duration) int {
+	if timeout <= 0 {
+		timeout = DefaultGateTimeout
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	if tctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		return 124
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		if ee.ExitCode() < 0 {
+			return 124 // killed by a signal (our cancellation)
+		}
+		return ee.ExitCode()
+	}
+	return 127
+}
+
+// LaneOfBranch derives telemetry's wu_id and lane from the current branch of dir: a lane
+// branch lane/<k>/wu-<n> gives WU-<n> and the defined lane whose kebab is <k>; otherwise
+// both are nil.
+func LaneOfBranch(ctx context.Context, ws *Workspace, dir string) (wuID, lane *string) {
+	branch, err := (&Git{Dir: dir}).CurrentBranch(ctx)
+	if err != nil {
+		return nil, nil
+	}
+	k, id, ok := ParseLaneBranch(ws.Config.LaneBranchPrefix, branch)
+	if !ok {
+		return nil, nil
+	}
+	wuID = &id
+	if l, ok := ws.Config.LaneByKebab(k); ok {
+		lane = &l.Name
+	} else if w, err := ReadWU(ws, id); err == nil && Kebab(w.Lane) == k {
+		lane = &w.Lane
+	}
+	return wuID, lane
+}
