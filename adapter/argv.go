@@ -1,0 +1,186 @@
+package adapter
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+)
+
+// Argv maps a tool input object to c's argv, the one mapping every lane uses:
+//
+//   - "--json" first, always;
+//   - flags in flag-table order as "--name=value" (so values starting with "-" stay
+//     values); a true boolean is "--name", a false one is omitted (false equals absent);
+//     a list gives one "--name=v" per element, never comma-joined; integers are written
+//     as integers;
+//   - then the positionals in ArgsUsage order, preceded by "--" when the first one starts
+//     with "-" (so it is not read as a flag);
+//   - then, when the passthrough list is non-empty, "--" and its elements.
+//
+// An unknown property or a value of the wrong JSON type is an error naming the property.
+func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
+	ps, err := params(c.New())
+	if err != nil {
+		return nil, fmt.Errorf("command %s: %w", c.Name, err)
+	}
+	in := map[string]json.RawMessage{}
+	if trimmed := bytes.TrimSpace(input); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if err := json.Unmarshal(trimmed, &in); err != nil {
+			return nil, fmt.Errorf("input must be a JSON object: %w", err)
+		}
+	}
+	known := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		known[p.prop] = true
+	}
+	var unknown []string
+	for k := range in {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, fmt.Errorf("unknown input property %q", unknown[0])
+	}
+
+	argv := []string{"--json"}
+	var pos, pass []string
+	missingPositional := ""
+	for _, p := range ps {
+		raw, ok := in[p.prop]
+		if !ok {
+			if p.role == asPositional && !p.list {
+				missingPositional = p.prop
+			}
+			continue
+		}
+		values, err := p.values(raw)
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", p.prop, err)
+		}
+		switch p.role {
+		case asFlag:
+			if p.kind == kBool && !p.list {
+				if values[0] == "true" {
+					argv = append(argv, "--"+p.flag)
+				}
+				continue
+			}
+			for _, v := range values {
+				argv = append(argv, "--"+p.flag+"="+v)
+			}
+		case asPositional:
+			if missingPositional != "" && len(values) > 0 {
+				return nil, fmt.Errorf("property %q needs %q: positionals are given in order", p.prop, missingPositional)
+			}
+			pos = append(pos, values...)
+		case asPassthrough:
+			pass = append(pass, values...)
+		}
+	}
+	if len(pos) > 0 && strings.HasPrefix(pos[0], "-") {
+		argv = append(argv, "--")
+	}
+	argv = append(argv, pos...)
+	if len(pass) > 0 {
+		argv = append(argv, "--")
+		argv = append(argv, pass...)
+	}
+	return argv, nil
+}
+
+// values decodes one property's JSON value into argv words.
+func (p param) values(raw json.RawMessage) ([]string, error) {
+	if !p.list {
+		v, err := scalarWord(p.kind, raw)
+		if err != nil {
+			return nil, err
+		}
+		return []string{v}, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		return nil, fmt.Errorf("expected an array of %ss, got %s", jsonType(p.kind), describe(raw))
+	}
+	out := make([]string, 0, len(items))
+	for i, item := range items {
+		v, err := scalarWord(p.kind, item)
+		if err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func scalarWord(k kind, raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	fail := func() (string, error) {
+		return "", fmt.Errorf("expected %s, got %s", article(jsonType(k)), describe(raw))
+	}
+	switch k {
+	case kString:
+		var s string
+		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+			return fail()
+		}
+		return s, nil
+	case kBool:
+		switch string(raw) {
+		case "true", "false":
+			return string(raw), nil
+		}
+		return fail()
+	case kInt:
+		if _, err := strconv.ParseInt(string(raw), 10, 64); err != nil {
+			return fail()
+		}
+		return string(raw), nil
+	case kUint:
+		if _, err := strconv.ParseUint(string(raw), 10, 64); err != nil {
+			return fail()
+		}
+		return string(raw), nil
+	case kFloat:
+		var n json.Number
+		if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) || json.Unmarshal(raw, &n) != nil {
+			return fail()
+		}
+		return n.String(), nil
+	}
+	return fail()
+}
+
+func article(t string) string {
+	if t == "integer" || t == "array" {
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// describe names a JSON value's type for error messages.
+func describe(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number (" + string(raw) + ")"
+}

@@ -1,0 +1,228 @@
+package adapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// excerptSize bounds the stream excerpts carried in metadata.
+const excerptSize = 4 << 10
+
+// envelope is the command's --json document (spec 2.2).
+type envelope struct {
+	OK       *bool           `json:"ok"`
+	Command  *string         `json:"command"`
+	Data     json.RawMessage `json:"data"`
+	Error    *envelopeError  `json:"error"`
+	Warnings []string        `json:"warnings"`
+}
+
+type envelopeError struct {
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Details json.RawMessage `json:"details"`
+}
+
+// parseEnvelope reads stdout as exactly one envelope document.
+func parseEnvelope(stdout []byte) (*envelope, bool) {
+	dec := json.NewDecoder(bytes.NewReader(stdout))
+	var env envelope
+	if err := dec.Decode(&env); err != nil || env.OK == nil || env.Command == nil {
+		return nil, false
+	}
+	if dec.More() {
+		return nil, false
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, false // trailing content after the document
+	}
+	return &env, true
+}
+
+// ToOutput maps a run to a tool.Output, the same way for every command and both lanes:
+// the envelope's ok, data (byte-exact json.RawMessage), error and warnings; timeout and
+// cancellation as TIMEOUT and CANCELLED; a stdout that is not an envelope, or an exit
+// code that disagrees with ok, as COMMAND_FAILED. Metadata always carries lane,
+// exit_code, duration_ms, warnings, stderr (its last 4 KiB), truncated and
+// leaked_goroutines; it is never compared by parity.
+func ToOutput(r Result) tool.Output {
+	meta := map[string]any{
+		"lane":              r.Lane,
+		"exit_code":         r.ExitCode,
+		"duration_ms":       float64(r.Duration.Microseconds()) / 1000,
+		"warnings":          []string{},
+		"stderr":            string(tail(r.Stderr, excerptSize)),
+		"truncated":         r.StdoutTruncated || r.StderrTruncated,
+		"leaked_goroutines": r.LeakedGoroutines,
+	}
+	withMeta := func(o tool.Output) tool.Output { o.Metadata = meta; return o }
+	switch r.Status {
+	case TimedOut:
+		return withMeta(tool.Fail(tool.CodeTimeout, "%s did not finish before the call's deadline", r.Command))
+	case Cancelled:
+		return withMeta(tool.Fail(tool.CodeCancelled, "%s was cancelled by the caller", r.Command))
+	}
+	env, ok := parseEnvelope(r.Stdout)
+	if !ok {
+		meta["stdout"] = string(head(r.Stdout, excerptSize))
+		msg := firstLine(r.Stderr)
+		if msg == "" {
+			msg = fmt.Sprintf("%s exited with code %d without a JSON envelope on stdout", r.Command, r.ExitCode)
+		}
+		return withMeta(tool.Fail(tool.CodeCommandFailed, "%s", msg))
+	}
+	if env.Warnings != nil {
+		meta["warnings"] = env.Warnings
+	}
+	if *env.OK != (r.ExitCode == 0) {
+		return withMeta(tool.Fail(tool.CodeCommandFailed,
+			"%s exited with code %d but its envelope says ok=%v", r.Command, r.ExitCode, *env.OK))
+	}
+	if *env.OK {
+		return withMeta(tool.OK(env.Data))
+	}
+	if env.Error == nil || env.Error.Code == "" {
+		return withMeta(tool.Fail(tool.CodeCommandFailed, "%s failed without an error in its envelope", r.Command))
+	}
+	out := tool.Output{Error: &tool.Error{Code: env.Error.Code, Message: env.Error.Message}}
+	if d := bytes.TrimSpace(env.Error.Details); len(d) > 0 && !bytes.Equal(d, []byte("null")) {
+		out.Error.Details = env.Error.Details
+	}
+	if d := bytes.TrimSpace(env.Data); len(d) > 0 && !bytes.Equal(d, []byte("null")) {
+		out.Data = env.Data // check commands report partial data with their failure
+	}
+	return withMeta(out)
+}
+
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
+
+func head(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+func firstLine(b []byte) string {
+	b = bytes.TrimLeft(b, "\n")
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return string(bytes.TrimSpace(b))
+}
+
+// Spec describes c as a tool: its name, App.Usage as description, the derived input
+// schema, annotations and path inputs from the app's Metadata (commands/meta.go), the
+// default timeouts, and parallel safety for read-only commands.
+func Spec(c commands.Command) (tool.Spec, error) {
+	app := c.New()
+	schema, err := Schema(c)
+	if err != nil {
+		return tool.Spec{}, err
+	}
+	flag := func(key string) (bool, error) {
+		v, ok := app.Metadata[key]
+		if !ok {
+			return false, nil
+		}
+		b, ok := v.(bool)
+		if !ok {
+			return false, fmt.Errorf("command %s: metadata %s must be a bool, not %T", c.Name, key, v)
+		}
+		return b, nil
+	}
+	var ro, destructive, idempotent, network bool
+	for key, dst := range map[string]*bool{
+		commands.MetaReadOnly: &ro, commands.MetaDestructive: &destructive,
+		commands.MetaIdempotent: &idempotent, commands.MetaNetwork: &network,
+	} {
+		if *dst, err = flag(key); err != nil {
+			return tool.Spec{}, err
+		}
+	}
+	paths, err := pathInputs(c.Name, app.Metadata[commands.MetaPaths], schema.Properties)
+	if err != nil {
+		return tool.Spec{}, err
+	}
+	return tool.Spec{
+		Name:        c.Name,
+		Description: app.Usage,
+		Domain:      c.Domain,
+		InputSchema: schema,
+		Annotations: tool.Annotations{
+			ReadOnlyHint:    ro,
+			DestructiveHint: destructive,
+			IdempotentHint:  idempotent,
+			OpenWorldHint:   network,
+		},
+		Paths:          paths,
+		Network:        network,
+		DefaultTimeout: tool.DefaultTimeout,
+		MaxTimeout:     tool.MaxTimeout,
+		ParallelSafe:   ro,
+	}, nil
+}
+
+// pathInputs reads MetaPaths (map[string]string or map[string]any of property → read |
+// write), checking each property exists.
+func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool.PathInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	raw := map[string]string{}
+	switch m := v.(type) {
+	case map[string]string:
+		raw = m
+	case map[string]any:
+		for k, a := range m {
+			s, ok := a.(string)
+			if !ok {
+				return nil, fmt.Errorf("command %s: metadata %s[%s] must be a string", name, commands.MetaPaths, k)
+			}
+			raw[k] = s
+		}
+	default:
+		return nil, fmt.Errorf("command %s: metadata %s must be a map of property to read|write, not %T", name, commands.MetaPaths, v)
+	}
+	out := make([]tool.PathInput, 0, len(raw))
+	for prop, access := range raw {
+		if _, ok := props[prop]; !ok {
+			return nil, fmt.Errorf("command %s: path input %q is not an input property", name, prop)
+		}
+		if a := tool.Access(access); a != tool.Read && a != tool.Write {
+			return nil, fmt.Errorf("command %s: path input %q: access %q is not read or write", name, prop, access)
+		}
+		out = append(out, tool.PathInput{Property: prop, Access: tool.Access(access)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Property < out[j].Property })
+	return out, nil
+}
+
+// Call is one tool call on the legacy lanes: [Argv], then [Run] (lane "adapter") or
+// [RunSubprocess] (lane "subprocess"), then [ToOutput]. A bad input is INVALID_INPUT.
+func Call(ctx context.Context, c commands.Command, input json.RawMessage, lane string, opts Options) tool.Output {
+	argv, err := Argv(c, input)
+	if err != nil {
+		return tool.Fail(tool.CodeInvalidInput, "%s: %v", c.Name, err)
+	}
+	switch lane {
+	case LaneAdapter:
+		return ToOutput(Run(ctx, c, argv, opts))
+	case LaneSubprocess:
+		return ToOutput(RunSubprocess(ctx, c, argv, opts))
+	}
+	return tool.Fail(tool.CodeExecutionFailed, "%s: unknown lane %q (want %q or %q)", c.Name, lane, LaneAdapter, LaneSubprocess)
+}
