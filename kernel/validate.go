@@ -111,6 +111,12 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// escape encodes a property name as a JSON pointer token.
 func escape(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return pointerEscaper.Replace(k)
 }

@@ -1,12 +1,12 @@
 package nativetools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -57,7 +57,7 @@ func New[In any](spec tool.Spec, handler func(ctx context.Context, env *tool.Env
 	return Tool{Spec: spec, call: func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output {
 		var in In
 		if len(input) > 0 && string(input) != "null" {
-			dec := json.NewDecoder(strings.NewReader(string(input)))
+			dec := json.NewDecoder(bytes.NewReader(input))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&in); err != nil {
 				return tool.Fail(tool.CodeInvalidInput, "%s: decode input: %v", name, err)

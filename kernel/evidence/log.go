@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -139,6 +140,11 @@ func (l *Log) Append(r *Receipt) error {
 			continue
 		}
 		l.flushing = true
+		// Let appenders that are about to queue join this write: one yield costs far
+		// less than the sync they would otherwise wait for separately.
+		l.mu.Unlock()
+		runtime.Gosched()
+		l.mu.Lock()
 		batch := l.queue
 		l.queue = nil
 		l.mu.Unlock()

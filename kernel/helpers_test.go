@@ -1,0 +1,185 @@
+package kernel_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Inputs of the test tools.
+type echoIn struct {
+	Text  string   `json:"text,omitempty" jsonschema:"text to echo"`
+	Count int      `json:"count,omitempty"`
+	Tags  []string `json:"tags,omitempty"`
+}
+
+type pathIn struct {
+	Path string `json:"path"`
+}
+
+type sleepIn struct {
+	ID    int `json:"id"`
+	Sleep int `json:"sleep_us,omitempty"`
+}
+
+// probe records concurrency for scheduler tests.
+type probe struct {
+	mu      sync.Mutex
+	cur     int
+	max     int
+	order   []int
+}
+
+func (p *probe) enter(id int) {
+	p.mu.Lock()
+	p.cur++
+	p.max = max(p.max, p.cur)
+	p.order = append(p.order, id)
+	p.mu.Unlock()
+}
+
+func (p *probe) leave() {
+	p.mu.Lock()
+	p.cur--
+	p.mu.Unlock()
+}
+
+// testRegistry builds native tools: echo (RO, parallel), write (path write), sleep
+// (parallel-safe and not), block (waits for ctx), panic.
+func testRegistry(t testing.TB, p *probe) *nativetools.Registry {
+	r := nativetools.NewRegistry()
+	add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
+	add(nativetools.New(tool.Spec{Name: "test:echo", Description: "echo", ParallelSafe: true,
+		Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output { return tool.OK(in) }))
+	add(nativetools.New(tool.Spec{Name: "test:write", Description: "write a path",
+		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
+		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output {
+			p.enter(0)
+			defer p.leave()
+			time.Sleep(5 * time.Millisecond)
+			return tool.OK(in)
+		}))
+	add(nativetools.New(tool.Spec{Name: "test:read", Description: "read a path", ParallelSafe: true,
+		Annotations: tool.Annotations{ReadOnlyHint: true},
+		Paths:       []tool.PathInput{{Property: "path", Access: tool.Read}}},
+		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output { return tool.OK(in) }))
+	sleeper := func(ctx context.Context, env *tool.Env, in sleepIn) tool.Output {
+		p.enter(in.ID)
+		defer p.leave()
+		select {
+		case <-time.After(time.Duration(in.Sleep) * time.Microsecond):
+			return tool.OK(in.ID)
+		case <-ctx.Done():
+			return tool.Fail(tool.CodeInternal, "interrupted")
+		}
+	}
+	add(nativetools.New(tool.Spec{Name: "test:sleep-r", Description: "parallel sleeper", ParallelSafe: true,
+		Annotations: tool.Annotations{ReadOnlyHint: true}}, sleeper))
+	add(nativetools.New(tool.Spec{Name: "test:sleep-w", Description: "serial sleeper"}, sleeper))
+	add(nativetools.New(tool.Spec{Name: "test:destroy", Description: "destructive",
+		Annotations: tool.Annotations{DestructiveHint: true}},
+		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output { return tool.OK(nil) }))
+	add(nativetools.New(tool.Spec{Name: "test:block", Description: "blocks until its context ends",
+		DefaultTimeout: 20 * time.Millisecond, MaxTimeout: time.Second, Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
+			<-ctx.Done()
+			return tool.OK("late")
+		}))
+	return r
+}
+
+// fakeAdapter serves commands by echoing their input; one call at a time like the real
+// adapter lock.
+type fakeAdapter struct {
+	mu    sync.Mutex
+	calls []kernel.AdapterCall
+	panic bool
+}
+
+func (f *fakeAdapter) Spec(c commands.Command) (tool.Spec, error) {
+	return tool.Spec{Name: c.Name, Description: c.New().Usage, InputSchema: mustSchema(`{"type":"object","properties":{"id":{"type":"string"},"force":{"type":"boolean"}},"required":["id"],"additionalProperties":false}`)}, nil
+}
+
+func (f *fakeAdapter) Call(ctx context.Context, call kernel.AdapterCall) tool.Output {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.panic {
+		panic("adapter exploded")
+	}
+	f.calls = append(f.calls, call)
+	return tool.OK(json.RawMessage(call.Input)).WithMeta("exit_code", 0)
+}
+
+func testCommands(t testing.TB, names ...string) *commands.Registry {
+	r := commands.NewRegistry()
+	for _, n := range names {
+		require.NoError(t, r.Add(commands.Command{Name: n, Domain: "wu",
+			New: func() *cli.App { return &cli.App{Name: n, Usage: "legacy " + n} }, Main: func(context.Context) {}}))
+	}
+	return r
+}
+
+type kopt func(*kernel.Config)
+
+func newKernel(t testing.TB, p *probe, opts ...kopt) (*kernel.Kernel, string) {
+	ws := t.TempDir()
+	cfg := kernel.Config{
+		Workspace: ws, Native: testRegistry(t, p), Commands: testCommands(t, "wu:claim"),
+		Adapter: &fakeAdapter{}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	k, err := kernel.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+	return k, ws
+}
+
+func req(toolName, input string) kernel.Request {
+	return kernel.Request{Tool: toolName, Input: json.RawMessage(input), Caller: kernel.WorkspaceCaller("tester")}
+}
+
+func receipts(t testing.TB, ws string) []evidence.Receipt {
+	data, err := os.ReadFile(filepath.Join(ws, ".cmdbridge", "evidence", evidence.ReceiptsFile))
+	require.NoError(t, err)
+	var out []evidence.Receipt
+	dec := json.NewDecoder(bytesReader(data))
+	for dec.More() {
+		var r evidence.Receipt
+		require.NoError(t, dec.Decode(&r))
+		out = append(out, r)
+	}
+	return out
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+func mustSchema(s string) *jsonschema.Schema {
+	var sc jsonschema.Schema
+	if err := json.Unmarshal([]byte(s), &sc); err != nil {
+		panic(err)
+	}
+	return &sc
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+func runtimeGOMAXPROCS() int { return runtime.GOMAXPROCS(0) }

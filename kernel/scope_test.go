@@ -1,0 +1,79 @@
+package kernel_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+func TestScopes(t *testing.T) {
+	k, ws := newKernel(t, &probe{})
+	outside := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "docs", "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("x"), 0o644))
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "docs", "escape-dir")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(ws, "docs", "escape-file")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "not-yet"), filepath.Join(ws, "docs", "dangling")))
+	require.NoError(t, os.Symlink(filepath.Join(ws, "docs", "sub"), filepath.Join(ws, "inside-link")))
+
+	docsWriter := kernel.Caller{Subject: "docs-bot", Read: []string{"."}, Write: []string{"docs"}}
+	reader := kernel.Caller{Subject: "reader", Read: []string{"docs"}}
+	cases := []struct {
+		name   string
+		tool   string
+		path   string
+		caller kernel.Caller
+		ok     bool
+	}{
+		{"relative inside write scope", "test:write", "docs/a.md", docsWriter, true},
+		{"nested new dirs", "test:write", "docs/new/deeper/a.md", docsWriter, true},
+		{"dot-dot back inside", "test:write", "docs/sub/../b.md", docsWriter, true},
+		{"dot-dot out of scope", "test:write", "docs/../src/main.go", docsWriter, false},
+		{"dot-dot out of workspace", "test:write", "../../etc/passwd", docsWriter, false},
+		{"absolute outside", "test:write", "/etc/passwd", docsWriter, false},
+		{"absolute inside", "test:write", filepath.Join(ws, "docs", "c.md"), docsWriter, true},
+		{"symlinked dir pointing outside", "test:write", "docs/escape-dir/x", docsWriter, false},
+		{"symlinked file pointing outside", "test:write", "docs/escape-file", docsWriter, false},
+		{"dangling link pointing outside", "test:write", "docs/dangling", docsWriter, false},
+		{"link from outside scope into scope", "test:write", "inside-link/x", docsWriter, true},
+		{"read scope is not a write scope", "test:write", "docs/a.md", reader, false},
+		{"read inside read scope", "test:read", "docs/a.md", reader, true},
+		{"read outside read scope", "test:read", "README.md", reader, false},
+		{"read through escaping link", "test:read", "docs/escape-file", reader, false},
+		{"workspace tool needs a workspace scope", "test:echo", "", reader, false},
+		{"workspace write tool needs write scope", "wu:claim", "", docsWriter, false},
+		{"no scopes at all", "test:read", "docs/a.md", kernel.Caller{Subject: "nobody"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			input := `{}`
+			switch {
+			case tc.tool == "wu:claim":
+				input = `{"id":"WU-1"}`
+			case tc.path != "":
+				input = `{"path":` + quote(tc.path) + `}`
+			}
+			r := req(tc.tool, input)
+			r.Caller = tc.caller
+			res := k.Call(context.Background(), r)
+			if tc.ok {
+				assert.True(t, res.Output.Success, "%+v", res.Output.Error)
+				return
+			}
+			require.NotNil(t, res.Output.Error)
+			assert.Equal(t, tool.CodeScopeDenied, res.Output.Error.Code, res.Output.Error.Message)
+		})
+	}
+}
+
+func quote(s string) string {
+	b, _ := jsonMarshal(s)
+	return string(b)
+}
