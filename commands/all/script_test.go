@@ -72,7 +72,7 @@ func TestScripts(t *testing.T) {
 				testscript.Run(t, params(dir, *update))
 			})
 			t.Run("bridge", func(t *testing.T) {
-				testscript.Run(t, params(bridgeCopy(t, dir), false))
+				testscript.RunT(serialT{T: t, verbose: testing.Verbose()}, params(bridgeCopy(t, dir), false))
 			})
 		})
 	}
@@ -100,6 +100,23 @@ func params(dir string, update bool) testscript.Params {
 			"gitinit":  cmdGitinit,
 		},
 	}
+}
+
+// serialT runs the bridge lane's scripts one after another. adapter.Run swaps process
+// globals (os.Stdout, flag.CommandLine…) while a command runs, so nothing else in this
+// process may read them meanwhile: testscript itself calls testing.Verbose, which reads
+// flag.CommandLine, between the commands of parallel scripts.
+type serialT struct {
+	*testing.T
+	verbose bool
+}
+
+func (serialT) Parallel() {}
+
+func (t serialT) Verbose() bool { return t.verbose }
+
+func (t serialT) Run(name string, f func(testscript.T)) {
+	t.T.Run(name, func(sub *testing.T) { f(serialT{T: sub, verbose: t.verbose}) })
 }
 
 var execDelivery = regexp.MustCompile(`(?m)^(\s*(?:!\s+|\?\s+)?)exec delivery\b`)
@@ -161,7 +178,8 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdGitinit makes the current directory (or the given one) a git repository on branch
-// main with one commit of everything in it, at a pinned date.
+// main with one commit of everything in it except want/ (goldens) and .tmp/, at the
+// pinned date, so commit SHAs are the same on every run and on both lanes.
 func cmdGitinit(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) > 1 {
 		ts.Fatalf("usage: gitinit [dir]")
@@ -171,8 +189,12 @@ func cmdGitinit(ts *testscript.TestScript, neg bool, args []string) {
 		dir = ts.MkAbs(args[0])
 	}
 	date := ts.Getenv("DELIVERY_NOW")
+	ts.Check(os.WriteFile(filepath.Join(dir, ".tmp-exclude"), []byte(".tmp/\n.tmp-exclude\nwant/\n"), 0o644))
 	for _, argv := range [][]string{
 		{"init", "-q", "-b", "main"},
+		// The scripts' TMPDIR and goldens (want/) live in $WORK: keep them out of every
+		// commit, or a golden holding a SHA would change the SHA it holds.
+		{"config", "--local", "core.excludesFile", ".tmp-exclude"},
 		{"add", "-A"},
 		{"-c", "user.name=Tester", "-c", "user.email=tester@example.com", "-c", "commit.gpgsign=false",
 			"commit", "-q", "--allow-empty", "-m", "initial"},

@@ -126,6 +126,7 @@ func coerce(raw string) *yaml.Node {
 func flowYAML(n *yaml.Node) string {
 	flow := *n
 	flow.Style |= yaml.FlowStyle
+	flow.HeadComment, flow.LineComment, flow.FootComment = "", "", ""
 	if flow.Kind == yaml.ScalarNode && strings.Contains(flow.Value, "\n") {
 		flow.Style = yaml.DoubleQuotedStyle
 	}
