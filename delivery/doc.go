@@ -14,6 +14,27 @@
 //   - Files: [Confine] (§3.3 path confinement) and [WriteFileAtomic].
 //   - Lanes: [Kebab], [WorktreePath], [LaneBranch], [ParseLaneBranch], [LockRel], [Title60].
 //   - Stamps (§1.10): [StampRel], [WriteStamp], [StampExists], [StampDate], [StampIDs].
+//   - Runtime (§2.5): [NewRuntime] validates DELIVERY_NOW, DELIVERY_WORKSPACE and
+//     STALE_LOCK_THRESHOLD_HOURS (USAGE "invalid environment variable <NAME>: <reason>"),
+//     gives [Runtime.Now] (frozen by DELIVERY_NOW), [Runtime.Hex] (rand_hex, the
+//     tool.IDSource), [Runtime.Owner] and [Runtime.StaleThreshold]. [NewID] formats
+//     sig-/dlg-/uuid ids from any tool.IDSource and redraws on a store collision.
+//     [Timestamp] and [Date] are the §1.14 formats.
+//   - WU specs (§1.5): [ReadWU], [ParseWU], [ListWUs], [NewWU], [WriteWU], [NextWUID],
+//     [NormalizeStatus], [CanTransition], [CheckTransition], [ValidateStructure],
+//     [ValidateStrict]. A [WU] keeps its YAML document: edit with Set/Delete, then Refresh.
+//   - Event log (§1.7): [LoadEvents] (replay, per-line warnings, invalid lines),
+//     [AppendEvents], [RewriteEvents], [Consistent].
+//   - JSONL stores: [AppendJSONL] (one write on O_APPEND under an exclusive flock of the
+//     file itself, no sidecar files), [ReadRecords] (blank lines ignored, bad lines
+//     reported with their numbers and skipped), [RewriteJSONL].
+//   - Git (§2.4): [Git] (CommitPaths, Push, WorktreeAdd/Remove/List, BranchExists,
+//     BranchDelete, Merge, Dirty, CurrentBranch), [InWorkTree], [CommitArtifacts] (the whole
+//     §2.4 rule for a command), [Commit] ({sha, subject, pushed}).
+//   - Gates (§1.2, §1.12): [SelectGates], [RunGates], [LaneOfBranch], [GateResult].
+//   - Initiatives (§1.6): [ListInitiatives], [ResolveInitiative], [NextInitiativeID],
+//     [InitiativeWUs], [DerivedStatus], [WriteInitiative]. Board: [BuildBoard].
+//   - Lane locks live in the subpackage lanelock.
 //
 // Errors: every failure a command reports is an [*Error] carrying a tool.Code* code;
 // [CodeOf], [AsError] and [ToolError] read it. USAGE maps to exit 2, every other code to 1.

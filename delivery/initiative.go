@@ -28,9 +28,9 @@ type Initiative struct {
 	Doc  *yaml.Node
 
 	ID, Slug, Title, Description, Status, Priority, Owner, Created, TargetDate string
-	Phases                                                                      []Phase
-	SuccessMetrics, Labels, WUs, Notes                                          []string
-	RelatedPlan, BlockedBy, BlockedReason                                       string
+	Phases                                                                     []Phase
+	SuccessMetrics, Labels, WUs, Notes                                         []string
+	RelatedPlan, BlockedBy, BlockedReason                                      string
 }
 
 // Set sets a top-level key (new keys are appended).
