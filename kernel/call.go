@@ -313,13 +313,8 @@ func decodeInput(raw json.RawMessage) (any, []byte, *tool.Output) {
 		return map[string]any{}, []byte("{}"), nil
 	}
 	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&v); err != nil {
+	if err := json.Unmarshal(raw, &v); err != nil {
 		out := tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": "/"}, "input is not JSON: %v", err)
-		return nil, raw, &out
-	}
-	if dec.More() {
-		out := tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": "/"}, "input has data after the JSON value")
 		return nil, raw, &out
 	}
 	canonical, err := json.Marshal(v)

@@ -40,10 +40,10 @@ type sleepIn struct {
 
 // probe records concurrency for scheduler tests.
 type probe struct {
-	mu      sync.Mutex
-	cur     int
-	max     int
-	order   []int
+	mu    sync.Mutex
+	cur   int
+	max   int
+	order []int
 }
 
 func (p *probe) enter(id int) {

@@ -16,9 +16,14 @@ import (
 
 // Tool is one native implementation: its spec and a call function over raw JSON input.
 type Tool struct {
-	Spec tool.Spec
-	call func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output
+	Spec   tool.Spec
+	call   func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output
+	decode func(input json.RawMessage) (any, error)
 }
+
+// Decode returns the Input value a call with this input would hand the handler, without
+// running it (tests use it to prove every schema property reaches the handler).
+func (t Tool) Decode(input json.RawMessage) (any, error) { return t.decode(input) }
 
 // Call decodes input and runs the handler. Unknown fields and malformed JSON are
 // INVALID_INPUT; a panic in the handler is recovered as INTERNAL.
@@ -46,6 +51,7 @@ func New[In any](spec tool.Spec, handler func(ctx context.Context, env *tool.Env
 		// An empty Input struct still describes an object with no properties.
 		schema.Properties = map[string]*jsonschema.Schema{}
 	}
+	dropNull(schema)
 	spec.InputSchema = schema
 	if spec.DefaultTimeout == 0 {
 		spec.DefaultTimeout = tool.DefaultTimeout
@@ -54,17 +60,28 @@ func New[In any](spec tool.Spec, handler func(ctx context.Context, env *tool.Env
 		spec.MaxTimeout = tool.MaxTimeout
 	}
 	name := spec.Name
-	return Tool{Spec: spec, call: func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output {
+	decode := func(input json.RawMessage) (In, error) {
 		var in In
 		if len(input) > 0 && string(input) != "null" {
 			dec := json.NewDecoder(bytes.NewReader(input))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&in); err != nil {
-				return tool.Fail(tool.CodeInvalidInput, "%s: decode input: %v", name, err)
+				return in, fmt.Errorf("%s: decode input: %w", name, err)
 			}
 		}
-		return handler(ctx, env, in)
-	}}
+		return in, nil
+	}
+	return Tool{
+		Spec: spec,
+		call: func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output {
+			in, err := decode(input)
+			if err != nil {
+				return tool.Fail(tool.CodeInvalidInput, "%v", err)
+			}
+			return handler(ctx, env, in)
+		},
+		decode: func(input json.RawMessage) (any, error) { return decode(input) },
+	}
 }
 
 // Registry holds native tools by canonical name.
@@ -123,4 +140,31 @@ func Register(t Tool) {
 	if err := Default.Add(t); err != nil {
 		panic(err)
 	}
+}
+
+// dropNull turns the ["null", T] types jsonschema-go infers for slices, maps and
+// pointers into plain T: a tool input property is absent or a value, never null, which is
+// also what the adapter derives from flags.
+func dropNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		dropNull(p)
+	}
+	dropNull(s.Items)
+}
+
+// Raw builds a tool from a spec that already carries its input schema and a call over
+// raw JSON. It is for tools whose input has no Go struct (test doubles, generated
+// bridges); prefer New.
+func Raw(spec tool.Spec, call func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output) Tool {
+	return Tool{Spec: spec, call: call, decode: func(input json.RawMessage) (any, error) {
+		var v any
+		err := json.Unmarshal(input, &v)
+		return v, err
+	}}
 }

@@ -1,0 +1,59 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestEveryPropertyReachesTheLane walks every tool schema (the real native tools, cloned
+// as spies, and adapter-backed commands) and proves that an input setting every declared
+// property passes the pipeline and arrives at the lane unchanged.
+func TestEveryPropertyReachesTheLane(t *testing.T) {
+	spies := nativetools.NewRegistry()
+	got := map[string]json.RawMessage{}
+	for _, real := range nativetools.Default.All() {
+		name := real.Spec.Name
+		require.NoError(t, spies.Add(nativetools.Raw(real.Spec, func(ctx context.Context, env *tool.Env, in json.RawMessage) tool.Output {
+			got[name] = in
+			return tool.OK(nil)
+		})))
+	}
+	ad := &fakeAdapter{}
+	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+		c.Native, c.Adapter = spies, ad
+		c.Commands = testCommands(t, "wu:claim", "wu:done")
+		c.Policy = []kernel.Rule{{Decision: kernel.Allow}}
+	})
+	tools := k.Tools()
+	require.GreaterOrEqual(t, len(tools), 2)
+	for _, spec := range tools {
+		t.Run(spec.Name, func(t *testing.T) {
+			full := schematest.FullInput(spec.InputSchema)
+			raw, err := json.Marshal(full)
+			require.NoError(t, err)
+			res := k.Call(context.Background(), req(spec.Name, string(raw)))
+			require.True(t, res.Output.Success, "%+v", res.Output.Error)
+			var arrived json.RawMessage
+			if route, _ := k.Route(spec.Name); route == kernel.RouteNative {
+				arrived = got[spec.Name]
+			} else {
+				arrived = ad.calls[len(ad.calls)-1].Input
+			}
+			var back map[string]any
+			require.NoError(t, json.Unmarshal(arrived, &back))
+			for prop, want := range full {
+				assert.Equal(t, want, back[prop], "property %s", prop)
+			}
+		})
+	}
+}
