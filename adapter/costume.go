@@ -108,24 +108,22 @@ type costume struct {
 	logPrefix             string
 	commandLine           *flag.FlagSet
 	flagUsage             func()
-	cwd                   int // fd of the host's working directory, -1 when not saved
+	cwd                   *hostDir // set while the costume is on
 	env                   []envSaved
 }
 
 // put dresses the process for run r. It never fails half-way: the only fallible step
 // (saving the working directory) comes first.
 func (c *costume) put(l *lane, r *run, argv []string, opts *Options) error {
-	fd, err := unix.Open(".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return fmt.Errorf("save working directory: %w", err)
+	if err := l.cwd.save(); err != nil {
+		return err
 	}
 	if opts.Dir != "" {
 		if err := unix.Chdir(opts.Dir); err != nil {
-			_ = unix.Close(fd)
 			return fmt.Errorf("enter %s: %w", opts.Dir, err)
 		}
 	}
-	c.cwd = fd
+	c.cwd = &l.cwd
 
 	c.args, c.stdin, c.stdout, c.stderr = os.Args, os.Stdin, os.Stdout, os.Stderr
 	args := make([]string, 0, len(argv)+1)
@@ -176,10 +174,38 @@ func (c *costume) restore() {
 		}
 	}
 	// Always, not only when Options.Dir was set: the main may have chdir'd itself.
-	if c.cwd >= 0 {
-		_ = unix.Fchdir(c.cwd)
-		_ = unix.Close(c.cwd)
-		c.cwd = -1
+	if c.cwd != nil {
+		c.cwd.restore()
+		c.cwd = nil
 	}
 	c.args, c.stdin, c.stdout, c.stderr, c.logWriter, c.commandLine, c.flagUsage = nil, nil, nil, nil, nil, nil, nil
 }
+
+// hostDir remembers the host's working directory by file descriptor, so it can be
+// restored even if it was renamed meanwhile. The descriptor is kept across runs and
+// reopened only when the host itself moved: saving costs one stat, restoring one fchdir.
+type hostDir struct {
+	fd       int // -1: none yet
+	dev, ino uint64
+}
+
+func (d *hostDir) save() error {
+	var st unix.Stat_t
+	if err := unix.Stat(".", &st); err != nil {
+		return fmt.Errorf("save working directory: %w", err)
+	}
+	if d.fd >= 0 && uint64(st.Dev) == d.dev && st.Ino == d.ino {
+		return nil
+	}
+	fd, err := unix.Open(".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("save working directory: %w", err)
+	}
+	if d.fd >= 0 {
+		_ = unix.Close(d.fd)
+	}
+	d.fd, d.dev, d.ino = fd, uint64(st.Dev), st.Ino
+	return nil
+}
+
+func (d *hostDir) restore() { _ = unix.Fchdir(d.fd) }

@@ -48,6 +48,8 @@ type lane struct {
 
 	// Everything below is used only by the holder of sem.
 	in, out, err  *stream
+	scratch       [4096]byte
+	cwd           hostDir
 	costume       costume
 	r             run
 	seq           uint64
@@ -57,7 +59,7 @@ type lane struct {
 
 func newLane() *lane {
 	l := &lane{sem: make(chan struct{}, 1), zombieStarted: make(chan struct{})}
-	l.costume.cwd = -1
+	l.cwd.fd = -1
 	l.exitHook = l.exit
 	l.flagUsageHook = l.flagUsage
 	l.r.done = make(chan struct{}, 1)
@@ -178,8 +180,8 @@ func (l *lane) run(ctx context.Context, c commands.Command, argv []string, opts 
 			// The main ignores its context: give the caller what it has so far and let
 			// the main finish on its own as a zombie that keeps the lock and costume.
 			res.Status = statusFor(ctx)
-			res.Stdout, res.StdoutTruncated = l.out.read(-1, opts.maxOutput())
-			res.Stderr, res.StderrTruncated = l.err.read(-1, opts.maxOutput())
+			res.Stdout, res.StdoutTruncated = l.out.read(-1, opts.maxOutput(), l.scratch[:])
+			res.Stderr, res.StderrTruncated = l.err.read(-1, opts.maxOutput(), l.scratch[:])
 			r.abandoned = true
 			l.enterZombie()
 			r.mu.Unlock()
@@ -194,8 +196,8 @@ func (l *lane) run(ctx context.Context, c commands.Command, argv []string, opts 
 	if r.exited {
 		outCut, errCut = r.outCut, r.errCut
 	}
-	res.Stdout, res.StdoutTruncated = l.out.read(outCut, max)
-	res.Stderr, res.StderrTruncated = l.err.read(errCut, max)
+	res.Stdout, res.StdoutTruncated = l.out.read(outCut, max, l.scratch[:])
+	res.Stderr, res.StderrTruncated = l.err.read(errCut, max, l.scratch[:])
 	switch {
 	case r.exited:
 		res.ExitCode = r.code
@@ -313,13 +315,13 @@ func (l *lane) prepare(c commands.Command, argv []string, opts *Options, ctx con
 			return err
 		}
 	}
-	if err := l.in.reset(opts.Stdin); err != nil {
+	if err := l.in.resetInput(opts.Stdin); err != nil {
 		return err
 	}
-	if err := l.out.reset(nil); err != nil {
+	if err := l.out.resetOutput(); err != nil {
 		return err
 	}
-	if err := l.err.reset(nil); err != nil {
+	if err := l.err.resetOutput(); err != nil {
 		return err
 	}
 	l.seq++

@@ -40,6 +40,7 @@ func Lookup(name string) commands.Command {
 }
 
 var all = []commands.Command{
+	{Name: "hello", Domain: "hazard", New: newHelloApp, Main: func(ctx context.Context) { runApp(ctx, newHelloApp()) }},
 	{Name: "echo", Domain: "hazard", New: newEchoApp, Main: func(ctx context.Context) { runApp(ctx, newEchoApp()) }},
 	{Name: "flags", Domain: "hazard", New: newFlagsApp, Main: func(ctx context.Context) { runApp(ctx, newFlagsApp()) }},
 	{Name: "big", Domain: "hazard", New: newBigApp, Main: func(ctx context.Context) { runApp(ctx, newBigApp()) }},
@@ -97,6 +98,20 @@ func envelope(w io.Writer, command string, data any, errCode, errMsg string) {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(env)
+}
+
+// newHelloApp is the trivial command the lane benchmarks run: no flags of its own, one
+// line of output.
+func newHelloApp() *cli.App {
+	return &cli.App{
+		Name:        "hello",
+		Usage:       "print hello and the first argument",
+		HideVersion: true,
+		Action: func(c *cli.Context) error {
+			fmt.Fprintln(os.Stdout, "hello", c.Args().First())
+			return nil
+		},
+	}
 }
 
 func newEchoApp() *cli.App {
