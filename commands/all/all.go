@@ -7,5 +7,12 @@ package all
 
 import (
 	// Domains register their commands from init.
+	_ "github.com/cmdbridge/cmdbridge/commands/agent"
 	_ "github.com/cmdbridge/cmdbridge/commands/files"
+	_ "github.com/cmdbridge/cmdbridge/commands/flow"
+	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
+	_ "github.com/cmdbridge/cmdbridge/commands/memory"
+	_ "github.com/cmdbridge/cmdbridge/commands/state"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	_ "github.com/cmdbridge/cmdbridge/commands/workspace"
 )

@@ -1,0 +1,6 @@
+// Package state holds the gates, state, backlog, lane, signal-cleanup and validate commands, spec §3.2, of the delivery legacy corpus.
+//
+// Each command is one file in the legacy style (see package convention): a constructor
+// returning a fresh *cli.App, an action, and its output; it registers itself with
+// commands.Register from init. Domain logic lives in package delivery.
+package state

@@ -1,0 +1,6 @@
+// Package workspace holds the workspace commands (workspace:init, doctor, backlog:status), spec §3.8, of the delivery legacy corpus.
+//
+// Each command is one file in the legacy style (see package convention): a constructor
+// returning a fresh *cli.App, an action, and its output; it registers itself with
+// commands.Register from init. Domain logic lives in package delivery.
+package workspace
