@@ -1,0 +1,103 @@
+package delegation
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// RecordInput is delegation:record's input.
+type RecordInput struct {
+	ParentWUID string `json:"parent_wu_id" jsonschema:"the delegating WU"`
+	TargetWUID string `json:"target_wu_id" jsonschema:"the WU delegated to"`
+	Lane       string `json:"lane,omitempty" jsonschema:"lane of the delegation (default: the target WU's lane)"`
+	Intent     string `json:"intent,omitempty" jsonschema:"delegation or legacy-spawn (default delegation)"`
+}
+
+func init() {
+	nativetools.Register(nativetools.New(tool.Spec{
+		Name:        "delegation:record",
+		Domain:      "delegation",
+		Description: "Record a pending delegation from one WU to another in the delegation registry and the event log.",
+		Annotations: tool.Annotations{Title: "Record delegation"},
+	}, record))
+}
+
+// Record is one delegation-registry line, in the §1.13 key order.
+type Record struct {
+	ID          string  `json:"id"`
+	ParentWUID  string  `json:"parentWuId"`
+	TargetWUID  string  `json:"targetWuId"`
+	Lane        string  `json:"lane"`
+	Intent      string  `json:"intent"`
+	DelegatedAt string  `json:"delegatedAt"`
+	Status      string  `json:"status"`
+	CompletedAt *string `json:"completedAt"`
+}
+
+func record(ctx context.Context, env *tool.Env, in RecordInput) tool.Output {
+	if in.Intent == "" {
+		in.Intent = "delegation"
+	}
+	var problems []string
+	if !delivery.ValidWUID(in.ParentWUID) {
+		problems = append(problems, "parent_wu_id must look like WU-<number>")
+	}
+	if !delivery.ValidWUID(in.TargetWUID) {
+		problems = append(problems, "target_wu_id must look like WU-<number>")
+	}
+	if in.Intent != "delegation" && in.Intent != "legacy-spawn" {
+		problems = append(problems, "intent must be delegation or legacy-spawn")
+	}
+	if problems != nil {
+		return native.Validation("delegation:record", problems)
+	}
+	c, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	ws, err := c.Workspace(ctx)
+	if err != nil {
+		return native.Fail(err)
+	}
+	if _, err := delivery.ReadWU(ws, in.ParentWUID); err != nil {
+		return native.Fail(err)
+	}
+	target, err := delivery.ReadWU(ws, in.TargetWUID)
+	if err != nil {
+		return native.Fail(err)
+	}
+	if in.Lane == "" {
+		in.Lane = target.Lane
+	}
+	registry := ws.Abs(delivery.DelegationFile)
+	existing, _, err := delivery.ReadRecords[Record](registry, nil)
+	if err != nil {
+		return tool.Fail(tool.CodeIOError, "delegation:record: %v", err)
+	}
+	taken := map[string]bool{}
+	for _, r := range existing {
+		taken[r.ID] = true
+	}
+	now := delivery.Timestamp(c.RT.Now())
+	rec := Record{
+		ID:         delivery.NewID(c.RT, delivery.KindDelegation, func(id string) bool { return taken[id] }),
+		ParentWUID: in.ParentWUID, TargetWUID: in.TargetWUID, Lane: in.Lane, Intent: in.Intent,
+		DelegatedAt: now, Status: "pending",
+	}
+	if err := delivery.AppendJSONL(registry, rec); err != nil {
+		return tool.Fail(tool.CodeIOError, "delegation:record: %v", err)
+	}
+	ev := delivery.Event{Type: delivery.EventDelegation, WUID: in.TargetWUID, Timestamp: now,
+		ParentWUID: in.ParentWUID, DelegationID: rec.ID}
+	if err := delivery.AppendEvents(ws.Root, ev); err != nil {
+		return native.Fail(err)
+	}
+	return tool.OK(map[string]any{
+		"delegation_id": rec.ID, "registry_path": filepath.ToSlash(delivery.DelegationFile), "record": rec,
+	})
+}

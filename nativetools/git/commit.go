@@ -1,0 +1,72 @@
+package git
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// CommitInput is git:commit's input.
+type CommitInput struct {
+	Message    string   `json:"message" jsonschema:"commit message (its first line is the subject)"`
+	Files      []string `json:"files,omitempty" jsonschema:"stage and commit exactly these paths; without it the staged paths are committed"`
+	AllowEmpty bool     `json:"allow_empty,omitempty" jsonschema:"allow a commit that changes nothing"`
+}
+
+func init() {
+	nativetools.Register(nativetools.New(tool.Spec{
+		Name:        "git:commit",
+		Domain:      "git",
+		Description: "Commit files (or what is staged) on the current branch with the §2.4 identity and date rules; never pushes.",
+		Annotations: tool.Annotations{Title: "Git commit"},
+		Paths:       []tool.PathInput{{Property: "files", Access: tool.Write}},
+	}, commit))
+}
+
+func commit(ctx context.Context, env *tool.Env, in CommitInput) tool.Output {
+	if in.Message == "" {
+		return native.Validation("git:commit", []string{"message must not be empty"})
+	}
+	c, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	root, err := c.GitRoot(ctx)
+	if err != nil {
+		return native.Fail(err)
+	}
+	g := c.Git(root)
+	paths := in.Files
+	if len(paths) > 0 {
+		if paths, err = confineAll(root, paths); err != nil {
+			return native.Fail(err)
+		}
+	} else {
+		// Commit what is staged: exactly the staged paths, through the same pathspec
+		// commit as every other commit in the corpus.
+		staged, err := g.Output(ctx, "diff", "--cached", "--name-only", "-z")
+		if err != nil {
+			return native.Fail(err)
+		}
+		paths = splitZ(staged)
+	}
+	cm, err := g.CommitPaths(ctx, in.Message, paths)
+	if err != nil {
+		return native.Fail(err)
+	}
+	if cm == nil {
+		if in.AllowEmpty {
+			// delivery.Git has no empty-commit operation and the §2.4 rules live there.
+			return tool.Fail(tool.CodeNotImplemented, "git:commit: an empty commit needs delivery.Git support (allow_empty with nothing to commit)")
+		}
+		return tool.Fail(tool.CodeNothingToCommit, "git:commit: nothing to commit")
+	}
+	files, err := g.Output(ctx, "diff-tree", "--root", "--no-commit-id", "--name-only", "-r", "-z", cm.SHA)
+	if err != nil {
+		return native.Fail(err)
+	}
+	return tool.OK(map[string]any{"sha": cm.SHA, "subject": strings.SplitN(cm.Subject, "\n", 2)[0], "files": splitZ(files)})
+}

@@ -1,0 +1,83 @@
+// Package native holds what the delivery native tools share: the per-call runtime and
+// workspace built from tool.Env, a git runner that passes only declared git variables,
+// and the mapping of delivery errors to tool.Output. It reads no process globals.
+package native
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Call is what a delivery native tool works with.
+type Call struct {
+	Env *tool.Env
+	RT  *delivery.Runtime
+}
+
+// Start builds the §2.5 runtime from the call's environment (the same variables the
+// legacy main reads from the process), or the USAGE failure for a bad variable.
+func Start(env *tool.Env) (*Call, *tool.Output) {
+	rt, err := delivery.NewRuntime(env.Dir, delivery.LookupEnv(lookup(env)))
+	if err != nil {
+		out := Fail(err)
+		return nil, &out
+	}
+	return &Call{Env: env, RT: rt}, nil
+}
+
+func lookup(env *tool.Env) func(string) (string, bool) {
+	if env.LookupEnv == nil {
+		return tool.EnvFromMap(nil)
+	}
+	return env.LookupEnv
+}
+
+// Workspace opens the workspace the call runs in (§1.1).
+func (c *Call) Workspace(ctx context.Context) (*delivery.Workspace, error) {
+	return delivery.Open(ctx, c.Env.Dir, delivery.LookupEnv(lookup(c.Env)))
+}
+
+// GitRoot is the directory git tools work in: the workspace root when there is a
+// workspace, otherwise the top of the enclosing repository. Outside any repository it
+// is GIT_ERROR; it never initialises one.
+func (c *Call) GitRoot(ctx context.Context) (string, error) {
+	if ws, err := c.Workspace(ctx); err == nil {
+		return ws.Root, nil
+	}
+	top, err := c.Git(c.Env.Dir).Output(ctx, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", delivery.Errorf(tool.CodeGitError, "%s is not inside a git repository", c.Env.Dir)
+	}
+	return filepath.Clean(strings.TrimSpace(top)), nil
+}
+
+// gitVars are the git variables a call may declare (§2.5 pins the first two in tests).
+var gitVars = []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"}
+
+// Git returns a git runner in dir following the runtime's DELIVERY_NOW, with the
+// call's declared git variables.
+func (c *Call) Git(dir string) *delivery.Git {
+	g := delivery.NewGit(dir, c.RT)
+	for _, k := range gitVars {
+		if v, ok := lookup(c.Env)(k); ok {
+			g.Env = append(g.Env, k+"="+v)
+		}
+	}
+	return g
+}
+
+// Fail maps any error to a failed Output with its delivery code.
+func Fail(err error) tool.Output {
+	te := delivery.ToolError(err)
+	return tool.Output{Error: te}
+}
+
+// Validation is the VALIDATION failure listing every violation in details.errors.
+func Validation(name string, problems []string) tool.Output {
+	return tool.FailDetails(tool.CodeValidation, map[string]any{"errors": problems},
+		"%s: %s", name, strings.Join(problems, "; "))
+}

@@ -1,0 +1,106 @@
+// Package nativetest builds real temporary workspaces and git repositories for the
+// native tool tests, and calls registered tools the way the kernel's native lane does.
+// Test support only: no tool imports it.
+package nativetest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Env is the pinned §2.5 environment the tests call tools with.
+var Env = map[string]string{
+	"GIT_CONFIG_GLOBAL":   "/dev/null",
+	"GIT_CONFIG_NOSYSTEM": "1",
+	"DELIVERY_NOW":        "2026-03-02T18:37:08.384Z",
+	"DELIVERY_SEED":       "seed",
+	"DELIVERY_OWNER":      "ada@example.com",
+}
+
+// Workspace creates a workspace (workspace.yaml) that is a git repository with one
+// commit, and returns its resolved root.
+func Workspace(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	Write(t, dir, "workspace.yaml", "id: acme\nname: Acme\nsoftware_delivery:\n  lanes:\n    definitions:\n      - name: 'Core: API'\n")
+	Git(t, dir, "init", "-q", "-b", "main")
+	Git(t, dir, "add", "workspace.yaml")
+	Git(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
+	return dir
+}
+
+// WU writes a ready WU spec into the workspace.
+func WU(t *testing.T, root, id, lane string) {
+	t.Helper()
+	w := delivery.NewWU("docs/tasks/wu", delivery.NewWUInput{ID: id, Title: "t " + id, Lane: lane, Type: "feature", Priority: "P2", Created: "2026-03-02"})
+	require.NoError(t, delivery.WriteWU(root, w))
+}
+
+// Write creates a file (and its directories) under dir.
+func Write(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
+
+// Git runs git in dir with the pinned environment and returns its trimmed stdout.
+func Git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	for k, v := range Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return strings.TrimSpace(string(out))
+}
+
+// Call runs the registered tool name in dir with input and returns its Output with
+// data normalised to generic JSON.
+func Call(t *testing.T, dir, name, input string) tool.Output {
+	t.Helper()
+	tl, ok := nativetools.Default.Lookup(name)
+	require.True(t, ok, "tool %s is registered", name)
+	env := &tool.Env{Dir: dir, LookupEnv: tool.EnvFromMap(Env), Stdin: strings.NewReader(""), Log: os.Stderr}
+	out := tl.Call(context.Background(), env, json.RawMessage(input))
+	if out.Data != nil {
+		b, err := json.Marshal(out.Data)
+		require.NoError(t, err)
+		var generic any
+		require.NoError(t, json.Unmarshal(b, &generic))
+		out.Data = generic
+	}
+	return out
+}
+
+// Data returns a successful Output's data object, failing the test otherwise.
+func Data(t *testing.T, out tool.Output) map[string]any {
+	t.Helper()
+	require.True(t, out.Success, "%+v", out.Error)
+	m, ok := out.Data.(map[string]any)
+	require.True(t, ok, "data is an object: %#v", out.Data)
+	return m
+}
+
+// Code returns a failed Output's error code.
+func Code(t *testing.T, out tool.Output) string {
+	t.Helper()
+	require.False(t, out.Success, "expected a failure, got %#v", out.Data)
+	require.NotNil(t, out.Error)
+	return out.Error.Code
+}

@@ -1,0 +1,67 @@
+package lanelock
+
+import (
+	"context"
+	"time"
+
+	lock "github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// AcquireInput is lane-lock:acquire's input.
+type AcquireInput struct {
+	Lane         string `json:"lane" jsonschema:"lane name, e.g. Core: API"`
+	WUID         string `json:"wu_id" jsonschema:"work unit taking the lane"`
+	Owner        string `json:"owner" jsonschema:"lock owner identity"`
+	StaleAfterMS int64  `json:"stale_after_ms,omitempty" jsonschema:"staleness threshold in milliseconds (default STALE_LOCK_THRESHOLD_HOURS)"`
+}
+
+func init() {
+	nativetools.Register(nativetools.New(tool.Spec{
+		Name:        "lane-lock:acquire",
+		Domain:      "lane-lock",
+		Description: "Acquire a lane lock for a WU (§1.11), taking over a stale lock.",
+		Annotations: tool.Annotations{Title: "Acquire lane lock", IdempotentHint: true},
+	}, acquire))
+}
+
+func acquire(ctx context.Context, env *tool.Env, in AcquireInput) tool.Output {
+	var problems []string
+	for _, f := range [][2]string{{"lane", in.Lane}, {"wu_id", in.WUID}, {"owner", in.Owner}} {
+		if f[1] == "" {
+			problems = append(problems, f[0]+" must not be empty")
+		}
+	}
+	if in.StaleAfterMS < 0 {
+		problems = append(problems, "stale_after_ms must not be negative")
+	}
+	if problems != nil {
+		return native.Validation("lane-lock:acquire", problems)
+	}
+	c, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	ws, err := c.Workspace(ctx)
+	if err != nil {
+		return native.Fail(err)
+	}
+	stale := c.RT.StaleThreshold()
+	if in.StaleAfterMS > 0 {
+		stale = time.Duration(in.StaleAfterMS) * time.Millisecond
+	}
+	res, err := lock.Acquire(ws.Root, in.Lane, in.WUID, in.Owner, c.RT.Now(), stale)
+	if err != nil {
+		return tool.Fail(tool.CodeIOError, "lane-lock:acquire: %v", err)
+	}
+	out := tool.OK(map[string]any{
+		"acquired": res.Acquired, "already_held": res.AlreadyHeld, "is_stale": res.IsStale,
+		"lock_path": res.LockPath, "holder": res.Holder,
+	})
+	if len(res.Warnings) > 0 {
+		out = out.WithMeta("warnings", res.Warnings)
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package lanelock
+
+import (
+	"context"
+
+	lock "github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// ReleaseInput is lane-lock:release's input.
+type ReleaseInput struct {
+	Lane  string `json:"lane" jsonschema:"lane name"`
+	Owner string `json:"owner" jsonschema:"owner releasing the lock"`
+	Force bool   `json:"force,omitempty" jsonschema:"release even when another owner holds the lock"`
+}
+
+func init() {
+	nativetools.Register(nativetools.New(tool.Spec{
+		Name:        "lane-lock:release",
+		Domain:      "lane-lock",
+		Description: "Release a lane lock held by owner (or any owner with force); not releasing is not an error.",
+		Annotations: tool.Annotations{Title: "Release lane lock", IdempotentHint: true},
+	}, release))
+}
+
+func release(ctx context.Context, env *tool.Env, in ReleaseInput) tool.Output {
+	var problems []string
+	if in.Lane == "" {
+		problems = append(problems, "lane must not be empty")
+	}
+	if in.Owner == "" {
+		problems = append(problems, "owner must not be empty")
+	}
+	if problems != nil {
+		return native.Validation("lane-lock:release", problems)
+	}
+	c, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	ws, err := c.Workspace(ctx)
+	if err != nil {
+		return native.Fail(err)
+	}
+	res, err := lock.Release(ws.Root, in.Lane, in.Owner, in.Force)
+	if err != nil {
+		return tool.Fail(tool.CodeIOError, "lane-lock:release: %v", err)
+	}
+	return tool.OK(map[string]any{"released": res.Released, "lock_path": res.LockPath, "reason": res.Reason})
+}
