@@ -79,7 +79,7 @@ type Result struct {
 	LeakedGoroutines int
 }
 
-// timeoutNote is the stderr line both lanes append when a deadline passes or the caller
+// statusNote is the stderr line both lanes append when a deadline passes or the caller
 // cancels, so that the two lanes agree on it byte for byte.
 func statusNote(name string, s Status, queued bool) string {
 	where := "before the command finished"
@@ -90,12 +90,4 @@ func statusNote(name string, s Status, queued bool) string {
 		return "[" + name + "] cancelled: the caller cancelled the call " + where + "\n"
 	}
 	return "[" + name + "] timeout: the call's deadline passed " + where + "\n"
-}
-
-// capBytes returns b cut to max bytes and whether it was cut.
-func capBytes(b []byte, max int) ([]byte, bool) {
-	if len(b) > max {
-		return b[:max], true
-	}
-	return b, false
 }
