@@ -68,9 +68,16 @@ func unknownCommand(r *Registry, bin string, rest []string, stdout, stderr io.Wr
 			Data     any      `json:"data"`
 			Error    any      `json:"error"`
 			Warnings []string `json:"warnings"`
-		}{Command: "", Error: map[string]any{"code": "USAGE", "message": msg, "details": nil}, Warnings: []string{}})
+		}{Command: "", Error: usageDetail{Code: "USAGE", Message: msg}, Warnings: []string{}})
 	}
 	return 2
+}
+
+// usageDetail is the envelope's error object, keys in spec §2.2 order.
+type usageDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Details any    `json:"details"`
 }
 
 func wantsJSON(args []string) bool {

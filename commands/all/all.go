@@ -13,6 +13,6 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
 	_ "github.com/cmdbridge/cmdbridge/commands/state"
-	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	_ "github.com/cmdbridge/cmdbridge/commands/workspace"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 )
