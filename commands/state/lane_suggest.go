@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"gopkg.in/yaml.v3"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
@@ -147,15 +148,16 @@ func titleCase(name string) string {
 // suggestionYAML renders the suggestions as a workspace.yaml snippet with the shared
 // encoder.
 func suggestionYAML(ss []laneSuggestion) ([]byte, error) {
-	defs := delivery.NewSeq()
+	items := make([]*yaml.Node, 0, len(ss))
 	for _, s := range ss {
 		m := delivery.NewMap()
 		delivery.MapSet(m, "name", delivery.StrNode(s.Name))
 		delivery.MapSet(m, "wip_limit", delivery.IntNode(int64(s.WIPLimit)))
 		delivery.MapSet(m, "lock_policy", delivery.StrNode(s.LockPolicy))
 		delivery.MapSet(m, "code_paths", delivery.StrSeq(s.CodePaths))
-		defs.Content = append(defs.Content, m)
+		items = append(items, m)
 	}
+	defs := delivery.NewSeq(items...)
 	lanes := delivery.NewMap()
 	delivery.MapSet(lanes, "definitions", defs)
 	sd := delivery.NewMap()
