@@ -19,7 +19,7 @@ type Config struct {
 	Commands *commands.Registry
 	// Native are the native tools (nil: nativetools.Default).
 	Native *nativetools.Registry
-	// Adapter serves command-backed tools; required when Commands has any command.
+	// Adapter serves command-backed tools (nil: AdapterBridge, the adapter package).
 	Adapter Adapter
 	// AdapterOptions are passed to every adapter and subprocess call.
 	AdapterOptions AdapterOptions

@@ -54,3 +54,5 @@
 //   - The kernel never reads process globals on a call's behalf: native handlers get a
 //     tool.Env built from Config.
 package kernel
+
+//go:generate go run ./internal/gentools -out ../docs/tools.md

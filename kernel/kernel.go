@@ -104,8 +104,8 @@ func (k *Kernel) buildRegistry() error {
 	if k.cfg.Commands != nil {
 		cmds = k.cfg.Commands.All()
 	}
-	if len(cmds) > 0 && k.cfg.Adapter == nil {
-		return errors.New("commands are registered but no Adapter is configured")
+	if k.cfg.Adapter == nil {
+		k.cfg.Adapter = AdapterBridge{}
 	}
 	natives := k.cfg.Native.All()
 	// Each name appears once per source; a native tool with a command's exact name is

@@ -198,7 +198,6 @@ func TestStartupRejectsBadRegistries(t *testing.T) {
 		{"unknown route", func(c *kernel.Config) { c.Routes = map[string]string{"test:echo": "teleport"} }, "unknown route"},
 		{"governance names unknown tool", func(c *kernel.Config) { c.Governance.Disabled = []string{"wu:clam"} }, "unknown tool"},
 		{"bad policy", func(c *kernel.Config) { c.Policy = []kernel.Rule{{Decision: "maybe"}} }, "decision"},
-		{"commands without adapter", func(c *kernel.Config) { c.Adapter = nil }, "no Adapter"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
