@@ -1,0 +1,84 @@
+package wu
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
+)
+
+func init() {
+	commands.Register(commands.Command{Name: "wu:create", Domain: "wu",
+		New: newWUCreateApp, Main: convention.Main(newWUCreateApp)})
+}
+
+func newWUCreateApp() *cli.App {
+	return convention.App(convention.Spec{
+		Name:  "wu:create",
+		Usage: "Create a WU spec in status ready and commit it",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "lane", Usage: "lane of the WU (must be defined when lanes are)", Required: true},
+			&cli.StringFlag{Name: "title", Usage: "title of the WU", Required: true},
+			convention.WU("id", "id of the new WU (default: the next free id)", false),
+			&cli.StringFlag{Name: "description", Usage: "what the WU delivers and why"},
+			&cli.StringSliceFlag{Name: "acceptance", Usage: "an acceptance criterion (repeatable)"},
+			&cli.StringSliceFlag{Name: "code-paths", Usage: "a path or glob the WU changes (repeatable)"},
+			convention.Enum("exposure", "who sees the change", "", delivery.Exposures...),
+			convention.Enum("type", "WU type (default: wu.defaultType)", "", delivery.WUTypes...),
+			convention.Enum("priority", "priority (default: wu.defaultPriority)", "", delivery.Priorities...),
+			&cli.StringFlag{Name: "initiative", Usage: "initiative id or slug the WU belongs to"},
+			convention.Int("phase", "phase within the initiative", 0, convention.Bound(1), nil),
+			wuList("blocked-by", "a WU this one waits for", false),
+			&cli.StringSliceFlag{Name: "test-paths-unit", Usage: "a unit test path (repeatable)"},
+			&cli.StringSliceFlag{Name: "test-paths-manual", Usage: "a manual test step (repeatable)"},
+			&cli.BoolFlag{Name: "no-strict", Usage: "only check the structure, not the strict rules"},
+		},
+		Rules:  []convention.Rule{convention.Requires("phase", "initiative")},
+		Action: wuCreate,
+	})
+}
+
+func wuCreate(c *convention.Call) error {
+	ws, err := openWorkspace(c)
+	if err != nil {
+		return err
+	}
+	typ, prio := c.Value("type"), c.Value("priority")
+	if typ == "" {
+		typ = ws.Config.DefaultType
+	}
+	if prio == "" {
+		prio = ws.Config.DefaultPriority
+	}
+	res, err := createWU(c, ws, createInput{ID: c.Value("id"), Lane: c.String("lane"), Title: c.String("title"),
+		Description: c.String("description"), Type: typ, Priority: prio, Exposure: c.Value("exposure"),
+		Initiative: c.String("initiative"), Phase: c.Int("phase"), Acceptance: c.Strings("acceptance"),
+		CodePaths: c.Strings("code-paths"), BlockedBy: c.Strings("blocked-by"),
+		TestsUnit: c.Strings("test-paths-unit"), Manual: c.Strings("test-paths-manual"),
+		Strict: !c.Bool("no-strict")})
+	if err != nil {
+		return err
+	}
+	w := res.WU
+	return c.Result(fmt.Sprintf("Created %s: %s", w.ID, w.Title), wuCreateData{ID: w.ID, Path: w.Path,
+		Lane: w.Lane, Type: w.Type, Priority: w.Priority, Status: w.NormStatus(),
+		Initiative: strPtr(w.Initiative), Commit: res.Commit})
+}
+
+// wuCreateData is wu:create's JSON data.
+type wuCreateData struct {
+	ID         string             `json:"id"`
+	Path       string             `json:"path"`
+	Lane       string             `json:"lane"`
+	Type       string             `json:"type"`
+	Priority   string             `json:"priority"`
+	Status     string             `json:"status"`
+	Initiative *string            `json:"initiative"`
+	Commit     *convention.Commit `json:"commit"`
+}
+
+// Committed gives the text renderer the commit for rule R4.
+func (d wuCreateData) Committed() *convention.Commit { return d.Commit }
