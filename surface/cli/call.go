@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+)
+
+func callCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "call",
+		Usage:     "call one tool through the kernel and print its Output as JSON",
+		ArgsUsage: "NAME",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "input", Usage: "the tool input as a JSON object", Value: "{}"},
+			&ucli.StringFlag{Name: "input-file", Usage: "read the input from this file (- for stdin)"},
+			&ucli.StringFlag{Name: "lane", Usage: "force a lane: adapter, subprocess or native (an explicit override of the route)"},
+			&ucli.BoolFlag{Name: "interactive", Usage: "a person is present: policy 'ask' prompts on the terminal"},
+			&ucli.DurationFlag{Name: "timeout", Usage: "call deadline (clamped to the tool's maximum; 0 = the tool's default)"},
+			&ucli.StringSliceFlag{Name: "scope", Usage: "caller scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("call takes exactly one tool name")
+			}
+			input, err := readInput(c)
+			if err != nil {
+				return err
+			}
+			caller, err := callerFromFlags(c)
+			if err != nil {
+				return err
+			}
+			if lane := c.String("lane"); lane != "" && lane != "adapter" && lane != "subprocess" && lane != "native" {
+				return usageError("--lane must be adapter, subprocess or native, not %q", lane)
+			}
+			k, err := openKernel(c)
+			if err != nil {
+				return failed("%v", err)
+			}
+			defer k.Close()
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			res := k.Call(ctx, kernel.Request{
+				Tool:        c.Args().First(),
+				Input:       input,
+				Caller:      caller,
+				Interactive: c.Bool("interactive"),
+				Timeout:     c.Duration("timeout"),
+				Lane:        c.String("lane"),
+			})
+			if err := printJSON(c.App.Writer, res.Output); err != nil {
+				return err
+			}
+			if !res.Output.Success {
+				return silentFailure
+			}
+			return nil
+		},
+	}
+}
+
+// readInput returns the call input, which must be one JSON object.
+func readInput(c *ucli.Context) (json.RawMessage, error) {
+	raw := []byte(c.String("input"))
+	if f := c.String("input-file"); f != "" {
+		var err error
+		if f == "-" {
+			raw, err = readAll(c.App.Reader)
+		} else {
+			raw, err = os.ReadFile(f)
+		}
+		if err != nil {
+			return nil, usageError("--input-file: %v", err)
+		}
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, usageError("--input must be a JSON object: %s", strings.TrimSpace(string(raw)))
+	}
+	return json.RawMessage(raw), nil
+}
+
+// callerFromFlags is the local operator's identity: the OS user, with the scopes given by
+// --scope, or write access to the workspace when none are given.
+func callerFromFlags(c *ucli.Context) (kernel.Caller, error) {
+	subject := "local"
+	if u, err := user.Current(); err == nil {
+		subject = "local:" + u.Username
+	}
+	scopes := c.StringSlice("scope")
+	if len(scopes) == 0 {
+		return kernel.WorkspaceCaller(subject), nil
+	}
+	caller := kernel.Caller{Subject: subject}
+	for _, s := range scopes {
+		kind, path, ok := strings.Cut(s, ":")
+		if !ok || path == "" {
+			return caller, usageError("--scope %q: want read:PATH or write:PATH", s)
+		}
+		switch kind {
+		case "read":
+			caller.Read = append(caller.Read, path)
+		case "write":
+			caller.Write = append(caller.Write, path)
+		default:
+			return caller, usageError("--scope %q: want read:PATH or write:PATH", s)
+		}
+	}
+	return caller, nil
+}
+
+func batchCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "batch",
+		Usage:     "run a JSON array of calls as one batch and print the results in request order",
+		ArgsUsage: "FILE",
+		Flags: []ucli.Flag{
+			&ucli.BoolFlag{Name: "interactive", Usage: "a person is present: policy 'ask' prompts on the terminal"},
+			&ucli.StringSliceFlag{Name: "scope", Usage: "caller scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("batch takes exactly one file (- for stdin)")
+			}
+			var raw []byte
+			var err error
+			if f := c.Args().First(); f == "-" {
+				raw, err = readAll(c.App.Reader)
+			} else {
+				raw, err = os.ReadFile(f)
+			}
+			if err != nil {
+				return usageError("batch: %v", err)
+			}
+			var items []struct {
+				Tool    string          `json:"tool"`
+				Input   json.RawMessage `json:"input"`
+				Lane    string          `json:"lane"`
+				Timeout string          `json:"timeout"`
+			}
+			dec := json.NewDecoder(strings.NewReader(string(raw)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&items); err != nil {
+				return usageError("batch file must be a JSON array of {tool, input, lane?, timeout?}: %v", err)
+			}
+			caller, err := callerFromFlags(c)
+			if err != nil {
+				return err
+			}
+			reqs := make([]kernel.Request, len(items))
+			for i, it := range items {
+				var d time.Duration
+				if it.Timeout != "" {
+					if d, err = time.ParseDuration(it.Timeout); err != nil {
+						return usageError("call %d: timeout %q: %v", i, it.Timeout, err)
+					}
+				}
+				if it.Input == nil {
+					it.Input = json.RawMessage(`{}`)
+				}
+				reqs[i] = kernel.Request{Tool: it.Tool, Input: it.Input, Caller: caller, Lane: it.Lane,
+					Timeout: d, Interactive: c.Bool("interactive")}
+			}
+			k, err := openKernel(c)
+			if err != nil {
+				return failed("%v", err)
+			}
+			defer k.Close()
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			results := k.Batch(ctx, reqs)
+			outs := make([]any, len(results))
+			allOK := true
+			for i, r := range results {
+				outs[i] = r.Output
+				allOK = allOK && r.Output.Success
+			}
+			if err := printJSON(c.App.Writer, outs); err != nil {
+				return err
+			}
+			if !allOK {
+				return silentFailure
+			}
+			return nil
+		},
+	}
+}
+
+func evidenceCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "evidence",
+		Usage: "inspect the evidence log",
+		Subcommands: []*ucli.Command{{
+			Name:  "verify",
+			Usage: "check the receipt chain and signed checkpoints; exit 1 on any damage",
+			Flags: []ucli.Flag{
+				&ucli.StringFlag{Name: "dir", Usage: "evidence directory (default: <workspace>/.cmdbridge/evidence)"},
+				&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			},
+			Action: func(c *ucli.Context) error {
+				dir := c.String("dir")
+				if dir == "" {
+					ws, err := workspaceDir(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					dir = filepath.Join(ws, ".cmdbridge", "evidence")
+				}
+				rep, err := evidence.Verify(dir)
+				if err != nil {
+					return failed("%v", err)
+				}
+				if c.Bool("json") {
+					if err := printJSON(c.App.Writer, rep); err != nil {
+						return err
+					}
+				} else {
+					fmt.Fprintf(c.App.Writer, "%d records, %d checkpoints covering %d\n", rep.Records, rep.Checkpoints, rep.Covered)
+					for _, p := range rep.Problems {
+						fmt.Fprintf(c.App.Writer, "  %v\n", p)
+					}
+					if rep.OK() {
+						fmt.Fprintln(c.App.Writer, "ok")
+					}
+				}
+				if !rep.OK() {
+					return silentFailure
+				}
+				return nil
+			},
+		}},
+	}
+}

@@ -1,0 +1,208 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/delivery"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// The test binary doubles as the delivery binary of the subprocess lane.
+const asDelivery = "CMDBRIDGE_TEST_AS_DELIVERY"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asDelivery) == "1" {
+		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// run calls cli.Main in a fresh workspace holding a.txt and returns stdout, stderr and
+// the exit status.
+func run(t *testing.T, ws string, args ...string) (string, string, int) {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv(asDelivery, "1") // inherited by the subprocess lane only: this process is past TestMain
+	var out, errb bytes.Buffer
+	argv := append([]string{"cmdbridge", "--workspace", ws, "--delivery-bin", exe}, args...)
+	code := cli.Main(argv, &out, &errb, cli.Host{Runtime: delivery.ToolRuntime})
+	return out.String(), errb.String(), code
+}
+
+func workspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello\nworld\n"), 0o644))
+	return ws
+}
+
+func decodeOutput(t *testing.T, s string) tool.Output {
+	t.Helper()
+	var out tool.Output
+	require.NoError(t, json.Unmarshal([]byte(s), &out), s)
+	return out
+}
+
+func TestCallBothLegacyLanesGiveTheSameOutput(t *testing.T) {
+	ws := workspace(t)
+	var datas []string
+	for _, lane := range []string{"adapter", "subprocess"} {
+		stdout, stderr, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt","end_line":1}`, "--lane", lane)
+		require.Equal(t, 0, code, stderr)
+		out := decodeOutput(t, stdout)
+		assert.True(t, out.Success)
+		assert.Equal(t, lane, out.Metadata["lane"])
+		data, err := json.Marshal(out.Data)
+		require.NoError(t, err)
+		datas = append(datas, string(data))
+	}
+	assert.Equal(t, datas[0], datas[1])
+	assert.Contains(t, datas[0], `"content":"hello\n"`)
+}
+
+func TestCallExitStatuses(t *testing.T) {
+	ws := workspace(t)
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		wantCode string // error.code in the printed Output, "" when nothing is printed
+		stderr   string
+	}{
+		{"success", []string{"call", "file_read", "--input", `{"path":"a.txt"}`}, 0, "", ""},
+		{"flags before name", []string{"call", "--input", `{"path":"a.txt"}`, "FileRead"}, 0, "", ""},
+		{"failed tool", []string{"call", "file:read", "--input", `{"path":"missing.txt"}`}, 1, "NOT_FOUND", ""},
+		{"unknown tool", []string{"call", "nope", "--input", `{}`}, 1, "TOOL_NOT_FOUND", ""},
+		{"scope escape", []string{"call", "file:read", "--input", `{"path":"../x"}`}, 1, "SCOPE_DENIED", ""},
+		{"schema violation", []string{"call", "file:read", "--input", `{"path":1}`}, 1, "INVALID_INPUT", ""},
+		{"read scope only", []string{"call", "file:write", "--input", `{"path":"b.txt","content":"x"}`, "--scope", "read:."}, 1, "SCOPE_DENIED", ""},
+		{"malformed input", []string{"call", "file:read", "--input", `[1]`}, 2, "", "must be a JSON object"},
+		{"no name", []string{"call", "--input", `{}`}, 2, "", "exactly one tool name"},
+		{"bad lane", []string{"call", "file:read", "--lane", "warp"}, 2, "", "--lane must be"},
+		{"bad scope", []string{"call", "file:read", "--scope", "x"}, 2, "", "read:PATH or write:PATH"},
+		{"unknown flag", []string{"call", "file:read", "--nope"}, 2, "", "flag provided but not defined"},
+		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := run(t, ws, tc.args...)
+			assert.Equal(t, tc.code, code, "stdout %s stderr %s", stdout, stderr)
+			if tc.wantCode != "" {
+				out := decodeOutput(t, stdout)
+				require.NotNil(t, out.Error)
+				assert.Equal(t, tc.wantCode, out.Error.Code)
+			}
+			if tc.stderr != "" {
+				assert.Contains(t, stderr, tc.stderr)
+			}
+		})
+	}
+	// The refused write wrote nothing.
+	assert.NoFileExists(t, filepath.Join(ws, "b.txt"))
+}
+
+func TestToolsListSchemaAndManifest(t *testing.T) {
+	ws := workspace(t)
+	stdout, _, code := run(t, ws, "tools", "list", "--json")
+	require.Equal(t, 0, code)
+	var rows []struct{ Name, Route string }
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
+	routes := map[string]string{}
+	for _, r := range rows {
+		routes[r.Name] = r.Route
+	}
+	assert.Equal(t, "adapter", routes["file:read"])
+	assert.Equal(t, "native", routes["git:status"])
+	assert.Len(t, rows, len(commands.All())+9, "every command plus the 9 native-only tools")
+
+	stdout, _, code = run(t, ws, "tools", "schema", "file-read")
+	require.Equal(t, 0, code)
+	var schema struct {
+		Type                 string                     `json:"type"`
+		Properties           map[string]json.RawMessage `json:"properties"`
+		Required             []string                   `json:"required"`
+		AdditionalProperties json.RawMessage            `json:"additionalProperties"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &schema))
+	assert.Equal(t, "object", schema.Type)
+	assert.Contains(t, schema.Properties, "start_line")
+	assert.Equal(t, []string{"path"}, schema.Required)
+	assert.Equal(t, "false", string(schema.AdditionalProperties))
+
+	_, stderr, code := run(t, ws, "tools", "schema", "nope")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `unknown tool "nope"`)
+
+	m1, _, code := run(t, ws, "tools", "manifest")
+	require.Equal(t, 0, code)
+	m2, _, _ := run(t, ws, "tools", "manifest")
+	assert.Equal(t, m1, m2, "the manifest is deterministic")
+	assert.True(t, json.Valid([]byte(m1)))
+}
+
+func TestBatchPrintsResultsInRequestOrder(t *testing.T) {
+	ws := workspace(t)
+	batch := filepath.Join(t.TempDir(), "batch.json")
+	require.NoError(t, os.WriteFile(batch, []byte(`[
+	  {"tool":"file:read","input":{"path":"a.txt","end_line":1}},
+	  {"tool":"file:read","input":{"path":"missing.txt"}},
+	  {"tool":"nope"},
+	  {"tool":"file:read","input":{"path":"a.txt","start_line":2}}
+	]`), 0o644))
+	stdout, stderr, code := run(t, ws, "batch", batch)
+	assert.Equal(t, 1, code, stderr)
+	var outs []tool.Output
+	require.NoError(t, json.Unmarshal([]byte(stdout), &outs))
+	require.Len(t, outs, 4)
+	assert.True(t, outs[0].Success)
+	assert.Equal(t, "NOT_FOUND", outs[1].Error.Code)
+	assert.Equal(t, "TOOL_NOT_FOUND", outs[2].Error.Code)
+	assert.True(t, outs[3].Success)
+	assert.Contains(t, string(mustJSON(t, outs[3].Data)), `"content":"world\n"`)
+
+	_, stderr, code = run(t, ws, "batch", filepath.Join(ws, "a.txt"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "JSON array")
+}
+
+func TestEvidenceVerifyDetectsTampering(t *testing.T) {
+	ws := workspace(t)
+	for i := 0; i < 3; i++ {
+		_, _, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt"}`)
+		require.Equal(t, 0, code)
+	}
+	stdout, _, code := run(t, ws, "evidence", "verify")
+	require.Equal(t, 0, code, stdout)
+	assert.Contains(t, stdout, "3 records")
+
+	receipts := filepath.Join(ws, ".cmdbridge", "evidence", "receipts.jsonl")
+	data, err := os.ReadFile(receipts)
+	require.NoError(t, err)
+	edited := strings.Replace(string(data), `"file:read"`, `"file:write"`, 1)
+	require.NotEqual(t, string(data), edited)
+	require.NoError(t, os.WriteFile(receipts, []byte(edited), 0o644))
+	stdout, _, code = run(t, ws, "evidence", "verify")
+	assert.Equal(t, 1, code)
+	assert.NotContains(t, stdout, "\nok\n")
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
+}
