@@ -11,4 +11,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Runtime: delivery.ToolRuntime})) }
+func main() {
+	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Runtime: delivery.ToolRuntime}))
+}
