@@ -1,0 +1,112 @@
+package initiative
+
+import (
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
+)
+
+// openWorkspace opens the workspace the command runs in and checks the directory keys
+// every command of this domain reads.
+func openWorkspace(c *convention.Call) (*delivery.Workspace, error) {
+	cwd, err := c.Dir()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.Config.Check("software_delivery.directories"); err != nil {
+		return nil, err
+	}
+	return ws, nil
+}
+
+// commitPaths applies spec §2.4 to the paths a command wrote; push failures become
+// warnings.
+func commitPaths(c *convention.Call, ws *delivery.Workspace, subject string, paths ...string) (*convention.Commit, error) {
+	cm, warnings, err := delivery.CommitArtifacts(c.Context(), ws, c.Runtime(), subject, paths)
+	for _, w := range warnings {
+		c.Warn("%s", w)
+	}
+	if err != nil || cm == nil {
+		return nil, err
+	}
+	return &convention.Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed, Branch: "HEAD"}, nil
+}
+
+// readWUs reads every WU spec; files that do not parse are reported as warnings and left
+// out (a listing must not fail on one bad file, and must not hide it either).
+func readWUs(c *convention.Call, ws *delivery.Workspace) ([]*delivery.WU, error) {
+	files, err := delivery.ListWUs(ws)
+	if err != nil {
+		return nil, err
+	}
+	wus := make([]*delivery.WU, 0, len(files))
+	for _, f := range files {
+		if f.Err != nil {
+			c.Warn("%s: %s", f.ID, delivery.AsError(f.Err).Message)
+			continue
+		}
+		wus = append(wus, f.WU)
+	}
+	return wus, nil
+}
+
+// resolve finds an initiative by id then slug.
+func resolve(ws *delivery.Workspace, ref string) (*delivery.Initiative, error) {
+	return delivery.ResolveInitiative(ws, ref)
+}
+
+// lower lower-cases ids for commit subjects (spec §3.5).
+func lower(s string) string { return strings.ToLower(s) }
+
+// progress is the {percentage, done, in_progress, blocked, ready, total} object.
+type progress struct {
+	Percentage int `json:"percentage"`
+	Done       int `json:"done"`
+	InProgress int `json:"in_progress"`
+	Blocked    int `json:"blocked"`
+	Ready      int `json:"ready"`
+	Total      int `json:"total"`
+}
+
+// progressOf counts an initiative's WUs by normalised status; the percentage is
+// round(100·done/total), 0 without WUs.
+func progressOf(wus []*delivery.WU) progress {
+	p := progress{Total: len(wus)}
+	for _, w := range wus {
+		switch w.NormStatus() {
+		case delivery.StatusDone:
+			p.Done++
+		case delivery.StatusInProgress:
+			p.InProgress++
+		case delivery.StatusBlocked:
+			p.Blocked++
+		case delivery.StatusReady:
+			p.Ready++
+		}
+	}
+	if p.Total > 0 {
+		p.Percentage = (200*p.Done + p.Total) / (2 * p.Total)
+	}
+	return p
+}
+
+// priorityOf is the initiative priority with its P2 default.
+func priorityOf(in *delivery.Initiative) string {
+	if in.Priority == "" {
+		return "P2"
+	}
+	return in.Priority
+}
+
+// nullable turns "" into a JSON null.
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
