@@ -65,9 +65,12 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 		Tool: req.Tool, Subject: req.Caller.Subject,
 		QueuedUS: now.Sub(queued).Microseconds(),
 	}
-	// 1. admit: a cancelled run dispatches nothing new.
+	// 1. admit: a cancelled run dispatches nothing new, and nothing runs off the record.
 	if err := ctx.Err(); err != nil {
 		return c.interrupt(ctx, "before dispatch")
+	}
+	if err := k.log.Err(); err != nil {
+		return c.refuse(tool.Fail(tool.CodeExecutionFailed, "evidence log unavailable, refusing to run unrecorded: %v", err))
 	}
 	// 2. resolve.
 	name, ok := k.names.Resolve(req.Tool)
@@ -179,7 +182,7 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 	}
 	c.started = time.Now()
 	done := make(chan tool.Output, 1)
-	go func() { done <- k.invoke(dctx, e, lane, input) }()
+	go func() { done <- k.invoke(dctx, e, lane, input, c.req.Interactive) }()
 	select {
 	case out := <-done:
 		if c.fire(EvComplete) {
@@ -210,14 +213,14 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 }
 
 // invoke calls the lane itself.
-func (k *Kernel) invoke(ctx context.Context, e *entry, lane string, input json.RawMessage) (out tool.Output) {
+func (k *Kernel) invoke(ctx context.Context, e *entry, lane string, input json.RawMessage, interactive bool) (out tool.Output) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = tool.Fail(tool.CodeExecutionFailed, "%s: lane %s panicked: %v", e.spec.Name, lane, r)
 		}
 	}()
 	if lane == LaneNative {
-		return e.native.Call(ctx, k.env(), input)
+		return e.native.Call(ctx, k.env(interactive), input)
 	}
 	return k.cfg.Adapter.Call(ctx, AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: k.cfg.AdapterOptions})
 }
@@ -326,7 +329,7 @@ func decodeInput(raw json.RawMessage) (any, []byte, *tool.Output) {
 }
 
 // env builds the tool.Env of one native call.
-func (k *Kernel) env() *tool.Env {
+func (k *Kernel) env(interactive bool) *tool.Env {
 	lookup := k.cfg.LookupEnv
 	if lookup == nil {
 		lookup = tool.EnvFromMap(nil)
@@ -336,7 +339,7 @@ func (k *Kernel) env() *tool.Env {
 		now, ids = k.cfg.Runtime(lookup)
 	}
 	return &tool.Env{Dir: k.workspace, Now: now, IDs: ids, LookupEnv: lookup,
-		Stdin: bytes.NewReader(nil), Log: discard{}}
+		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive}
 }
 
 type randomIDs struct{}

@@ -52,12 +52,12 @@ type Config struct {
 type Governance struct {
 	// Allowed: nil = no allowlist configured (everything not disabled or excluded is
 	// allowed); a non-nil empty list denies every tool.
-	Allowed []string
+	Allowed []string `json:"allowed" yaml:"allowed"`
 	// Disabled tools are known but refused with TOOL_DISABLED.
-	Disabled []string
+	Disabled []string `json:"disabled,omitempty" yaml:"disabled,omitempty"`
 	// Excluded tools are refused like disabled ones and are hidden from Tools and
 	// Manifest.
-	Excluded []string
+	Excluded []string `json:"excluded,omitempty" yaml:"excluded,omitempty"`
 }
 
 // EvidenceConfig configures the receipt log.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -224,4 +225,34 @@ func TestManifestIsDeterministic(t *testing.T) {
 	assert.Contains(t, string(m1), `"route": "native"`)
 	_, err = os.Stat(k1.Workspace())
 	require.NoError(t, err)
+}
+
+func TestClosedKernelRefusesUnrecordedCalls(t *testing.T) {
+	k, _ := newKernel(t, &probe{})
+	require.NoError(t, k.Close())
+	res := k.Call(context.Background(), req("test:echo", `{}`))
+	require.NotNil(t, res.Output.Error)
+	assert.Equal(t, tool.CodeExecutionFailed, res.Output.Error.Code)
+	assert.Contains(t, res.Output.Metadata, "evidence_error")
+}
+
+func TestNativeEnvCarriesInteractive(t *testing.T) {
+	reg := testRegistry(t, &probe{})
+	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "test:who", Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
+			return tool.OK(map[string]any{"interactive": env.Interactive, "dir": env.Dir, "owner": env.Getenv("OWNER")})
+		})))
+	k, ws := newKernel(t, &probe{}, func(c *kernel.Config) {
+		c.Native = reg
+		c.LookupEnv = tool.EnvFromMap(map[string]string{"OWNER": "ada"})
+	})
+	for _, inter := range []bool{false, true} {
+		r := req("test:who", `{}`)
+		r.Interactive = inter
+		res := k.Call(context.Background(), r)
+		require.True(t, res.Output.Success, "%+v", res.Output.Error)
+		real, err := filepath.EvalSymlinks(ws)
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"interactive": inter, "dir": real, "owner": "ada"}, res.Output.Data)
+	}
 }

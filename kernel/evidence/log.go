@@ -196,6 +196,17 @@ func (l *Log) Close() error {
 	return errors.Join(err, l.f.Close(), l.cpf.Close())
 }
 
+// Err reports why the log can take no more receipts (closed, or a failed write or
+// sync), or nil while it is healthy.
+func (l *Log) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return errors.New("evidence: log is closed")
+	}
+	return l.err
+}
+
 // Len returns the number of records the log holds, as far as this writer knows.
 func (l *Log) Len() int64 {
 	l.mu.Lock()
