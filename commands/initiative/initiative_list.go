@@ -1,0 +1,74 @@
+package initiative
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
+)
+
+func init() {
+	commands.Register(commands.Command{Name: "initiative:list", Domain: "initiative",
+		New: newInitiativeListApp, Main: convention.Main(newInitiativeListApp)})
+}
+
+func newInitiativeListApp() *cli.App {
+	return convention.App(convention.Spec{
+		Name:     "initiative:list",
+		Usage:    "List initiatives with their derived status and progress",
+		ReadOnly: true, Idempotent: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "status", Usage: "only initiatives with this derived status"},
+		},
+		Action: initiativeList,
+	})
+}
+
+func initiativeList(c *convention.Call) error {
+	ws, err := openWorkspace(c)
+	if err != nil {
+		return err
+	}
+	all, err := delivery.ListInitiatives(ws)
+	if err != nil {
+		return err
+	}
+	wus, err := readWUs(c, ws)
+	if err != nil {
+		return err
+	}
+	data := initiativeListData{Initiatives: []initiativeRow{}}
+	var rows [][]string
+	for _, in := range all {
+		mine, _ := delivery.InitiativeWUs(in, wus)
+		status := delivery.DerivedStatus(in, mine)
+		if c.IsSet("status") && status != c.String("status") {
+			continue
+		}
+		p := progressOf(mine)
+		row := initiativeRow{ID: in.ID, Slug: in.Slug, Title: in.Title, Status: status,
+			RawStatus: in.Status, Priority: priorityOf(in), Done: p.Done, Total: p.Total}
+		data.Initiatives = append(data.Initiatives, row)
+		rows = append(rows, []string{row.ID, row.Status, fmt.Sprintf("%d/%d", row.Done, row.Total), row.Priority, row.Title})
+	}
+	return c.Print(convention.Table("initiatives", []string{"id", "status", "progress", "priority", "title"}, rows), data)
+}
+
+// initiativeListData is initiative:list's JSON data.
+type initiativeListData struct {
+	Initiatives []initiativeRow `json:"initiatives"`
+}
+
+type initiativeRow struct {
+	ID        string `json:"id"`
+	Slug      string `json:"slug"`
+	Title     string `json:"title"`
+	Status    string `json:"status"`
+	RawStatus string `json:"raw_status"`
+	Priority  string `json:"priority"`
+	Done      int    `json:"done"`
+	Total     int    `json:"total"`
+}
