@@ -1,0 +1,116 @@
+package wu
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+func init() {
+	commands.Register(commands.Command{Name: "wu:delegate", Domain: "wu",
+		New: newWUDelegateApp, Main: convention.Main(newWUDelegateApp)})
+}
+
+func newWUDelegateApp() *cli.App {
+	return convention.App(convention.Spec{
+		Name:  "wu:delegate",
+		Usage: "Brief a WU for a sub-agent and record the delegation lineage",
+		Flags: []cli.Flag{
+			convention.WU("id", "the target WU the sub-agent will do", true),
+			convention.WU("parent-wu", "the WU delegating the work", true),
+			&cli.StringFlag{Name: "client", Usage: "the agent client (default: agents.defaultClient)"},
+			&cli.BoolFlag{Name: "no-context", Usage: "leave out the memory context"},
+		},
+		Action: wuDelegate,
+	})
+}
+
+func wuDelegate(c *convention.Call) error {
+	ws, err := openWorkspace(c)
+	if err != nil {
+		return err
+	}
+	w, err := delivery.ReadWU(ws, c.Value("id"))
+	if err != nil {
+		return err
+	}
+	parent := c.Value("parent-wu")
+	if _, err := delivery.ReadWU(ws, parent); err != nil {
+		if delivery.CodeOf(err) == tool.CodeNotFound {
+			return delivery.Errorf(tool.CodeNotFound, "parent %s not found (%s)", parent, ws.WUPath(parent))
+		}
+		return err
+	}
+	client, err := briefClient(c, ws)
+	if err != nil {
+		return err
+	}
+	regPath := ws.Abs(delivery.DelegationFile)
+	existing, bad, err := delivery.ReadRecords[delegationRecord](regPath, nil)
+	if err != nil {
+		return delivery.Errorf(tool.CodeIOError, "read %s: %w", delivery.DelegationFile, err)
+	}
+	for _, b := range bad {
+		c.Warn("%s", b.Warning("delegation-registry.jsonl"))
+	}
+	taken := map[string]bool{}
+	for _, r := range existing {
+		taken[r.ID] = true
+	}
+	rt := c.Runtime()
+	id := delivery.NewID(rt, delivery.KindDelegation, func(id string) bool { return taken[id] })
+	br, err := briefFor(c, ws, w, client, c.Bool("no-context"), false)
+	if err != nil {
+		return err
+	}
+	now := delivery.Timestamp(rt.Now())
+	rec := delegationRecord{ID: id, ParentWUID: parent, TargetWUID: w.ID, Lane: w.Lane, Intent: "delegation",
+		DelegatedAt: now, Status: "pending",
+		BriefAttestation: &briefAttestation{Algorithm: "sha256", PromptHash: br.SHA256, PromptLength: br.Length,
+			GeneratedAt: now, ClientName: client}}
+	if err := delivery.AppendJSONL(regPath, rec); err != nil {
+		return delivery.Errorf(tool.CodeIOError, "append %s: %w", delivery.DelegationFile, err)
+	}
+	if err := appendEvent(c, ws, delivery.Event{Type: delivery.EventDelegation, WUID: w.ID,
+		ParentWUID: parent, DelegationID: id}); err != nil {
+		return err
+	}
+	c.Progress("Delegation %s: %s -> %s", id, parent, w.ID)
+	return c.Print(br.Prompt, wuDelegateData{ID: w.ID, ParentWU: parent, DelegationID: id,
+		Prompt: br.Prompt, PromptSHA256: br.SHA256})
+}
+
+// delegationRecord is one delegation-registry.jsonl line (spec §1.13), in key order.
+// TODO(delivery): move to delivery.Delegation (delegation:list reads the same records).
+type delegationRecord struct {
+	ID               string            `json:"id"`
+	ParentWUID       string            `json:"parentWuId"`
+	TargetWUID       string            `json:"targetWuId"`
+	Lane             string            `json:"lane"`
+	Intent           string            `json:"intent"`
+	DelegatedAt      string            `json:"delegatedAt"`
+	Status           string            `json:"status"`
+	CompletedAt      *string           `json:"completedAt"`
+	BriefAttestation *briefAttestation `json:"briefAttestation,omitempty"`
+}
+
+// briefAttestation proves which prompt a delegation was briefed with.
+type briefAttestation struct {
+	Algorithm    string `json:"algorithm"`
+	PromptHash   string `json:"promptHash"`
+	PromptLength int    `json:"promptLength"`
+	GeneratedAt  string `json:"generatedAt"`
+	ClientName   string `json:"clientName"`
+}
+
+// wuDelegateData is wu:delegate's JSON data.
+type wuDelegateData struct {
+	ID           string `json:"id"`
+	ParentWU     string `json:"parent_wu"`
+	DelegationID string `json:"delegation_id"`
+	Prompt       string `json:"prompt"`
+	PromptSHA256 string `json:"prompt_sha256"`
+}
