@@ -532,3 +532,14 @@ func checkClaimable(ws *delivery.Workspace, w *delivery.WU) error {
 	}
 	return nil
 }
+
+// removeWorktreeOrWarn removes the WU's worktree after the command's state change is
+// committed; a failure (a dirty worktree, say) is a warning, because the state change
+// itself succeeded and the worktree can be removed later (wu:prune, wu:cleanup).
+func removeWorktreeOrWarn(c *convention.Call, ws *delivery.Workspace, w *delivery.WU) bool {
+	removed, err := removeWorktree(c, ws, w, false)
+	if err != nil {
+		c.Warn("worktree %s not removed: %s", w.WorktreePath, delivery.AsError(err).Message)
+	}
+	return removed
+}
