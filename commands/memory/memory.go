@@ -1,0 +1,93 @@
+package memory
+
+import (
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
+)
+
+// openWorkspace opens the workspace the command was started in (NO_WORKSPACE otherwise).
+func openWorkspace(c *convention.Call) (*delivery.Workspace, error) {
+	cwd, err := c.Dir()
+	if err != nil {
+		return nil, err
+	}
+	return delivery.Open(c.Context(), cwd, c.LookupEnv)
+}
+
+// sessionDefaults fills an absent --wu (and session) from .lumenflow/sessions/current.json
+// (spec §3.4). A session file that does not parse is a warning: the command goes on without
+// it rather than failing on state it does not own.
+func sessionDefaults(c *convention.Call, ws *delivery.Workspace, wu, session string) (string, string) {
+	if wu != "" {
+		return wu, session
+	}
+	s, err := delivery.ReadSession(ws.Root)
+	if err != nil {
+		c.Warn("%s", err.Error())
+		return wu, session
+	}
+	if s == nil {
+		return wu, session
+	}
+	if session == "" {
+		session = s.SessionID
+	}
+	return s.WUID, session
+}
+
+// loadMemory reads the memory store and prints a warning per skipped line.
+func loadMemory(c *convention.Call, ws *delivery.Workspace) (*delivery.Memory, error) {
+	m, err := delivery.LoadMemory(ws.Root)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range m.Warnings() {
+		c.Warn("%s", w)
+	}
+	return m, nil
+}
+
+// loadSignals reads the signal store and prints a warning per skipped line.
+func loadSignals(c *convention.Call, ws *delivery.Workspace) (*delivery.SignalStore, error) {
+	s, err := delivery.LoadSignals(ws.Root)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range s.Warnings() {
+		c.Warn("%s", w)
+	}
+	return s, nil
+}
+
+// nodeLine is the memory commands' node text line (spec §3.4):
+// <id>  <type>  <lifecycle>  <created_at>  <first line of content>.
+func nodeLine(n *delivery.MemNode) string {
+	first, _, _ := strings.Cut(n.Content, "\n")
+	return strings.Join([]string{n.ID, n.Type, n.Lifecycle, n.CreatedAt, first}, "  ") + "\n"
+}
+
+// nodeLines renders nodes one per line, or empty when there are none.
+func nodeLines(nodes []*delivery.MemNode) string {
+	var b strings.Builder
+	for _, n := range nodes {
+		b.WriteString(nodeLine(n))
+	}
+	return b.String()
+}
+
+// nonNil turns a nil node list into an empty one, so JSON shows [].
+func nonNil(nodes []*delivery.MemNode) []*delivery.MemNode {
+	if nodes == nil {
+		return []*delivery.MemNode{}
+	}
+	return nodes
+}
+
+// newNode builds a node of type t created now, with its lifecycle and a spec §2.5 id.
+func newNode(m *delivery.Memory, t, content, createdAt, basis string) *delivery.MemNode {
+	lifecycle, _ := delivery.LifecycleOf(t)
+	return &delivery.MemNode{ID: delivery.MemoryID(basis, m.Exists), Type: t, Lifecycle: lifecycle,
+		Content: content, CreatedAt: createdAt}
+}
