@@ -1,0 +1,61 @@
+package flow
+
+import (
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// open resolves the workspace of the directory the command was started in (spec §1.1) and
+// checks the configuration keys every flow command reads.
+func open(c *convention.Call) (*delivery.Workspace, error) {
+	cwd, err := c.Dir()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.Config.Check("software_delivery.directories", "software_delivery.lanes"); err != nil {
+		return nil, err
+	}
+	return ws, nil
+}
+
+// loadWUs reads every WU spec; a file that does not parse is left out of the figures with
+// a warning rather than failing the whole report.
+func loadWUs(c *convention.Call, ws *delivery.Workspace) ([]*delivery.WU, error) {
+	files, err := delivery.ListWUs(ws)
+	if err != nil {
+		return nil, err
+	}
+	wus := make([]*delivery.WU, 0, len(files))
+	for _, f := range files {
+		if f.Err != nil {
+			c.Warn("%s skipped: %v", f.ID, f.Err)
+			continue
+		}
+		wus = append(wus, f.WU)
+	}
+	return wus, nil
+}
+
+// skipGateTimestamps reads the timestamps of the skip-gates audit records (spec §1.12).
+func skipGateTimestamps(c *convention.Call, ws *delivery.Workspace) ([]string, error) {
+	type audit struct {
+		Timestamp string `json:"timestamp"`
+	}
+	recs, bad, err := delivery.ReadRecords[audit](ws.Abs(delivery.SkipGatesAudit), nil)
+	if err != nil {
+		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", delivery.SkipGatesAudit, err)
+	}
+	for _, b := range bad {
+		c.Warn("%s", b.Warning("skip-gates-audit.ndjson"))
+	}
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.Timestamp
+	}
+	return out, nil
+}
