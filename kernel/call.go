@@ -181,8 +181,14 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		return c.interrupt(ctx, "before dispatch")
 	}
 	c.started = time.Now()
+	run, err := k.bind(e, lane, input, c.req.Interactive)
+	if err != nil {
+		// The lane rejected the input the schema accepted: a lane/schema disagreement.
+		c.fire(EvComplete)
+		return c.finish(tool.Fail(tool.CodeInvalidInput, "%s: %v", e.spec.Name, err), evidence.StatusFailed)
+	}
 	done := make(chan tool.Output, 1)
-	go func() { done <- k.invoke(dctx, e, lane, input, c.req.Interactive) }()
+	go func() { done <- safely(e.spec.Name, lane, func() tool.Output { return run(dctx) }) }()
 	select {
 	case out := <-done:
 		if c.fire(EvComplete) {
@@ -212,17 +218,29 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 	return "", &out
 }
 
-// invoke calls the lane itself.
-func (k *Kernel) invoke(ctx context.Context, e *entry, lane string, input json.RawMessage, interactive bool) (out tool.Output) {
+// bind prepares the lane call in the caller's goroutine (decoding a native tool's
+// input there keeps the dispatch goroutine small).
+func (k *Kernel) bind(e *entry, lane string, input json.RawMessage, interactive bool) (func(ctx context.Context) tool.Output, error) {
+	if lane == LaneNative {
+		run, err := e.native.Bind(input)
+		if err != nil {
+			return nil, err
+		}
+		env := k.env(interactive)
+		return func(ctx context.Context) tool.Output { return run(ctx, env) }, nil
+	}
+	call := AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: k.cfg.AdapterOptions}
+	return func(ctx context.Context) tool.Output { return k.cfg.Adapter.Call(ctx, call) }, nil
+}
+
+// safely runs a lane call, turning a panic into EXECUTION_FAILED.
+func safely(name, lane string, run func() tool.Output) (out tool.Output) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = tool.Fail(tool.CodeExecutionFailed, "%s: lane %s panicked: %v", e.spec.Name, lane, r)
+			out = tool.Fail(tool.CodeExecutionFailed, "%s: lane %s panicked: %v", name, lane, r)
 		}
 	}()
-	if lane == LaneNative {
-		return e.native.Call(ctx, k.env(interactive), input)
-	}
-	return k.cfg.Adapter.Call(ctx, AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: k.cfg.AdapterOptions})
+	return run()
 }
 
 // interrupt ends the call as cancelled or timed out, whichever ctx says.

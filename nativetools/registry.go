@@ -14,10 +14,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Tool is one native implementation: its spec and a call function over raw JSON input.
+// Tool is one native implementation: its spec and a binder from raw JSON input to a
+// ready-to-run call.
 type Tool struct {
 	Spec   tool.Spec
-	call   func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output
+	bind   func(input json.RawMessage) (func(ctx context.Context, env *tool.Env) tool.Output, error)
 	decode func(input json.RawMessage) (any, error)
 }
 
@@ -25,16 +26,33 @@ type Tool struct {
 // running it (tests use it to prove every schema property reaches the handler).
 func (t Tool) Decode(input json.RawMessage) (any, error) { return t.decode(input) }
 
-// Call decodes input and runs the handler. Unknown fields and malformed JSON are
+// Bind decodes input and returns the call to run; input that does not decode into the
+// Input struct (unknown fields, wrong types) is an error. The kernel binds in the
+// caller's goroutine and runs the call under the deadline.
+func (t Tool) Bind(input json.RawMessage) (func(ctx context.Context, env *tool.Env) tool.Output, error) {
+	run, err := t.bind(input)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, env *tool.Env) (out tool.Output) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = tool.FailDetails(tool.CodeInternal, map[string]any{"stack": string(debug.Stack())},
+					"%s: panic: %v", t.Spec.Name, r)
+			}
+		}()
+		return run(ctx, env)
+	}, nil
+}
+
+// Call binds input and runs the handler. Unknown fields and malformed JSON are
 // INVALID_INPUT; a panic in the handler is recovered as INTERNAL.
-func (t Tool) Call(ctx context.Context, env *tool.Env, input json.RawMessage) (out tool.Output) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = tool.FailDetails(tool.CodeInternal, map[string]any{"stack": string(debug.Stack())},
-				"%s: panic: %v", t.Spec.Name, r)
-		}
-	}()
-	return t.call(ctx, env, input)
+func (t Tool) Call(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output {
+	run, err := t.Bind(input)
+	if err != nil {
+		return tool.Fail(tool.CodeInvalidInput, "%v", err)
+	}
+	return run(ctx, env)
 }
 
 // New builds a native tool whose input schema is inferred from In. spec.InputSchema is
@@ -73,12 +91,12 @@ func New[In any](spec tool.Spec, handler func(ctx context.Context, env *tool.Env
 	}
 	return Tool{
 		Spec: spec,
-		call: func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output {
+		bind: func(input json.RawMessage) (func(ctx context.Context, env *tool.Env) tool.Output, error) {
 			in, err := decode(input)
 			if err != nil {
-				return tool.Fail(tool.CodeInvalidInput, "%v", err)
+				return nil, err
 			}
-			return handler(ctx, env, in)
+			return func(ctx context.Context, env *tool.Env) tool.Output { return handler(ctx, env, in) }, nil
 		},
 		decode: func(input json.RawMessage) (any, error) { return decode(input) },
 	}
@@ -99,7 +117,7 @@ var Default = NewRegistry()
 // Add registers t, failing on an empty name, a nil handler, a name taken, or a name that
 // is another registered name spelled differently.
 func (r *Registry) Add(t Tool) error {
-	if t.Spec.Name == "" || t.call == nil {
+	if t.Spec.Name == "" || t.bind == nil {
 		return fmt.Errorf("native tool %q: build it with nativetools.New", t.Spec.Name)
 	}
 	r.mu.Lock()
@@ -162,9 +180,15 @@ func dropNull(s *jsonschema.Schema) {
 // raw JSON. It is for tools whose input has no Go struct (test doubles, generated
 // bridges); prefer New.
 func Raw(spec tool.Spec, call func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output) Tool {
-	return Tool{Spec: spec, call: call, decode: func(input json.RawMessage) (any, error) {
-		var v any
-		err := json.Unmarshal(input, &v)
-		return v, err
-	}}
+	return Tool{
+		Spec: spec,
+		bind: func(input json.RawMessage) (func(ctx context.Context, env *tool.Env) tool.Output, error) {
+			return func(ctx context.Context, env *tool.Env) tool.Output { return call(ctx, env, input) }, nil
+		},
+		decode: func(input json.RawMessage) (any, error) {
+			var v any
+			err := json.Unmarshal(input, &v)
+			return v, err
+		},
+	}
 }
