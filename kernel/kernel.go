@@ -85,8 +85,11 @@ func New(cfg Config) (*Kernel, error) {
 	_, _ = rand.Read(prefix[:])
 	k.idPrefix = "call-" + hex.EncodeToString(prefix[:]) + "-"
 	dir := cfg.Evidence.Dir
-	if dir == "" {
+	switch {
+	case dir == "":
 		dir = filepath.Join(ws, ".cmdbridge", "evidence")
+	case !filepath.IsAbs(dir):
+		dir = filepath.Join(ws, dir)
 	}
 	k.log, err = evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: cfg.Evidence.CheckpointEvery, Sync: cfg.Evidence.Sync})
 	if err != nil {

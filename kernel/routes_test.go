@@ -1,0 +1,70 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// A native tool with a command's exact name is its migrated implementation: routes
+// choose the lane, a request may force one.
+func TestMigrationPairRoutes(t *testing.T) {
+	type claimIn struct {
+		ID    string `json:"id"`
+		Force bool   `json:"force,omitempty"`
+	}
+	withNative := func(c *kernel.Config) {
+		reg := testRegistry(t, &probe{})
+		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:claim"},
+			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tool.OK("native " + in.ID) })))
+		c.Native = reg
+	}
+	cases := []struct {
+		name   string
+		routes map[string]string
+		lane   string
+		want   string
+		route  string
+	}{
+		{"default is adapter", nil, "", "adapter", kernel.RouteAdapter},
+		{"routed native", map[string]string{"WuClaim": "native"}, "", "native", kernel.RouteNative},
+		{"shadow serves adapter", map[string]string{"wu_claim": "shadow"}, "", "adapter", kernel.RouteShadow},
+		{"forced native", nil, kernel.LaneNative, "native", kernel.RouteAdapter},
+		{"forced adapter", map[string]string{"wu:claim": "native"}, kernel.LaneAdapter, "adapter", kernel.RouteNative},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			k, _ := newKernel(t, &probe{}, withNative, func(c *kernel.Config) { c.Routes = tc.routes })
+			route, ok := k.Route("wu-claim")
+			require.True(t, ok)
+			assert.Equal(t, tc.route, route)
+			r := req("wu:claim", `{"id":"WU-7"}`)
+			r.Lane = tc.lane
+			res := k.Call(context.Background(), r)
+			require.True(t, res.Output.Success, "%+v", res.Output.Error)
+			assert.Equal(t, tc.want, res.Receipt.Lane)
+			if tc.want == "native" {
+				assert.Equal(t, "native WU-7", res.Output.Data)
+			} else {
+				assert.JSONEq(t, `{"id":"WU-7"}`, string(res.Output.Data.(json.RawMessage)))
+			}
+		})
+	}
+}
+
+func TestDefaultRoutesTable(t *testing.T) {
+	rt, err := kernel.DefaultRoutes()
+	require.NoError(t, err)
+	assert.Equal(t, kernel.RouteAdapter, rt.Defaults.Command)
+	assert.Equal(t, kernel.RouteNative, rt.Defaults.NativeOnly)
+	for name, r := range rt.Routes {
+		assert.Contains(t, []string{kernel.RouteAdapter, kernel.RouteNative, kernel.RouteShadow}, r, name)
+	}
+}
