@@ -1,0 +1,3 @@
+module example.com/acme
+
+go 1.22
