@@ -1,0 +1,121 @@
+package kernel
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+)
+
+// ConfigFile is where a workspace keeps its kernel settings, relative to the workspace.
+const ConfigFile = ".cmdbridge/config.yaml"
+
+// FileConfig is the on-disk form of the settings a host may let a workspace choose.
+// Unknown keys are errors, so a typo never silently loosens governance.
+//
+//	governance:
+//	  allowed: [git:status, wu:*]   # omit for no allowlist; [] denies everything
+//	  disabled: [wu:delete]
+//	  excluded: []
+//	policy:
+//	  - {name: ro, read_only: true, decision: allow}
+//	  - {name: destructive, destructive: true, decision: ask, priority: 10}
+//	approval_timeout: 2m
+//	evidence: {dir: .cmdbridge/evidence, checkpoint_every: 1000, sync: group}
+//	routes: {wu:status: shadow}
+//	max_parallel: 8
+type FileConfig struct {
+	Governance      *Governance       `yaml:"governance"`
+	Policy          []Rule            `yaml:"policy"`
+	ApprovalTimeout string            `yaml:"approval_timeout"`
+	Evidence        *fileEvidence     `yaml:"evidence"`
+	Routes          map[string]string `yaml:"routes"`
+	MaxParallel     int               `yaml:"max_parallel"`
+
+	policySet bool
+}
+
+type fileEvidence struct {
+	Dir             string `yaml:"dir"`
+	CheckpointEvery int    `yaml:"checkpoint_every"`
+	Sync            string `yaml:"sync"`
+}
+
+// LoadFileConfig reads path; a missing file is an empty FileConfig.
+func LoadFileConfig(path string) (FileConfig, error) {
+	var fc FileConfig
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fc, nil
+	}
+	if err != nil {
+		return fc, fmt.Errorf("kernel config: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
+		return fc, fmt.Errorf("kernel config %s: %w", path, err)
+	}
+	// Presence matters: "allowed: []" denies everything and "policy: []" means no rules,
+	// while an absent key keeps the default.
+	var probe struct {
+		Governance struct {
+			Allowed *[]string `yaml:"allowed"`
+		} `yaml:"governance"`
+		Policy *[]Rule `yaml:"policy"`
+	}
+	_ = yaml.Unmarshal(data, &probe)
+	fc.policySet = probe.Policy != nil
+	if fc.Governance != nil {
+		if probe.Governance.Allowed == nil {
+			fc.Governance.Allowed = nil
+		} else if fc.Governance.Allowed == nil {
+			fc.Governance.Allowed = []string{}
+		}
+	}
+	return fc, nil
+}
+
+// Apply copies the file's settings over cfg. A policy key that is present (even an
+// empty list) replaces the default policy; an absent one leaves cfg.Policy alone.
+func (fc FileConfig) Apply(cfg *Config) error {
+	if fc.Governance != nil {
+		cfg.Governance = *fc.Governance
+	}
+	if fc.policySet {
+		cfg.Policy = append([]Rule{}, fc.Policy...)
+	}
+	if fc.ApprovalTimeout != "" {
+		d, err := time.ParseDuration(fc.ApprovalTimeout)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("kernel config: approval_timeout %q is not a positive duration", fc.ApprovalTimeout)
+		}
+		cfg.ApprovalTimeout = d
+	}
+	if e := fc.Evidence; e != nil {
+		cfg.Evidence.Dir = e.Dir
+		cfg.Evidence.CheckpointEvery = e.CheckpointEvery
+		switch e.Sync {
+		case "", "group":
+			cfg.Evidence.Sync = evidence.SyncGroup
+		case "buffered":
+			cfg.Evidence.Sync = evidence.SyncBuffered
+		default:
+			return fmt.Errorf("kernel config: evidence.sync %q is not group or buffered", e.Sync)
+		}
+	}
+	if fc.Routes != nil {
+		cfg.Routes = fc.Routes
+	}
+	if fc.MaxParallel > 0 {
+		cfg.MaxParallel = fc.MaxParallel
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package kernel_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+)
+
+func loadConfig(t *testing.T, text string) (kernel.Config, error) {
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	fc, err := kernel.LoadFileConfig(p)
+	if err != nil {
+		return kernel.Config{}, err
+	}
+	var cfg kernel.Config
+	return cfg, fc.Apply(&cfg)
+}
+
+func TestFileConfig(t *testing.T) {
+	cfg, err := loadConfig(t, `
+governance:
+  disabled: [wu_delete]
+policy:
+  - {name: ro, read_only: true, decision: allow}
+  - {name: rest, tool: "*", decision: ask, priority: -1}
+approval_timeout: 2m
+evidence: {dir: ev, checkpoint_every: 10, sync: buffered}
+routes: {wu:status: shadow}
+max_parallel: 3
+`)
+	require.NoError(t, err)
+	assert.Nil(t, cfg.Governance.Allowed, "absent allowed = no allowlist")
+	assert.Equal(t, []string{"wu_delete"}, cfg.Governance.Disabled)
+	require.Len(t, cfg.Policy, 2)
+	assert.Equal(t, kernel.Ask, cfg.Policy[1].Decision)
+	assert.True(t, *cfg.Policy[0].ReadOnly)
+	assert.Equal(t, 2*time.Minute, cfg.ApprovalTimeout)
+	assert.Equal(t, evidence.SyncBuffered, cfg.Evidence.Sync)
+	assert.Equal(t, 3, cfg.MaxParallel)
+
+	cfg, err = loadConfig(t, "governance:\n  allowed: []\npolicy: []\n")
+	require.NoError(t, err)
+	assert.NotNil(t, cfg.Governance.Allowed, "explicit empty allowlist denies all")
+	assert.Empty(t, cfg.Governance.Allowed)
+	assert.NotNil(t, cfg.Policy, "explicit empty policy means no rules")
+
+	cfg, err = loadConfig(t, "max_parallel: 2\n")
+	require.NoError(t, err)
+	assert.Nil(t, cfg.Policy, "absent policy keeps the default")
+
+	for _, bad := range []string{"governance:\n  alowed: [x]\n", "approval_timeout: soon\n", "evidence: {sync: sometimes}\n"} {
+		_, err := loadConfig(t, bad)
+		assert.Error(t, err, bad)
+	}
+	fc, err := kernel.LoadFileConfig(filepath.Join(t.TempDir(), "missing.yaml"))
+	require.NoError(t, err)
+	assert.Nil(t, fc.Governance)
+}
