@@ -44,6 +44,11 @@
 // Config.Routes overrides them. "shadow" serves the adapter lane; comparing it with the
 // native lane is the parity package's job.
 //
+// Hosts build a Config in code or from a workspace's .cmdbridge/config.yaml
+// ([LoadFileConfig], [FileConfig.Apply]); the adapter lane defaults to [AdapterBridge].
+// [Kernel.Manifest] is the deterministic JSON description of every visible tool, and
+// docs/tools.md is generated from the same data by `go generate ./kernel`.
+//
 // Invariants:
 //
 //   - Every call ends in exactly one terminal state of the call state machine ([Next]),

@@ -15,6 +15,9 @@
 //   - A handler reaches the world only through its *tool.Env (workspace dir, clock, ids,
 //     environment lookup, stdin, log). Native code never touches process globals
 //     (os.Stdout, os.Stderr, os.Args, os.Exit, os.Getenv, os.Chdir, flag, log).
+//   - [Tool.Bind] decodes the input (rejecting unknown fields) before anything runs, so
+//     the kernel decodes in the caller's goroutine and runs the handler under the
+//     deadline. [Raw] builds a tool from an explicit schema (test doubles, bridges).
 //   - [Tool.Call] never panics out: a handler panic becomes an INTERNAL Output, and input
 //     that does not decode into the Input struct becomes INVALID_INPUT.
 //   - This package does no governance: the kernel decides whether a call may run.

@@ -27,6 +27,8 @@
 //     damage: edited (content no longer matches its hash or the chain), deleted (a seq is
 //     missing), reordered (seqs out of order), truncated (fewer records than a signed
 //     checkpoint covers), or a checkpoint whose signature or root does not match.
+//   - A line a crash left torn is never extended: Open terminates it, writers skip it, and
+//     Verify reports it as malformed while the chain continues from the last good record.
 //   - The signing key lives next to the log: checkpoints prove the log was not changed
 //     after the fact by anyone without that key, not by the key's holder.
 package evidence

@@ -160,3 +160,20 @@ func TestGroupCommitKeepsOneChain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Error(t, l.Append(&evidence.Receipt{}), "append after close")
 }
+
+func TestTornLineIsReportedAndTheLogGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	writeLog(t, dir, 3, 100)
+	f, err := os.OpenFile(filepath.Join(dir, evidence.ReceiptsFile), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(`{"seq":4,"id":"half`) // a crash mid-write
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	writeLog(t, dir, 2, 100)
+	rep, err := evidence.Verify(dir)
+	require.NoError(t, err)
+	require.Len(t, rep.Problems, 1, "%+v", rep.Problems)
+	assert.Equal(t, evidence.Malformed, rep.Problems[0].Kind)
+	assert.Equal(t, 4, rep.Problems[0].Line)
+	assert.Equal(t, 5, rep.Records)
+}

@@ -110,6 +110,9 @@ func Open(opts Options) (*Log, error) {
 		if l.lastCP, err = lastCheckpoint(cpf); err != nil {
 			return err
 		}
+		if err := terminateTornLine(f); err != nil {
+			return err
+		}
 		return l.catchUp()
 	})
 	if err != nil {
@@ -339,7 +342,9 @@ func (l *Log) catchUp() error {
 			}
 			content, hash, perr := splitLine(line)
 			if perr != nil {
-				return fmt.Errorf("record %d: %w", l.n+1, perr)
+				// A torn or foreign line: Verify reports it as malformed; the chain
+				// continues from the last good record.
+				continue
 			}
 			h := tlog.RecordHash(content)
 			stored, serr := tlog.StoredHashesForRecordHash(l.n, h, tlog.HashReaderFunc(l.readHashes))
@@ -430,4 +435,21 @@ func loadOrCreateKey(dir string) (note.Signer, error) {
 		return nil, fmt.Errorf("signing key: %w", err)
 	}
 	return signer, nil
+}
+
+// terminateTornLine ends a last line a crash left without its newline, so the next record
+// starts on a line of its own (the torn line stays, and Verify reports it).
+func terminateTornLine(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+		return err
+	}
+	if last[0] != '\n' {
+		_, err = f.Write([]byte("\n"))
+	}
+	return err
 }
