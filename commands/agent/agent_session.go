@@ -104,4 +104,3 @@ func envOr(c *convention.Call, key, def string) string {
 type sessionData struct {
 	Session *delivery.Session `json:"session"`
 }
-

@@ -46,7 +46,7 @@ func agentSessionEnd(c *convention.Call) error {
 
 // sessionEndData is agent:session-end's JSON data.
 type sessionEndData struct {
-	Ended   bool     `json:"ended"`
+	Ended   bool          `json:"ended"`
 	Session *endedSession `json:"session"`
 }
 

@@ -13,4 +13,3 @@ func open(c *convention.Call) (*delivery.Workspace, error) {
 	}
 	return delivery.Open(c.Context(), cwd, c.LookupEnv)
 }
-
