@@ -699,3 +699,45 @@ func gateLines(results []delivery.GateResult) string {
 func gatesFailed(run *gateRun) error {
 	return delivery.Errorf(tool.CodeGatesFailed, "gates failed (%d of %d)", run.Failed, len(run.Results))
 }
+
+// issue is one inconsistency of a WU (issue codes shared by wu:status, wu:recover,
+// wu:repair and state:doctor; spec §3.1 wu:recover).
+type issue struct {
+	Code    string
+	Message string
+}
+
+// diagnose lists the inconsistencies between a WU's YAML, its event state, stamp,
+// worktree and lane lock, in the spec's code order. It only reads.
+func diagnose(c *convention.Call, ws *delivery.Workspace, w *delivery.WU, log *delivery.EventLog) ([]issue, error) {
+	var out []issue
+	status := w.NormStatus()
+	if es, has := log.State(w.ID); !delivery.Consistent(es, has, w.Status) {
+		out = append(out, issue{"STATUS_MISMATCH", fmt.Sprintf("YAML status is %s but the event state is %s", status, es)})
+	}
+	wtExists := w.WorktreePath != "" && exists(ws, w.WorktreePath)
+	if status == delivery.StatusInProgress && w.ClaimedMode == "worktree" && w.WorktreePath != "" && !wtExists {
+		out = append(out, issue{"MISSING_WORKTREE_CLAIMED", fmt.Sprintf("worktree %s is missing", w.WorktreePath)})
+	}
+	if status == delivery.StatusDone && wtExists {
+		out = append(out, issue{"ORPHAN_WORKTREE_DONE", fmt.Sprintf("worktree %s remains after done", w.WorktreePath)})
+	}
+	stamp := delivery.StampExists(ws.Root, w.ID)
+	if stamp && status != delivery.StatusDone {
+		out = append(out, issue{"STAMP_EXISTS_YAML_NOT_DONE", fmt.Sprintf("stamp exists but YAML status is %s", status)})
+	}
+	if !stamp && status == delivery.StatusDone {
+		out = append(out, issue{"YAML_DONE_NO_STAMP", "YAML status is done but the stamp is missing"})
+	}
+	lk, err := lanelock.Read(ws.Root, w.Lane)
+	if err != nil {
+		return nil, delivery.Errorf(tool.CodeIOError, "read lock of %s: %w", w.Lane, err)
+	}
+	if status == delivery.StatusInProgress && lockPolicy(ws, w.Lane) != delivery.LockNone && (lk == nil || lk.WUID != w.ID) {
+		out = append(out, issue{"LOCK_MISSING", fmt.Sprintf("lane %s has no lock for %s", w.Lane, w.ID)})
+	}
+	if lk != nil && lk.WUID == w.ID && lk.Stale(c.Runtime().Now(), c.Runtime().StaleThreshold()) {
+		out = append(out, issue{"STALE_LOCK", fmt.Sprintf("the lock of lane %s is stale", w.Lane)})
+	}
+	return out, nil
+}
