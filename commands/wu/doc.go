@@ -1,16 +1,27 @@
-// Package wu holds the work-unit lifecycle commands (wu:*), spec §3.1, of the delivery legacy corpus.
+// Package wu holds the work-unit lifecycle commands (wu:*) of spec §3.1 of the delivery
+// legacy corpus: wu:create, wu:claim, wu:status, wu:prep, wu:done, wu:block, wu:unblock,
+// wu:release, wu:edit, wu:delete, wu:validate and wu:preflight (and the rest of §3.1 as
+// they land).
 //
-// Each command is one file in the legacy style (see package convention): a constructor
-// returning a fresh *cli.App, an action, and its output; it registers itself with
-// commands.Register from init. Domain logic lives in package delivery.
+// Each command is one file named after it, in the legacy style of package convention:
+// registration from init, the constructor newXApp returning a fresh *cli.App, the action,
+// then its output types. Domain logic lives in package delivery; wu.go holds the steps
+// several commands share as unexported functions: createWU and claimWU (wu:create,
+// wu:claim, wu:proto), planDeletion/apply (wu:delete, wu:recover nuke), diagnose (the
+// issue codes of wu:status, wu:recover, wu:repair), runWUGates (wu:prep, wu:done), and the
+// lock, worktree, note and commit helpers.
 //
-// Invariants of the recovery and handoff commands (wu:deps, wu:brief, wu:delegate,
-// wu:proto, wu:prune, wu:cleanup, wu:unlock-lane, wu:infer-lane, wu:sandbox):
+// Invariants:
 //
-//   - wu:deps, wu:infer-lane, wu:unlock-lane --list and wu:prune without --execute never
-//     write anything (spec "RO").
-//   - wu:brief and wu:delegate only append (wu-events.jsonl, delegation-registry.jsonl) and
-//     never commit; wu:cleanup, wu:prune and wu:unlock-lane never commit either.
-//   - Lane locks are only read and removed through delivery/lanelock, by owner identity.
-//   - wu:sandbox never detaches a child: on timeout its whole process group is killed.
+//   - Checks come before writes: a command that fails a check (status transition,
+//     validation, lane lock, dirty worktree, merge) has written nothing. The lane lock is
+//     the first write of wu:claim and is released again if a later step fails.
+//   - Only committable artifacts (WU YAML, initiative YAML, wu-events.jsonl, stamps) are
+//     committed, in one pathspec commit per command (delivery.CommitArtifacts); locks,
+//     telemetry and audit records are runtime state and never committed.
+//   - Read-only commands (wu:status, wu:validate, wu:preflight) write nothing.
+//   - Lane locks are released only when they are held for the WU concerned; a lock of
+//     another WU is never touched.
+//   - Output follows spec §2.2 through convention; nothing here prints directly, exits or
+//     recovers.
 package wu
