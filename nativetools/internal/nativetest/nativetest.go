@@ -6,6 +6,7 @@ package nativetest
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,7 +62,7 @@ func Git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = os.Environ()
+	cmd.Env = cmd.Environ()
 	for k, v := range Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -76,7 +77,7 @@ func Call(t *testing.T, dir, name, input string) tool.Output {
 	t.Helper()
 	tl, ok := nativetools.Default.Lookup(name)
 	require.True(t, ok, "tool %s is registered", name)
-	env := &tool.Env{Dir: dir, LookupEnv: tool.EnvFromMap(Env), Stdin: strings.NewReader(""), Log: os.Stderr}
+	env := &tool.Env{Dir: dir, LookupEnv: tool.EnvFromMap(Env), Stdin: strings.NewReader(""), Log: io.Discard}
 	out := tl.Call(context.Background(), env, json.RawMessage(input))
 	if out.Data != nil {
 		b, err := json.Marshal(out.Data)
