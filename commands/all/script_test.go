@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,11 +80,20 @@ func TestScripts(t *testing.T) {
 }
 
 func params(dir string, update bool) testscript.Params {
+	// Scripts copy shared workspaces from $FIXTURES (cp -r does not exist in testscript:
+	// use `exec cp -r $FIXTURES/<name>/. .`) instead of embedding them. The path is taken
+	// here, in the package directory, because the bridge lane runs copies of the scripts
+	// from a temporary directory.
+	fixtures, fixErr := filepath.Abs(filepath.Join("..", "..", "testdata", "workspaces"))
 	return testscript.Params{
 		Dir:                 dir,
 		UpdateScripts:       update,
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
+			if fixErr != nil {
+				return fmt.Errorf("fixtures directory: %w", fixErr)
+			}
+			env.Setenv("FIXTURES", fixtures)
 			env.Setenv("DELIVERY_NOW", "2026-03-01T10:00:00.000Z")
 			env.Setenv("DELIVERY_SEED", "cmdbridge")
 			env.Setenv("DELIVERY_OWNER", "tester@example.com")
