@@ -34,7 +34,12 @@ func commitPaths(c *convention.Call, ws *delivery.Workspace, subject string, pat
 	if err != nil || cm == nil {
 		return nil, err
 	}
-	return &convention.Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed, Branch: "HEAD"}, nil
+	out := &convention.Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed}
+	if cm.Pushed {
+		// R4 names the pushed branch; HEAD is what was pushed when it cannot be named.
+		out.Branch, _ = delivery.NewGit(ws.Root, c.Runtime()).CurrentBranch(c.Context())
+	}
+	return out, nil
 }
 
 // readWUs reads every WU spec; files that do not parse are reported as warnings and left
