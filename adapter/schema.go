@@ -92,13 +92,25 @@ func params(app *cli.App) ([]param, error) {
 	return out, nil
 }
 
-// positional tokens: <NAME>, [<NAME>], <NAME>..., [<NAME>...]
-var positionalToken = regexp.MustCompile(`^(\[)?<([A-Za-z][A-Za-z0-9_-]*)>(\.\.\.)?(\])?$`)
+// positional tokens: <NAME>, [<NAME>], <NAME>..., [<NAME>...]; the angle brackets may be
+// left out (NAME, [NAME...]), as urfave/cli help texts often do.
+var positionalToken = regexp.MustCompile(`^(\[)?(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Za-z][A-Za-z0-9_-]*))(\.\.\.)?(\])?$`)
+
+// normaliseUsage rewrites an optional passthrough written as "[-- NAME...]" to the
+// canonical "-- [NAME...]".
+func normaliseUsage(tokens []string) []string {
+	for i, tok := range tokens {
+		if tok == "[--" && i == len(tokens)-2 && strings.HasSuffix(tokens[i+1], "]") && !strings.HasPrefix(tokens[i+1], "[") {
+			return append(append([]string{}, tokens[:i]...), "--", "["+tokens[i+1])
+		}
+	}
+	return tokens
+}
 
 func positionals(usage string) ([]param, error) {
 	var out []param
 	passthrough, sawOptional, sawList := false, false, false
-	tokens := strings.Fields(usage)
+	tokens := normaliseUsage(strings.Fields(usage))
 	for i, tok := range tokens {
 		if tok == "--" {
 			if passthrough || i == len(tokens)-1 {
@@ -108,11 +120,12 @@ func positionals(usage string) ([]param, error) {
 			continue
 		}
 		m := positionalToken.FindStringSubmatch(tok)
-		if m == nil || (m[1] == "[") != (m[4] == "]") {
+		if m == nil || (m[1] == "[") != (m[5] == "]") {
 			return nil, fmt.Errorf("token %q is not <NAME>, [<NAME>], <NAME>... or [<NAME>...]", tok)
 		}
-		optional, list := m[1] == "[", m[3] == "..."
-		p := param{prop: tool.PropertyName(strings.ToLower(m[2])), kind: kString, list: list, required: !optional, role: asPositional}
+		name := m[2] + m[3] // one of the two is empty
+		optional, list := m[1] == "[", m[4] == "..."
+		p := param{prop: tool.PropertyName(strings.ToLower(name)), kind: kString, list: list, required: !optional, role: asPositional}
 		if passthrough {
 			if !list || i != len(tokens)-1 {
 				return nil, fmt.Errorf(`"--" must be followed by exactly one <NAME>... token`)
@@ -280,6 +293,13 @@ func defaultJSON(v any) json.RawMessage {
 // Schema derives c's tool input schema from a pristine app (c.New()): a JSON Schema
 // 2020-12 object with additionalProperties false, one property per visible flag (help,
 // version and json excluded) and per positional of App.ArgsUsage, in table order.
+//
+// Positionals come from App.ArgsUsage, a space-separated list of tokens: <NAME> (a
+// required string), [<NAME>] (optional), <NAME>... or [<NAME>...] (an array; only the
+// last positional), and "-- <NAME>..." or "[-- NAME...]" for a passthrough array placed
+// after "--" in argv. Angle brackets may be left out. Each becomes the property
+// lower(NAME) with "-" as "_"; when a flag already maps to that property, the flag wins.
+// An app without ArgsUsage takes no positionals.
 func Schema(c commands.Command) (*jsonschema.Schema, error) {
 	ps, err := params(c.New())
 	if err != nil {
