@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,53 +10,9 @@ import (
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
-	"gopkg.in/yaml.v3"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 )
-
-// ConfigFile is the kernel configuration a workspace may carry, relative to its root.
-const ConfigFile = ".cmdbridge/config.yaml"
-
-// fileConfig is the YAML form of the parts of kernel.Config an operator sets.
-type fileConfig struct {
-	Governance struct {
-		Allowed  *[]string `yaml:"allowed"`
-		Disabled []string  `yaml:"disabled"`
-		Excluded []string  `yaml:"excluded"`
-	} `yaml:"governance"`
-	Policy []kernel.Rule     `yaml:"policy"`
-	Routes map[string]string `yaml:"routes"`
-}
-
-// loadFileConfig reads <workspace>/.cmdbridge/config.yaml into cfg; a missing file leaves
-// the defaults.
-func loadFileConfig(workspace string, cfg *kernel.Config) error {
-	path := filepath.Join(workspace, ConfigFile)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	var fc fileConfig
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", ConfigFile, err)
-	}
-	if fc.Governance.Allowed != nil {
-		cfg.Governance.Allowed = append([]string{}, *fc.Governance.Allowed...)
-	}
-	cfg.Governance.Disabled = fc.Governance.Disabled
-	cfg.Governance.Excluded = fc.Governance.Excluded
-	if fc.Policy != nil {
-		cfg.Policy = fc.Policy
-	}
-	cfg.Routes = fc.Routes
-	return nil
-}
 
 // openKernel builds the kernel for the workspace the global flags name.
 func openKernel(c *ucli.Context) (*kernel.Kernel, error) {
@@ -75,7 +30,11 @@ func openKernel(c *ucli.Context) (*kernel.Kernel, error) {
 		Runtime:        hostOf(c).Runtime,
 		Approver:       terminalApprover(c.App.Reader, c.App.ErrWriter),
 	}
-	if err := loadFileConfig(ws, &cfg); err != nil {
+	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	if err != nil {
+		return nil, err
+	}
+	if err := fc.Apply(&cfg); err != nil {
 		return nil, err
 	}
 	return kernel.New(cfg)
