@@ -1,0 +1,34 @@
+// Package mcp serves the kernel's tools over the Model Context Protocol, using the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk): [NewServer] builds the SDK
+// server, [ServeStdio] runs it on a process's standard streams and [HTTPHandler] serves
+// it over the SDK's streamable HTTP transport.
+//
+// tools/list carries every tool [kernel.Kernel.Tools] exposes, under its MCP-safe name
+// ([tool.MCPName]), with the kernel's input schema passed through unchanged, the tool's
+// annotations (title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint, all
+// stated explicitly so the protocol's defaults never apply) and an output schema
+// describing the [tool.Output] envelope. tools/call runs the tool through
+// [kernel.Kernel.Call] and returns the Output as JSON text content and as structured
+// content, with the evidence receipt id in the result's _meta.
+//
+// Invariants:
+//
+//   - Every call goes through the kernel pipeline, non-interactively, with the caller
+//     the server was built with. Nothing in a request (arguments, _meta, client info)
+//     can change the caller, its scopes or the interactive mode; an "ask" policy
+//     decision is therefore APPROVAL_REQUIRED, never a wait.
+//   - A tool failure, kernel refusals included (TOOL_DISABLED, INVALID_INPUT,
+//     SCOPE_DENIED, POLICY_DENIED, APPROVAL_REQUIRED, TIMEOUT…), is a result with
+//     isError true carrying the Output, so the model can read error.code. Only protocol
+//     problems (unknown method or tool name, malformed JSON-RPC) are protocol errors, as
+//     the SDK produces them.
+//   - An MCP tool name maps to exactly one canonical name; two tools with the same MCP
+//     name are an error when the server is built, never last-one-wins.
+//   - In stdio mode the protocol writes only to its own duplicate of the output
+//     descriptor. While [ServeStdio] runs, descriptor 1 and os.Stdout point at standard
+//     error, so legacy code writing to stdout (through os.Stdout, a package-level copy
+//     of it, or the raw descriptor) cannot corrupt the stream; both are restored when
+//     it returns. The adapter's own capture of os.Stdout during a call is unaffected.
+//   - This package does no governance, validation or scope checks of its own: the
+//     kernel decides; this package only translates.
+package mcp

@@ -1,0 +1,135 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// The fixture is a small legacy command, written the way the corpus's commands are
+// (a cli.App constructor, a main on os.Args, fmt to os.Stdout, exit through cli.Exit),
+// and a handful of native tools, so these tests do not depend on the delivery corpus.
+
+// hostStdout is bound at package init, as careless legacy code binds its writers: it
+// is the process's descriptor 1, not whatever os.Stdout points at during a call.
+var hostStdout = os.Stdout
+
+// Stray lines the noisy greeting writes around its envelope.
+const (
+	strayViaPackageVar = "GARBAGE via a package-level copy of os.Stdout"
+	strayViaFD1        = "GARBAGE written to descriptor 1"
+)
+
+func newGreetApp() *cli.App {
+	return &cli.App{
+		Name:  "fx:greet",
+		Usage: "Greet someone by name.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Usage: "who to greet", Required: true},
+			&cli.BoolFlag{Name: "noisy", Usage: "also write stray lines to the process's stdout"},
+			&cli.BoolFlag{Name: "json", Usage: "print the JSON envelope"},
+		},
+		Metadata: map[string]interface{}{commands.MetaReadOnly: true, commands.MetaIdempotent: true},
+		Action:   greetAction,
+	}
+}
+
+func greetMain(ctx context.Context) {
+	_ = newGreetApp().RunContext(ctx, os.Args)
+}
+
+func greetAction(c *cli.Context) error {
+	if c.Bool("noisy") {
+		fmt.Fprintln(hostStdout, strayViaPackageVar)
+		_, _ = unix.Write(1, []byte(strayViaFD1+"\n"))
+	}
+	name := c.String("name")
+	if name == "nobody" {
+		printEnvelope(false, nil, map[string]any{"code": tool.CodeNotFound, "message": "nobody to greet", "details": nil})
+		return cli.Exit("", 1)
+	}
+	printEnvelope(true, map[string]any{"greeting": "hello, " + name}, nil)
+	return nil
+}
+
+func printEnvelope(ok bool, data any, errObj any) {
+	b, _ := json.Marshal(map[string]any{"ok": ok, "command": "fx:greet", "data": data, "error": errObj, "warnings": []string{}})
+	fmt.Println(string(b))
+}
+
+type echoIn struct {
+	Text string `json:"text,omitempty" jsonschema:"text to echo back"`
+}
+
+type pathIn struct {
+	Path string `json:"path" jsonschema:"file to write, relative to the workspace"`
+}
+
+type noIn struct{}
+
+// fixtureNative: echo (read-only, reports whether the call was interactive), fail (a
+// tool failure), wipe (destructive: the default policy asks), write (a declared write
+// path), off (disabled by governance) and hidden (excluded).
+func fixtureNative(t testing.TB) *nativetools.Registry {
+	r := nativetools.NewRegistry()
+	add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
+	add(nativetools.New(tool.Spec{Name: "fx:echo", Description: "Echo the text back.",
+		Annotations: tool.Annotations{Title: "Echo", ReadOnlyHint: true, IdempotentHint: true}},
+		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output {
+			return tool.OK(map[string]any{"text": in.Text, "interactive": env.Interactive})
+		}))
+	add(nativetools.New(tool.Spec{Name: "fx:fail", Description: "Always fails.",
+		Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
+			return tool.FailDetails(tool.CodeNotFound, map[string]any{"id": "WU-404"}, "WU-404 does not exist")
+		}))
+	add(nativetools.New(tool.Spec{Name: "fx:wipe", Description: "Delete everything.",
+		Annotations: tool.Annotations{DestructiveHint: true, OpenWorldHint: true}},
+		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("wiped") }))
+	add(nativetools.New(tool.Spec{Name: "fx:write", Description: "Write a file.",
+		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
+		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output { return tool.OK(in.Path) }))
+	add(nativetools.New(tool.Spec{Name: "fx:off", Description: "Disabled by configuration.",
+		Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("on") }))
+	add(nativetools.New(tool.Spec{Name: "fx:hidden", Description: "Excluded by configuration.",
+		Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("seen") }))
+	return r
+}
+
+func fixtureCommands(t testing.TB) *commands.Registry {
+	r := commands.NewRegistry()
+	require.NoError(t, r.Add(commands.Command{Name: "fx:greet", Domain: "fx", New: newGreetApp, Main: greetMain}))
+	return r
+}
+
+// testCaller is the identity the server is built with.
+var testCaller = kernel.Caller{Subject: "mcp-test", Read: []string{"."}, Write: []string{"."}}
+
+// newFixtureKernel builds a kernel over the fixture in workspace ws. onResult, when not
+// nil, sees every finished call.
+func newFixtureKernel(t testing.TB, ws string, onResult func(kernel.Request, kernel.Result)) *kernel.Kernel {
+	k, err := kernel.New(kernel.Config{
+		Workspace:  ws,
+		Commands:   fixtureCommands(t),
+		Native:     fixtureNative(t),
+		Governance: kernel.Governance{Disabled: []string{"fx:off"}, Excluded: []string{"fx:hidden"}},
+		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		OnResult:   onResult,
+	})
+	require.NoError(t, err)
+	return k
+}

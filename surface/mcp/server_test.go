@@ -1,0 +1,218 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// recorder keeps the requests the kernel saw.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []kernel.Request
+}
+
+func (r *recorder) record(req kernel.Request, _ kernel.Result) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = append(r.reqs, req)
+}
+
+func (r *recorder) all() []kernel.Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]kernel.Request(nil), r.reqs...)
+}
+
+// connectInMemory serves k to an SDK client over the SDK's in-memory transports.
+func connectInMemory(t *testing.T, k *kernel.Kernel) *sdkmcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	srv, err := mcp.NewServer(k, testCaller, mcp.WithImplementation("cmdbridge-test", "v0"))
+	require.NoError(t, err)
+	st, ct := sdkmcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test-client", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		assert.NoError(t, cs.Close())
+		_ = ss.Wait()
+	})
+	return cs
+}
+
+func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemory(t, k)
+
+	res, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	byName := map[string]*sdkmcp.Tool{}
+	var names []string
+	for _, tl := range res.Tools {
+		byName[tl.Name] = tl
+		names = append(names, tl.Name)
+	}
+	sort.Strings(names)
+	// Every visible kernel tool, under its MCP name; the excluded one is absent.
+	assert.Equal(t, []string{"fx_echo", "fx_fail", "fx_greet", "fx_off", "fx_wipe", "fx_write"}, names)
+
+	for _, spec := range k.Tools() {
+		tl := byName[tool.MCPName(spec.Name)]
+		require.NotNil(t, tl, spec.Name)
+		want, err := json.Marshal(spec.InputSchema)
+		require.NoError(t, err)
+		got, err := json.Marshal(tl.InputSchema)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(want), string(got), "%s: schema passes through unchanged", spec.Name)
+		assert.Equal(t, spec.Description, tl.Description, spec.Name)
+
+		a := tl.Annotations
+		require.NotNil(t, a, spec.Name)
+		assert.Equal(t, spec.Annotations.ReadOnlyHint, a.ReadOnlyHint, spec.Name)
+		assert.Equal(t, spec.Annotations.IdempotentHint, a.IdempotentHint, spec.Name)
+		// Stated explicitly: absent, the protocol would read them as true.
+		require.NotNil(t, a.DestructiveHint, spec.Name)
+		require.NotNil(t, a.OpenWorldHint, spec.Name)
+		assert.Equal(t, spec.Annotations.DestructiveHint, *a.DestructiveHint, spec.Name)
+		assert.Equal(t, spec.Annotations.OpenWorldHint, *a.OpenWorldHint, spec.Name)
+		assert.NotEmpty(t, a.Title, spec.Name)
+		assert.NotNil(t, tl.OutputSchema, spec.Name)
+	}
+	assert.Equal(t, "Echo", byName["fx_echo"].Annotations.Title)
+	assert.Equal(t, "fx:greet", byName["fx_greet"].Annotations.Title, "no declared title: the canonical name")
+	assert.True(t, *byName["fx_wipe"].Annotations.DestructiveHint)
+	// The legacy command's flags became its schema (required --name, no --json).
+	greet, _ := json.Marshal(byName["fx_greet"].InputSchema)
+	assert.Contains(t, string(greet), `"required":["name"]`)
+	assert.NotContains(t, string(greet), `"json"`)
+
+	golden(t, "tools_list.json", res.Tools)
+}
+
+// golden compares v's indented JSON with testdata/name; -update rewrites it.
+func golden(t *testing.T, name string, v any) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
+	require.NoError(t, err)
+	got = append(got, '\n')
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to create %s", path)
+	assert.Equal(t, string(want), string(got))
+}
+
+// decodeResult checks the two content forms agree and returns the Output they carry.
+func decodeResult(t *testing.T, res *sdkmcp.CallToolResult) tool.Output {
+	t.Helper()
+	require.Len(t, res.Content, 1)
+	text, ok := res.Content[0].(*sdkmcp.TextContent)
+	require.True(t, ok, "content is text, got %T", res.Content[0])
+	var out tool.Output
+	require.NoError(t, json.Unmarshal([]byte(text.Text), &out), text.Text)
+	structured, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	assert.JSONEq(t, text.Text, string(structured), "structured content is the same Output")
+	assert.Equal(t, !out.Success, res.IsError, "isError mirrors success")
+	assert.NotEmpty(t, res.Meta[mcp.ReceiptMetaKey], "every call has a receipt")
+	return out
+}
+
+func TestCallToolResults(t *testing.T) {
+	cases := []struct {
+		name     string
+		tool     string
+		args     any
+		wantCode string // "" for success
+		wantData string // JSON, checked on success
+	}{
+		{name: "native success", tool: "fx_echo", args: map[string]any{"text": "hi"},
+			wantData: `{"text":"hi","interactive":false}`},
+		{name: "no arguments", tool: "fx_echo", args: nil, wantData: `{"text":"","interactive":false}`},
+		{name: "legacy command success", tool: "fx_greet", args: map[string]any{"name": "Ada"},
+			wantData: `{"greeting":"hello, Ada"}`},
+		{name: "legacy command failure", tool: "fx_greet", args: map[string]any{"name": "nobody"}, wantCode: tool.CodeNotFound},
+		{name: "native tool failure", tool: "fx_fail", args: map[string]any{}, wantCode: tool.CodeNotFound},
+		{name: "invalid input", tool: "fx_echo", args: map[string]any{"text": "hi", "extra": 1}, wantCode: tool.CodeInvalidInput},
+		{name: "missing required input", tool: "fx_greet", args: map[string]any{}, wantCode: tool.CodeInvalidInput},
+		{name: "scope refusal", tool: "fx_write", args: map[string]any{"path": "../outside.txt"}, wantCode: tool.CodeScopeDenied},
+		{name: "governance refusal", tool: "fx_off", args: map[string]any{}, wantCode: tool.CodeToolDisabled},
+		{name: "approval refusal", tool: "fx_wipe", args: map[string]any{}, wantCode: tool.CodeApprovalRequired},
+	}
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemory(t, k)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+			require.NoError(t, err, "a tool outcome is never a protocol error")
+			out := decodeResult(t, res)
+			if tc.wantCode == "" {
+				require.True(t, out.Success, "%+v", out.Error)
+				data, err := json.Marshal(out.Data)
+				require.NoError(t, err)
+				assert.JSONEq(t, tc.wantData, string(data))
+				return
+			}
+			assert.True(t, res.IsError)
+			require.NotNil(t, out.Error)
+			assert.Equal(t, tc.wantCode, out.Error.Code, out.Error.Message)
+		})
+	}
+}
+
+func TestCallerComesFromTheServerNeverTheRequest(t *testing.T) {
+	var rec recorder
+	k := newFixtureKernel(t, t.TempDir(), rec.record)
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemory(t, k)
+
+	params := &sdkmcp.CallToolParams{
+		Name:      "fx_echo",
+		Arguments: map[string]any{"text": "x"},
+		Meta:      sdkmcp.Meta{"caller": "root", "subject": "root", "interactive": true},
+	}
+	res, err := cs.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	assert.False(t, res.IsError)
+	reqs := rec.all()
+	require.Len(t, reqs, 1)
+	assert.Equal(t, testCaller, reqs[0].Caller)
+	assert.False(t, reqs[0].Interactive)
+	assert.Equal(t, "fx:echo", reqs[0].Tool, "the MCP name resolves to the canonical name")
+}
+
+func TestProtocolErrorsStayProtocolErrors(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemory(t, k)
+	for _, name := range []string{"nope", "fx_hidden", "fx:echo"} {
+		_, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+		assert.ErrorContains(t, err, "unknown tool", name)
+	}
+	// The session is still usable afterwards.
+	res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: "fx_echo", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError)
+}
