@@ -7,9 +7,10 @@ import (
 )
 
 // MetaArgs is the cli.App.Metadata key holding the command's positionals as
-// []map[string]any{{"name": "ref", "required": false}}, in order: the tool input field
-// each positional becomes (spec §2.6). A command with a passthrough after "--" declares
-// it as the last entry with "passthrough": true.
+// []map[string]any{{"name": "ref", "required": false, "passthrough": false}}, in order:
+// the tool input field each positional becomes (spec §2.6). A command with a passthrough
+// after "--" declares it as the last entry with "passthrough": true. A positional with a
+// choice list also has "choices": []string (the enum its schema should carry).
 const MetaArgs = "cmdbridge.args"
 
 // metaSpec holds the *Spec an app was built from, for the runner; metaRuntime the
@@ -49,6 +50,9 @@ type Arg struct {
 	Required bool
 	// Passthrough takes every argument after "--" (wu:sandbox's command).
 	Passthrough bool
+	// Choices, when set, is the positional's type (spec a|b|c): any other value is a
+	// usage error found in the argv phase, and the list is published in [MetaArgs].
+	Choices []string
 }
 
 // Rule is a combination rule between flags (spec §2.1).
@@ -84,7 +88,11 @@ func App(s Spec) *cli.App {
 	args := make([]map[string]any, 0, len(s.Args))
 	argsUsage := ""
 	for _, a := range s.Args {
-		args = append(args, map[string]any{"name": a.Name, "required": a.Required, "passthrough": a.Passthrough})
+		m := map[string]any{"name": a.Name, "required": a.Required, "passthrough": a.Passthrough}
+		if len(a.Choices) > 0 {
+			m["choices"] = append([]string(nil), a.Choices...)
+		}
+		args = append(args, m)
 		argsUsage += " " + argUsage(a)
 	}
 	meta := map[string]any{

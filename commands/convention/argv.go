@@ -3,6 +3,7 @@ package convention
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,6 +115,21 @@ func checkArgv(s *Spec, flags []cli.Flag, args []string, envErr error) (checked,
 			declared++
 		}
 	}
+	// Positionals are still argv, so their values are checked left to right before any
+	// missing required flag is reported.
+	k := 0
+	for _, a := range s.Args {
+		if a.Passthrough {
+			continue
+		}
+		if k >= len(positional) {
+			break
+		}
+		if v := positional[k]; len(a.Choices) > 0 && !slices.Contains(a.Choices, v) {
+			return res, usagef("invalid value %q for %s: expected %s", v, upper(a.Name), oneOf(a.Choices))
+		}
+		k++
+	}
 	if len(positional) > declared {
 		return res, usagef("unexpected argument %q", positional[declared])
 	}
@@ -122,7 +138,7 @@ func checkArgv(s *Spec, flags []cli.Flag, args []string, envErr error) (checked,
 			return res, usagef("missing required flag --%s", f.Names()[0])
 		}
 	}
-	k := 0
+	k = 0
 	for _, a := range s.Args {
 		if a.Passthrough {
 			continue
@@ -185,6 +201,17 @@ func checkValue(f cli.Flag, value string) error {
 	case *cli.Float64Flag, *cli.Float64SliceFlag:
 		if _, err := strconv.ParseFloat(value, 64); err != nil {
 			return invalidValue{"number"}
+		}
+	case *cli.StringSliceFlag:
+		// Each occurrence is one value (no comma splitting), checked alone: a typed
+		// repeatable flag ([Enums]) carries its check in its Action, like [Int].
+		if f.Action != nil {
+			var iv invalidValue
+			if err := f.Action(nil, []string{value}); errors.As(err, &iv) {
+				return iv
+			} else if err != nil {
+				return invalidValue{err.Error()}
+			}
 		}
 	case *cli.GenericFlag:
 		if err := f.Value.Set(value); err != nil {

@@ -233,3 +233,89 @@ func TestCommitLines(t *testing.T) {
 	assert.Equal(t, "  commit: 0123456 chore: x\n  pushed: origin main\n",
 		convention.CommitLines(&convention.Commit{SHA: "0123456789", Subject: "chore: x", Pushed: true, Branch: "main"}))
 }
+
+// newChoicesApp declares a positional choice list and a repeatable enum flag.
+func newChoicesApp(action func(*convention.Call) error) *cli.App {
+	return convention.App(convention.Spec{
+		Name:   "test:choices",
+		Flags:  []cli.Flag{convention.Enums("status", "filter", "ready", "done"), &cli.StringFlag{Name: "lane", Required: true}},
+		Args:   []convention.Arg{{Name: "kind", Choices: []string{"all", "dora"}}},
+		Action: action,
+	})
+}
+
+func runChoices(t *testing.T, args ...string) (outcome, []string, string) {
+	t.Helper()
+	var o outcome
+	var statuses []string
+	var kind string
+	var stdout, stderr bytes.Buffer
+	app := newChoicesApp(func(c *convention.Call) error {
+		o.ran = true
+		statuses, kind = c.Strings("status"), c.Arg("kind")
+		return c.Result("done", nil)
+	})
+	app.Writer, app.ErrWriter = &stdout, &stderr
+	saved := cli.OsExiter
+	t.Cleanup(func() { cli.OsExiter = saved })
+	cli.OsExiter = func(code int) { o.code = code }
+	convention.Run(context.Background(), app, append([]string{"test:choices"}, args...))
+	o.stdout, o.stderr = stdout.String(), stderr.String()
+	return o, statuses, kind
+}
+
+func TestChoiceUsageErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"bad positional", []string{"--lane", "x", "flow"}, `invalid value "flow" for KIND: expected one of all, dora`},
+		{"bad positional before missing flag", []string{"flow"}, `invalid value "flow" for KIND: expected one of all, dora`},
+		{"bad positional before extra argument", []string{"--lane", "x", "flow", "more"}, `invalid value "flow" for KIND: expected one of all, dora`},
+		{"extra argument after good positional", []string{"--lane", "x", "all", "more"}, `unexpected argument "more"`},
+		{"bad repeated value", []string{"--status", "ready", "--status=waiting", "--lane", "x"}, `invalid value "waiting" for --status: expected one of ready, done`},
+		{"no comma splitting", []string{"--status", "ready,done", "--lane", "x"}, `invalid value "ready,done" for --status: expected one of ready, done`},
+		{"bad value before missing flag", []string{"--status", "x"}, `invalid value "x" for --status: expected one of ready, done`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o, _, _ := runChoices(t, tc.args...)
+			assert.Equal(t, 2, o.code)
+			assert.False(t, o.ran, "nothing runs on a usage error")
+			assert.Equal(t, "[test:choices] usage: "+tc.msg+"\n", o.stderr)
+			assert.Empty(t, o.stdout)
+		})
+	}
+}
+
+func TestChoiceUsageErrorEnvelope(t *testing.T) {
+	o, _, _ := runChoices(t, "--json", "--lane", "x", "flow")
+	assert.Equal(t, 2, o.code)
+	assert.JSONEq(t, `{"ok":false,"command":"test:choices","data":null,
+		"error":{"code":"USAGE","message":"invalid value \"flow\" for KIND: expected one of all, dora","details":null},
+		"warnings":[]}`, o.stdout)
+}
+
+func TestChoicesAccepted(t *testing.T) {
+	o, statuses, kind := runChoices(t, "--status", "done", "--status=ready", "--status", "done", "--lane", "x", "dora")
+	require.True(t, o.ran)
+	assert.Equal(t, 0, o.code)
+	assert.Empty(t, o.stderr)
+	assert.Equal(t, []string{"done", "ready", "done"}, statuses, "argv order, each value once")
+	assert.Equal(t, "dora", kind)
+
+	o, statuses, kind = runChoices(t, "--lane", "x")
+	require.True(t, o.ran)
+	assert.Empty(t, statuses)
+	assert.Equal(t, "", kind, "an absent optional positional is not checked")
+}
+
+func TestChoicesInMetadata(t *testing.T) {
+	app := newChoicesApp(ok)
+	assert.Equal(t, []map[string]any{{"name": "kind", "required": false, "passthrough": false,
+		"choices": []string{"all", "dora"}}}, app.Metadata[convention.MetaArgs])
+	f, isSlice := app.Flags[0].(*cli.StringSliceFlag)
+	require.True(t, isSlice, "a repeatable enum stays a slice flag: its tool input is an array")
+	assert.Equal(t, "filter (repeatable; ready|done)", f.Usage)
+}

@@ -25,17 +25,20 @@
 // That is all: the adapter derives the tool's input schema and annotations from the app
 // New returns, so the command becomes a tool with no further step. Use the typed flag
 // constructors so the schema sees types: [Int] (with an optional range), [Enum] (a JSON
-// Schema enum, through commands.Choices), [Date], [Duration], [WU], [MEM]; plain
+// Schema enum, through commands.Choices), [Enums] (a repeatable a|b|c flag: still an
+// array input, each value checked), [Date], [Duration], [WU], [MEM]; plain
 // cli.StringFlag, cli.BoolFlag and cli.StringSliceFlag otherwise. Mark required flags with
-// Required: true. --json is added for you. Positionals are published in Metadata under
-// [MetaArgs].
+// Required: true. --json is added for you. A positional whose type is a word list
+// declares it in Arg.Choices, never in the action. Positionals are published in Metadata
+// under [MetaArgs].
 //
 // # What the runner guarantees
 //
 //   - Usage errors (spec §2.1): before anything runs, Run checks the environment
 //     (delivery.NewRuntime), then argv left to right (unknown flag, missing value,
-//     malformed value, unexpected argument), then missing required flags in table
-//     order and missing required positionals, then the Rules in order. The first problem
+//     malformed value, a positional outside its Choices, unexpected argument), then
+//     missing required flags in table order and missing required positionals, then the
+//     Rules in order. The first problem
 //     prints "[<command>] usage: <canonical message>" on stderr (and the USAGE envelope on
 //     stdout when --json occurs before "--") and exits 2. urfave/cli's own messages and
 //     help-on-error never show.

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +49,10 @@ func (e *EnumValue) Set(s string) error {
 func (e *EnumValue) String() string { return e.value }
 
 // Expected is "one of a, b, c".
-func (e *EnumValue) Expected() string { return "one of " + strings.Join(e.choices, ", ") }
+func (e *EnumValue) Expected() string { return oneOf(e.choices) }
+
+// oneOf is the expected form of an enum, for the canonical usage message.
+func oneOf(choices []string) string { return "one of " + strings.Join(choices, ", ") }
 
 // Enum declares an optional flag accepting one of choices, def being its default ("" for
 // none).
@@ -57,6 +61,27 @@ func Enum(name, usage, def string, choices ...string) *cli.GenericFlag {
 		Name:  name,
 		Usage: fmt.Sprintf("%s (%s)", usage, strings.Join(choices, "|")),
 		Value: &EnumValue{choices: choices, value: def},
+	}
+}
+
+// Enums declares a repeatable flag (spec type a|b|c[]) whose every value must be one of
+// choices: --status ready --status blocked. Any other value is a usage error found in
+// the argv phase. It stays a cli.StringSliceFlag so the tool input is an array (spec
+// §2.6); the choices are checked by its Action, which argv checking calls once per value
+// with a nil context, and they are listed in the usage text.
+func Enums(name, usage string, choices ...string) *cli.StringSliceFlag {
+	choices = append([]string(nil), choices...)
+	return &cli.StringSliceFlag{
+		Name:  name,
+		Usage: fmt.Sprintf("%s (repeatable; %s)", usage, strings.Join(choices, "|")),
+		Action: func(_ *cli.Context, values []string) error {
+			for _, v := range values {
+				if !slices.Contains(choices, v) {
+					return invalidValue{oneOf(choices)}
+				}
+			}
+			return nil
+		},
 	}
 }
 

@@ -2,7 +2,6 @@ package flow
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -30,7 +28,7 @@ func newMetricsApp() *cli.App {
 		Flags: []cli.Flag{
 			convention.Int("days", "window length in days, ending now", 7, nil, nil),
 		},
-		Args:   []convention.Arg{{Name: "kind"}},
+		Args:   []convention.Arg{{Name: "kind", Choices: metricKinds}},
 		Action: metrics,
 	})
 }
@@ -39,10 +37,6 @@ func metrics(c *convention.Call) error {
 	kind := c.Arg("kind")
 	if kind == "" {
 		kind = delivery.MetricsAll
-	}
-	if !slices.Contains(metricKinds, kind) {
-		// The positional's enum is part of its type (spec §5.6), so this is a usage error.
-		return c.Failf(tool.CodeUsage, "invalid value %q for KIND: expected one of %s", kind, strings.Join(metricKinds, ", "))
 	}
 	m, err := computeMetrics(c, kind, c.Int("days"))
 	if err != nil {

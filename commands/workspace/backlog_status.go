@@ -10,7 +10,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -25,7 +24,7 @@ func newBacklogStatusApp() *cli.App {
 		ReadOnly: true, Idempotent: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "lane", Usage: "only this lane"},
-			&cli.StringSliceFlag{Name: "status", Usage: "list only WUs with this status (repeatable; ready|in_progress|blocked|done|closed)"},
+			convention.Enums("status", "list only WUs with this status", boardStatuses...),
 			&cli.BoolFlag{Name: "include-done", Usage: "also list done and closed WUs (they are always counted)"},
 		},
 		Action: backlogStatus,
@@ -34,12 +33,6 @@ func newBacklogStatusApp() *cli.App {
 
 func backlogStatus(c *convention.Call) error {
 	statuses := c.Strings("status")
-	for _, s := range statuses {
-		if !slices.Contains(boardStatuses, s) {
-			// An enum value is part of the flag's type (spec §5.6): a usage error.
-			return c.Failf(tool.CodeUsage, "invalid value %q for --status: expected one of %s", s, strings.Join(boardStatuses, ", "))
-		}
-	}
 	ws, err := open(c)
 	if err != nil {
 		return err
