@@ -79,9 +79,13 @@ type pathIn struct {
 
 type noIn struct{}
 
+// blockStarted receives a value when fx:block is running.
+var blockStarted = make(chan struct{}, 1)
+
 // fixtureNative: echo (read-only, reports whether the call was interactive), fail (a
 // tool failure), wipe (destructive: the default policy asks), write (a declared write
-// path), off (disabled by governance) and hidden (excluded).
+// path), off (disabled by governance), block (waits for cancellation) and hidden
+// (excluded).
 func fixtureNative(t testing.TB) *nativetools.Registry {
 	r := nativetools.NewRegistry()
 	add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
@@ -104,6 +108,16 @@ func fixtureNative(t testing.TB) *nativetools.Registry {
 	add(nativetools.New(tool.Spec{Name: "fx:off", Description: "Disabled by configuration.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("on") }))
+	add(nativetools.New(tool.Spec{Name: "fx:block", Description: "Wait until the call is cancelled.",
+		Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
+			select {
+			case blockStarted <- struct{}{}:
+			default:
+			}
+			<-ctx.Done()
+			return tool.OK("late")
+		}))
 	add(nativetools.New(tool.Spec{Name: "fx:hidden", Description: "Excluded by configuration.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("seen") }))

@@ -9,12 +9,16 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -72,7 +76,7 @@ func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
 	}
 	sort.Strings(names)
 	// Every visible kernel tool, under its MCP name; the excluded one is absent.
-	assert.Equal(t, []string{"fx_echo", "fx_fail", "fx_greet", "fx_off", "fx_wipe", "fx_write"}, names)
+	assert.Equal(t, []string{"fx_block", "fx_echo", "fx_fail", "fx_greet", "fx_off", "fx_wipe", "fx_write"}, names)
 
 	for _, spec := range k.Tools() {
 		tl := byName[tool.MCPName(spec.Name)]
@@ -215,4 +219,46 @@ func TestProtocolErrorsStayProtocolErrors(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: "fx_echo", Arguments: map[string]any{}})
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
+}
+
+func TestClientCancellationCancelsTheKernelCall(t *testing.T) {
+	results := make(chan kernel.Result, 1)
+	k := newFixtureKernel(t, t.TempDir(), func(_ kernel.Request, res kernel.Result) { results <- res })
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemory(t, k)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_block", Arguments: map[string]any{}})
+		errc <- err
+	}()
+	select { // cancel once the tool is running inside the kernel
+	case <-blockStarted:
+	case <-time.After(10 * time.Second):
+		t.Fatal("fx:block never started")
+	}
+	cancel()
+	require.ErrorIs(t, <-errc, context.Canceled)
+	res := <-results
+	require.NotNil(t, res.Output.Error)
+	assert.Equal(t, tool.CodeCancelled, res.Output.Error.Code)
+}
+
+func TestServerRefusesANonObjectSchema(t *testing.T) {
+	r := nativetools.NewRegistry()
+	require.NoError(t, r.Add(nativetools.Raw(tool.Spec{Name: "fx:scalar", Description: "takes a string",
+		InputSchema: &jsonschema.Schema{Type: "string"}},
+		func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output { return tool.OK(nil) })))
+	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Native: r, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+
+	_, err = mcp.NewServer(k, testCaller)
+	assert.ErrorContains(t, err, "fx:scalar: input schema is not an object schema")
+	_, err = mcp.HTTPHandler(k, testCaller)
+	assert.ErrorContains(t, err, "fx:scalar")
+	// ServeStdio fails before it touches any descriptor.
+	err = mcp.ServeStdio(context.Background(), k, testCaller, os.Stdin, os.Stdout)
+	assert.ErrorContains(t, err, "fx:scalar")
 }
