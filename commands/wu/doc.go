@@ -24,4 +24,12 @@
 //     another WU is never touched.
 //   - Output follows spec §2.2 through convention; nothing here prints directly, exits or
 //     recovers.
+//   - The reconciling commands (wu:recover, wu:repair) are exempt from the transition
+//     table, since they align the files with each other. wu:recover without --action and
+//     wu:repair --check write nothing (--check fails with CHECK_FAILED on any issue);
+//     wu:recover reset and nuke without --force are a usage error raised before the
+//     action runs. wu:repair treats the YAML as the truth and only appends events along
+//     the allowed transitions, writes stamps, sets a stamped WU to done and removes a done
+//     WU's worktree; the event log is rewritten only by wu:recover nuke and by wu:repair
+//     --repair-state (after a backup copy).
 package wu
