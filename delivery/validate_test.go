@@ -37,9 +37,9 @@ func strictWU(id, status, extra string) string {
 func TestValidateWUs(t *testing.T) {
 	ws := validateWorkspace(t, map[string]string{
 		"WU-1.yaml": strictWU("WU-1", "ready", "initiative: public-api\nblocked_by:\n  - WU-2\n"),
-		"WU-2.yaml": strictWU("WU-2", "done", ""),                                      // no stamp
-		"WU-3.yaml": strictWU("WU-3", "ready", ""),                                     // stamped
-		"WU-4.yaml": strictWU("WU-5", "ready", ""),                                     // wrong id
+		"WU-2.yaml": strictWU("WU-2", "done", ""),  // no stamp
+		"WU-3.yaml": strictWU("WU-3", "ready", ""), // stamped
+		"WU-4.yaml": strictWU("WU-5", "ready", ""), // wrong id
 		"WU-5.yaml": strictWU("WU-5", "in_progress", "initiative: INIT-9\nblocks:\n  - WU-99\n"),
 		"WU-6.yaml": "id: WU-6\ntitle: T\nlane: Elsewhere\ncreated: 2026-01-01\ndescription: short\nacceptance: []\n",
 		"WU-7.yaml": "id: [\n",
