@@ -1,0 +1,72 @@
+package state
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+)
+
+func TestCorrectiveEvents(t *testing.T) {
+	w := &delivery.WU{ID: "WU-7", Lane: "Core: API", Title: "T"}
+	for _, tc := range []struct {
+		from, to string
+		want     []string
+		ok       bool
+	}{
+		{"", delivery.StatusDone, []string{"complete"}, true},
+		{delivery.StatusReady, delivery.StatusBlocked, []string{"claim", "block"}, true},
+		{delivery.StatusBlocked, delivery.StatusReady, []string{"unblock", "release"}, true},
+		{delivery.StatusInProgress, delivery.StatusDone, []string{"complete"}, true},
+		{delivery.StatusWaiting, delivery.StatusBlocked, []string{"unblock", "block"}, true},
+		{delivery.StatusReady, delivery.StatusReady, nil, true},
+		{delivery.StatusDone, delivery.StatusReady, nil, false},
+		{delivery.StatusInProgress, delivery.StatusClosed, nil, false},
+	} {
+		t.Run(tc.from+"->"+tc.to, func(t *testing.T) {
+			evs, ok := correctiveEvents(w, tc.from, tc.to, "2026-03-01T10:00:00.000Z")
+			require.Equal(t, tc.ok, ok)
+			var types []string
+			for _, e := range evs {
+				types = append(types, e.Type)
+				assert.NoError(t, e.Validate(), "every corrective event is a valid record")
+			}
+			assert.Equal(t, tc.want, types)
+		})
+	}
+}
+
+func TestPruneSignals(t *testing.T) {
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	sig := func(id string, daysOld int, read bool, wu string) delivery.Signal {
+		return delivery.Signal{ID: id, CreatedAt: delivery.Timestamp(now.AddDate(0, 0, -daysOld)), Read: read, WUID: wu}
+	}
+	store := &delivery.SignalStore{Signals: []delivery.Signal{
+		sig("sig-a", 10, true, ""),      // read, past the 7d TTL
+		sig("sig-b", 10, false, ""),     // unread, within 30d
+		sig("sig-c", 100, true, "WU-1"), // protected
+		sig("sig-d", 40, false, ""),     // unread, past 30d
+		sig("sig-e", 1, true, ""),       // fresh
+	}}
+	policy := signalPolicy{TTL: 7 * 24 * time.Hour, UnreadTTL: 30 * 24 * time.Hour, MaxEntries: 500}
+	for _, tc := range []struct {
+		name    string
+		max     int
+		removed []string
+	}{
+		{"ttl only", 500, []string{"sig-a", "sig-d"}},
+		{"cap removes the oldest unprotected", 2, []string{"sig-a", "sig-b", "sig-d"}},
+		{"protected signals survive any cap", 0, []string{"sig-a", "sig-b", "sig-d", "sig-e"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := policy
+			p.MaxEntries = tc.max
+			keep, removed := pruneSignals(store, map[string]bool{"WU-1": true}, now, p)
+			assert.Equal(t, tc.removed, removed)
+			assert.Len(t, keep, len(store.Signals)-len(removed))
+		})
+	}
+}
