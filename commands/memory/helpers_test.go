@@ -1,0 +1,52 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestFirstSentence(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"The DB is slow. Cache it.", "The DB is slow"},
+		{"Why is it flaky? No idea", "Why is it flaky"},
+		{"Boom! again", "Boom"},
+		{"no terminator\nsecond line. x", "no terminator"},
+		{strings.Repeat("a", 81), strings.Repeat("a", 77) + "..."},
+		{strings.Repeat("é", 80), strings.Repeat("é", 80)},
+	} {
+		assert.Equal(t, tc.want, firstSentence(tc.in), tc.in)
+	}
+}
+
+func TestCutContent(t *testing.T) {
+	assert.Equal(t, strings.Repeat("x", 200), cutContent(strings.Repeat("x", 200)))
+	assert.Equal(t, strings.Repeat("x", 197)+"...", cutContent(strings.Repeat("x", 201)))
+}
+
+func TestSince(t *testing.T) {
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		in   string
+		ok   bool
+		want time.Time
+	}{
+		{"30m", true, now.Add(-30 * time.Minute)},
+		{"2d", true, now.Add(-48 * time.Hour)},
+		{"2026-02-27", true, time.Date(2026, 2, 27, 0, 0, 0, 0, time.UTC)},
+		{"2026-02-27T12:00:00+02:00", true, time.Date(2026, 2, 27, 10, 0, 0, 0, time.UTC)},
+		{"yesterday", false, time.Time{}},
+		{"2026-13-01", false, time.Time{}},
+	} {
+		var v sinceValue
+		err := v.Set(tc.in)
+		assert.Equal(t, tc.ok, err == nil, tc.in)
+		if tc.ok {
+			got, ok := sinceInstant(v.String(), now)
+			assert.True(t, ok)
+			assert.True(t, tc.want.Equal(got), "%s: got %s", tc.in, got)
+		}
+	}
+}
