@@ -116,7 +116,9 @@ func fixtureNative(t testing.TB) *nativetools.Registry {
 			default:
 			}
 			<-ctx.Done()
-			return tool.OK("late")
+			// The kernel may see this before or after its own cancellation: either way
+			// the call ends CANCELLED, and only a cancelled context gets here.
+			return tool.Fail(tool.CodeCancelled, "fx:block: %v", ctx.Err())
 		}))
 	add(nativetools.New(tool.Spec{Name: "fx:hidden", Description: "Excluded by configuration.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},

@@ -100,12 +100,22 @@ func mcpTools(specs []tool.Spec) ([]mcpTool, error) {
 		if spec.InputSchema == nil || spec.InputSchema.Type != "object" {
 			return nil, fmt.Errorf("mcp: tool %s: input schema is not an object schema", spec.Name)
 		}
+		// Marshalled once here rather than on every tools/list: the bytes are the
+		// kernel's schema exactly, and listing no longer re-encodes schema trees.
+		in, err := json.Marshal(spec.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: tool %s: input schema: %w", spec.Name, err)
+		}
+		outSchema, err := json.Marshal(outputSchema(spec.OutputSchema))
+		if err != nil {
+			return nil, fmt.Errorf("mcp: tool %s: output schema: %w", spec.Name, err)
+		}
 		out = append(out, mcpTool{canonical: spec.Name, tool: &sdkmcp.Tool{
 			Name:         name,
 			Title:        title(spec),
 			Description:  spec.Description,
-			InputSchema:  spec.InputSchema,
-			OutputSchema: outputSchema(spec.OutputSchema),
+			InputSchema:  json.RawMessage(in),
+			OutputSchema: json.RawMessage(outSchema),
 			Annotations:  annotations(spec),
 		}})
 	}

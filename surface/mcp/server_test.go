@@ -44,7 +44,7 @@ func (r *recorder) all() []kernel.Request {
 }
 
 // connectInMemory serves k to an SDK client over the SDK's in-memory transports.
-func connectInMemory(t *testing.T, k *kernel.Kernel) *sdkmcp.ClientSession {
+func connectInMemory(t testing.TB, k *kernel.Kernel) *sdkmcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	srv, err := mcp.NewServer(k, testCaller, mcp.WithImplementation("cmdbridge-test", "v0"))
