@@ -60,9 +60,9 @@ func NewServer(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (*sdkmcp.
 	return s, err
 }
 
-// newServer also returns the tracker of in-flight calls, which ServeStdio waits on
-// before it restores the process's descriptors.
-func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Server, *sync.WaitGroup, error) {
+// newServer also returns the gate of in-flight calls: ServeStdio closes it, which waits
+// for the calls running and refuses later ones, before it restores the descriptors.
+func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Server, *callGate, error) {
 	tools, err := mcpTools(k.Tools())
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +74,7 @@ func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Serve
 		// nothing here sends log notifications.
 		Capabilities: &sdkmcp.ServerCapabilities{},
 	})
-	inflight := &sync.WaitGroup{}
+	inflight := &callGate{}
 	for _, t := range tools {
 		srv.AddTool(t.tool, callHandler(k, caller, t.canonical, inflight))
 	}
@@ -173,10 +173,17 @@ func outputSchema(data *jsonschema.Schema) *jsonschema.Schema {
 
 // callHandler runs one tools/call through the kernel. It never returns a protocol
 // error: whatever the kernel answers is a result.
-func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, inflight *sync.WaitGroup) sdkmcp.ToolHandler {
+func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, inflight *callGate) sdkmcp.ToolHandler {
 	return func(ctx context.Context, req *sdkmcp.CallToolRequest) (*sdkmcp.CallToolResult, error) {
-		inflight.Add(1)
-		defer inflight.Done()
+		if inflight.mu.TryRLock() {
+			defer inflight.mu.RUnlock()
+		} else {
+			// The server is stopping: the kernel records the call as CANCELLED and
+			// dispatches nothing, so nothing runs while the descriptors are restored.
+			stopped, cancel := context.WithCancel(ctx)
+			cancel()
+			ctx = stopped
+		}
 		input := req.Params.Arguments
 		if trimmed := bytes.TrimSpace(input); len(trimmed) == 0 || string(trimmed) == "null" {
 			// Arguments are optional in the protocol; the kernel's input is an object.
@@ -207,3 +214,9 @@ func toResult(res kernel.Result) *sdkmcp.CallToolResult {
 	}
 	return r
 }
+
+// callGate tracks the calls in flight: each holds a read lock; close takes the write
+// lock, so it waits for them, and a call arriving afterwards is refused.
+type callGate struct{ mu sync.RWMutex }
+
+func (g *callGate) close() { g.mu.Lock() }

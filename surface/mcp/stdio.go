@@ -51,7 +51,7 @@ func ServeStdio(ctx context.Context, k *kernel.Kernel, caller kernel.Caller, in,
 	}
 	defer func() {
 		// A call still running could write to stdout after the restore: wait for it.
-		inflight.Wait()
+		inflight.close()
 		if rerr := restore(); rerr != nil && err == nil {
 			err = rerr
 		}

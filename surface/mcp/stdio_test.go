@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"sync"
 	"testing"
 	"time"
@@ -40,7 +41,10 @@ func stdioChild() int {
 	stdout := os.Stdout
 	k := newFixtureKernel(&childTB{}, os.Getenv(childEnv), nil)
 	defer k.Close()
-	if err := mcp.ServeStdio(context.Background(), k, testCaller, os.Stdin, os.Stdout); err != nil {
+	// SIGTERM is how a host stops the server while the client keeps the stream open.
+	ctx, stop := signal.NotifyContext(context.Background(), unix.SIGTERM)
+	defer stop()
+	if err := mcp.ServeStdio(ctx, k, testCaller, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		return 1
 	}
@@ -90,23 +94,29 @@ type teeReadCloser struct {
 	io.Closer
 }
 
-func TestStdioStreamSurvivesStrayStdoutWrites(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+// startChild runs the stdio server process and connects an SDK client to it over its
+// pipes, recording every byte the server writes to its stdout in stream.
+func startChild(ctx context.Context, t *testing.T) (cmd *exec.Cmd, cs *sdkmcp.ClientSession, stream, stderr *lockedBuffer) {
+	t.Helper()
+	cmd = exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+t.TempDir())
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
+	stderr, stream = &lockedBuffer{}, &lockedBuffer{}
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-
-	var stream lockedBuffer
-	transport := &sdkmcp.IOTransport{Reader: teeReadCloser{io.TeeReader(stdout, &stream), stdout}, Writer: stdin}
-	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "stdio-test", Version: "v0"}, nil).Connect(ctx, transport, nil)
+	transport := &sdkmcp.IOTransport{Reader: teeReadCloser{io.TeeReader(stdout, stream), stdout}, Writer: stdin}
+	cs, err = sdkmcp.NewClient(&sdkmcp.Implementation{Name: "stdio-test", Version: "v0"}, nil).Connect(ctx, transport, nil)
 	require.NoError(t, err)
+	return cmd, cs, stream, stderr
+}
+
+func TestStdioStreamSurvivesStrayStdoutWrites(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd, cs, stream, stderr := startChild(ctx, t)
 
 	for i, name := range []string{"Ada", "Grace"} {
 		res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_greet", Arguments: map[string]any{"name": name, "noisy": true}})
@@ -145,4 +155,19 @@ func TestStdioStreamSurvivesStrayStdoutWrites(t *testing.T) {
 	assert.Equal(t, 2, bytes.Count([]byte(errText), []byte(strayViaPackageVar)), errText)
 	assert.Equal(t, 2, bytes.Count([]byte(errText), []byte(strayViaFD1)), errText)
 	assert.Contains(t, errText, restoredLine)
+}
+
+func TestStdioStopsAndRestoresWhenTheHostCancels(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd, cs, _, stderr := startChild(ctx, t)
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_greet", Arguments: map[string]any{"name": "Ada", "noisy": true}})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+
+	// The client keeps stdin open: only the host's cancellation ends the server.
+	require.NoError(t, cmd.Process.Signal(unix.SIGTERM))
+	require.NoError(t, cmd.Wait(), "child stderr:\n%s", stderr.String())
+	assert.Contains(t, stderr.String(), restoredLine)
 }
