@@ -85,6 +85,24 @@ func Enums(name, usage string, choices ...string) *cli.StringSliceFlag {
 	}
 }
 
+// Repeated declares a repeatable flag (spec type T[]) whose every value must satisfy ok,
+// such as WU[] or MEM[]. A bad value is the usage error `invalid value "<v>" for --<name>:
+// expected <expected>`, found in the argv phase like any other flag value.
+func Repeated(name, usage, expected string, ok func(string) bool) *cli.StringSliceFlag {
+	return &cli.StringSliceFlag{
+		Name:  name,
+		Usage: usage,
+		Action: func(_ *cli.Context, values []string) error {
+			for _, v := range values {
+				if !ok(v) {
+					return invalidValue{expected}
+				}
+			}
+			return nil
+		},
+	}
+}
+
 // patternValue accepts strings matching a regular expression.
 type patternValue struct {
 	re       *regexp.Regexp

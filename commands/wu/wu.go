@@ -205,15 +205,9 @@ func lockPolicy(ws *delivery.Workspace, lane string) string {
 // wuList is a repeatable WU flag (WU[]): a string slice whose every value must be a WU id.
 // The check runs as the flag's action, so a bad value is a usage error (exit 2).
 func wuList(name, usage string, required bool) *cli.StringSliceFlag {
-	return &cli.StringSliceFlag{Name: name, Usage: usage + " (WU-<n>, repeatable)", Required: required,
-		Action: func(_ *cli.Context, ids []string) error {
-			for _, id := range ids {
-				if !delivery.ValidWUID(id) {
-					return fmt.Errorf("invalid value %q for --%s: expected WU-<number>", id, name)
-				}
-			}
-			return nil
-		}}
+	f := convention.Repeated(name, usage+" (WU-<n>, repeatable)", "WU-<number>", delivery.ValidWUID)
+	f.Required = required
+	return f
 }
 
 // nonEmptyValue is a STRING flag value that must not be empty (spec "non-empty").
