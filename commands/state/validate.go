@@ -48,19 +48,27 @@ func validate(c *convention.Call) error {
 	if only != "" && !hasFile(files, only) {
 		return c.Failf(tool.CodeNotFound, "%s not found (%s)", only, ws.WUPath(only))
 	}
-	rep, err := validateWUs(ws, files, only, c.Bool("done-only"))
+	rep, err := delivery.ValidateWUs(ws, files, only, c.Bool("done-only"))
 	if err != nil {
 		return err
 	}
-	failed := len(rep.data.Errors) > 0 || (c.Bool("strict") && len(rep.data.Warnings) > 0)
-	rep.data.Passed = !failed
-	text := rep.text.String() + fmt.Sprintf("Validated %d WU(s): %d error(s), %d warning(s)\n",
-		rep.data.Checked, len(rep.data.Errors), len(rep.data.Warnings))
-	if failed {
-		msg := fmt.Sprintf("validation failed: %d error(s), %d warning(s)", len(rep.data.Errors), len(rep.data.Warnings))
-		return checkFailed(c, text, rep.data, tool.CodeCheckFailed, msg)
+	data := validateData{Checked: rep.Checked, Errors: rep.Errors(), Warnings: rep.Warnings()}
+	var text strings.Builder
+	for _, f := range rep.Findings {
+		kind := "warning"
+		if f.Error {
+			kind = "error"
+		}
+		fmt.Fprintf(&text, "%s %s: %s\n", f.ID, kind, f.Message)
 	}
-	return c.Print(text, rep.data)
+	failed := len(data.Errors) > 0 || (c.Bool("strict") && len(data.Warnings) > 0)
+	data.Passed = !failed
+	fmt.Fprintf(&text, "Validated %d WU(s): %d error(s), %d warning(s)\n", data.Checked, len(data.Errors), len(data.Warnings))
+	if failed {
+		msg := fmt.Sprintf("validation failed: %d error(s), %d warning(s)", len(data.Errors), len(data.Warnings))
+		return checkFailed(c, text.String(), data, tool.CodeCheckFailed, msg)
+	}
+	return c.Print(text.String(), data)
 }
 
 func hasFile(files []delivery.WUFile, id string) bool {
@@ -72,111 +80,10 @@ func hasFile(files []delivery.WUFile, id string) bool {
 	return false
 }
 
-// validateReport is the findings of validate in file order, as data and as text lines.
-type validateReport struct {
-	data validateData
-	text strings.Builder
-}
-
-func (r *validateReport) errorf(id, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	r.data.Errors = append(r.data.Errors, finding{ID: id, Message: msg})
-	fmt.Fprintf(&r.text, "%s error: %s\n", id, msg)
-}
-
-func (r *validateReport) warnf(id, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	r.data.Warnings = append(r.data.Warnings, finding{ID: id, Message: msg})
-	fmt.Fprintf(&r.text, "%s warning: %s\n", id, msg)
-}
-
-// validateWUs applies validate's per-WU rules (spec §3.2) to the WU files, in ascending id
-// order; only limits the check to one file, doneOnly to done WUs.
-func validateWUs(ws *delivery.Workspace, files []delivery.WUFile, only string, doneOnly bool) (*validateReport, error) {
-	r := &validateReport{data: validateData{Errors: []finding{}, Warnings: []finding{}}}
-	inits, err := delivery.ListInitiatives(ws)
-	if err != nil {
-		return nil, err
-	}
-	initRefs := map[string]bool{}
-	for _, in := range inits {
-		initRefs[in.ID], initRefs[in.Slug] = true, true
-	}
-	known := map[string]bool{}
-	owners := map[string][]string{} // id field → files declaring it
-	for _, f := range files {
-		known[f.ID] = true
-		if f.WU != nil && f.WU.ID != "" {
-			owners[f.WU.ID] = append(owners[f.WU.ID], f.ID)
-		}
-	}
-	for _, f := range files {
-		if only != "" && f.ID != only {
-			continue
-		}
-		if f.Err != nil {
-			if doneOnly {
-				continue
-			}
-			r.data.Checked++
-			r.errorf(f.ID, "%s", delivery.AsError(f.Err).Message)
-			continue
-		}
-		w := f.WU
-		status := w.NormStatus()
-		if doneOnly && status != delivery.StatusDone {
-			continue
-		}
-		r.data.Checked++
-		for _, e := range delivery.ValidateStructure(w) {
-			r.errorf(f.ID, "%s", e)
-		}
-		if w.ID != "" && w.ID != f.ID {
-			r.errorf(f.ID, "id %s does not match file name %s.yaml", w.ID, f.ID)
-		}
-		if len(owners[w.ID]) > 1 && w.ID != "" {
-			r.errorf(f.ID, "duplicate id %s (files %s)", w.ID, strings.Join(owners[w.ID], ", "))
-		}
-		stamped := delivery.StampExists(ws.Root, f.ID)
-		switch {
-		case status == delivery.StatusDone && !stamped:
-			r.errorf(f.ID, "done but stamp %s is missing", delivery.StampRel(f.ID))
-		case status != delivery.StatusDone && stamped:
-			r.errorf(f.ID, "stamp %s exists but status is %s", delivery.StampRel(f.ID), status)
-		}
-		if w.Initiative != "" && !initRefs[w.Initiative] {
-			r.errorf(f.ID, "initiative %s does not exist", w.Initiative)
-		}
-		if status != delivery.StatusDone && status != delivery.StatusClosed {
-			structural := len(delivery.ValidateStructure(w))
-			for _, e := range delivery.ValidateStrict(w, ws.Config.MinDescriptionLength)[structural:] {
-				r.warnf(f.ID, "%s", e)
-			}
-		}
-		for _, dep := range [][2]any{{"blocked_by", w.BlockedBy}, {"blocks", w.Blocks}} {
-			for _, id := range dep[1].([]string) {
-				if delivery.ValidWUID(id) && !known[id] {
-					r.warnf(f.ID, "%s %s does not exist", dep[0], id)
-				}
-			}
-		}
-		if _, ok := ws.Config.Lane(w.Lane); !ok && w.Lane != "" {
-			r.warnf(f.ID, "lane %q is not defined in workspace.yaml", w.Lane)
-		}
-	}
-	return r, nil
-}
-
-// finding is one validate error or warning.
-type finding struct {
-	ID      string `json:"id"`
-	Message string `json:"message"`
-}
-
 // validateData is validate's JSON data.
 type validateData struct {
-	Checked  int       `json:"checked"`
-	Errors   []finding `json:"errors"`
-	Warnings []finding `json:"warnings"`
-	Passed   bool      `json:"passed"`
+	Checked  int                          `json:"checked"`
+	Errors   []delivery.ValidationFinding `json:"errors"`
+	Warnings []delivery.ValidationFinding `json:"warnings"`
+	Passed   bool                         `json:"passed"`
 }
