@@ -48,31 +48,26 @@ func wuDelegate(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	regPath := ws.Abs(delivery.DelegationFile)
-	existing, bad, err := delivery.ReadRecords[delegationRecord](regPath, nil)
+	reg, err := delivery.ReadDelegations(ws.Root)
 	if err != nil {
-		return delivery.Errorf(tool.CodeIOError, "read %s: %w", delivery.DelegationFile, err)
+		return err
 	}
-	for _, b := range bad {
+	for _, b := range reg.Bad {
 		c.Warn("%s", b.Warning("delegation-registry.jsonl"))
 	}
-	taken := map[string]bool{}
-	for _, r := range existing {
-		taken[r.ID] = true
-	}
 	rt := c.Runtime()
-	id := delivery.NewID(rt, delivery.KindDelegation, func(id string) bool { return taken[id] })
+	id := delivery.NewID(rt, delivery.KindDelegation, reg.Has)
 	br, err := briefFor(c, ws, w, client, c.Bool("no-context"), false)
 	if err != nil {
 		return err
 	}
 	now := delivery.Timestamp(rt.Now())
-	rec := delegationRecord{ID: id, ParentWUID: parent, TargetWUID: w.ID, Lane: w.Lane, Intent: "delegation",
+	rec := delivery.Delegation{ID: id, ParentWUID: parent, TargetWUID: w.ID, Lane: w.Lane, Intent: "delegation",
 		DelegatedAt: now, Status: "pending",
-		BriefAttestation: &briefAttestation{Algorithm: "sha256", PromptHash: br.SHA256, PromptLength: br.Length,
+		BriefAttestation: &delivery.BriefAttestation{Algorithm: "sha256", PromptHash: br.SHA256, PromptLength: br.Length,
 			GeneratedAt: now, ClientName: client}}
-	if err := delivery.AppendJSONL(regPath, rec); err != nil {
-		return delivery.Errorf(tool.CodeIOError, "append %s: %w", delivery.DelegationFile, err)
+	if err := delivery.AppendDelegations(ws.Root, rec); err != nil {
+		return err
 	}
 	if err := appendEvent(c, ws, delivery.Event{Type: delivery.EventDelegation, WUID: w.ID,
 		ParentWUID: parent, DelegationID: id}); err != nil {
@@ -81,29 +76,6 @@ func wuDelegate(c *convention.Call) error {
 	c.Progress("Delegation %s: %s -> %s", id, parent, w.ID)
 	return c.Print(br.Prompt, wuDelegateData{ID: w.ID, ParentWU: parent, DelegationID: id,
 		Prompt: br.Prompt, PromptSHA256: br.SHA256})
-}
-
-// delegationRecord is one delegation-registry.jsonl line (spec §1.13), in key order.
-// TODO(delivery): move to delivery.Delegation (delegation:list reads the same records).
-type delegationRecord struct {
-	ID               string            `json:"id"`
-	ParentWUID       string            `json:"parentWuId"`
-	TargetWUID       string            `json:"targetWuId"`
-	Lane             string            `json:"lane"`
-	Intent           string            `json:"intent"`
-	DelegatedAt      string            `json:"delegatedAt"`
-	Status           string            `json:"status"`
-	CompletedAt      *string           `json:"completedAt"`
-	BriefAttestation *briefAttestation `json:"briefAttestation,omitempty"`
-}
-
-// briefAttestation proves which prompt a delegation was briefed with.
-type briefAttestation struct {
-	Algorithm    string `json:"algorithm"`
-	PromptHash   string `json:"promptHash"`
-	PromptLength int    `json:"promptLength"`
-	GeneratedAt  string `json:"generatedAt"`
-	ClientName   string `json:"clientName"`
 }
 
 // wuDelegateData is wu:delegate's JSON data.
