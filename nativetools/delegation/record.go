@@ -27,18 +27,6 @@ func init() {
 	}, record))
 }
 
-// Record is one delegation-registry line, in the §1.13 key order.
-type Record struct {
-	ID          string  `json:"id"`
-	ParentWUID  string  `json:"parentWuId"`
-	TargetWUID  string  `json:"targetWuId"`
-	Lane        string  `json:"lane"`
-	Intent      string  `json:"intent"`
-	DelegatedAt string  `json:"delegatedAt"`
-	Status      string  `json:"status"`
-	CompletedAt *string `json:"completedAt"`
-}
-
 func record(ctx context.Context, env *tool.Env, in RecordInput) tool.Output {
 	if in.Intent == "" {
 		in.Intent = "delegation"
@@ -74,23 +62,18 @@ func record(ctx context.Context, env *tool.Env, in RecordInput) tool.Output {
 	if in.Lane == "" {
 		in.Lane = target.Lane
 	}
-	registry := ws.Abs(delivery.DelegationFile)
-	existing, _, err := delivery.ReadRecords[Record](registry, nil)
+	reg, err := delivery.ReadDelegations(ws.Root)
 	if err != nil {
-		return tool.Fail(tool.CodeIOError, "delegation:record: %v", err)
-	}
-	taken := map[string]bool{}
-	for _, r := range existing {
-		taken[r.ID] = true
+		return native.Fail(err)
 	}
 	now := delivery.Timestamp(c.RT.Now())
-	rec := Record{
-		ID:         delivery.NewID(c.RT, delivery.KindDelegation, func(id string) bool { return taken[id] }),
+	rec := delivery.Delegation{
+		ID:         delivery.NewID(c.RT, delivery.KindDelegation, reg.Has),
 		ParentWUID: in.ParentWUID, TargetWUID: in.TargetWUID, Lane: in.Lane, Intent: in.Intent,
 		DelegatedAt: now, Status: "pending",
 	}
-	if err := delivery.AppendJSONL(registry, rec); err != nil {
-		return tool.Fail(tool.CodeIOError, "delegation:record: %v", err)
+	if err := delivery.AppendDelegations(ws.Root, rec); err != nil {
+		return native.Fail(err)
 	}
 	ev := delivery.Event{Type: delivery.EventDelegation, WUID: in.TargetWUID, Timestamp: now,
 		ParentWUID: in.ParentWUID, DelegationID: rec.ID}
