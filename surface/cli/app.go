@@ -107,6 +107,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			callCommand(),
 			batchCommand(),
 			evidenceCommand(),
+			mcpCommand(),
 		},
 	}
 }
