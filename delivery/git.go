@@ -130,6 +130,20 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 	return &Commit{SHA: strings.TrimSpace(sha), Subject: subject}, nil
 }
 
+// CommitEmpty records a commit that changes no file (`git commit --allow-empty`), with
+// the same identity, date and hook rules as [Git.CommitPaths]; nothing staged is included.
+func (g *Git) CommitEmpty(ctx context.Context, subject string) (*Commit, error) {
+	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "--allow-empty", "--only", "-m", subject)
+	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
+		return nil, err
+	}
+	sha, err := g.Output(ctx, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	return &Commit{SHA: strings.TrimSpace(sha), Subject: subject}, nil
+}
+
 func isExit(err error, code int) bool {
 	var ee *exec.ExitError
 	return errors.As(err, &ee) && ee.ExitCode() == code

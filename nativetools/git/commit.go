@@ -58,11 +58,12 @@ func commit(ctx context.Context, env *tool.Env, in CommitInput) tool.Output {
 		return native.Fail(err)
 	}
 	if cm == nil {
-		if in.AllowEmpty {
-			// delivery.Git has no empty-commit operation and the §2.4 rules live there.
-			return tool.Fail(tool.CodeNotImplemented, "git:commit: an empty commit needs delivery.Git support (allow_empty with nothing to commit)")
+		if !in.AllowEmpty {
+			return tool.Fail(tool.CodeNothingToCommit, "git:commit: nothing to commit")
 		}
-		return tool.Fail(tool.CodeNothingToCommit, "git:commit: nothing to commit")
+		if cm, err = g.CommitEmpty(ctx, in.Message); err != nil {
+			return native.Fail(err)
+		}
 	}
 	files, err := g.Output(ctx, "diff-tree", "--root", "--no-commit-id", "--name-only", "-r", "-z", cm.SHA)
 	if err != nil {

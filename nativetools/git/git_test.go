@@ -122,3 +122,21 @@ func TestCommitIsReproducible(t *testing.T) {
 	}
 	assert.Equal(t, shas[0], shas[1])
 }
+
+func TestCommitAllowEmpty(t *testing.T) {
+	ws := nt.Workspace(t)
+	before := nt.Git(t, ws, "rev-parse", "HEAD")
+	nt.Write(t, ws, "staged.txt", "s\n")
+	nt.Git(t, ws, "add", "staged.txt")
+
+	// Files given but unchanged: with allow_empty an empty commit is made, and the staged
+	// file stays staged, outside the commit.
+	d := nt.Data(t, nt.Call(t, ws, "git:commit", `{"message":"checkpoint","files":["workspace.yaml"],"allow_empty":true}`))
+	assert.Equal(t, "checkpoint", d["subject"])
+	assert.Equal(t, []any{}, d["files"])
+	assert.Equal(t, d["sha"], nt.Git(t, ws, "rev-parse", "HEAD"))
+	assert.Equal(t, before, nt.Git(t, ws, "rev-parse", "HEAD~1"))
+	assert.Equal(t, "A  staged.txt", nt.Git(t, ws, "status", "--porcelain"))
+	// Without allow_empty the same call is refused.
+	assert.Equal(t, tool.CodeNothingToCommit, nt.Code(t, nt.Call(t, ws, "git:commit", `{"message":"again","files":["workspace.yaml"]}`)))
+}
