@@ -32,7 +32,7 @@ func newAgentIssuesQueryApp() *cli.App {
 }
 
 func agentIssuesQuery(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func newAgentLogIssueApp() *cli.App {
 }
 
 func agentLogIssue(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func requiredInt(f *cli.IntFlag) *cli.IntFlag {
 }
 
 func agentSession(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

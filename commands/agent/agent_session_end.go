@@ -25,7 +25,7 @@ func newAgentSessionEndApp() *cli.App {
 }
 
 func agentSessionEnd(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

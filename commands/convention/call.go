@@ -57,6 +57,44 @@ func (c *Call) Dir() (string, error) {
 	return d, nil
 }
 
+// Workspace opens the workspace of the directory the command was started in (spec §1.1:
+// NO_WORKSPACE when there is none) and checks the configuration keys the command is about
+// to read, so a wrong-typed value is CONFIG_INVALID before anything else happens.
+func (c *Call) Workspace(keys ...string) (*delivery.Workspace, error) {
+	cwd, err := c.Dir()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) > 0 {
+		if err := ws.Config.Check(keys...); err != nil {
+			return nil, err
+		}
+	}
+	return ws, nil
+}
+
+// Commit applies spec §2.4 to the root-relative paths the command wrote: one pathspec
+// commit, push failures printed as warnings. It returns the commit as rule R4 renders it
+// (with the pushed branch), or nil when nothing changed.
+func (c *Call) Commit(ws *delivery.Workspace, subject string, paths ...string) (*Commit, error) {
+	cm, warnings, err := delivery.CommitArtifacts(c.Context(), ws, c.Runtime(), subject, paths)
+	for _, w := range warnings {
+		c.Warn("%s", w)
+	}
+	if err != nil || cm == nil {
+		return nil, err
+	}
+	out := &Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed}
+	if cm.Pushed {
+		out.Branch, _ = delivery.NewGit(ws.Root, c.Runtime()).CurrentBranch(c.Context())
+	}
+	return out, nil
+}
+
 // LookupEnv is the environment as the delivery package reads it.
 func (c *Call) LookupEnv(key string) (string, bool) { return os.LookupEnv(key) }
 

@@ -38,11 +38,7 @@ func configGet(c *convention.Call) error {
 	if !slices.Contains(rootKeys, segs[0]) {
 		return unknownRootKey(c, segs[0])
 	}
-	cwd, err := c.Dir()
-	if err != nil {
-		return err
-	}
-	w, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
+	w, err := c.Workspace()
 	if err != nil {
 		return err
 	}

@@ -38,11 +38,7 @@ func configSet(c *convention.Call) error {
 	if err := writableKey(c, segs); err != nil {
 		return err
 	}
-	cwd, err := c.Dir()
-	if err != nil {
-		return err
-	}
-	w, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
+	w, err := c.Workspace()
 	if err != nil {
 		return err
 	}
@@ -75,7 +71,7 @@ func configSet(c *convention.Call) error {
 	if err != nil {
 		return delivery.Errorf(tool.CodeInternal, "%s: %w", key, err)
 	}
-	cm, err := commit(c, w, fmt.Sprintf("chore: config:set %s=%s", key, raw), delivery.ConfigFile)
+	cm, err := c.Commit(w, fmt.Sprintf("chore: config:set %s=%s", key, raw), delivery.ConfigFile)
 	if err != nil {
 		return err
 	}

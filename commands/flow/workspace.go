@@ -6,21 +6,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// open resolves the workspace of the directory the command was started in (spec §1.1) and
-// checks the configuration keys every flow command reads.
+// open opens the workspace and checks the keys every flow command reads.
 func open(c *convention.Call) (*delivery.Workspace, error) {
-	cwd, err := c.Dir()
-	if err != nil {
-		return nil, err
-	}
-	ws, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
-	if err != nil {
-		return nil, err
-	}
-	if err := ws.Config.Check("software_delivery.directories", "software_delivery.lanes"); err != nil {
-		return nil, err
-	}
-	return ws, nil
+	return c.Workspace("software_delivery.directories", "software_delivery.lanes")
 }
 
 // loadWUs reads every WU spec; a file that does not parse is left out of the figures with

@@ -56,7 +56,7 @@ func initiativeAddWU(c *convention.Call) error {
 		if len(res.linked) != 1 {
 			subject = fmt.Sprintf("docs: link %d wus to %s", len(res.linked), lower(in.ID))
 		}
-		if cm, err = commitPaths(c, ws, subject, res.paths...); err != nil {
+		if cm, err = c.Commit(ws, subject, res.paths...); err != nil {
 			return err
 		}
 	}

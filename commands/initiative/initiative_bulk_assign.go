@@ -97,7 +97,7 @@ func initiativeBulkAssign(c *convention.Call) error {
 			paths = append(paths, res.paths...)
 		}
 		subject := fmt.Sprintf("chore: bulk-assign %d WUs to initiatives", len(data.Assignments))
-		if data.Commit, err = commitPaths(c, ws, subject, paths...); err != nil {
+		if data.Commit, err = c.Commit(ws, subject, paths...); err != nil {
 			return err
 		}
 	}

@@ -125,7 +125,7 @@ func initiativeCreate(c *convention.Call) error {
 	if err := delivery.WriteInitiative(ws.Root, in); err != nil {
 		return err
 	}
-	cm, err := commitPaths(c, ws, fmt.Sprintf("docs: create %s for %s", lower(id), delivery.CutRunes(strings.ToLower(title), 50)), rel)
+	cm, err := c.Commit(ws, fmt.Sprintf("docs: create %s for %s", lower(id), delivery.CutRunes(strings.ToLower(title), 50)), rel)
 	if err != nil {
 		return err
 	}

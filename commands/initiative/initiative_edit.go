@@ -144,7 +144,7 @@ func initiativeEdit(c *convention.Call) error {
 		if err := delivery.WriteInitiative(ws.Root, in); err != nil {
 			return err
 		}
-		if cm, err = commitPaths(c, ws, "docs: edit "+lower(in.ID), in.Path); err != nil {
+		if cm, err = c.Commit(ws, "docs: edit "+lower(in.ID), in.Path); err != nil {
 			return err
 		}
 	}

@@ -82,7 +82,7 @@ func initiativePlan(c *convention.Call) error {
 	}
 	var cm *convention.Commit
 	if len(paths) > 0 {
-		if cm, err = commitPaths(c, ws, fmt.Sprintf("docs: link plan %s to %s", file, lower(in.ID)), paths...); err != nil {
+		if cm, err = c.Commit(ws, fmt.Sprintf("docs: link plan %s to %s", file, lower(in.ID)), paths...); err != nil {
 			return err
 		}
 	}

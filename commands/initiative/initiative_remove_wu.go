@@ -75,7 +75,7 @@ func initiativeRemoveWU(c *convention.Call) error {
 		}
 		paths = append(paths, in.Path)
 	}
-	cm, err := commitPaths(c, ws, fmt.Sprintf("docs: unlink %s from %s", lower(id), lower(in.ID)), paths...)
+	cm, err := c.Commit(ws, fmt.Sprintf("docs: unlink %s from %s", lower(id), lower(in.ID)), paths...)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func planCreate(c *convention.Call) error {
 	if err := delivery.WritePlan(ws, rel, delivery.PlanTemplate(id, title, delivery.Date(c.Runtime().Now()))); err != nil {
 		return err
 	}
-	cm, err := commitPaths(c, ws, fmt.Sprintf("docs: create plan for %s - %s", lower(id), title), rel)
+	cm, err := c.Commit(ws, fmt.Sprintf("docs: create plan for %s - %s", lower(id), title), rel)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func planEdit(c *convention.Call) error {
 		if err := delivery.WritePlan(ws, rel, out); err != nil {
 			return err
 		}
-		if cm, err = commitPaths(c, ws, fmt.Sprintf("docs: update %s section in %s plan", section, lower(id)), rel); err != nil {
+		if cm, err = c.Commit(ws, fmt.Sprintf("docs: update %s section in %s plan", section, lower(id)), rel); err != nil {
 			return err
 		}
 	}

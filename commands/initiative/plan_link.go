@@ -78,7 +78,7 @@ func planLink(c *convention.Call) error {
 		}
 	}
 	if written != "" {
-		if data.Commit, err = commitPaths(c, ws, fmt.Sprintf("docs: link plan %s to %s", file, lower(id)), written); err != nil {
+		if data.Commit, err = c.Commit(ws, fmt.Sprintf("docs: link plan %s to %s", file, lower(id)), written); err != nil {
 			return err
 		}
 	}

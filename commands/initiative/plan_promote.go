@@ -57,7 +57,7 @@ func planPromote(c *convention.Call) error {
 		return err
 	}
 	data.Changed = true
-	if data.Commit, err = commitPaths(c, ws, fmt.Sprintf("docs: promote %s plan to approved", lower(id)), rel); err != nil {
+	if data.Commit, err = c.Commit(ws, fmt.Sprintf("docs: promote %s plan to approved", lower(id)), rel); err != nil {
 		return err
 	}
 	return c.Result("Promoted "+rel, data)

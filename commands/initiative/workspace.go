@@ -7,39 +7,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
-// openWorkspace opens the workspace the command runs in and checks the directory keys
-// every command of this domain reads.
+// openWorkspace opens the workspace and checks the keys every command of this domain reads.
 func openWorkspace(c *convention.Call) (*delivery.Workspace, error) {
-	cwd, err := c.Dir()
-	if err != nil {
-		return nil, err
-	}
-	ws, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
-	if err != nil {
-		return nil, err
-	}
-	if err := ws.Config.Check("software_delivery.directories"); err != nil {
-		return nil, err
-	}
-	return ws, nil
-}
-
-// commitPaths applies spec §2.4 to the paths a command wrote; push failures become
-// warnings.
-func commitPaths(c *convention.Call, ws *delivery.Workspace, subject string, paths ...string) (*convention.Commit, error) {
-	cm, warnings, err := delivery.CommitArtifacts(c.Context(), ws, c.Runtime(), subject, paths)
-	for _, w := range warnings {
-		c.Warn("%s", w)
-	}
-	if err != nil || cm == nil {
-		return nil, err
-	}
-	out := &convention.Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed}
-	if cm.Pushed {
-		// R4 names the pushed branch; HEAD is what was pushed when it cannot be named.
-		out.Branch, _ = delivery.NewGit(ws.Root, c.Runtime()).CurrentBranch(c.Context())
-	}
-	return out, nil
+	return c.Workspace("software_delivery.directories")
 }
 
 // readWUs reads every WU spec; files that do not parse are reported as warnings and left

@@ -38,7 +38,7 @@ func memCheckpoint(c *convention.Call) error {
 	if strings.TrimSpace(note) == "" {
 		return c.Failf(tool.CodeValidation, "--note must not be empty")
 	}
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

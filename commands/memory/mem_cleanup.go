@@ -30,7 +30,7 @@ func newMemCleanupApp() *cli.App {
 }
 
 func memCleanup(c *convention.Call) error {
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

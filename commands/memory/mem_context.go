@@ -34,7 +34,7 @@ const projectNodesShown = 10
 
 func memContext(c *convention.Call) error {
 	wu, lane := c.Value("wu"), c.String("lane")
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

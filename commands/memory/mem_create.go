@@ -56,7 +56,7 @@ func memCreate(c *convention.Call) error {
 			tags = append(tags, t)
 		}
 	}
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

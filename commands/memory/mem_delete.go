@@ -41,7 +41,7 @@ func memDelete(c *convention.Call) error {
 			return c.Failf(tool.CodeUsage, "invalid value %q for --id: expected memory id like mem-1a2b", id)
 		}
 	}
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

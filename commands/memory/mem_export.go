@@ -30,7 +30,7 @@ func newMemExportApp() *cli.App {
 }
 
 func memExport(c *convention.Call) error {
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func newMemInboxApp() *cli.App {
 }
 
 func memInbox(c *convention.Call) error {
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func newMemInitApp() *cli.App {
 }
 
 func memInit(c *convention.Call) error {
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

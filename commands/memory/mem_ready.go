@@ -30,7 +30,7 @@ func newMemReadyApp() *cli.App {
 
 func memReady(c *convention.Call) error {
 	wu := c.Value("wu")
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

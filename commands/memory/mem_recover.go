@@ -38,7 +38,7 @@ const constraintLines = 40
 
 func memRecover(c *convention.Call) error {
 	id := c.Value("wu")
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

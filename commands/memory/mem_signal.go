@@ -37,7 +37,7 @@ func memSignal(c *convention.Call) error {
 	if message == "" {
 		return c.Failf(tool.CodeValidation, "--message must not be empty")
 	}
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

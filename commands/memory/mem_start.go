@@ -30,7 +30,7 @@ func newMemStartApp() *cli.App {
 
 func memStart(c *convention.Call) error {
 	wu, agent, tier := c.Value("wu"), c.String("agent-type"), c.String("context-tier")
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

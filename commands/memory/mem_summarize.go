@@ -39,7 +39,7 @@ const summaryLineMax = 200
 
 func memSummarize(c *convention.Call) error {
 	wu, dry := c.Value("wu"), c.Bool("dry-run")
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

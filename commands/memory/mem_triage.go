@@ -43,7 +43,7 @@ func newMemTriageApp() *cli.App {
 const titleMax = 80
 
 func memTriage(c *convention.Call) error {
-	ws, err := openWorkspace(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
@@ -129,14 +129,10 @@ func triagePromote(c *convention.Call, ws *delivery.Workspace, m *delivery.Memor
 		Lane: lane, Title: title}); err != nil {
 		return err
 	}
-	cm, warnings, err := delivery.CommitArtifacts(c.Context(), ws, rt,
-		fmt.Sprintf("docs: create %s for %s", strings.ToLower(wuID), delivery.Title60(title)),
-		[]string{w.Path, delivery.EventsFile})
+	commit, err := c.Commit(ws, fmt.Sprintf("docs: create %s for %s", strings.ToLower(wuID), delivery.Title60(title)),
+		w.Path, delivery.EventsFile)
 	if err != nil {
 		return err
-	}
-	for _, wmsg := range warnings {
-		c.Warn("%s", wmsg)
 	}
 	v := n.Clone()
 	v.Meta().Set("status", delivery.MemStatusClosed)
@@ -144,10 +140,6 @@ func triagePromote(c *convention.Call, ws *delivery.Workspace, m *delivery.Memor
 	v.UpdatedAt = ts
 	if err := delivery.AppendMemory(ws.Root, v); err != nil {
 		return err
-	}
-	var commit *convention.Commit
-	if cm != nil {
-		commit = &convention.Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed}
 	}
 	return c.Result(fmt.Sprintf("Promoted %s to %s: %s", id, wuID, title),
 		memTriagePromoteData{NodeID: id, WUID: wuID, Path: w.Path, Commit: commit})

@@ -7,15 +7,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
-// openWorkspace opens the workspace the command was started in (NO_WORKSPACE otherwise).
-func openWorkspace(c *convention.Call) (*delivery.Workspace, error) {
-	cwd, err := c.Dir()
-	if err != nil {
-		return nil, err
-	}
-	return delivery.Open(c.Context(), cwd, c.LookupEnv)
-}
-
 // sessionDefaults fills an absent --wu (and session) from .lumenflow/sessions/current.json
 // (spec §3.4). A session file that does not parse is a warning: the command goes on without
 // it rather than failing on state it does not own.

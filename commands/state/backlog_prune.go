@@ -37,7 +37,7 @@ func newBacklogPruneApp() *cli.App {
 const day = 24 * time.Hour
 
 func backlogPrune(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func backlogPrune(c *convention.Call) error {
 		data.Healthy++
 	}
 	if len(written) > 0 {
-		if data.Commit, err = commit(c, ws, fmt.Sprintf("chore: backlog:prune tag %d stale wus", len(written)), written...); err != nil {
+		if data.Commit, err = c.Commit(ws, fmt.Sprintf("chore: backlog:prune tag %d stale wus", len(written)), written...); err != nil {
 			return err
 		}
 	}

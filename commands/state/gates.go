@@ -30,7 +30,7 @@ func newGatesApp() *cli.App {
 }
 
 func gates(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

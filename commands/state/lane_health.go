@@ -34,7 +34,7 @@ func newLaneHealthApp() *cli.App {
 }
 
 func laneHealth(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

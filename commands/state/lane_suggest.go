@@ -35,7 +35,7 @@ func newLaneSuggestApp() *cli.App {
 }
 
 func laneSuggest(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

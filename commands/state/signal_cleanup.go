@@ -31,7 +31,7 @@ func newSignalCleanupApp() *cli.App {
 }
 
 func signalCleanup(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func newStateBootstrapApp() *cli.App {
 const bootstrapBlockReason = "Bootstrapped from WU YAML (original reason unknown)"
 
 func stateBootstrap(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func stateBootstrap(c *convention.Call) error {
 		if err := delivery.RewriteEvents(ws.Root, lines); err != nil {
 			return err
 		}
-		if data.Commit, err = commit(c, ws, fmt.Sprintf("chore: state:bootstrap generate %d events", len(events)), delivery.EventsFile); err != nil {
+		if data.Commit, err = c.Commit(ws, fmt.Sprintf("chore: state:bootstrap generate %d events", len(events)), delivery.EventsFile); err != nil {
 			return err
 		}
 	}

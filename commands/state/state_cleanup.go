@@ -38,7 +38,7 @@ func newStateCleanupApp() *cli.App {
 }
 
 func stateCleanup(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func stateCleanup(c *convention.Call) error {
 		}
 	}
 	if eventsChanged {
-		if data.Commit, err = commit(c, ws, ws.Config.CleanupCommitMessage, delivery.EventsFile); err != nil {
+		if data.Commit, err = c.Commit(ws, ws.Config.CleanupCommitMessage, delivery.EventsFile); err != nil {
 			return err
 		}
 	}

@@ -51,7 +51,7 @@ var doctorCodes = []string{issueDoneNoStamp, issueStampNotDone, issueStatusMisma
 	issueMalformedEvent, issueDanglingSignal, issueDanglingBlocked, issueStaleLock}
 
 func stateDoctor(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func stateDoctor(c *convention.Call) error {
 			}
 		}
 		if len(written) > 0 {
-			if data.Commit, err = commit(c, ws, fmt.Sprintf("fix(state-doctor): repair %d issue(s)", data.Fixed), written...); err != nil {
+			if data.Commit, err = c.Commit(ws, fmt.Sprintf("fix(state-doctor): repair %d issue(s)", data.Fixed), written...); err != nil {
 				return err
 			}
 		}

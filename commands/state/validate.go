@@ -33,7 +33,7 @@ func newValidateApp() *cli.App {
 }
 
 func validate(c *convention.Call) error {
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

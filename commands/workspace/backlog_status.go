@@ -33,7 +33,7 @@ func newBacklogStatusApp() *cli.App {
 
 func backlogStatus(c *convention.Call) error {
 	statuses := c.Strings("status")
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}

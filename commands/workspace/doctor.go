@@ -44,7 +44,7 @@ const (
 
 func doctor(c *convention.Call) error {
 	d := &doctorData{Checks: []doctorCheck{}}
-	ws, err := open(c)
+	ws, err := c.Workspace()
 	switch {
 	case err == nil:
 		if cerr := ws.Config.Check(); cerr != nil {

@@ -19,21 +19,9 @@ import (
 // The helpers below are shared by every wu:* command (part A and part B). They only glue
 // convention.Call to package delivery: no domain rule lives here that delivery already has.
 
-// openWorkspace opens the workspace for the command's current directory and checks the
-// configuration keys every wu command reads (directories, lanes, wu defaults).
+// openWorkspace opens the workspace and checks the keys every wu command reads.
 func openWorkspace(c *convention.Call) (*delivery.Workspace, error) {
-	cwd, err := c.Dir()
-	if err != nil {
-		return nil, err
-	}
-	ws, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
-	if err != nil {
-		return nil, err
-	}
-	if err := ws.Config.Check("software_delivery.directories", "software_delivery.lanes", "software_delivery.wu"); err != nil {
-		return nil, err
-	}
-	return ws, nil
+	return c.Workspace("software_delivery.directories", "software_delivery.lanes", "software_delivery.wu")
 }
 
 // loadEvents reads the event log and prints one warning per skipped line (spec §1.7).
@@ -52,24 +40,6 @@ func loadEvents(c *convention.Call, ws *delivery.Workspace) (*delivery.EventLog,
 func appendEvent(c *convention.Call, ws *delivery.Workspace, ev delivery.Event) error {
 	ev.Timestamp = delivery.Timestamp(c.Runtime().Now())
 	return delivery.AppendEvents(ws.Root, ev)
-}
-
-// commitPaths applies spec §2.4 for the command: it commits paths with subject, prints
-// push failures as warnings, and returns the commit in the form rule R4 renders (nil when
-// nothing was committed).
-func commitPaths(c *convention.Call, ws *delivery.Workspace, subject string, paths ...string) (*convention.Commit, error) {
-	cm, warnings, err := delivery.CommitArtifacts(c.Context(), ws, c.Runtime(), subject, paths)
-	for _, w := range warnings {
-		c.Warn("%s", w)
-	}
-	if err != nil || cm == nil {
-		return nil, err
-	}
-	out := &convention.Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed}
-	if cm.Pushed {
-		out.Branch, _ = delivery.NewGit(ws.Root, c.Runtime()).CurrentBranch(c.Context())
-	}
-	return out, nil
 }
 
 // requireStatus fails with INVALID_TRANSITION unless the WU's normalised status is one of
@@ -377,7 +347,7 @@ func createWU(c *convention.Call, ws *delivery.Workspace, in createInput) (*crea
 		return nil, err
 	}
 	paths = append(paths, delivery.EventsFile)
-	cm, err := commitPaths(c, ws, fmt.Sprintf("docs: create %s for %s", strings.ToLower(id), delivery.Title60(in.Title)), paths...)
+	cm, err := c.Commit(ws, fmt.Sprintf("docs: create %s for %s", strings.ToLower(id), delivery.Title60(in.Title)), paths...)
 	if err != nil {
 		return nil, err
 	}
@@ -474,7 +444,7 @@ func claimWU(c *convention.Call, ws *delivery.Workspace, in claimInput) (res *cl
 		return nil, err
 	}
 	subject := fmt.Sprintf("wu(%s): claim for %s lane", strings.ToLower(w.ID), delivery.Kebab(w.Lane))
-	if out.Commit, err = commitPaths(c, ws, subject, w.Path, delivery.EventsFile); err != nil {
+	if out.Commit, err = c.Commit(ws, subject, w.Path, delivery.EventsFile); err != nil {
 		return nil, err
 	}
 	if mode == "worktree" {

@@ -58,7 +58,7 @@ func wuBlock(c *convention.Call) error {
 			return err
 		}
 	}
-	if data.Commit, err = commitPaths(c, ws, fmt.Sprintf("wu(%s): block", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
+	if data.Commit, err = c.Commit(ws, fmt.Sprintf("wu(%s): block", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
 		return err
 	}
 	if c.Bool("remove-worktree") {

@@ -56,7 +56,7 @@ func wuDelete(c *convention.Call) error {
 		if len(ids) > 1 {
 			subject = fmt.Sprintf("docs: delete %d wus (%s)", len(ids), strings.ToLower(strings.Join(ids, ", ")))
 		}
-		if data.Commit, err = commitPaths(c, ws, subject, paths...); err != nil {
+		if data.Commit, err = c.Commit(ws, subject, paths...); err != nil {
 			return err
 		}
 	}

@@ -115,7 +115,7 @@ func wuDone(c *convention.Call) error {
 		}
 	}
 	subject := fmt.Sprintf("wu(%s): done - %s", strings.ToLower(w.ID), delivery.Title60(w.Title))
-	if data.Commit, err = commitPaths(c, ws, subject, w.Path, data.StampPath, delivery.EventsFile); err != nil {
+	if data.Commit, err = c.Commit(ws, subject, w.Path, data.StampPath, delivery.EventsFile); err != nil {
 		return err
 	}
 	if wt != "" && !c.Bool("keep-worktree") {

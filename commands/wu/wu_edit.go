@@ -176,7 +176,7 @@ func wuEdit(c *convention.Call) error {
 		}
 		paths = append(paths, newInit.Path)
 	}
-	if data.Commit, err = commitPaths(c, ws, fmt.Sprintf("docs: edit %s spec", strings.ToLower(w.ID)), paths...); err != nil {
+	if data.Commit, err = c.Commit(ws, fmt.Sprintf("docs: edit %s spec", strings.ToLower(w.ID)), paths...); err != nil {
 		return err
 	}
 	return c.Result("Edited "+w.ID, data)

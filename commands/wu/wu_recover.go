@@ -98,7 +98,7 @@ func wuRecover(c *convention.Call) error {
 		}
 		if len(paths) > 0 {
 			subject := fmt.Sprintf("wu(%s): recover %s", strings.ToLower(w.ID), action)
-			if data.Commit, err = commitPaths(c, ws, subject, paths...); err != nil {
+			if data.Commit, err = c.Commit(ws, subject, paths...); err != nil {
 				return err
 			}
 		}

@@ -63,7 +63,7 @@ func wuRelease(c *convention.Call) error {
 	if data.LockReleased, err = releaseLockFor(ws, w); err != nil {
 		return err
 	}
-	if data.Commit, err = commitPaths(c, ws, fmt.Sprintf("wu(%s): release", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
+	if data.Commit, err = c.Commit(ws, fmt.Sprintf("wu(%s): release", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
 		return err
 	}
 	if c.Bool("remove-worktree") {

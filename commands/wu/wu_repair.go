@@ -63,7 +63,7 @@ func wuRepair(c *convention.Call) error {
 				return err
 			}
 			repaired = found
-			if data.Commit, err = commitPaths(c, ws, "chore(repair): repair wu-events.jsonl", delivery.EventsFile); err != nil {
+			if data.Commit, err = c.Commit(ws, "chore(repair): repair wu-events.jsonl", delivery.EventsFile); err != nil {
 				return err
 			}
 		}
@@ -107,7 +107,7 @@ func wuRepair(c *convention.Call) error {
 			if c.Bool("all") {
 				subject = fmt.Sprintf("chore(repair): repair %d wus", repairedWUs)
 			}
-			if data.Commit, err = commitPaths(c, ws, subject, paths...); err != nil {
+			if data.Commit, err = c.Commit(ws, subject, paths...); err != nil {
 				return err
 			}
 		}

@@ -61,7 +61,7 @@ func wuUnblock(c *convention.Call) error {
 	if err := appendEvent(c, ws, delivery.Event{Type: delivery.EventUnblock, WUID: w.ID}); err != nil {
 		return err
 	}
-	if data.Commit, err = commitPaths(c, ws, fmt.Sprintf("wu(%s): unblock", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
+	if data.Commit, err = c.Commit(ws, fmt.Sprintf("wu(%s): unblock", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
 		return err
 	}
 	return c.Result("Unblocked "+w.ID, data)
