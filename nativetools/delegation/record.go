@@ -31,26 +31,16 @@ func record(ctx context.Context, env *tool.Env, in RecordInput) tool.Output {
 	if in.Intent == "" {
 		in.Intent = "delegation"
 	}
-	var problems []string
-	if !delivery.ValidWUID(in.ParentWUID) {
-		problems = append(problems, "parent_wu_id must look like WU-<number>")
-	}
-	if !delivery.ValidWUID(in.TargetWUID) {
-		problems = append(problems, "target_wu_id must look like WU-<number>")
-	}
-	if in.Intent != "delegation" && in.Intent != "legacy-spawn" {
-		problems = append(problems, "intent must be delegation or legacy-spawn")
-	}
-	if problems != nil {
-		return native.Validation("delegation:record", problems)
-	}
-	c, fail := native.Start(env)
-	if fail != nil {
+	var p native.Problems
+	p.Check(delivery.ValidWUID(in.ParentWUID), "parent_wu_id must look like WU-<number>")
+	p.Check(delivery.ValidWUID(in.TargetWUID), "target_wu_id must look like WU-<number>")
+	p.Check(in.Intent == "delegation" || in.Intent == "legacy-spawn", "intent must be delegation or legacy-spawn")
+	if fail := p.Fail("delegation:record"); fail != nil {
 		return *fail
 	}
-	ws, err := c.Workspace(ctx)
-	if err != nil {
-		return native.Fail(err)
+	c, ws, fail := native.OpenWorkspace(ctx, env)
+	if fail != nil {
+		return *fail
 	}
 	if _, err := delivery.ReadWU(ws, in.ParentWUID); err != nil {
 		return native.Fail(err)

@@ -28,25 +28,17 @@ func init() {
 }
 
 func acquire(ctx context.Context, env *tool.Env, in AcquireInput) tool.Output {
-	var problems []string
-	for _, f := range [][2]string{{"lane", in.Lane}, {"wu_id", in.WUID}, {"owner", in.Owner}} {
-		if f[1] == "" {
-			problems = append(problems, f[0]+" must not be empty")
-		}
-	}
-	if in.StaleAfterMS < 0 {
-		problems = append(problems, "stale_after_ms must not be negative")
-	}
-	if problems != nil {
-		return native.Validation("lane-lock:acquire", problems)
-	}
-	c, fail := native.Start(env)
-	if fail != nil {
+	var p native.Problems
+	p.Require("lane", in.Lane)
+	p.Require("wu_id", in.WUID)
+	p.Require("owner", in.Owner)
+	p.Check(in.StaleAfterMS >= 0, "stale_after_ms must not be negative")
+	if fail := p.Fail("lane-lock:acquire"); fail != nil {
 		return *fail
 	}
-	ws, err := c.Workspace(ctx)
-	if err != nil {
-		return native.Fail(err)
+	c, ws, fail := native.OpenWorkspace(ctx, env)
+	if fail != nil {
+		return *fail
 	}
 	stale := c.RT.StaleThreshold()
 	if in.StaleAfterMS > 0 {

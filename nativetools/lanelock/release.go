@@ -26,23 +26,15 @@ func init() {
 }
 
 func release(ctx context.Context, env *tool.Env, in ReleaseInput) tool.Output {
-	var problems []string
-	if in.Lane == "" {
-		problems = append(problems, "lane must not be empty")
-	}
-	if in.Owner == "" {
-		problems = append(problems, "owner must not be empty")
-	}
-	if problems != nil {
-		return native.Validation("lane-lock:release", problems)
-	}
-	c, fail := native.Start(env)
-	if fail != nil {
+	var p native.Problems
+	p.Require("lane", in.Lane)
+	p.Require("owner", in.Owner)
+	if fail := p.Fail("lane-lock:release"); fail != nil {
 		return *fail
 	}
-	ws, err := c.Workspace(ctx)
-	if err != nil {
-		return native.Fail(err)
+	_, ws, fail := native.OpenWorkspace(ctx, env)
+	if fail != nil {
+		return *fail
 	}
 	res, err := lock.Release(ws.Root, in.Lane, in.Owner, in.Force)
 	if err != nil {

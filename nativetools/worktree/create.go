@@ -30,23 +30,15 @@ func init() {
 }
 
 func create(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
-	var problems []string
-	if in.Path == "" {
-		problems = append(problems, "path must not be empty")
-	}
-	if in.Branch == "" {
-		problems = append(problems, "branch must not be empty")
-	}
-	if problems != nil {
-		return native.Validation("worktree:create", problems)
-	}
-	c, fail := native.Start(env)
-	if fail != nil {
+	var p native.Problems
+	p.Require("path", in.Path)
+	p.Require("branch", in.Branch)
+	if fail := p.Fail("worktree:create"); fail != nil {
 		return *fail
 	}
-	ws, err := c.Workspace(ctx)
-	if err != nil {
-		return native.Fail(err)
+	c, ws, fail := native.OpenWorkspace(ctx, env)
+	if fail != nil {
+		return *fail
 	}
 	abs, rel, err := delivery.Confine(ws.Root, ws.Root, in.Path, true)
 	if err != nil {

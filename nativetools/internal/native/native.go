@@ -81,3 +81,45 @@ func Validation(name string, problems []string) tool.Output {
 	return tool.FailDetails(tool.CodeValidation, map[string]any{"errors": problems},
 		"%s: %s", name, strings.Join(problems, "; "))
 }
+
+// Problems collects a tool's input violations so they are reported together, as one
+// VALIDATION failure listing every one of them.
+type Problems []string
+
+// Require records "<field> must not be empty" when value is empty.
+func (p *Problems) Require(field, value string) {
+	if value == "" {
+		*p = append(*p, field+" must not be empty")
+	}
+}
+
+// Check records msg unless ok.
+func (p *Problems) Check(ok bool, msg string) {
+	if !ok {
+		*p = append(*p, msg)
+	}
+}
+
+// Fail returns the VALIDATION failure for tool name, or nil when nothing was recorded.
+func (p Problems) Fail(name string) *tool.Output {
+	if len(p) == 0 {
+		return nil
+	}
+	out := Validation(name, p)
+	return &out
+}
+
+// OpenWorkspace starts the call and opens its workspace (§1.1); on failure it returns the
+// Output to give back instead.
+func OpenWorkspace(ctx context.Context, env *tool.Env) (*Call, *delivery.Workspace, *tool.Output) {
+	c, fail := Start(env)
+	if fail != nil {
+		return nil, nil, fail
+	}
+	ws, err := c.Workspace(ctx)
+	if err != nil {
+		out := Fail(err)
+		return nil, nil, &out
+	}
+	return c, ws, nil
+}
