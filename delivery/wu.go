@@ -168,9 +168,16 @@ func (w *WU) Refresh() {
 	w.ID = r.str("id")
 	w.Title = r.str("title")
 	w.Lane = r.str("lane")
+	// An absent type or priority reads as its spec §1.5 default, for every reader.
 	w.Type = r.str("type")
+	if w.Type == "" && MapGet(root, "type") == nil {
+		w.Type = "feature"
+	}
 	w.Status = r.str("status")
 	w.Priority = r.str("priority")
+	if w.Priority == "" && MapGet(root, "priority") == nil {
+		w.Priority = "P2"
+	}
 	w.Created = r.str("created")
 	w.Description = r.str("description")
 	if acc := MapGet(root, "acceptance"); acc != nil && acc.Kind == yaml.MappingNode {

@@ -217,3 +217,18 @@ func TestStamp(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"WU-12"}, ids)
 }
+
+func TestAbsentTypeAndPriorityReadAsDefaults(t *testing.T) {
+	w, err := ParseWU("docs/tasks/wu/WU-7.yaml", []byte("id: WU-7\ntitle: T\nlane: L\ncreated: 2026-01-01\ndescription: d\nacceptance: []\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "feature", w.Type)
+	assert.Equal(t, "P2", w.Priority)
+	// A present but empty value is kept, so structural validation still sees it.
+	w, err = ParseWU("docs/tasks/wu/WU-7.yaml", []byte("id: WU-7\ntitle: T\nlane: L\ntype: ''\npriority: P0\ncreated: 2026-01-01\ndescription: d\nacceptance: []\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "", w.Type)
+	assert.Equal(t, "P0", w.Priority)
+	out, err := w.Bytes()
+	require.NoError(t, err)
+	assert.NotContains(t, string(out), "feature", "defaults are read, never written back")
+}
