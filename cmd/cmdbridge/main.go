@@ -1,10 +1,14 @@
 // Command cmdbridge lists, describes and calls governed tools over the delivery corpus;
-// see package surface/cli.
+// see package surface/cli. Invoked under the name "delivery" (a symlink or a copy) it is
+// the legacy multi-call CLI itself, so one binary can serve as the subprocess lane.
 package main
 
 import (
+	"context"
 	"os"
+	"path/filepath"
 
+	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
@@ -12,5 +16,8 @@ import (
 )
 
 func main() {
+	if filepath.Base(os.Args[0]) == "delivery" {
+		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
+	}
 	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Runtime: delivery.ToolRuntime}))
 }

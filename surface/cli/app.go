@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -102,14 +103,33 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			}
 			return ucli.ShowAppHelp(c)
 		},
-		Commands: []*ucli.Command{
+		Commands: append([]*ucli.Command{
 			toolsCommand(),
 			callCommand(),
 			batchCommand(),
 			evidenceCommand(),
 			mcpCommand(),
-		},
+		}, extraCommands()...),
 	}
+}
+
+// extensions are subcommands that live in their own files (serve, token, parity, status,
+// scaffold, the hidden sandbox runner); each registers its constructor from an init
+// function, so adding one never edits this file.
+var extensions []func() *ucli.Command
+
+// register adds a subcommand constructor; call it from init.
+func register(newCommand func() *ucli.Command) { extensions = append(extensions, newCommand) }
+
+// extraCommands builds the registered subcommands sorted by name, so --help is stable
+// whatever the init order.
+func extraCommands() []*ucli.Command {
+	out := make([]*ucli.Command, 0, len(extensions))
+	for _, f := range extensions {
+		out = append(out, f())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // printJSON writes v as indented JSON with a trailing newline.
