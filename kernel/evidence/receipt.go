@@ -27,6 +27,12 @@ type Receipt struct {
 	DurationUS int64  `json:"duration_us"`
 	// OutputHash is the SHA-256 of the Output's canonical JSON without its metadata.
 	OutputHash string `json:"output_hash"`
+	// Sandbox is set when the call ran in the bwrap sandbox lane (or was refused for
+	// want of it): the host class, the profile's hash and any degradation.
+	Sandbox *SandboxNote `json:"sandbox,omitempty"`
+	// Shadow is set when a shadow-routed call also ran its native implementation on a
+	// scratch copy: whether the two agreed, and the differences when not.
+	Shadow *ShadowNote `json:"shadow,omitempty"`
 	PrevHash   string `json:"prev_hash"`
 	Hash       string `json:"hash"`
 }
@@ -39,3 +45,24 @@ const (
 	StatusTimeout   = "timeout"
 	StatusCancelled = "cancelled"
 )
+
+// SandboxNote records how a sandboxed call was confined.
+type SandboxNote struct {
+	// Host is the probe's class of the host: full, no-proc, no-userns or absent.
+	Host        string   `json:"host"`
+	ProfileHash string   `json:"profile_hash,omitempty"`
+	Degraded    []string `json:"degraded,omitempty"`
+}
+
+// ShadowNote records a shadow comparison: the adapter result was served, the native
+// lane ran on a scratch copy of the workspace, and the two were compared after parity
+// normalisation.
+type ShadowNote struct {
+	Match bool `json:"match"`
+	// Diffs are readable one-line descriptions of each difference (bounded).
+	Diffs []string `json:"diffs,omitempty"`
+	// Error is set when the shadow run itself could not be made (copy failed, …); the
+	// served result is unaffected.
+	Error      string `json:"error,omitempty"`
+	DurationUS int64  `json:"duration_us"`
+}
