@@ -1,0 +1,204 @@
+package token
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Version is the tag every token starts with.
+const Version = "cb1"
+
+// Errors Verify returns; callers answer all of them the same way (401) and may log which.
+var (
+	ErrMalformed = errors.New("token: malformed")
+	ErrSignature = errors.New("token: bad signature")
+	ErrExpired   = errors.New("token: expired")
+)
+
+// Claims is what a token asserts about its bearer.
+type Claims struct {
+	// Subject is who calls: the `from` of events and the kernel caller's subject.
+	Subject string `json:"sub"`
+	// Tools are doublestar globs over canonical tool names (wu:*, git:status, *).
+	Tools []string `json:"tools"`
+	// Read and Write are path scopes, absolute or relative to the workspace.
+	Read  []string `json:"read,omitempty"`
+	Write []string `json:"write,omitempty"`
+	// IssuedAt and ExpiresAt are Unix seconds.
+	IssuedAt  int64 `json:"iat"`
+	ExpiresAt int64 `json:"exp"`
+	// ID is a random token id, unique per minted token.
+	ID string `json:"jti"`
+}
+
+// Expires returns the expiry as a time.
+func (c Claims) Expires() time.Time { return time.Unix(c.ExpiresAt, 0) }
+
+// Sees reports whether the token's tool globs match the canonical tool name.
+func (c Claims) Sees(name string) bool {
+	for _, g := range c.Tools {
+		if ok, err := doublestar.Match(g, name); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Check reports what makes claims unusable: a bad subject, a bad glob, no expiry.
+func (c Claims) Check() error {
+	if err := ValidateSubject(c.Subject); err != nil {
+		return err
+	}
+	for _, g := range c.Tools {
+		if !doublestar.ValidatePattern(g) {
+			return fmt.Errorf("token: tool glob %q is not a valid pattern", g)
+		}
+	}
+	if c.ExpiresAt == 0 {
+		return errors.New("token: no expiry")
+	}
+	if c.ExpiresAt < c.IssuedAt {
+		return errors.New("token: expires before it is issued")
+	}
+	return nil
+}
+
+// MintOptions are the inputs of Mint besides the key.
+type MintOptions struct {
+	Subject     string
+	Tools       []string
+	Read, Write []string
+	TTL         time.Duration
+	// Now is the issue time (zero: time.Now).
+	Now time.Time
+}
+
+// Mint signs a new token and returns it with its claims.
+func Mint(key []byte, o MintOptions) (string, Claims, error) {
+	if len(key) < 16 {
+		return "", Claims{}, errors.New("token: key shorter than 16 bytes")
+	}
+	if o.TTL <= 0 {
+		return "", Claims{}, fmt.Errorf("token: ttl %s is not positive", o.TTL)
+	}
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	var id [12]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return "", Claims{}, fmt.Errorf("token: id: %w", err)
+	}
+	c := Claims{
+		Subject: o.Subject, Tools: o.Tools, Read: o.Read, Write: o.Write,
+		IssuedAt: now.Unix(), ExpiresAt: now.Add(o.TTL).Unix(), ID: hex.EncodeToString(id[:]),
+	}
+	if c.Tools == nil {
+		c.Tools = []string{}
+	}
+	if err := c.Check(); err != nil {
+		return "", Claims{}, err
+	}
+	body, err := json.Marshal(c)
+	if err != nil {
+		return "", Claims{}, fmt.Errorf("token: claims: %w", err)
+	}
+	head := Version + "." + base64.RawURLEncoding.EncodeToString(body)
+	return head + "." + base64.RawURLEncoding.EncodeToString(sign(key, head)), c, nil
+}
+
+// Verify checks tok's signature under key and its expiry at now, and returns its claims.
+func Verify(key []byte, tok string, now time.Time) (Claims, error) {
+	head, sig, ok := cutLast(tok)
+	if !ok || !strings.HasPrefix(head, Version+".") {
+		return Claims{}, ErrMalformed
+	}
+	got, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil {
+		return Claims{}, ErrMalformed
+	}
+	if !hmac.Equal(got, sign(key, head)) {
+		return Claims{}, ErrSignature
+	}
+	body, err := base64.RawURLEncoding.DecodeString(head[len(Version)+1:])
+	if err != nil {
+		return Claims{}, ErrMalformed
+	}
+	var c Claims
+	if err := json.Unmarshal(body, &c); err != nil {
+		return Claims{}, ErrMalformed
+	}
+	if err := c.Check(); err != nil {
+		return Claims{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if !now.Before(c.Expires()) {
+		return Claims{}, ErrExpired
+	}
+	return c, nil
+}
+
+func sign(key []byte, head string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(head))
+	return m.Sum(nil)
+}
+
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 {
+		return "", "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// PhoneMarker separates a workspace id from a device id in a phone subject.
+const PhoneMarker = ":phone:"
+
+// ValidateSubject accepts any non-empty printable subject of at most 256 bytes. A subject
+// containing ":phone:" must be the conductor's device form <workspace_id>:phone:<device_id>,
+// both ids non-empty and made of letters, digits, '.', '_' and '-'.
+func ValidateSubject(s string) error {
+	if s == "" {
+		return errors.New("token: empty subject")
+	}
+	if len(s) > 256 {
+		return errors.New("token: subject longer than 256 bytes")
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == '\uFFFD' {
+			return fmt.Errorf("token: subject %q has a control or invalid character", s)
+		}
+	}
+	if !strings.Contains(s, PhoneMarker) {
+		return nil
+	}
+	ws, device, _ := strings.Cut(s, PhoneMarker)
+	if !isID(ws) || !isID(device) {
+		return fmt.Errorf("token: subject %q: want <workspace_id>:phone:<device_id>", s)
+	}
+	return nil
+}
+
+func isID(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
