@@ -1,0 +1,323 @@
+package status
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/parity"
+)
+
+// SchemaVersion is the schema_version of the JSON document; it changes only when a field
+// changes meaning or disappears (adding a field keeps it).
+const SchemaVersion = 1
+
+// DefaultResults is where `cmdbridge parity` writes its results, relative to the
+// repository directory.
+const DefaultResults = ".cmdbridge/parity/last.json"
+
+// Parity states of a tool: the parity package's statuses, plus none when the results file
+// is missing or does not mention the tool.
+const (
+	ParityPass  = parity.StatusPass
+	ParityFail  = parity.StatusFail
+	ParityError = parity.StatusError
+	ParityNone  = "none"
+)
+
+// Stages of a tool's migration. Every tool is in exactly one.
+const (
+	// StageNativeWithParity: a command routed native whose parity script passed.
+	StageNativeWithParity = "native-with-parity"
+	// StageNativeWithoutParity: a command routed native without a passing parity result
+	// (the ratchet test should have refused it; the page shows it in red).
+	StageNativeWithoutParity = "native-without-parity"
+	// StageShadow: a command served by the adapter while its native lane runs alongside.
+	StageShadow = "shadow"
+	// StageAdapter: a command served by its legacy main only.
+	StageAdapter = "adapter"
+	// StageNativeOnly: a tool with no legacy command; nothing to migrate.
+	StageNativeOnly = "native-only"
+)
+
+// TierUnknown is the tier shown when no tier source is configured or it has no verdict.
+const TierUnknown = "unknown"
+
+// Tool is one registered tool as the caller's registries and route table see it.
+type Tool struct {
+	// Name is the canonical tool name ("wu:status").
+	Name string
+	// Domain names the corpus folder its golden scripts live in (testdata/script/<domain>).
+	Domain string
+	// Route is the lane serving it: adapter, native or shadow.
+	Route string
+	// Command is true when a legacy command backs the tool.
+	Command bool
+	// Native is true when a native implementation exists.
+	Native bool
+}
+
+// Options say where to read from and what to report on.
+type Options struct {
+	// Dir is the repository directory: scripts are read under Dir/testdata/script.
+	Dir string
+	// Results is the parity results file; empty means DefaultResults. A relative path is
+	// taken relative to Dir.
+	Results string
+	// Tools are the tools to report on, in any order.
+	Tools []Tool
+	// Tier gives a tool's bridgecheck tier ("in-process" or "subprocess"); nil or an
+	// empty answer reports TierUnknown.
+	Tier func(name string) string
+	// Now stamps the report (nil: time.Now).
+	Now func() time.Time
+}
+
+// Report is the status of every tool. Its JSON form (fields in this order) is the
+// documented output of `cmdbridge status --json`:
+//
+//	{
+//	  "schema_version": 1,
+//	  "generated_at": "RFC 3339",
+//	  "results": {"path": "...", "found": true, "run_at": "RFC 3339", "unknown_tools": []},
+//	  "totals": {...Totals},
+//	  "tools": [{...ToolStatus}, ...]   // sorted by name
+//	}
+type Report struct {
+	SchemaVersion int          `json:"schema_version"`
+	GeneratedAt   time.Time    `json:"generated_at"`
+	Results       ResultsInfo  `json:"results"`
+	Totals        Totals       `json:"totals"`
+	Tools         []ToolStatus `json:"tools"`
+}
+
+// ResultsInfo describes the parity results file the report read.
+type ResultsInfo struct {
+	// Path is the file read, slash-separated, relative to the repository when inside it.
+	Path string `json:"path"`
+	// Found is false when the file does not exist (every parity state is then none).
+	Found bool `json:"found"`
+	// RunAt is when that parity run happened; absent when the file was not found.
+	RunAt *time.Time `json:"run_at,omitempty"`
+	// UnknownTools are tools named in the results file but not registered (a rename or
+	// a removed tool leaves a stale result behind).
+	UnknownTools []string `json:"unknown_tools,omitempty"`
+}
+
+// Totals count tools per stage and per parity state.
+type Totals struct {
+	// Tools is every tool; Commands those backed by a legacy command.
+	Tools    int `json:"tools"`
+	Commands int `json:"commands"`
+	// The stages: NativeWithParity+NativeWithoutParity+Shadow+Adapter == Commands.
+	NativeWithParity    int `json:"native_with_parity"`
+	NativeWithoutParity int `json:"native_without_parity"`
+	Shadow              int `json:"shadow"`
+	Adapter             int `json:"adapter"`
+	NativeOnly          int `json:"native_only"`
+	// ProgressPercent is NativeWithParity / Commands, in percent, one decimal.
+	ProgressPercent float64 `json:"progress_percent"`
+	// Parity counts tools per parity state (pass, fail, error, none).
+	Parity ParityTotals `json:"parity"`
+}
+
+// ParityTotals count tools per parity state.
+type ParityTotals struct {
+	Pass  int `json:"pass"`
+	Fail  int `json:"fail"`
+	Error int `json:"error"`
+	None  int `json:"none"`
+}
+
+// ToolStatus is one tool's row.
+type ToolStatus struct {
+	Name   string `json:"name"`
+	Domain string `json:"domain"`
+	// Route is adapter, native or shadow.
+	Route string `json:"route"`
+	// Stage is one of the Stage constants.
+	Stage string `json:"stage"`
+	// HasCommand and HasNative say which implementations exist.
+	HasCommand bool `json:"has_command"`
+	HasNative  bool `json:"has_native"`
+	// Parity is pass, fail, error or none.
+	Parity string `json:"parity"`
+	// LastParity is the run time of the results file that holds this tool's result.
+	LastParity *time.Time `json:"last_parity,omitempty"`
+	// ParityLanes and ParityDurationMS come from the tool's result.
+	ParityLanes      []string `json:"parity_lanes,omitempty"`
+	ParityDurationMS int64    `json:"parity_duration_ms,omitempty"`
+	// Diff is the readable difference of a failing or erroring parity run.
+	Diff string `json:"diff,omitempty"`
+	// ParityScript is testdata/script/parity/<name with ':' as '_'>.txtar; Exists says
+	// whether it is there.
+	ParityScript       string `json:"parity_script"`
+	ParityScriptExists bool   `json:"parity_script_exists"`
+	// GoldenScripts counts the scripts under testdata/script/<domain>/ that invoke the
+	// tool (a `delivery`, `bridge`, `native`, `parity` or `call` line naming it).
+	GoldenScripts int `json:"golden_scripts"`
+	// Tier is the bridgecheck tier: in-process, subprocess, or unknown.
+	Tier string `json:"tier"`
+}
+
+// ScriptDir is where corpus scripts live, relative to the repository.
+const ScriptDir = "testdata/script"
+
+// ParityScript is the parity script path of a tool, relative to the repository.
+func ParityScript(name string) string {
+	return ScriptDir + "/parity/" + strings.ReplaceAll(name, ":", "_") + ".txtar"
+}
+
+// Build reads the results file and the scripts and assembles the report.
+func Build(opts Options) (Report, error) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	rep := Report{SchemaVersion: SchemaVersion, GeneratedAt: now().UTC().Truncate(time.Second), Tools: []ToolStatus{}}
+
+	resPath := opts.Results
+	if resPath == "" {
+		resPath = DefaultResults
+	}
+	if !filepath.IsAbs(resPath) {
+		resPath = filepath.Join(opts.Dir, resPath)
+	}
+	rep.Results.Path = displayPath(opts.Dir, resPath)
+	byTool := map[string]parity.ToolResult{}
+	res, err := parity.ReadResults(resPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return Report{}, fmt.Errorf("status: %w", err)
+	default:
+		rep.Results.Found = true
+		runAt := res.RunAt.UTC()
+		rep.Results.RunAt = &runAt
+		for _, t := range res.Tools {
+			byTool[t.Tool] = t // a tool listed twice: the later entry is the later run
+		}
+	}
+
+	golden := goldenIndex{dir: filepath.Join(opts.Dir, filepath.FromSlash(ScriptDir))}
+	known := map[string]bool{}
+	for _, t := range opts.Tools {
+		known[t.Name] = true
+		st := ToolStatus{
+			Name: t.Name, Domain: t.Domain, Route: t.Route,
+			HasCommand: t.Command, HasNative: t.Native,
+			Parity: ParityNone, ParityScript: ParityScript(t.Name), Tier: TierUnknown,
+		}
+		if r, ok := byTool[t.Name]; ok {
+			st.Parity = r.Status
+			st.LastParity = rep.Results.RunAt
+			st.ParityLanes = r.Lanes
+			st.ParityDurationMS = r.DurationMS
+			if r.Status != parity.StatusPass {
+				st.Diff = r.Diff
+			}
+		}
+		st.ParityScriptExists, err = exists(filepath.Join(opts.Dir, filepath.FromSlash(st.ParityScript)))
+		if err != nil {
+			return Report{}, fmt.Errorf("status: %w", err)
+		}
+		if st.GoldenScripts, err = golden.count(t.Domain, t.Name); err != nil {
+			return Report{}, fmt.Errorf("status: %w", err)
+		}
+		if opts.Tier != nil {
+			if tier := opts.Tier(t.Name); tier != "" {
+				st.Tier = tier
+			}
+		}
+		st.Stage = stage(t, st.Parity)
+		rep.Tools = append(rep.Tools, st)
+	}
+	sort.Slice(rep.Tools, func(i, j int) bool { return rep.Tools[i].Name < rep.Tools[j].Name })
+	for name := range byTool {
+		if !known[name] {
+			rep.Results.UnknownTools = append(rep.Results.UnknownTools, name)
+		}
+	}
+	sort.Strings(rep.Results.UnknownTools)
+	rep.Totals = totals(rep.Tools)
+	return rep, nil
+}
+
+func stage(t Tool, parityState string) string {
+	switch {
+	case !t.Command:
+		return StageNativeOnly
+	case t.Route == "native" && parityState == ParityPass:
+		return StageNativeWithParity
+	case t.Route == "native":
+		return StageNativeWithoutParity
+	case t.Route == "shadow":
+		return StageShadow
+	}
+	return StageAdapter
+}
+
+func totals(tools []ToolStatus) Totals {
+	var t Totals
+	for _, s := range tools {
+		t.Tools++
+		if s.HasCommand {
+			t.Commands++
+		}
+		switch s.Stage {
+		case StageNativeWithParity:
+			t.NativeWithParity++
+		case StageNativeWithoutParity:
+			t.NativeWithoutParity++
+		case StageShadow:
+			t.Shadow++
+		case StageAdapter:
+			t.Adapter++
+		case StageNativeOnly:
+			t.NativeOnly++
+		}
+		switch s.Parity {
+		case ParityPass:
+			t.Parity.Pass++
+		case ParityFail:
+			t.Parity.Fail++
+		case ParityError:
+			t.Parity.Error++
+		default:
+			t.Parity.None++
+		}
+	}
+	t.ProgressPercent = percent(t.NativeWithParity, t.Commands)
+	return t
+}
+
+// percent is part/whole in percent rounded to one decimal (0 when whole is 0).
+func percent(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return math.Round(float64(part)*1000/float64(whole)) / 10
+}
+
+func exists(path string) (bool, error) {
+	_, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// displayPath shows path relative to dir when it lies inside it, so reports do not name
+// the machine's directories.
+func displayPath(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}

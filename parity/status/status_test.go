@@ -1,0 +1,211 @@
+package status_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/parity/status"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// fixtureTools cover every stage: a migrated tool, a native tool whose parity fails, a
+// shadow, two adapter tools (one erroring, one never run) and a native-only tool.
+func fixtureTools() []status.Tool {
+	return []status.Tool{
+		{Name: "wu:status", Domain: "wu", Route: "native", Command: true, Native: true},
+		{Name: "wu:claim", Domain: "wu", Route: "native", Command: true, Native: true},
+		{Name: "wu:create", Domain: "wu", Route: "shadow", Command: true, Native: true},
+		{Name: "mem:signal", Domain: "memory", Route: "adapter", Command: true},
+		{Name: "config:get", Domain: "files", Route: "adapter", Command: true},
+		{Name: "git:status", Domain: "git", Route: "native", Native: true},
+	}
+}
+
+func fixtureTier(name string) string {
+	switch name {
+	case "git:status":
+		return ""
+	case "wu:claim":
+		return "subprocess"
+	}
+	return "in-process"
+}
+
+func fixtureOptions() status.Options {
+	return status.Options{
+		Dir:     filepath.Join("testdata", "repo"),
+		Results: filepath.Join("..", "results.json"),
+		Tools:   fixtureTools(),
+		Tier:    fixtureTier,
+		Now:     func() time.Time { return time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC) },
+	}
+}
+
+func fixtureReport(t *testing.T) status.Report {
+	t.Helper()
+	rep, err := status.Build(fixtureOptions())
+	require.NoError(t, err)
+	return rep
+}
+
+// golden compares got with testdata/<name>, rewriting it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, string(want), string(got))
+}
+
+func TestTextGolden(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, status.WriteText(&b, fixtureReport(t)))
+	golden(t, "status.txt", b.Bytes())
+}
+
+func TestJSONGolden(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, status.WriteJSON(&b, fixtureReport(t)))
+	golden(t, "status.json", b.Bytes())
+
+	// The document round-trips into the documented type.
+	var back status.Report
+	require.NoError(t, json.Unmarshal(b.Bytes(), &back))
+	assert.Equal(t, status.SchemaVersion, back.SchemaVersion)
+	assert.Len(t, back.Tools, len(fixtureTools()))
+}
+
+func TestBuildPerTool(t *testing.T) {
+	rep := fixtureReport(t)
+	byName := map[string]status.ToolStatus{}
+	for _, ts := range rep.Tools {
+		byName[ts.Name] = ts
+	}
+	cases := []struct {
+		name, stage, parity, tier string
+		goldens                   int
+		script                    bool
+		diff                      bool
+	}{
+		{"wu:status", status.StageNativeWithParity, status.ParityPass, "in-process", 2, true, false},
+		{"wu:claim", status.StageNativeWithoutParity, status.ParityFail, "subprocess", 1, true, true},
+		{"wu:create", status.StageShadow, status.ParityPass, "in-process", 0, false, false},
+		{"mem:signal", status.StageAdapter, status.ParityError, "in-process", 0, false, true},
+		{"config:get", status.StageAdapter, status.ParityNone, "in-process", 1, false, false},
+		{"git:status", status.StageNativeOnly, status.ParityNone, status.TierUnknown, 0, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ts, ok := byName[c.name]
+			require.True(t, ok)
+			assert.Equal(t, c.stage, ts.Stage)
+			assert.Equal(t, c.parity, ts.Parity)
+			assert.Equal(t, c.tier, ts.Tier)
+			assert.Equal(t, c.goldens, ts.GoldenScripts)
+			assert.Equal(t, c.script, ts.ParityScriptExists)
+			assert.Equal(t, c.diff, ts.Diff != "")
+			assert.Equal(t, c.parity != status.ParityNone, ts.LastParity != nil)
+		})
+	}
+	assert.Equal(t, []string{"wu:gone"}, rep.Results.UnknownTools)
+}
+
+func TestTotalsAddUp(t *testing.T) {
+	tot := fixtureReport(t).Totals
+	assert.Equal(t, 6, tot.Tools)
+	assert.Equal(t, 5, tot.Commands)
+	assert.Equal(t, tot.Commands, tot.NativeWithParity+tot.NativeWithoutParity+tot.Shadow+tot.Adapter)
+	assert.Equal(t, tot.Tools, tot.Commands+tot.NativeOnly)
+	assert.Equal(t, tot.Tools, tot.Parity.Pass+tot.Parity.Fail+tot.Parity.Error+tot.Parity.None)
+	assert.Equal(t, 20.0, tot.ProgressPercent) // 1 of 5 commands
+}
+
+func TestMissingResultsMeansNone(t *testing.T) {
+	dir := t.TempDir() // no .cmdbridge/parity/last.json, no scripts
+	rep, err := status.Build(status.Options{Dir: dir, Tools: fixtureTools()})
+	require.NoError(t, err)
+	assert.False(t, rep.Results.Found)
+	assert.Nil(t, rep.Results.RunAt)
+	assert.Equal(t, status.DefaultResults, rep.Results.Path)
+	for _, ts := range rep.Tools {
+		assert.Equal(t, status.ParityNone, ts.Parity, ts.Name)
+		assert.Equal(t, status.TierUnknown, ts.Tier, ts.Name)
+	}
+	// Native routing without parity is exactly what the text must make visible.
+	assert.Equal(t, 0, rep.Totals.NativeWithParity)
+	assert.Equal(t, 2, rep.Totals.NativeWithoutParity)
+
+	var b bytes.Buffer
+	require.NoError(t, status.WriteText(&b, rep))
+	assert.Contains(t, b.String(), "parity results: .cmdbridge/parity/last.json not found, so every tool's parity is none")
+}
+
+func TestDefaultResultsPathIsRead(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join("testdata", "results.json"))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".cmdbridge", "parity"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.FromSlash(status.DefaultResults)), raw, 0o644))
+	rep, err := status.Build(status.Options{Dir: dir, Tools: fixtureTools()})
+	require.NoError(t, err)
+	assert.True(t, rep.Results.Found)
+	assert.Equal(t, 2, rep.Totals.Parity.Pass)
+}
+
+func TestUnreadableResultsIsAnError(t *testing.T) {
+	cases := map[string]string{
+		"not json":       "{",
+		"future version": `{"schema_version": 2, "run_at": "2026-03-01T09:30:00Z", "tools": []}`,
+	}
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "last.json")
+			require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+			_, err := status.Build(status.Options{Dir: t.TempDir(), Results: path, Tools: fixtureTools()})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "parity results")
+		})
+	}
+}
+
+func TestInvoked(t *testing.T) {
+	cases := []struct {
+		name, script string
+		want         []string
+	}{
+		{"delivery", "exec delivery wu:create --title x", []string{"wu:create"}},
+		{"negated", "! exec delivery wu:claim", []string{"wu:claim"}},
+		{"lane commands", "bridge wu:status {}\nnative mem:signal {}\nparity file:read {}", []string{"wu:status", "mem:signal", "file:read"}},
+		{"cmdbridge call", "exec cmdbridge call config:get --input {}", []string{"config:get"}},
+		{"comment", "# exec delivery wu:block", nil},
+		{"real git", "exec git status --porcelain", nil},
+		{"flag after invoker", "exec delivery --help", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := status.Invoked(c.script)
+			var names []string
+			for n := range got {
+				names = append(names, n)
+			}
+			assert.ElementsMatch(t, c.want, names)
+		})
+	}
+}
+
+func TestParityScript(t *testing.T) {
+	assert.Equal(t, "testdata/script/parity/wu_status.txtar", status.ParityScript("wu:status"))
+	assert.Equal(t, "testdata/script/parity/lane-lock_acquire.txtar", status.ParityScript("lane-lock:acquire"))
+}

@@ -1,0 +1,73 @@
+package status
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// WriteJSON writes the report as indented JSON (the documented structure of Report).
+func WriteJSON(w io.Writer, r Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("status json: %w", err)
+	}
+	return nil
+}
+
+// WriteText writes an aligned table, one tool per line, then where the parity results
+// came from and the totals.
+func WriteText(w io.Writer, r Report) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tROUTE\tSTAGE\tPARITY\tGOLDENS\tPARITY SCRIPT\tTIER\tLAST PARITY")
+	for _, t := range r.Tools {
+		script := "-"
+		if t.ParityScriptExists {
+			script = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n",
+			t.Name, t.Route, t.Stage, t.Parity, t.GoldenScripts, script, t.Tier, stamp(t.LastParity))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("status text: %w", err)
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	if r.Results.Found {
+		fmt.Fprintf(&b, "parity results: %s (run %s)\n", r.Results.Path, stamp(r.Results.RunAt))
+	} else {
+		fmt.Fprintf(&b, "parity results: %s not found, so every tool's parity is none (run cmdbridge parity)\n", r.Results.Path)
+	}
+	if len(r.Results.UnknownTools) > 0 {
+		fmt.Fprintf(&b, "results for unregistered tools: %s\n", strings.Join(r.Results.UnknownTools, ", "))
+	}
+	var failing []string
+	for _, t := range r.Tools {
+		if t.Parity == ParityFail || t.Parity == ParityError {
+			failing = append(failing, t.Name+" ("+t.Parity+")")
+		}
+	}
+	if len(failing) > 0 {
+		fmt.Fprintf(&b, "failing parity: %s; see the diffs with --json or --html\n", strings.Join(failing, ", "))
+	}
+	t := r.Totals
+	fmt.Fprintf(&b, "parity: %d pass, %d fail, %d error, %d none\n", t.Parity.Pass, t.Parity.Fail, t.Parity.Error, t.Parity.None)
+	fmt.Fprintf(&b, "totals: %d tools; of %d commands, %d native with parity (%.1f%%), %d native without, %d shadow, %d adapter; %d native-only\n",
+		t.Tools, t.Commands, t.NativeWithParity, t.ProgressPercent, t.NativeWithoutParity, t.Shadow, t.Adapter, t.NativeOnly)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("status text: %w", err)
+	}
+	return nil
+}
+
+func stamp(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
