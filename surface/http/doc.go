@@ -1,0 +1,27 @@
+// Package http is the conductor sidecar: the kernel's tools over HTTP for a conductor
+// (or any client) holding a bearer token minted by package token.
+//
+// Endpoints: GET /healthz (no token); GET /tools, the tools the token's globs see, with a
+// strong ETag honouring If-None-Match; POST /tools/{name}, one non-interactive call whose
+// tool.Output is the 200 body; DELETE /calls/{id}, cancelling a call in flight; /mcp, the
+// MCP streamable HTTP transport with the token's tools and scopes; /events, the event
+// stream when one is configured. docs/http.md is the reference.
+//
+// Invariants:
+//
+//   - Every call goes through kernel.Kernel.Call, non-interactively, with the caller the
+//     verified token makes (subject, read and write scopes). Nothing in a request body,
+//     query or header other than Authorization changes who calls or what it may touch.
+//   - A request without a valid, unexpired token gets 401 with WWW-Authenticate before
+//     anything else is looked at, the tool name included.
+//   - A tool the token may not see (its globs, or governance that disables or excludes
+//     it) is answered exactly like a tool that does not exist: 404 with the same
+//     headers and bytes and no Date header.
+//   - Once a call is dispatched the status is 200, whatever the tool did: refusals and
+//     failures (INVALID_INPUT, SCOPE_DENIED, APPROVAL_REQUIRED, CANCELLED…) are in the
+//     Output. Transport problems are the only other statuses: 400 for a body that is
+//     not one JSON object, 413 for a body over the limit.
+//   - A client disconnect, DELETE /calls/{id} by the same subject, or Server.Close
+//     cancels the call's context; the kernel records it CANCELLED.
+//   - GET /tools lists tools in name order; identical globs give identical bytes and tag.
+package http

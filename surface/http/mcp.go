@@ -1,0 +1,81 @@
+package http
+
+import (
+	"context"
+	nethttp "net/http"
+	"sync"
+	"time"
+
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// mcpCache holds one MCP handler per token: the token's caller and tool visibility are
+// fixed in its server, and its sessions are unknown to every other token's handler, so
+// a session id leaked to another bearer is useless to it.
+type mcpCache struct {
+	mu      sync.Mutex
+	entries map[string]*mcpEntry
+}
+
+type mcpEntry struct {
+	handler nethttp.Handler
+	expires time.Time
+}
+
+const maxMCPHandlers = 256
+
+func (s *Server) serveMCP(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+	h, err := s.mcpHandler(c)
+	if err != nil {
+		writeFailure(w, nethttp.StatusInternalServerError, tool.CodeInternal, err.Error())
+		return
+	}
+	// Close cancels MCP calls in flight too.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(s.base, cancel)()
+	h.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// mcpHandler finds or builds the handler of one token.
+func (s *Server) mcpHandler(c token.Claims) (nethttp.Handler, error) {
+	m := &s.mcps
+	key := c.ID + "\x00" + c.Subject
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.entries[key]; ok {
+		return e.handler, nil
+	}
+	srv, err := mcp.NewServer(s.k, Caller(c), s.cfg.MCPOptions...)
+	if err != nil {
+		return nil, err
+	}
+	var hidden []string
+	for _, spec := range s.k.Tools() {
+		if _, ok := s.enabled[spec.Name]; !ok || !c.Sees(spec.Name) {
+			hidden = append(hidden, tool.MCPName(spec.Name))
+		}
+	}
+	srv.RemoveTools(hidden...)
+	h := sdkmcp.NewStreamableHTTPHandler(func(*nethttp.Request) *sdkmcp.Server { return srv }, nil)
+	now := s.cfg.Now()
+	if len(m.entries) >= maxMCPHandlers {
+		for k, e := range m.entries {
+			if !now.Before(e.expires) {
+				delete(m.entries, k)
+			}
+		}
+	}
+	if len(m.entries) >= maxMCPHandlers {
+		for k := range m.entries { // still full: drop one; its clients re-initialise
+			delete(m.entries, k)
+			break
+		}
+	}
+	m.entries[key] = &mcpEntry{handler: h, expires: c.Expires()}
+	return h, nil
+}

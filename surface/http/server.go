@@ -1,0 +1,409 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	nethttp "net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// SchemaVersion is the version of the GET /tools document.
+const SchemaVersion = 2
+
+// CallIDHeader carries the id of a POST /tools call; DELETE /calls/{id} cancels it.
+const CallIDHeader = "Cmdbridge-Call-Id"
+
+// DefaultMaxBody bounds a POST /tools body when Config.MaxBodyBytes is zero.
+const DefaultMaxBody = 1 << 20
+
+// EventStream is the event hub the server mounts at /events (surface/events' Hub
+// satisfies it): any valid token may subscribe, and the verified claims are in the
+// request's context ([ClaimsFrom]).
+type EventStream interface {
+	Handler() nethttp.Handler
+}
+
+// Config is what a Server is built from.
+type Config struct {
+	// Kernel runs every call.
+	Kernel *kernel.Kernel
+	// Key verifies bearer tokens (token.LoadKey).
+	Key []byte
+	// Events, when set, is mounted at /events behind the bearer check.
+	Events EventStream
+	// MaxBodyBytes bounds a POST /tools body (0: DefaultMaxBody).
+	MaxBodyBytes int64
+	// Now is the clock tokens are checked against (nil: time.Now).
+	Now func() time.Time
+	// MCPOptions configure the /mcp servers (implementation name and version…).
+	MCPOptions []mcp.Option
+}
+
+// Server is the conductor sidecar's HTTP handler. It is safe for concurrent use.
+type Server struct {
+	cfg  Config
+	k    *kernel.Kernel
+	mux  *nethttp.ServeMux
+	base context.Context
+	stop context.CancelFunc
+
+	tools   []listed          // enabled tools, sorted by name
+	enabled map[string]int    // canonical name → index in tools
+	lists   sync.Map          // glob set → *toolList
+	nLists  atomic.Int64      // entries in lists, bounded by maxCached
+	mcps    mcpCache          // token id → /mcp handler
+	calls   sync.Map          // call id → *running
+	idBase  string            // random per server, so ids never repeat across restarts
+	idSeq   atomic.Uint64     // call ids
+	hidden  []byte            // the one 404 body
+	metrics struct{ active atomic.Int64 }
+}
+
+// listed is one tool of GET /tools, its JSON encoded once.
+type listed struct {
+	name string
+	json json.RawMessage
+}
+
+// ToolEntry is one tool in the GET /tools document.
+type ToolEntry struct {
+	Name        string `json:"name"`
+	Pack        string `json:"pack"`
+	Domain      string `json:"domain"`
+	Description string `json:"description"`
+	// Scope is "read" for a read-only tool, "write" otherwise: the scope a token needs
+	// on the workspace (or on the tool's path inputs) to call it.
+	Scope             string           `json:"scope"`
+	RequiredApprovals []string         `json:"required_approvals"`
+	InputSchema       any              `json:"input_schema"`
+	OutputSchema      any              `json:"output_schema"`
+	Annotations       tool.Annotations `json:"annotations"`
+}
+
+// running is one POST /tools call in flight.
+type running struct {
+	subject string
+	cancel  context.CancelFunc
+}
+
+const maxCached = 1024
+
+// New builds the server: the tool list is read from the kernel once, keeping the tools
+// its governance lets run.
+func New(cfg Config) (*Server, error) {
+	if cfg.Kernel == nil {
+		return nil, errors.New("surface/http: no kernel")
+	}
+	if len(cfg.Key) < 16 {
+		return nil, errors.New("surface/http: token key shorter than 16 bytes")
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBody
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, k: cfg.Kernel, enabled: map[string]int{}}
+	s.base, s.stop = context.WithCancel(context.Background())
+	var seed [6]byte
+	_, _ = rand.Read(seed[:])
+	s.idBase = "http-" + hex.EncodeToString(seed[:]) + "-"
+	manifest, err := cfg.Kernel.ManifestTools()
+	if err != nil {
+		return nil, fmt.Errorf("surface/http: %w", err)
+	}
+	for _, m := range manifest {
+		if m.Governance != "enabled" {
+			continue // disabled or outside the allowlist: nobody may see it
+		}
+		scope := "write"
+		if m.Annotations.ReadOnlyHint {
+			scope = "read"
+		}
+		b, err := json.Marshal(ToolEntry{
+			Name: m.Name, Pack: tool.Pack, Domain: m.Domain, Description: m.Description,
+			Scope: scope, RequiredApprovals: m.RequiredApprovals,
+			InputSchema: m.InputSchema, OutputSchema: m.OutputSchema, Annotations: m.Annotations,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("surface/http: tool %s: %w", m.Name, err)
+		}
+		s.enabled[m.Name] = len(s.tools)
+		s.tools = append(s.tools, listed{name: m.Name, json: b})
+	}
+	s.hidden = failureBody(tool.CodeToolNotFound, "unknown tool")
+	s.mcps.entries = map[string]*mcpEntry{}
+
+	s.mux = nethttp.NewServeMux()
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.HandleFunc("GET /tools", s.authed(s.listTools))
+	s.mux.HandleFunc("POST /tools/{name}", s.authed(s.callTool))
+	s.mux.HandleFunc("DELETE /calls/{id}", s.authed(s.cancelCall))
+	s.mux.HandleFunc("/mcp", s.authed(s.serveMCP))
+	if cfg.Events != nil {
+		events := cfg.Events.Handler()
+		s.mux.HandleFunc("/events", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, _ token.Claims) {
+			events.ServeHTTP(w, r)
+		}))
+		s.mux.HandleFunc("/events/", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, _ token.Claims) {
+			events.ServeHTTP(w, r)
+		}))
+	}
+	return s, nil
+}
+
+// ServeHTTP routes a request.
+func (s *Server) ServeHTTP(w nethttp.ResponseWriter, r *nethttp.Request) { s.mux.ServeHTTP(w, r) }
+
+// Close cancels every call in flight (each ends CANCELLED, with its receipt) and makes
+// later calls end cancelled before dispatch. Shut the net/http server down after it.
+func (s *Server) Close() { s.stop() }
+
+// Active is the number of POST /tools calls in flight.
+func (s *Server) Active() int { return int(s.metrics.active.Load()) }
+
+type claimsKey struct{}
+
+// ClaimsFrom returns the verified token claims of an authenticated request.
+func ClaimsFrom(ctx context.Context) (token.Claims, bool) {
+	c, ok := ctx.Value(claimsKey{}).(token.Claims)
+	return c, ok
+}
+
+// Caller is the kernel caller a token's claims make: its subject and scopes.
+func Caller(c token.Claims) kernel.Caller {
+	return kernel.Caller{Subject: c.Subject, Read: c.Read, Write: c.Write}
+}
+
+// authed checks the bearer token and hands its claims on; anything else is 401.
+func (s *Server) authed(next func(nethttp.ResponseWriter, *nethttp.Request, token.Claims)) nethttp.HandlerFunc {
+	return func(w nethttp.ResponseWriter, r *nethttp.Request) {
+		raw, ok := bearer(r.Header.Get("Authorization"))
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="cmdbridge"`)
+			writeFailure(w, nethttp.StatusUnauthorized, "UNAUTHORIZED", "a bearer token is required")
+			return
+		}
+		claims, err := token.Verify(s.cfg.Key, raw, s.cfg.Now())
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="cmdbridge", error="invalid_token"`)
+			writeFailure(w, nethttp.StatusUnauthorized, "UNAUTHORIZED", "the bearer token is invalid or expired")
+			return
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), claimsKey{}, claims)), claims)
+	}
+}
+
+func bearer(h string) (string, bool) {
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok, tok != ""
+}
+
+func (s *Server) healthz(w nethttp.ResponseWriter, _ *nethttp.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = io.WriteString(w, `{"ok":true}`+"\n")
+}
+
+// toolList is one token's GET /tools document and its strong ETag.
+type toolList struct {
+	body []byte
+	etag string
+}
+
+func (s *Server) listTools(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+	l := s.list(c)
+	h := w.Header()
+	h.Set("ETag", l.etag)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Authorization")
+	if etagMatches(r.Header.Get("If-None-Match"), l.etag) {
+		w.WriteHeader(nethttp.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "application/json")
+	_, _ = w.Write(l.body)
+}
+
+// list builds (or finds) the document for a token's globs; tokens with the same globs
+// share it.
+func (s *Server) list(c token.Claims) *toolList {
+	key := strings.Join(c.Tools, "\x00")
+	if v, ok := s.lists.Load(key); ok {
+		return v.(*toolList)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"schema_version":%d,"tools":[`, SchemaVersion)
+	n := 0
+	for _, t := range s.tools {
+		if !c.Sees(t.name) {
+			continue
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(t.json)
+		n++
+	}
+	b.WriteString("]}\n")
+	sum := sha256.Sum256(b.Bytes())
+	l := &toolList{body: b.Bytes(), etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+	if s.nLists.Load() < maxCached {
+		if _, loaded := s.lists.LoadOrStore(key, l); !loaded {
+			s.nLists.Add(1)
+		}
+	}
+	return l
+}
+
+// etagMatches implements If-None-Match for strong tags: a list, or "*".
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || t == etag || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// visible resolves a spelling to the canonical name of a tool this token may see.
+func (s *Server) visible(spelling string, c token.Claims) (string, bool) {
+	name, ok := s.k.Resolve(spelling)
+	if !ok {
+		return "", false
+	}
+	if _, ok := s.enabled[name]; !ok || !c.Sees(name) {
+		return "", false
+	}
+	return name, true
+}
+
+func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+	name, ok := s.visible(r.PathValue("name"), c)
+	if !ok {
+		s.notFound(w)
+		return
+	}
+	body, err := io.ReadAll(nethttp.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *nethttp.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeFailure(w, nethttp.StatusRequestEntityTooLarge, tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.cfg.MaxBodyBytes))
+			return
+		}
+		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, "request body could not be read")
+		return
+	}
+	input, why := objectBody(body)
+	if why != "" {
+		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
+		return
+	}
+
+	id := s.idBase + fmt.Sprint(s.idSeq.Add(1))
+	ctx, cancel := context.WithCancel(r.Context()) // a client disconnect cancels
+	defer cancel()
+	unhook := context.AfterFunc(s.base, cancel) // so does Close
+	defer unhook()
+	s.calls.Store(id, &running{subject: c.Subject, cancel: cancel})
+	defer s.calls.Delete(id)
+	s.metrics.active.Add(1)
+	defer s.metrics.active.Add(-1)
+
+	// The status is 200 whatever the tool does, so the headers go out now: a client
+	// learns the call id while the call runs and can cancel it.
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set(CallIDHeader, id)
+	w.WriteHeader(nethttp.StatusOK)
+	if f, ok := w.(nethttp.Flusher); ok {
+		f.Flush()
+	}
+	res := s.k.Call(ctx, kernel.Request{Tool: name, Input: input, Caller: Caller(c), Interactive: false})
+	out, err := json.Marshal(res.Output)
+	if err != nil {
+		// Data a native tool returned that JSON cannot hold: still a tool failure.
+		out = failureBody(tool.CodeInternal, fmt.Sprintf("%s: output is not JSON: %v", name, err))
+	} else {
+		out = append(out, '\n')
+	}
+	_, _ = w.Write(out)
+}
+
+// objectBody checks a call's body: empty means {}, anything else must be one JSON object.
+func objectBody(body []byte) (json.RawMessage, string) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return json.RawMessage(`{}`), ""
+	}
+	if !json.Valid(trimmed) {
+		return nil, "request body is not valid JSON"
+	}
+	if trimmed[0] != '{' {
+		return nil, "request body must be a JSON object"
+	}
+	return json.RawMessage(trimmed), ""
+}
+
+// notFound is the one answer for unknown and hidden tools: same status, same headers,
+// same bytes, and no Date header, so nothing tells them apart.
+func (s *Server) notFound(w nethttp.ResponseWriter) {
+	h := w.Header()
+	h["Date"] = nil
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", fmt.Sprint(len(s.hidden)))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(nethttp.StatusNotFound)
+	_, _ = w.Write(s.hidden)
+}
+
+func (s *Server) cancelCall(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+	id := r.PathValue("id")
+	v, ok := s.calls.Load(id)
+	if !ok || v.(*running).subject != c.Subject {
+		// Another subject's call is as absent as a finished one.
+		writeFailure(w, nethttp.StatusNotFound, tool.CodeNotFound, "no such call in flight")
+		return
+	}
+	v.(*running).cancel()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(nethttp.StatusAccepted)
+	_ = json.NewEncoder(w).Encode(map[string]any{"call_id": id, "cancelling": true})
+}
+
+func failureBody(code, message string) []byte {
+	b, _ := json.Marshal(tool.Fail(code, "%s", message))
+	return append(b, '\n')
+}
+
+// writeFailure answers a transport-level refusal in the tool.Output shape.
+func writeFailure(w nethttp.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(failureBody(code, message))
+}
