@@ -62,15 +62,15 @@ type Server struct {
 	base context.Context
 	stop context.CancelFunc
 
-	tools   []listed          // enabled tools, sorted by name
-	enabled map[string]int    // canonical name → index in tools
-	lists   sync.Map          // glob set → *toolList
-	nLists  atomic.Int64      // entries in lists, bounded by maxCached
-	mcps    mcpCache          // token id → /mcp handler
-	calls   sync.Map          // call id → *running
-	idBase  string            // random per server, so ids never repeat across restarts
-	idSeq   atomic.Uint64     // call ids
-	hidden  []byte            // the one 404 body
+	tools   []listed       // enabled tools, sorted by name
+	enabled map[string]int // canonical name → index in tools
+	lists   sync.Map       // glob set → *toolList
+	nLists  atomic.Int64   // entries in lists, bounded by maxCached
+	mcps    mcpCache       // token id → /mcp handler
+	calls   sync.Map       // call id → *running
+	idBase  string         // random per server, so ids never repeat across restarts
+	idSeq   atomic.Uint64  // call ids
+	hidden  []byte         // the one 404 body
 	metrics struct{ active atomic.Int64 }
 }
 

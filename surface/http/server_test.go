@@ -186,7 +186,7 @@ func TestListTools(t *testing.T) {
 	require.Equal(t, 200, r.Status)
 	golden(t, "tools_narrow.json", r.Body)
 	var doc struct {
-		SchemaVersion int                       `json:"schema_version"`
+		SchemaVersion int                     `json:"schema_version"`
 		Tools         []surfacehttp.ToolEntry `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.Body), &doc))
