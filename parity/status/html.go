@@ -42,6 +42,7 @@ type row struct {
 	Last                  string
 	Search                string
 	DiffLines             []diffLine
+	DiffSize              string // "1 line", "8 lines"
 }
 
 // diffLine is one line of a diff with the class that colours it.
@@ -71,6 +72,10 @@ func WriteHTML(w io.Writer, r Report) error {
 		rw.Search = strings.ToLower(strings.Join([]string{ts.Name, ts.Domain, ts.Route, ts.Stage, ts.Parity, ts.Tier}, " "))
 		if ts.Diff != "" {
 			rw.DiffLines = diffLines(ts.Diff)
+			rw.DiffSize = fmt.Sprintf("%d lines", len(rw.DiffLines))
+			if len(rw.DiffLines) == 1 {
+				rw.DiffSize = "1 line"
+			}
 		}
 		p.Rows = append(p.Rows, rw)
 	}

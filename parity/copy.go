@@ -1,0 +1,80 @@
+package parity
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// copyTree copies src into dst (which must not exist), keeping modes and
+// symlinks. Git worktree links hold absolute paths (a linked worktree's .git
+// file and the repository's .git/worktrees/*/gitdir): in the copy they are
+// rewritten from src to dst, or a command run in the copy's worktree would
+// act on the original repository.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case !info.Mode().IsRegular():
+			return nil // sockets, fifos: nothing a command leaves for parity
+		}
+		if isWorktreeLink(rel, d.Name()) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			b = bytes.ReplaceAll(b, []byte(src), []byte(dst))
+			return os.WriteFile(target, b, info.Mode().Perm())
+		}
+		return copyFile(path, target, info.Mode().Perm())
+	})
+}
+
+// isWorktreeLink reports whether a file holds an absolute worktree path.
+func isWorktreeLink(rel, name string) bool {
+	rel = filepath.ToSlash(rel)
+	if name == ".git" {
+		return true // a linked worktree's "gitdir: /abs/.git/worktrees/x"
+	}
+	return name == "gitdir" && strings.Contains(rel, ".git/worktrees/")
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
+	return out.Close()
+}

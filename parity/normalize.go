@@ -1,0 +1,144 @@
+package parity
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Placeholders the normaliser writes in place of volatile values.
+const (
+	WorkPlaceholder     = "$WORK"
+	TimePlaceholder     = "<TIME>"
+	IDPlaceholder       = "<ID>"
+	DurationPlaceholder = "<DURATION>"
+)
+
+// Rule replaces every match of Pattern with Replace in strings, streams and
+// file contents.
+type Rule struct {
+	Name    string
+	Pattern *regexp.Regexp
+	Replace string
+}
+
+// DefaultRules are the volatile-value rules parity applies unless told
+// otherwise: RFC 3339 timestamps, generated ids (UUIDs and the corpus's
+// prefixed hex ids such as sig-1a2b3c4d and mem-3fa1, spec 2.5) and measured
+// durations written as 12ms, 3µs or 1.25s.
+func DefaultRules() []Rule {
+	return []Rule{
+		{"timestamp", regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})`), TimePlaceholder},
+		{"uuid", regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), IDPlaceholder},
+		{"prefixed-id", regexp.MustCompile(`\b(?:sig|mem|dlg|evt|ses|inc|rcpt|call|run)-[0-9a-f]{4,16}\b`), IDPlaceholder},
+		{"duration", regexp.MustCompile(`\b\d+(?:\.\d+)?(?:ns|µs|us|ms)\b|\b\d+\.\d+s\b`), DurationPlaceholder},
+	}
+}
+
+// durationKey matches JSON object keys whose numeric values are measured
+// durations (duration_ms, elapsed_ms, duration): their values become
+// DurationPlaceholder whatever their type.
+var durationKey = regexp.MustCompile(`(?:^|_)(?:duration|elapsed)(?:_(?:ms|us|ns|s))?$|_ms$`)
+
+// Normalizer rewrites the values that legitimately differ between lanes so
+// that what remains can be compared exactly. Work directories (each lane's
+// copy and the original workspace, also in their symlink-resolved form)
+// become $WORK; then every Rule applies in order.
+type Normalizer struct {
+	// Work are directories replaced by $WORK.
+	Work []string
+	// Rules apply after the $WORK rewrite; nil means DefaultRules.
+	Rules []Rule
+}
+
+// NewNormalizer returns a Normalizer for these work directories with the
+// default rules.
+func NewNormalizer(work ...string) Normalizer {
+	return Normalizer{Work: work, Rules: DefaultRules()}
+}
+
+// workForms returns the work directories and their resolved forms, longest
+// first so that a directory inside another is replaced whole.
+func (n Normalizer) workForms() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		p = strings.TrimRight(p, "/")
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, w := range n.Work {
+		add(w)
+		if r, err := filepath.EvalSymlinks(w); err == nil {
+			add(r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+func (n Normalizer) rules() []Rule {
+	if n.Rules == nil {
+		return DefaultRules()
+	}
+	return n.Rules
+}
+
+// String normalises one string.
+func (n Normalizer) String(s string) string {
+	for _, w := range n.workForms() {
+		s = strings.ReplaceAll(s, w, WorkPlaceholder)
+	}
+	for _, r := range n.rules() {
+		s = r.Pattern.ReplaceAllString(s, r.Replace)
+	}
+	return s
+}
+
+// Bytes normalises a stream or a text file's content.
+func (n Normalizer) Bytes(b []byte) []byte { return []byte(n.String(string(b))) }
+
+// JSON returns v as a generic JSON value (objects as map[string]any, numbers
+// as json.Number) with every string normalised and duration-valued keys
+// replaced by DurationPlaceholder.
+func (n Normalizer) JSON(v any) (any, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		return nil, err
+	}
+	return n.walk(generic), nil
+}
+
+func (n Normalizer) walk(v any) any {
+	switch x := v.(type) {
+	case string:
+		return n.String(x)
+	case []any:
+		for i := range x {
+			x[i] = n.walk(x[i])
+		}
+		return x
+	case map[string]any:
+		for k, e := range x {
+			if durationKey.MatchString(k) {
+				if _, isObj := e.(map[string]any); !isObj {
+					x[k] = DurationPlaceholder
+					continue
+				}
+			}
+			x[k] = n.walk(e)
+		}
+		return x
+	}
+	return v
+}

@@ -1,0 +1,279 @@
+package parity
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Lane names, in comparison order: the first lane that runs is the
+// reference every other lane is compared with.
+const (
+	LaneSubprocess = adapter.LaneSubprocess
+	LaneAdapter    = adapter.LaneAdapter
+	LaneNative     = "native"
+)
+
+// AllLanes is every lane parity knows, in comparison order.
+var AllLanes = []string{LaneSubprocess, LaneAdapter, LaneNative}
+
+// Options configure Run.
+type Options struct {
+	// Workspace is the directory copied once per lane; each lane's call runs
+	// in the root of its copy. It is never written.
+	Workspace string
+	// Lanes restricts the lanes (nil: every lane that exists for the tool:
+	// subprocess and adapter when the command is registered, native when
+	// Native has the tool).
+	Lanes []string
+	// Commands holds the legacy commands (nil: commands.Default).
+	Commands *commands.Registry
+	// Native holds native implementations (nil: no native lane).
+	Native *nativetools.Registry
+	// Binary is the delivery multi-call binary of the subprocess lane.
+	Binary string
+	// Env sets variables for the call on every lane, on top of the host
+	// environment. A value naming the workspace (or a path inside it) is
+	// rewritten to the lane's copy.
+	Env map[string]string
+	// Stdin is the call's standard input on every lane.
+	Stdin []byte
+	// Runtime builds a native call's clock and id source from its
+	// environment, e.g. delivery.ToolRuntime (nil: wall clock, no ids).
+	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
+	// Rules replace the default normalisation rules (nil: DefaultRules).
+	Rules []Rule
+	// Scratch is where the lane copies are made (""; os.TempDir()). They are
+	// removed before Run returns.
+	Scratch string
+}
+
+// LaneResult is what one lane produced.
+type LaneResult struct {
+	Lane   string
+	Output tool.Output
+	// Streams are set for the subprocess and adapter lanes.
+	Streams *Streams
+	// Tree is the normalised snapshot of the lane's copy after the call.
+	Tree Tree
+}
+
+// Report is the outcome of one parity run.
+type Report struct {
+	Tool  string
+	Input json.RawMessage
+	// Lanes are the lanes that ran, reference first.
+	Lanes   []string
+	Results []LaneResult
+	// Diffs are every difference from the reference lane.
+	Diffs []Diff
+	// Common is the reference lane's normalised output as indented JSON
+	// (success, data, error code and the file changes the call made), the
+	// text scripts compare with one golden.
+	Common []byte
+}
+
+// OK reports whether every lane agreed.
+func (r *Report) OK() bool { return len(r.Diffs) == 0 }
+
+// String renders the differences readably, one block per Diff, or a line
+// saying the lanes agree.
+func (r *Report) String() string {
+	if r.OK() {
+		return fmt.Sprintf("parity %s: %s agree\n", r.Tool, strings.Join(r.Lanes, ", "))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "parity %s %s: %d difference(s) across %s\n", r.Tool, r.Input, len(r.Diffs), strings.Join(r.Lanes, ", "))
+	for _, d := range r.Diffs {
+		b.WriteString(d.String())
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// common is the shape of Report.Common.
+type common struct {
+	Success bool     `json:"success"`
+	Data    any      `json:"data"`
+	Error   *string  `json:"error_code"`
+	Files   []string `json:"files"`
+}
+
+// Run runs the call input to tool on every lane on its own copy of
+// opts.Workspace and compares the results (see the package doc). An error
+// means parity could not run (no such tool, fewer than two lanes, a copy
+// failed); differences are in the Report.
+func Run(ctx context.Context, toolName string, input json.RawMessage, opts Options) (*Report, error) {
+	if len(bytes.TrimSpace(input)) == 0 {
+		input = json.RawMessage("{}")
+	}
+	cmds := opts.Commands
+	if cmds == nil {
+		cmds = commands.Default
+	}
+	cmd, hasCmd := cmds.Lookup(toolName)
+	var native nativetools.Tool
+	hasNative := false
+	if opts.Native != nil {
+		native, hasNative = opts.Native.Lookup(toolName)
+	}
+	exists := map[string]bool{LaneSubprocess: hasCmd, LaneAdapter: hasCmd, LaneNative: hasNative}
+	var lanes []string
+	for _, l := range AllLanes {
+		if exists[l] && (opts.Lanes == nil || slices.Contains(opts.Lanes, l)) {
+			lanes = append(lanes, l)
+		}
+	}
+	for _, l := range opts.Lanes {
+		if !slices.Contains(AllLanes, l) {
+			return nil, fmt.Errorf("parity %s: unknown lane %q (want one of %s)", toolName, l, strings.Join(AllLanes, ", "))
+		}
+	}
+	if len(lanes) < 2 {
+		return nil, fmt.Errorf("parity %s: %d lane(s) available (%s), need two to compare", toolName, len(lanes), strings.Join(lanes, ", "))
+	}
+	if slices.Contains(lanes, LaneSubprocess) && opts.Binary == "" {
+		return nil, fmt.Errorf("parity %s: the subprocess lane needs Options.Binary (the delivery binary)", toolName)
+	}
+	ws, err := filepath.Abs(opts.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("parity %s: workspace: %w", toolName, err)
+	}
+	before, err := Snapshot(ws)
+	if err != nil {
+		return nil, fmt.Errorf("parity %s: %w", toolName, err)
+	}
+	scratch, err := os.MkdirTemp(opts.Scratch, "parity-")
+	if err != nil {
+		return nil, fmt.Errorf("parity %s: %w", toolName, err)
+	}
+	defer os.RemoveAll(scratch)
+	norm := Normalizer{Work: []string{ws}, Rules: opts.Rules}
+	dirs := map[string]string{}
+	for _, l := range lanes {
+		dirs[l] = filepath.Join(scratch, l)
+		if err := copyTree(ws, dirs[l]); err != nil {
+			return nil, fmt.Errorf("parity %s: copy workspace for lane %s: %w", toolName, l, err)
+		}
+		norm.Work = append(norm.Work, dirs[l])
+	}
+	rep := &Report{Tool: toolName, Input: input, Lanes: lanes}
+	for _, l := range lanes {
+		res := LaneResult{Lane: l}
+		env := laneEnv(opts.Env, ws, dirs[l])
+		switch l {
+		case LaneSubprocess, LaneAdapter:
+			res.Output, res.Streams = runLegacy(ctx, cmd, input, l, adapter.Options{
+				Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary,
+			})
+		case LaneNative:
+			res.Output = runNative(ctx, native, input, dirs[l], env, opts)
+		}
+		tree, err := Snapshot(dirs[l])
+		if err != nil {
+			return nil, fmt.Errorf("parity %s: lane %s: %w", toolName, l, err)
+		}
+		res.Tree = tree.Normalize(norm)
+		rep.Results = append(rep.Results, res)
+	}
+	ref := rep.Results[0]
+	for _, other := range rep.Results[1:] {
+		pair := ref.Lane + "/" + other.Lane
+		var ds []Diff
+		ds = append(ds, CompareOutputs(ref.Output, other.Output, norm)...)
+		if ref.Streams != nil && other.Streams != nil {
+			ds = append(ds, CompareStreams(*ref.Streams, *other.Streams, ref.Lane, other.Lane, norm)...)
+		}
+		ds = append(ds, CompareTrees(ref.Tree, other.Tree)...)
+		for i := range ds {
+			ds[i].Lanes = pair
+		}
+		rep.Diffs = append(rep.Diffs, ds...)
+	}
+	if rep.Common, err = commonOutput(ref, before.Normalize(norm), norm); err != nil {
+		return nil, fmt.Errorf("parity %s: %w", toolName, err)
+	}
+	return rep, nil
+}
+
+func commonOutput(ref LaneResult, before Tree, norm Normalizer) ([]byte, error) {
+	data, err := norm.JSON(ref.Output.Data)
+	if err != nil {
+		return nil, fmt.Errorf("lane %s data: %w", ref.Lane, err)
+	}
+	c := common{Success: ref.Output.Success, Data: data, Files: Changes(before, ref.Tree)}
+	if ref.Output.Error != nil {
+		c.Error = &ref.Output.Error.Code
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// laneEnv returns env with values naming the workspace moved to the lane's copy.
+func laneEnv(env map[string]string, ws, dir string) map[string]string {
+	out := make(map[string]string, len(env))
+	for k, v := range env {
+		if v == ws || strings.HasPrefix(v, ws+string(filepath.Separator)) {
+			v = dir + strings.TrimPrefix(v, ws)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func runLegacy(ctx context.Context, c commands.Command, input json.RawMessage, lane string, opts adapter.Options) (tool.Output, *Streams) {
+	argv, err := adapter.Argv(c, input)
+	if err != nil {
+		// Same mapping adapter.Call makes; both legacy lanes fail identically.
+		return tool.Fail(tool.CodeInvalidInput, "%s: %v", c.Name, err), &Streams{}
+	}
+	var r adapter.Result
+	if lane == LaneSubprocess {
+		r = adapter.RunSubprocess(ctx, c, argv, opts)
+	} else {
+		r = adapter.Run(ctx, c, argv, opts)
+	}
+	return adapter.ToOutput(r), &Streams{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
+}
+
+func runNative(ctx context.Context, t nativetools.Tool, input json.RawMessage, dir string, env map[string]string, opts Options) tool.Output {
+	lookup := func(k string) (string, bool) {
+		if v, ok := env[k]; ok {
+			return v, true
+		}
+		return os.LookupEnv(k) // the other lanes inherit the host environment too
+	}
+	e := &tool.Env{
+		Dir:       dir,
+		Now:       time.Now,
+		LookupEnv: lookup,
+		Stdin:     bytes.NewReader(opts.Stdin),
+		Log:       io.Discard,
+	}
+	if opts.Runtime != nil {
+		e.Now, e.IDs = opts.Runtime(lookup)
+	}
+	return t.Call(ctx, e, input)
+}
+
+// ErrNoScripts is returned by a suite run that found no script to run.
+var ErrNoScripts = errors.New("parity: no scripts")

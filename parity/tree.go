@@ -1,0 +1,270 @@
+package parity
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxContent is the largest file whose content a Tree keeps for unified diffs;
+// larger files are compared by hash only.
+const maxContent = 1 << 20
+
+// Entry is one file, directory or symlink of a Tree.
+type Entry struct {
+	// Mode is the permission and type bits (fs.FileMode).
+	Mode fs.FileMode
+	// Size is the file size in bytes (0 for directories).
+	Size int64
+	// SHA256 is the hex digest of the (normalised, for text) content.
+	SHA256 string
+	// Content is the file's content when it is at most 1 MiB, else nil.
+	Content []byte
+	// Link is a symlink's target.
+	Link string
+}
+
+// Tree is a snapshot of a directory: slash-separated relative path → entry.
+// Raw .git contents and .cmdbridge/ are never part of it; a repository is
+// described instead by virtual text entries named ".git:<fact>" (see Snapshot).
+type Tree map[string]Entry
+
+// Paths returns the tree's paths, sorted.
+func (t Tree) Paths() []string {
+	out := make([]string, 0, len(t))
+	for p := range t {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// skipDir reports whether a directory name is left out of snapshots: git's
+// object store (compared through its facts instead) and cmdbridge's own
+// state (evidence, parity results), which differs by design between lanes.
+func skipDir(name string) bool { return name == ".git" || name == ".cmdbridge" }
+
+// Snapshot reads dir into a Tree. Regular files keep their content (up to 1
+// MiB) and digest; directories and symlinks are entries too, so an added
+// empty directory shows. When dir holds a git repository (a .git directory
+// or file), these facts are added as text entries, since raw object files
+// differ with every timestamp: ".git:HEAD" (the checked-out branch),
+// ".git:branches", ".git:log" (subject and changed paths of each commit
+// reachable from HEAD, newest first), ".git:status" (porcelain status) and
+// ".git:worktrees" (paths of linked worktrees).
+func Snapshot(dir string) (Tree, error) {
+	t := Tree{}
+	gitRoot := false
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		if rel == "." {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if skipDir(d.Name()) {
+			if rel == ".git" {
+				gitRoot = true
+			}
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil // a worktree's .git file
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		e := Entry{Mode: info.Mode().Type() | info.Mode().Perm()}
+		switch {
+		case d.IsDir():
+		case info.Mode()&fs.ModeSymlink != 0:
+			if e.Link, err = os.Readlink(path); err != nil {
+				return err
+			}
+		case info.Mode().IsRegular():
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			e.Size = int64(len(b))
+			sum := sha256.Sum256(b)
+			e.SHA256 = hex.EncodeToString(sum[:])
+			if len(b) <= maxContent {
+				e.Content = b
+			}
+		}
+		t[rel] = e
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+	}
+	if gitRoot {
+		if err := addGitFacts(t, dir); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		}
+	}
+	return t, nil
+}
+
+var gitFacts = []struct {
+	name string
+	args []string
+}{
+	{"HEAD", []string{"symbolic-ref", "-q", "--short", "HEAD"}},
+	{"branches", []string{"for-each-ref", "--format=%(refname:short)", "refs/heads"}},
+	{"log", []string{"log", "--format=commit %s", "--name-status", "HEAD"}},
+	{"status", []string{"status", "--porcelain=v1", "--untracked-files=all"}},
+	{"worktrees", []string{"worktree", "list", "--porcelain"}},
+}
+
+func addGitFacts(t Tree, dir string) error {
+	for _, f := range gitFacts {
+		cmd := exec.Command("git", f.args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OPTIONAL_LOCKS=0")
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		// A fact git cannot produce (no commit yet, detached HEAD) is recorded as
+		// its error text: both lanes must fail the same way.
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(&out, "git %s: %v %s", f.name, err, strings.TrimSpace(stderr.String()))
+		}
+		if f.name == "worktrees" {
+			out = *bytes.NewBuffer(worktreeFacts(out.Bytes()))
+		}
+		b := out.Bytes()
+		sum := sha256.Sum256(b)
+		t[".git:"+f.name] = Entry{Mode: 0o644, Size: int64(len(b)), SHA256: hex.EncodeToString(sum[:]), Content: b}
+	}
+	return nil
+}
+
+// worktreeFacts keeps the worktree and branch lines of `git worktree list
+// --porcelain`: HEAD SHAs depend on commit times, which the log compares by
+// subject instead.
+func worktreeFacts(b []byte) []byte {
+	var out bytes.Buffer
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "worktree ") || strings.HasPrefix(line, "branch ") {
+			out.WriteString(line + "\n")
+		}
+	}
+	return out.Bytes()
+}
+
+// Normalize returns a copy of t with every text content (valid UTF-8, no
+// NUL byte) rewritten by n, its size and digest recomputed. Binary content
+// is kept as is.
+func (t Tree) Normalize(n Normalizer) Tree {
+	out := make(Tree, len(t))
+	for p, e := range t {
+		if e.Content != nil && isText(e.Content) {
+			c := n.Bytes(e.Content)
+			sum := sha256.Sum256(c)
+			e.Content, e.Size, e.SHA256 = c, int64(len(c)), hex.EncodeToString(sum[:])
+		}
+		if e.Link != "" {
+			e.Link = n.String(e.Link)
+		}
+		out[p] = e
+	}
+	return out
+}
+
+func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }
+
+// CompareTrees returns the differences between two trees, reference first:
+// files only in a (removed), only in b (added), of another type or mode, and
+// changed content (with a unified diff for text). Lanes is left empty for
+// the caller to fill.
+func CompareTrees(a, b Tree) []Diff {
+	paths := map[string]bool{}
+	for p := range a {
+		paths[p] = true
+	}
+	for p := range b {
+		paths[p] = true
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	var out []Diff
+	for _, p := range sorted {
+		ea, inA := a[p]
+		eb, inB := b[p]
+		d := Diff{Kind: KindTree, Path: p}
+		switch {
+		case !inB:
+			d.Want, d.Got = describe(ea), "(absent)"
+		case !inA:
+			d.Want, d.Got = "(absent)", describe(eb)
+		case ea.Mode != eb.Mode:
+			d.Want, d.Got = describe(ea), describe(eb)
+		case ea.Link != eb.Link:
+			d.Want, d.Got = "-> "+ea.Link, "-> "+eb.Link
+		case ea.SHA256 != eb.SHA256:
+			if ea.Content != nil && eb.Content != nil && isText(ea.Content) && isText(eb.Content) {
+				d.Unified = unified("want/"+p, ea.Content, "got/"+p, eb.Content)
+			} else {
+				d.Want, d.Got = describe(ea), describe(eb)
+			}
+		default:
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// describe renders an entry on one line: mode, size and short digest.
+func describe(e Entry) string {
+	switch {
+	case e.Mode.IsDir():
+		return fmt.Sprintf("%v directory", e.Mode)
+	case e.Mode&fs.ModeSymlink != 0:
+		return fmt.Sprintf("symlink -> %s", e.Link)
+	}
+	if e.Content != nil && isText(e.Content) && len(e.Content) <= 80 && !bytes.Contains(e.Content, []byte("\n")) {
+		return fmt.Sprintf("%v %d bytes %q", e.Mode, e.Size, e.Content)
+	}
+	return fmt.Sprintf("%v %d bytes sha256:%.12s", e.Mode, e.Size, e.SHA256)
+}
+
+// Changes summarises how after differs from before as sorted lines "A
+// path", "D path", "M path" (content, mode or type changed). Of the virtual
+// .git facts, status is left out (it restates the file changes); a changed
+// .git:log says the call committed.
+func Changes(before, after Tree) []string {
+	out := []string{}
+	for _, d := range CompareTrees(before, after) {
+		if d.Path == ".git:status" {
+			continue
+		}
+		switch {
+		case d.Want == "(absent)":
+			out = append(out, "A "+d.Path)
+		case d.Got == "(absent)":
+			out = append(out, "D "+d.Path)
+		default:
+			out = append(out, "M "+d.Path)
+		}
+	}
+	return out
+}
