@@ -13,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -111,66 +112,22 @@ func worktreeDir(ws *delivery.Workspace, w *delivery.WU) string {
 	return ""
 }
 
-// removeWorktree removes the WU's worktree (git worktree remove) when it exists, keeping
-// its branch. It reports whether a worktree was removed.
-func removeWorktree(c *convention.Call, ws *delivery.Workspace, w *delivery.WU, force bool) (bool, error) {
-	dir := worktreeDir(ws, w)
-	if dir == "" {
-		return false, nil
-	}
-	if err := delivery.NewGit(ws.Root, c.Runtime()).WorktreeRemove(c.Context(), dir, force); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// releaseLockFor removes the lane lock of w's lane when it is held for w (whoever the owner
-// is: the WU's claim is being given up). It reports whether a lock was removed.
+// releaseLockFor removes the lane lock of w's lane when it is held for w (ops.ReleaseLockFor).
 func releaseLockFor(ws *delivery.Workspace, w *delivery.WU) (bool, error) {
-	lk, err := lanelock.Read(ws.Root, w.Lane)
-	if err != nil {
-		return false, delivery.Errorf(tool.CodeIOError, "read lock of %s: %w", w.Lane, err)
-	}
-	if lk == nil || lk.WUID != w.ID {
-		return false, nil
-	}
-	res, err := lanelock.Release(ws.Root, w.Lane, lk.Owner, true)
-	if err != nil {
-		return false, delivery.Errorf(tool.CodeIOError, "release lock of %s: %w", w.Lane, err)
-	}
-	return res.Released, nil
+	return ops.ReleaseLockFor(ws, w)
 }
 
-// acquireLock takes the lane lock for w with the runtime's owner; a lock held by someone
-// else is LANE_BUSY with details {holder}.
+// acquireLock takes the lane lock for w with the runtime's owner (ops.AcquireLock), printing
+// the lock's warnings.
 func acquireLock(c *convention.Call, ws *delivery.Workspace, w *delivery.WU) (lanelock.Result, error) {
-	rt := c.Runtime()
-	res, err := lanelock.Acquire(ws.Root, w.Lane, w.ID, rt.Owner(c.Context()), rt.Now(), rt.StaleThreshold())
-	if err != nil {
-		return res, delivery.Errorf(tool.CodeIOError, "lock %s: %w", w.Lane, err)
-	}
-	for _, warn := range res.Warnings {
-		c.Warn("%s", warn)
-	}
-	if !res.Acquired {
-		holder := res.Holder
-		msg := fmt.Sprintf("lane %s is locked", w.Lane)
-		if holder != nil {
-			msg = fmt.Sprintf("lane %s is locked by %s for %s", w.Lane, holder.Owner, holder.WUID)
-		}
-		return res, (&delivery.Error{Code: tool.CodeLaneBusy, Message: msg}).WithDetails(map[string]any{"holder": holder})
-	}
-	return res, nil
+	var notes ops.Notes
+	res, err := ops.AcquireLock(c.Context(), ws, c.Runtime(), &notes, w)
+	warnNotes(c, notes)
+	return res, err
 }
 
-// lockPolicy is the lock_policy of the WU's lane (undefined lanes behave as "all").
-func lockPolicy(ws *delivery.Workspace, lane string) string {
-	def, _ := ws.Config.Lane(lane)
-	if def.LockPolicy == "" {
-		return delivery.LockAll
-	}
-	return def.LockPolicy
-}
+// lockPolicy is the lock_policy of the WU's lane (ops.LockPolicy).
+func lockPolicy(ws *delivery.Workspace, lane string) string { return ops.LockPolicy(ws, lane) }
 
 // wuList is a repeatable WU flag (WU[]): a string slice whose every value must be a WU id.
 // The check runs as the flag's action, so a bad value is a usage error (exit 2).
@@ -253,17 +210,7 @@ func strPtr(s string) *string {
 }
 
 // createInput holds the values of the create step (wu:create, wu:proto).
-type createInput struct {
-	// ID is the requested id; "" draws the next one (spec §2.5).
-	ID                                                  string
-	Lane, Title, Description, Type, Priority, Exposure  string
-	Initiative                                          string
-	Phase                                               int
-	Acceptance, CodePaths, BlockedBy, TestsUnit, Manual []string
-	Labels                                              []string
-	Notes                                               string
-	Strict                                              bool
-}
+type createInput = ops.CreateWUInput
 
 // createResult is what the create step wrote.
 type createResult struct {
@@ -271,94 +218,19 @@ type createResult struct {
 	Commit *convention.Commit
 }
 
-// createWU is the create step of spec §3.1 wu:create, shared with wu:proto: it checks the
-// lane, the id and the initiative, builds the new file in the spec's key order, validates
-// it (strictly when asked), then writes the YAML, the initiative's wus, the create event,
-// and commits. Nothing is written when a check fails.
+// createWU is the create step of spec §3.1 wu:create (ops.CreateWU), shared with wu:proto.
 func createWU(c *convention.Call, ws *delivery.Workspace, in createInput) (*createResult, error) {
-	if len(ws.Config.Lanes) > 0 {
-		if _, ok := ws.Config.Lane(in.Lane); !ok {
-			return nil, validationError("new WU", []string{fmt.Sprintf("lane %q is not defined in workspace.yaml", in.Lane)})
-		}
-	}
-	id := in.ID
-	if id == "" {
-		next, err := delivery.NextWUID(ws)
-		if err != nil {
-			return nil, err
-		}
-		id = next
-	} else if exists(ws, ws.WUPath(id)) || delivery.StampExists(ws.Root, id) {
-		return nil, delivery.Errorf(tool.CodeAlreadyExists, "%s already exists", id)
-	}
-	var initiative *delivery.Initiative
-	if in.Initiative != "" {
-		var err error
-		if initiative, err = delivery.ResolveInitiative(ws, in.Initiative); err != nil {
-			return nil, err
-		}
-	}
-	w := delivery.NewWU(ws.Config.WUDir, delivery.NewWUInput{ID: id, Title: in.Title, Lane: in.Lane,
-		Type: in.Type, Priority: in.Priority, Created: delivery.Date(c.Runtime().Now()),
-		Description: in.Description, Acceptance: in.Acceptance, CodePaths: in.CodePaths,
-		TestsManual: in.Manual, TestsUnit: in.TestsUnit})
-	if in.Initiative != "" {
-		w.Set("initiative", delivery.StrNode(in.Initiative))
-	}
-	if in.Phase > 0 {
-		w.Set("phase", delivery.IntNode(int64(in.Phase)))
-	}
-	if len(in.BlockedBy) > 0 {
-		w.Set("blocked_by", delivery.StrSeq(in.BlockedBy))
-	}
-	if in.Exposure != "" {
-		w.Set("exposure", delivery.StrNode(in.Exposure))
-	}
-	if len(in.Labels) > 0 {
-		w.Set("labels", delivery.StrSeq(in.Labels))
-	}
-	if in.Notes != "" {
-		w.Set("notes", delivery.StrNode(in.Notes))
-	}
-	w.Refresh()
-	violations := delivery.ValidateStructure(w)
-	if in.Strict {
-		violations = delivery.ValidateStrict(w, ws.Config.MinDescriptionLength)
-	}
-	if len(violations) > 0 {
-		return nil, validationError(id, violations)
-	}
-	for _, dep := range in.BlockedBy {
-		if !exists(ws, ws.WUPath(dep)) {
-			c.Warn("blocked_by %s does not exist", dep)
-		}
-	}
-	if err := delivery.WriteWU(ws.Root, w); err != nil {
-		return nil, err
-	}
-	paths := []string{w.Path}
-	if initiative != nil {
-		if _, err := addToInitiative(ws, initiative, id); err != nil {
-			return nil, err
-		}
-		paths = append(paths, initiative.Path)
-	}
-	if err := appendEvent(c, ws, delivery.Event{Type: delivery.EventCreate, WUID: id, Lane: in.Lane, Title: in.Title}); err != nil {
-		return nil, err
-	}
-	paths = append(paths, delivery.EventsFile)
-	cm, err := c.Commit(ws, fmt.Sprintf("docs: create %s for %s", strings.ToLower(id), delivery.Title60(in.Title)), paths...)
+	var notes ops.Notes
+	w, cm, err := ops.CreateWU(c.Context(), ws, c.Runtime(), &notes, in)
+	warnNotes(c, notes)
 	if err != nil {
 		return nil, err
 	}
-	return &createResult{WU: w, Commit: cm}, nil
+	return &createResult{WU: w, Commit: conventionCommit(cm)}, nil
 }
 
 // claimInput holds the values of the claim step (wu:claim, wu:proto).
-type claimInput struct {
-	ID, Lane          string
-	BranchOnly, Force bool
-}
+type claimInput = ops.WUClaimInput
 
 // claimResult is what the claim step did.
 type claimResult struct {
@@ -371,140 +243,24 @@ type claimResult struct {
 	Commit       *convention.Commit
 }
 
-// claimWU is the claim step of spec §3.1 wu:claim, shared with wu:proto. Checks run in the
-// spec's order and nothing is written until all of them pass (the lock is the first
-// write); once the lock is taken, any later failure releases it again.
-func claimWU(c *convention.Call, ws *delivery.Workspace, in claimInput) (res *claimResult, err error) {
-	ctx := c.Context()
-	w, err := delivery.ReadWU(ws, in.ID)
+// claimWU is the claim step of spec §3.1 wu:claim (ops.ClaimWU), shared with wu:proto.
+func claimWU(c *convention.Call, ws *delivery.Workspace, in claimInput) (*claimResult, error) {
+	var notes ops.Notes
+	res, err := ops.ClaimWU(c.Context(), ws, c.Runtime(), &notes, in)
+	warnNotes(c, notes)
 	if err != nil {
 		return nil, err
 	}
-	if in.Lane != w.Lane {
-		return nil, validationError(w.ID, []string{fmt.Sprintf("lane %q does not match %s's lane %q", in.Lane, w.ID, w.Lane)})
-	}
-	if err := requireStatus(w, delivery.StatusInProgress, delivery.StatusReady); err != nil {
-		return nil, err
-	}
-	if v := delivery.ValidateStrict(w, ws.Config.MinDescriptionLength); len(v) > 0 {
-		return nil, validationError(w.ID, v)
-	}
-	if !in.Force {
-		if err := checkClaimable(ws, w); err != nil {
-			return nil, err
-		}
-	}
-	mode := "worktree"
-	if in.BranchOnly {
-		mode = "branch-only"
-	} else if !delivery.InWorkTree(ctx, ws.Root) {
-		mode = "branch-only"
-		c.Warn("%s is not a git repository: claiming in branch-only mode", ".")
-	}
-	g := delivery.NewGit(ws.Root, c.Runtime())
-	out := &claimResult{WU: w, Mode: mode}
-	if mode == "worktree" {
-		wt, branch := ws.WorktreePath(w.Lane, w.ID), ws.LaneBranch(w.Lane, w.ID)
-		if exists(ws, wt) {
-			return nil, delivery.Errorf(tool.CodeAlreadyExists, "worktree %s already exists", wt)
-		}
-		if g.BranchExists(ctx, branch) {
-			return nil, delivery.Errorf(tool.CodeAlreadyExists, "branch %s already exists", branch)
-		}
-		out.WorktreePath, out.Branch = &wt, &branch
-	}
-	if lockPolicy(ws, w.Lane) != delivery.LockNone {
-		lk, err := acquireLock(c, ws, w)
-		if err != nil {
-			return nil, err
-		}
-		out.LockPath = &lk.LockPath
-		if !lk.AlreadyHeld {
-			defer func() {
-				if err != nil {
-					_, _ = lanelock.Release(ws.Root, w.Lane, c.Runtime().Owner(ctx), false)
-				}
-			}()
-		}
-	}
-	out.SessionID = delivery.NewID(c.Runtime(), delivery.KindUUID, nil)
-	w.Set("status", delivery.StrNode(delivery.StatusInProgress))
-	w.Set("claimed_at", delivery.TimestampNode(delivery.Timestamp(c.Runtime().Now())))
-	w.Set("claimed_mode", delivery.StrNode(mode))
-	if mode == "worktree" {
-		w.Set("worktree_path", delivery.StrNode(*out.WorktreePath))
-		w.Set("claimed_branch", delivery.StrNode(*out.Branch))
-	}
-	w.Set("session_id", delivery.StrNode(out.SessionID))
-	w.Refresh()
-	if err := delivery.WriteWU(ws.Root, w); err != nil {
-		return nil, err
-	}
-	if err := appendEvent(c, ws, delivery.Event{Type: delivery.EventClaim, WUID: w.ID, Lane: w.Lane, Title: w.Title}); err != nil {
-		return nil, err
-	}
-	subject := fmt.Sprintf("wu(%s): claim for %s lane", strings.ToLower(w.ID), delivery.Kebab(w.Lane))
-	if out.Commit, err = c.Commit(ws, subject, w.Path, delivery.EventsFile); err != nil {
-		return nil, err
-	}
-	if mode == "worktree" {
-		if err := g.WorktreeAdd(ctx, *out.WorktreePath, *out.Branch, true, "HEAD"); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// checkClaimable applies the dependency and WIP checks of wu:claim (skipped by --force).
-func checkClaimable(ws *delivery.Workspace, w *delivery.WU) error {
-	files, err := delivery.ListWUs(ws)
-	if err != nil {
-		return err
-	}
-	status := map[string]string{}
-	var inLane []string
-	for _, f := range files {
-		if f.WU == nil {
-			continue
-		}
-		status[f.ID] = f.WU.NormStatus()
-		if f.ID != w.ID && f.WU.Lane == w.Lane && f.WU.NormStatus() == delivery.StatusInProgress {
-			inLane = append(inLane, f.ID)
-		}
-	}
-	var unmet []string
-	for _, dep := range w.BlockedBy {
-		switch s, ok := status[dep]; {
-		case !ok:
-			unmet = append(unmet, fmt.Sprintf("blocked by %s (missing)", dep))
-		case s != delivery.StatusDone:
-			unmet = append(unmet, fmt.Sprintf("blocked by %s (%s)", dep, s))
-		}
-	}
-	if len(unmet) > 0 {
-		return validationError(w.ID, unmet)
-	}
-	def, _ := ws.Config.Lane(w.Lane)
-	limit := def.WIPLimit
-	if limit < 1 {
-		limit = 1
-	}
-	if len(inLane) >= limit {
-		return (&delivery.Error{Code: tool.CodeLaneBusy,
-			Message: fmt.Sprintf("lane %s is at its WIP limit (%d): %s in progress", w.Lane, limit, strings.Join(inLane, ", "))}).
-			WithDetails(map[string]any{"holder": nil})
-	}
-	return nil
+	return &claimResult{WU: res.WU, Mode: res.Mode, WorktreePath: res.WorktreePath, Branch: res.Branch,
+		SessionID: res.SessionID, LockPath: res.LockPath, Commit: conventionCommit(res.Commit)}, nil
 }
 
 // removeWorktreeOrWarn removes the WU's worktree after the command's state change is
-// committed; a failure (a dirty worktree, say) is a warning, because the state change
-// itself succeeded and the worktree can be removed later (wu:prune, wu:cleanup).
+// committed; a failure is a warning (ops.RemoveWorktreeOrWarn).
 func removeWorktreeOrWarn(c *convention.Call, ws *delivery.Workspace, w *delivery.WU) bool {
-	removed, err := removeWorktree(c, ws, w, false)
-	if err != nil {
-		c.Warn("worktree %s not removed: %s", w.WorktreePath, delivery.AsError(err).Message)
-	}
+	var notes ops.Notes
+	removed := ops.RemoveWorktreeOrWarn(c.Context(), ws, c.Runtime(), &notes, w)
+	warnNotes(c, notes)
 	return removed
 }
 
@@ -662,46 +418,4 @@ func gateLines(results []delivery.GateResult) string {
 // gatesFailed is the GATES_FAILED error of a gate run.
 func gatesFailed(run *gateRun) error {
 	return delivery.Errorf(tool.CodeGatesFailed, "gates failed (%d of %d)", run.Failed, len(run.Results))
-}
-
-// issue is one inconsistency of a WU (issue codes shared by wu:status, wu:recover,
-// wu:repair and state:doctor; spec §3.1 wu:recover).
-type issue struct {
-	Code    string
-	Message string
-}
-
-// diagnose lists the inconsistencies between a WU's YAML, its event state, stamp,
-// worktree and lane lock, in the spec's code order. It only reads.
-func diagnose(c *convention.Call, ws *delivery.Workspace, w *delivery.WU, log *delivery.EventLog) ([]issue, error) {
-	var out []issue
-	status := w.NormStatus()
-	if es, has := log.State(w.ID); !delivery.Consistent(es, has, w.Status) {
-		out = append(out, issue{"STATUS_MISMATCH", fmt.Sprintf("YAML status is %s but the event state is %s", status, es)})
-	}
-	wtExists := w.WorktreePath != "" && exists(ws, w.WorktreePath)
-	if status == delivery.StatusInProgress && w.ClaimedMode == "worktree" && w.WorktreePath != "" && !wtExists {
-		out = append(out, issue{"MISSING_WORKTREE_CLAIMED", fmt.Sprintf("worktree %s is missing", w.WorktreePath)})
-	}
-	if status == delivery.StatusDone && wtExists {
-		out = append(out, issue{"ORPHAN_WORKTREE_DONE", fmt.Sprintf("worktree %s remains after done", w.WorktreePath)})
-	}
-	stamp := delivery.StampExists(ws.Root, w.ID)
-	if stamp && status != delivery.StatusDone {
-		out = append(out, issue{"STAMP_EXISTS_YAML_NOT_DONE", fmt.Sprintf("stamp exists but YAML status is %s", status)})
-	}
-	if !stamp && status == delivery.StatusDone {
-		out = append(out, issue{"YAML_DONE_NO_STAMP", "YAML status is done but the stamp is missing"})
-	}
-	lk, err := lanelock.Read(ws.Root, w.Lane)
-	if err != nil {
-		return nil, delivery.Errorf(tool.CodeIOError, "read lock of %s: %w", w.Lane, err)
-	}
-	if status == delivery.StatusInProgress && lockPolicy(ws, w.Lane) != delivery.LockNone && (lk == nil || lk.WUID != w.ID) {
-		out = append(out, issue{"LOCK_MISSING", fmt.Sprintf("lane %s has no lock for %s", w.Lane, w.ID)})
-	}
-	if lk != nil && lk.WUID == w.ID && lk.Stale(c.Runtime().Now(), c.Runtime().StaleThreshold()) {
-		out = append(out, issue{"STALE_LOCK", fmt.Sprintf("the lock of lane %s is stale", w.Lane)})
-	}
-	return out, nil
 }

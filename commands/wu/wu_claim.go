@@ -1,12 +1,11 @@
 package wu
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 func init() {
@@ -33,29 +32,11 @@ func wuClaim(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	res, err := claimWU(c, ws, claimInput{ID: c.Value("id"), Lane: c.String("lane"),
-		BranchOnly: c.Bool("branch-only"), Force: c.Bool("force")})
+	data, notes, err := ops.WUClaim(c.Context(), ws, c.Runtime(), ops.WUClaimInput{ID: c.Value("id"),
+		Lane: c.String("lane"), BranchOnly: c.Bool("branch-only"), Force: c.Bool("force")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	w := res.WU
-	return c.Result(fmt.Sprintf("Claimed %s (%s)", w.ID, w.Lane), wuClaimData{ID: w.ID, Lane: w.Lane,
-		Status: w.NormStatus(), ClaimedMode: res.Mode, WorktreePath: res.WorktreePath, Branch: res.Branch,
-		SessionID: res.SessionID, LockPath: res.LockPath, Commit: res.Commit})
+	return opsResult(c, notes.Headline, data, data.Commit, "")
 }
-
-// wuClaimData is wu:claim's JSON data.
-type wuClaimData struct {
-	ID           string             `json:"id"`
-	Lane         string             `json:"lane"`
-	Status       string             `json:"status"`
-	ClaimedMode  string             `json:"claimed_mode"`
-	WorktreePath *string            `json:"worktree_path"`
-	Branch       *string            `json:"branch"`
-	SessionID    string             `json:"session_id"`
-	LockPath     *string            `json:"lock_path"`
-	Commit       *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d wuClaimData) Committed() *convention.Commit { return d.Commit }

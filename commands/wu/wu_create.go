@@ -1,13 +1,12 @@
 package wu
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 func init() {
@@ -46,39 +45,16 @@ func wuCreate(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	typ, prio := c.Value("type"), c.Value("priority")
-	if typ == "" {
-		typ = ws.Config.DefaultType
-	}
-	if prio == "" {
-		prio = ws.Config.DefaultPriority
-	}
-	res, err := createWU(c, ws, createInput{ID: c.Value("id"), Lane: c.String("lane"), Title: c.String("title"),
-		Description: c.String("description"), Type: typ, Priority: prio, Exposure: c.Value("exposure"),
+	data, notes, err := ops.WUCreate(c.Context(), ws, c.Runtime(), ops.WUCreateInput{ID: c.Value("id"),
+		Lane: c.String("lane"), Title: c.String("title"), Description: c.String("description"),
+		Exposure: c.Value("exposure"), Type: c.Value("type"), Priority: c.Value("priority"),
 		Initiative: c.String("initiative"), Phase: c.Int("phase"), Acceptance: c.Strings("acceptance"),
 		CodePaths: c.Strings("code-paths"), BlockedBy: c.Strings("blocked-by"),
-		TestsUnit: c.Strings("test-paths-unit"), Manual: c.Strings("test-paths-manual"),
-		Strict: !c.Bool("no-strict")})
+		TestPathsUnit: c.Strings("test-paths-unit"), TestPathsManual: c.Strings("test-paths-manual"),
+		NoStrict: c.Bool("no-strict")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	w := res.WU
-	return c.Result(fmt.Sprintf("Created %s: %s", w.ID, w.Title), wuCreateData{ID: w.ID, Path: w.Path,
-		Lane: w.Lane, Type: w.Type, Priority: w.Priority, Status: w.NormStatus(),
-		Initiative: strPtr(w.Initiative), Commit: res.Commit})
+	return opsResult(c, notes.Headline, data, data.Commit, "")
 }
-
-// wuCreateData is wu:create's JSON data.
-type wuCreateData struct {
-	ID         string             `json:"id"`
-	Path       string             `json:"path"`
-	Lane       string             `json:"lane"`
-	Type       string             `json:"type"`
-	Priority   string             `json:"priority"`
-	Status     string             `json:"status"`
-	Initiative *string            `json:"initiative"`
-	Commit     *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d wuCreateData) Committed() *convention.Commit { return d.Commit }

@@ -1,14 +1,11 @@
 package wu
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 func init() {
@@ -33,47 +30,11 @@ func wuUnblock(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	w, err := delivery.ReadWU(ws, c.Value("id"))
+	data, notes, err := ops.WUUnblock(c.Context(), ws, c.Runtime(), ops.WUUnblockInput{ID: c.Value("id"),
+		Reason: c.String("reason")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	if err := requireStatus(w, delivery.StatusInProgress, delivery.StatusBlocked); err != nil {
-		return err
-	}
-	data := wuUnblockData{ID: w.ID, Status: delivery.StatusInProgress}
-	// The lock comes first: a lane held by someone else fails before anything is written.
-	if lockPolicy(ws, w.Lane) == delivery.LockActive {
-		res, err := acquireLock(c, ws, w)
-		if err != nil {
-			return err
-		}
-		data.LockAcquired = res.Acquired
-	}
-	w.Set("status", delivery.StrNode(delivery.StatusInProgress))
-	w.Delete("blocked_reason")
-	if reason := c.String("reason"); reason != "" {
-		appendNote(c, w, "Unblocked: "+reason)
-	}
-	w.Refresh()
-	if err := delivery.WriteWU(ws.Root, w); err != nil {
-		return err
-	}
-	if err := appendEvent(c, ws, delivery.Event{Type: delivery.EventUnblock, WUID: w.ID}); err != nil {
-		return err
-	}
-	if data.Commit, err = c.Commit(ws, fmt.Sprintf("wu(%s): unblock", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
-		return err
-	}
-	return c.Result("Unblocked "+w.ID, data)
+	return opsResult(c, notes.Headline, data, data.Commit, "")
 }
-
-// wuUnblockData is wu:unblock's JSON data.
-type wuUnblockData struct {
-	ID           string             `json:"id"`
-	Status       string             `json:"status"`
-	LockAcquired bool               `json:"lock_acquired"`
-	Commit       *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d wuUnblockData) Committed() *convention.Commit { return d.Commit }
