@@ -1,7 +1,10 @@
 package http
 
 import (
+	"context"
+
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/surface/events"
 )
 
 // ToolCalledKind is the event kind published for every finished call.
@@ -33,5 +36,27 @@ func ToolCalledHook(publish func(ToolCalled)) func(kernel.Request, kernel.Result
 			Status: r.Status, Success: res.Output.Success, ErrorCode: r.ErrorCode,
 			DurationMS: float64(r.DurationUS) / 1000,
 		})
+	}
+}
+
+// Publisher is what PublishToolCalled needs of an event hub (surface/events.Hub).
+type Publisher interface {
+	Publish(ctx context.Context, e events.Event) (events.Event, error)
+}
+
+// PublishToolCalled returns a ToolCalledHook body that publishes each finished call on
+// hub as agent-runtime:tool_called, from the caller's subject. tool_called is ephemeral:
+// the hub drops it when nobody listens, so publishing never blocks a call for long. A
+// publish error is handed to onError (nil: ignored); it never changes the call.
+func PublishToolCalled(hub Publisher, onError func(error)) func(ToolCalled) {
+	return func(tc ToolCalled) {
+		e := events.ToolCalled(tc.RunID, tc.CallID, tc.Tool, map[string]any{
+			"status": tc.Status, "success": tc.Success, "error_code": tc.ErrorCode,
+			"lane": tc.Lane, "duration_ms": tc.DurationMS,
+		})
+		e.From = tc.From
+		if _, err := hub.Publish(context.Background(), e); err != nil && onError != nil {
+			onError(err)
+		}
 	}
 }

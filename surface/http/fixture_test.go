@@ -78,6 +78,12 @@ func fixtureNative(t testing.TB, started chan struct{}) *nativetools.Registry {
 
 func newFixture(t testing.TB, cfg surfacehttp.Config) *fixture {
 	t.Helper()
+	return newFixtureHook(t, cfg, nil)
+}
+
+// newFixtureHook also hands every finished call to hook (the events wiring).
+func newFixtureHook(t testing.TB, cfg surfacehttp.Config, hook func(kernel.Request, kernel.Result)) *fixture {
+	t.Helper()
 	f := &fixture{started: make(chan struct{}, 16), done: make(chan kernel.Result, 1024)}
 	k, err := kernel.New(kernel.Config{
 		Workspace:  t.TempDir(),
@@ -89,6 +95,9 @@ func newFixture(t testing.TB, cfg surfacehttp.Config) *fixture {
 			f.results = append(f.results, res)
 			f.subject = append(f.subject, req.Caller.Subject)
 			f.mu.Unlock()
+			if hook != nil {
+				hook(req, res)
+			}
 			select {
 			case f.done <- res:
 			default:
