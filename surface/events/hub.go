@@ -293,7 +293,6 @@ func (h *Hub) offer(s *subscriber, it *item) {
 	}
 	select {
 	case s.queue <- it:
-		s.lastQueued = it.stream
 	default:
 		if !it.durable {
 			s.dropped.Add(1)

@@ -15,12 +15,11 @@ import (
 // subscriber is one connected SSE stream. Fields without a comment are guarded by the
 // hub's mutex.
 type subscriber struct {
-	queue      chan *item
-	wake       chan struct{} // cap 1: the hub put the subscriber in catch-up mode
-	done       chan struct{} // closed by Hub.Close
-	lagging    bool
-	lastQueued uint64
-	dropped    atomic.Uint64 // ephemeral events this subscriber missed
+	queue   chan *item
+	wake    chan struct{} // cap 1: the hub put the subscriber in catch-up mode
+	done    chan struct{} // closed by Hub.Close
+	lagging bool
+	dropped atomic.Uint64 // ephemeral events this subscriber missed
 }
 
 // gapNotice is the data of a stream:gap control event.
