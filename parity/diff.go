@@ -57,7 +57,8 @@ func indent(s string) string {
 
 // textDiff fills Want/Got for short single-line texts and Unified otherwise.
 func textDiff(d Diff, wantName string, want []byte, gotName string, got []byte) Diff {
-	if !strings.Contains(string(want), "\n") && !strings.Contains(string(got), "\n") && len(want)+len(got) < 200 {
+	oneLine := func(b []byte) bool { return !strings.Contains(strings.TrimSuffix(string(b), "\n"), "\n") }
+	if oneLine(want) && oneLine(got) && len(want)+len(got) < 200 {
 		d.Want, d.Got = fmt.Sprintf("%q", want), fmt.Sprintf("%q", got)
 		return d
 	}

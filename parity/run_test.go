@@ -1,0 +1,147 @@
+package parity_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+type configGetIn struct {
+	Key string `json:"key" jsonschema:"dotted path from the root of workspace.yaml"`
+}
+
+// configGet is a test-only native config:get, correct for scalar and mapping
+// keys; mutate lets a test inject a defect into a copy of it.
+func configGet(mutate func(env *tool.Env, data map[string]any)) nativetools.Tool {
+	return nativetools.New(tool.Spec{Name: "config:get"}, func(ctx context.Context, env *tool.Env, in configGetIn) tool.Output {
+		b, err := os.ReadFile(filepath.Join(env.Dir, "workspace.yaml"))
+		if err != nil {
+			return tool.Fail(tool.CodeNoWorkspace, "%v", err)
+		}
+		var doc any
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return tool.Fail(tool.CodeConfigInvalid, "%v", err)
+		}
+		v, set := doc, true
+		for _, seg := range strings.Split(in.Key, ".") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				v, set = nil, false
+				break
+			}
+			if v, ok = m[seg]; !ok {
+				v, set = nil, false
+				break
+			}
+		}
+		data := map[string]any{"key": in.Key, "set": set, "value": v}
+		if mutate != nil {
+			mutate(env, data)
+		}
+		return tool.OK(data)
+	})
+}
+
+func workspace(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "workspace.yaml"),
+		[]byte("id: acme\nsoftware_delivery:\n  git:\n    push: true\n    auto_commit: false\n"), 0o644))
+	return dir
+}
+
+func deliveryBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("delivery") // testscript.Main put the test binary there
+	require.NoError(t, err)
+	return bin
+}
+
+func runConfigGet(t *testing.T, native nativetools.Tool, key string) *parity.Report {
+	t.Helper()
+	reg := nativetools.NewRegistry()
+	require.NoError(t, reg.Add(native))
+	ws := workspace(t)
+	rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"`+key+`"}`), parity.Options{
+		Workspace: ws, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
+		Env: map[string]string{"DELIVERY_NOW": "2026-03-01T10:00:00.000Z", "DELIVERY_SEED": "cmdbridge"},
+	})
+	require.NoError(t, err)
+	after, err := parity.Snapshot(ws)
+	require.NoError(t, err)
+	require.Len(t, after, 1, "the caller's workspace is never written")
+	return rep
+}
+
+func TestRunCorrectNativePasses(t *testing.T) {
+	for _, key := range []string{"software_delivery.git.push", "software_delivery.git", "id"} {
+		t.Run(key, func(t *testing.T) {
+			rep := runConfigGet(t, configGet(nil), key)
+			assert.Equal(t, []string{"subprocess", "adapter", "native"}, rep.Lanes)
+			assert.True(t, rep.OK(), rep.String())
+			assert.Contains(t, string(rep.Common), `"key": "`+key+`"`)
+		})
+	}
+}
+
+func TestRunOneFieldDifferenceNamesTheField(t *testing.T) {
+	wrong := configGet(func(_ *tool.Env, data map[string]any) { data["set"] = false })
+	rep := runConfigGet(t, wrong, "software_delivery.git.push")
+	require.False(t, rep.OK())
+	require.Len(t, rep.Diffs, 1, rep.String())
+	d := rep.Diffs[0]
+	assert.Equal(t, "subprocess/native", d.Lanes)
+	assert.Equal(t, "/data/set", d.Path)
+	assert.Equal(t, "true", d.Want)
+	assert.Equal(t, "false", d.Got)
+	assert.Contains(t, rep.String(), "subprocess/native output /data/set\n    want: true\n    got:  false")
+}
+
+func TestRunStrayFileShowsInTreeDiff(t *testing.T) {
+	stray := configGet(func(env *tool.Env, _ map[string]any) {
+		_ = os.WriteFile(filepath.Join(env.Dir, "stray.txt"), []byte("oops\n"), 0o644)
+	})
+	rep := runConfigGet(t, stray, "id")
+	require.False(t, rep.OK())
+	require.Len(t, rep.Diffs, 1, rep.String())
+	d := rep.Diffs[0]
+	assert.Equal(t, parity.KindTree, d.Kind)
+	assert.Equal(t, "subprocess/native", d.Lanes)
+	assert.Equal(t, "stray.txt", d.Path)
+	assert.Equal(t, "(absent)", d.Want)
+	assert.Contains(t, rep.String(), "subprocess/native tree stray.txt")
+}
+
+func TestRunChangedFileHasUnifiedDiff(t *testing.T) {
+	edit := configGet(func(env *tool.Env, _ map[string]any) {
+		p := filepath.Join(env.Dir, "workspace.yaml")
+		b, _ := os.ReadFile(p)
+		_ = os.WriteFile(p, []byte(strings.Replace(string(b), "push: true", "push: false", 1)), 0o644)
+	})
+	rep := runConfigGet(t, edit, "id")
+	require.Len(t, rep.Diffs, 1, rep.String())
+	assert.Equal(t, "workspace.yaml", rep.Diffs[0].Path)
+	assert.Contains(t, rep.Diffs[0].Unified, "-    push: true\n+    push: false\n")
+}
+
+func TestRunNeedsTwoLanes(t *testing.T) {
+	_, err := parity.Run(context.Background(), "config:get", nil, parity.Options{
+		Workspace: workspace(t), Lanes: []string{"adapter"},
+	})
+	assert.ErrorContains(t, err, "need two to compare")
+	_, err = parity.Run(context.Background(), "no:such", nil, parity.Options{Workspace: workspace(t), Binary: "x"})
+	assert.ErrorContains(t, err, "0 lane(s)")
+}

@@ -1,0 +1,43 @@
+package parity_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/parity"
+)
+
+// serialT runs scripts one after another: the adapter lane swaps process
+// globals (os.Stdout, flag.CommandLine…) while a command runs, and testscript
+// reads flag.CommandLine (testing.Verbose) between the commands of parallel
+// scripts.
+type serialT struct {
+	*testing.T
+	verbose bool
+}
+
+func (serialT) Parallel() {}
+
+func (t serialT) Verbose() bool { return t.verbose }
+
+func (t serialT) Run(name string, f func(testscript.T)) {
+	t.T.Run(name, func(sub *testing.T) { f(serialT{T: sub, verbose: t.verbose}) })
+}
+
+// TestScripts runs every testdata/script/parity/*.txtar on every lane that
+// exists for its tool: a tool that gains a native implementation in
+// nativetools.Default is compared on three lanes with no script edit.
+func TestScripts(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "script", "parity")
+	p, err := parity.Suite{
+		Dir: dir, Update: *update, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+	}.Params()
+	require.NoError(t, err)
+	testscript.RunT(serialT{T: t, verbose: testing.Verbose()}, p)
+}

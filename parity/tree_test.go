@@ -1,0 +1,75 @@
+package parity_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/parity"
+)
+
+func write(t *testing.T, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
+
+func TestCompareTrees(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	write(t, a, "same.txt", "x\n")
+	write(t, b, "same.txt", "x\n")
+	write(t, a, "gone.txt", "bye\n")
+	write(t, b, "new/added.txt", "hi\n")
+	write(t, a, "changed.txt", "one\ntwo\n")
+	write(t, b, "changed.txt", "one\nthree\n")
+	write(t, a, ".cmdbridge/parity/last.json", "{}")
+	ta, err := parity.Snapshot(a)
+	require.NoError(t, err)
+	tb, err := parity.Snapshot(b)
+	require.NoError(t, err)
+	got := map[string]parity.Diff{}
+	for _, d := range parity.CompareTrees(ta, tb) {
+		got[d.Path] = d
+	}
+	assert.ElementsMatch(t, []string{"gone.txt", "new", "new/added.txt", "changed.txt"}, keys(got))
+	assert.Equal(t, "(absent)", got["gone.txt"].Got)
+	assert.Equal(t, "(absent)", got["new/added.txt"].Want)
+	assert.Contains(t, got["changed.txt"].Unified, "-two\n+three\n")
+	assert.Equal(t, []string{"M changed.txt", "D gone.txt", "A new", "A new/added.txt"}, parity.Changes(ta, tb))
+}
+
+func keys(m map[string]parity.Diff) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestSnapshotGitFacts(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.txt", "a\n")
+	git := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	tr, err := parity.Snapshot(dir)
+	require.NoError(t, err)
+	assert.Equal(t, "main\n", string(tr[".git:HEAD"].Content))
+	assert.Equal(t, "commit first\n\nA\ta.txt\n", string(tr[".git:log"].Content))
+	for p := range tr {
+		assert.NotContains(t, p, ".git/", "raw git objects are never in a tree")
+	}
+}
