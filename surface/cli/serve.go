@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/surface/events"
+	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
+)
+
+func init() { register(serveCommand) }
+
+// serveCommand runs the HTTP conductor sidecar until SIGINT or SIGTERM.
+func serveCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "serve",
+		Usage: "serve the tools over HTTP (GET /tools, POST /tools/{name}, /mcp, /events) to bearer-token holders",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "addr", Usage: "listen address (port 0 picks a free port)", Value: "127.0.0.1:0"},
+			&ucli.BoolFlag{Name: "allow-remote", Usage: "allow a non-loopback listen address"},
+			&ucli.Int64Flag{Name: "max-body", Usage: "largest POST /tools body in bytes", Value: surfacehttp.DefaultMaxBody},
+			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
+		},
+		Action: runServe,
+	}
+}
+
+func runServe(c *ucli.Context) error {
+	addr := c.String("addr")
+	if err := checkLoopback(addr, c.Bool("allow-remote")); err != nil {
+		return usageError("%v", err)
+	}
+	ws, err := workspaceDir(c)
+	if err != nil {
+		return failed("%v", err)
+	}
+	key, err := token.LoadKey(ws)
+	if err != nil {
+		return failed("%v", err)
+	}
+	hub, err := events.NewHub(events.Config{Dir: filepath.Join(ws, ".cmdbridge", "events"), Source: "cmdbridge"})
+	if err != nil {
+		return failed("%v", err)
+	}
+	defer hub.Close()
+	stderr := c.App.ErrWriter
+	hook := surfacehttp.ToolCalledHook(surfacehttp.PublishToolCalled(hub, func(err error) {
+		fmt.Fprintf(stderr, "cmdbridge serve: event: %v\n", err)
+	}))
+	k, err := serveKernel(c, ws, hook)
+	if err != nil {
+		return failed("%v", err)
+	}
+	defer k.Close()
+	srv, err := surfacehttp.New(surfacehttp.Config{
+		Kernel: k, Key: key, Events: hub, MaxBodyBytes: c.Int64("max-body"),
+		MCPOptions: []mcp.Option{mcp.WithImplementation("cmdbridge", commands.Version)},
+	})
+	if err != nil {
+		return failed("%v", err)
+	}
+	// Signals are caught before the URL is printed: whoever reads the URL may stop us.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return failed("serve: %v", err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	fmt.Fprintf(c.App.Writer, "http://%s\n", ln.Addr())
+	fmt.Fprintf(stderr, "cmdbridge serve: workspace %s; mint a token with 'cmdbridge token mint'; Ctrl-C stops\n", ws)
+
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return failed("serve: %v", err)
+	}
+	// Calls in flight end CANCELLED with their receipts, event streams end, then the
+	// listener drains; the deferred k.Close signs the evidence checkpoint.
+	srv.Close()
+	_ = hub.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "cmdbridge serve: shutdown: %v\n", err)
+		_ = hs.Close()
+	}
+	fmt.Fprintln(stderr, "cmdbridge serve: stopped")
+	return nil
+}
+
+// checkLoopback refuses a listen address that is not loopback, unless allowed. An empty
+// host means every interface.
+func checkLoopback(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %v", addr, err)
+	}
+	if allowRemote || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--addr %q is not a loopback address; pass --allow-remote to serve it anyway", addr)
+}
+
+// serveKernel builds the kernel as openKernel does, plus the event hook and the
+// evidence durability the flags ask for. Calls are never interactive here, so no
+// approver is configured.
+func serveKernel(c *ucli.Context, ws string, onResult func(kernel.Request, kernel.Result)) (*kernel.Kernel, error) {
+	cfg := kernel.Config{
+		Workspace:      ws,
+		Commands:       hostOf(c).Commands,
+		Native:         hostOf(c).Native,
+		Adapter:        kernel.AdapterBridge{},
+		AdapterOptions: kernel.AdapterOptions{Binary: deliveryBinary(c)},
+		LookupEnv:      os.LookupEnv,
+		Runtime:        hostOf(c).Runtime,
+		OnResult:       onResult,
+	}
+	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	if err != nil {
+		return nil, err
+	}
+	if err := fc.Apply(&cfg); err != nil {
+		return nil, err
+	}
+	if c.Bool("buffered-evidence") {
+		cfg.Evidence.Sync = evidence.SyncBuffered
+	}
+	return kernel.New(cfg)
+}

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+)
+
+func init() { register(tokenCommand) }
+
+// tokenCommand mints, verifies and rotates the bearer tokens of `cmdbridge serve`.
+func tokenCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "token",
+		Usage: "mint, verify and rotate bearer tokens for cmdbridge serve (key: <workspace>/.cmdbridge/token.key)",
+		Subcommands: []*ucli.Command{
+			{
+				Name:  "mint",
+				Usage: "print a signed bearer token on one line",
+				Flags: []ucli.Flag{
+					&ucli.StringFlag{Name: "subject", Usage: "who calls: any name, or <workspace_id> / <workspace_id>:phone:<device_id>", Required: true},
+					&ucli.StringSliceFlag{Name: "tools", Usage: "tool globs the token may see (doublestar over canonical names: 'wu:*', '*'), repeatable or comma-separated"},
+					&ucli.StringSliceFlag{Name: "read", Usage: "read scope path (relative to the workspace or absolute), repeatable"},
+					&ucli.StringSliceFlag{Name: "write", Usage: "write scope path (also grants reading), repeatable"},
+					&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of the token", Value: 24 * time.Hour},
+				},
+				Action: func(c *ucli.Context) error {
+					ws, err := workspaceDir(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					key, err := token.LoadKey(ws)
+					if err != nil {
+						return failed("%v", err)
+					}
+					tok, _, err := token.Mint(key, token.MintOptions{
+						Subject: c.String("subject"), Tools: splitList(c.StringSlice("tools")),
+						Read: c.StringSlice("read"), Write: c.StringSlice("write"), TTL: c.Duration("ttl"),
+					})
+					if err != nil {
+						return usageError("%v", err)
+					}
+					_, err = c.App.Writer.Write([]byte(tok + "\n"))
+					return err
+				},
+			},
+			{
+				Name:      "verify",
+				Usage:     "check a token against the workspace key and print its claims",
+				ArgsUsage: "TOKEN",
+				Action: func(c *ucli.Context) error {
+					if c.NArg() != 1 {
+						return usageError("token verify: want one TOKEN argument")
+					}
+					ws, err := workspaceDir(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					key, err := token.LoadKey(ws)
+					if err != nil {
+						return failed("%v", err)
+					}
+					claims, err := token.Verify(key, c.Args().First(), time.Now())
+					if err != nil {
+						return failed("%v", err)
+					}
+					return printJSON(c.App.Writer, claims)
+				},
+			},
+			{
+				Name:  "rotate",
+				Usage: "replace the workspace key: every token minted before stops verifying (restart cmdbridge serve)",
+				Action: func(c *ucli.Context) error {
+					ws, err := workspaceDir(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					if err := token.Rotate(ws); err != nil {
+						return failed("%v", err)
+					}
+					return nil
+				},
+			},
+		},
+	}
+}
+
+// splitList accepts both repeated flags and comma-separated values.
+func splitList(in []string) []string {
+	var out []string
+	for _, s := range in {
+		for _, part := range strings.Split(s, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
