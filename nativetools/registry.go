@@ -55,7 +55,16 @@ func (t Tool) Call(ctx context.Context, env *tool.Env, input json.RawMessage) to
 	return run(ctx, env)
 }
 
-// New builds a native tool whose input schema is inferred from In. spec.InputSchema is
+// SchemaAdjuster is implemented by an Input struct whose schema needs keywords a struct
+// tag cannot carry (defaults, enums, bounds, minItems): [New] infers the schema from the
+// struct, then hands it to AdjustSchema. Scaffolded tools use it so their schema equals
+// the adapter's byte for byte.
+type SchemaAdjuster interface {
+	AdjustSchema(s *jsonschema.Schema)
+}
+
+// New builds a native tool whose input schema is inferred from In (then adjusted by
+// In's AdjustSchema when In implements [SchemaAdjuster]). spec.InputSchema is
 // overwritten; every other spec field is kept. It panics when In cannot be described
 // by a JSON Schema, which is a programming error caught by any test that loads the
 // registry.
@@ -70,6 +79,12 @@ func New[In any](spec tool.Spec, handler func(ctx context.Context, env *tool.Env
 		schema.Properties = map[string]*jsonschema.Schema{}
 	}
 	dropNull(schema)
+	var zero In
+	if a, ok := any(zero).(SchemaAdjuster); ok {
+		a.AdjustSchema(schema)
+	} else if a, ok := any(&zero).(SchemaAdjuster); ok {
+		a.AdjustSchema(schema)
+	}
 	spec.InputSchema = schema
 	if spec.DefaultTimeout == 0 {
 		spec.DefaultTimeout = tool.DefaultTimeout

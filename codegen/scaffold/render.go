@@ -1,0 +1,346 @@
+package scaffold
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// Import paths the generated code uses, each with its explicit package name: jennifer
+// never guesses an alias.
+const (
+	pathContext     = "context"
+	pathJSON        = "encoding/json"
+	pathIO          = "io"
+	pathStrings     = "strings"
+	pathTesting     = "testing"
+	pathJSONSchema  = "github.com/google/jsonschema-go/jsonschema"
+	pathNativetools = "github.com/cmdbridge/cmdbridge/nativetools"
+	pathSchematest  = "github.com/cmdbridge/cmdbridge/nativetools/schematest"
+	pathTool        = "github.com/cmdbridge/cmdbridge/tool"
+	pathAdapter     = "github.com/cmdbridge/cmdbridge/adapter"
+	pathCommands    = "github.com/cmdbridge/cmdbridge/commands"
+	pathAssert      = "github.com/stretchr/testify/assert"
+	pathRequire     = "github.com/stretchr/testify/require"
+)
+
+var importNames = map[string]string{
+	pathContext: "context", pathJSON: "json", pathIO: "io", pathStrings: "strings",
+	pathTesting: "testing", pathJSONSchema: "jsonschema", pathNativetools: "nativetools",
+	pathSchematest: "schematest", pathTool: "tool", pathAdapter: "adapter",
+	pathCommands: "commands", pathAssert: "assert", pathRequire: "require",
+}
+
+func newFile(pkgPath, pkgName string) *jen.File {
+	f := jen.NewFilePathName(pkgPath, pkgName)
+	f.ImportNames(importNames)
+	return f
+}
+
+// render renders f and groups its imports the project's way: standard library,
+// third-party, then this module's packages, each group separated by a blank line
+// (jennifer writes one sorted block).
+func render(f *jen.File) ([]byte, error) {
+	var b bytes.Buffer
+	if err := f.Render(&b); err != nil {
+		return nil, err
+	}
+	src := b.String()
+	start := strings.Index(src, "\nimport (\n")
+	if start < 0 {
+		return b.Bytes(), nil
+	}
+	body := start + len("\nimport (\n")
+	end := strings.Index(src[body:], "\n)\n")
+	if end < 0 {
+		return b.Bytes(), nil
+	}
+	var groups [3][]string
+	for _, line := range strings.Split(src[body:body+end], "\n") {
+		path := line[strings.Index(line, `"`)+1:]
+		switch first, _, _ := strings.Cut(path, "/"); {
+		case strings.HasPrefix(path, modulePrefix):
+			groups[2] = append(groups[2], line)
+		case !strings.Contains(first, "."):
+			groups[0] = append(groups[0], line)
+		default:
+			groups[1] = append(groups[1], line)
+		}
+	}
+	var blocks []string
+	for _, g := range groups {
+		if len(g) > 0 {
+			blocks = append(blocks, strings.Join(g, "\n"))
+		}
+	}
+	out := src[:body] + strings.Join(blocks, "\n\n") + src[body+end:]
+	formatted, err := format.Source([]byte(out))
+	if err != nil {
+		return nil, fmt.Errorf("format generated code: %w", err)
+	}
+	return formatted, nil
+}
+
+// modulePrefix is the import path prefix of this project's packages, grouped last.
+const modulePrefix = "github.com/cmdbridge/cmdbridge/"
+
+// toolFile renders nativetools/<pkg>/<base>.go: Input struct, AdjustSchema when needed,
+// registration, handler skeleton.
+func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
+	f := newFile(pkgPath, t.Package)
+	f.HeaderComment(fmt.Sprintf("Scaffolded by `cmdbridge scaffold %s` from %s (%s).", t.Spec.Name, t.Loc.Constructor, source))
+	f.HeaderComment("The Input struct reproduces the adapter's input schema; write the handler, then delete the")
+	f.HeaderComment("NOT_IMPLEMENTED test and route the tool native once its parity script passes.")
+
+	f.Commentf("%s is %s's input: one field per adapter schema property, in the same order.", t.TypeName, t.Spec.Name)
+	f.Type().Id(t.TypeName).StructFunc(func(g *jen.Group) {
+		for _, fl := range t.Fields {
+			tags := map[string]string{"json": fl.Prop}
+			if !fl.Required {
+				tags["json"] += ",omitempty"
+			}
+			if fl.Tag != "" {
+				tags["jsonschema"] = fl.Tag
+			}
+			g.Id(fl.Name).Add(goTypeCode(fl.GoType)).Tag(tags)
+		}
+	})
+
+	var adjust []jen.Code
+	for _, fl := range t.Fields {
+		for _, k := range fl.Adjust {
+			v, err := keywordValue(k)
+			if err != nil {
+				return nil, fmt.Errorf("%s: property %s: %w", t.Spec.Name, fl.Prop, err)
+			}
+			target := jen.Id("s").Dot("Properties").Index(jen.Lit(fl.Prop))
+			for _, part := range strings.Split(k.Path, ".") {
+				target = target.Dot(part)
+			}
+			adjust = append(adjust, target.Op("=").Add(v))
+		}
+	}
+	if len(adjust) > 0 {
+		f.Line()
+		f.Comment("AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the")
+		f.Comment("schema nativetools.New infers equals the adapter's.")
+		f.Func().Params(jen.Id(t.TypeName)).Id("AdjustSchema").Params(jen.Id("s").Op("*").Qual(pathJSONSchema, "Schema")).Block(adjust...)
+	}
+
+	f.Line()
+	f.Func().Id("init").Params().Block(
+		jen.Qual(pathNativetools, "Register").Call(jen.Qual(pathNativetools, "New").Call(
+			specLiteral(t), jen.Id(t.Handler))),
+	)
+
+	f.Line()
+	f.Commentf("%s serves %s natively. Until it is written the tool answers NOT_IMPLEMENTED, so its", t.Handler, t.Spec.Name)
+	f.Comment("parity script fails and its route stays adapter.")
+	f.Func().Id(t.Handler).Params(
+		jen.Id("ctx").Qual(pathContext, "Context"),
+		jen.Id("env").Op("*").Qual(pathTool, "Env"),
+		jen.Id("in").Id(t.TypeName),
+	).Qual(pathTool, "Output").Block(
+		jen.Return(jen.Qual(pathTool, "Fail").Call(jen.Qual(pathTool, "CodeNotImplemented"),
+			jen.Lit(t.Spec.Name+": the native handler is not written yet"))),
+	)
+	return render(f)
+}
+
+func goTypeCode(t string) jen.Code {
+	if elem, ok := strings.CutPrefix(t, "[]"); ok {
+		return jen.Index().Id(elem)
+	}
+	return jen.Id(t)
+}
+
+// specLiteral is the tool.Spec the registration passes: the adapter spec minus the
+// schema (inferred from the struct) and the default timeouts (filled in by New).
+func specLiteral(t Tool) jen.Code {
+	s := t.Spec
+	kv := func(key string, v jen.Code) jen.Code { return jen.Line().Id(key).Op(":").Add(v) }
+	items := []jen.Code{kv("Name", jen.Lit(s.Name)), kv("Domain", jen.Lit(s.Domain)),
+		kv("Description", jen.Lit(s.Description))}
+	var ann []jen.Code
+	a := s.Annotations
+	if a.Title != "" {
+		ann = append(ann, jen.Id("Title").Op(":").Lit(a.Title))
+	}
+	for _, h := range []struct {
+		name string
+		on   bool
+	}{{"ReadOnlyHint", a.ReadOnlyHint}, {"DestructiveHint", a.DestructiveHint},
+		{"IdempotentHint", a.IdempotentHint}, {"OpenWorldHint", a.OpenWorldHint}} {
+		if h.on {
+			ann = append(ann, jen.Id(h.name).Op(":").True())
+		}
+	}
+	if len(ann) > 0 {
+		items = append(items, kv("Annotations", jen.Qual(pathTool, "Annotations").Values(ann...)))
+	}
+	if len(s.Paths) > 0 {
+		var ps []jen.Code
+		for _, p := range s.Paths {
+			access := jen.Qual(pathTool, "Read")
+			if p.Access == "write" {
+				access = jen.Qual(pathTool, "Write")
+			}
+			ps = append(ps, jen.Values(jen.Id("Property").Op(":").Lit(p.Property), jen.Id("Access").Op(":").Add(access)))
+		}
+		items = append(items, kv("Paths", jen.Index().Qual(pathTool, "PathInput").Values(ps...)))
+	}
+	if s.Network {
+		items = append(items, kv("Network", jen.True()))
+	}
+	if s.ParallelSafe {
+		items = append(items, kv("ParallelSafe", jen.True()))
+	}
+	if len(s.RequiredApprovals) > 0 {
+		var rs []jen.Code
+		for _, r := range s.RequiredApprovals {
+			rs = append(rs, jen.Lit(r))
+		}
+		items = append(items, kv("RequiredApprovals", jen.Index().String().Values(rs...)))
+	}
+	return jen.Qual(pathTool, "Spec").Values(append(items, jen.Line())...)
+}
+
+// keywordValue is the Go expression assigning a keyword's JSON value to its
+// jsonschema.Schema field.
+func keywordValue(k Keyword) (jen.Code, error) {
+	field := k.Path[strings.LastIndex(k.Path, ".")+1:]
+	switch field {
+	case "Default":
+		s := string(k.Value)
+		if !strings.Contains(s, "`") {
+			return jen.Qual(pathJSON, "RawMessage").Call(jen.Id("`" + s + "`")), nil
+		}
+		return jen.Qual(pathJSON, "RawMessage").Call(jen.Lit(s)), nil
+	case "Enum":
+		var vs []any
+		if err := json.Unmarshal(k.Value, &vs); err != nil {
+			return nil, fmt.Errorf("enum: %w", err)
+		}
+		var items []jen.Code
+		for _, v := range vs {
+			switch v.(type) {
+			case string, float64, bool:
+				items = append(items, jen.Lit(v))
+			default:
+				return nil, fmt.Errorf("enum value %v of type %T", v, v)
+			}
+		}
+		return jen.Index().Any().Values(items...), nil
+	case "Minimum", "Maximum", "ExclusiveMinimum", "ExclusiveMaximum":
+		var v float64
+		if err := json.Unmarshal(k.Value, &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", field, err)
+		}
+		return jen.Qual(pathJSONSchema, "Ptr").Call(jen.Lit(v)), nil
+	case "MinItems", "MaxItems", "MinLength", "MaxLength":
+		var v int
+		if err := json.Unmarshal(k.Value, &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", field, err)
+		}
+		return jen.Qual(pathJSONSchema, "Ptr").Call(jen.Lit(v)), nil
+	case "Pattern", "Format", "Description":
+		var v string
+		if err := json.Unmarshal(k.Value, &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", field, err)
+		}
+		return jen.Lit(v), nil
+	}
+	return nil, fmt.Errorf("keyword %s has no Go form", k.Path)
+}
+
+// testFile renders nativetools/<pkg>/<base>_test.go (package <pkg>_test).
+func testFile(t Tool, pkgPath string) ([]byte, error) {
+	f := newFile(pkgPath+"_test", t.Package+"_test")
+	f.ImportName(pkgPath, t.Package)
+	f.Anon(t.Loc.PkgPath)
+	f.HeaderComment(fmt.Sprintf("Scaffolded by `cmdbridge scaffold %s`: the native tool's contract with its legacy command.", t.Spec.Name))
+	prefix := strings.TrimSuffix(t.TypeName, "Input")
+	name := jen.Lit(t.Spec.Name)
+	lookup := func(g *jen.Group) {
+		g.List(jen.Id("nt"), jen.Id("ok")).Op(":=").Qual(pathNativetools, "Default").Dot("Lookup").Call(name)
+		g.Qual(pathRequire, "True").Call(jen.Id("t"), jen.Id("ok"), jen.Lit("native tool not registered"))
+	}
+	fullInput := func(g *jen.Group) {
+		g.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(
+			jen.Qual(pathSchematest, "FullInput").Call(jen.Id("nt").Dot("Spec").Dot("InputSchema")))
+		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+	}
+	tParam := jen.Id("t").Op("*").Qual(pathTesting, "T")
+
+	f.Commentf("Test%sSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.", prefix)
+	f.Func().Id("Test" + prefix + "SchemaEqualsAdapter").Params(tParam).BlockFunc(func(g *jen.Group) {
+		g.List(jen.Id("c"), jen.Id("ok")).Op(":=").Qual(pathCommands, "Lookup").Call(name)
+		g.Qual(pathRequire, "True").Call(jen.Id("t"), jen.Id("ok"), jen.Lit("legacy command not registered"))
+		g.List(jen.Id("want"), jen.Err()).Op(":=").Qual(pathAdapter, "Schema").Call(jen.Id("c"))
+		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		lookup(g)
+		g.List(jen.Id("wantJSON"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(jen.Id("want"))
+		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		g.List(jen.Id("gotJSON"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(jen.Id("nt").Dot("Spec").Dot("InputSchema"))
+		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		g.Qual(pathAssert, "Equal").Call(jen.Id("t"), jen.String().Call(jen.Id("wantJSON")), jen.String().Call(jen.Id("gotJSON")))
+	})
+	f.Line()
+	f.Commentf("Test%sDecodesFullInput: every property decodes into %s and survives the round trip.", prefix, t.TypeName)
+	f.Func().Id("Test" + prefix + "DecodesFullInput").Params(tParam).BlockFunc(func(g *jen.Group) {
+		lookup(g)
+		fullInput(g)
+		g.List(jen.Id("v"), jen.Err()).Op(":=").Id("nt").Dot("Decode").Call(jen.Id("raw"))
+		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		g.List(jen.Id("in"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Qual(pkgPath, t.TypeName))
+		g.Qual(pathRequire, "True").Call(jen.Id("t"), jen.Id("ok"), jen.Lit("decoded %T"), jen.Id("v"))
+		g.List(jen.Id("back"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(jen.Id("in"))
+		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		g.Qual(pathAssert, "JSONEq").Call(jen.Id("t"), jen.String().Call(jen.Id("raw")), jen.String().Call(jen.Id("back")))
+	})
+	f.Line()
+	f.Commentf("Test%sNotImplemented pins the scaffold's skeleton handler.", prefix)
+	f.Comment("DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.")
+	f.Func().Id("Test" + prefix + "NotImplemented").Params(tParam).BlockFunc(func(g *jen.Group) {
+		lookup(g)
+		fullInput(g)
+		g.Id("env").Op(":=").Op("&").Qual(pathTool, "Env").Values(jen.Dict{
+			jen.Id("Dir"):   jen.Id("t").Dot("TempDir").Call(),
+			jen.Id("Stdin"): jen.Qual(pathStrings, "NewReader").Call(jen.Lit("")),
+			jen.Id("Log"):   jen.Qual(pathIO, "Discard"),
+		})
+		g.Id("out").Op(":=").Id("nt").Dot("Call").Call(jen.Qual(pathContext, "Background").Call(), jen.Id("env"), jen.Id("raw"))
+		g.Qual(pathRequire, "NotNil").Call(jen.Id("t"), jen.Id("out").Dot("Error"))
+		g.Qual(pathAssert, "Equal").Call(jen.Id("t"), jen.Qual(pathTool, "CodeNotImplemented"), jen.Id("out").Dot("Error").Dot("Code"))
+	})
+	return render(f)
+}
+
+// docFile renders the doc.go of a domain package the scaffold creates.
+func docFile(pkgPath, pkg, domain string) ([]byte, error) {
+	f := newFile(pkgPath, pkg)
+	f.PackageComment(fmt.Sprintf("Package %s holds the native implementations of the %s domain's tools, one file per", pkg, domain))
+	f.PackageComment("tool in the same order: Input struct, registration, handler. Each registers into")
+	f.PackageComment("nativetools.Default from init.")
+	f.PackageComment("")
+	f.PackageComment("Invariants: an Input's schema equals the legacy command's adapter schema (each tool's test")
+	f.PackageComment("checks it); handlers reach the world only through their *tool.Env and never touch")
+	f.PackageComment("process globals.")
+	return render(f)
+}
+
+// allFile renders nativetools/all/all.go blank-importing every domain package.
+func allFile(pkgPath string, domains []string) ([]byte, error) {
+	f := newFile(pkgPath, "all")
+	f.HeaderComment("Code generated by cmdbridge scaffold. DO NOT EDIT.")
+	f.PackageComment("Package all registers every native tool domain in nativetools.Default by importing it.")
+	sorted := append([]string(nil), domains...)
+	sort.Strings(sorted)
+	f.Anon(sorted...)
+	return render(f)
+}

@@ -1,0 +1,81 @@
+// Package greet is the scaffold's test subject: one small legacy urfave/cli command,
+// demo:greet, written the plain way (no convention helpers except one typed enum flag),
+// so the generator is shown to read any command that registers in commands.
+package greet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/convention"
+)
+
+func init() {
+	commands.Register(commands.Command{Name: "demo:greet", Domain: "demo", New: newGreetApp, Main: mainGreet})
+}
+
+func newGreetApp() *cli.App {
+	return &cli.App{
+		Name:      "demo:greet",
+		Usage:     "Greet someone a number of times",
+		ArgsUsage: "[<GREETING>]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Usage: "who to greet", Required: true},
+			&cli.IntFlag{Name: "times", Usage: "how many greetings", Value: 1},
+			&cli.UintFlag{Name: "max-width", Usage: "wrap=column at which lines wrap (0: never)"},
+			&cli.BoolFlag{Name: "shout", Usage: "upper-case the greeting"},
+			&cli.StringSliceFlag{Name: "cc", Usage: "also greet (repeatable)"},
+			convention.Enum("tone", "how to sound", "warm", "warm", "dry"),
+			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON envelope"},
+		},
+		Metadata: map[string]any{commands.MetaReadOnly: true, commands.MetaIdempotent: true},
+		Action:   greet,
+	}
+}
+
+func mainGreet(ctx context.Context) {
+	if err := newGreetApp().RunContext(ctx, os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "[demo:greet] usage:", err)
+		cli.OsExiter(2)
+	}
+}
+
+type greeting struct {
+	Lines []string `json:"lines"`
+	Tone  string   `json:"tone"`
+}
+
+func greet(c *cli.Context) error {
+	word := "Hello"
+	if c.Args().Len() > 0 {
+		word = c.Args().First()
+	}
+	var lines []string
+	for _, who := range append([]string{c.String("name")}, c.StringSlice("cc")...) {
+		for i := 0; i < c.Int("times"); i++ {
+			line := word + ", " + who
+			if c.Bool("shout") {
+				line = strings.ToUpper(line)
+			}
+			lines = append(lines, line)
+		}
+	}
+	data := greeting{Lines: lines, Tone: c.Generic("tone").(fmt.Stringer).String()}
+	if !c.Bool("json") {
+		fmt.Println(strings.Join(lines, "\n"))
+		return nil
+	}
+	out, err := json.MarshalIndent(map[string]any{"ok": true, "command": "demo:greet", "data": data,
+		"error": nil, "warnings": []string{}}, "", "  ")
+	if err != nil {
+		return cli.Exit(err.Error(), 1)
+	}
+	fmt.Println(string(out))
+	return nil
+}
