@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/parity/status"
+)
+
+func init() { register(statusCommand) }
+
+// statusTier is the bridgecheck tier source; nil until the adapter exposes one, and the
+// report then shows every tier as unknown.
+var statusTier func(name string) string
+
+func statusCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "status",
+		Usage: "migration status per tool: route, parity, golden coverage, bridgecheck tier, last parity run",
+		Description: "Reads the route table, the parity results file written by 'cmdbridge parity' and the\n" +
+			"scripts under testdata/script/ of the repository. Prints an aligned table and totals, or\n" +
+			"the JSON report with --json; --html also writes a self-contained page.",
+		Flags: []ucli.Flag{
+			&ucli.BoolFlag{Name: "json", Usage: "print the JSON report instead of the table"},
+			&ucli.StringFlag{Name: "html", Usage: "also write the report as one self-contained HTML page to `FILE`"},
+			&ucli.StringFlag{Name: "results", Usage: "parity results `FILE` (default: <dir>/" + status.DefaultResults + ")"},
+			&ucli.StringFlag{Name: "dir", Usage: "repository `DIR` holding testdata/script (default: the current directory)"},
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("status takes no arguments")
+			}
+			opts, err := statusOptions(c)
+			if err != nil {
+				return failed("status: %v", err)
+			}
+			rep, err := status.Build(opts)
+			if err != nil {
+				return failed("%v", err)
+			}
+			if path := c.String("html"); path != "" {
+				var page bytes.Buffer
+				if err := status.WriteHTML(&page, rep); err != nil {
+					return failed("%v", err)
+				}
+				if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+					return failed("status: %v", err)
+				}
+				fmt.Fprintf(c.App.ErrWriter, "cmdbridge: status page written to %s\n", path)
+			}
+			if c.Bool("json") {
+				return status.WriteJSON(c.App.Writer, rep)
+			}
+			return status.WriteText(c.App.Writer, rep)
+		},
+	}
+}
+
+// statusOptions collects the tools with their routes from a kernel built over the host's
+// registries. The kernel gets a scratch workspace and evidence directory, so asking for
+// the status never writes into the repository; workspace route overrides do not apply,
+// the report shows the committed route table.
+func statusOptions(c *ucli.Context) (status.Options, error) {
+	dir := c.String("dir")
+	if dir == "" {
+		dir = "."
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return status.Options{}, err
+	}
+	results := c.String("results")
+	if results != "" {
+		if results, err = filepath.Abs(results); err != nil {
+			return status.Options{}, err
+		}
+	}
+	scratch, err := os.MkdirTemp("", "cmdbridge-status-")
+	if err != nil {
+		return status.Options{}, err
+	}
+	defer os.RemoveAll(scratch)
+	host := hostOf(c)
+	k, err := kernel.New(kernel.Config{
+		Workspace: scratch,
+		Commands:  host.Commands,
+		Native:    host.Native,
+		Evidence:  kernel.EvidenceConfig{Dir: filepath.Join(scratch, "evidence")},
+	})
+	if err != nil {
+		return status.Options{}, err
+	}
+	defer k.Close()
+	opts := status.Options{Dir: dir, Results: results, Tier: statusTier}
+	for _, spec := range k.Tools() {
+		route, _ := k.Route(spec.Name)
+		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route}
+		if cmd, ok := host.Commands.Lookup(spec.Name); ok {
+			t.Command, t.Domain = true, cmd.Domain
+		}
+		_, t.Native = host.Native.Lookup(spec.Name)
+		opts.Tools = append(opts.Tools, t)
+	}
+	return opts, nil
+}

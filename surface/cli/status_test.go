@@ -1,0 +1,142 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/parity/status"
+)
+
+// statusRepo is a repository with two wu:status golden scripts, a wu:status parity
+// script, and (when withResults) a results file written by the parity package itself.
+func statusRepo(t *testing.T, withResults bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"testdata/script/wu/wu_status.txtar":     "exec delivery wu:status --id WU-1\n",
+		"testdata/script/wu/wu_lifecycle.txtar":  "exec delivery wu:claim --id WU-1\nexec delivery wu:status --id WU-1\n",
+		"testdata/script/parity/wu_status.txtar": "parity wu:status {\"id\":\"WU-1\"}\n",
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	}
+	if withResults {
+		res := parity.Results{RunAt: time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC), Tools: []parity.ToolResult{
+			{Tool: "wu:status", Script: "testdata/script/parity/wu_status.txtar", Status: parity.StatusPass, Lanes: []string{"subprocess", "adapter", "native"}, DurationMS: 40},
+			{Tool: "wu:claim", Script: "testdata/script/parity/wu_claim.txtar", Status: parity.StatusFail, Diff: "-  \"lane\": \"core\"\n+  \"lane\": \"ops\"\n"},
+		}}
+		require.NoError(t, res.Write(filepath.Join(dir, filepath.FromSlash(status.DefaultResults))))
+	}
+	return dir
+}
+
+func listTree(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.Walk(dir, func(path string, _ os.FileInfo, err error) error {
+		out = append(out, path)
+		return err
+	}))
+	return out
+}
+
+func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
+	repo := statusRepo(t, true)
+	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo, "--json")
+	require.Equal(t, 0, code, stderr)
+	var rep status.Report
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
+
+	// Routes come from the same kernel `tools list` asks.
+	listed, _, code := run(t, workspace(t), "tools", "list", "--json")
+	require.Equal(t, 0, code)
+	var tools []struct{ Name, Route string }
+	require.NoError(t, json.Unmarshal([]byte(listed), &tools))
+	routes := map[string]string{}
+	for _, tl := range tools {
+		routes[tl.Name] = tl.Route
+	}
+	require.Len(t, rep.Tools, len(tools))
+	assert.Equal(t, len(commands.Default.All()), rep.Totals.Commands)
+	assert.True(t, rep.Results.Found)
+
+	byName := map[string]status.ToolStatus{}
+	for _, ts := range rep.Tools {
+		byName[ts.Name] = ts
+		assert.Equal(t, routes[ts.Name], ts.Route, ts.Name)
+	}
+	st := byName["wu:status"]
+	assert.Equal(t, status.ParityPass, st.Parity)
+	assert.Equal(t, 2, st.GoldenScripts)
+	assert.True(t, st.ParityScriptExists)
+	assert.Equal(t, "wu", st.Domain)
+	require.NotNil(t, st.LastParity)
+	assert.Equal(t, "2026-03-01T09:30:00Z", st.LastParity.Format(time.RFC3339))
+	cl := byName["wu:claim"]
+	assert.Equal(t, status.ParityFail, cl.Parity)
+	assert.Contains(t, cl.Diff, `"lane": "ops"`)
+	assert.Equal(t, 1, cl.GoldenScripts)
+	assert.Equal(t, status.ParityNone, byName["mem:signal"].Parity)
+}
+
+func TestStatusTextWithoutResultsLeavesRepoUntouched(t *testing.T) {
+	repo := statusRepo(t, false)
+	before := listTree(t, repo)
+	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `(?m)^TOOL +ROUTE +STAGE +PARITY +GOLDENS`, stdout)
+	assert.Regexp(t, `(?m)^wu:status +\S+ +\S+ +none +2 +yes `, stdout)
+	assert.Contains(t, stdout, "parity results: .cmdbridge/parity/last.json not found, so every tool's parity is none")
+	assert.Regexp(t, `(?m)^totals: \d+ tools; of \d+ commands, `, stdout)
+	assert.Equal(t, before, listTree(t, repo), "status only reads")
+}
+
+func TestStatusHTMLWritesThePage(t *testing.T) {
+	repo := statusRepo(t, true)
+	page := filepath.Join(t.TempDir(), "status.html")
+	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo, "--html", page)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "status page written to")
+	assert.Contains(t, stdout, "totals:", "the table is still printed")
+	raw, err := os.ReadFile(page)
+	require.NoError(t, err)
+	html := string(raw)
+	// One page row per table line: the lines between the header and the blank line.
+	table := strings.SplitN(stdout, "\n\n", 2)[0]
+	assert.Equal(t, strings.Count(table, "\n"), strings.Count(html, `<tbody class="tool"`))
+	assert.Contains(t, html, `data-name="wu:status"`)
+	assert.Contains(t, html, "&#34;lane&#34;: &#34;ops&#34;", "wu:claim's diff, escaped")
+}
+
+func TestStatusErrors(t *testing.T) {
+	repo := statusRepo(t, false)
+	bad := filepath.Join(t.TempDir(), "last.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"schema_version": 9}`), 0o644))
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"unreadable results", []string{"status", "--dir", repo, "--results", bad}, 1, "schema_version 9"},
+		{"stray argument", []string{"status", "wu:status"}, 2, "status takes no arguments"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := run(t, workspace(t), c.args...)
+			assert.Equal(t, c.code, code)
+			assert.Contains(t, stderr, c.stderr)
+		})
+	}
+}
