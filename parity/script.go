@@ -199,7 +199,7 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	if bin == "" {
 		bin = lookPath(ts, "delivery")
 	}
-	name := c.suite.resolve(args[0])
+	name := c.suite.Resolve(args[0])
 	rep, err := Run(context.Background(), name, input, Options{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Commands: c.suite.Commands, Native: c.suite.Native,
 		Binary: bin, Env: callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(),
@@ -234,7 +234,7 @@ func (c *scriptCmds) native(ts *testscript.TestScript, neg bool, args []string) 
 	if c.suite.Native == nil {
 		ts.Fatalf("native: no native registry configured")
 	}
-	t, ok := c.suite.Native.Lookup(c.suite.resolve(args[0]))
+	t, ok := c.suite.Native.Lookup(c.suite.Resolve(args[0]))
 	if !ok {
 		ts.Fatalf("native: no native implementation of %s", args[0])
 	}
@@ -405,10 +405,10 @@ func Listing(dir string) ([]byte, error) {
 	return []byte(strings.Join(lines, "\n") + "\n"), nil
 }
 
-// resolve maps any spelling of a tool name (wu_status, WuStatus…) to the
+// Resolve maps any spelling of a tool name (wu_status, WuStatus…) to the
 // canonical name among the suite's commands and native tools; an unknown
 // spelling is returned unchanged, for Run to report.
-func (s Suite) resolve(spelling string) string {
+func (s Suite) Resolve(spelling string) string {
 	names := s.ToolNames()
 	set, err := tool.NewNames(names)
 	if err != nil {

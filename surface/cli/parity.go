@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/cmdbridge/cmdbridge/parity"
+)
+
+func init() { register(parityCommand) }
+
+func parityCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "parity",
+		Usage:     "run the parity scripts (every lane on copies of each script's workspace) and report differences",
+		ArgsUsage: "[TOOL...]",
+		Flags: []ucli.Flag{
+			&ucli.BoolFlag{Name: "json", Usage: "print the results as JSON"},
+			&ucli.StringFlag{Name: "junit", Usage: "also write JUnit XML to `FILE`"},
+			&ucli.StringFlag{Name: "dir", Value: filepath.Join("testdata", "script", "parity"), Usage: "directory of the parity scripts"},
+			&ucli.StringFlag{Name: "fixtures", Usage: "directory $FIXTURES points to (default: DIR/../../workspaces)"},
+			&ucli.StringFlag{Name: "results", Value: filepath.Join(".cmdbridge", "parity", "last.json"), Usage: "results `FILE` cmdbridge status reads"},
+			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
+		},
+		Action: runParity,
+	}
+}
+
+func runParity(c *ucli.Context) error {
+	host := hostOf(c)
+	stdout, stderr := c.App.Writer, c.App.ErrWriter
+	dir := c.String("dir")
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageError("parity: no script directory %s (use --dir)", dir)
+	}
+	suite := parity.Suite{
+		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
+		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime,
+	}
+	for _, name := range c.Args().Slice() {
+		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
+		if _, err := os.Stat(script); err != nil {
+			return usageError("parity: no parity script for %s (%s)", name, script)
+		}
+		suite.Files = append(suite.Files, script)
+	}
+	bin, cleanup, err := deliveryLink(c)
+	if err != nil {
+		return failed("parity: %v", err)
+	}
+	defer cleanup()
+	suite.BinDir, suite.Binary = filepath.Dir(bin), bin
+
+	var progress func(parity.ToolResult, bool)
+	if !c.Bool("json") {
+		progress = progressPrinter(stdout)
+	}
+	res, err := parity.RunSuite(suite, progress)
+	if errors.Is(err, parity.ErrNoScripts) {
+		return usageError("%v", err)
+	}
+	if err != nil {
+		return failed("parity: %v", err)
+	}
+	if err := res.Write(c.String("results")); err != nil {
+		return failed("%v", err)
+	}
+	if f := c.String("junit"); f != "" {
+		if err := writeJUnit(f, res); err != nil {
+			return failed("parity: junit: %v", err)
+		}
+	}
+	if c.Bool("json") {
+		if err := printJSON(stdout, res); err != nil {
+			return err
+		}
+	} else {
+		printSummary(stdout, stderr, res)
+	}
+	if !res.OK() {
+		return silentFailure
+	}
+	return nil
+}
+
+// deliveryLink makes a temporary directory holding a `delivery` symlink to
+// the binary the subprocess lane runs: --delivery-bin when given, else this
+// executable, which dispatches as the legacy CLI under that name.
+func deliveryLink(c *ucli.Context) (string, func(), error) {
+	target := c.String("delivery-bin")
+	if target == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return "", nil, fmt.Errorf("locate cmdbridge: %w", err)
+		}
+		target = exe
+	}
+	target, err := filepath.Abs(target)
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "cmdbridge-parity-bin-")
+	if err != nil {
+		return "", nil, err
+	}
+	link := filepath.Join(dir, "delivery")
+	if err := os.Symlink(target, link); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return link, func() { os.RemoveAll(dir) }, nil
+}
+
+// isTerminal reports whether w is a terminal (then progress is one line
+// rewritten in place).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+func progressPrinter(w io.Writer) func(parity.ToolResult, bool) {
+	tty := isTerminal(w)
+	n := 0
+	return func(r parity.ToolResult, done bool) {
+		switch {
+		case tty && !done:
+			n++
+			fmt.Fprintf(w, "\r\033[K[%d] %s …", n, r.Tool)
+		case tty:
+			fmt.Fprintf(w, "\r\033[K[%d] %s %s (%dms)", n, r.Tool, r.Status, r.DurationMS)
+			if r.Status != parity.StatusPass {
+				fmt.Fprintln(w) // keep failures on screen
+			}
+		case done:
+			fmt.Fprintf(w, "%-5s %s %s (%dms)\n", strings.ToUpper(r.Status), r.Tool, strings.Join(r.Lanes, ","), r.DurationMS)
+		}
+	}
+}
+
+func printSummary(stdout, stderr io.Writer, res parity.Results) {
+	if isTerminal(stdout) {
+		fmt.Fprint(stdout, "\r\033[K")
+	}
+	counts := map[string]int{}
+	for _, t := range res.Tools {
+		counts[t.Status]++
+		if t.Status != parity.StatusPass {
+			fmt.Fprintf(stderr, "--- %s %s (%s)\n%s\n", strings.ToUpper(t.Status), t.Tool, t.Script, t.Diff)
+		}
+	}
+	fmt.Fprintf(stdout, "parity: %d passed, %d failed, %d errors\n",
+		counts[parity.StatusPass], counts[parity.StatusFail], counts[parity.StatusError])
+}
+
+type junitSuites struct {
+	XMLName xml.Name   `xml:"testsuites"`
+	Suites  []junitSet `xml:"testsuite"`
+}
+
+type junitSet struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func writeJUnit(path string, res parity.Results) error {
+	set := junitSet{Name: "parity", Tests: len(res.Tools)}
+	var total int64
+	for _, t := range res.Tools {
+		total += t.DurationMS
+		tc := junitCase{Name: t.Tool, Classname: "parity." + strings.ReplaceAll(t.Tool, ":", "_"),
+			Time: fmt.Sprintf("%.3f", float64(t.DurationMS)/1000)}
+		switch t.Status {
+		case parity.StatusFail:
+			set.Failures++
+			tc.Failure = &junitProblem{Message: "lanes differ: " + strings.Join(t.Lanes, ", "), Text: t.Diff}
+		case parity.StatusError:
+			set.Errors++
+			tc.Error = &junitProblem{Message: "parity could not run", Text: t.Diff}
+		}
+		set.Cases = append(set.Cases, tc)
+	}
+	set.Time = fmt.Sprintf("%.3f", float64(total)/1000)
+	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSet{set}}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+}
