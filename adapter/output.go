@@ -213,6 +213,11 @@ func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool
 
 // Call is one tool call on the legacy lanes: [Argv], then [Run] (lane "adapter") or
 // [RunSubprocess] (lane "subprocess"), then [ToOutput]. A bad input is INVALID_INPUT.
+//
+// A command whose [Tier] is subprocess never runs in-process: asked for the adapter
+// lane, it runs on the subprocess lane, and the metadata says lane "subprocess", reason
+// "tier" (without opts.Binary that run fails as the subprocess lane does: it is never
+// served in-process instead).
 func Call(ctx context.Context, c commands.Command, input json.RawMessage, lane string, opts Options) tool.Output {
 	argv, err := Argv(c, input)
 	if err != nil {
@@ -220,6 +225,12 @@ func Call(ctx context.Context, c commands.Command, input json.RawMessage, lane s
 	}
 	switch lane {
 	case LaneAdapter:
+		if tierOf(c.Name) == TierSubprocess {
+			out := ToOutput(RunSubprocess(ctx, c, argv, opts))
+			out.Metadata["reason"] = ReasonTier
+			out.Metadata["tier"] = TierSubprocess
+			return out
+		}
 		return ToOutput(Run(ctx, c, argv, opts))
 	case LaneSubprocess:
 		return ToOutput(RunSubprocess(ctx, c, argv, opts))

@@ -111,7 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 			files = append(files, f)
 		}
 	}
-	c := &checker{pass: pass, files: files, cliFlag: findCLIFlag(pass.Pkg)}
+	c := &scan{pass: pass, files: files, cliFlag: findCLIFlag(pass.Pkg)}
 	if res.Native {
 		c.native()
 	}
@@ -126,7 +126,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-type checker struct {
+type scan struct {
 	pass     *analysis.Pass
 	files    []*ast.File
 	cliFlag  *types.Interface // urfave/cli's Flag, nil when the package cannot see it
@@ -135,7 +135,7 @@ type checker struct {
 
 // sort orders findings by file name, then offset: stable whatever order the files were
 // loaded in.
-func (c *checker) sort(fs []Finding) {
+func (c *scan) sort(fs []Finding) {
 	fset := c.pass.Fset
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fset.Position(fs[i].Pos), fset.Position(fs[j].Pos)
@@ -146,7 +146,7 @@ func (c *checker) sort(fs []Finding) {
 	})
 }
 
-func (c *checker) add(rule, subject string, pos token.Pos) {
+func (c *scan) add(rule, subject string, pos token.Pos) {
 	c.findings = append(c.findings, Finding{Rule: rule, Subject: subject, Pos: pos})
 }
 
@@ -158,7 +158,7 @@ var nativeGlobals = map[string]bool{
 }
 
 // native reports package-qualified uses of process globals.
-func (c *checker) native() {
+func (c *scan) native() {
 	for _, f := range c.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
@@ -190,7 +190,7 @@ func importedPath(info *types.Info, x ast.Expr) string {
 
 // legacy reports the legacy rules and returns the package's commands with their
 // findings.
-func (c *checker) legacy() []Command {
+func (c *scan) legacy() []Command {
 	info := c.pass.TypesInfo
 	var goStmts []*ast.GoStmt
 	for _, f := range c.files {
@@ -260,7 +260,7 @@ func (c *checker) legacy() []Command {
 
 // legacyCall reports references to the exiting, panicking and process-changing
 // functions.
-func (c *checker) legacyCall(sel *ast.SelectorExpr) {
+func (c *scan) legacyCall(sel *ast.SelectorExpr) {
 	fn, ok := c.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return
@@ -299,7 +299,7 @@ func shortQualifier(p *types.Package) string { return p.Name() }
 
 // globals reports package-level apps, flags and values bound to the standard streams,
 // including those bound in init functions.
-func (c *checker) globals(f *ast.File) {
+func (c *scan) globals(f *ast.File) {
 	info := c.pass.TypesInfo
 	for _, d := range f.Decls {
 		switch d := d.(type) {
@@ -404,7 +404,7 @@ func isCLI(t types.Type, name string) bool {
 
 // isFlag reports whether t is a cli.Flag, a type implementing it, or a slice or array
 // of those.
-func (c *checker) isFlag(t types.Type) bool {
+func (c *scan) isFlag(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
 		return c.isFlag(u.Elem())
@@ -462,7 +462,7 @@ var actionFields = map[string]bool{"Action": true, "Before": true, "After": true
 
 // roots finds the package's command registrations and the expressions assigned to
 // cli.App or cli.Command Action, Before and After fields.
-func (c *checker) roots() (regs []registration, actions []ast.Node) {
+func (c *scan) roots() (regs []registration, actions []ast.Node) {
 	info := c.pass.TypesInfo
 	for _, f := range c.files {
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -20,7 +20,7 @@ type refGraph struct {
 	exported []ast.Node
 }
 
-func (c *checker) graph() *refGraph {
+func (c *scan) graph() *refGraph {
 	g := &refGraph{
 		info: c.pass.TypesInfo, pkg: c.pass.Pkg,
 		decl: map[types.Object]ast.Node{}, methods: map[*types.TypeName][]ast.Node{},

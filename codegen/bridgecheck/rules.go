@@ -58,7 +58,7 @@ var rules = map[string]rule{
 		instead: "finish all concurrent work (sync.WaitGroup, errgroup) before the action returns, under the action's context",
 	},
 	RuleRecover: {
-		why:     "recover() can swallow the adapter's exit signal, so code after a cli.OsExiter call keeps running (writing files, printing) where a real process would already be gone",
+		why:     "swallows the adapter's exit signal along with any panic, so code after a cli.OsExiter call keeps running (writing files, printing) where a real process would already be gone",
 		instead: "let panics propagate; report failures with cli.Exit",
 	},
 	RuleChdir: {

@@ -16,7 +16,7 @@ func newProcessApp() *cli.App { return &cli.App{Name: "bad:process", Action: pro
 
 func processMain(ctx context.Context) {
 	defer func() {
-		if v := recover(); v != nil { // want `\[recover\] recover\(\): recover\(\) can swallow the adapter's exit signal`
+		if v := recover(); v != nil { // want `\[recover\] recover\(\): swallows the adapter's exit signal`
 			panic(v)
 		}
 	}()
