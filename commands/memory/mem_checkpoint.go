@@ -1,16 +1,11 @@
 package memory
 
 import (
-	"fmt"
-	"os"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 func init() {
@@ -34,53 +29,19 @@ func newMemCheckpointApp() *cli.App {
 }
 
 func memCheckpoint(c *convention.Call) error {
-	note := c.String("note")
-	if strings.TrimSpace(note) == "" {
-		return c.Failf(tool.CodeValidation, "--note must not be empty")
+	in := ops.MemCheckpointInput{Note: c.String("note"), WU: c.Value("wu"), Session: c.String("session"),
+		Progress: c.String("progress"), NextSteps: c.String("next-steps")}
+	if err := in.Check(); err != nil {
+		return err
 	}
 	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
-	wu, session := sessionDefaults(c, ws, c.Value("wu"), c.String("session"))
-	m, err := loadMemory(c, ws)
+	data, notes, err := ops.MemCheckpoint(c.Context(), ws, c.Runtime(), in)
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	now := delivery.Timestamp(c.Runtime().Now())
-	content := "Checkpoint: " + note
-	n := newNode(m, delivery.MemTypeCheckpoint, content, now, content+"-"+now)
-	n.WUID, n.SessionID = wu, session
-	progress, next := c.String("progress"), c.String("next-steps")
-	if progress != "" {
-		n.Meta().Set("progress", progress)
-	}
-	if next != "" {
-		n.Meta().Set("nextSteps", next)
-	}
-	// The event goes to the WU's log only when the WU exists: a checkpoint must not invent
-	// events for a WU the log cannot replay.
-	withEvent := false
-	if wu != "" {
-		if _, err := os.Stat(ws.Abs(ws.WUPath(wu))); err == nil {
-			withEvent = true
-		}
-	}
-	if err := delivery.AppendMemory(ws.Root, n); err != nil {
-		return err
-	}
-	if withEvent {
-		ev := delivery.Event{Type: delivery.EventCheckpoint, WUID: wu, Timestamp: now, Note: note,
-			SessionID: session, Progress: progress, NextSteps: next}
-		if err := delivery.AppendEvents(ws.Root, ev); err != nil {
-			return err
-		}
-	}
-	return c.Result(fmt.Sprintf("Checkpoint %s recorded", n.ID), memCheckpointData{Node: n, EventAppended: withEvent})
-}
-
-// memCheckpointData is mem:checkpoint's JSON data.
-type memCheckpointData struct {
-	Node          *delivery.MemNode `json:"node"`
-	EventAppended bool              `json:"event_appended"`
+	return c.Result(notes.Headline, data)
 }

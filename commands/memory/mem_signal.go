@@ -1,14 +1,12 @@
 package memory
 
 import (
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 func init() {
@@ -33,24 +31,19 @@ func newMemSignalApp() *cli.App {
 }
 
 func memSignal(c *convention.Call) error {
-	message := strings.TrimSpace(c.String("message"))
-	if message == "" {
-		return c.Failf(tool.CodeValidation, "--message must not be empty")
+	in := ops.MemSignalInput{Message: c.String("message"), WU: c.Value("wu"), Lane: c.String("lane"),
+		Type: c.String("type"), Sender: c.String("sender"), TargetAgent: c.String("target-agent")}
+	if err := in.Check(); err != nil {
+		return err
 	}
 	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
-	wu, _ := sessionDefaults(c, ws, c.Value("wu"), "")
-	sig, err := delivery.SendSignal(ws.Root, c.Runtime(), delivery.SignalInput{Message: message, Type: c.String("type"),
-		Sender: c.String("sender"), WUID: wu, Lane: c.String("lane"), TargetAgent: c.String("target-agent")})
+	data, notes, err := ops.MemSignal(c.Context(), ws, c.Runtime(), in)
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	return c.Result("Signal "+sig.ID+" sent", memSignalData{Signal: sig})
-}
-
-// memSignalData is mem:signal's JSON data.
-type memSignalData struct {
-	Signal delivery.Signal `json:"signal"`
+	return c.Result(notes.Headline, data)
 }
