@@ -2,17 +2,12 @@ package files
 
 import (
 	"fmt"
-	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
-	"gopkg.in/yaml.v3"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 func init() {
@@ -33,113 +28,29 @@ func newConfigSetApp() *cli.App {
 }
 
 func configSet(c *convention.Call) error {
-	key, raw := c.String("key"), c.String("value")
-	segs := strings.Split(key, ".")
-	if err := writableKey(c, segs); err != nil {
+	in := ops.ConfigSetInput{Key: c.String("key"), Value: c.String("value")}
+	if err := in.Check(); err != nil {
 		return err
 	}
-	w, err := c.Workspace()
+	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
-	parent := delivery.Root(w.Doc)
-	for i, s := range segs[:len(segs)-1] {
-		if parent, err = delivery.EnsureMap(parent, s); err != nil {
-			return c.Failf(tool.CodeValidation, "cannot set %s: %s is not a mapping", key, strings.Join(segs[:i+1], "."))
-		}
-	}
-	last := segs[len(segs)-1]
-	old := delivery.MapGet(parent, last)
-	var previous any
-	if old != nil {
-		if previous, err = nodeValue(old); err != nil {
-			return delivery.Errorf(tool.CodeConfigInvalid, "%s: %w", key, err)
-		}
-	}
-	next := coerce(raw)
-	if old != nil && old.Kind == yaml.SequenceNode {
-		next = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: old.Style, Content: slices.Clone(old.Content)}
-		for _, item := range strings.Split(raw, ",") {
-			next.Content = append(next.Content, delivery.StrNode(strings.TrimSpace(item)))
-		}
-	}
-	delivery.MapSet(parent, last, next)
-	if err := w.SaveConfig(); err != nil {
-		return err
-	}
-	value, err := nodeValue(next)
-	if err != nil {
-		return delivery.Errorf(tool.CodeInternal, "%s: %w", key, err)
-	}
-	cm, err := c.Commit(w, fmt.Sprintf("chore: config:set %s=%s", key, raw), delivery.ConfigFile)
+	data, notes, err := ops.ConfigSet(c.Context(), ws, c.Runtime(), in)
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	return c.Result(fmt.Sprintf("Set %s = %s", key, flowYAML(next)),
-		configSetData{Key: key, Previous: previous, Value: value, Commit: cm})
-}
-
-// managedKeys name the command that owns each managed root key.
-var managedKeys = map[string]string{"packs": "pack:install", "lanes": "lane:edit",
-	"security": "security:set", "id": "workspace-init", "name": "workspace-init", "policies": "policy:set"}
-
-// writableKey accepts control_plane.*, software_delivery.*, memory_namespace and
-// event_namespace (spec §3.3).
-func writableKey(c *convention.Call, segs []string) error {
-	root := segs[0]
-	if cmd, ok := managedKeys[root]; ok {
-		return c.Failf(tool.CodeValidation, "key %q is managed by %s; use that command instead", root, cmd)
+	if c.JSON {
+		return c.Print("", data)
 	}
-	if !slices.Contains(rootKeys, root) {
-		return unknownRootKey(c, root)
-	}
-	if (root == "control_plane" || root == "software_delivery") && len(segs) == 1 {
-		return c.Failf(tool.CodeValidation, "%s is a section: set one of its keys (%s.<key>)", root, root)
-	}
-	if slices.Contains(segs, "") {
-		return c.Failf(tool.CodeValidation, "key %q has an empty segment", strings.Join(segs, "."))
-	}
-	return nil
-}
-
-var numberRE = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
-
-// coerce types a --value: booleans, numbers, otherwise a string.
-func coerce(raw string) *yaml.Node {
-	switch {
-	case raw == "true" || raw == "false":
-		return delivery.BoolNode(raw == "true")
-	case numberRE.MatchString(raw) && strings.Contains(raw, "."):
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: raw}
-	case numberRE.MatchString(raw):
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: raw}
-	default:
-		return delivery.StrNode(raw)
-	}
-}
-
-// flowYAML renders a value node in YAML flow style on one line.
-func flowYAML(n *yaml.Node) string {
-	flow := *n
-	flow.Style |= yaml.FlowStyle
-	flow.HeadComment, flow.LineComment, flow.FootComment = "", "", ""
-	if flow.Kind == yaml.ScalarNode && strings.Contains(flow.Value, "\n") {
-		flow.Style = yaml.DoubleQuotedStyle
-	}
-	out, err := yaml.Marshal(&flow)
+	fields, err := convention.Fields(data)
 	if err != nil {
-		return n.Value
+		return fmt.Errorf("render %s result: %w", c.Name, err)
 	}
-	return strings.TrimSuffix(string(out), "\n")
+	var cm *convention.Commit
+	if data.Commit != nil {
+		cm = &convention.Commit{SHA: data.Commit.SHA, Subject: data.Commit.Subject, Pushed: data.Commit.Pushed, Branch: data.Commit.Branch}
+	}
+	return c.Print(notes.Headline+"\n"+fields+convention.CommitLines(cm), data)
 }
-
-// configSetData is config:set's JSON data.
-type configSetData struct {
-	Key      string             `json:"key"`
-	Previous any                `json:"previous"`
-	Value    any                `json:"value"`
-	Commit   *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d configSetData) Committed() *convention.Commit { return d.Commit }
