@@ -94,7 +94,9 @@ func TestTiersMode(t *testing.T) {
 
 	stdout.Reset()
 	code, _ = tiersMain([]string{"-tiers=-", "-legacy", "**/adapter/internal/hazard", root + "/adapter/internal/hazard"}, &stdout, &stderr)
-	t.Cleanup(func() { _, _ = tiersMain([]string{"-tiers", "-", "-legacy", "**/commands/*/**"}, &bytes.Buffer{}, &bytes.Buffer{}) })
+	t.Cleanup(func() {
+		_, _ = tiersMain([]string{"-tiers", "-", "-legacy", "**/commands/*/**"}, &bytes.Buffer{}, &bytes.Buffer{})
+	})
 	require.Equal(t, 0, code, stderr.String())
 	assert.Contains(t, stdout.String(), `"swallow": {
       "tier": "subprocess",
