@@ -26,14 +26,15 @@ type Config struct {
 	// testdata/script/parity/…). It must lie inside a Go module: generated import paths
 	// are derived from the module path.
 	Root string
-	// Dir is where the command packages are loaded from (default Root); Patterns are the
-	// go/packages patterns naming them (default ./commands/...).
+	// Dir is where the command packages are loaded from (default: the root of Root's
+	// module); Patterns are the go/packages patterns naming them (default ./commands/...).
 	Dir      string
 	Patterns []string
 	// Commands is the registry whose pristine apps give the adapter schema, the ground
 	// truth the Input struct reproduces (default commands.Default).
 	Commands *commands.Registry
-	// Scripts is the folder of the corpus golden scripts (default Root/testdata/script).
+	// Scripts is the folder of the corpus golden scripts (default: testdata/script in the
+	// root of Root's module).
 	Scripts string
 }
 
@@ -57,21 +58,21 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Dir == "" {
-		cfg.Dir = root
-	}
 	if len(cfg.Patterns) == 0 {
 		cfg.Patterns = []string{"./commands/..."}
 	}
 	if cfg.Commands == nil {
 		cfg.Commands = commands.Default
 	}
-	if cfg.Scripts == "" {
-		cfg.Scripts = filepath.Join(root, "testdata", "script")
-	}
 	nativePath, modRoot, err := importPath(root)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Dir == "" {
+		cfg.Dir = modRoot
+	}
+	if cfg.Scripts == "" {
+		cfg.Scripts = filepath.Join(modRoot, "testdata", "script")
 	}
 	nativePath += "/nativetools"
 	all, err := Locate(ctx, cfg.Dir, cfg.Patterns...)

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,11 +81,11 @@ func parityScript(t Tool, app *cli.App, corpus string, corpusRel string) ([]byte
 				fmt.Fprintf(&b, "# not converted (%v): %s\n", err, trimmed)
 				continue
 			}
-			raw, err := tool.CanonicalJSON(input)
+			raw, err := inputJSON(input)
 			if err != nil {
 				return nil, err
 			}
-			fmt.Fprintf(&b, "parity %s %s\n", t.Spec.Name, quoteWord(string(raw)))
+			fmt.Fprintf(&b, "parity %s %s\n", t.Spec.Name, quoteWord(raw))
 			converted++
 			if !t.Spec.Annotations.ReadOnlyHint {
 				b.WriteString(line + "\n")
@@ -122,6 +123,14 @@ func scriptWords(line string) []string {
 			}
 		case !quoted && c == '#' && !inWord:
 			return words
+		case !quoted && c == '$':
+			j := i + 1
+			for j < len(line) && (line[j] == '_' || line[j] >= 'a' && line[j] <= 'z' ||
+				line[j] >= 'A' && line[j] <= 'Z' || line[j] >= '0' && line[j] <= '9' || line[j] == '{' || line[j] == '}') {
+				j++
+			}
+			cur.WriteString(varOpen + line[i:j] + varClose)
+			inWord, i = true, j-1
 		default:
 			cur.WriteByte(c)
 			inWord = true
@@ -133,8 +142,32 @@ func scriptWords(line string) []string {
 	return words
 }
 
-// quoteWord quotes s as one testscript word.
-func quoteWord(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// varOpen and varClose mark a variable reference ($WORK) that was unquoted in the corpus
+// script, so the parity line leaves it unquoted and testscript still expands it. They
+// are private-use runes, which JSON encoding leaves alone.
+const (
+	varOpen  = "\ue000"
+	varClose = "\ue001"
+)
+
+// quoteWord quotes s as one testscript word; marked variables stay outside the quotes.
+func quoteWord(s string) string {
+	s = strings.ReplaceAll(s, "'", "''")
+	s = strings.NewReplacer(varOpen, "'", varClose, "'").Replace(s)
+	return "'" + s + "'"
+}
+
+// inputJSON is the input as compact JSON, keys sorted, without HTML escaping (the
+// script stays readable: "a > b", not "a \u003e b").
+func inputJSON(input map[string]any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(input); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
 
 // argvInput turns a command's argv (after its name) into the tool input the adapter
 // would turn back into it: flags by their property names, typed by the schema;
@@ -143,7 +176,6 @@ func quoteWord(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 // rejects (unknown flags, bad values, extra arguments) is an error.
 func argvInput(app *cli.App, s *jsonschema.Schema, args []string) (map[string]any, error) {
 	flagProp := map[string]string{}
-	isFlagProp := map[string]bool{}
 	for _, f := range app.Flags {
 		names := f.Names()
 		if len(names) == 0 {
@@ -153,14 +185,8 @@ func argvInput(app *cli.App, s *jsonschema.Schema, args []string) (map[string]an
 		for _, n := range names {
 			flagProp[n] = prop
 		}
-		isFlagProp[prop] = true
 	}
-	var positional []string
-	for _, p := range s.PropertyOrder {
-		if !isFlagProp[p] {
-			positional = append(positional, p)
-		}
-	}
+	positional, passthrough := usagePositionals(app.ArgsUsage)
 	in := map[string]any{}
 	set := func(prop, value string) error {
 		ps := s.Properties[prop]
@@ -186,11 +212,11 @@ func argvInput(app *cli.App, s *jsonschema.Schema, args []string) (map[string]an
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			if len(positional) == 0 || s.Properties[positional[len(positional)-1]].Type != "array" {
+			if passthrough == "" {
 				return nil, fmt.Errorf(`"--" with no passthrough input`)
 			}
 			for _, v := range args[i+1:] {
-				if err := set(positional[len(positional)-1], v); err != nil {
+				if err := set(passthrough, v); err != nil {
 					return nil, err
 				}
 			}
@@ -241,6 +267,29 @@ func argvInput(app *cli.App, s *jsonschema.Schema, args []string) (map[string]an
 		}
 	}
 	return in, nil
+}
+
+// usagePositionals reads an app's ArgsUsage the way the adapter does: <NAME>, [<NAME>],
+// NAME... tokens in order become the properties lower(NAME) ('-' → '_'), and the token
+// after "--" (or inside "[-- NAME...]") is the passthrough list.
+func usagePositionals(usage string) (positional []string, passthrough string) {
+	after := false
+	for _, tok := range strings.Fields(usage) {
+		if tok == "--" || tok == "[--" {
+			after = true
+			continue
+		}
+		name := strings.ToLower(strings.Trim(tok, "[]<>."))
+		if name == "" {
+			continue
+		}
+		if after {
+			passthrough = tool.PropertyName(name)
+			continue
+		}
+		positional = append(positional, tool.PropertyName(name))
+	}
+	return positional, passthrough
 }
 
 // typed converts one argv word to the JSON type of s.

@@ -1,0 +1,106 @@
+package scaffold_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/all"
+)
+
+// schemaPrinter is the program the test builds next to the generated packages: it
+// registers every generated tool and prints "name<TAB>schema JSON" per tool.
+const schemaPrinter = `package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	_ "IMPORT/nativetools/all"
+)
+
+func main() {
+	for _, t := range nativetools.Default.All() {
+		b, err := json.Marshal(t.Spec.InputSchema)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, t.Spec.Name, err)
+			os.Exit(1)
+		}
+		fmt.Printf("%s\t%s\n", t.Spec.Name, b)
+	}
+}
+`
+
+// TestEveryCommandSchemaEqualsAdapter scaffolds every corpus command into a temporary
+// folder inside the module (so the generated code compiles with it), vets the generated
+// packages (tool and test files), runs a program printing each generated Input's
+// schema, and compares each with adapter.Schema byte for byte.
+func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the go command")
+	}
+	mod := moduleRoot(t)
+	require.NoError(t, os.MkdirAll("testdata", 0o755))
+	root, err := os.MkdirTemp("testdata", "gen-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(root) })
+	root, err = filepath.Abs(root)
+	require.NoError(t, err)
+
+	var names []string
+	var corpus []commands.Command
+	for _, c := range commands.All() {
+		if c.Domain != "demo" { // the golden test's command shares this test binary
+			names = append(names, c.Name)
+			corpus = append(corpus, c)
+		}
+	}
+	require.Len(t, names, 82, "the corpus has 82 commands")
+	files, err := scaffold.Plan(context.Background(), scaffold.Config{
+		Root: root, Dir: mod, Scripts: filepath.Join(mod, "testdata", "script"),
+	}, names...)
+	require.NoError(t, err)
+	_, err = scaffold.Write(root, files, false)
+	require.NoError(t, err)
+
+	rel, err := filepath.Rel(mod, root)
+	require.NoError(t, err)
+	importRoot := "github.com/cmdbridge/cmdbridge/" + filepath.ToSlash(rel)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "schemas"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "schemas", "main.go"),
+		[]byte(strings.ReplaceAll(schemaPrinter, "IMPORT", importRoot)), 0o644))
+
+	out, err := goCmd(t, mod, "vet", "./"+filepath.ToSlash(rel)+"/...")
+	require.NoError(t, err, "go vet of the generated code:\n%s", out)
+	out, err = goCmd(t, mod, "run", "./"+filepath.ToSlash(rel)+"/schemas")
+	require.NoError(t, err, "schema printer:\n%s", out)
+
+	got := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		name, schema, ok := strings.Cut(sc.Text(), "\t")
+		require.True(t, ok, "printer line %q", sc.Text())
+		got[name] = schema
+	}
+	require.Len(t, got, len(names))
+	for _, c := range corpus {
+		want, err := adapter.Schema(c)
+		require.NoError(t, err)
+		wantJSON, err := json.Marshal(want)
+		require.NoError(t, err)
+		assert.Equal(t, string(wantJSON), got[c.Name], "schema of %s", c.Name)
+	}
+}

@@ -1,0 +1,41 @@
+// Package scaffold generates the starting point of a command's migration to the native
+// lane: `cmdbridge scaffold COMMAND` writes
+//
+//   - nativetools/<domain>/<tool>.go: an exported Input struct (<Tool>Input) with one
+//     field per adapter schema property, in schema order, json names equal to the
+//     properties, the usage as jsonschema tag and omitempty on optional fields; an
+//     AdjustSchema method (nativetools.SchemaAdjuster) setting the keywords a tag cannot
+//     carry (defaults, enums, minimum, minItems…); the registration into
+//     nativetools.Default with the adapter spec's description, annotations and path
+//     inputs; and a handler skeleton returning NOT_IMPLEMENTED;
+//   - nativetools/<domain>/<tool>_test.go: schema equality with adapter.Schema, decode
+//     of a full input, and the NOT_IMPLEMENTED assertion the maintainer deletes;
+//   - testdata/script/parity/<tool>.txtar, seeded from the command's corpus script
+//     (testdata/script/*/<tool>.txtar): same archive and setup, each `exec delivery TOOL
+//     args` turned into `parity TOOL 'json'`;
+//   - nativetools/<domain>/doc.go for a new domain package, and nativetools/all/all.go
+//     regenerated to blank-import every domain package.
+//
+// <domain> is the command's commands.Command.Domain and <tool> the part of its name
+// after ':' with '-' as '_' (wu:status → nativetools/wu/status.go); when two commands of
+// a domain share that part, the one whose prefix is not the domain keeps its prefix
+// (plan:create → plan_create.go next to initiative:create's create.go).
+//
+// Commands are located in source with golang.org/x/tools/go/packages (syntax and
+// types): the commands.Register call, its constant Name and Domain, and the constructor
+// New names. The flag table is read from the pristine app that constructor builds,
+// through adapter.Spec, so the generated Input reproduces the one flag-to-schema mapping
+// the adapter, the argv builder and the kernel use; code is written with
+// github.com/dave/jennifer with every import name given explicitly.
+//
+// Invariants:
+//
+//   - The generated Input's inferred schema equals adapter.Schema byte for byte; a
+//     schema keyword the generator cannot reproduce is an error, never a silent
+//     difference (a test checks every corpus command).
+//   - Nothing is written unless every file can be: without force an existing file is
+//     never overwritten, and the error lists all of them. all.go is maintained, so it is
+//     rewritten whenever its import list changes.
+//   - The scaffold never edits routes (the route table stays adapter) and never touches
+//     the legacy command.
+package scaffold

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
+)
+
+func init() { register(scaffoldCommand) }
+
+func scaffoldCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "scaffold",
+		Usage: "generate a native tool (Input struct, handler skeleton, unit test) and its parity script for legacy commands",
+		Description: "Writes nativetools/<domain>/<tool>.go and <tool>_test.go, testdata/script/parity/<tool>.txtar,\n" +
+			"the domain's doc.go when the package is new, and regenerates nativetools/all/all.go.\n" +
+			"Existing files are never overwritten without --force. The route stays adapter.",
+		ArgsUsage: "COMMAND...",
+		Flags: []ucli.Flag{
+			&ucli.BoolFlag{Name: "force", Usage: "overwrite files that already exist"},
+			&ucli.StringFlag{Name: "root", Usage: "directory the files are written under (default: the root of the Go module holding the current directory)"},
+			&ucli.StringSliceFlag{Name: "commands", Usage: "go/packages pattern of the command packages, relative to the module root (repeatable; default ./commands/...)"},
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() == 0 {
+				return usageError("scaffold takes at least one command name")
+			}
+			root := c.String("root")
+			if root == "" {
+				wd, err := os.Getwd()
+				if err != nil {
+					return failed("scaffold: %v", err)
+				}
+				if root, err = moduleRoot(wd); err != nil {
+					return usageError("scaffold: %v (use --root)", err)
+				}
+			}
+			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: hostOf(c).Commands}
+			wrote, err := scaffold.Scaffold(context.Background(), cfg, c.Bool("force"), c.Args().Slice()...)
+			var exists *scaffold.ExistsError
+			if errors.As(err, &exists) {
+				return failed("%v", err)
+			}
+			if err != nil {
+				return failed("%v", err)
+			}
+			for _, p := range wrote {
+				fmt.Fprintln(c.App.Writer, "wrote "+p)
+			}
+			if len(wrote) == 0 {
+				fmt.Fprintln(c.App.Writer, "nothing to write: every file is up to date")
+			}
+			return nil
+		},
+	}
+}
+
+// moduleRoot is the nearest directory at or above dir holding a go.mod.
+func moduleRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("%s is not inside a Go module", dir)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/surface/cli"
+)
+
+// scaffoldRun runs `cmdbridge scaffold args…` and returns stdout, stderr and the status.
+func scaffoldRun(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := cli.Main(append([]string{"cmdbridge", "scaffold"}, args...), &out, &errb, cli.Host{})
+	return out.String(), errb.String(), code
+}
+
+// TestScaffoldWritesRefusesAndForces scaffolds config:get into a folder inside the
+// module (generated import paths need one), then checks that a second run refuses to
+// overwrite and names the files, and that --force overwrites.
+func TestScaffoldWritesRefusesAndForces(t *testing.T) {
+	require.NoError(t, os.MkdirAll("testdata", 0o755))
+	root, err := os.MkdirTemp("testdata", "scaffold-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(root) })
+
+	stdout, stderr, code := scaffoldRun(t, "--root", root, "config:get")
+	require.Equal(t, cli.ExitOK, code, stderr)
+	for _, p := range []string{"nativetools/files/get.go", "nativetools/files/get_test.go",
+		"nativetools/files/doc.go", "testdata/script/parity/config_get.txtar", "nativetools/all/all.go"} {
+		assert.Contains(t, stdout, "wrote "+p)
+		assert.FileExists(t, filepath.Join(root, p))
+	}
+	toolFile := filepath.Join(root, "nativetools", "files", "get.go")
+	generated, err := os.ReadFile(toolFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(generated), "type GetInput struct")
+	assert.Contains(t, string(generated), "tool.CodeNotImplemented")
+
+	// A maintainer has started the handler: a plain rerun must not touch it.
+	require.NoError(t, os.WriteFile(toolFile, []byte("package files // edited\n"), 0o644))
+	_, stderr, code = scaffoldRun(t, "--root", root, "config:get")
+	assert.Equal(t, cli.ExitFailed, code)
+	assert.Contains(t, stderr, "refusing to overwrite existing files (use --force)")
+	assert.Contains(t, stderr, "nativetools/files/get.go")
+	assert.Contains(t, stderr, "testdata/script/parity/config_get.txtar")
+	edited, err := os.ReadFile(toolFile)
+	require.NoError(t, err)
+	assert.Equal(t, "package files // edited\n", string(edited))
+
+	stdout, stderr, code = scaffoldRun(t, "--force", "--root", root, "config:get")
+	require.Equal(t, cli.ExitOK, code, stderr)
+	assert.Contains(t, stdout, "wrote nativetools/files/get.go")
+	again, err := os.ReadFile(toolFile)
+	require.NoError(t, err)
+	assert.Equal(t, string(generated), string(again))
+}
+
+func TestScaffoldRejectsUnknownAndMissingNames(t *testing.T) {
+	_, stderr, code := scaffoldRun(t)
+	assert.Equal(t, cli.ExitUsage, code)
+	assert.Contains(t, stderr, "at least one command name")
+
+	_, stderr, code = scaffoldRun(t, "--root", ".", "no:such-command")
+	assert.Equal(t, cli.ExitFailed, code)
+	assert.Contains(t, stderr, `scaffold no:such-command: no commands.Register of that name`)
+}
