@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/codegen/bridgecheck"
 )
 
 const root = "../.."
@@ -94,9 +96,7 @@ func TestTiersMode(t *testing.T) {
 
 	stdout.Reset()
 	code, _ = tiersMain([]string{"-tiers=-", "-legacy", "**/adapter/internal/hazard", root + "/adapter/internal/hazard"}, &stdout, &stderr)
-	t.Cleanup(func() {
-		_, _ = tiersMain([]string{"-tiers", "-", "-legacy", "**/commands/*/**"}, &bytes.Buffer{}, &bytes.Buffer{})
-	})
+	t.Cleanup(func() { _ = bridgecheck.Analyzer.Flags.Set("legacy", bridgecheck.DefaultLegacy) })
 	require.Equal(t, 0, code, stderr.String())
 	assert.Contains(t, stdout.String(), `"swallow": {
       "tier": "subprocess",
