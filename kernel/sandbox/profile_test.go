@@ -102,10 +102,12 @@ func TestProfileHashCoversTheProfileOnly(t *testing.T) {
 	assert.Equal(t, base, h, "input, receipt id and tool name are not the profile")
 
 	changes := map[string]func(*Request){
-		"network":   func(r *Request) { r.Network = true },
-		"env":       func(r *Request) { r.Env["DELIVERY_SEED"] = "8" },
-		"scope":     func(r *Request) { r.ScopeEnforced.Write = append(r.ScopeEnforced.Write, "/srv/more") },
-		"access":    func(r *Request) { r.ScopeEnforced.Read, r.ScopeEnforced.Write = r.ScopeEnforced.Write, r.ScopeEnforced.Read },
+		"network": func(r *Request) { r.Network = true },
+		"env":     func(r *Request) { r.Env["DELIVERY_SEED"] = "8" },
+		"scope":   func(r *Request) { r.ScopeEnforced.Write = append(r.ScopeEnforced.Write, "/srv/more") },
+		"access": func(r *Request) {
+			r.ScopeEnforced.Read, r.ScopeEnforced.Write = r.ScopeEnforced.Write, r.ScopeEnforced.Read
+		},
 		"workspace": func(r *Request) { r.Workspace = "/srv/out" },
 	}
 	for name, change := range changes {

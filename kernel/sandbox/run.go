@@ -238,10 +238,14 @@ func (r *Runner) spawn(ctx context.Context, req Request, p profile, argv []strin
 		exitCode = cmd.ProcessState.ExitCode()
 	}
 	withTails := func(o tool.Output) tool.Output {
-		return o.WithMeta("sandbox_exit_code", exitCode).
-			WithMeta("stderr_tail", stderr.Tail(tailInMetadata)).
-			WithMeta("stdout_tail", stdout.Tail(tailInMetadata)).
-			WithMeta("duration_ms", dur.Milliseconds())
+		o = o.WithMeta("sandbox_exit_code", exitCode).WithMeta("sandbox_duration_ms", dur.Milliseconds())
+		if s := stderr.Tail(tailInMetadata); s != "" {
+			o = o.WithMeta("stderr_tail", s)
+		}
+		if s := stdout.Tail(tailInMetadata); s != "" {
+			o = o.WithMeta("stdout_tail", s)
+		}
+		return o
 	}
 
 	switch err := ctx.Err(); {
@@ -279,7 +283,7 @@ func (r *Runner) spawn(ctx context.Context, req Request, p profile, argv []strin
 	if !out.Success {
 		out = withTails(out)
 	} else {
-		out = out.WithMeta("sandbox_exit_code", exitCode).WithMeta("duration_ms", dur.Milliseconds())
+		out = out.WithMeta("sandbox_exit_code", exitCode).WithMeta("sandbox_duration_ms", dur.Milliseconds())
 	}
 	return out
 }
