@@ -44,4 +44,13 @@
 // The in-process lane cannot reproduce what a command bound to the real streams before
 // the run (a logger made from os.Stderr at package init writes to the host's stderr):
 // such a command must use the subprocess lane.
+//
+// # Tiers
+//
+// tiers.json, written by `go generate ./adapter` (cmd/bridgecheck -tiers) and checked
+// for staleness by a test, gives each legacy command of commands.Default a tier:
+// in-process, or subprocess when the bridgecheck analyzer found code the costume cannot
+// contain. [Call] never runs a subprocess-tier command in-process: asked for the
+// adapter lane it runs the subprocess lane, with metadata lane "subprocess" and reason
+// "tier". [Run] does what it is told whatever the tier (parity compares both lanes).
 package adapter

@@ -420,7 +420,8 @@ func (c *scan) isFlag(t types.Type) bool {
 	if _, isIface := t.Underlying().(*types.Interface); isIface {
 		return false // any, error…: not a flag by themselves
 	}
-	return types.Implements(t, c.cliFlag)
+	// A package-level struct value is addressable: its pointer methods count.
+	return types.Implements(t, c.cliFlag) || types.Implements(types.NewPointer(t), c.cliFlag)
 }
 
 // findCLIFlag finds urfave/cli's Flag interface among pkg's imports, transitively.

@@ -48,7 +48,7 @@ func TestCommandsAreChargedWhatTheyReach(t *testing.T) {
 		"good:fine":     {},
 		"bad:exit": {"os-exit", "log-fatal", "log-fatal", "log-panic", "log-fatal",
 			"show-and-exit", "show-and-exit", "os-exit", "global-stream"},
-		"bad:globals": {"global-app", "global-flags", "global-flags", "global-app", "global-stream",
+		"bad:globals": {"global-app", "global-flags", "global-flags", "global-flags", "global-app", "global-stream",
 			"global-stream", "global-stream", "global-stream"},
 		"bad:go":      {"go-in-action", "go-in-action", "go-in-action", "go-in-action", "global-stream"},
 		"bad:process": {"global-stream", "recover", "chdir", "chdir", "setenv", "setenv", "setenv"},

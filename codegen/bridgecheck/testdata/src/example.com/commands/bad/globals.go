@@ -22,6 +22,8 @@ var sharedFlags = []cli.Flag{jsonFlag} // want `\[global-flags\] var sharedFlags
 
 var jsonFlag = &cli.BoolFlag{Name: "json"} // want `\[global-flags\] var jsonFlag \*cli\.BoolFlag`
 
+var valueFlag cli.StringSliceFlag // want `\[global-flags\] var valueFlag cli\.StringSliceFlag`
+
 var plainApp cli.App // want `\[global-app\] var plainApp cli\.App`
 
 var logger = log.New(os.Stderr, "[bad] ", 0) // want `\[global-stream\] var logger \(bound to os\.Stderr\): captures the host's`
@@ -41,6 +43,7 @@ func init() {
 func globalsMain(ctx context.Context) {
 	_ = sharedApp.RunContext(ctx, os.Args)
 	_ = plainApp
+	_ = valueFlag
 }
 
 func globalsAction(c *cli.Context) error {
