@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -55,6 +56,8 @@ type call struct {
 	rec      evidence.Receipt
 	admitted time.Time
 	started  time.Time
+	// shadow is the note of a shadow run, stored by the lane goroutine.
+	shadow atomic.Pointer[evidence.ShadowNote]
 }
 
 func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result {
@@ -187,6 +190,9 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		c.fire(EvComplete)
 		return c.finish(tool.Fail(tool.CodeInvalidInput, "%s: %v", e.spec.Name, err), evidence.StatusFailed)
 	}
+	if e.route == RouteShadow && c.req.Lane == "" && e.native != nil {
+		run = c.shadowed(e, input, run)
+	}
 	done := make(chan tool.Output, 1)
 	go func() { done <- safely(e.spec.Name, lane, func() tool.Output { return run(dctx) }) }()
 	select {
@@ -264,6 +270,7 @@ func (c *call) refuse(out tool.Output) Result {
 func (c *call) finish(out tool.Output, status string) Result {
 	end := time.Now()
 	c.rec.Status = status
+	c.rec.Shadow = c.shadow.Load()
 	if out.Error != nil {
 		c.rec.ErrorCode = out.Error.Code
 	}

@@ -36,6 +36,7 @@ type Kernel struct {
 	idSeq      atomic.Uint64
 	scopeCache sync.Map
 	paths      pathLocks
+	shadows    shadowStats
 }
 
 // entry is one tool in the registry.

@@ -10,12 +10,13 @@ import (
 	"strings"
 )
 
-// copyTree copies src into dst (which must not exist), keeping modes and
-// symlinks. Git worktree links hold absolute paths (a linked worktree's .git
+// CopyTree copies src into dst (which must not exist), keeping modes and
+// symlinks; skip, when set, names slash-separated relative paths to leave out
+// (a skipped directory is not entered). Git worktree links hold absolute paths (a linked worktree's .git
 // file and the repository's .git/worktrees/*/gitdir): in the copy they are
 // rewritten from src to dst, or a command run in the copy's worktree would
 // act on the original repository.
-func copyTree(src, dst string) error {
+func CopyTree(src, dst string, skip func(rel string) bool) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -23,6 +24,12 @@ func copyTree(src, dst string) error {
 		rel, err := filepath.Rel(src, path)
 		if err != nil {
 			return err
+		}
+		if skip != nil && rel != "." && skip(filepath.ToSlash(rel)) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		target := filepath.Join(dst, rel)
 		info, err := d.Info()

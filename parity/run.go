@@ -165,7 +165,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	dirs := map[string]string{}
 	for _, l := range lanes {
 		dirs[l] = filepath.Join(scratch, l)
-		if err := copyTree(ws, dirs[l]); err != nil {
+		if err := CopyTree(ws, dirs[l], nil); err != nil {
 			return nil, fmt.Errorf("parity %s: copy workspace for lane %s: %w", toolName, l, err)
 		}
 		norm.Work = append(norm.Work, dirs[l])

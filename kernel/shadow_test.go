@@ -1,0 +1,102 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// A shadow-routed tool serves the adapter's result, runs its native implementation on a
+// scratch copy, and records whether the two agreed — in the receipt and the metric.
+func TestShadowRouteRecordsDifferences(t *testing.T) {
+	type claimIn struct {
+		ID    string `json:"id"`
+		Force bool   `json:"force,omitempty"`
+	}
+	cases := []struct {
+		name    string
+		native  func(env *tool.Env, in claimIn) tool.Output
+		match   bool
+		diffHas string
+	}{
+		{"agreeing native", func(env *tool.Env, in claimIn) tool.Output {
+			return tool.OK(map[string]any{"id": in.ID})
+		}, true, ""},
+		{"one field differs", func(env *tool.Env, in claimIn) tool.Output {
+			return tool.OK(map[string]any{"id": in.ID + "x"})
+		}, false, "output /data/id"},
+		{"stray file written", func(env *tool.Env, in claimIn) tool.Output {
+			if err := os.WriteFile(filepath.Join(env.Dir, "stray.txt"), []byte("oops\n"), 0o644); err != nil {
+				return tool.Fail(tool.CodeInternal, "%v", err)
+			}
+			return tool.OK(map[string]any{"id": in.ID})
+		}, false, "tree stray.txt"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			withNative := func(c *kernel.Config) {
+				reg := nativetools.NewRegistry()
+				require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:claim"},
+					func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tc.native(env, in) })))
+				c.Native = reg
+				c.Routes = map[string]string{"wu:claim": kernel.RouteShadow}
+			}
+			k, ws := newKernel(t, &probe{}, withNative)
+			require.NoError(t, os.WriteFile(filepath.Join(ws, "keep.txt"), []byte("kept\n"), 0o644))
+			res := k.Call(context.Background(), req("wu:claim", `{"id":"WU-7"}`))
+			require.True(t, res.Output.Success, "%+v", res.Output.Error)
+			assert.Equal(t, "adapter", res.Receipt.Lane)
+			assert.JSONEq(t, `{"id":"WU-7"}`, string(res.Output.Data.(json.RawMessage)), "the adapter's result is served")
+			_, err := os.Stat(filepath.Join(ws, "stray.txt"))
+			assert.ErrorIs(t, err, os.ErrNotExist, "the native lane never writes the real workspace")
+
+			note := res.Receipt.Shadow
+			require.NotNil(t, note)
+			assert.Empty(t, note.Error)
+			assert.Equal(t, tc.match, note.Match, "%v", note.Diffs)
+			if tc.diffHas != "" {
+				require.NotEmpty(t, note.Diffs)
+				assert.Contains(t, note.Diffs[0], tc.diffHas)
+			}
+			onDisk := receipts(t, ws)
+			require.Len(t, onDisk, 1)
+			require.NotNil(t, onDisk[0].Shadow, "the note is on record")
+			assert.Equal(t, tc.match, onDisk[0].Shadow.Match)
+
+			stat := k.ShadowStats()["wu:claim"]
+			assert.Equal(t, int64(1), stat.Runs)
+			assert.Equal(t, int64(map[bool]int{true: 0, false: 1}[tc.match]), stat.Mismatches)
+		})
+	}
+}
+
+// Only an unforced shadow-routed call shadows; forcing a lane or routing adapter does not.
+func TestShadowOnlyOnShadowRoute(t *testing.T) {
+	type claimIn struct {
+		ID string `json:"id"`
+	}
+	ran := 0
+	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+		reg := nativetools.NewRegistry()
+		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:claim"},
+			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { ran++; return tool.OK(nil) })))
+		c.Native = reg
+		c.Routes = map[string]string{"wu:claim": kernel.RouteShadow}
+	})
+	r := req("wu:claim", `{"id":"WU-7"}`)
+	r.Lane = kernel.LaneAdapter
+	res := k.Call(context.Background(), r)
+	require.True(t, res.Output.Success)
+	assert.Nil(t, res.Receipt.Shadow)
+	assert.Zero(t, ran)
+	assert.Empty(t, k.ShadowStats())
+}
