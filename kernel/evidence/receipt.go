@@ -32,9 +32,9 @@ type Receipt struct {
 	Sandbox *SandboxNote `json:"sandbox,omitempty"`
 	// Shadow is set when a shadow-routed call also ran its native implementation on a
 	// scratch copy: whether the two agreed, and the differences when not.
-	Shadow *ShadowNote `json:"shadow,omitempty"`
-	PrevHash   string `json:"prev_hash"`
-	Hash       string `json:"hash"`
+	Shadow   *ShadowNote `json:"shadow,omitempty"`
+	PrevHash string      `json:"prev_hash"`
+	Hash     string      `json:"hash"`
 }
 
 // Statuses a receipt may carry.
