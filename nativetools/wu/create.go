@@ -1,0 +1,55 @@
+// Scaffolded by `cmdbridge scaffold wu:create` from newWUCreateApp (commands/wu/wu_create.go).
+// The Input struct reproduces the adapter's input schema; write the handler, then delete the
+// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+
+package wu
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// CreateInput is wu:create's input: one field per adapter schema property, in the same order.
+type CreateInput struct {
+	Lane            string   `json:"lane" jsonschema:"lane of the WU (must be defined when lanes are)"`
+	Title           string   `json:"title" jsonschema:"title of the WU"`
+	ID              string   `json:"id,omitempty" jsonschema:"id of the new WU (default: the next free id) (WU-<n>)"`
+	Description     string   `json:"description,omitempty" jsonschema:"what the WU delivers and why"`
+	Acceptance      []string `json:"acceptance,omitempty" jsonschema:"an acceptance criterion (repeatable)"`
+	CodePaths       []string `json:"code_paths,omitempty" jsonschema:"a path or glob the WU changes (repeatable)"`
+	Exposure        string   `json:"exposure,omitempty" jsonschema:"who sees the change (ui|api|backend-only|documentation)"`
+	Type            string   `json:"type,omitempty" jsonschema:"WU type (default: wu.defaultType) (feature|bug|documentation|process|tooling|chore|refactor|prototype)"`
+	Priority        string   `json:"priority,omitempty" jsonschema:"priority (default: wu.defaultPriority) (P0|P1|P2|P3)"`
+	Initiative      string   `json:"initiative,omitempty" jsonschema:"initiative id or slug the WU belongs to"`
+	Phase           int64    `json:"phase,omitempty" jsonschema:"phase within the initiative (integer >= 1)"`
+	BlockedBy       []string `json:"blocked_by,omitempty" jsonschema:"a WU this one waits for (WU-<n>, repeatable)"`
+	TestPathsUnit   []string `json:"test_paths_unit,omitempty" jsonschema:"a unit test path (repeatable)"`
+	TestPathsManual []string `json:"test_paths_manual,omitempty" jsonschema:"a manual test step (repeatable)"`
+	NoStrict        bool     `json:"no_strict,omitempty" jsonschema:"only check the structure, not the strict rules"`
+}
+
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// schema nativetools.New infers equals the adapter's.
+func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
+	s.Properties["exposure"].Enum = []any{"ui", "api", "backend-only", "documentation"}
+	s.Properties["type"].Enum = []any{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}
+	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
+}
+
+func init() {
+	nativetools.Register(nativetools.New(tool.Spec{
+		Name:        "wu:create",
+		Domain:      "wu",
+		Description: "Create a WU spec in status ready and commit it",
+	}, runCreate))
+}
+
+// runCreate serves wu:create natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
+// parity script fails and its route stays adapter.
+func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
+	return tool.Fail(tool.CodeNotImplemented, "wu:create: the native handler is not written yet")
+}

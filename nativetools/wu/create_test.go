@@ -1,0 +1,69 @@
+// Scaffolded by `cmdbridge scaffold wu:create`: the native tool's contract with its legacy command.
+
+package wu_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
+	"github.com/cmdbridge/cmdbridge/nativetools/wu"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestCreateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestCreateSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Lookup("wu:create")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("wu:create")
+	require.True(t, ok, "native tool not registered")
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestCreateDecodesFullInput: every property decodes into CreateInput and survives the round trip.
+func TestCreateDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:create")
+	require.True(t, ok, "native tool not registered")
+	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
+	require.NoError(t, err)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(wu.CreateInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestCreateNotImplemented pins the scaffold's skeleton handler.
+// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
+func TestCreateNotImplemented(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:create")
+	require.True(t, ok, "native tool not registered")
+	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
+	require.NoError(t, err)
+	env := &tool.Env{
+		Dir:   t.TempDir(),
+		Log:   io.Discard,
+		Stdin: strings.NewReader(""),
+	}
+	out := nt.Call(context.Background(), env, raw)
+	require.NotNil(t, out.Error)
+	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+}
