@@ -199,6 +199,23 @@ func Write(root string, files []File, force bool) ([]string, error) {
 	return wrote, nil
 }
 
+// WriteMissing writes the files that do not exist yet (and maintained files that
+// changed) and leaves every existing file untouched, returning what it wrote and what it
+// kept. It is for a migration that already has some of the files, such as a
+// hand-written parity script.
+func WriteMissing(root string, files []File) (wrote, kept []string, err error) {
+	var missing []File
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(root, f.Path)); err == nil && !f.Maintained {
+			kept = append(kept, filepath.ToSlash(f.Path))
+			continue
+		}
+		missing = append(missing, f)
+	}
+	wrote, err = Write(root, missing, false)
+	return wrote, kept, err
+}
+
 // Scaffold plans and writes the files of the named commands under cfg.Root.
 func Scaffold(ctx context.Context, cfg Config, force bool, names ...string) ([]string, error) {
 	files, err := Plan(ctx, cfg, names...)

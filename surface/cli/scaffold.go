@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +23,7 @@ func scaffoldCommand() *ucli.Command {
 		ArgsUsage: "COMMAND...",
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "force", Usage: "overwrite files that already exist"},
+			&ucli.BoolFlag{Name: "keep-existing", Usage: "write only the files that do not exist yet (e.g. keep a hand-written parity script)"},
 			&ucli.StringFlag{Name: "root", Usage: "directory the files are written under (default: the root of the Go module holding the current directory)"},
 			&ucli.StringSliceFlag{Name: "commands", Usage: "go/packages pattern of the command packages, relative to the module root (repeatable; default ./commands/...)"},
 		},
@@ -41,14 +41,25 @@ func scaffoldCommand() *ucli.Command {
 					return usageError("scaffold: %v (use --root)", err)
 				}
 			}
+			if c.Bool("force") && c.Bool("keep-existing") {
+				return usageError("scaffold: --force and --keep-existing exclude each other")
+			}
 			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: hostOf(c).Commands}
-			wrote, err := scaffold.Scaffold(context.Background(), cfg, c.Bool("force"), c.Args().Slice()...)
-			var exists *scaffold.ExistsError
-			if errors.As(err, &exists) {
+			files, err := scaffold.Plan(context.Background(), cfg, c.Args().Slice()...)
+			if err != nil {
 				return failed("%v", err)
+			}
+			var wrote, kept []string
+			if c.Bool("keep-existing") {
+				wrote, kept, err = scaffold.WriteMissing(root, files)
+			} else {
+				wrote, err = scaffold.Write(root, files, c.Bool("force"))
 			}
 			if err != nil {
 				return failed("%v", err)
+			}
+			for _, p := range kept {
+				fmt.Fprintln(c.App.Writer, "kept "+p)
 			}
 			for _, p := range wrote {
 				fmt.Fprintln(c.App.Writer, "wrote "+p)

@@ -53,6 +53,13 @@ func TestScaffoldWritesRefusesAndForces(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "package files // edited\n", string(edited))
 
+	stdout, stderr, code = scaffoldRun(t, "--keep-existing", "--root", root, "config:get")
+	require.Equal(t, cli.ExitOK, code, stderr)
+	assert.Contains(t, stdout, "kept nativetools/files/get.go")
+	edited, err = os.ReadFile(toolFile)
+	require.NoError(t, err)
+	assert.Equal(t, "package files // edited\n", string(edited))
+
 	stdout, stderr, code = scaffoldRun(t, "--force", "--root", root, "config:get")
 	require.Equal(t, cli.ExitOK, code, stderr)
 	assert.Contains(t, stdout, "wrote nativetools/files/get.go")
