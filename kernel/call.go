@@ -58,6 +58,8 @@ type call struct {
 	started  time.Time
 	// shadow is the note of a shadow run, stored by the lane goroutine.
 	shadow atomic.Pointer[evidence.ShadowNote]
+	// sbox is the note of a sandbox-lane run.
+	sbox atomic.Pointer[evidence.SandboxNote]
 }
 
 func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result {
@@ -184,7 +186,12 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		return c.interrupt(ctx, "before dispatch")
 	}
 	c.started = time.Now()
-	run, err := k.bind(e, lane, input, c.req.Interactive)
+	var run func(ctx context.Context) tool.Output
+	if lane == LaneSandbox {
+		run = c.sandboxed(e, input)
+	} else {
+		run, err = k.bind(e, lane, input, c.req.Interactive)
+	}
 	if err != nil {
 		// The lane rejected the input the schema accepted: a lane/schema disagreement.
 		c.fire(EvComplete)
@@ -205,9 +212,18 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 	return c.interrupt(ctx, fmt.Sprintf("after %s", timeout))
 }
 
-// lane picks the lane for this call, honouring an explicit request.
+// lane picks the lane for this call, honouring an explicit request. A tool that must
+// run sandboxed runs on the sandbox lane whatever the route, and asking for any other
+// lane is refused: a forced lane never escapes the sandbox.
 func (c *call) lane(e *entry) (string, *tool.Output) {
 	lane := c.req.Lane
+	if c.k.requiresSandbox(e.spec.Name) {
+		if lane != "" && lane != LaneSandbox {
+			out := tool.Fail(tool.CodeInvalidInput, "%s must run in the sandbox; lane %q is not allowed", e.spec.Name, lane)
+			return "", &out
+		}
+		return LaneSandbox, nil
+	}
 	if lane == "" {
 		switch e.route {
 		case RouteNative:
@@ -217,7 +233,8 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 		}
 	}
 	switch {
-	case lane == LaneNative && e.native != nil, (lane == LaneAdapter || lane == LaneSubprocess) && e.command != nil:
+	case lane == LaneSandbox,
+		lane == LaneNative && e.native != nil, (lane == LaneAdapter || lane == LaneSubprocess) && e.command != nil:
 		return lane, nil
 	}
 	out := tool.Fail(tool.CodeInvalidInput, "%s cannot run on lane %q", e.spec.Name, lane)
@@ -271,6 +288,7 @@ func (c *call) finish(out tool.Output, status string) Result {
 	end := time.Now()
 	c.rec.Status = status
 	c.rec.Shadow = c.shadow.Load()
+	c.rec.Sandbox = c.sbox.Load()
 	if out.Error != nil {
 		c.rec.ErrorCode = out.Error.Code
 	}

@@ -34,6 +34,12 @@ type Config struct {
 	ApprovalTimeout time.Duration
 
 	Evidence EvidenceConfig
+	// Sandbox is the sandbox lane (nil: none; calls that need it are refused with
+	// SANDBOX_UNAVAILABLE, never run unconfined).
+	Sandbox SandboxRunner
+	// Sandboxed lists tools that always run on the sandbox lane: names in any spelling,
+	// or doublestar globs over canonical names ("git:*").
+	Sandboxed []string
 	// Routes override routes.json per tool (any spelling): adapter, native or shadow.
 	Routes map[string]string
 	// MaxParallel bounds concurrent calls inside one batch wave (default 8).

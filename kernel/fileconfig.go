@@ -30,6 +30,7 @@ const ConfigFile = ".cmdbridge/config.yaml"
 //	approval_timeout: 2m
 //	evidence: {dir: .cmdbridge/evidence, checkpoint_every: 1000, sync: group}
 //	routes: {wu:status: shadow}
+//	sandboxed: [git:*, file:write]   # always run in the bwrap sandbox
 //	max_parallel: 8
 type FileConfig struct {
 	Governance      *Governance       `yaml:"governance"`
@@ -37,6 +38,7 @@ type FileConfig struct {
 	ApprovalTimeout string            `yaml:"approval_timeout"`
 	Evidence        *fileEvidence     `yaml:"evidence"`
 	Routes          map[string]string `yaml:"routes"`
+	Sandboxed       []string          `yaml:"sandboxed"`
 	MaxParallel     int               `yaml:"max_parallel"`
 
 	policySet bool
@@ -116,6 +118,9 @@ func (fc FileConfig) Apply(cfg *Config) error {
 	}
 	if fc.MaxParallel > 0 {
 		cfg.MaxParallel = fc.MaxParallel
+	}
+	if fc.Sandboxed != nil {
+		cfg.Sandboxed = fc.Sandboxed
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func callCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "input", Usage: "the tool input as a JSON object", Value: "{}"},
 			&ucli.StringFlag{Name: "input-file", Usage: "read the input from this file (- for stdin)"},
-			&ucli.StringFlag{Name: "lane", Usage: "force a lane: adapter, subprocess or native (an explicit override of the route)"},
+			&ucli.StringFlag{Name: "lane", Usage: "force a lane: adapter, subprocess, native or sandbox (an explicit override of the route)"},
 			&ucli.BoolFlag{Name: "interactive", Usage: "a person is present: policy 'ask' prompts on the terminal"},
 			&ucli.DurationFlag{Name: "timeout", Usage: "call deadline (clamped to the tool's maximum; 0 = the tool's default)"},
 			&ucli.StringSliceFlag{Name: "scope", Usage: "caller scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
@@ -42,8 +42,8 @@ func callCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			if lane := c.String("lane"); lane != "" && lane != "adapter" && lane != "subprocess" && lane != "native" {
-				return usageError("--lane must be adapter, subprocess or native, not %q", lane)
+			if lane := c.String("lane"); lane != "" && lane != "adapter" && lane != "subprocess" && lane != "native" && lane != "sandbox" {
+				return usageError("--lane must be adapter, subprocess, native or sandbox, not %q", lane)
 			}
 			k, err := openKernel(c)
 			if err != nil {

@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // openKernel builds the kernel for the workspace the global flags name.
@@ -29,6 +32,7 @@ func openKernel(c *ucli.Context) (*kernel.Kernel, error) {
 		LookupEnv:      os.LookupEnv,
 		Runtime:        hostOf(c).Runtime,
 		Approver:       terminalApprover(c.App.Reader, c.App.ErrWriter),
+		Sandbox:        &lazySandbox{},
 	}
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
 	if err != nil {
@@ -61,4 +65,43 @@ func terminalApprover(in io.Reader, out io.Writer) kernel.Approver {
 			return false, ctx.Err()
 		}
 	})
+}
+
+// lazySandbox builds the sandbox lane on first use, so commands that never sandbox a
+// call never pay for the host probe (two bwrap spawns). The runner is this executable's
+// hidden SandboxRunCommand.
+type lazySandbox struct {
+	once   sync.Once
+	runner *sandbox.Runner
+	err    error
+}
+
+func (l *lazySandbox) get() (*sandbox.Runner, error) {
+	l.once.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			l.err = fmt.Errorf("sandbox runner: %w", err)
+			return
+		}
+		l.runner, l.err = sandbox.New(sandbox.Options{Runner: []string{exe, SandboxRunCommand}})
+	})
+	return l.runner, l.err
+}
+
+// Host probes the host on first use; a runner that cannot be built counts as absent.
+func (l *lazySandbox) Host() sandbox.Host {
+	r, err := l.get()
+	if err != nil {
+		return sandbox.HostAbsent
+	}
+	return r.Host()
+}
+
+// Run runs req in the sandbox, or refuses it when no runner can be built.
+func (l *lazySandbox) Run(ctx context.Context, req sandbox.Request) (tool.Output, sandbox.Info) {
+	r, err := l.get()
+	if err != nil {
+		return tool.Fail(tool.CodeSandboxUnavailable, "%s needs the sandbox: %v", req.ToolName, err), sandbox.Info{Host: sandbox.HostAbsent}
+	}
+	return r.Run(ctx, req)
 }
