@@ -4,7 +4,7 @@ BIN     ?= bin
 GOFLAGS ?=
 export GOFLAGS
 
-.PHONY: all deps build run test test-short bench lint generate clean
+.PHONY: all deps build run demo test parity demo-check bench lint generate clean
 
 all: build
 
@@ -17,13 +17,27 @@ deps:
 build: deps
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-## run: the main job (see README)
+## run: the main job (see README): cmdbridge serve on 127.0.0.1 over a fresh demo
+## workspace, with a minted token and sample curls; Ctrl-C stops it.
 run: build
+	@SERVE_DEMO_NO_BUILD=1 scripts/serve-demo.sh
+
+## demo: the command-line lifecycle demo (create → claim → … → done, then evidence verify)
+demo: build
 	@scripts/run-demo.sh
 
-## test: lint, then the whole suite under the race detector
+## demo-check: make run's server, exercised by its own curls, then stopped
+demo-check: build
+	@SERVE_DEMO_NO_BUILD=1 scripts/serve-demo.sh --check
+
+## test: lint, the whole suite under the race detector, the parity suite, the demo check
 test: deps lint
 	$(GO) test -race -count=1 -timeout 20m ./...
+	$(MAKE) --no-print-directory parity demo-check
+
+## parity: every three-lane parity script (adapter, subprocess, native); fails on any difference
+parity: deps
+	$(GO) run ./cmd/cmdbridge parity $(if $(PARITY_JUNIT),--junit $(PARITY_JUNIT))
 
 ## bench: benchmarks, 6 runs each, summarised with benchstat when it is installed
 bench: deps
