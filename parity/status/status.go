@@ -46,8 +46,13 @@ const (
 	StageNativeOnly = "native-only"
 )
 
-// TierUnknown is the tier shown when no tier source is configured or it has no verdict.
-const TierUnknown = "unknown"
+// Tiers shown besides the tier source's own answers.
+const (
+	// TierUnknown: no tier source is configured, or it has no verdict for the command.
+	TierUnknown = "unknown"
+	// TierNotApplicable: a native-only tool has no legacy main for bridgecheck to judge.
+	TierNotApplicable = "n/a"
+)
 
 // Tool is one registered tool as the caller's registries and route table see it.
 type Tool struct {
@@ -72,8 +77,8 @@ type Options struct {
 	Results string
 	// Tools are the tools to report on, in any order.
 	Tools []Tool
-	// Tier gives a tool's bridgecheck tier ("in-process" or "subprocess"); nil or an
-	// empty answer reports TierUnknown.
+	// Tier gives a command's bridgecheck tier ("in-process" or "subprocess"); nil or an
+	// empty answer reports TierUnknown. It is not asked about native-only tools.
 	Tier func(name string) string
 	// Now stamps the report (nil: time.Now).
 	Now func() time.Time
@@ -162,7 +167,8 @@ type ToolStatus struct {
 	// GoldenScripts counts the scripts under testdata/script/<domain>/ that invoke the
 	// tool (a `delivery`, `bridge`, `native`, `parity` or `call` line naming it).
 	GoldenScripts int `json:"golden_scripts"`
-	// Tier is the bridgecheck tier: in-process, subprocess, or unknown.
+	// Tier is the bridgecheck tier: in-process, subprocess, unknown, or n/a for a
+	// native-only tool.
 	Tier string `json:"tier"`
 }
 
@@ -230,7 +236,9 @@ func Build(opts Options) (Report, error) {
 		if st.GoldenScripts, err = golden.count(t.Domain, t.Name); err != nil {
 			return Report{}, fmt.Errorf("status: %w", err)
 		}
-		if opts.Tier != nil {
+		if !t.Command {
+			st.Tier = TierNotApplicable
+		} else if opts.Tier != nil {
 			if tier := opts.Tier(t.Name); tier != "" {
 				st.Tier = tier
 			}

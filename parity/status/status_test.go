@@ -33,7 +33,9 @@ func fixtureTools() []status.Tool {
 func fixtureTier(name string) string {
 	switch name {
 	case "git:status":
-		return ""
+		panic("the tier source is never asked about a native-only tool")
+	case "config:get":
+		return "" // no verdict
 	case "wu:claim":
 		return "subprocess"
 	}
@@ -103,8 +105,8 @@ func TestBuildPerTool(t *testing.T) {
 		{"wu:claim", status.StageNativeWithoutParity, status.ParityFail, "subprocess", 1, true, true},
 		{"wu:create", status.StageShadow, status.ParityPass, "in-process", 0, false, false},
 		{"mem:signal", status.StageAdapter, status.ParityError, "in-process", 0, false, true},
-		{"config:get", status.StageAdapter, status.ParityNone, "in-process", 1, false, false},
-		{"git:status", status.StageNativeOnly, status.ParityNone, status.TierUnknown, 0, false, false},
+		{"config:get", status.StageAdapter, status.ParityNone, status.TierUnknown, 1, false, false},
+		{"git:status", status.StageNativeOnly, status.ParityNone, status.TierNotApplicable, 0, false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,7 +143,9 @@ func TestMissingResultsMeansNone(t *testing.T) {
 	assert.Equal(t, status.DefaultResults, rep.Results.Path)
 	for _, ts := range rep.Tools {
 		assert.Equal(t, status.ParityNone, ts.Parity, ts.Name)
-		assert.Equal(t, status.TierUnknown, ts.Tier, ts.Name)
+		if ts.HasCommand {
+			assert.Equal(t, status.TierUnknown, ts.Tier, ts.Name)
+		}
 	}
 	// Native routing without parity is exactly what the text must make visible.
 	assert.Equal(t, 0, rep.Totals.NativeWithParity)

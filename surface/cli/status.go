@@ -8,15 +8,12 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 )
 
 func init() { register(statusCommand) }
-
-// statusTier is the bridgecheck tier source; nil until the adapter exposes one, and the
-// report then shows every tier as unknown.
-var statusTier func(name string) string
 
 func statusCommand() *ucli.Command {
 	return &ucli.Command{
@@ -96,7 +93,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		return status.Options{}, err
 	}
 	defer k.Close()
-	opts := status.Options{Dir: dir, Results: results, Tier: statusTier}
+	opts := status.Options{Dir: dir, Results: results, Tier: adapter.Tier}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
 		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/status"
@@ -75,6 +76,11 @@ func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 	for _, ts := range rep.Tools {
 		byName[ts.Name] = ts
 		assert.Equal(t, routes[ts.Name], ts.Route, ts.Name)
+		if ts.HasCommand {
+			assert.Equal(t, adapter.Tier(ts.Name), ts.Tier, ts.Name)
+		} else {
+			assert.Equal(t, status.TierNotApplicable, ts.Tier, ts.Name)
+		}
 	}
 	st := byName["wu:status"]
 	assert.Equal(t, status.ParityPass, st.Parity)
