@@ -24,11 +24,25 @@ type Git struct {
 	Now string
 }
 
-// NewGit returns a Git for dir whose commit dates follow the runtime's DELIVERY_NOW.
+// callGitVars are the variables that decide which configuration and identity git uses.
+// A runtime built from a call's environment (a native tool's) hands them to git, so git
+// sees the call's values, as the command's own process would, instead of the host's.
+var callGitVars = []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME",
+	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
+
+// NewGit returns a Git for dir whose commit dates follow the runtime's DELIVERY_NOW and
+// whose configuration and identity variables are the runtime environment's.
 func NewGit(dir string, rt *Runtime) *Git {
 	g := &Git{Dir: dir}
 	if rt != nil {
 		g.Now = rt.NowString()
+		if rt.env != nil {
+			for _, k := range callGitVars {
+				if v, ok := rt.env(k); ok {
+					g.Env = append(g.Env, k+"="+v)
+				}
+			}
+		}
 	}
 	return g
 }
