@@ -20,6 +20,8 @@ import (
 type serialT struct {
 	*testing.T
 	verbose bool
+	// passed, when set, records each script's outcome by subtest name.
+	passed map[string]bool
 }
 
 func (serialT) Parallel() {}
@@ -27,7 +29,10 @@ func (serialT) Parallel() {}
 func (t serialT) Verbose() bool { return t.verbose }
 
 func (t serialT) Run(name string, f func(testscript.T)) {
-	t.T.Run(name, func(sub *testing.T) { f(serialT{T: sub, verbose: t.verbose}) })
+	ok := t.T.Run(name, func(sub *testing.T) { f(serialT{T: sub, verbose: t.verbose}) })
+	if t.passed != nil {
+		t.passed[name] = ok
+	}
 }
 
 // TestScripts runs every testdata/script/parity/*.txtar on every lane that
@@ -35,9 +40,13 @@ func (t serialT) Run(name string, f func(testscript.T)) {
 // nativetools.Default is compared on three lanes with no script edit.
 func TestScripts(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "script", "parity")
+	seen := &observed{}
 	p, err := parity.Suite{
 		Dir: dir, Update: *update, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+		Observe: seen.observe,
 	}.Params()
 	require.NoError(t, err)
-	testscript.RunT(serialT{T: t, verbose: testing.Verbose()}, p)
+	passed := map[string]bool{}
+	testscript.RunT(serialT{T: t, verbose: testing.Verbose(), passed: passed}, p)
+	checkRatchet(t, seen, passed)
 }
