@@ -1,6 +1,15 @@
-// Package cli is the cmdbridge command line: a urfave/cli v2 app built fresh on every run,
-// whose subcommands list tools, print schemas and the manifest, call tools, run batches and
-// verify evidence.
+// Package cli is the cmdbridge command line: a urfave/cli v2 app built fresh on every run.
+// Its subcommands:
+//
+//   - tools list|schema|manifest, call, batch, evidence verify — the kernel's tools;
+//   - mcp — the MCP server on stdio; serve — the HTTP conductor sidecar (tools, events,
+//     /mcp) on loopback; token mint|verify|rotate — its bearer tokens;
+//   - parity — the three-lane parity suite; status — the migration report (text, JSON,
+//     HTML); scaffold — a native tool's starting point generated from a command;
+//   - __sandbox-run (hidden) — the tool runner the sandbox lane starts inside bwrap.
+//
+// Subcommands other than the first group live in their own files and register from init
+// (see register), so adding one never edits the app.
 //
 // Invariants:
 //
