@@ -8,7 +8,7 @@ export GOFLAGS
 
 all: build
 
-## deps: Go modules, and bubblewrap through apt-get when it is missing and we are root.
+## deps: Go modules, and bubblewrap, git and chromium through apt-get when missing and root.
 deps:
 	@$(GO) mod download
 	@scripts/install-deps.sh
@@ -50,6 +50,7 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run ./cmd/bridgecheck ./nativetools/...
 
 ## generate: regenerate generated files (docs/tools.md, …)
 generate:

@@ -288,6 +288,11 @@ func (c *call) finish(out tool.Output, status string) Result {
 	end := time.Now()
 	c.rec.Status = status
 	c.rec.Shadow = c.shadow.Load()
+	if l, _ := out.Metadata["lane"].(string); c.rec.Lane == LaneAdapter && l == LaneSubprocess {
+		// The adapter moved a subprocess-tier command (bridgecheck) to the subprocess lane:
+		// the receipt names the lane that really ran it.
+		c.rec.Lane = l
+	}
 	c.rec.Sandbox = c.sbox.Load()
 	if out.Error != nil {
 		c.rec.ErrorCode = out.Error.Code

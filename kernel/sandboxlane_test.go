@@ -101,3 +101,17 @@ func TestSandboxLane(t *testing.T) {
 		assert.Equal(t, "no-userns", res.Receipt.Sandbox.Host)
 	})
 }
+
+// When the adapter reroutes a subprocess-tier command, the receipt names the lane that ran.
+func TestReceiptNamesTheReroutedLane(t *testing.T) {
+	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Adapter = &reroutingAdapter{} })
+	res := k.Call(context.Background(), req("wu:claim", `{"id":"WU-1"}`))
+	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	assert.Equal(t, kernel.LaneSubprocess, res.Receipt.Lane)
+}
+
+type reroutingAdapter struct{ fakeAdapter }
+
+func (*reroutingAdapter) Call(ctx context.Context, call kernel.AdapterCall) tool.Output {
+	return tool.OK(nil).WithMeta("lane", kernel.LaneSubprocess).WithMeta("reason", "tier")
+}
