@@ -1,12 +1,14 @@
 // Scaffolded by `cmdbridge scaffold wu:block` from newWUBlockApp (commands/wu/wu_block.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around delivery/ops, minus the printing.
 
 package wu
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -26,8 +28,13 @@ func init() {
 	}, runBlock))
 }
 
-// runBlock serves wu:block natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runBlock serves wu:block natively: the argv checks, then ops.WUBlock (whose Check is
+// the command's non-empty --reason; a missing one is USAGE as well).
 func runBlock(ctx context.Context, env *tool.Env, in BlockInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "wu:block: the native handler is not written yet")
+	var u usage
+	requiredWU(&u, "id", in.ID)
+	op := ops.WUBlockInput{ID: in.ID, Reason: in.Reason, RemoveWorktree: in.RemoveWorktree}
+	return serve(ctx, env, u.then(op.Check), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUBlockData, ops.Notes, error) {
+		return ops.WUBlock(ctx, ws, rt, op)
+	})
 }

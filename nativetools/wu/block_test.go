@@ -3,10 +3,9 @@
 package wu_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,6 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -51,19 +51,63 @@ func TestBlockDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestBlockNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestBlockNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:block")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
+// TestBlockAndUnblock: block records the reason and a dated note and commits; unblock
+// removes the reason, notes why and commits; both are invalid transitions out of turn.
+func TestBlockAndUnblock(t *testing.T) {
+	ws := nt.Workspace(t)
+	id := create(t, ws)
+	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:block", `{"id":"`+id+`","reason":"waiting"}`)),
+		"a ready WU cannot be blocked")
+	claim(t, ws, id)
+
+	d := nt.Data(t, nt.Call(t, ws, "wu:block", `{"id":"`+id+`","reason":"waiting for the schema"}`))
+	assert.Equal(t, map[string]any{"id": id, "status": "blocked", "reason": "waiting for the schema",
+		"lock_released": false, "worktree_removed": false,
+		"commit": map[string]any{"sha": nt.Git(t, ws, "rev-parse", "HEAD"), "subject": "wu(wu-1): block", "pushed": false}}, d,
+		"lock_policy all keeps the lock")
+	yaml := readFile(t, ws, "docs/tasks/wu/WU-1.yaml")
+	assert.Contains(t, yaml, "blocked_reason: waiting for the schema")
+	assert.Contains(t, yaml, "[2026-03-02] Blocked: waiting for the schema")
+	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:block", `{"id":"`+id+`","reason":"again"}`)))
+
+	d = nt.Data(t, nt.Call(t, ws, "wu:unblock", `{"id":"`+id+`","reason":"schema is frozen"}`))
+	assert.Equal(t, "in_progress", d["status"])
+	assert.Equal(t, false, d["lock_acquired"], "lock_policy all takes no lock on unblock")
+	assert.Equal(t, "wu(wu-1): unblock", nt.Git(t, ws, "log", "-1", "--format=%s"))
+	yaml = readFile(t, ws, "docs/tasks/wu/WU-1.yaml")
+	assert.NotContains(t, yaml, "blocked_reason")
+	assert.Contains(t, yaml, "[2026-03-02] Unblocked: schema is frozen")
+	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:unblock", `{"id":"`+id+`"}`)))
+}
+
+// TestBlockFailures: a blank or missing reason and a malformed id are USAGE before the
+// workspace is looked for; an unknown WU is NOT_FOUND.
+func TestBlockFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"blank reason, no workspace", `{"id":"WU-1","reason":"  "}`, true, tool.CodeUsage},
+		{"missing reason", `{"id":"WU-1"}`, false, tool.CodeUsage},
+		{"malformed id", `{"id":"one","reason":"x"}`, false, tool.CodeUsage},
+		{"no workspace", `{"id":"WU-1","reason":"x"}`, true, tool.CodeNoWorkspace},
+		{"unknown WU", `{"id":"WU-9","reason":"x"}`, false, tool.CodeNotFound},
 	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nt.Workspace(t)
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:block", tc.input)))
+		})
+	}
+}
+
+func readFile(t *testing.T, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	require.NoError(t, err)
+	return string(b)
 }

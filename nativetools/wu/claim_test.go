@@ -3,10 +3,8 @@
 package wu_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"strings"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,6 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -51,19 +50,60 @@ func TestClaimDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestClaimNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestClaimNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:claim")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
+// TestClaimBranchOnly: status in_progress, the lane lock, the claim event and its commit;
+// a second claim of the same WU is an invalid transition.
+func TestClaimBranchOnly(t *testing.T) {
+	ws := nt.Workspace(t)
+	id := create(t, ws)
+	d := nt.Data(t, nt.Call(t, ws, "wu:claim", `{"id":"`+id+`","lane":"Core: API","branch_only":true}`))
+	assert.Equal(t, "in_progress", d["status"])
+	assert.Equal(t, "branch-only", d["claimed_mode"])
+	assert.Nil(t, d["worktree_path"])
+	assert.Equal(t, ".lumenflow/locks/core-api.lock", d["lock_path"])
+	assert.NotEmpty(t, d["session_id"])
+	assert.Equal(t, map[string]any{"sha": nt.Git(t, ws, "rev-parse", "HEAD"), "subject": "wu(wu-1): claim for core-api lane", "pushed": false}, d["commit"])
+	assert.FileExists(t, filepath.Join(ws, ".lumenflow", "locks", "core-api.lock"))
+	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:claim", `{"id":"`+id+`","lane":"Core: API"}`)))
+}
+
+// TestClaimWorktree: the default mode creates the lane branch and its worktree.
+func TestClaimWorktree(t *testing.T) {
+	ws := nt.Workspace(t)
+	id := create(t, ws)
+	d := nt.Data(t, nt.Call(t, ws, "wu:claim", `{"id":"`+id+`","lane":"Core: API"}`))
+	assert.Equal(t, "worktree", d["claimed_mode"])
+	assert.Equal(t, "worktrees/core-api-wu-1", d["worktree_path"])
+	assert.Equal(t, "lane/core-api/wu-1", d["branch"])
+	assert.DirExists(t, filepath.Join(ws, "worktrees", "core-api-wu-1"))
+}
+
+// TestClaimFailures: the command's codes, argv problems first, and nothing written.
+func TestClaimFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"missing lane", `{"id":"WU-1"}`, false, tool.CodeUsage},
+		{"missing id", `{"lane":"Core: API"}`, false, tool.CodeUsage},
+		{"malformed id, no workspace", `{"id":"12","lane":"Core: API"}`, true, tool.CodeUsage},
+		{"no workspace", `{"id":"WU-1","lane":"Core: API"}`, true, tool.CodeNoWorkspace},
+		{"unknown WU", `{"id":"WU-9","lane":"Core: API"}`, false, tool.CodeNotFound},
+		{"lane mismatch", `{"id":"WU-1","lane":"Ops"}`, false, tool.CodeValidation},
+		{"empty lane is given, not missing", `{"id":"WU-1","lane":""}`, false, tool.CodeValidation},
 	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := nt.Workspace(t)
+			create(t, ws)
+			head := nt.Git(t, ws, "rev-parse", "HEAD")
+			dir := ws
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:claim", tc.input)))
+			assert.Equal(t, head, nt.Git(t, ws, "rev-parse", "HEAD"), "no commit")
+			assert.NoFileExists(t, filepath.Join(ws, ".lumenflow", "locks", "core-api.lock"))
+		})
+	}
 }

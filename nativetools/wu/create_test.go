@@ -3,10 +3,9 @@
 package wu_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,6 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -51,19 +51,65 @@ func TestCreateDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestCreateNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestCreateNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:create")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
+// TestCreateWritesCommitsAndWarns: the WU file, the create event and one commit with the
+// call's git identity (GIT_CONFIG_GLOBAL=/dev/null: the §2.4 fallback, not the host's
+// user), and an unknown dependency as a warning in metadata.
+func TestCreateWritesCommitsAndWarns(t *testing.T) {
+	ws := nt.Workspace(t)
+	out := nt.Call(t, ws, "wu:create", input(t, validWU, map[string]any{"blocked_by": []string{"WU-9"}, "priority": "P1"}))
+	d := nt.Data(t, out)
+	sha := nt.Git(t, ws, "rev-parse", "HEAD")
+	assert.Equal(t, map[string]any{"id": "WU-1", "path": "docs/tasks/wu/WU-1.yaml", "lane": "Core: API",
+		"type": "feature", "priority": "P1", "status": "ready", "initiative": nil,
+		"commit": map[string]any{"sha": sha, "subject": "docs: create wu-1 for Add health endpoint", "pushed": false}}, d)
+	assert.Equal(t, []string{"blocked_by WU-9 does not exist"}, out.Metadata["warnings"])
+	assert.Equal(t, "delivery <delivery@localhost> 2026-03-02T18:37:08+00:00",
+		nt.Git(t, ws, "log", "-1", "--format=%an <%ae> %cI"))
+	assert.Equal(t, "", nt.Git(t, ws, "status", "--porcelain"), "everything written is committed")
+	yaml, err := os.ReadFile(filepath.Join(ws, "docs", "tasks", "wu", "WU-1.yaml"))
 	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
+	assert.Contains(t, string(yaml), "blocked_by:\n  - WU-9\n")
+	events, err := os.ReadFile(filepath.Join(ws, ".lumenflow", "state", "wu-events.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(events), `"type":"create","wuId":"WU-1"`)
+}
+
+// TestCreateFailures: each refusal has the command's code, and the argv-phase ones
+// (USAGE) come before the workspace is even looked for.
+func TestCreateFailures(t *testing.T) {
+	cases := []struct {
+		name  string
+		extra map[string]any
+		noWS  bool
+		code  string
+	}{
+		{"missing lane", map[string]any{"lane": nil}, false, tool.CodeUsage},
+		{"missing title", map[string]any{"title": nil}, false, tool.CodeUsage},
+		{"empty id", map[string]any{"id": ""}, false, tool.CodeUsage},
+		{"malformed blocked_by", map[string]any{"blocked_by": []string{"nope"}}, false, tool.CodeUsage},
+		{"type not a choice", map[string]any{"type": "epic"}, false, tool.CodeUsage},
+		{"empty priority", map[string]any{"priority": ""}, false, tool.CodeUsage},
+		{"phase zero", map[string]any{"phase": 0, "initiative": "i"}, false, tool.CodeUsage},
+		{"phase without initiative, no workspace", map[string]any{"phase": 1}, true, tool.CodeUsage},
+		{"no workspace", nil, true, tool.CodeNoWorkspace},
+		{"empty lane is given, not missing", map[string]any{"lane": ""}, false, tool.CodeValidation},
+		{"strict rules", map[string]any{"description": "short"}, false, tool.CodeValidation},
+		{"unknown initiative", map[string]any{"initiative": "nope"}, false, tool.CodeNotFound},
 	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := nt.Workspace(t)
+			dir := ws
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:create", input(t, validWU, tc.extra))))
+			assert.NoFileExists(t, filepath.Join(ws, "docs", "tasks", "wu", "WU-1.yaml"), "nothing is written")
+		})
+	}
+	t.Run("existing id", func(t *testing.T) {
+		ws := nt.Workspace(t)
+		id := create(t, ws)
+		assert.Equal(t, tool.CodeAlreadyExists, nt.Code(t, nt.Call(t, ws, "wu:create", input(t, validWU, map[string]any{"id": id}))))
+	})
 }

@@ -1,8 +1,23 @@
-// Package wu holds the native implementations of the wu domain's tools, one file per
-// tool in the same order: Input struct, registration, handler. Each registers into
-// nativetools.Default from init.
+// Package wu holds the native implementations of the wu domain's tools (wu:status,
+// wu:create, wu:claim, wu:block, wu:unblock), one file per tool in the same order: Input
+// struct, registration, handler. Each registers into nativetools.Default from init.
 //
-// Invariants: an Input's schema equals the legacy command's adapter schema (each tool's test
-// checks it); handlers reach the world only through their *tool.Env and never touch
-// process globals.
+// A handler is the legacy command's shell around the same delivery/ops operation, minus
+// the printing: the runtime from the call's environment, the argv-phase checks the
+// command makes (malformed values, missing required flags, combination rules: USAGE),
+// then the workspace (NO_WORKSPACE, CONFIG_INVALID), then the operation.
+//
+// Invariants:
+//
+//   - An Input's schema equals the legacy command's adapter schema (each tool's test
+//     checks it). Fields are pointers where the command tells an empty value apart from
+//     an absent flag, so the two lanes agree on both.
+//   - Error precedence is the command's: a USAGE problem is reported before the
+//     workspace is looked for.
+//   - Data is the operation's data unchanged (the command's --json data), errors carry
+//     the command's codes, and warnings are listed in metadata["warnings"] (always a
+//     list, on failure too), as the adapter maps the envelope.
+//   - Handlers reach the world only through their *tool.Env: they never print and never
+//     touch process globals. Git runs with the call's git variables (delivery.NewGit
+//     takes them from the runtime), not the host's.
 package wu

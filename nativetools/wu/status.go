@@ -1,19 +1,22 @@
 // Scaffolded by `cmdbridge scaffold wu:status` from newWUStatusApp (commands/wu/wu_status.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around delivery/ops, minus the printing.
 
 package wu
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // StatusInput is wu:status's input: one field per adapter schema property, in the same order.
 type StatusInput struct {
-	ID string `json:"id,omitempty" jsonschema:"WU to show (default: inferred from the lane branch) (WU-<n>)"`
+	// ID is a pointer because "" is not "absent": the command rejects an empty --id.
+	ID *string `json:"id,omitempty" jsonschema:"WU to show (default: inferred from the lane branch) (WU-<n>)"`
 }
 
 func init() {
@@ -26,8 +29,12 @@ func init() {
 	}, runStatus))
 }
 
-// runStatus serves wu:status natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runStatus serves wu:status natively: ops.WUStatus with the id given by the one "id"
+// property (the command's --id flag or its positional, which the adapter schema merges).
 func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "wu:status: the native handler is not written yet")
+	var u usage
+	u.wuID("id", in.ID)
+	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUStatusData, ops.Notes, error) {
+		return ops.WUStatus(ctx, ws, rt, ops.WUStatusInput{ID: deref(in.ID)})
+	})
 }

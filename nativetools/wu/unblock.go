@@ -1,12 +1,14 @@
 // Scaffolded by `cmdbridge scaffold wu:unblock` from newWUUnblockApp (commands/wu/wu_unblock.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around delivery/ops, minus the printing.
 
 package wu
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -25,8 +27,13 @@ func init() {
 	}, runUnblock))
 }
 
-// runUnblock serves wu:unblock natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runUnblock serves wu:unblock natively: the argv check of --id, then ops.WUUnblock (an
+// empty reason adds no note, as an empty --reason does).
 func runUnblock(ctx context.Context, env *tool.Env, in UnblockInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "wu:unblock: the native handler is not written yet")
+	var u usage
+	requiredWU(&u, "id", in.ID)
+	op := ops.WUUnblockInput{ID: in.ID, Reason: in.Reason}
+	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUUnblockData, ops.Notes, error) {
+		return ops.WUUnblock(ctx, ws, rt, op)
+	})
 }

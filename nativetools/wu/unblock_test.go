@@ -3,10 +3,9 @@
 package wu_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,6 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -51,19 +51,51 @@ func TestUnblockDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestUnblockNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestUnblockNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:unblock")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
+// TestUnblockFailures: the argv check of id comes first; then the command's codes.
+func TestUnblockFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"missing id, no workspace", `{}`, true, tool.CodeUsage},
+		{"malformed id", `{"id":"WU-x"}`, false, tool.CodeUsage},
+		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
+		{"unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound},
+		{"not blocked", `{"id":"WU-1"}`, false, tool.CodeInvalidTransition},
 	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := nt.Workspace(t)
+			create(t, ws)
+			dir := ws
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:unblock", tc.input)))
+		})
+	}
+}
+
+// TestUnblockTakesTheLockUnderPolicyActive: under lock_policy active the lane lock is
+// re-acquired, and a lane held by someone else is LANE_BUSY before anything is written.
+func TestUnblockTakesTheLockUnderPolicyActive(t *testing.T) {
+	ws := nt.Workspace(t)
+	nt.Write(t, ws, "workspace.yaml", "id: acme\nname: Acme\nsoftware_delivery:\n  lanes:\n    definitions:\n      - name: 'Core: API'\n        lock_policy: active\n")
+	nt.Git(t, ws, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-am", "policy active")
+	id := create(t, ws)
+	claim(t, ws, id)
+	d := nt.Data(t, nt.Call(t, ws, "wu:block", `{"id":"`+id+`","reason":"waiting"}`))
+	assert.Equal(t, true, d["lock_released"])
+
+	nt.Write(t, ws, ".lumenflow/locks/core-api.lock", `{"lane":"Core: API","wuId":"WU-8","owner":"bob","timestamp":"2026-03-02T18:00:00.000Z"}`+"\n")
+	head := nt.Git(t, ws, "rev-parse", "HEAD")
+	out := nt.Call(t, ws, "wu:unblock", `{"id":"`+id+`"}`)
+	assert.Equal(t, tool.CodeLaneBusy, nt.Code(t, out))
+	assert.Equal(t, head, nt.Git(t, ws, "rev-parse", "HEAD"), "nothing committed")
+	assert.Contains(t, readFile(t, ws, "docs/tasks/wu/WU-1.yaml"), "status: blocked")
+
+	require.NoError(t, os.Remove(filepath.Join(ws, ".lumenflow", "locks", "core-api.lock")))
+	d = nt.Data(t, nt.Call(t, ws, "wu:unblock", `{"id":"`+id+`"}`))
+	assert.Equal(t, true, d["lock_acquired"])
 }
