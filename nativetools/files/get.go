@@ -1,19 +1,23 @@
 // Scaffolded by `cmdbridge scaffold config:get` from newConfigGetApp (commands/files/config_get.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.ConfigGet, minus printing.
 
 package files
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // GetInput is config:get's input: one field per adapter schema property, in the same order.
+// Key is a pointer: an absent key is a missing required flag (USAGE) while "" is an
+// unknown root key (VALIDATION).
 type GetInput struct {
-	Key string `json:"key" jsonschema:"dotted path from the root of workspace.yaml, e.g. software_delivery.git.push"`
+	Key *string `json:"key" jsonschema:"dotted path from the root of workspace.yaml, e.g. software_delivery.git.push"`
 }
 
 func init() {
@@ -26,8 +30,20 @@ func init() {
 	}, runGet))
 }
 
-// runGet serves config:get natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runGet serves config:get natively: the command's argv checks, the key check, then the
+// workspace and ops.ConfigGet.
 func runGet(ctx context.Context, env *tool.Env, in GetInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "config:get: the native handler is not written yet")
+	if _, fail := native.Start(env); fail != nil {
+		return *fail
+	}
+	op := ops.ConfigGetInput{Key: deref(in.Key)}
+	if err := firstErr(requireFlag("key", in.Key != nil), op.Check()); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := ops.ConfigGet(ws, op)
+	return result(data, notes, err)
 }

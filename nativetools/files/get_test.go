@@ -17,6 +17,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/files"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/files"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -51,19 +52,67 @@ func TestGetDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestGetNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestGetNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("config:get")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
+// call runs the registered tool in dir with nativetest's pinned environment plus extra,
+// and returns its Output with data as generic JSON.
+func call(t *testing.T, dir, name, input string, extra map[string]string) tool.Output {
+	t.Helper()
+	if extra == nil {
+		return nativetest.Call(t, dir, name, input)
 	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+	env := map[string]string{}
+	for k, v := range nativetest.Env {
+		env[k] = v
+	}
+	for k, v := range extra {
+		env[k] = v
+	}
+	nt, ok := nativetools.Default.Lookup(name)
+	require.True(t, ok, "tool %s is registered", name)
+	return nt.Call(context.Background(), &tool.Env{Dir: dir, LookupEnv: tool.EnvFromMap(env),
+		Stdin: strings.NewReader(""), Log: io.Discard}, json.RawMessage(input))
+}
+
+func TestGetReadsTheFileAsItIs(t *testing.T) {
+	root := nativetest.Workspace(t)
+	cases := []struct {
+		name, input string
+		want        map[string]any
+		warnings    []string
+	}{
+		{"scalar", `{"key":"id"}`, map[string]any{"key": "id", "set": true, "value": "acme"}, []string{}},
+		{"mapping", `{"key":"software_delivery.lanes.definitions.0"}`,
+			map[string]any{"key": "software_delivery.lanes.definitions.0", "set": true, "value": map[string]any{"name": "Core: API"}}, []string{}},
+		{"unset key warns", `{"key":"memory_namespace"}`, map[string]any{"key": "memory_namespace", "set": false, "value": nil},
+			[]string{`key "memory_namespace" is not set`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := call(t, root, "config:get", tc.input, nil)
+			assert.Equal(t, tc.want, nativetest.Data(t, out))
+			assert.Equal(t, tc.warnings, out.Metadata["warnings"])
+		})
+	}
+}
+
+func TestGetFailsWithTheCommandsCodes(t *testing.T) {
+	root := nativetest.Workspace(t)
+	outside := t.TempDir()
+	cases := []struct {
+		name, dir, input string
+		env              map[string]string
+		code             string
+	}{
+		{"absent key is a missing flag", root, `{}`, nil, tool.CodeUsage},
+		{"empty key is an unknown root", root, `{"key":""}`, nil, tool.CodeValidation},
+		{"unknown root key", root, `{"key":"bogus.key"}`, nil, tool.CodeValidation},
+		{"no workspace", outside, `{"key":"id"}`, nil, tool.CodeNoWorkspace},
+		{"validation before no workspace", outside, `{"key":"bogus"}`, nil, tool.CodeValidation},
+		{"bad environment first", root, `{"key":"bogus"}`, map[string]string{"DELIVERY_NOW": "yesterday"}, tool.CodeUsage},
+		{"wrong JSON type", root, `{"key":1}`, nil, tool.CodeInvalidInput},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.code, nativetest.Code(t, call(t, tc.dir, "config:get", tc.input, tc.env)))
+		})
+	}
 }

@@ -1,6 +1,6 @@
 // Scaffolded by `cmdbridge scaffold file:read` from newFileReadApp (commands/files/file_read.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.FileRead, minus printing.
 
 package files
 
@@ -10,17 +10,23 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // ReadInput is file:read's input: one field per adapter schema property, in the same order.
+// Everything but Path is a pointer: an absent start or end line selects from the first or
+// to the last line while 0 is out of range (USAGE), an absent max_size is the default, an
+// absent encoding is utf8 while "" is not an encoding (USAGE). Path is a pointer because
+// an absent path is a missing required flag while "" reaches the path check.
 type ReadInput struct {
-	Path      string `json:"path" jsonschema:"file to read"`
-	StartLine int64  `json:"start_line,omitempty" jsonschema:"first line to print, 1-based (integer >= 1)"`
-	EndLine   int64  `json:"end_line,omitempty" jsonschema:"last line to print, inclusive (integer >= 1)"`
-	MaxSize   int64  `json:"max_size,omitempty" jsonschema:"largest file size accepted, in bytes"`
-	Encoding  string `json:"encoding,omitempty" jsonschema:"output encoding (utf8|base64)"`
+	Path      *string `json:"path" jsonschema:"file to read"`
+	StartLine *int64  `json:"start_line,omitempty" jsonschema:"first line to print, 1-based (integer >= 1)"`
+	EndLine   *int64  `json:"end_line,omitempty" jsonschema:"last line to print, inclusive (integer >= 1)"`
+	MaxSize   *int64  `json:"max_size,omitempty" jsonschema:"largest file size accepted, in bytes"`
+	Encoding  *string `json:"encoding,omitempty" jsonschema:"output encoding (utf8|base64)"`
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
@@ -42,8 +48,20 @@ func init() {
 	}, runRead))
 }
 
-// runRead serves file:read natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runRead serves file:read natively: the command's argv checks in flag order, then
+// ops.FileRead in the call's directory. It needs no workspace (outside one the path is
+// confined to the directory), and its content is always JSON-bound, so non-UTF-8 text is
+// refused as with --json.
 func runRead(ctx context.Context, env *tool.Env, in ReadInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "file:read: the native handler is not written yet")
+	if _, fail := native.Start(env); fail != nil {
+		return *fail
+	}
+	if err := firstErr(checkMin("start_line", in.StartLine, 1), checkMin("end_line", in.EndLine, 1),
+		checkEnum("encoding", in.Encoding, "utf8", "base64"), requireFlag("path", in.Path != nil)); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	op := ops.FileReadInput{Path: deref(in.Path), StartLine: intPtr(in.StartLine), EndLine: intPtr(in.EndLine),
+		MaxSize: intPtr(in.MaxSize), Encoding: deref(in.Encoding), JSON: true}
+	data, notes, err := ops.FileRead(ctx, env.Dir, lookupEnv(env), op)
+	return result(data, notes, err)
 }

@@ -1,20 +1,24 @@
 // Scaffolded by `cmdbridge scaffold config:set` from newConfigSetApp (commands/files/config_set.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.ConfigSet, minus printing.
 
 package files
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // SetInput is config:set's input: one field per adapter schema property, in the same order.
+// Both are pointers: absent is a missing required flag (USAGE), while "" reaches the
+// operation (an empty key is VALIDATION, an empty value is written as "").
 type SetInput struct {
-	Key   string `json:"key" jsonschema:"dotted path from the root of workspace.yaml"`
-	Value string `json:"value" jsonschema:"new value: true/false and numbers are typed; lists get comma-separated items appended"`
+	Key   *string `json:"key" jsonschema:"dotted path from the root of workspace.yaml"`
+	Value *string `json:"value" jsonschema:"new value: true/false and numbers are typed; lists get comma-separated items appended"`
 }
 
 func init() {
@@ -25,8 +29,21 @@ func init() {
 	}, runSet))
 }
 
-// runSet serves config:set natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runSet serves config:set natively: the command's argv checks, the key check, then the
+// workspace and ops.ConfigSet (which saves workspace.yaml and commits it).
 func runSet(ctx context.Context, env *tool.Env, in SetInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "config:set: the native handler is not written yet")
+	call, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	op := ops.ConfigSetInput{Key: deref(in.Key), Value: deref(in.Value)}
+	if err := firstErr(requireFlag("key", in.Key != nil), requireFlag("value", in.Value != nil), op.Check()); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := ops.ConfigSet(ctx, ws, call.RT, op)
+	return result(data, notes, err)
 }

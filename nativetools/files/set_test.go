@@ -3,10 +3,9 @@
 package files_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,6 +16,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/files"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/files"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -51,19 +51,59 @@ func TestSetDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestSetNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestSetNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("config:set")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
+func TestSetWritesAndCommits(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.Write(t, root, "scratch.txt", "not committed")
+	out := call(t, root, "config:set", `{"key":"software_delivery.git.push","value":"false"}`, nil)
+	data := nativetest.Data(t, out)
+	assert.Equal(t, "software_delivery.git.push", data["key"])
+	assert.Nil(t, data["previous"])
+	assert.Equal(t, false, data["value"])
+	cm, ok := data["commit"].(map[string]any)
+	require.True(t, ok, "commit: %#v", data["commit"])
+	assert.Equal(t, "chore: config:set software_delivery.git.push=false", cm["subject"])
+	assert.Equal(t, nativetest.Git(t, root, "rev-parse", "HEAD"), cm["sha"])
+	assert.Equal(t, []string{}, out.Metadata["warnings"])
+
+	yaml, err := os.ReadFile(filepath.Join(root, "workspace.yaml"))
 	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
+	assert.Contains(t, string(yaml), "  git:\n    push: false\n")
+	assert.Equal(t, "?? scratch.txt", nativetest.Git(t, root, "status", "--porcelain"), "only workspace.yaml is committed")
+
+	// Numbers are typed, and a later call sees the earlier one's typed value as previous.
+	data = nativetest.Data(t, call(t, root, "config:set", `{"key":"control_plane.limit","value":"3"}`, nil))
+	assert.Nil(t, data["previous"])
+	assert.Equal(t, float64(3), data["value"])
+	data = nativetest.Data(t, call(t, root, "config:set", `{"key":"control_plane.limit","value":"four"}`, nil))
+	assert.Equal(t, float64(3), data["previous"])
+	assert.Equal(t, "four", data["value"])
+}
+
+func TestSetFailsWithTheCommandsCodes(t *testing.T) {
+	outside := t.TempDir()
+	cases := []struct {
+		name, input string
+		inside      bool
+		code        string
+	}{
+		{"absent key", `{"value":"x"}`, true, tool.CodeUsage},
+		{"absent value", `{"key":"memory_namespace"}`, true, tool.CodeUsage},
+		{"managed key", `{"key":"lanes","value":"x"}`, true, tool.CodeValidation},
+		{"whole section", `{"key":"software_delivery","value":"x"}`, true, tool.CodeValidation},
+		{"through a list", `{"key":"software_delivery.lanes.definitions.x","value":"x"}`, true, tool.CodeValidation},
+		{"no workspace", `{"key":"memory_namespace","value":"x"}`, false, tool.CodeNoWorkspace},
+		{"validation before no workspace", `{"key":"nope","value":"x"}`, false, tool.CodeValidation},
 	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := outside
+			if tc.inside {
+				dir = nativetest.Workspace(t)
+			}
+			assert.Equal(t, tc.code, nativetest.Code(t, call(t, dir, "config:set", tc.input, nil)))
+			if tc.inside {
+				assert.Empty(t, nativetest.Git(t, dir, "status", "--porcelain"), "nothing is written on failure")
+			}
+		})
+	}
 }
