@@ -1,17 +1,22 @@
 // Scaffolded by `cmdbridge scaffold initiative:status` from newInitiativeStatusApp (commands/initiative/initiative_status.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.InitiativeStatus, minus printing.
 
 package initiative
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // StatusInput is initiative:status's input: one field per adapter schema property, in the same order.
+// The command takes the reference as --id or as the positional ID; the adapter schema has
+// the one property id for both, so an absent and an empty id are the same missing ID.
 type StatusInput struct {
 	ID string `json:"id,omitempty" jsonschema:"initiative id or slug (or the positional ID)"`
 }
@@ -26,8 +31,41 @@ func init() {
 	}, runStatus))
 }
 
-// runStatus serves initiative:status natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runStatus serves initiative:status natively: the reference check, then the workspace
+// (with the initiative configuration sections checked) and ops.InitiativeStatus.
 func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "initiative:status: the native handler is not written yet")
+	// No runtime is needed, but the command checks its environment first (a bad
+	// DELIVERY_NOW is USAGE before anything else), so the native shell does too.
+	if _, fail := native.Start(env); fail != nil {
+		return *fail
+	}
+	op := ops.InitiativeStatusInput{Ref: in.ID}
+	if err := op.Check(); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	lookup := env.LookupEnv
+	if lookup == nil {
+		lookup = tool.EnvFromMap(nil)
+	}
+	ws, err := ops.OpenWorkspace(ctx, env.Dir, delivery.LookupEnv(lookup), ops.InitiativeKeys...)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := ops.InitiativeStatus(ctx, ws, op)
+	return result(data, notes, err)
+}
+
+// result is the Output of an operation: its data on success, its coded error otherwise,
+// and its warnings in metadata either way (a warning met before a failure is still part
+// of the call's output), listed as the adapter lists the envelope's warnings.
+func result(data any, notes ops.Notes, err error) tool.Output {
+	out := tool.OK(data)
+	if err != nil {
+		out = native.Fail(err)
+	}
+	warnings := notes.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return out.WithMeta("warnings", warnings)
 }
