@@ -1,23 +1,27 @@
 // Scaffolded by `cmdbridge scaffold mem:checkpoint` from newMemCheckpointApp (commands/memory/mem_checkpoint.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.MemCheckpoint, minus printing.
 
 package memory
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // CheckpointInput is mem:checkpoint's input: one field per adapter schema property, in the same order.
+// Note and WU are pointers: an absent note is a missing required flag (USAGE) while a blank
+// one is VALIDATION, and an absent wu means the session's while "" is not a WU id.
 type CheckpointInput struct {
-	Note      string `json:"note" jsonschema:"what was achieved (non-empty)"`
-	WU        string `json:"wu,omitempty" jsonschema:"work unit (default: the current session's) (WU-<n>)"`
-	Session   string `json:"session,omitempty" jsonschema:"session uuid (default: the current session's)"`
-	Progress  string `json:"progress,omitempty" jsonschema:"progress summary"`
-	NextSteps string `json:"next_steps,omitempty" jsonschema:"what comes next"`
+	Note      *string `json:"note" jsonschema:"what was achieved (non-empty)"`
+	WU        *string `json:"wu,omitempty" jsonschema:"work unit (default: the current session's) (WU-<n>)"`
+	Session   string  `json:"session,omitempty" jsonschema:"session uuid (default: the current session's)"`
+	Progress  string  `json:"progress,omitempty" jsonschema:"progress summary"`
+	NextSteps string  `json:"next_steps,omitempty" jsonschema:"what comes next"`
 }
 
 func init() {
@@ -28,8 +32,22 @@ func init() {
 	}, runCheckpoint))
 }
 
-// runCheckpoint serves mem:checkpoint natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runCheckpoint serves mem:checkpoint natively: the command's argv checks, the note check,
+// then the workspace and ops.MemCheckpoint.
 func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "mem:checkpoint: the native handler is not written yet")
+	call, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	op := ops.MemCheckpointInput{Note: value(in.Note), WU: value(in.WU), Session: in.Session,
+		Progress: in.Progress, NextSteps: in.NextSteps}
+	if err := firstErr(checkWU("wu", in.WU), requireFlag("note", in.Note), op.Check()); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := ops.MemCheckpoint(ctx, ws, call.RT, op)
+	return result(data, notes, err)
 }

@@ -3,10 +3,7 @@
 package memory_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,7 +12,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -51,19 +50,47 @@ func TestCheckpointDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestCheckpointNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestCheckpointNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:checkpoint")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
-	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+// TestCheckpointRecordsNodeAndEvent: a checkpoint on an existing WU is a node and an event;
+// without wu the session's WU and session are used, and a WU without a spec gets no event.
+func TestCheckpointRecordsNodeAndEvent(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.WU(t, root, "WU-1", "Core: API")
+
+	data := nativetest.Data(t, nativetest.Call(t, root, "mem:checkpoint",
+		`{"note":"API done","wu":"WU-1","progress":"handler written","next_steps":"add tests"}`))
+	assert.Equal(t, true, data["event_appended"])
+	node := data["node"].(map[string]any)
+	assert.Equal(t, "Checkpoint: API done", node["content"])
+	assert.Equal(t, "WU-1", node["wu_id"])
+	assert.Equal(t, "checkpoint", node["type"])
+	assert.Contains(t, read(t, root, delivery.MemoryFile), `"id":"`+node["id"].(string)+`"`)
+	assert.Contains(t, read(t, root, delivery.EventsFile), `"nextSteps":"add tests"`)
+
+	nativetest.Write(t, root, delivery.SessionFile, session)
+	data = nativetest.Data(t, nativetest.Call(t, root, "mem:checkpoint", `{"note":"from session"}`))
+	assert.Equal(t, false, data["event_appended"], "WU-7 has no spec, so no event")
+	node = data["node"].(map[string]any)
+	assert.Equal(t, "WU-7", node["wu_id"])
+	assert.Equal(t, "0b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", node["session_id"])
+}
+
+// TestCheckpointWarnsOnBrokenSession: a session file that does not parse is a warning in
+// metadata, and the checkpoint is still recorded.
+func TestCheckpointWarnsOnBrokenSession(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.Write(t, root, delivery.SessionFile, "not json")
+	out := nativetest.Call(t, root, "mem:checkpoint", `{"note":"x"}`)
+	nativetest.Data(t, out)
+	require.Contains(t, out.Metadata, "warnings")
+	assert.Len(t, out.Metadata["warnings"], 1)
+}
+
+// TestCheckpointFailures: the command's codes, in its order (argv, then note, then workspace).
+func TestCheckpointFailures(t *testing.T) {
+	assertFailures(t, "mem:checkpoint", `{"note":"x"}`, []failure{
+		{"missing note", `{"wu":"WU-1"}`, tool.CodeUsage},
+		{"blank note", `{"note":" \t"}`, tool.CodeValidation},
+		{"bad wu before missing note", `{"wu":"12"}`, tool.CodeUsage},
+		{"empty wu", `{"note":"x","wu":""}`, tool.CodeUsage},
+	})
 }

@@ -1,23 +1,27 @@
 // Scaffolded by `cmdbridge scaffold mem:inbox` from newMemInboxApp (commands/memory/mem_inbox.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.MemInbox, minus printing.
 
 package memory
 
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // InboxInput is mem:inbox's input: one field per adapter schema property, in the same order.
+// Since and WU are pointers: absent means no filter (or the session's WU), while "" is not a
+// SINCE value nor a WU id, as `--since=` and `--wu=` are usage errors.
 type InboxInput struct {
-	Since string `json:"since,omitempty" jsonschema:"only signals created at or after this (30m, 7d, YYYY-MM-DD or RFC 3339)"`
-	WU    string `json:"wu,omitempty" jsonschema:"only signals of this work unit (default: the current session's) (WU-<n>)"`
-	Lane  string `json:"lane,omitempty" jsonschema:"only signals of this lane"`
-	All   bool   `json:"all,omitempty" jsonschema:"include read signals"`
-	Mark  bool   `json:"mark,omitempty" jsonschema:"append a read receipt for each unread signal shown"`
+	Since *string `json:"since,omitempty" jsonschema:"only signals created at or after this (30m, 7d, YYYY-MM-DD or RFC 3339)"`
+	WU    *string `json:"wu,omitempty" jsonschema:"only signals of this work unit (default: the current session's) (WU-<n>)"`
+	Lane  string  `json:"lane,omitempty" jsonschema:"only signals of this lane"`
+	All   bool    `json:"all,omitempty" jsonschema:"include read signals"`
+	Mark  bool    `json:"mark,omitempty" jsonschema:"append a read receipt for each unread signal shown"`
 }
 
 func init() {
@@ -28,8 +32,21 @@ func init() {
 	}, runInbox))
 }
 
-// runInbox serves mem:inbox natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runInbox serves mem:inbox natively: the command's argv checks (since, then wu), then the
+// workspace and ops.MemInbox.
 func runInbox(ctx context.Context, env *tool.Env, in InboxInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "mem:inbox: the native handler is not written yet")
+	call, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	op := ops.MemInboxInput{Since: value(in.Since), WU: value(in.WU), Lane: in.Lane, All: in.All, Mark: in.Mark}
+	if err := firstErr(checkSince("since", in.Since), checkWU("wu", in.WU)); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := ops.MemInbox(ctx, ws, call.RT, op)
+	return result(data, notes, err)
 }

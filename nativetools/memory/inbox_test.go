@@ -3,10 +3,7 @@
 package memory_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,7 +12,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -51,19 +50,33 @@ func TestInboxDecodesFullInput(t *testing.T) {
 	assert.JSONEq(t, string(raw), string(back))
 }
 
-// TestInboxNotImplemented pins the scaffold's skeleton handler.
-// DELETE THIS TEST when you write the handler: it is the one assertion that must stop holding.
-func TestInboxNotImplemented(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:inbox")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	env := &tool.Env{
-		Dir:   t.TempDir(),
-		Log:   io.Discard,
-		Stdin: strings.NewReader(""),
-	}
-	out := nt.Call(context.Background(), env, raw)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeNotImplemented, out.Error.Code)
+// TestInboxListsAndMarks: unread signals filtered by lane; --mark appends receipts so the
+// next call shows nothing unread, and all shows them as read.
+func TestInboxListsAndMarks(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.Data(t, nativetest.Call(t, root, "mem:signal", `{"message":"api","lane":"Core: API"}`))
+	nativetest.Data(t, nativetest.Call(t, root, "mem:signal", `{"message":"docs","lane":"Docs"}`))
+
+	data := nativetest.Data(t, nativetest.Call(t, root, "mem:inbox", `{"lane":"Docs","mark":true}`))
+	require.Len(t, data["signals"], 1)
+	sig := data["signals"].([]any)[0].(map[string]any)
+	assert.Equal(t, "docs", sig["message"])
+	assert.Equal(t, []any{sig["id"]}, data["marked"])
+	assert.Contains(t, read(t, root, delivery.ReceiptsFile), `"signal_id":"`+sig["id"].(string)+`"`)
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "mem:inbox", `{}`))
+	require.Len(t, data["signals"], 1, "only the unread api signal is left")
+	assert.Equal(t, []any{}, data["marked"], "nothing is marked without mark")
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "mem:inbox", `{"all":true,"since":"1h"}`))
+	assert.Len(t, data["signals"], 2)
+}
+
+// TestInboxFailures: SINCE and WU forms are usage errors before the workspace is opened.
+func TestInboxFailures(t *testing.T) {
+	assertFailures(t, "mem:inbox", `{}`, []failure{
+		{"bad since", `{"since":"yesterday"}`, tool.CodeUsage},
+		{"empty since", `{"since":""}`, tool.CodeUsage},
+		{"bad wu", `{"wu":"WU-x"}`, tool.CodeUsage},
+	})
 }

@@ -1,6 +1,6 @@
 // Scaffolded by `cmdbridge scaffold mem:signal` from newMemSignalApp (commands/memory/mem_signal.go).
-// The Input struct reproduces the adapter's input schema; write the handler, then delete the
-// NOT_IMPLEMENTED test and route the tool native once its parity script passes.
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.MemSignal, minus printing.
 
 package memory
 
@@ -10,22 +10,26 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // SignalInput is mem:signal's input: one field per adapter schema property, in the same order.
+// Message and WU are pointers: an absent message is a missing required flag (USAGE) while a
+// blank one is VALIDATION, and an absent wu means the session's while "" is not a WU id.
+// An empty type or sender takes the command's default, as `--type=` does.
 type SignalInput struct {
-	Message     string `json:"message" jsonschema:"signal text (non-empty once trimmed)"`
-	WU          string `json:"wu,omitempty" jsonschema:"work unit the signal is about (default: the current session's) (WU-<n>)"`
-	Lane        string `json:"lane,omitempty" jsonschema:"lane the signal is about"`
-	Type        string `json:"type,omitempty" jsonschema:"signal type"`
-	Sender      string `json:"sender,omitempty" jsonschema:"who sends it"`
-	TargetAgent string `json:"target_agent,omitempty" jsonschema:"agent the signal is for"`
+	Message     *string `json:"message" jsonschema:"signal text (non-empty once trimmed)"`
+	WU          *string `json:"wu,omitempty" jsonschema:"work unit the signal is about (default: the current session's) (WU-<n>)"`
+	Lane        string  `json:"lane,omitempty" jsonschema:"lane the signal is about"`
+	Type        string  `json:"type,omitempty" jsonschema:"signal type"`
+	Sender      string  `json:"sender,omitempty" jsonschema:"who sends it"`
+	TargetAgent string  `json:"target_agent,omitempty" jsonschema:"agent the signal is for"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema nativetools.New infers equals the adapter's.
+// AdjustSchema sets the keywords a struct tag cannot carry, so the schema equals the adapter's.
 func (SignalInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["type"].Default = json.RawMessage(`"coordination"`)
 	s.Properties["sender"].Default = json.RawMessage(`"system"`)
@@ -39,8 +43,22 @@ func init() {
 	}, runSignal))
 }
 
-// runSignal serves mem:signal natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runSignal serves mem:signal natively: the command's argv checks, the message check, then
+// the workspace and ops.MemSignal.
 func runSignal(ctx context.Context, env *tool.Env, in SignalInput) tool.Output {
-	return tool.Fail(tool.CodeNotImplemented, "mem:signal: the native handler is not written yet")
+	call, fail := native.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	op := ops.MemSignalInput{Message: value(in.Message), WU: value(in.WU), Lane: in.Lane,
+		Type: in.Type, Sender: in.Sender, TargetAgent: in.TargetAgent}
+	if err := firstErr(checkWU("wu", in.WU), requireFlag("message", in.Message), op.Check()); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := ops.MemSignal(ctx, ws, call.RT, op)
+	return result(data, notes, err)
 }

@@ -1,0 +1,89 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// The legacy commands check argv before they open the workspace: typed values left to
+// right, then missing required flags (commands/convention, spec §2.1). The native shells
+// repeat those checks in the same order so that a bad input fails with the same code on
+// every lane, even when no kernel validated it first (parity calls lanes directly).
+// Properties whose "" differs from absent (`--wu=` is a usage error, a missing --wu is
+// the session's WU) are pointers in the Input structs.
+
+// checkWU rejects a present WU-typed property that is not WU-<number> (USAGE), as the
+// command's WU flag does.
+func checkWU(prop string, v *string) error {
+	if v != nil && !delivery.ValidWUID(*v) {
+		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected WU-<number>", *v, tool.FlagName(prop))
+	}
+	return nil
+}
+
+// requireFlag rejects an absent required property (USAGE), as a missing required flag.
+func requireFlag(prop string, v *string) error {
+	if v == nil {
+		return delivery.Errorf(tool.CodeUsage, "missing required flag --%s", tool.FlagName(prop))
+	}
+	return nil
+}
+
+// firstErr returns the first non-nil error, so checks keep the command's order.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// value is *p, or "" when the property is absent.
+func value(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// result is the Output of an operation: its data on success, its coded error otherwise,
+// and its warnings in metadata either way (a warning met before a failure is still part
+// of the call's output), listed as the adapter lists the envelope's warnings.
+func result(data any, notes ops.Notes, err error) tool.Output {
+	out := tool.OK(data)
+	if err != nil {
+		out = native.Fail(err)
+	}
+	warnings := notes.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return out.WithMeta("warnings", warnings)
+}
+
+// openWorkspace opens the call's workspace (§1.1: NO_WORKSPACE when there is none). The
+// memory commands read no configuration section, so no keys are checked.
+func openWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, error) {
+	lookup := env.LookupEnv
+	if lookup == nil {
+		lookup = tool.EnvFromMap(nil)
+	}
+	return ops.OpenWorkspace(ctx, env.Dir, delivery.LookupEnv(lookup))
+}
+
+// checkSince rejects a present SINCE-typed property that is not a SINCE value (USAGE),
+// "" included, as the command's SINCE flag does.
+func checkSince(prop string, v *string) error {
+	if v == nil {
+		return nil
+	}
+	if *v == "" {
+		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected %s", *v, tool.FlagName(prop), ops.SinceExpected)
+	}
+	return ops.MemInboxInput{Since: *v}.Check()
+}
