@@ -62,7 +62,7 @@ func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
 	u.enum("type", in.Type, delivery.WUTypes)
 	u.enum("priority", in.Priority, delivery.Priorities)
 	if in.Phase != nil && *in.Phase < 1 {
-		u.fail("invalid value %d for --phase: expected integer >= 1", *in.Phase)
+		u.fail("invalid value \"%d\" for --phase: expected integer >= 1", *in.Phase)
 	}
 	u.wuIDs("blocked-by", in.BlockedBy)
 	u.required("lane", in.Lane != nil)

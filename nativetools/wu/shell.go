@@ -3,6 +3,7 @@ package wu
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -45,7 +46,7 @@ func (u *usage) wuIDs(flag string, vs []string) {
 // enum checks a choice flag that was given (a nil value is "not given").
 func (u *usage) enum(flag string, v *string, choices []string) {
 	if v != nil && !slices.Contains(choices, *v) {
-		u.fail("invalid value %q for --%s: expected one of %v", *v, flag, choices)
+		u.fail("invalid value %q for --%s: expected one of %s", *v, flag, strings.Join(choices, ", "))
 	}
 }
 
