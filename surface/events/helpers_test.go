@@ -95,6 +95,10 @@ func (f frame) streamID(t *testing.T) uint64 {
 	return n
 }
 
+// sseClient bounds a whole stream, so a missing event fails the test instead of
+// hanging it.
+var sseClient = &http.Client{Timeout: 15 * time.Second}
+
 // connect opens GET /events on base with an optional Last-Event-ID; the stream closes
 // when the test ends.
 func connect(t *testing.T, base, lastID string) *stream {
@@ -111,7 +115,7 @@ func connectURL(t *testing.T, url, lastID string) *stream {
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := sseClient.Do(req)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	t.Cleanup(func() {

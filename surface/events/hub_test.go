@@ -363,3 +363,39 @@ func TestOutboxCorruptMiddleRefused(t *testing.T) {
 	_, err := events.NewHub(events.Config{Dir: dir})
 	assert.ErrorContains(t, err, "outbox line 1")
 }
+
+func TestSlowSubscriberGetsEveryDurableInOrder(t *testing.T) {
+	h, base := newHub(t, events.Config{QueueSize: 1})
+	s := connect(t, base, "")
+	waitSubscribers(t, h, 1)
+
+	// Bursts of cheap ephemeral events outrun the writer and overflow its queue of one.
+	const n, burst = 30, 20
+	var durable []string
+	for i := range n {
+		for j := range burst {
+			mustPublish(t, h, events.ToolCalled("r", fmt.Sprint("c", i, ".", j), "wu:status", nil))
+		}
+		durable = append(durable, mustPublish(t, h, events.Command("a", fmt.Sprint(i), nil)).EventID)
+	}
+
+	var got []string
+	ephemeral := 0
+	var last uint64
+	for len(got) < n {
+		f, err := s.nextEvent()
+		require.NoError(t, err)
+		id := f.streamID(t)
+		require.Greater(t, id, last, "order holds through catch-up")
+		last = id
+		if f.Event == events.KindCommand {
+			got = append(got, f.envelope(t).EventID)
+		} else {
+			ephemeral++
+		}
+	}
+	assert.Equal(t, durable, got, "no durable event is lost or reordered")
+	// Every ephemeral event before the last durable one was either delivered or counted.
+	assert.Equal(t, uint64(n*burst), uint64(ephemeral)+h.Stats().DroppedSlow)
+	t.Logf("ephemeral delivered %d, dropped %d", ephemeral, h.Stats().DroppedSlow)
+}
