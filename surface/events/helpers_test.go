@@ -101,13 +101,13 @@ var sseClient = &http.Client{Timeout: 15 * time.Second}
 
 // connect opens GET /events on base with an optional Last-Event-ID; the stream closes
 // when the test ends.
-func connect(t *testing.T, base, lastID string) *stream {
+func connect(t testing.TB, base, lastID string) *stream {
 	t.Helper()
 	return connectURL(t, base+"/events", lastID)
 }
 
 // connectURL is connect on a full URL (to pass ?last_event_id=).
-func connectURL(t *testing.T, url, lastID string) *stream {
+func connectURL(t testing.TB, url, lastID string) *stream {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -127,7 +127,7 @@ func connectURL(t *testing.T, url, lastID string) *stream {
 
 // newHub opens a hub on dir and serves it; both close when the test ends (hub first,
 // so open streams end and the server can shut down).
-func newHub(t *testing.T, cfg events.Config) (*events.Hub, string) {
+func newHub(t testing.TB, cfg events.Config) (*events.Hub, string) {
 	t.Helper()
 	if cfg.Dir == "" {
 		cfg.Dir = t.TempDir()
