@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
@@ -135,6 +138,68 @@ func BenchmarkMigrated(b *testing.B) {
 	}
 }
 
+// TestMigratedCasesRestore proves what the benchmark relies on: every case's input does
+// what the case says on the native lane, and after a writer's call restore brings back
+// exactly the fixture's files (none changed, none added), so every iteration measures
+// the same call.
+func TestMigratedCasesRestore(t *testing.T) {
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workspaces", "acme"))
+	require.NoError(t, err)
+	for _, tc := range migratedCases {
+		t.Run(tc.tool, func(t *testing.T) {
+			nt, ok := nativetools.Default.Lookup(tc.tool)
+			require.True(t, ok, "%s: no native implementation registered", tc.tool)
+			ws := newWorkspace(t, fixture)
+			for round := 0; round < 2; round++ {
+				check(t, tc, "native", nt.Call(context.Background(), kernelEnv(ws.dir), json.RawMessage(tc.input)))
+				changed := ws.differences(t)
+				if tc.writes {
+					assert.NotEmpty(t, changed, "a writer case changes the workspace")
+				} else {
+					assert.Empty(t, changed, "a reader case changes nothing")
+				}
+				ws.restore(t)
+				assert.Empty(t, ws.differences(t), "restore brings back the fixture")
+			}
+		})
+	}
+}
+
+// differences lists the files that differ from the fixture: changed, added or missing.
+func (ws *workspace) differences(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	seen := map[string]bool{}
+	err := filepath.WalkDir(ws.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(ws.dir, p)
+		rel = filepath.ToSlash(rel)
+		seen[rel] = true
+		f, ok := ws.files[rel]
+		if !ok {
+			out = append(out, "+ "+rel)
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(data, f.data) {
+			out = append(out, "M "+rel)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	for rel := range ws.files {
+		if !seen[rel] {
+			out = append(out, "- "+rel)
+		}
+	}
+	return out
+}
+
 // kernelEnv is the tool.Env the kernel hands a native call (kernel.Kernel.env): the
 // workspace directory, the clock and ids of delivery.ToolRuntime, empty stdin, a
 // discarded log, non-interactive. Built per call, as the kernel does.
@@ -149,7 +214,7 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-func check(b *testing.B, tc migratedCase, lane string, out tool.Output) {
+func check(b testing.TB, tc migratedCase, lane string, out tool.Output) {
 	b.Helper()
 	code := ""
 	if out.Error != nil {
@@ -178,7 +243,7 @@ type pristine struct {
 	info fs.FileInfo // the stat after the last write
 }
 
-func newWorkspace(b *testing.B, fixture string) *workspace {
+func newWorkspace(b testing.TB, fixture string) *workspace {
 	b.Helper()
 	dir := filepath.Join(b.TempDir(), "acme")
 	if err := parity.CopyTree(fixture, dir, nil); err != nil {
@@ -208,7 +273,7 @@ func newWorkspace(b *testing.B, fixture string) *workspace {
 }
 
 // restore puts the copy back to the fixture's files.
-func (ws *workspace) restore(b *testing.B) {
+func (ws *workspace) restore(b testing.TB) {
 	b.Helper()
 	seen := make(map[string]bool, len(ws.files))
 	var extra []string
