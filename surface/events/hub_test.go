@@ -399,3 +399,20 @@ func TestSlowSubscriberGetsEveryDurableInOrder(t *testing.T) {
 	assert.Equal(t, uint64(n*burst), uint64(ephemeral)+h.Stats().DroppedSlow)
 	t.Logf("ephemeral delivered %d, dropped %d", ephemeral, h.Stats().DroppedSlow)
 }
+
+func TestResumeFromUnissuedIDIsFreshWithGap(t *testing.T) {
+	h, base := newHub(t, events.Config{})
+	connect(t, base, "")
+	waitSubscribers(t, h, 1)
+	mustPublish(t, h, events.TurnStarted("r", "t1", nil)) // kept in the ring, not durable
+	cmd := mustPublish(t, h, events.Command("a", "x", nil))
+
+	s := connect(t, base, "999")
+	f, err := s.nextEvent()
+	require.NoError(t, err)
+	assert.Equal(t, events.KindGap, f.Event)
+	assert.Contains(t, f.Data, `"last_event_id":999`)
+	f, err = s.nextEvent()
+	require.NoError(t, err)
+	assert.Equal(t, cmd.EventID, f.envelope(t).EventID, "like a fresh stream: pending durable events only")
+}

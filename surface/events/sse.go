@@ -132,23 +132,23 @@ func (h *Hub) subscribe(s *subscriber, last uint64, resume bool) (backlog []*ite
 		return nil, nil, false
 	}
 	h.subs[s] = struct{}{}
-	newest := h.next - 1
-	switch {
-	case !resume:
+	if resume && last > h.next-1 {
+		// An id this hub never issued (a reset outbox directory): say so, then treat the
+		// stream as fresh.
+		gap = &gapNotice{SchemaVersion: SchemaVersion, Kind: KindGap, LastEventID: last, OldestID: h.floor,
+			Reason: "last event id is newer than this stream"}
+		resume = false
+	}
+	if !resume {
 		// A fresh stream starts with every unacknowledged durable event, then live ones.
 		for _, p := range h.pending {
 			backlog = append(backlog, p.item)
 		}
-		return backlog, nil, true
-	case last > newest:
-		// An id this hub never issued (a reset outbox directory): treat as fresh.
-		gap = &gapNotice{LastEventID: last, OldestID: h.floor, Reason: "last event id is newer than this stream"}
-		last = 0
-	case last+1 < h.floor:
-		gap = &gapNotice{LastEventID: last, OldestID: h.floor, Reason: "events after last event id are no longer buffered; durable events still follow"}
+		return backlog, gap, true
 	}
-	if gap != nil {
-		gap.SchemaVersion, gap.Kind = SchemaVersion, KindGap
+	if last+1 < h.floor {
+		gap = &gapNotice{SchemaVersion: SchemaVersion, Kind: KindGap, LastEventID: last, OldestID: h.floor,
+			Reason: "events after last event id are no longer buffered; durable events still follow"}
 	}
 	seen := map[uint64]bool{}
 	for _, it := range h.ringAfter(last) {
