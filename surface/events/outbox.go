@@ -149,13 +149,29 @@ func (o *outbox) append(rs ...record) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	if _, err := o.f.Write(buf.Bytes()); err != nil {
+	end, err := o.f.Seek(0, io.SeekCurrent)
+	if err != nil {
 		return fmt.Errorf("outbox append: %w", err)
 	}
+	if _, err := o.f.Write(buf.Bytes()); err != nil {
+		return o.rollback(end, fmt.Errorf("outbox append: %w", err))
+	}
 	if err := o.f.Sync(); err != nil {
-		return fmt.Errorf("outbox fsync: %w", err)
+		return o.rollback(end, fmt.Errorf("outbox fsync: %w", err))
 	}
 	return nil
+}
+
+// rollback cuts a failed append off, so a half-written record never sits in front of
+// later ones (which would make the log unreadable rather than merely torn).
+func (o *outbox) rollback(end int64, cause error) error {
+	if err := o.f.Truncate(end); err != nil {
+		return errors.Join(cause, fmt.Errorf("outbox rollback: %w", err))
+	}
+	if _, err := o.f.Seek(end, io.SeekStart); err != nil {
+		return errors.Join(cause, fmt.Errorf("outbox rollback: %w", err))
+	}
+	return cause
 }
 
 // compact rewrites the log with only the pending puts, atomically: a crash leaves
