@@ -141,7 +141,7 @@ type kopt func(*kernel.Config)
 func newKernel(t testing.TB, p *probe, opts ...kopt) (*kernel.Kernel, string) {
 	ws := t.TempDir()
 	cfg := kernel.Config{
-		Workspace: ws, Native: testRegistry(t, p), Commands: testCommands(t, "wu:claim"),
+		Workspace: ws, Native: testRegistry(t, p), Commands: testCommands(t, "wu:edit"),
 		Adapter: &fakeAdapter{}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	}
 	for _, o := range opts {

@@ -67,7 +67,7 @@ func TestRefusalsCarryCodesAndReceipts(t *testing.T) {
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/txt", "reason": "unknown property"}},
 		{name: "wrong item type", req: req("test:echo", `{"tags":["a",3]}`), code: tool.CodeInvalidInput,
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/tags/1", "reason": "expected string, got integer"}},
-		{name: "missing required", req: req("wu:claim", `{"force":true}`), code: tool.CodeInvalidInput,
+		{name: "missing required", req: req("wu:edit", `{"force":true}`), code: tool.CodeInvalidInput,
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/id", "reason": "required property is missing"}},
 		{name: "not json", req: req("test:echo", `{`), code: tool.CodeInvalidInput, status: evidence.StatusRefused},
 		{name: "scope", req: req("test:write", `{"path":"../x"}`), code: tool.CodeScopeDenied, status: evidence.StatusRefused},
@@ -94,7 +94,7 @@ func TestRefusalsCarryCodesAndReceipts(t *testing.T) {
 		{name: "cancelled", ctx: cancelled, req: req("test:echo", `{}`), code: tool.CodeCancelled, status: evidence.StatusCancelled},
 		{name: "lane unavailable", req: withLane(req("test:echo", `{}`), kernel.LaneSubprocess), code: tool.CodeInvalidInput, status: evidence.StatusRefused},
 		{name: "lane panics", opts: []kopt{func(c *kernel.Config) { c.Adapter = &fakeAdapter{panic: true} }},
-			req: req("wu:claim", `{"id":"WU-1"}`), code: tool.CodeExecutionFailed, status: evidence.StatusFailed},
+			req: req("wu:edit", `{"id":"WU-1"}`), code: tool.CodeExecutionFailed, status: evidence.StatusFailed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,7 +138,7 @@ func TestSuccessfulCallsOnEveryLane(t *testing.T) {
 	assert.Equal(t, "test:echo", res.Receipt.Tool)
 	assert.Equal(t, "allow", res.Receipt.Decision)
 
-	res = k.Call(context.Background(), req("wu_claim", `{"id":"WU-1"}`))
+	res = k.Call(context.Background(), req("wu_edit", `{"id":"WU-1"}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
 	assert.Equal(t, "adapter", res.Receipt.Lane)
 	require.NotNil(t, res.Receipt.ExitCode)
@@ -195,7 +195,7 @@ func TestStartupRejectsBadRegistries(t *testing.T) {
 	}{
 		{"same name spelled differently", func(c *kernel.Config) { c.Commands = testCommands(t, "test-echo") }, "same name spelled differently"},
 		{"reserved pack name", func(c *kernel.Config) { c.Commands = testCommands(t, "software-delivery") }, "reserved"},
-		{"native route without native", func(c *kernel.Config) { c.Routes = map[string]string{"wu:claim": "native"} }, "needs an implementation"},
+		{"native route without native", func(c *kernel.Config) { c.Routes = map[string]string{"wu:edit": "native"} }, "needs an implementation"},
 		{"unknown route", func(c *kernel.Config) { c.Routes = map[string]string{"test:echo": "teleport"} }, "unknown route"},
 		{"governance names unknown tool", func(c *kernel.Config) { c.Governance.Disabled = []string{"wu:clam"} }, "unknown tool"},
 		{"bad policy", func(c *kernel.Config) { c.Policy = []kernel.Rule{{Decision: "maybe"}} }, "decision"},
@@ -203,7 +203,7 @@ func TestStartupRejectsBadRegistries(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := kernel.Config{Workspace: t.TempDir(), Native: testRegistry(t, &probe{}),
-				Commands: testCommands(t, "wu:claim"), Adapter: &fakeAdapter{}}
+				Commands: testCommands(t, "wu:edit"), Adapter: &fakeAdapter{}}
 			tc.opt(&cfg)
 			_, err := kernel.New(cfg)
 			require.Error(t, err)

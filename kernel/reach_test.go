@@ -31,7 +31,7 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 	ad := &fakeAdapter{}
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
 		c.Native, c.Adapter = spies, ad
-		c.Commands = testCommands(t, "wu:claim", "wu:done")
+		c.Commands = testCommands(t, "wu:edit", "wu:done")
 		c.Policy = []kernel.Rule{{Decision: kernel.Allow}}
 	})
 	tools := k.Tools()

@@ -22,9 +22,10 @@ func TestMigrationPairRoutes(t *testing.T) {
 	}
 	withNative := func(c *kernel.Config) {
 		reg := testRegistry(t, &probe{})
-		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:claim"},
+		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tool.OK("native " + in.ID) })))
 		c.Native = reg
+		c.Commands = testCommands(t, "wu:edit") // a command routes.json leaves on the default
 	}
 	cases := []struct {
 		name   string
@@ -34,18 +35,18 @@ func TestMigrationPairRoutes(t *testing.T) {
 		route  string
 	}{
 		{"default is adapter", nil, "", "adapter", kernel.RouteAdapter},
-		{"routed native", map[string]string{"WuClaim": "native"}, "", "native", kernel.RouteNative},
-		{"shadow serves adapter", map[string]string{"wu_claim": "shadow"}, "", "adapter", kernel.RouteShadow},
+		{"routed native", map[string]string{"WuEdit": "native"}, "", "native", kernel.RouteNative},
+		{"shadow serves adapter", map[string]string{"wu_edit": "shadow"}, "", "adapter", kernel.RouteShadow},
 		{"forced native", nil, kernel.LaneNative, "native", kernel.RouteAdapter},
-		{"forced adapter", map[string]string{"wu:claim": "native"}, kernel.LaneAdapter, "adapter", kernel.RouteNative},
+		{"forced adapter", map[string]string{"wu:edit": "native"}, kernel.LaneAdapter, "adapter", kernel.RouteNative},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			k, _ := newKernel(t, &probe{}, withNative, func(c *kernel.Config) { c.Routes = tc.routes })
-			route, ok := k.Route("wu-claim")
+			route, ok := k.Route("wu-edit")
 			require.True(t, ok)
 			assert.Equal(t, tc.route, route)
-			r := req("wu:claim", `{"id":"WU-7"}`)
+			r := req("wu:edit", `{"id":"WU-7"}`)
 			r.Lane = tc.lane
 			res := k.Call(context.Background(), r)
 			require.True(t, res.Output.Success, "%+v", res.Output.Error)

@@ -39,7 +39,7 @@ func TestSandboxLane(t *testing.T) {
 		sb := &fakeSandbox{host: sandbox.HostNoProc}
 		k, ws := newKernel(t, &probe{}, func(c *kernel.Config) {
 			c.Sandbox = sb
-			c.Sandboxed = []string{"test:*", "WuClaim"}
+			c.Sandboxed = []string{"test:*", "WuEdit"}
 		})
 		res := k.Call(context.Background(), req("test:echo", `{"text":"hi"}`))
 		require.True(t, res.Output.Success, "%+v", res.Output.Error)
@@ -50,7 +50,7 @@ func TestSandboxLane(t *testing.T) {
 		assert.Equal(t, "hash-1", res.Receipt.Sandbox.ProfileHash)
 		assert.Equal(t, []string{"no-proc"}, res.Receipt.Sandbox.Degraded)
 
-		res = k.Call(context.Background(), req("wu:claim", `{"id":"WU-1"}`))
+		res = k.Call(context.Background(), req("wu:edit", `{"id":"WU-1"}`))
 		require.True(t, res.Output.Success, "%+v", res.Output.Error)
 		assert.Equal(t, "sandboxed adapter", res.Output.Data, "a command-backed tool runs the in-process adapter inside")
 
@@ -105,7 +105,7 @@ func TestSandboxLane(t *testing.T) {
 // When the adapter reroutes a subprocess-tier command, the receipt names the lane that ran.
 func TestReceiptNamesTheReroutedLane(t *testing.T) {
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Adapter = &reroutingAdapter{} })
-	res := k.Call(context.Background(), req("wu:claim", `{"id":"WU-1"}`))
+	res := k.Call(context.Background(), req("wu:edit", `{"id":"WU-1"}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
 	assert.Equal(t, kernel.LaneSubprocess, res.Receipt.Lane)
 }

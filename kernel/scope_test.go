@@ -48,14 +48,14 @@ func TestScopes(t *testing.T) {
 		{"read outside read scope", "test:read", "README.md", reader, false},
 		{"read through escaping link", "test:read", "docs/escape-file", reader, false},
 		{"workspace tool needs a workspace scope", "test:echo", "", reader, false},
-		{"workspace write tool needs write scope", "wu:claim", "", docsWriter, false},
+		{"workspace write tool needs write scope", "wu:edit", "", docsWriter, false},
 		{"no scopes at all", "test:read", "docs/a.md", kernel.Caller{Subject: "nobody"}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			input := `{}`
 			switch {
-			case tc.tool == "wu:claim":
+			case tc.tool == "wu:edit":
 				input = `{"id":"WU-1"}`
 			case tc.path != "":
 				input = `{"path":` + quote(tc.path) + `}`

@@ -45,14 +45,14 @@ func TestShadowRouteRecordsDifferences(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			withNative := func(c *kernel.Config) {
 				reg := nativetools.NewRegistry()
-				require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:claim"},
+				require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:edit"},
 					func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tc.native(env, in) })))
 				c.Native = reg
-				c.Routes = map[string]string{"wu:claim": kernel.RouteShadow}
+				c.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
 			}
 			k, ws := newKernel(t, &probe{}, withNative)
 			require.NoError(t, os.WriteFile(filepath.Join(ws, "keep.txt"), []byte("kept\n"), 0o644))
-			res := k.Call(context.Background(), req("wu:claim", `{"id":"WU-7"}`))
+			res := k.Call(context.Background(), req("wu:edit", `{"id":"WU-7"}`))
 			require.True(t, res.Output.Success, "%+v", res.Output.Error)
 			assert.Equal(t, "adapter", res.Receipt.Lane)
 			assert.JSONEq(t, `{"id":"WU-7"}`, string(res.Output.Data.(json.RawMessage)), "the adapter's result is served")
@@ -72,7 +72,7 @@ func TestShadowRouteRecordsDifferences(t *testing.T) {
 			require.NotNil(t, onDisk[0].Shadow, "the note is on record")
 			assert.Equal(t, tc.match, onDisk[0].Shadow.Match)
 
-			stat := k.ShadowStats()["wu:claim"]
+			stat := k.ShadowStats()["wu:edit"]
 			assert.Equal(t, int64(1), stat.Runs)
 			assert.Equal(t, int64(map[bool]int{true: 0, false: 1}[tc.match]), stat.Mismatches)
 		})
@@ -87,12 +87,12 @@ func TestShadowOnlyOnShadowRoute(t *testing.T) {
 	ran := 0
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
 		reg := nativetools.NewRegistry()
-		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:claim"},
+		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { ran++; return tool.OK(nil) })))
 		c.Native = reg
-		c.Routes = map[string]string{"wu:claim": kernel.RouteShadow}
+		c.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
 	})
-	r := req("wu:claim", `{"id":"WU-7"}`)
+	r := req("wu:edit", `{"id":"WU-7"}`)
 	r.Lane = kernel.LaneAdapter
 	res := k.Call(context.Background(), r)
 	require.True(t, res.Output.Success)
