@@ -5,6 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/events"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // ToolCalledKind is the event kind published for every finished call.
@@ -22,6 +23,12 @@ type ToolCalled struct {
 	Success    bool    `json:"success"`
 	ErrorCode  string  `json:"error_code,omitempty"`
 	DurationMS float64 `json:"duration_ms"`
+	// Rule, RequiredApprovals and InputHash describe a call refused with
+	// APPROVAL_REQUIRED: the policy rule that asked, the approvals the tool declares,
+	// and the receipt's input hash (what an approver re-runs must hash the same).
+	Rule              string   `json:"rule,omitempty"`
+	RequiredApprovals []string `json:"required_approvals,omitempty"`
+	InputHash         string   `json:"input_hash,omitempty"`
 }
 
 // ToolCalledHook returns a kernel.Config.OnResult hook that hands publish one ToolCalled
@@ -31,11 +38,19 @@ type ToolCalled struct {
 func ToolCalledHook(publish func(ToolCalled)) func(kernel.Request, kernel.Result) {
 	return func(req kernel.Request, res kernel.Result) {
 		r := res.Receipt
-		publish(ToolCalled{
+		tc := ToolCalled{
 			From: req.Caller.Subject, RunID: r.RunID, CallID: r.ID, Tool: r.Tool, Lane: r.Lane,
 			Status: r.Status, Success: res.Output.Success, ErrorCode: r.ErrorCode,
 			DurationMS: float64(r.DurationUS) / 1000,
-		})
+		}
+		if r.ErrorCode == tool.CodeApprovalRequired {
+			tc.Rule, tc.InputHash = r.Rule, r.InputHash
+			if res.Output.Error != nil {
+				d, _ := res.Output.Error.Details.(map[string]any)
+				tc.RequiredApprovals, _ = d["required_approvals"].([]string)
+			}
+		}
+		publish(tc)
 	}
 }
 
@@ -46,17 +61,45 @@ type Publisher interface {
 
 // PublishToolCalled returns a ToolCalledHook body that publishes each finished call on
 // hub as agent-runtime:tool_called, from the caller's subject. tool_called is ephemeral:
-// the hub drops it when nobody listens, so publishing never blocks a call for long. A
-// publish error is handed to onError (nil: ignored); it never changes the call.
+// the hub drops it when nobody listens, so publishing never blocks a call for long.
+//
+// A call refused with APPROVAL_REQUIRED (every HTTP and MCP call is non-interactive)
+// also publishes a durable agent-runtime:approval_requested on the caller's channel
+// (its subject), with the call id as approval_id: an operator UI sees it through the
+// outbox even if it connects later. Nothing waits for an answer; approving means
+// re-running the call interactively elsewhere. A publish error is handed to onError
+// (nil: ignored); it never changes the call.
 func PublishToolCalled(hub Publisher, onError func(error)) func(ToolCalled) {
+	report := func(err error) {
+		if err != nil && onError != nil {
+			onError(err)
+		}
+	}
 	return func(tc ToolCalled) {
 		e := events.ToolCalled(tc.RunID, tc.CallID, tc.Tool, map[string]any{
 			"status": tc.Status, "success": tc.Success, "error_code": tc.ErrorCode,
 			"lane": tc.Lane, "duration_ms": tc.DurationMS,
 		})
 		e.From = tc.From
-		if _, err := hub.Publish(context.Background(), e); err != nil && onError != nil {
-			onError(err)
+		_, err := hub.Publish(context.Background(), e)
+		report(err)
+		if tc.ErrorCode != tool.CodeApprovalRequired {
+			return
 		}
+		approvals := tc.RequiredApprovals
+		if approvals == nil {
+			approvals = []string{}
+		}
+		a := events.ApprovalRequested(tc.From, tc.RunID, tc.CallID, tc.CallID, tc.Tool, map[string]any{
+			"rule": tc.Rule, "required_approvals": approvals, "input_hash": tc.InputHash,
+			"resolution": ApprovalResolution,
+		})
+		a.From = tc.From
+		_, err = hub.Publish(context.Background(), a)
+		report(err)
 	}
 }
+
+// ApprovalResolution is the resolution an approval_requested event states: the refused
+// call does not wait, so approving it means running it again where a person can answer.
+const ApprovalResolution = "re-run the call interactively (cmdbridge call --interactive on the workspace); this request does not wait"

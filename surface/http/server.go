@@ -46,6 +46,13 @@ type Config struct {
 	Key []byte
 	// Events, when set, is mounted at /events behind the bearer check.
 	Events EventStream
+	// Publisher receives the turn, approval and command events the server makes. Nil
+	// means Events when it can publish (surface/events' Hub can). With neither, turns
+	// still run but publish nothing, and POST /commands is not mounted.
+	Publisher Publisher
+	// OnEventError is told about events that could not be published (nil: ignored). A
+	// failed publish never changes a call's result.
+	OnEventError func(error)
 	// MaxBodyBytes bounds a POST /tools body (0: DefaultMaxBody).
 	MaxBodyBytes int64
 	// Now is the clock tokens are checked against (nil: time.Now).
@@ -62,16 +69,19 @@ type Server struct {
 	base context.Context
 	stop context.CancelFunc
 
-	tools   []listed       // enabled tools, sorted by name
-	enabled map[string]int // canonical name → index in tools
-	lists   sync.Map       // glob set → *toolList
-	nLists  atomic.Int64   // entries in lists, bounded by maxCached
-	mcps    mcpCache       // token id → /mcp handler
-	calls   sync.Map       // call id → *running
-	idBase  string         // random per server, so ids never repeat across restarts
-	idSeq   atomic.Uint64  // call ids
-	hidden  []byte         // the one 404 body
-	metrics struct{ active atomic.Int64 }
+	tools    []listed        // enabled tools, sorted by name
+	enabled  map[string]int  // canonical name → index in tools
+	lists    sync.Map        // glob set → *toolList
+	nLists   atomic.Int64    // entries in lists, bounded by maxCached
+	mcps     mcpCache        // token id → /mcp handler
+	calls    sync.Map        // call id → *running
+	turns    sync.Map        // subject NUL turn id → *running
+	pub      Publisher       // nil: no events
+	readOnly map[string]bool // canonical name → the tool's ReadOnlyHint
+	idBase   string          // random per server, so ids never repeat across restarts
+	idSeq    atomic.Uint64   // call ids
+	hidden   []byte          // the one 404 body
+	metrics  struct{ active atomic.Int64 }
 }
 
 // listed is one tool of GET /tools, its JSON encoded once.
@@ -118,7 +128,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, k: cfg.Kernel, enabled: map[string]int{}}
+	s := &Server{cfg: cfg, k: cfg.Kernel, enabled: map[string]int{}, readOnly: map[string]bool{}}
+	s.pub = cfg.Publisher
+	if p, ok := cfg.Events.(Publisher); ok && s.pub == nil {
+		s.pub = p
+	}
 	s.base, s.stop = context.WithCancel(context.Background())
 	var seed [6]byte
 	_, _ = rand.Read(seed[:])
@@ -144,9 +158,10 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("surface/http: tool %s: %w", m.Name, err)
 		}
 		s.enabled[m.Name] = len(s.tools)
+		s.readOnly[m.Name] = m.Annotations.ReadOnlyHint
 		s.tools = append(s.tools, listed{name: m.Name, json: b})
 	}
-	s.hidden = failureBody(tool.CodeToolNotFound, "unknown tool")
+	s.hidden = failureBody(tool.CodeToolNotFound, hiddenMessage)
 	s.mcps.entries = map[string]*mcpEntry{}
 
 	s.mux = nethttp.NewServeMux()
@@ -154,6 +169,11 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /tools", s.authed(s.listTools))
 	s.mux.HandleFunc("POST /tools/{name}", s.authed(s.callTool))
 	s.mux.HandleFunc("DELETE /calls/{id}", s.authed(s.cancelCall))
+	s.mux.HandleFunc("POST /turns", s.authed(s.runTurn))
+	s.mux.HandleFunc("DELETE /turns/{id}", s.authed(s.cancelTurn))
+	if s.pub != nil {
+		s.mux.HandleFunc("POST /commands", s.authed(s.postCommand))
+	}
 	s.mux.HandleFunc("/mcp", s.authed(s.serveMCP))
 	if cfg.Events != nil {
 		events := cfg.Events.Handler()
@@ -307,14 +327,8 @@ func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 		s.notFound(w)
 		return
 	}
-	body, err := io.ReadAll(nethttp.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooBig *nethttp.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeFailure(w, nethttp.StatusRequestEntityTooLarge, tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.cfg.MaxBodyBytes))
-			return
-		}
-		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, "request body could not be read")
+	body, ok := s.readBody(w, r)
+	if !ok {
 		return
 	}
 	input, why := objectBody(body)
@@ -352,6 +366,22 @@ func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 		out = append(out, '\n')
 	}
 	_, _ = w.Write(out)
+}
+
+// readBody reads a request body within the size limit, answering 413 or 400 itself
+// when it cannot.
+func (s *Server) readBody(w nethttp.ResponseWriter, r *nethttp.Request) ([]byte, bool) {
+	body, err := io.ReadAll(nethttp.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *nethttp.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeFailure(w, nethttp.StatusRequestEntityTooLarge, tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.cfg.MaxBodyBytes))
+			return nil, false
+		}
+		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, "request body could not be read")
+		return nil, false
+	}
+	return body, true
 }
 
 // objectBody checks a call's body: empty means {}, anything else must be one JSON object.

@@ -1,0 +1,115 @@
+package http
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	nethttp "net/http"
+	"unicode"
+
+	"github.com/cmdbridge/cmdbridge/surface/events"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// CommandRequest is the body of POST /commands.
+type CommandRequest struct {
+	// Channel orders the command among others (FIFO per channel); empty means the
+	// token's subject.
+	Channel string `json:"channel,omitempty"`
+	// Command names what the conductor is asked to do; the server does not interpret it.
+	Command string `json:"command"`
+	// Args are the command's arguments, one JSON object when present.
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// CommandAccepted is the 202 body of POST /commands.
+type CommandAccepted struct {
+	// EventID is the conductor:command event's id: what /events/ack takes.
+	EventID string `json:"event_id"`
+	Channel string `json:"channel"`
+	// Seq is the event's sequence number (its SSE id when the hub assigned it).
+	Seq uint64 `json:"seq"`
+}
+
+// maxLabel bounds a command name and a channel.
+const maxLabel = 256
+
+// checkLabel refuses empty, overlong or control-character names.
+func checkLabel(field, v string) string {
+	if v == "" {
+		return field + " is required"
+	}
+	if len(v) > maxLabel {
+		return fmt.Sprintf("%s is longer than %d bytes", field, maxLabel)
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return field + " must be printable UTF-8"
+		}
+	}
+	return ""
+}
+
+// parseCommand decodes and checks a POST /commands body; why is the 400 message.
+func parseCommand(body []byte, subject string) (req CommandRequest, args map[string]any, why string) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	dec.UseNumber() // args reach the payload with their numbers' literal form
+	if err := dec.Decode(&req); err != nil {
+		return req, nil, fmt.Sprintf("request body is not a command: %v", err)
+	}
+	if dec.More() {
+		return req, nil, "request body must be one JSON object"
+	}
+	if why := checkLabel("command", req.Command); why != "" {
+		return req, nil, why
+	}
+	if req.Channel == "" {
+		req.Channel = subject
+	}
+	if why := checkLabel("channel", req.Channel); why != "" {
+		return req, nil, why
+	}
+	if len(req.Args) > 0 {
+		ad := json.NewDecoder(bytes.NewReader(req.Args))
+		ad.UseNumber()
+		if err := ad.Decode(&args); err != nil || args == nil {
+			return req, nil, "args must be a JSON object"
+		}
+	}
+	return req, args, ""
+}
+
+// postCommand is POST /commands: a durable conductor:command from the token's subject.
+// The 202 comes after the outbox has the event, so an accepted command survives a
+// crash; it is delivered to every fresh stream until acknowledged.
+func (s *Server) postCommand(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+	body, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
+	req, args, why := parseCommand(body, c.Subject)
+	if why != "" {
+		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
+		return
+	}
+	extra := map[string]any{}
+	if args != nil {
+		extra["args"] = args
+	}
+	e, err := s.publish(events.Command(req.Channel, req.Command, extra), c.Subject)
+	if err != nil {
+		status := nethttp.StatusInternalServerError
+		if errors.Is(err, events.ErrClosed) {
+			status = nethttp.StatusServiceUnavailable
+		}
+		writeFailure(w, status, tool.CodeInternal, fmt.Sprintf("command not accepted: %v", err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(nethttp.StatusAccepted)
+	_ = json.NewEncoder(w).Encode(CommandAccepted{EventID: e.EventID, Channel: e.Channel, Seq: e.Seq})
+}
