@@ -81,10 +81,18 @@ func firstLine(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// InWorkTree reports whether dir is inside a git work tree. It never runs git init.
+// InWorkTree reports whether dir is inside a git work tree (not inside a git directory, not
+// in a bare repository). It never runs git init. Like MainCheckout it reads files and runs
+// `git rev-parse --is-inside-work-tree` only for what discoverGit leaves to git, under the
+// process environment the subprocess would inherit.
 func InWorkTree(ctx context.Context, dir string) bool {
-	out, err := (&Git{Dir: dir}).Output(ctx, "rev-parse", "--is-inside-work-tree")
-	return err == nil && strings.TrimSpace(out) == "true"
+	switch _, found := discoverGit(dir, os.LookupEnv); found {
+	case discoverWorkTree:
+		return true
+	case discoverNone:
+		return false
+	}
+	return inWorkTreeGit(ctx, dir)
 }
 
 // CurrentBranch returns the checked-out branch, or "" when HEAD is detached.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -90,25 +89,29 @@ func FindRoot(ctx context.Context, dir string, env LookupEnv) (root, checkout st
 
 // MainCheckout maps a linked worktree directory to the main worktree (the directory that
 // holds the common .git); any other directory, or a directory outside git, is returned as is.
+// The repository is found by reading files (discoverGit); git itself runs only for layouts
+// and environments discoverGit leaves to it. Discovery reads the process environment because
+// that is what the git fallback inherits: both must see the same GIT_* variables.
 func MainCheckout(ctx context.Context, dir string) string {
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
+	switch repo, found := discoverGit(dir, os.LookupEnv); found {
+	case discoverWorkTree:
+		return mainOfRepo(dir, repo)
+	case discoverNone:
 		return dir
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) < 3 {
+	return mainCheckoutGit(ctx, dir)
+}
+
+// mainOfRepo maps dir, inside the work tree of repo, to the same place in the main
+// checkout; dir itself when repo is the main checkout.
+func mainOfRepo(dir string, repo gitRepo) string {
+	if repo.gitDir == repo.commonDir {
 		return dir
 	}
-	gitDir, common, top := filepath.Clean(lines[0]), filepath.Clean(lines[1]), filepath.Clean(lines[2])
-	if gitDir == common {
-		return dir
-	}
-	main := filepath.Dir(common)
+	main := filepath.Dir(repo.commonDir)
 	// Keep the relative position of the workspace inside its checkout (a workspace may sit
 	// in a subdirectory of the repository).
-	if rel, err := filepath.Rel(top, dir); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(repo.top, dir); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.Join(main, rel)
 	}
 	return main
