@@ -84,10 +84,22 @@ func newFixture(t testing.TB, cfg surfacehttp.Config) *fixture {
 // newFixtureHook also hands every finished call to hook (the events wiring).
 func newFixtureHook(t testing.TB, cfg surfacehttp.Config, hook func(kernel.Request, kernel.Result)) *fixture {
 	t.Helper()
+	return buildFixture(t, cfg, hook, nil)
+}
+
+// buildFixture is newFixtureHook with extra tools added to the registry by extra (nil:
+// none), so tests that need more tools leave the shared list and its goldens alone.
+func buildFixture(t testing.TB, cfg surfacehttp.Config, hook func(kernel.Request, kernel.Result),
+	extra func(r *nativetools.Registry, started chan struct{})) *fixture {
+	t.Helper()
 	f := &fixture{started: make(chan struct{}, 16), done: make(chan kernel.Result, 1024)}
+	native := fixtureNative(t, f.started)
+	if extra != nil {
+		extra(native, f.started)
+	}
 	k, err := kernel.New(kernel.Config{
 		Workspace:  t.TempDir(),
-		Native:     fixtureNative(t, f.started),
+		Native:     native,
 		Governance: kernel.Governance{Disabled: []string{"t:off"}, Excluded: []string{"t:gone"}},
 		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 		OnResult: func(req kernel.Request, res kernel.Result) {

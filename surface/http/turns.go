@@ -145,11 +145,16 @@ func (s *Server) runTurn(w nethttp.ResponseWriter, r *nethttp.Request, c token.C
 	unhook := context.AfterFunc(s.base, func() { cancel(errServerClosing) })
 	defer unhook()
 	key := c.Subject + "\x00" + turnID
-	if _, busy := s.turns.LoadOrStore(key, &running{subject: c.Subject, cancel: func() { cancel(errTurnDeleted) }}); busy {
+	entry := &running{subject: c.Subject, cancel: func() { cancel(errTurnDeleted) }}
+	if _, busy := s.turns.LoadOrStore(key, entry); busy {
 		writeFailure(w, nethttp.StatusConflict, tool.CodeAlreadyExists, fmt.Sprintf("turn %s is already running", turnID))
 		return
 	}
-	defer s.turns.Delete(key)
+	// The turn leaves the table when its calls are done, before its last event, so a
+	// client that saw turn_completed may reuse the id. CompareAndDelete: never remove a
+	// newer turn of the same id.
+	release := func() { s.turns.CompareAndDelete(key, entry) }
+	defer release()
 
 	// As for POST /tools: the status is 200 from here on, and the client learns the turn
 	// id while the turn runs.
@@ -162,7 +167,7 @@ func (s *Server) runTurn(w nethttp.ResponseWriter, r *nethttp.Request, c token.C
 		f.Flush()
 	}
 
-	resp := s.turn(ctx, cancel, c, turnID, runID, req.Calls)
+	resp := s.turn(ctx, cancel, release, c, turnID, runID, req.Calls)
 	out, err := json.Marshal(resp)
 	if err != nil {
 		// Data a native tool returned that JSON cannot hold: the turn's answer says so
@@ -175,7 +180,7 @@ func (s *Server) runTurn(w nethttp.ResponseWriter, r *nethttp.Request, c token.C
 }
 
 // turn runs the calls and publishes the turn's events; the response is its summary.
-func (s *Server) turn(ctx context.Context, cancel context.CancelCauseFunc, c token.Claims, turnID, runID string, calls []TurnCall) TurnResponse {
+func (s *Server) turn(ctx context.Context, cancel context.CancelCauseFunc, release func(), c token.Claims, turnID, runID string, calls []TurnCall) TurnResponse {
 	resp := TurnResponse{TurnID: turnID, RunID: runID, Results: make([]tool.Output, len(calls))}
 	reqs := make([]kernel.Request, 0, len(calls))
 	index := make([]int, 0, len(calls)) // reqs[j] is calls[index[j]]
@@ -198,11 +203,13 @@ func (s *Server) turn(ctx context.Context, cancel context.CancelCauseFunc, c tok
 	s.k.BatchFunc(ctx, reqs, func(j int, res kernel.Result) {
 		finished[j] = res
 		resp.Results[index[j]] = res.Output
-		if res.Receipt.Status == evidence.StatusTimeout {
-			// The turn is over: what has not started yet must not run.
+		if interrupted(res) && ctx.Err() == nil {
+			// Cut off by its own deadline: the turn is over, and what has not started
+			// yet must not run.
 			cancel(errCallTimeout)
 		}
 	})
+	release()
 
 	sum := summarize(finished, s.readOnly)
 	if !sum.aborted {
@@ -213,7 +220,7 @@ func (s *Server) turn(ctx context.Context, cancel context.CancelCauseFunc, c tok
 		return resp
 	}
 	resp.Outcome = TurnAborted
-	resp.Reason = abortReason(ctx, sum.timedOut)
+	resp.Reason = abortReason(ctx)
 	resp.CleanupStatus = sum.cleanup()
 	if resp.CleanupStatus != events.CleanupClean {
 		resp.RecoveryAction = "git -C " + shellQuote(s.k.Workspace()) + " status --short"
@@ -233,17 +240,38 @@ func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millis
 
 // turnSummary is what a turn's receipts say about how it ended.
 type turnSummary struct {
-	aborted, timedOut bool
-	succeeded         int
+	aborted   bool
+	succeeded int
 	// interrupted are write-capable calls cancelled or timed out after dispatch;
 	// finishedWriters are write-capable calls that ran to an end. Each entry is
 	// {tool, call_id, status}.
 	interrupted, finishedWriters []map[string]any
 }
 
-// summarize reads the receipts. A turn is aborted when any call was cancelled or timed
-// out: those statuses only come from the turn's context or a call's deadline, so a
-// DELETE that arrives after every call finished does not abort a completed turn.
+// interrupted reports whether a call was cut off by cancellation or its deadline. The
+// receipt says so when the kernel noticed first; when the tool noticed first and
+// returned, the receipt says failed and the tool's CANCELLED or TIMEOUT code tells.
+func interrupted(res kernel.Result) bool {
+	switch res.Receipt.Status {
+	case evidence.StatusCancelled, evidence.StatusTimeout:
+		return true
+	case evidence.StatusRefused:
+		return false
+	}
+	code := codeOf(res.Output)
+	return code == tool.CodeCancelled || code == tool.CodeTimeout
+}
+
+func codeOf(o tool.Output) string {
+	if o.Error == nil {
+		return ""
+	}
+	return o.Error.Code
+}
+
+// summarize reads the results. A turn is aborted when any call was interrupted: that
+// only comes from the turn's context or a call's deadline, so a DELETE that arrives
+// after every call finished does not abort a completed turn.
 func summarize(results []kernel.Result, readOnly map[string]bool) turnSummary {
 	var sum turnSummary
 	for _, res := range results {
@@ -251,14 +279,13 @@ func summarize(results []kernel.Result, readOnly map[string]bool) turnSummary {
 		if res.Output.Success {
 			sum.succeeded++
 		}
-		interrupted := rec.Status == evidence.StatusCancelled || rec.Status == evidence.StatusTimeout
-		sum.aborted = sum.aborted || interrupted
-		sum.timedOut = sum.timedOut || rec.Status == evidence.StatusTimeout
+		cut := interrupted(res)
+		sum.aborted = sum.aborted || cut
 		if readOnly[rec.Tool] || !dispatched(res) {
 			continue
 		}
 		entry := map[string]any{"tool": rec.Tool, "call_id": rec.ID, "status": rec.Status}
-		if interrupted {
+		if cut {
 			sum.interrupted = append(sum.interrupted, entry)
 		} else {
 			sum.finishedWriters = append(sum.finishedWriters, entry)
@@ -295,9 +322,11 @@ func (sum turnSummary) cleanup() events.CleanupStatus {
 	}
 }
 
-func abortReason(ctx context.Context, timedOut bool) string {
+// abortReason says why the turn's context ended; a turn aborted while its context
+// lived was cut off by a call's deadline.
+func abortReason(ctx context.Context) string {
 	switch cause := context.Cause(ctx); {
-	case timedOut || errors.Is(cause, errCallTimeout):
+	case cause == nil || errors.Is(cause, errCallTimeout):
 		return AbortTimeout
 	case errors.Is(cause, errTurnDeleted):
 		return AbortDeleted
