@@ -3,9 +3,11 @@
 //
 // Endpoints: GET /healthz (no token); GET /tools, the tools the token's globs see, with a
 // strong ETag honouring If-None-Match; POST /tools/{name}, one non-interactive call whose
-// tool.Output is the 200 body; DELETE /calls/{id}, cancelling a call in flight; /mcp, the
-// MCP streamable HTTP transport with the token's tools and scopes; /events, the event
-// stream when one is configured. docs/http.md is the reference.
+// tool.Output is the 200 body; DELETE /calls/{id}, cancelling a call in flight; POST
+// /turns, several calls run as one kernel batch (one run id) bracketed by turn events;
+// DELETE /turns/{id}, cancelling a turn; POST /commands, a durable conductor:command;
+// /mcp, the MCP streamable HTTP transport with the token's tools and scopes; /events, the
+// event stream when one is configured. docs/http.md is the reference.
 //
 // Invariants:
 //
@@ -24,4 +26,15 @@
 //   - A client disconnect, DELETE /calls/{id} by the same subject, or Server.Close
 //     cancels the call's context; the kernel records it CANCELLED.
 //   - GET /tools lists tools in name order; identical globs give identical bytes and tag.
+//   - In a turn every call is checked exactly as POST /tools checks it: a tool the token
+//     may not see is the same TOOL_NOT_FOUND result as an unknown one, byte for byte the
+//     404 body, and neither reaches the kernel. A turn publishes turn_started, then its
+//     calls' tool_called (the kernel hook), then exactly one of turn_completed or
+//     turn_aborted, all under the turn's run id and from the token's subject.
+//   - An aborted turn's cleanup_status never understates: a write-capable call that
+//     reached its lane and was cut off is needs_recovery, one that finished is partial;
+//     clean means no write-capable call ran. The recovery_action is only ever reported,
+//     never run.
+//   - An approval_requested or conductor:command is in the outbox (durable) before the
+//     answer that reports it; from is always the token's subject, never a body field.
 package http
