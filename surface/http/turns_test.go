@@ -153,7 +153,7 @@ func TestTurnAborts(t *testing.T) {
 	cases := []struct {
 		name  string
 		body  string
-		how   string // delete, disconnect, or "" (a call times out on its own)
+		how   string // delete, close, disconnect, or "" (a call times out on its own)
 		codes []string
 		// what the abort says
 		reason  string
@@ -173,6 +173,9 @@ func TestTurnAborts(t *testing.T) {
 		{"a writer past its deadline aborts the rest", `{"calls":[{"tool":"turn:slowwrite","timeout_ms":20},{"tool":"turn:write"}]}`,
 			"", []string{tool.CodeTimeout, tool.CodeCancelled},
 			surfacehttp.AbortTimeout, events.CleanupNeedsRecovery, []any{"turn:slowwrite"}, nil},
+		{"Server.Close cancels the turn", `{"calls":[{"tool":"turn:write"},{"tool":"turn:slowwrite"}]}`,
+			"close", []string{"", tool.CodeCancelled},
+			surfacehttp.AbortClosing, events.CleanupNeedsRecovery, []any{"turn:slowwrite"}, []any{"turn:write"}},
 		{"a client disconnect cancels the turn", `{"calls":[{"tool":"turn:slowwrite"}]}`,
 			"disconnect", []string{tool.CodeCancelled},
 			surfacehttp.AbortDisconnected, events.CleanupNeedsRecovery, []any{"turn:slowwrite"}, nil},
@@ -197,6 +200,10 @@ func TestTurnAborts(t *testing.T) {
 				assert.Equal(t, 404, f.do(t, "DELETE", "/turns/"+turnID, writerToken(t, "ws-2"), "").Status)
 				d := f.do(t, "DELETE", "/turns/"+turnID, tok, "")
 				require.Equal(t, 202, d.Status, d.Body)
+				tr = readTurn(t, resp)
+			case "close":
+				f.waitStarted(t)
+				f.srv.Close()
 				tr = readTurn(t, resp)
 			case "disconnect":
 				f.waitStarted(t)
