@@ -178,25 +178,39 @@ func Acquire(root, lane, wuID, owner string, now time.Time, staleAfter time.Dura
 	return res, nil
 }
 
-// create writes the lock exclusively; false means the file already exists.
+// create writes the lock exclusively; false means the file already exists. The lock
+// appears with its whole content or not at all: it is written to a temporary file and
+// hard-linked into place (link fails when the name exists). Creating the lock file with
+// O_EXCL and then writing it would let a concurrent reader see an empty, hence invalid,
+// hence stale lock between the two steps and take it over: two winners.
 func create(path string, l Lock) (bool, error) {
 	data, err := delivery.MarshalRecord(l)
 	if err != nil {
 		return false, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-lock-*")
 	if err != nil {
+		return false, fmt.Errorf("create lock: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("write lock: %w", err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("write lock: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return false, fmt.Errorf("write lock: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return false, nil
 		}
 		return false, fmt.Errorf("create lock: %w", err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return false, fmt.Errorf("write lock: %w", err)
-	}
-	return true, f.Close()
+	return true, nil
 }
 
 // Release reasons.
