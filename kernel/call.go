@@ -204,7 +204,9 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 	go func() { done <- safely(e.spec.Name, lane, func() tool.Output { return run(dctx) }) }()
 	select {
 	case out := <-done:
-		if c.fire(EvComplete) {
+		// A lane that returns as soon as its context ends races the deadline: when the
+		// context had already ended, the call was interrupted, whatever the lane said.
+		if dctx.Err() == nil && c.fire(EvComplete) {
 			return c.finish(out, statusOf(out))
 		}
 	case <-dctx.Done():
