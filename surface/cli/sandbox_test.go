@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,8 +68,13 @@ func runSandboxRunner(t *testing.T, host cli.Host, stdin string) (tool.Output, s
 	resR, resW, err := os.Pipe()
 	require.NoError(t, err)
 	defer resR.Close()
+	// The runner owns (and closes) a duplicate: resW's own descriptor is closed here, so
+	// its finalizer can never close the number under the runner, or after its reuse.
+	fd, err := syscall.Dup(int(resW.Fd()))
+	require.NoError(t, err)
+	require.NoError(t, resW.Close())
 	var out, errb bytes.Buffer
-	code := cli.Main([]string{"cmdbridge", cli.SandboxRunCommand, "--result-fd", strconv.Itoa(int(resW.Fd()))}, &out, &errb, host)
+	code := cli.Main([]string{"cmdbridge", cli.SandboxRunCommand, "--result-fd", strconv.Itoa(fd)}, &out, &errb, host)
 	var buf bytes.Buffer
 	_, err = buf.ReadFrom(resR) // EOF: the runner closed its result descriptor
 	require.NoError(t, err)
