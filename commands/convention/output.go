@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -173,50 +174,5 @@ func scalarText(raw json.RawMessage) (string, bool) {
 }
 
 // OrderedMap is a JSON object that keeps its keys in insertion order, for data whose
-// fields are not known at compile time.
-type OrderedMap struct {
-	keys   []string
-	values map[string]any
-}
-
-// Set appends key (or replaces its value, keeping its position).
-func (m *OrderedMap) Set(key string, value any) *OrderedMap {
-	if m.values == nil {
-		m.values = map[string]any{}
-	}
-	if _, ok := m.values[key]; !ok {
-		m.keys = append(m.keys, key)
-	}
-	m.values[key] = value
-	return m
-}
-
-// MarshalJSON writes the members in insertion order, without HTML escaping.
-func (m *OrderedMap) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range m.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if err := encodeCompact(&b, k); err != nil {
-			return nil, err
-		}
-		b.WriteByte(':')
-		if err := encodeCompact(&b, m.values[k]); err != nil {
-			return nil, fmt.Errorf("field %s: %w", k, err)
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-func encodeCompact(b *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	b.Truncate(b.Len() - 1) // Encode's newline
-	return nil
-}
+// fields are not known at compile time (one implementation, shared with the native lane).
+type OrderedMap = ops.OrderedMap

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 // openWorkspace opens the workspace and checks the keys every command of this domain reads.
@@ -38,45 +39,14 @@ func resolve(ws *delivery.Workspace, ref string) (*delivery.Initiative, error) {
 // lower lower-cases ids for commit subjects (spec §3.5).
 func lower(s string) string { return strings.ToLower(s) }
 
-// progress is the {percentage, done, in_progress, blocked, ready, total} object.
-type progress struct {
-	Percentage int `json:"percentage"`
-	Done       int `json:"done"`
-	InProgress int `json:"in_progress"`
-	Blocked    int `json:"blocked"`
-	Ready      int `json:"ready"`
-	Total      int `json:"total"`
-}
+// progress is an initiative's WU counts by status (shared with the native lane).
+type progress = ops.InitiativeProgress
 
-// progressOf counts an initiative's WUs by normalised status; the percentage is
-// round(100·done/total), 0 without WUs.
-func progressOf(wus []*delivery.WU) progress {
-	p := progress{Total: len(wus)}
-	for _, w := range wus {
-		switch w.NormStatus() {
-		case delivery.StatusDone:
-			p.Done++
-		case delivery.StatusInProgress:
-			p.InProgress++
-		case delivery.StatusBlocked:
-			p.Blocked++
-		case delivery.StatusReady:
-			p.Ready++
-		}
-	}
-	if p.Total > 0 {
-		p.Percentage = (200*p.Done + p.Total) / (2 * p.Total)
-	}
-	return p
-}
+// progressOf counts an initiative's WUs by normalised status (ops.ProgressOf).
+func progressOf(wus []*delivery.WU) progress { return ops.ProgressOf(wus) }
 
-// priorityOf is the initiative priority with its P2 default.
-func priorityOf(in *delivery.Initiative) string {
-	if in.Priority == "" {
-		return "P2"
-	}
-	return in.Priority
-}
+// priorityOf is the initiative priority with its P2 default (ops.InitiativePriority).
+func priorityOf(in *delivery.Initiative) string { return ops.InitiativePriority(in) }
 
 // nullable turns "" into a JSON null.
 func nullable(s string) *string {

@@ -5,27 +5,18 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
-// sessionDefaults fills an absent --wu (and session) from .lumenflow/sessions/current.json
-// (spec §3.4). A session file that does not parse is a warning: the command goes on without
-// it rather than failing on state it does not own.
+// sessionDefaults fills an absent --wu (and session) from the current session file
+// (ops.SessionDefaults), replaying its warning on the command's stderr.
 func sessionDefaults(c *convention.Call, ws *delivery.Workspace, wu, session string) (string, string) {
-	if wu != "" {
-		return wu, session
+	var notes ops.Notes
+	wu, session = ops.SessionDefaults(ws, &notes, wu, session)
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
 	}
-	s, err := delivery.ReadSession(ws.Root)
-	if err != nil {
-		c.Warn("%s", err.Error())
-		return wu, session
-	}
-	if s == nil {
-		return wu, session
-	}
-	if session == "" {
-		session = s.SessionID
-	}
-	return s.WUID, session
+	return wu, session
 }
 
 // loadMemory reads the memory store and prints a warning per skipped line.

@@ -37,36 +37,24 @@ func loadEvents(c *convention.Call, ws *delivery.Workspace) (*delivery.EventLog,
 	return log, nil
 }
 
-// appendEvent appends one event of type typ for w, stamped with the runtime's clock.
+// appendEvent appends ev stamped with the call's clock (ops.AppendEvent).
 func appendEvent(c *convention.Call, ws *delivery.Workspace, ev delivery.Event) error {
-	ev.Timestamp = delivery.Timestamp(c.Runtime().Now())
-	return delivery.AppendEvents(ws.Root, ev)
+	return ops.AppendEvent(ws, c.Runtime(), ev)
 }
 
-// requireStatus fails with INVALID_TRANSITION unless the WU's normalised status is one of
-// allowed; to names the target status in the message.
+// requireStatus is ops.RequireStatus: INVALID_TRANSITION unless the status is allowed.
 func requireStatus(w *delivery.WU, to string, allowed ...string) error {
-	if slices.Contains(allowed, w.NormStatus()) {
-		return nil
-	}
-	return delivery.Errorf(tool.CodeInvalidTransition, "%s is %s: cannot move to %s", w.ID, w.NormStatus(), to)
+	return ops.RequireStatus(w, to, allowed...)
 }
 
-// validationError reports violations as one VALIDATION error (one stderr line each).
+// validationError is ops.ValidationError: one VALIDATION error listing violations.
 func validationError(id string, violations []string) error {
-	return (&delivery.Error{Code: tool.CodeValidation,
-		Message: fmt.Sprintf("%s: %d validation error(s)", id, len(violations))}).
-		WithDetails(map[string]any{"errors": violations})
+	return ops.ValidationError(id, violations)
 }
 
-// appendNote appends a dated note line ("[<date>] <text>") to the WU's notes on a new line.
-// A legacy list of notes is rewritten as one string (the typed view already joins it).
+// appendNote appends a dated note with the call's clock (ops.AppendNote).
 func appendNote(c *convention.Call, w *delivery.WU, text string) {
-	note := fmt.Sprintf("[%s] %s", delivery.Date(c.Runtime().Now()), text)
-	if w.Notes != "" {
-		note = w.Notes + "\n" + note
-	}
-	w.Set("notes", delivery.StrNode(note))
+	ops.AppendNote(c.Runtime(), w, text)
 }
 
 // clearKeys removes top-level keys from the WU document.

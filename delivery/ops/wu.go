@@ -36,31 +36,31 @@ func loadEvents(ws *delivery.Workspace, notes *Notes) (*delivery.EventLog, error
 	return log, nil
 }
 
-// appendEvent appends ev stamped with the runtime's clock.
-func appendEvent(ws *delivery.Workspace, rt *delivery.Runtime, ev delivery.Event) error {
+// AppendEvent appends ev stamped with the runtime's clock.
+func AppendEvent(ws *delivery.Workspace, rt *delivery.Runtime, ev delivery.Event) error {
 	ev.Timestamp = delivery.Timestamp(rt.Now())
 	return delivery.AppendEvents(ws.Root, ev)
 }
 
-// requireStatus fails with INVALID_TRANSITION unless the WU's normalised status is one of
+// RequireStatus fails with INVALID_TRANSITION unless the WU's normalised status is one of
 // allowed; to names the target status in the message.
-func requireStatus(w *delivery.WU, to string, allowed ...string) error {
+func RequireStatus(w *delivery.WU, to string, allowed ...string) error {
 	if slices.Contains(allowed, w.NormStatus()) {
 		return nil
 	}
 	return delivery.Errorf(tool.CodeInvalidTransition, "%s is %s: cannot move to %s", w.ID, w.NormStatus(), to)
 }
 
-// validationError reports violations as one VALIDATION error (one stderr line each).
-func validationError(id string, violations []string) error {
+// ValidationError reports violations as one VALIDATION error (one stderr line each).
+func ValidationError(id string, violations []string) error {
 	return (&delivery.Error{Code: tool.CodeValidation,
 		Message: fmt.Sprintf("%s: %d validation error(s)", id, len(violations))}).
 		WithDetails(map[string]any{"errors": violations})
 }
 
-// appendNote appends a dated note line ("[<date>] <text>") to the WU's notes on a new
+// AppendNote appends a dated note line ("[<date>] <text>") to the WU's notes on a new
 // line. A legacy list of notes is rewritten as one string (the typed view already joins it).
-func appendNote(rt *delivery.Runtime, w *delivery.WU, text string) {
+func AppendNote(rt *delivery.Runtime, w *delivery.WU, text string) {
 	note := fmt.Sprintf("[%s] %s", delivery.Date(rt.Now()), text)
 	if w.Notes != "" {
 		note = w.Notes + "\n" + note

@@ -49,17 +49,17 @@ func WUBlock(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, 
 	if err != nil {
 		return WUBlockData{}, notes, err
 	}
-	if err := requireStatus(w, delivery.StatusBlocked, delivery.StatusInProgress); err != nil {
+	if err := RequireStatus(w, delivery.StatusBlocked, delivery.StatusInProgress); err != nil {
 		return WUBlockData{}, notes, err
 	}
 	w.Set("status", delivery.StrNode(delivery.StatusBlocked))
 	w.Set("blocked_reason", delivery.StrNode(in.Reason))
-	appendNote(rt, w, "Blocked: "+in.Reason)
+	AppendNote(rt, w, "Blocked: "+in.Reason)
 	w.Refresh()
 	if err := delivery.WriteWU(ws.Root, w); err != nil {
 		return WUBlockData{}, notes, err
 	}
-	if err := appendEvent(ws, rt, delivery.Event{Type: delivery.EventBlock, WUID: w.ID, Reason: in.Reason}); err != nil {
+	if err := AppendEvent(ws, rt, delivery.Event{Type: delivery.EventBlock, WUID: w.ID, Reason: in.Reason}); err != nil {
 		return WUBlockData{}, notes, err
 	}
 	data := WUBlockData{ID: w.ID, Status: delivery.StatusBlocked, Reason: in.Reason}

@@ -66,13 +66,13 @@ func ClaimWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, 
 		return nil, err
 	}
 	if in.Lane != w.Lane {
-		return nil, validationError(w.ID, []string{fmt.Sprintf("lane %q does not match %s's lane %q", in.Lane, w.ID, w.Lane)})
+		return nil, ValidationError(w.ID, []string{fmt.Sprintf("lane %q does not match %s's lane %q", in.Lane, w.ID, w.Lane)})
 	}
-	if err := requireStatus(w, delivery.StatusInProgress, delivery.StatusReady); err != nil {
+	if err := RequireStatus(w, delivery.StatusInProgress, delivery.StatusReady); err != nil {
 		return nil, err
 	}
 	if v := delivery.ValidateStrict(w, ws.Config.MinDescriptionLength); len(v) > 0 {
-		return nil, validationError(w.ID, v)
+		return nil, ValidationError(w.ID, v)
 	}
 	if !in.Force {
 		if err := checkClaimable(ws, w); err != nil {
@@ -125,7 +125,7 @@ func ClaimWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, 
 	if err := delivery.WriteWU(ws.Root, w); err != nil {
 		return nil, err
 	}
-	if err := appendEvent(ws, rt, delivery.Event{Type: delivery.EventClaim, WUID: w.ID, Lane: w.Lane, Title: w.Title}); err != nil {
+	if err := AppendEvent(ws, rt, delivery.Event{Type: delivery.EventClaim, WUID: w.ID, Lane: w.Lane, Title: w.Title}); err != nil {
 		return nil, err
 	}
 	subject := fmt.Sprintf("wu(%s): claim for %s lane", strings.ToLower(w.ID), delivery.Kebab(w.Lane))
@@ -167,7 +167,7 @@ func checkClaimable(ws *delivery.Workspace, w *delivery.WU) error {
 		}
 	}
 	if len(unmet) > 0 {
-		return validationError(w.ID, unmet)
+		return ValidationError(w.ID, unmet)
 	}
 	def, _ := ws.Config.Lane(w.Lane)
 	limit := def.WIPLimit

@@ -92,7 +92,7 @@ type CreateWUInput struct {
 func CreateWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, notes *Notes, in CreateWUInput) (*delivery.WU, *Commit, error) {
 	if len(ws.Config.Lanes) > 0 {
 		if _, ok := ws.Config.Lane(in.Lane); !ok {
-			return nil, nil, validationError("new WU", []string{fmt.Sprintf("lane %q is not defined in workspace.yaml", in.Lane)})
+			return nil, nil, ValidationError("new WU", []string{fmt.Sprintf("lane %q is not defined in workspace.yaml", in.Lane)})
 		}
 	}
 	id := in.ID
@@ -140,7 +140,7 @@ func CreateWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 		violations = delivery.ValidateStrict(w, ws.Config.MinDescriptionLength)
 	}
 	if len(violations) > 0 {
-		return nil, nil, validationError(id, violations)
+		return nil, nil, ValidationError(id, violations)
 	}
 	for _, dep := range in.BlockedBy {
 		if !exists(ws, ws.WUPath(dep)) {
@@ -157,7 +157,7 @@ func CreateWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 		}
 		paths = append(paths, initiative.Path)
 	}
-	if err := appendEvent(ws, rt, delivery.Event{Type: delivery.EventCreate, WUID: id, Lane: in.Lane, Title: in.Title}); err != nil {
+	if err := AppendEvent(ws, rt, delivery.Event{Type: delivery.EventCreate, WUID: id, Lane: in.Lane, Title: in.Title}); err != nil {
 		return nil, nil, err
 	}
 	paths = append(paths, delivery.EventsFile)

@@ -33,7 +33,7 @@ func WUUnblock(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 	if err != nil {
 		return WUUnblockData{}, notes, err
 	}
-	if err := requireStatus(w, delivery.StatusInProgress, delivery.StatusBlocked); err != nil {
+	if err := RequireStatus(w, delivery.StatusInProgress, delivery.StatusBlocked); err != nil {
 		return WUUnblockData{}, notes, err
 	}
 	data := WUUnblockData{ID: w.ID, Status: delivery.StatusInProgress}
@@ -47,13 +47,13 @@ func WUUnblock(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 	w.Set("status", delivery.StrNode(delivery.StatusInProgress))
 	w.Delete("blocked_reason")
 	if in.Reason != "" {
-		appendNote(rt, w, "Unblocked: "+in.Reason)
+		AppendNote(rt, w, "Unblocked: "+in.Reason)
 	}
 	w.Refresh()
 	if err := delivery.WriteWU(ws.Root, w); err != nil {
 		return WUUnblockData{}, notes, err
 	}
-	if err := appendEvent(ws, rt, delivery.Event{Type: delivery.EventUnblock, WUID: w.ID}); err != nil {
+	if err := AppendEvent(ws, rt, delivery.Event{Type: delivery.EventUnblock, WUID: w.ID}); err != nil {
 		return WUUnblockData{}, notes, err
 	}
 	if data.Commit, err = CommitPaths(ctx, ws, rt, &notes, fmt.Sprintf("wu(%s): unblock", strings.ToLower(w.ID)), w.Path, delivery.EventsFile); err != nil {
