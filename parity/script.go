@@ -128,8 +128,8 @@ func (s Suite) Params() (testscript.Params, error) {
 			"native":   c.native,
 			"bridge":   c.bridge,
 			"cmptree":  c.cmptree,
-			"exitcode": cmdExitcode,
-			"gitinit":  cmdGitinit,
+			"exitcode": Exitcode,
+			"gitinit":  Gitinit,
 		},
 	}, nil
 }
@@ -279,8 +279,10 @@ func (c *scriptCmds) bridge(ts *testscript.TestScript, neg bool, args []string) 
 	}
 }
 
-// cmdExitcode asserts the exit code last recorded by delivery, bridge or parity.
-func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+// Exitcode is the testscript command `exitcode N`: it asserts the exit code last
+// recorded in $DELIVERY_TEST_EXIT_FILE by delivery, bridge or parity. The corpus
+// harness (commands/all) uses it too.
+func Exitcode(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 || neg {
 		ts.Fatalf("usage: exitcode N")
 	}
@@ -291,10 +293,11 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdGitinit makes the current directory (or the given one) a git repository
+// Gitinit is the testscript command `gitinit [dir]`, shared with the corpus
+// harness: it makes the current directory (or the given one) a git repository
 // on branch main with one commit of everything except want/ and .tmp/, at
 // the pinned date, so SHAs are the same on every run and every lane.
-func cmdGitinit(ts *testscript.TestScript, neg bool, args []string) {
+func Gitinit(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) > 1 {
 		ts.Fatalf("usage: gitinit [dir]")
 	}

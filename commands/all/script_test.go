@@ -1,16 +1,13 @@
 package all_test
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,12 +17,13 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/parity"
 )
 
 var update = flag.Bool("update", false, "rewrite the scripts' golden files (the process lane only)")
 
 // exitFile is where both lanes record the last command's exit code, for `exitcode N`.
-const exitFileVar = "DELIVERY_TEST_EXIT_FILE"
+const exitFileVar = parity.ExitFileVar
 
 // Variables the bridge lane hands to the in-process run, as a process would inherit them.
 var bridgeEnv = []string{
@@ -109,8 +107,8 @@ func params(dir string, update bool) testscript.Params {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"bridge":   cmdBridge,
-			"exitcode": cmdExitcode,
-			"gitinit":  cmdGitinit,
+			"exitcode": parity.Exitcode,
+			"gitinit":  parity.Gitinit,
 		},
 	}
 }
@@ -175,51 +173,5 @@ func cmdBridge(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if res.ExitCode == 0 && neg {
 		ts.Fatalf("bridge %s: unexpected success", args[0])
-	}
-}
-
-// cmdExitcode asserts the exit code the last delivery run recorded, on either lane.
-func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 1 || neg {
-		ts.Fatalf("usage: exitcode N")
-	}
-	got, err := os.ReadFile(ts.Getenv(exitFileVar))
-	ts.Check(err)
-	if string(got) != args[0] {
-		ts.Fatalf("exit code %s, want %s", got, args[0])
-	}
-}
-
-// cmdGitinit makes the current directory (or the given one) a git repository on branch
-// main with one commit of everything in it except want/ (goldens) and .tmp/, at the
-// pinned date, so commit SHAs are the same on every run and on both lanes.
-func cmdGitinit(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) > 1 {
-		ts.Fatalf("usage: gitinit [dir]")
-	}
-	dir := ts.MkAbs(".")
-	if len(args) == 1 {
-		dir = ts.MkAbs(args[0])
-	}
-	date := ts.Getenv("DELIVERY_NOW")
-	ts.Check(os.WriteFile(filepath.Join(dir, ".tmp-exclude"), []byte(".tmp/\n.tmp-exclude\nwant/\n"), 0o644))
-	for _, argv := range [][]string{
-		{"init", "-q", "-b", "main"},
-		// The scripts' TMPDIR and goldens (want/) live in $WORK: keep them out of every
-		// commit, or a golden holding a SHA would change the SHA it holds.
-		{"config", "--local", "core.excludesFile", ".tmp-exclude"},
-		{"add", "-A"},
-		{"-c", "user.name=Tester", "-c", "user.email=tester@example.com", "-c", "commit.gpgsign=false",
-			"commit", "-q", "--allow-empty", "-m", "initial"},
-	} {
-		cmd := exec.Command("git", argv...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-			"HOME="+ts.Getenv("HOME"), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			ts.Fatalf("git %s: %v: %s", strings.Join(argv, " "), err, stderr.String())
-		}
 	}
 }
