@@ -31,18 +31,6 @@ func loadMemory(c *convention.Call, ws *delivery.Workspace) (*delivery.Memory, e
 	return m, nil
 }
 
-// loadSignals reads the signal store and prints a warning per skipped line.
-func loadSignals(c *convention.Call, ws *delivery.Workspace) (*delivery.SignalStore, error) {
-	s, err := delivery.LoadSignals(ws.Root)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range s.Warnings() {
-		c.Warn("%s", w)
-	}
-	return s, nil
-}
-
 // nodeLine is the memory commands' node text line (spec §3.4):
 // <id>  <type>  <lifecycle>  <created_at>  <first line of content>.
 func nodeLine(n *delivery.MemNode) string {

@@ -52,34 +52,11 @@ func validationError(id string, violations []string) error {
 	return ops.ValidationError(id, violations)
 }
 
-// appendNote appends a dated note with the call's clock (ops.AppendNote).
-func appendNote(c *convention.Call, w *delivery.WU, text string) {
-	ops.AppendNote(c.Runtime(), w, text)
-}
-
 // clearKeys removes top-level keys from the WU document.
 func clearKeys(w *delivery.WU, keys ...string) {
 	for _, k := range keys {
 		w.Delete(k)
 	}
-}
-
-// wuStatuses reads every WU file into id → normalised status; unparsable files are
-// skipped (their id still counts as existing, with status "").
-func wuStatuses(ws *delivery.Workspace) (map[string]string, error) {
-	files, err := delivery.ListWUs(ws)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(files))
-	for _, f := range files {
-		if f.WU != nil {
-			out[f.ID] = f.WU.NormStatus()
-		} else {
-			out[f.ID] = ""
-		}
-	}
-	return out, nil
 }
 
 // exists reports whether a root-relative path exists.

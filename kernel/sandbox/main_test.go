@@ -151,6 +151,3 @@ func testTool(ctx context.Context, req Request) tool.Output {
 	}
 	return tool.Fail(tool.CodeToolNotFound, "test runner has no tool %q", req.ToolName)
 }
-
-// isErrno reports whether the error string s names errno e.
-func isErrno(s string, e syscall.Errno) bool { return strings.Contains(s, e.Error()) }
