@@ -49,11 +49,14 @@ bench: deps
 	@if command -v benchstat >/dev/null 2>&1; then benchstat bench.txt; \
 	 else echo "(install benchstat with: go install golang.org/x/perf/cmd/benchstat@latest)"; fi
 
-## lint: gofmt check and go vet
+## lint: gofmt check, go vet, staticcheck (pinned, fetched through the module proxy) and
+## bridgecheck on the native tools
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	$(GO) run ./cmd/bridgecheck ./nativetools/...
 
 ## generate: regenerate generated files (docs/tools.md, …)
