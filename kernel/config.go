@@ -25,6 +25,11 @@ type Config struct {
 	AdapterOptions AdapterOptions
 
 	Governance Governance
+	// Profiles are named tool subsets, laid over BuiltinProfiles (profile.go).
+	Profiles map[string]Profile
+	// View narrows the served tools to a profile and/or tool patterns (zero: every tool);
+	// tools outside it are hidden and refused like excluded ones.
+	View View
 	// Policy rules. nil means DefaultPolicy(); an empty non-nil list means no rules, so
 	// every call falls to the default (ask when interactive, deny when not).
 	Policy []Rule

@@ -7,7 +7,7 @@
 //  1. admit: call id, run id, caller identity and scopes (from the [Caller] the surface
 //     authenticated, never from the input)
 //  2. resolve any spelling to the canonical name → TOOL_NOT_FOUND
-//  3. governance: excluded > disabled > allowlist → TOOL_DISABLED
+//  3. governance: excluded > disabled > allowlist > outside the view → TOOL_DISABLED
 //  4. validate the input against the tool's schema → INVALID_INPUT with the JSON pointer
 //     of the failing value
 //  5. scope: declared path inputs resolved (cleaned, relative to the workspace, symlinks of
@@ -46,6 +46,11 @@
 //
 // Hosts build a Config in code or from a workspace's .cmdbridge/config.yaml
 // ([LoadFileConfig], [FileConfig.Apply]); the adapter lane defaults to [AdapterBridge].
+// Config.View narrows a kernel to a profile ([Profile]: a named tool subset from
+// Config.Profiles or [BuiltinProfiles]) and/or tool patterns, intersected; tools outside
+// it are hidden from [Kernel.Tools] and the manifest and refused when called. A view
+// whose patterns match nothing, or whose profile requires a tool that is missing, left
+// out or refused by governance, fails [New].
 // [Kernel.Manifest] is the deterministic JSON description of every visible tool, and
 // docs/tools.md is generated from the same data by `go generate ./kernel`.
 //

@@ -32,14 +32,21 @@ const ConfigFile = ".cmdbridge/config.yaml"
 //	routes: {wu:status: shadow}
 //	sandboxed: [git:*, file:write]   # always run in the bwrap sandbox
 //	max_parallel: 8
+//	profiles:                        # named tool subsets (cmdbridge mcp --profile review)
+//	  review:
+//	    description: read the work unit and the code, change nothing
+//	    tools: [wu:status, "file:*", "git:*"]
+//	    read_only: true                # keep only readOnlyHint tools; destructive: false likewise
+//	    require: [wu:status, file:read]
 type FileConfig struct {
-	Governance      *Governance       `yaml:"governance"`
-	Policy          []Rule            `yaml:"policy"`
-	ApprovalTimeout string            `yaml:"approval_timeout"`
-	Evidence        *fileEvidence     `yaml:"evidence"`
-	Routes          map[string]string `yaml:"routes"`
-	Sandboxed       []string          `yaml:"sandboxed"`
-	MaxParallel     int               `yaml:"max_parallel"`
+	Governance      *Governance        `yaml:"governance"`
+	Policy          []Rule             `yaml:"policy"`
+	ApprovalTimeout string             `yaml:"approval_timeout"`
+	Evidence        *fileEvidence      `yaml:"evidence"`
+	Routes          map[string]string  `yaml:"routes"`
+	Sandboxed       []string           `yaml:"sandboxed"`
+	MaxParallel     int                `yaml:"max_parallel"`
+	Profiles        map[string]Profile `yaml:"profiles"`
 
 	policySet bool
 }
@@ -122,5 +129,35 @@ func (fc FileConfig) Apply(cfg *Config) error {
 	if fc.Sandboxed != nil {
 		cfg.Sandboxed = fc.Sandboxed
 	}
+	if fc.Profiles != nil {
+		profiles := make(map[string]Profile, len(fc.Profiles))
+		for name, p := range fc.Profiles {
+			if !validProfileName(name) {
+				return fmt.Errorf("kernel config: profile name %q: use letters, digits, '-', '_' and '.', starting with a letter or digit", name)
+			}
+			if p.Description == "" {
+				return fmt.Errorf("kernel config: profile %s has no description", name)
+			}
+			profiles[name] = p
+		}
+		cfg.Profiles = profiles
+	}
 	return nil
+}
+
+// validProfileName keeps profile names usable as a flag value and in a host's server
+// entry: ASCII letters, digits, '-', '_' and '.', not starting with a punctuation mark.
+func validProfileName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case i > 0 && (r == '-' || r == '_' || r == '.'):
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -64,3 +64,45 @@ max_parallel: 3
 	require.NoError(t, err)
 	assert.Nil(t, fc.Governance)
 }
+
+func TestFileConfigProfiles(t *testing.T) {
+	cfg, err := loadConfig(t, `
+profiles:
+  review:
+    description: read the work unit and the code, change nothing
+    tools: [wu:status, "file:*"]
+    read_only: true
+    require: [wu:status]
+  edit:
+    description: write code
+    tools: ["file:*"]
+    destructive: false
+`)
+	require.NoError(t, err)
+	require.Len(t, cfg.Profiles, 2)
+	review := cfg.Profiles["review"]
+	assert.Equal(t, "read the work unit and the code, change nothing", review.Description)
+	assert.Equal(t, []string{"wu:status", "file:*"}, review.Tools)
+	require.NotNil(t, review.ReadOnly)
+	assert.True(t, *review.ReadOnly)
+	assert.Nil(t, review.Destructive)
+	assert.Equal(t, []string{"wu:status"}, review.Require)
+	require.NotNil(t, cfg.Profiles["edit"].Destructive)
+	assert.False(t, *cfg.Profiles["edit"].Destructive)
+	assert.Equal(t, []string{"edit", "non-destructive", "read-only", "review"}, kernel.ProfileNames(cfg))
+
+	cfg, err = loadConfig(t, "max_parallel: 2\n")
+	require.NoError(t, err)
+	assert.Nil(t, cfg.Profiles, "absent profiles: only the built-in ones")
+
+	for _, bad := range []string{
+		"profiles:\n  review:\n    description: x\n    tool: [a]\n",        // unknown key
+		"profiles:\n  review:\n    tools: [wu:status]\n",                   // no description
+		"profiles:\n  -bad:\n    description: x\n",                         // name
+		"profiles:\n  'two words':\n    description: x\n",                  // name
+		"profiles:\n  review:\n    description: x\n    read_only: maybe\n", // not a bool
+	} {
+		_, err := loadConfig(t, bad)
+		assert.Error(t, err, bad)
+	}
+}

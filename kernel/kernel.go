@@ -31,6 +31,7 @@ type Kernel struct {
 	allowed  map[string]bool // nil: no allowlist
 	disabled map[string]bool
 	excluded map[string]bool
+	view     *viewSet // nil: every tool (profile.go)
 
 	idPrefix   string
 	idSeq      atomic.Uint64
@@ -80,6 +81,9 @@ func New(cfg Config) (*Kernel, error) {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
 	if err := k.buildGovernance(); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	if err := k.buildView(); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
 	var prefix [4]byte
@@ -211,15 +215,18 @@ func (k *Kernel) govern(name string) string {
 		return "disabled by configuration"
 	case k.allowed != nil && !k.allowed[name]:
 		return "not in the allowed list"
+	case !k.inView(name):
+		return "outside this kernel's view (" + k.view.label + ")"
 	}
 	return ""
 }
 
-// Tools returns the specs of every tool that is not excluded, sorted by name.
+// Tools returns the specs of every tool that is not excluded and lies in the view,
+// sorted by name.
 func (k *Kernel) Tools() []tool.Spec {
 	out := make([]tool.Spec, 0, len(k.entries))
 	for _, name := range k.names.All() {
-		if !k.excluded[name] {
+		if !k.excluded[name] && k.inView(name) {
 			out = append(out, k.entries[name].spec)
 		}
 	}
