@@ -211,7 +211,13 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		}
 	case <-dctx.Done():
 	}
-	return c.interrupt(ctx, fmt.Sprintf("after %s", timeout))
+	// The message states what happened: a timeout names the deadline it hit, a
+	// cancellation the time the call had run when it was cancelled.
+	when := fmt.Sprintf("after %s", timeout)
+	if ctx.Err() != nil {
+		when = fmt.Sprintf("after %s", time.Since(c.started).Round(time.Millisecond))
+	}
+	return c.interrupt(ctx, when)
 }
 
 // lane picks the lane for this call, honouring an explicit request. A tool that must

@@ -3,8 +3,10 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +21,7 @@ import (
 
 // openKernel builds the kernel for the workspace the global flags name.
 func openKernel(c *ucli.Context) (*kernel.Kernel, error) {
-	ws, err := workspaceDir(c)
+	ws, err := existingWorkspace(c)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +44,27 @@ func openKernel(c *ucli.Context) (*kernel.Kernel, error) {
 		return nil, err
 	}
 	return kernel.New(cfg)
+}
+
+// existingWorkspace is workspaceDir, refused unless it names an existing directory:
+// a mistyped --workspace must fail before anything (keys, evidence, config) is created
+// under it.
+func existingWorkspace(c *ucli.Context) (string, error) {
+	ws, err := workspaceDir(c)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(ws)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("workspace %s does not exist", ws)
+		}
+		return "", fmt.Errorf("workspace: %w", err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("workspace %s is not a directory", ws)
+	}
+	return ws, nil
 }
 
 // terminalApprover asks the person at the terminal; it is only consulted for calls made

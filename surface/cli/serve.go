@@ -45,7 +45,7 @@ func runServe(c *ucli.Context) error {
 	if err := checkLoopback(addr, c.Bool("allow-remote")); err != nil {
 		return usageError("%v", err)
 	}
-	ws, err := workspaceDir(c)
+	ws, err := existingWorkspace(c)
 	if err != nil {
 		return failed("%v", err)
 	}
