@@ -1,0 +1,307 @@
+package mcphost
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Hosts are the hosts Locate knows, in the order List reports them.
+var Hosts = []string{"claude", "vscode", "cursor"}
+
+// Scopes a host's configuration can have: the project (a file in the repository) or the
+// user (a file under the home directory).
+const (
+	ScopeProject = "project"
+	ScopeUser    = "user"
+)
+
+// Target is one host configuration file.
+type Target struct {
+	Host  string `json:"host"`
+	Scope string `json:"scope"`
+	// App names the program that reads the file ("Claude Code", "Claude Desktop", …).
+	App  string `json:"app"`
+	Path string `json:"path"`
+	// Key is the top-level key holding the servers: "mcpServers" or "servers".
+	Key string `json:"key"`
+	// Type is the "type" every entry carries in this file ("stdio"), or "" for none.
+	Type string `json:"-"`
+}
+
+// Locate returns the configuration file of host at scope ("" means project). lookup reads
+// HOME and XDG_CONFIG_HOME; project is the project directory (the workspace).
+func Locate(host, scope string, lookup func(string) (string, bool), project string) (Target, error) {
+	if scope == "" {
+		scope = ScopeProject
+	}
+	if scope != ScopeProject && scope != ScopeUser {
+		return Target{}, fmt.Errorf("scope %q: use project or user", scope)
+	}
+	if !slices.Contains(Hosts, host) {
+		return Target{}, fmt.Errorf("unknown host %q (known: %s)", host, strings.Join(Hosts, ", "))
+	}
+	home, config := "", ""
+	if scope == ScopeUser {
+		h, ok := lookup("HOME")
+		if !ok || h == "" {
+			return Target{}, errors.New("HOME is not set")
+		}
+		if !filepath.IsAbs(h) {
+			return Target{}, fmt.Errorf("HOME %q is not an absolute path", h)
+		}
+		home = h
+		config = filepath.Join(home, ".config")
+		if x, ok := lookup("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) {
+			config = x // the XDG spec ignores a relative value
+		}
+	} else if !filepath.IsAbs(project) {
+		return Target{}, fmt.Errorf("project directory %q is not an absolute path", project)
+	}
+	t := Target{Host: host, Scope: scope, Key: "mcpServers"}
+	switch host + " " + scope {
+	case "claude project":
+		t.App, t.Path = "Claude Code", filepath.Join(project, ".mcp.json")
+	case "claude user":
+		t.App, t.Path = "Claude Desktop", filepath.Join(config, "Claude", "claude_desktop_config.json")
+	case "vscode project":
+		t.App, t.Path = "VS Code", filepath.Join(project, ".vscode", "mcp.json")
+	case "vscode user":
+		t.App, t.Path = "VS Code", filepath.Join(config, "Code", "User", "mcp.json")
+	case "cursor project":
+		t.App, t.Path = "Cursor", filepath.Join(project, ".cursor", "mcp.json")
+	case "cursor user":
+		t.App, t.Path = "Cursor", filepath.Join(home, ".cursor", "mcp.json")
+	}
+	if host == "vscode" {
+		t.Key, t.Type = "servers", "stdio"
+	}
+	return t, nil
+}
+
+// Entry is the part of a server entry mcphost manages.
+type Entry struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+// Server is one entry read from a file.
+type Server struct {
+	Name    string   `json:"name"`
+	Type    string   `json:"type,omitempty"`
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	// URL is set for remote (HTTP) servers, which have no command.
+	URL string `json:"url,omitempty"`
+}
+
+// Actions a Change reports.
+const (
+	Added     = "added"
+	Updated   = "updated"
+	Unchanged = "unchanged"
+	Removed   = "removed"
+	Absent    = "absent"
+)
+
+// Change is what Enable or Disable did to one file.
+type Change struct {
+	Target Target `json:"target"`
+	// Action is Added, Updated or Unchanged (Enable), Removed or Absent (Disable).
+	Action string   `json:"action"`
+	Names  []string `json:"names,omitempty"`
+	// Backup is the copy of the previous file, "" when nothing was written or the file
+	// did not exist before.
+	Backup string `json:"backup,omitempty"`
+}
+
+// ForeignError is returned when an entry of the requested name launches another
+// program than the one being installed.
+type ForeignError struct {
+	Target  Target
+	Name    string
+	Command string
+}
+
+func (e *ForeignError) Error() string {
+	return fmt.Sprintf("%s: server %q already launches %s, another program; choose another --name", e.Target.Path, e.Name, e.Command)
+}
+
+// SameProgram reports whether two commands name the same program: equal paths, or the
+// same file name (the binary was rebuilt or moved).
+func SameProgram(a, b string) bool {
+	return a == b || filepath.Base(a) == filepath.Base(b)
+}
+
+// Entries reads the servers of t's file; a missing file has none.
+func Entries(t Target) ([]Server, error) {
+	f, err := load(t)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Server, 0, len(f.servers))
+	for _, m := range f.servers {
+		s := Server{Name: m.key}
+		_ = json.Unmarshal(m.value, &s) // a server of unexpected shape is listed by name
+		s.Name = m.key
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Enable sets the server name in t's file to launch e, keeping everything else.
+func Enable(t Target, name string, e Entry) (Change, error) {
+	ch := Change{Target: t, Names: []string{name}}
+	if name == "" {
+		return ch, errors.New("server name is empty")
+	}
+	if e.Command == "" {
+		return ch, errors.New("server command is empty")
+	}
+	if e.Args == nil {
+		e.Args = []string{}
+	}
+	f, err := load(t)
+	if err != nil {
+		return ch, err
+	}
+	entry := object{}
+	ch.Action = Added
+	if raw, ok := f.servers.get(name); ok {
+		if entry, err = parseObject(raw); err != nil {
+			return ch, fmt.Errorf("%s: server %q: %w", t.Path, name, err)
+		}
+		var cur struct {
+			Type    string   `json:"type"`
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		}
+		_ = json.Unmarshal(raw, &cur) // odd shapes compare unequal and are replaced
+		if cur.Command != "" && !SameProgram(cur.Command, e.Command) {
+			return ch, &ForeignError{Target: t, Name: name, Command: cur.Command}
+		}
+		if cur.Command == e.Command && slices.Equal(cur.Args, e.Args) && cur.Type == t.Type {
+			ch.Action = Unchanged
+			return ch, nil
+		}
+		ch.Action = Updated
+	}
+	if t.Type != "" {
+		entry.set("type", mustRaw(t.Type))
+	}
+	entry.set("command", mustRaw(e.Command))
+	entry.set("args", mustRaw(e.Args))
+	f.servers.set(name, entry.raw())
+	ch.Backup, err = f.save(t)
+	return ch, err
+}
+
+// Disable removes the named servers from t's file. Names that are not there are
+// ignored; when none is, nothing is written and the action is Absent.
+func Disable(t Target, names []string) (Change, error) {
+	ch := Change{Target: t, Action: Absent}
+	f, err := load(t)
+	if err != nil || f.old == nil {
+		return ch, err
+	}
+	for _, name := range names {
+		if f.servers.del(name) {
+			ch.Names = append(ch.Names, name)
+		}
+	}
+	if len(ch.Names) == 0 {
+		return ch, nil
+	}
+	ch.Action = Removed
+	ch.Backup, err = f.save(t)
+	return ch, err
+}
+
+// hostFile is one configuration file as read.
+type hostFile struct {
+	root    object
+	servers object
+	old     []byte // the content read; nil when the file did not exist
+	mode    fs.FileMode
+}
+
+// load reads t's file; a missing file is empty.
+func load(t Target) (hostFile, error) {
+	f := hostFile{root: object{}, servers: object{}, mode: 0o644}
+	data, err := os.ReadFile(t.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, err
+	}
+	st, err := os.Stat(t.Path)
+	if err != nil {
+		return f, err
+	}
+	f.old, f.mode = data, st.Mode().Perm()
+	if f.root, err = parseObject(data); err != nil {
+		return f, fmt.Errorf("%s is not a JSON object we can edit (left untouched): %w", t.Path, err)
+	}
+	if raw, ok := f.root.get(t.Key); ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		if f.servers, err = parseObject(raw); err != nil {
+			return f, fmt.Errorf("%s: %q is not an object (left untouched): %w", t.Path, t.Key, err)
+		}
+	}
+	return f, nil
+}
+
+// save writes the servers back into the file: the previous content to <path>.bak first
+// (when there was a file), then the new content atomically.
+func (f hostFile) save(t Target) (string, error) {
+	f.root.set(t.Key, f.servers.raw())
+	data, err := f.root.file()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", t.Path, err)
+	}
+	backup := ""
+	if f.old != nil {
+		backup = t.Path + ".bak"
+		if err := writeAtomic(backup, f.old, f.mode); err != nil {
+			return "", fmt.Errorf("backup of %s: %w", t.Path, err)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(t.Path), 0o755); err != nil {
+		return "", err
+	}
+	if err := writeAtomic(t.Path, data, f.mode); err != nil {
+		return "", err
+	}
+	return backup, nil
+}
+
+// writeAtomic writes data to a temporary file next to path and renames it over path.
+func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
