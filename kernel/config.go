@@ -79,6 +79,10 @@ type EvidenceConfig struct {
 	CheckpointEvery int
 	// Sync is evidence.SyncGroup (durable, the default) or evidence.SyncBuffered.
 	Sync evidence.SyncMode
+	// Witness is a file outside the workspace that receives a copy of every signed
+	// checkpoint (evidence.Options.Witness); `cmdbridge evidence verify --witness`
+	// checks the log against it.
+	Witness string
 }
 
 // AdapterOptions are the adapter settings the kernel passes on each call.

@@ -28,7 +28,7 @@ const ConfigFile = ".cmdbridge/config.yaml"
 //	  - {name: ro, read_only: true, decision: allow}
 //	  - {name: destructive, destructive: true, decision: ask, priority: 10}
 //	approval_timeout: 2m
-//	evidence: {dir: .cmdbridge/evidence, checkpoint_every: 1000, sync: group}
+//	evidence: {dir: .cmdbridge/evidence, checkpoint_every: 1000, sync: group, witness: /var/lib/ops/witness.jsonl}
 //	routes: {wu:status: shadow}
 //	sandboxed: [git:*, file:write]   # always run in the bwrap sandbox
 //	max_parallel: 8
@@ -53,6 +53,7 @@ type FileConfig struct {
 
 type fileEvidence struct {
 	Dir             string `yaml:"dir"`
+	Witness         string `yaml:"witness"`
 	CheckpointEvery int    `yaml:"checkpoint_every"`
 	Sync            string `yaml:"sync"`
 }
@@ -110,6 +111,7 @@ func (fc FileConfig) Apply(cfg *Config) error {
 	}
 	if e := fc.Evidence; e != nil {
 		cfg.Evidence.Dir = e.Dir
+		cfg.Evidence.Witness = e.Witness
 		cfg.Evidence.CheckpointEvery = e.CheckpointEvery
 		switch e.Sync {
 		case "", "group":

@@ -96,7 +96,7 @@ func New(cfg Config) (*Kernel, error) {
 	case !filepath.IsAbs(dir):
 		dir = filepath.Join(ws, dir)
 	}
-	k.log, err = evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: cfg.Evidence.CheckpointEvery, Sync: cfg.Evidence.Sync})
+	k.log, err = evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: cfg.Evidence.CheckpointEvery, Sync: cfg.Evidence.Sync, Witness: cfg.Evidence.Witness})
 	if err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}

@@ -26,9 +26,18 @@
 //   - [Verify] never modifies anything. It names the first bad record and the kind of
 //     damage: edited (content no longer matches its hash or the chain), deleted (a seq is
 //     missing), reordered (seqs out of order), truncated (fewer records than a signed
-//     checkpoint covers), or a checkpoint whose signature or root does not match.
+//     checkpoint covers), a checkpoint whose signature or root does not match, records no
+//     valid checkpoint covers (uncovered), or a missing or untrusted verifier key.
+//     [VerifyWith] also holds the log to checkpoints kept elsewhere (a witness file) and
+//     to a verifier key the operator trusts.
+//   - A log never appends to a file its path no longer names: [Log.Err] and every write
+//     check that receipts.jsonl and checkpoints.jsonl are the files it opened, and that
+//     the receipts did not shrink; otherwise the log fails and the kernel refuses calls.
+//   - A quiet log is covered: a checkpoint is signed CheckpointIdle after the last append
+//     when records are uncovered, and every checkpoint also goes to the witness file.
 //   - A line a crash left torn is never extended: Open terminates it, writers skip it, and
 //     Verify reports it as malformed while the chain continues from the last good record.
 //   - The signing key lives next to the log: checkpoints prove the log was not changed
-//     after the fact by anyone without that key, not by the key's holder.
+//     after the fact by anyone without that key, not by the key's holder; the witness
+//     file and the trusted key are what hold against the key's holder.
 package evidence

@@ -114,7 +114,7 @@ func TestVerifyDetectsRewrittenHashChain(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.OK())
 	assert.Equal(t, evidence.Edited, rep.Problems[0].Kind)
-	assert.Contains(t, rep.Problems[0].Message, "signed checkpoint")
+	assert.Contains(t, rep.Problems[0].Message, "signed local checkpoint")
 }
 
 func TestVerifyDetectsForgedCheckpoint(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
@@ -48,19 +49,41 @@ const (
 // DefaultCheckpointEvery is how many records a checkpoint covers when Options says 0.
 const DefaultCheckpointEvery = 1000
 
+// DefaultCheckpointIdle is how long a log waits after its last append before it signs a
+// checkpoint covering the records no checkpoint covers yet.
+const DefaultCheckpointIdle = time.Second
+
 // Options configure a Log.
 type Options struct {
 	Dir             string
 	CheckpointEvery int
-	Sync            SyncMode
+	// CheckpointIdle signs a checkpoint this long after the last append when records are
+	// uncovered, so a quiet log is always fully covered (0: DefaultCheckpointIdle;
+	// negative: only every CheckpointEvery records and at Close).
+	CheckpointIdle time.Duration
+	Sync           SyncMode
+	// Witness, when set, is a file outside the evidence directory to which every signed
+	// checkpoint is also appended (and synced): the copy an operator keeps so that a log
+	// rewritten together with its own checkpoints, or re-signed with another key, still
+	// fails [VerifyWith].
+	Witness string
 }
 
 // Log is an open evidence log. It is safe for concurrent use.
 type Log struct {
-	opts   Options
-	f      *os.File
-	cpf    *os.File
-	signer note.Signer
+	opts    Options
+	f       *os.File
+	cpf     *os.File
+	witness *os.File
+	signer  note.Signer
+	// ids are the identities (device, inode) of the open receipts and checkpoints files:
+	// a path that no longer names them means the log was replaced or removed under us.
+	ids [2]fileID
+	// idle is the quiet-period checkpoint timer; idleMu is held while its function runs,
+	// so Close can wait for it.
+	idle    *time.Timer
+	idleMu  sync.Mutex
+	closing bool
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -102,6 +125,20 @@ func Open(opts Options) (*Log, error) {
 	}
 	l := &Log{opts: opts, f: f, cpf: cpf}
 	l.cond = sync.NewCond(&l.mu)
+	for i, file := range []*os.File{f, cpf} {
+		if l.ids[i], err = idOf(file); err != nil {
+			f.Close()
+			cpf.Close()
+			return nil, fmt.Errorf("evidence: %w", err)
+		}
+	}
+	if opts.Witness != "" {
+		if l.witness, err = os.OpenFile(opts.Witness, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+			f.Close()
+			cpf.Close()
+			return nil, fmt.Errorf("evidence: witness: %w", err)
+		}
+	}
 	err = l.locked(func() error {
 		var err error
 		if l.signer, err = loadOrCreateKey(opts.Dir); err != nil {
@@ -116,11 +153,22 @@ func Open(opts Options) (*Log, error) {
 		return l.catchUp()
 	})
 	if err != nil {
-		f.Close()
-		cpf.Close()
+		l.closeFiles()
 		return nil, fmt.Errorf("evidence: open %s: %w", opts.Dir, err)
 	}
+	if opts.CheckpointIdle == 0 {
+		opts.CheckpointIdle = DefaultCheckpointIdle
+	}
+	l.opts.CheckpointIdle = opts.CheckpointIdle
 	return l, nil
+}
+
+func (l *Log) closeFiles() error {
+	err := errors.Join(l.f.Close(), l.cpf.Close())
+	if l.witness != nil {
+		err = errors.Join(err, l.witness.Close())
+	}
+	return err
 }
 
 // Append records r: it assigns r.Seq, r.PrevHash and r.Hash and returns once the record
@@ -158,9 +206,35 @@ func (l *Log) Append(r *Receipt) error {
 		if err != nil && l.err == nil {
 			l.err = fmt.Errorf("evidence: %w", err)
 		}
+		if err == nil {
+			l.armIdleLocked()
+		}
 		l.cond.Broadcast()
 	}
 	return l.err
+}
+
+// armIdleLocked (re)starts the quiet-period timer that signs a checkpoint over records
+// no checkpoint covers yet. l.mu is held.
+func (l *Log) armIdleLocked() {
+	if l.opts.CheckpointIdle < 0 || l.closing {
+		return
+	}
+	if l.idle == nil {
+		l.idle = time.AfterFunc(l.opts.CheckpointIdle, func() {
+			l.idleMu.Lock()
+			defer l.idleMu.Unlock()
+			l.mu.Lock()
+			closing := l.closing
+			l.mu.Unlock()
+			if !closing && l.Err() == nil {
+				// A failure here shows again at the next append or Close.
+				_ = l.Checkpoint()
+			}
+		})
+		return
+	}
+	l.idle.Reset(l.opts.CheckpointIdle)
 }
 
 // Checkpoint signs the current tree head now (if it covers new records).
@@ -191,23 +265,66 @@ func (l *Log) Close() error {
 		l.mu.Unlock()
 		return nil
 	}
+	l.closing = true
+	if l.idle != nil {
+		l.idle.Stop()
+	}
 	l.mu.Unlock()
-	err := l.Checkpoint()
+	l.idleMu.Lock() // a quiet-period checkpoint in progress finishes first
+	l.idleMu.Unlock()
+	var err error
+	if l.Err() == nil {
+		err = l.Checkpoint()
+	}
 	l.mu.Lock()
 	l.closed = true
 	l.mu.Unlock()
-	return errors.Join(err, l.f.Close(), l.cpf.Close())
+	return errors.Join(err, l.closeFiles())
 }
 
-// Err reports why the log can take no more receipts (closed, or a failed write or
-// sync), or nil while it is healthy.
+// Err reports why the log can take no more receipts (closed, a failed write or sync, or
+// its files replaced, removed or truncated under it), or nil while it is healthy. It
+// stats the log's two paths on every call (a few microseconds), so a replacement is seen
+// before the next call runs, not after.
 func (l *Log) Err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return errors.New("evidence: log is closed")
 	}
+	if l.err == nil {
+		if err := l.intact(); err != nil {
+			l.err = err
+		}
+	}
 	return l.err
+}
+
+// fileID identifies an open file across renames.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(f *os.File) (fileID, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return fileID{}, err
+	}
+	return fileID{uint64(st.Dev), st.Ino}, nil
+}
+
+// intact checks that the log's paths still name the files it has open. A log whose
+// file was replaced (a rename over it) or removed would otherwise go on appending to a
+// file nobody can read again: every later receipt silently lost.
+func (l *Log) intact() error {
+	for i, name := range []string{ReceiptsFile, CheckpointsFile} {
+		var st unix.Stat_t
+		if err := unix.Stat(filepath.Join(l.opts.Dir, name), &st); err != nil {
+			return fmt.Errorf("evidence: %s was removed under the running log: %w", name, err)
+		}
+		if (fileID{uint64(st.Dev), st.Ino}) != l.ids[i] {
+			return fmt.Errorf("evidence: %s was replaced under the running log", name)
+		}
+	}
+	return nil
 }
 
 // Len returns the number of records the log holds, as far as this writer knows.
@@ -223,6 +340,9 @@ func (l *Log) Len() int64 {
 // commit writes batch under the cross-process lock, in queue order.
 func (l *Log) commit(batch []*Receipt) error {
 	return l.locked(func() error {
+		if err := l.intact(); err != nil {
+			return err
+		}
 		if err := l.catchUp(); err != nil {
 			return err
 		}
@@ -294,12 +414,22 @@ func (l *Log) checkpointLocked() error {
 	if err != nil {
 		return err
 	}
-	if _, err := l.cpf.Write(append(line, '\n')); err != nil {
+	line = append(line, '\n')
+	if _, err := l.cpf.Write(line); err != nil {
 		return err
 	}
 	if l.opts.Sync == SyncGroup {
 		if err := unix.Fdatasync(int(l.cpf.Fd())); err != nil {
 			return fmt.Errorf("sync checkpoint: %w", err)
+		}
+	}
+	if l.witness != nil {
+		// The witness is synced whatever the mode: it exists to outlive the log.
+		if _, err := l.witness.Write(line); err != nil {
+			return fmt.Errorf("witness: %w", err)
+		}
+		if err := unix.Fdatasync(int(l.witness.Fd())); err != nil {
+			return fmt.Errorf("sync witness: %w", err)
 		}
 	}
 	l.lastCP = l.n
@@ -330,6 +460,9 @@ func (l *Log) catchUp() error {
 	}
 	if st.Size() == l.size {
 		return nil
+	}
+	if st.Size() < l.size {
+		return fmt.Errorf("%s was truncated under the running log (%d bytes, %d expected)", ReceiptsFile, st.Size(), l.size)
 	}
 	r := bufio.NewReader(io.NewSectionReader(l.f, l.size, st.Size()-l.size))
 	for {

@@ -21,7 +21,26 @@ const (
 	Truncated  = "truncated"
 	Malformed  = "malformed"
 	BadCheckpt = "bad_checkpoint"
+	// Uncovered: records no valid signed checkpoint covers (a forged tail, or checkpoints
+	// deleted or emptied).
+	Uncovered = "uncovered"
+	// BadKey: the verifier key is missing, unreadable, or not the key the operator trusts.
+	BadKey = "bad_key"
 )
+
+// VerifyOptions name what Verify checks the log against besides its own directory.
+type VerifyOptions struct {
+	// Key is the verifier key the operator trusts (the text of verifier.key, kept
+	// elsewhere). When set, checkpoints are checked with it and a verifier.key in the
+	// directory that differs is a BadKey problem: a log re-signed with a fresh key pair
+	// fails.
+	Key string
+	// Witness is a file of checkpoints kept outside the evidence directory (Options.Witness
+	// of the log, or one copied from the event stream). Every checkpoint in it must hold
+	// for the log: a log rewritten and re-signed with its own key, or truncated together
+	// with its checkpoints, fails.
+	Witness string
+}
 
 // Problem is one piece of damage. Line is the 1-based line of receipts.jsonl where it was
 // seen (0 when it concerns the log as a whole); Seq is the record it concerns.
@@ -43,9 +62,15 @@ type Report struct {
 // OK reports whether no damage was found.
 func (r Report) OK() bool { return len(r.Problems) == 0 }
 
-// Verify checks the log in dir without modifying it. The error is for a log that cannot
-// be read at all; damage is reported in Report.Problems.
-func Verify(dir string) (Report, error) {
+// Verify checks the log in dir against its own checkpoints and verifier key; see
+// VerifyWith.
+func Verify(dir string) (Report, error) { return VerifyWith(dir, VerifyOptions{}) }
+
+// VerifyWith checks the log in dir without modifying it. The error is for a log that
+// cannot be read at all; damage is reported in Report.Problems. Besides the chain, every
+// record must be covered by a valid signed checkpoint, the verifier key must be present
+// (and be opts.Key when given), and every checkpoint of opts.Witness must hold.
+func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 	var rep Report
 	data, err := os.ReadFile(filepath.Join(dir, ReceiptsFile))
 	if err != nil {
@@ -125,14 +150,14 @@ func Verify(dir string) (Report, error) {
 		}
 	}
 
-	cps, err := readCheckpoints(dir)
+	cps, err := readCheckpoints(filepath.Join(dir, CheckpointsFile))
 	if err != nil {
 		return rep, err
 	}
 	rep.Checkpoints = len(cps)
-	var verifier note.Verifier
-	if vkey, err := os.ReadFile(filepath.Join(dir, VerifierKeyFile)); err == nil {
-		verifier, _ = note.NewVerifier(strings.TrimSpace(string(vkey)))
+	verifier, keyProblem := verifierFor(dir, opts.Key)
+	if keyProblem != "" && (len(recs) > 0 || len(cps) > 0) {
+		rep.Problems = append(rep.Problems, Problem{Kind: BadKey, Message: keyProblem})
 	}
 	var hashes []tlog.Hash
 	reader := tlog.HashReaderFunc(func(idx []int64) ([]tlog.Hash, error) {
@@ -153,44 +178,86 @@ func Verify(dir string) (Report, error) {
 		hashes = append(hashes, stored...)
 	}
 	clean := rep.OK()
-	for _, cp := range cps {
+	// check verifies one checkpoint against the log; it returns false when the
+	// checkpoint itself is not valid.
+	check := func(cp checkpoint, source string) bool {
 		if verifier == nil {
-			rep.Problems = append(rep.Problems, Problem{Kind: BadCheckpt, Seq: cp.N,
-				Message: "verifier key missing or unreadable: checkpoints cannot be checked"})
-			break
+			return false
 		}
 		n, err := note.Open([]byte(cp.Note), note.VerifierList(verifier))
 		if err != nil || !strings.Contains(n.Text, "\n"+fmt.Sprint(cp.N)+"\n"+cp.Root+"\n") {
 			rep.Problems = append(rep.Problems, Problem{Kind: BadCheckpt, Seq: cp.N,
-				Message: fmt.Sprintf("checkpoint at %d: signature or content invalid", cp.N)})
-			continue
-		}
-		if cp.N > rep.Covered {
-			rep.Covered = cp.N
+				Message: fmt.Sprintf("%s checkpoint at %d: signature or content invalid", source, cp.N)})
+			return false
 		}
 		if cp.N > prevSeq {
 			rep.Problems = append(rep.Problems, Problem{Kind: Truncated, Seq: prevSeq + 1,
-				Message: fmt.Sprintf("a signed checkpoint covers %d records but the log ends at record %d: records %d..%d were truncated", cp.N, prevSeq, prevSeq+1, cp.N)})
-			continue
+				Message: fmt.Sprintf("a signed %s checkpoint covers %d records but the log ends at record %d: records %d..%d were truncated", source, cp.N, prevSeq, prevSeq+1, cp.N)})
+			return true
 		}
 		if !clean || cp.N > int64(len(recs)) {
-			continue
+			return true
 		}
 		root, err := tlog.TreeHash(cp.N, reader)
+		if err == nil && hex.EncodeToString(root[:]) != cp.Root {
+			rep.Problems = append(rep.Problems, Problem{Kind: Edited, Seq: cp.N,
+				Message: fmt.Sprintf("records 1..%d no longer match the signed %s checkpoint (rewritten with recomputed hashes)", cp.N, source)})
+			clean = false
+		}
+		return true
+	}
+	for _, cp := range cps {
+		if check(cp, "local") && cp.N > rep.Covered && cp.N <= prevSeq {
+			rep.Covered = cp.N
+		}
+	}
+	if opts.Witness != "" {
+		wcps, err := readCheckpoints(opts.Witness)
 		if err != nil {
 			return rep, err
 		}
-		if hex.EncodeToString(root[:]) != cp.Root {
-			rep.Problems = append(rep.Problems, Problem{Kind: Edited, Seq: cp.N,
-				Message: fmt.Sprintf("records 1..%d no longer match the signed checkpoint (rewritten with recomputed hashes)", cp.N)})
-			clean = false
+		for _, cp := range wcps {
+			check(cp, "witness")
 		}
+	}
+	if verifier != nil && rep.Covered < prevSeq {
+		rep.Problems = append(rep.Problems, Problem{Kind: Uncovered, Seq: rep.Covered + 1,
+			Message: fmt.Sprintf("records %d..%d are covered by no valid signed checkpoint (forged tail, or checkpoints removed)", rep.Covered+1, prevSeq)})
 	}
 	return rep, nil
 }
 
-func readCheckpoints(dir string) ([]checkpoint, error) {
-	data, err := os.ReadFile(filepath.Join(dir, CheckpointsFile))
+// verifierFor returns the verifier checkpoints are checked with, and a problem with the
+// key when there is one. A trusted key wins over the directory's; without one, the
+// directory's verifier.key must exist and parse.
+func verifierFor(dir, trusted string) (note.Verifier, string) {
+	local, err := os.ReadFile(filepath.Join(dir, VerifierKeyFile))
+	localText := strings.TrimSpace(string(local))
+	if trusted = strings.TrimSpace(trusted); trusted != "" {
+		v, verr := note.NewVerifier(trusted)
+		if verr != nil {
+			return nil, fmt.Sprintf("the trusted verifier key does not parse: %v", verr)
+		}
+		switch {
+		case err != nil:
+			return v, fmt.Sprintf("%s is missing or unreadable: %v", VerifierKeyFile, err)
+		case localText != trusted:
+			return v, fmt.Sprintf("%s is not the trusted verifier key (replaced?)", VerifierKeyFile)
+		}
+		return v, ""
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("%s is missing or unreadable: checkpoints cannot be checked: %v", VerifierKeyFile, err)
+	}
+	v, verr := note.NewVerifier(localText)
+	if verr != nil {
+		return nil, fmt.Sprintf("%s does not parse: %v", VerifierKeyFile, verr)
+	}
+	return v, ""
+}
+
+func readCheckpoints(path string) ([]checkpoint, error) {
+	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}

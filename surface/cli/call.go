@@ -207,6 +207,8 @@ func evidenceCommand() *ucli.Command {
 			Usage: "check the receipt chain and signed checkpoints; exit 1 on any damage",
 			Flags: []ucli.Flag{
 				&ucli.StringFlag{Name: "dir", Usage: "evidence directory (default: <workspace>/.cmdbridge/evidence)"},
+				&ucli.StringFlag{Name: "witness", Usage: "a file of checkpoints kept outside the workspace (evidence.witness in the config): every one must hold for the log"},
+				&ucli.StringFlag{Name: "key", Usage: "the verifier key you trust, as a file or as the key text: checkpoints are checked with it, and a different verifier.key fails"},
 				&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			},
 			Action: func(c *ucli.Context) error {
@@ -218,7 +220,15 @@ func evidenceCommand() *ucli.Command {
 					}
 					dir = filepath.Join(ws, ".cmdbridge", "evidence")
 				}
-				rep, err := evidence.Verify(dir)
+				opts := evidence.VerifyOptions{Witness: c.String("witness"), Key: c.String("key")}
+				if opts.Key != "" {
+					if text, err := os.ReadFile(opts.Key); err == nil {
+						opts.Key = string(text)
+					} else if !strings.Contains(opts.Key, "+") {
+						return failed("--key: %v", err)
+					}
+				}
+				rep, err := evidence.VerifyWith(dir, opts)
 				if err != nil {
 					return failed("%v", err)
 				}

@@ -207,3 +207,40 @@ func mustJSON(t *testing.T, v any) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
+	ws := workspace(t)
+	witness := filepath.Join(t.TempDir(), "witness.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("evidence: {witness: "+witness+"}\n"), 0o644))
+	for range 2 {
+		_, stderr, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt"}`)
+		require.Equal(t, 0, code, stderr)
+	}
+	dir := filepath.Join(ws, ".cmdbridge", "evidence")
+	keyFile := filepath.Join(t.TempDir(), "trusted.key")
+	key, err := os.ReadFile(filepath.Join(dir, "verifier.key"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(keyFile, key, 0o600))
+	stdout, _, code := run(t, ws, "evidence", "verify", "--witness", witness, "--key", keyFile)
+	require.Equal(t, 0, code, stdout)
+
+	// Rewritten from scratch with a fresh key pair: consistent on its own, caught by
+	// the witness and by the trusted key.
+	for _, name := range []string{"receipts.jsonl", "checkpoints.jsonl", "signing.key", "verifier.key"} {
+		require.NoError(t, os.Remove(filepath.Join(dir, name)))
+	}
+	require.NoError(t, os.Remove(filepath.Join(ws, ".cmdbridge", "config.yaml")))
+	for range 2 {
+		_, stderr, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt"}`)
+		require.Equal(t, 0, code, stderr)
+	}
+	stdout, _, code = run(t, ws, "evidence", "verify")
+	require.Equal(t, 0, code, "the forgery is self-consistent: %s", stdout)
+	stdout, _, code = run(t, ws, "evidence", "verify", "--witness", witness)
+	assert.Equal(t, 1, code, stdout)
+	assert.Contains(t, stdout, "witness checkpoint")
+	stdout, _, code = run(t, ws, "evidence", "verify", "--key", strings.TrimSpace(string(key)))
+	assert.Equal(t, 1, code, stdout)
+	assert.Contains(t, stdout, "not the trusted verifier key")
+}
