@@ -123,14 +123,17 @@ func Verify(key []byte, tok string, now time.Time) (Claims, error) {
 	if !ok || !strings.HasPrefix(head, Version+".") {
 		return Claims{}, ErrMalformed
 	}
-	got, err := base64.RawURLEncoding.DecodeString(sig)
+	// Strict: the unused low bits of the last character must be zero, so each token has
+	// exactly one accepted spelling (a lenient decoder takes four spellings of every
+	// signature).
+	got, err := base64.RawURLEncoding.Strict().DecodeString(sig)
 	if err != nil {
 		return Claims{}, ErrMalformed
 	}
 	if !hmac.Equal(got, sign(key, head)) {
 		return Claims{}, ErrSignature
 	}
-	body, err := base64.RawURLEncoding.DecodeString(head[len(Version)+1:])
+	body, err := base64.RawURLEncoding.Strict().DecodeString(head[len(Version)+1:])
 	if err != nil {
 		return Claims{}, ErrMalformed
 	}

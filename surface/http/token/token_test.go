@@ -189,3 +189,30 @@ func TestLoadKeyRefusesWrongSize(t *testing.T) {
 	_, err := token.LoadKey(ws)
 	assert.ErrorContains(t, err, "want 32")
 }
+
+func TestVerifyAcceptsOneSpellingOnly(t *testing.T) {
+	good := mint(t, token.MintOptions{Subject: "ws-1", Tools: []string{"*"}})
+	_, err := token.Verify(key, good, epoch)
+	require.NoError(t, err)
+	// The last character of a 32-byte signature carries 4 bits and 2 unused ones: the
+	// other three characters that differ only in the unused bits decode to the same
+	// signature under a lenient decoder.
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	last := strings.IndexByte(alphabet, good[len(good)-1])
+	require.GreaterOrEqual(t, last, 0)
+	others := 0
+	for i := range alphabet {
+		if i == last || i>>2 != last>>2 {
+			continue
+		}
+		variant := good[:len(good)-1] + alphabet[i:i+1]
+		lenient, err := base64.RawURLEncoding.DecodeString(variant[strings.LastIndexByte(variant, '.')+1:])
+		require.NoError(t, err)
+		canonical, _ := base64.RawURLEncoding.DecodeString(good[strings.LastIndexByte(good, '.')+1:])
+		require.Equal(t, canonical, lenient, "the variant is the same signature to a lenient decoder")
+		_, err = token.Verify(key, variant, epoch)
+		assert.ErrorIs(t, err, token.ErrMalformed, "variant %q accepted", variant)
+		others++
+	}
+	assert.Equal(t, 3, others)
+}
