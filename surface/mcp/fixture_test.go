@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
@@ -79,13 +81,28 @@ type pathIn struct {
 
 type noIn struct{}
 
+type sleepIn struct {
+	MS int `json:"ms" jsonschema:"milliseconds to sleep"`
+}
+
+type bigIn struct {
+	Bytes int `json:"bytes" jsonschema:"size of the text to return"`
+}
+
+// Timeouts of fx:sleep: a short default and a longer maximum a call may ask for.
+const (
+	sleepDefaultTimeout = 200 * time.Millisecond
+	sleepMaxTimeout     = 20 * time.Second
+)
+
 // blockStarted receives a value when fx:block is running.
 var blockStarted = make(chan struct{}, 1)
 
 // fixtureNative: echo (read-only, reports whether the call was interactive), fail (a
 // tool failure), wipe (destructive: the default policy asks), write (a declared write
 // path), off (disabled by governance), block (waits for cancellation) and hidden
-// (excluded).
+// (excluded), sleep (short default timeout, longer maximum) and big (a result of any
+// size).
 func fixtureNative(t testing.TB) *nativetools.Registry {
 	r := nativetools.NewRegistry()
 	add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
@@ -119,6 +136,22 @@ func fixtureNative(t testing.TB) *nativetools.Registry {
 			// The kernel may see this before or after its own cancellation: either way
 			// the call ends CANCELLED, and only a cancelled context gets here.
 			return tool.Fail(tool.CodeCancelled, "fx:block: %v", ctx.Err())
+		}))
+	add(nativetools.New(tool.Spec{Name: "fx:sleep", Description: "Sleep, then answer (or end when the call is cancelled).",
+		DefaultTimeout: sleepDefaultTimeout, MaxTimeout: sleepMaxTimeout,
+		Annotations: tool.Annotations{ReadOnlyHint: true, IdempotentHint: true}},
+		func(ctx context.Context, env *tool.Env, in sleepIn) tool.Output {
+			select {
+			case <-time.After(time.Duration(in.MS) * time.Millisecond):
+				return tool.OK(map[string]any{"slept_ms": in.MS})
+			case <-ctx.Done():
+				return tool.Fail(tool.CodeCancelled, "fx:sleep: %v", ctx.Err())
+			}
+		}))
+	add(nativetools.New(tool.Spec{Name: "fx:big", Description: "Return a text of the given size.",
+		Annotations: tool.Annotations{ReadOnlyHint: true, IdempotentHint: true}},
+		func(ctx context.Context, env *tool.Env, in bigIn) tool.Output {
+			return tool.OK(map[string]any{"text": strings.Repeat("x", in.Bytes)})
 		}))
 	add(nativetools.New(tool.Spec{Name: "fx:hidden", Description: "Excluded by configuration.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},

@@ -31,7 +31,7 @@ func TestStreamableHTTP(t *testing.T) {
 
 	tools, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
-	assert.Len(t, tools.Tools, 7)
+	assert.Len(t, tools.Tools, 9)
 
 	res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_greet", Arguments: map[string]any{"name": "Ada"}})
 	require.NoError(t, err)

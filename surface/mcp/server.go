@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -22,10 +24,28 @@ const ReceiptMetaKey = "cmdbridge/receipt_id"
 // Option configures a server.
 type Option func(*options)
 
+// TimeoutMetaKey is the _meta key of a tools/call request asking for the call's
+// deadline in milliseconds (a positive number). The kernel clamps it to the tool's
+// maximum; without it the tool's default applies.
+const TimeoutMetaKey = "cmdbridge/timeout_ms"
+
+// Defaults of the options below.
+const (
+	// DefaultMaxResultBytes caps one serialised tools/call result.
+	DefaultMaxResultBytes = 1 << 20
+	// DefaultProgressInterval is how often a call carrying a progress token reports.
+	DefaultProgressInterval = 5 * time.Second
+	// DefaultSessionIdle is how long an idle streamable HTTP session lives.
+	DefaultSessionIdle = 30 * time.Minute
+)
+
 type options struct {
-	name, version string
-	instructions  string
-	logger        *slog.Logger
+	name, version  string
+	instructions   string
+	logger         *slog.Logger
+	maxResultBytes int
+	progressEvery  time.Duration
+	sessionIdle    time.Duration
 }
 
 // WithImplementation sets the name and version the server reports in initialize
@@ -44,10 +64,41 @@ func WithLogger(l *slog.Logger) Option {
 	return func(o *options) { o.logger = l }
 }
 
+// WithMaxResultBytes caps the serialised size of a tools/call result (text and
+// structured content together; default [DefaultMaxResultBytes]). A larger result is
+// replaced by one without data whose metadata says it was truncated; n <= 0 restores
+// the default.
+func WithMaxResultBytes(n int) Option {
+	return func(o *options) { o.maxResultBytes = n }
+}
+
+// WithProgressInterval sets how often a tools/call that carries a progress token gets
+// a notifications/progress while it runs (default [DefaultProgressInterval]); d <= 0
+// restores the default.
+func WithProgressInterval(d time.Duration) Option {
+	return func(o *options) { o.progressEvery = d }
+}
+
+// WithSessionIdle sets how long a streamable HTTP session may go without a request
+// before it is closed (default [DefaultSessionIdle]); d <= 0 restores the default. A
+// request naming a closed session is answered 404. Only [HTTPHandler] uses it.
+func WithSessionIdle(d time.Duration) Option {
+	return func(o *options) { o.sessionIdle = d }
+}
+
 func buildOptions(opts []Option) options {
 	o := options{name: "cmdbridge", version: "dev"}
 	for _, f := range opts {
 		f(&o)
+	}
+	if o.maxResultBytes <= 0 {
+		o.maxResultBytes = DefaultMaxResultBytes
+	}
+	if o.progressEvery <= 0 {
+		o.progressEvery = DefaultProgressInterval
+	}
+	if o.sessionIdle <= 0 {
+		o.sessionIdle = DefaultSessionIdle
 	}
 	return o
 }
@@ -76,7 +127,7 @@ func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Serve
 	})
 	inflight := &callGate{}
 	for _, t := range tools {
-		srv.AddTool(t.tool, callHandler(k, caller, t.canonical, inflight))
+		srv.AddTool(t.tool, callHandler(k, caller, t.canonical, inflight, o))
 	}
 	return srv, inflight, nil
 }
@@ -100,13 +151,13 @@ func mcpTools(specs []tool.Spec) ([]mcpTool, error) {
 		if spec.InputSchema == nil || spec.InputSchema.Type != "object" {
 			return nil, fmt.Errorf("mcp: tool %s: input schema is not an object schema", spec.Name)
 		}
-		// Marshalled once here rather than on every tools/list: the bytes are the
-		// kernel's schema exactly, and listing no longer re-encodes schema trees.
-		in, err := json.Marshal(spec.InputSchema)
+		// Marshalled once here rather than on every tools/list, with every boolean
+		// sub-schema spelled as an object (wireSchema), which is all MCP clients accept.
+		in, err := wireSchema(spec.InputSchema)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: input schema: %w", spec.Name, err)
 		}
-		outSchema, err := json.Marshal(outputSchema(spec.OutputSchema))
+		outSchema, err := wireSchema(outputSchema(spec.OutputSchema))
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: output schema: %w", spec.Name, err)
 		}
@@ -146,10 +197,12 @@ func annotations(spec tool.Spec) *sdkmcp.ToolAnnotations {
 }
 
 // outputSchema describes the structured content of every result: the tool.Output
-// envelope, with the tool's own data schema when it declares one.
-func outputSchema(data *jsonschema.Schema) *jsonschema.Schema {
-	if data == nil {
-		data = &jsonschema.Schema{}
+// envelope, with the tool's own data schema when it declares one. data may always be
+// null: a failure, or a result truncated to the size cap, carries none.
+func outputSchema(declared *jsonschema.Schema) *jsonschema.Schema {
+	data := &jsonschema.Schema{}
+	if declared != nil {
+		data = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{declared, {Type: "null"}}}
 	}
 	return &jsonschema.Schema{
 		Type:     "object",
@@ -173,7 +226,7 @@ func outputSchema(data *jsonschema.Schema) *jsonschema.Schema {
 
 // callHandler runs one tools/call through the kernel. It never returns a protocol
 // error: whatever the kernel answers is a result.
-func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, inflight *callGate) sdkmcp.ToolHandler {
+func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, inflight *callGate, o options) sdkmcp.ToolHandler {
 	return func(ctx context.Context, req *sdkmcp.CallToolRequest) (*sdkmcp.CallToolResult, error) {
 		if inflight.mu.TryRLock() {
 			defer inflight.mu.RUnlock()
@@ -189,19 +242,98 @@ func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, infli
 			// Arguments are optional in the protocol; the kernel's input is an object.
 			input = json.RawMessage(`{}`)
 		}
-		res := k.Call(ctx, kernel.Request{Tool: canonical, Input: input, Caller: caller, Interactive: false})
-		return toResult(res), nil
+		timeout, bad := requestedTimeout(req.Params.Meta)
+		if bad != nil {
+			return toResult(kernel.Result{Output: *bad}, o.maxResultBytes), nil
+		}
+		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+			stop := reportProgress(ctx, req.Session, token, canonical, o.progressEvery)
+			// Stopped before the result is returned: no progress follows the response.
+			defer stop()
+		}
+		res := k.Call(ctx, kernel.Request{Tool: canonical, Input: input, Caller: caller, Interactive: false, Timeout: timeout})
+		return toResult(res, o.maxResultBytes), nil
 	}
 }
 
-// toResult serialises the Output once and uses the bytes for both content forms.
-func toResult(res kernel.Result) *sdkmcp.CallToolResult {
+// requestedTimeout reads TimeoutMetaKey; a value that is not a positive number is an
+// INVALID_INPUT result, refused before the kernel.
+func requestedTimeout(meta sdkmcp.Meta) (time.Duration, *tool.Output) {
+	v, ok := meta[TimeoutMetaKey]
+	if !ok || v == nil {
+		return 0, nil
+	}
+	var ms float64
+	switch n := v.(type) {
+	case float64:
+		ms = n
+	case int:
+		ms = float64(n)
+	case int64:
+		ms = float64(n)
+	case json.Number:
+		f, err := n.Float64()
+		if err != nil {
+			ms = -1
+		} else {
+			ms = f
+		}
+	default:
+		ms = -1
+	}
+	if !(ms > 0) {
+		out := tool.Fail(tool.CodeInvalidInput, "_meta[%q] must be a positive number of milliseconds, got %v", TimeoutMetaKey, v)
+		return 0, &out
+	}
+	// The kernel clamps to the tool's maximum; this only keeps the conversion finite.
+	return time.Duration(min(ms, float64(tool.MaxTimeout.Milliseconds())) * float64(time.Millisecond)), nil
+}
+
+// reportProgress sends notifications/progress every interval until stop is called;
+// progress is the seconds elapsed. stop waits for the sender to finish.
+func reportProgress(ctx context.Context, ss *sdkmcp.ServerSession, token any, name string, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				elapsed := now.Sub(start).Truncate(time.Second)
+				_ = ss.NotifyProgress(ctx, &sdkmcp.ProgressNotificationParams{
+					ProgressToken: token,
+					Progress:      now.Sub(start).Seconds(),
+					Message:       fmt.Sprintf("%s still running after %s", name, elapsed),
+				})
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// toResult serialises the Output once and uses the bytes for both content forms. A
+// result over limit bytes is replaced by a truncated one (see truncated).
+func toResult(res kernel.Result, limit int) *sdkmcp.CallToolResult {
 	out := res.Output
 	body, err := json.Marshal(out)
 	if err != nil {
 		// Data a native tool returned that JSON cannot hold: still a tool failure,
 		// never a protocol error.
 		out = tool.Fail(tool.CodeInternal, "%s: output is not JSON: %v", res.Receipt.Tool, err)
+		body, _ = json.Marshal(out)
+	}
+	if size := resultSize(body); size > limit {
+		out = truncated(out, res.Receipt, size, limit)
 		body, _ = json.Marshal(out)
 	}
 	r := &sdkmcp.CallToolResult{
@@ -213,6 +345,43 @@ func toResult(res kernel.Result) *sdkmcp.CallToolResult {
 		r.Meta = sdkmcp.Meta{ReceiptMetaKey: res.Receipt.ID}
 	}
 	return r
+}
+
+// resultSize is the size of the result message carrying body: once as structured
+// content, once as a JSON string (quotes and backslashes escaped, <, > and & as
+// \u00XX), plus the envelope.
+func resultSize(body []byte) int {
+	escapes := bytes.Count(body, []byte{'"'}) + bytes.Count(body, []byte{'\\'})
+	html := bytes.Count(body, []byte{'<'}) + bytes.Count(body, []byte{'>'}) + bytes.Count(body, []byte{'&'})
+	return 2*len(body) + escapes + 5*html + 256
+}
+
+// truncated replaces an Output too large to send: same success and error code, no
+// data or error details, and metadata saying what was dropped and where the call is
+// recorded.
+func truncated(out tool.Output, rec evidence.Receipt, size, limit int) tool.Output {
+	meta := map[string]any{
+		"truncated":      true,
+		"result_bytes":   size,
+		"limit_bytes":    limit,
+		"receipt_id":     rec.ID,
+		"output_sha256":  rec.OutputHash,
+		"truncated_note": fmt.Sprintf("The result of %s was %d bytes, over this server's %d-byte limit, so its data was left out. The call did run: its evidence receipt is %s (output hash %s). Ask for less (a narrower path, range or filter) to see the data.", rec.Tool, size, limit, rec.ID, rec.OutputHash),
+	}
+	for _, key := range []string{"lane", "exit_code", "duration_ms"} {
+		if v, ok := out.Metadata[key]; ok {
+			meta[key] = v
+		}
+	}
+	t := tool.Output{Success: out.Success, Metadata: meta}
+	if out.Error != nil {
+		msg := out.Error.Message
+		if len(msg) > 2048 {
+			msg = msg[:2048] + "…"
+		}
+		t.Error = &tool.Error{Code: out.Error.Code, Message: msg}
+	}
+	return t
 }
 
 // callGate tracks the calls in flight: each holds a read lock; close takes the write

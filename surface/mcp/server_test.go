@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -45,14 +47,19 @@ func (r *recorder) all() []kernel.Request {
 
 // connectInMemory serves k to an SDK client over the SDK's in-memory transports.
 func connectInMemory(t testing.TB, k *kernel.Kernel) *sdkmcp.ClientSession {
+	return connectInMemoryWith(t, k, nil)
+}
+
+// connectInMemoryWith also takes the client's options and the server's.
+func connectInMemoryWith(t testing.TB, k *kernel.Kernel, copts *sdkmcp.ClientOptions, opts ...mcp.Option) *sdkmcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := mcp.NewServer(k, testCaller, mcp.WithImplementation("cmdbridge-test", "v0"))
+	srv, err := mcp.NewServer(k, testCaller, append([]mcp.Option{mcp.WithImplementation("cmdbridge-test", "v0")}, opts...)...)
 	require.NoError(t, err)
 	st, ct := sdkmcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	require.NoError(t, err)
-	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test-client", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test-client", Version: "v0"}, copts).Connect(ctx, ct, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		assert.NoError(t, cs.Close())
@@ -76,7 +83,7 @@ func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
 	}
 	sort.Strings(names)
 	// Every visible kernel tool, under its MCP name; the excluded one is absent.
-	assert.Equal(t, []string{"fx_block", "fx_echo", "fx_fail", "fx_greet", "fx_off", "fx_wipe", "fx_write"}, names)
+	assert.Equal(t, []string{"fx_big", "fx_block", "fx_echo", "fx_fail", "fx_greet", "fx_off", "fx_sleep", "fx_wipe", "fx_write"}, names)
 
 	for _, spec := range k.Tools() {
 		tl := byName[tool.MCPName(spec.Name)]
@@ -85,7 +92,12 @@ func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
 		require.NoError(t, err)
 		got, err := json.Marshal(tl.InputSchema)
 		require.NoError(t, err)
+		// The fixture's input schemas have no boolean sub-schema to rewrite.
 		assert.JSONEq(t, string(want), string(got), "%s: schema passes through unchanged", spec.Name)
+		out, err := json.Marshal(tl.OutputSchema)
+		require.NoError(t, err)
+		assertNoBooleanSubschemas(t, spec.Name+" input", got)
+		assertNoBooleanSubschemas(t, spec.Name+" output", out)
 		assert.Equal(t, spec.Description, tl.Description, spec.Name)
 
 		a := tl.Annotations
@@ -243,6 +255,125 @@ func TestClientCancellationCancelsTheKernelCall(t *testing.T) {
 	res := <-results
 	require.NotNil(t, res.Output.Error)
 	assert.Equal(t, tool.CodeCancelled, res.Output.Error.Code)
+	// The message names how long the call ran, not the deadline it never reached.
+	assert.Regexp(t, `^fx:block: cancelled after \d`, res.Output.Error.Message)
+	assert.NotContains(t, res.Output.Error.Message, tool.DefaultTimeout.String())
+}
+
+func TestCallAsksForItsTimeout(t *testing.T) {
+	cases := []struct {
+		name     string
+		sleepMS  int
+		meta     sdkmcp.Meta
+		wantCode string // "" for success
+		wantMsg  string
+	}{
+		{name: "the default is short", sleepMS: 1500, wantCode: tool.CodeTimeout,
+			wantMsg: "fx:sleep: timed out after " + sleepDefaultTimeout.String()},
+		{name: "a longer timeout asked for", sleepMS: 1500, meta: sdkmcp.Meta{mcp.TimeoutMetaKey: 10_000}},
+		{name: "a shorter one", sleepMS: 1500, meta: sdkmcp.Meta{mcp.TimeoutMetaKey: 50}, wantCode: tool.CodeTimeout,
+			wantMsg: "fx:sleep: timed out after 50ms"},
+		{name: "clamped to the tool's maximum", sleepMS: 1, meta: sdkmcp.Meta{mcp.TimeoutMetaKey: 3_600_000}},
+		{name: "not a number", sleepMS: 1, meta: sdkmcp.Meta{mcp.TimeoutMetaKey: "soon"}, wantCode: tool.CodeInvalidInput,
+			wantMsg: mcp.TimeoutMetaKey},
+		{name: "not positive", sleepMS: 1, meta: sdkmcp.Meta{mcp.TimeoutMetaKey: 0}, wantCode: tool.CodeInvalidInput},
+	}
+	var rec recorder
+	k := newFixtureKernel(t, t.TempDir(), rec.record)
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemory(t, k)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: "fx_sleep",
+				Arguments: map[string]any{"ms": tc.sleepMS}, Meta: tc.meta})
+			require.NoError(t, err)
+			text := res.Content[0].(*sdkmcp.TextContent).Text
+			var out tool.Output
+			require.NoError(t, json.Unmarshal([]byte(text), &out))
+			if tc.wantCode == "" {
+				require.True(t, out.Success, "%+v", out.Error)
+				return
+			}
+			require.NotNil(t, out.Error)
+			assert.Equal(t, tc.wantCode, out.Error.Code)
+			assert.Contains(t, out.Error.Message, tc.wantMsg)
+		})
+	}
+	// What reached the kernel: the asked timeout, unclamped here (the kernel clamps).
+	var timeouts []time.Duration
+	for _, r := range rec.all() {
+		timeouts = append(timeouts, r.Timeout)
+	}
+	assert.Equal(t, []time.Duration{0, 10 * time.Second, 50 * time.Millisecond, 15 * time.Minute}, timeouts,
+		"the malformed ones never reach the kernel")
+}
+
+func TestProgressWhileACallRuns(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	var mu sync.Mutex
+	var got []*sdkmcp.ProgressNotificationParams
+	copts := &sdkmcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *sdkmcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, req.Params)
+	}}
+	cs := connectInMemoryWith(t, k, copts, mcp.WithProgressInterval(20*time.Millisecond))
+	ctx := context.Background()
+
+	params := &sdkmcp.CallToolParams{Name: "fx_sleep", Arguments: map[string]any{"ms": 300},
+		Meta: sdkmcp.Meta{mcp.TimeoutMetaKey: 10_000}}
+	params.SetProgressToken("tok-1")
+	res, err := cs.CallTool(ctx, params)
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	mu.Lock()
+	n := len(got)
+	require.NotZero(t, n, "a 300 ms call reporting every 20 ms sends progress")
+	prev := 0.0
+	for _, p := range got {
+		assert.Equal(t, "tok-1", p.ProgressToken)
+		assert.Greater(t, p.Progress, prev, "progress increases")
+		prev = p.Progress
+		assert.Contains(t, p.Message, "fx:sleep still running after")
+	}
+	mu.Unlock()
+
+	// No token, no progress.
+	_, err = cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_sleep", Arguments: map[string]any{"ms": 100}})
+	require.NoError(t, err)
+	mu.Lock()
+	assert.Len(t, got, n)
+	mu.Unlock()
+}
+
+func TestLargeResultsAreTruncatedWithAMarker(t *testing.T) {
+	const limit = 64 << 10
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemoryWith(t, k, nil, mcp.WithMaxResultBytes(limit))
+	ctx := context.Background()
+
+	res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_big", Arguments: map[string]any{"bytes": 1000}})
+	require.NoError(t, err)
+	out := decodeResult(t, res)
+	require.True(t, out.Success)
+	assert.Nil(t, out.Metadata["truncated"])
+
+	res, err = cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_big", Arguments: map[string]any{"bytes": 3 << 20}})
+	require.NoError(t, err)
+	out = decodeResult(t, res)
+	assert.True(t, out.Success, "the call succeeded; only its data was left out")
+	assert.Nil(t, out.Data)
+	assert.Equal(t, true, out.Metadata["truncated"])
+	receipt := res.Meta[mcp.ReceiptMetaKey].(string)
+	assert.Equal(t, receipt, out.Metadata["receipt_id"])
+	assert.Contains(t, out.Metadata["truncated_note"], receipt)
+	assert.Contains(t, out.Metadata["truncated_note"], "limit")
+	assert.Greater(t, out.Metadata["result_bytes"], float64(6<<20), "the text and structured copies together")
+	msg, err := json.Marshal(res)
+	require.NoError(t, err)
+	assert.Less(t, len(msg), limit, "the result sent is under the cap")
 }
 
 func TestServerRefusesANonObjectSchema(t *testing.T) {
@@ -261,4 +392,41 @@ func TestServerRefusesANonObjectSchema(t *testing.T) {
 	// ServeStdio fails before it touches any descriptor.
 	err = mcp.ServeStdio(context.Background(), k, testCaller, os.Stdin, os.Stdout)
 	assert.ErrorContains(t, err, "fx:scalar")
+}
+
+// assertNoBooleanSubschemas fails when a schema position in raw holds true or false,
+// additionalProperties: false excepted.
+func assertNoBooleanSubschemas(t *testing.T, what string, raw []byte) {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(raw, &v), what)
+	var walk func(path string, x any)
+	walk = func(path string, x any) {
+		switch n := x.(type) {
+		case bool:
+			if !(n == false && strings.HasSuffix(path, "/additionalProperties")) {
+				t.Errorf("%s: boolean sub-schema at %s", what, path)
+			}
+		case map[string]any:
+			for k, sub := range n {
+				switch k {
+				case "properties", "$defs", "patternProperties":
+					if m, ok := sub.(map[string]any); ok {
+						for name, s := range m {
+							walk(path+"/"+k+"/"+name, s)
+						}
+					}
+				case "additionalProperties", "items", "not", "if", "then", "else", "contains":
+					walk(path+"/"+k, sub)
+				case "anyOf", "allOf", "oneOf", "prefixItems":
+					if l, ok := sub.([]any); ok {
+						for i, s := range l {
+							walk(fmt.Sprintf("%s/%s/%d", path, k, i), s)
+						}
+					}
+				}
+			}
+		}
+	}
+	walk("", v)
 }

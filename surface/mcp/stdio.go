@@ -7,7 +7,6 @@ import (
 	"os"
 	"sync"
 
-	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
@@ -18,6 +17,9 @@ var stdioBusy sync.Mutex
 
 // ServeStdio serves k's tools on in and out (normally os.Stdin and os.Stdout) until the
 // client closes the stream or ctx ends, every call running non-interactively as caller.
+// When the client closes the stream, every request it sent before is still answered
+// (cancelled ones excepted) before ServeStdio returns; a malformed line is answered with
+// a JSON-RPC error and the session goes on.
 //
 // The protocol writes to its own duplicate of out's descriptor. Descriptor 1 is then
 // pointed at standard error and os.Stdout set to os.Stderr, so whatever else the
@@ -57,7 +59,7 @@ func ServeStdio(ctx context.Context, k *kernel.Kernel, caller kernel.Caller, in,
 		}
 	}()
 	// The transport closes both duplicates when the session ends; in and out stay open.
-	err = srv.Run(ctx, &sdkmcp.IOTransport{Reader: reader, Writer: proto})
+	err = srv.Run(ctx, &lineTransport{in: reader, out: proto})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		// The host asked us to stop: that is a normal end.
 		err = nil

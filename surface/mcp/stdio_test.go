@@ -133,7 +133,7 @@ func TestStdioStreamSurvivesStrayStdoutWrites(t *testing.T) {
 	assert.Equal(t, tool.CodeNotFound, decodeResult(t, res).Error.Code)
 	tools, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
-	assert.Len(t, tools.Tools, 7)
+	assert.Len(t, tools.Tools, 9)
 
 	// Closing stdin ends the session; the child then checks the restore and exits.
 	require.NoError(t, cs.Close())
