@@ -16,6 +16,8 @@
 //     anything the token claims, and refuses an expired token, a token without expiry,
 //     an unknown version and a subject [ValidateSubject] rejects. Its errors never echo
 //     the token.
+//   - A token has one spelling: both base64url parts are decoded strictly (the unused
+//     low bits of the last character must be zero), so no re-spelled token verifies.
 //   - [Mint] refuses claims that Verify would refuse, so a minted token always
 //     verifies until it expires.
 //   - The key file is created atomically (written aside, then linked into place): two
