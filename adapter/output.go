@@ -125,8 +125,10 @@ func firstLine(b []byte) string {
 }
 
 // Spec describes c as a tool: its name, App.Usage as description, the derived input
-// schema, annotations and path inputs from the app's Metadata (commands/meta.go), the
-// default timeouts, and parallel safety for read-only commands.
+// schema, annotations, effects and path inputs from the app's Metadata
+// (commands/meta.go; openWorldHint is MetaNetwork or MetaOpenWorld), the default
+// timeouts, and parallel safety for read-only commands. Effects that name an unknown
+// property or claim more than the annotations are an error.
 func Spec(c commands.Command) (tool.Spec, error) {
 	app := c.New()
 	schema, err := Schema(c)
@@ -144,10 +146,11 @@ func Spec(c commands.Command) (tool.Spec, error) {
 		}
 		return b, nil
 	}
-	var ro, destructive, idempotent, network bool
+	var ro, destructive, idempotent, network, openWorld bool
 	for key, dst := range map[string]*bool{
 		commands.MetaReadOnly: &ro, commands.MetaDestructive: &destructive,
 		commands.MetaIdempotent: &idempotent, commands.MetaNetwork: &network,
+		commands.MetaOpenWorld: &openWorld,
 	} {
 		if *dst, err = flag(key); err != nil {
 			return tool.Spec{}, err
@@ -157,7 +160,13 @@ func Spec(c commands.Command) (tool.Spec, error) {
 	if err != nil {
 		return tool.Spec{}, err
 	}
-	return tool.Spec{
+	var effects []tool.Effect
+	if v, ok := app.Metadata[commands.MetaEffects]; ok {
+		if effects, ok = v.([]tool.Effect); !ok {
+			return tool.Spec{}, fmt.Errorf("command %s: metadata %s must be a []tool.Effect, not %T", c.Name, commands.MetaEffects, v)
+		}
+	}
+	spec := tool.Spec{
 		Name:        c.Name,
 		Description: app.Usage,
 		Domain:      c.Domain,
@@ -166,14 +175,19 @@ func Spec(c commands.Command) (tool.Spec, error) {
 			ReadOnlyHint:    ro,
 			DestructiveHint: destructive,
 			IdempotentHint:  idempotent,
-			OpenWorldHint:   network,
+			OpenWorldHint:   network || openWorld,
 		},
+		Effects:        effects,
 		Paths:          paths,
 		Network:        network,
 		DefaultTimeout: tool.DefaultTimeout,
 		MaxTimeout:     tool.MaxTimeout,
 		ParallelSafe:   ro,
-	}, nil
+	}
+	if err := spec.CheckEffects(); err != nil {
+		return tool.Spec{}, err
+	}
+	return spec, nil
 }
 
 // pathInputs reads MetaPaths (map[string]string or map[string]any of property → read |

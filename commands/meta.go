@@ -12,6 +12,14 @@ const (
 	MetaIdempotent = "cmdbridge.idempotent"
 	// MetaNetwork (bool): the command may reach the network (git push).
 	MetaNetwork = "cmdbridge.network"
+	// MetaOpenWorld (bool): the command reaches beyond the workspace's own data: it runs
+	// configured or caller-given commands (gates, wu:sandbox) or reaches the network.
+	// MetaNetwork implies it.
+	MetaOpenWorld = "cmdbridge.open_world"
+	// MetaEffects ([]tool.Effect): the inputs that make a call read-only or merely
+	// writing although the command may destroy data (a dry run, a --check); the
+	// read-only, destructive keys stay the worst case.
+	MetaEffects = "cmdbridge.effects"
 	// MetaPaths (map[string]string): input property → "read" or "write", for the inputs
 	// that name files the command touches.
 	MetaPaths = "cmdbridge.paths"

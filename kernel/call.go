@@ -371,17 +371,48 @@ func decodeInput(raw json.RawMessage) (any, []byte, *tool.Output) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return map[string]any{}, []byte("{}"), nil
 	}
+	// Numbers are decoded exactly: an integer literal stays an int64 (a float64 would
+	// round above 2^53 and misjudge valid int64 values), anything else is a float64.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	err := dec.Decode(&v)
+	if err == nil && dec.InputOffset() != int64(len(raw)) {
+		err = fmt.Errorf("invalid character after top-level value at offset %d", dec.InputOffset())
+	}
+	if err != nil {
 		out := tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": "/"}, "input is not JSON: %v", err)
 		return nil, raw, &out
 	}
+	v = exactNumbers(v)
 	canonical, err := json.Marshal(v)
 	if err != nil {
 		out := tool.Fail(tool.CodeInvalidInput, "input: %v", err)
 		return nil, raw, &out
 	}
 	return v, canonical, nil
+}
+
+// exactNumbers replaces every json.Number in v: an integer that fits in an int64
+// becomes an int64, any other number a float64.
+func exactNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = exactNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = exactNumbers(e)
+		}
+	}
+	return v
 }
 
 // env builds the tool.Env of one native call.

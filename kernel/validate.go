@@ -98,6 +98,8 @@ func jsonType(v any) string {
 		return "boolean"
 	case string:
 		return "string"
+	case int64:
+		return "integer"
 	case float64:
 		if x == math.Trunc(x) && !math.IsInf(x, 0) {
 			return "integer"

@@ -1,6 +1,9 @@
 package tool
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -39,9 +42,13 @@ type Spec struct {
 	Domain       string             `json:"domain,omitempty"`
 	InputSchema  *jsonschema.Schema `json:"input_schema"`
 	OutputSchema *jsonschema.Schema `json:"output_schema,omitempty"`
-	Annotations  Annotations        `json:"annotations"`
-	Paths        []PathInput        `json:"paths,omitempty"`
-	Network      bool               `json:"network"`
+	// Annotations are the worst case over every input: what MCP hosts see in tools/list.
+	Annotations Annotations `json:"annotations"`
+	// Effects narrow the annotations for the inputs they describe (a dry run is
+	// read-only); the kernel's policy follows the effect of each call ([Spec.EffectOf]).
+	Effects []Effect    `json:"effects,omitempty"`
+	Paths   []PathInput `json:"paths,omitempty"`
+	Network bool        `json:"network"`
 	// DefaultTimeout applies when the call does not ask for one; MaxTimeout clamps what a
 	// call may ask for.
 	DefaultTimeout    time.Duration `json:"default_timeout"`
@@ -55,3 +62,177 @@ const (
 	DefaultTimeout = 60 * time.Second
 	MaxTimeout     = 15 * time.Minute
 )
+
+// Is says how a [Condition] tests its property.
+type Is string
+
+// Condition tests.
+const (
+	// Unset: the property is absent, null, false or an empty list — what the argv
+	// builder omits (spec §2.6: false is the same as absent).
+	Unset Is = "unset"
+	// Set: the property holds anything else.
+	Set Is = "set"
+	// Equals: the property equals Value (JSON equality).
+	Equals Is = "equals"
+)
+
+// Condition is one test over a call's input object.
+type Condition struct {
+	Property string `json:"property"`
+	Is       Is     `json:"is"`
+	Value    any    `json:"value,omitempty"`
+}
+
+// IsUnset, IsSet and IsEqual build conditions.
+func IsUnset(property string) Condition { return Condition{Property: property, Is: Unset} }
+
+// IsSet is the condition that property holds a value the argv builder passes on.
+func IsSet(property string) Condition { return Condition{Property: property, Is: Set} }
+
+// IsEqual is the condition that property equals v.
+func IsEqual(property string, v any) Condition {
+	return Condition{Property: property, Is: Equals, Value: v}
+}
+
+// Effect is what a call does when every condition of When holds: read-only, writing,
+// or destructive. Effects only ever narrow a spec's static annotations, which stay the
+// worst case: an effect is never destructive when the spec is not, and a read-only spec
+// has no effects.
+type Effect struct {
+	When        []Condition `json:"when"`
+	ReadOnly    bool        `json:"read_only"`
+	Destructive bool        `json:"destructive"`
+}
+
+// ReadOnlyWhen is the effect "read-only when every condition holds".
+func ReadOnlyWhen(when ...Condition) Effect { return Effect{When: when, ReadOnly: true} }
+
+// WritesWhen is the effect "writes but destroys nothing when every condition holds".
+func WritesWhen(when ...Condition) Effect { return Effect{When: when} }
+
+// Holds reports whether c holds for input (a decoded JSON object).
+func (c Condition) Holds(input map[string]any) bool {
+	v, present := input[c.Property]
+	unset := !present || v == nil || v == false
+	if list, ok := v.([]any); ok && len(list) == 0 {
+		unset = true
+	}
+	switch c.Is {
+	case Unset:
+		return unset
+	case Set:
+		return !unset
+	case Equals:
+		return present && jsonEqual(v, c.Value)
+	}
+	return false
+}
+
+// String is the condition as a person reads it: "without fix", "with dry_run",
+// "action=resume".
+func (c Condition) String() string {
+	switch c.Is {
+	case Unset:
+		return "without " + c.Property
+	case Set:
+		return "with " + c.Property
+	}
+	b, _ := json.Marshal(c.Value)
+	return c.Property + "=" + string(b)
+}
+
+// Describe is the effect's conditions as a person reads them ("without fix and without
+// dry_run").
+func (e Effect) Describe() string {
+	out := ""
+	for i, c := range e.When {
+		if i > 0 {
+			out += " and "
+		}
+		out += c.String()
+	}
+	return out
+}
+
+// Kind names an effect: "read_only", "write" or "destructive".
+func (a Annotations) Kind() string {
+	switch {
+	case a.ReadOnlyHint:
+		return "read_only"
+	case a.DestructiveHint:
+		return "destructive"
+	}
+	return "write"
+}
+
+// EffectOf returns the annotations of one call with this input: those of the first
+// effect whose conditions all hold, else the static annotations. Only ReadOnlyHint and
+// DestructiveHint change. index is the effect's position, or -1.
+func (s *Spec) EffectOf(input map[string]any) (a Annotations, index int) {
+	a = s.Annotations
+	for i, e := range s.Effects {
+		all := true
+		for _, c := range e.When {
+			if !c.Holds(input) {
+				all = false
+				break
+			}
+		}
+		if all {
+			a.ReadOnlyHint, a.DestructiveHint = e.ReadOnly, e.Destructive
+			return a, i
+		}
+	}
+	return a, -1
+}
+
+// CheckEffects reports the first effect that names a property the input schema does
+// not have, uses an unknown test, or claims more than the static annotations (an effect
+// may only narrow them).
+func (s *Spec) CheckEffects() error {
+	if len(s.Effects) > 0 && s.Annotations.ReadOnlyHint {
+		return fmt.Errorf("tool %s: a read-only tool has no effects to declare", s.Name)
+	}
+	for i, e := range s.Effects {
+		if len(e.When) == 0 {
+			return fmt.Errorf("tool %s: effect %d has no condition", s.Name, i+1)
+		}
+		if e.ReadOnly && e.Destructive {
+			return fmt.Errorf("tool %s: effect %d is both read-only and destructive", s.Name, i+1)
+		}
+		if e.Destructive && !s.Annotations.DestructiveHint {
+			return fmt.Errorf("tool %s: effect %d is destructive but the tool's annotations are not", s.Name, i+1)
+		}
+		for _, c := range e.When {
+			if s.InputSchema == nil || s.InputSchema.Properties[c.Property] == nil {
+				return fmt.Errorf("tool %s: effect %d: %q is not an input property", s.Name, i+1, c.Property)
+			}
+			switch c.Is {
+			case Unset, Set:
+			case Equals:
+				if c.Value == nil {
+					return fmt.Errorf("tool %s: effect %d: %s equals nothing", s.Name, i+1, c.Property)
+				}
+			default:
+				return fmt.Errorf("tool %s: effect %d: %s: test %q is not unset, set or equals", s.Name, i+1, c.Property, c.Is)
+			}
+		}
+	}
+	return nil
+}
+
+// jsonEqual compares two values as JSON: a decoded input (float64, map[string]any)
+// against a declared value of any Go type.
+func jsonEqual(a, b any) bool {
+	norm := func(v any) any {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return v
+		}
+		var out any
+		_ = json.Unmarshal(raw, &out)
+		return out
+	}
+	return reflect.DeepEqual(norm(a), norm(b))
+}

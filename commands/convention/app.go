@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // MetaArgs is the cli.App.Metadata key holding the command's positionals as
@@ -36,6 +37,12 @@ type Spec struct {
 	Rules []Rule
 	// ReadOnly, Destructive, Idempotent and Network become the tool annotations.
 	ReadOnly, Destructive, Idempotent, Network bool
+	// OpenWorld: the command runs configured or caller-given commands (gates,
+	// wu:sandbox); it becomes openWorldHint (as Network does).
+	OpenWorld bool
+	// Effects are the inputs that make a call less than the worst case above (a dry
+	// run is read-only); see tool.Effect.
+	Effects []tool.Effect
 	// Paths maps input properties naming files to "read" or "write".
 	Paths map[string]string
 	// Action runs the command once argv has been accepted.
@@ -102,6 +109,12 @@ func App(s Spec) *cli.App {
 		commands.MetaNetwork:     s.Network,
 		MetaArgs:                 args,
 		metaSpec:                 &spec,
+	}
+	if s.OpenWorld {
+		meta[commands.MetaOpenWorld] = true
+	}
+	if len(s.Effects) > 0 {
+		meta[commands.MetaEffects] = append([]tool.Effect(nil), s.Effects...)
 	}
 	if len(s.Paths) > 0 {
 		paths := make(map[string]string, len(s.Paths))

@@ -23,7 +23,8 @@ func newConfigSetApp() *cli.App {
 			&cli.StringFlag{Name: "key", Usage: "dotted path from the root of workspace.yaml", Required: true},
 			&cli.StringFlag{Name: "value", Usage: "new value: true/false and numbers are typed; lists get comma-separated items appended", Required: true},
 		},
-		Action: configSet,
+		Destructive: true,
+		Action:      configSet,
 	})
 }
 

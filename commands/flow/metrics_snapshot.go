@@ -32,9 +32,11 @@ func newMetricsSnapshotApp() *cli.App {
 			&cli.StringFlag{Name: "output", Usage: "file to write, relative to the current directory", Value: defaultSnapshot},
 			&cli.BoolFlag{Name: "dry-run", Usage: "compute and report, write nothing"},
 		},
-		Idempotent: true,
-		Paths:      map[string]string{"output": "write"},
-		Action:     metricsSnapshot,
+		Idempotent:  true,
+		Paths:       map[string]string{"output": "write"},
+		Destructive: true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run")), tool.WritesWhen(tool.IsUnset("output"))},
+		Action:      metricsSnapshot,
 	})
 }
 

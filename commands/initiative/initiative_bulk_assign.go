@@ -30,8 +30,9 @@ func newInitiativeBulkAssignApp() *cli.App {
 				Value: "tools/config/initiative-lane-buckets.yaml"},
 			&cli.BoolFlag{Name: "apply", Usage: "write and commit the assignments (default: dry run)"},
 		},
-		Paths:  map[string]string{"config": "read"},
-		Action: initiativeBulkAssign,
+		Paths:   map[string]string{"config": "read"},
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("apply"))},
+		Action:  initiativeBulkAssign,
 	})
 }
 

@@ -48,7 +48,8 @@ func newInitiativeEditApp() *cli.App {
 			convention.Requires("blocked-reason", "blocked-by"),
 			convention.Exclusive("unblock", "blocked-by"),
 		},
-		Action: initiativeEdit,
+		Destructive: true,
+		Action:      initiativeEdit,
 	})
 }
 

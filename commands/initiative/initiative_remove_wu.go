@@ -26,7 +26,8 @@ func newInitiativeRemoveWUApp() *cli.App {
 			&cli.StringFlag{Name: "initiative", Usage: "initiative id or slug", Required: true},
 			convention.WU("wu", "WU to unlink", true),
 		},
-		Action: initiativeRemoveWU,
+		Destructive: true,
+		Action:      initiativeRemoveWU,
 	})
 }
 

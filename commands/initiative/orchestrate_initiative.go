@@ -9,6 +9,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -25,8 +26,9 @@ func newOrchestrateInitiativeApp() *cli.App {
 			&cli.BoolFlag{Name: "dry-run", Usage: "plan only, send no signals"},
 			&cli.BoolFlag{Name: "progress", Usage: "print orchestrate:init-status and stop"},
 		},
-		Rules:  []convention.Rule{convention.Exclusive("progress", "dry-run")},
-		Action: orchestrateInitiative,
+		Rules:   []convention.Rule{convention.Exclusive("progress", "dry-run")},
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run")), tool.ReadOnlyWhen(tool.IsSet("progress"))},
+		Action:  orchestrateInitiative,
 	})
 }
 

@@ -31,7 +31,8 @@ func newOrchestrateMonitorApp() *cli.App {
 			&cli.BoolFlag{Name: "recover", Usage: "time out stuck delegations and signal their targets"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "with --recover, report the actions without taking them"},
 		},
-		Action: orchestrateMonitor,
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("recover")), tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
+		Action:  orchestrateMonitor,
 	})
 }
 

@@ -30,7 +30,8 @@ func newPlanEditApp() *cli.App {
 			convention.OneOf("content", "append"),
 			convention.Exclusive("content", "append"),
 		},
-		Action: planEdit,
+		Destructive: true,
+		Action:      planEdit,
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -25,7 +26,8 @@ func newMemCleanupApp() *cli.App {
 			convention.Duration("ttl", "remove non-project nodes older than this (default: memory.sessionTtl)", ""),
 			&cli.StringFlag{Name: "session-id", Usage: "remove the session-lifecycle nodes of this session"},
 		},
-		Action: memCleanup,
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
+		Action:  memCleanup,
 	})
 }
 

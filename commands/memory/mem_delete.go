@@ -28,8 +28,9 @@ func newMemDeleteApp() *cli.App {
 			convention.Duration("older-than", "delete the nodes created longer ago than this", ""),
 			&cli.BoolFlag{Name: "dry-run", Usage: "report without writing"},
 		},
-		Rules:  []convention.Rule{convention.OneOf("id", "tag", "older-than")},
-		Action: memDelete,
+		Rules:   []convention.Rule{convention.OneOf("id", "tag", "older-than")},
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
+		Action:  memDelete,
 	})
 }
 

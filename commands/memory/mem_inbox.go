@@ -6,6 +6,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -24,7 +25,8 @@ func newMemInboxApp() *cli.App {
 			&cli.BoolFlag{Name: "all", Usage: "include read signals"},
 			&cli.BoolFlag{Name: "mark", Usage: "append a read receipt for each unread signal shown"},
 		},
-		Action: memInbox,
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("mark"))},
+		Action:  memInbox,
 	})
 }
 

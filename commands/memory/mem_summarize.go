@@ -27,7 +27,8 @@ func newMemSummarizeApp() *cli.App {
 			convention.WU("wu", "work unit", true),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the summary without writing"},
 		},
-		Action: memSummarize,
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
+		Action:  memSummarize,
 	})
 }
 

@@ -35,7 +35,9 @@ func newMemTriageApp() *cli.App {
 			convention.Requires("promote", "lane"),
 			convention.Requires("archive", "reason"),
 		},
-		Action: memTriage,
+		Destructive: true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("promote"), tool.IsUnset("archive"))},
+		Action:      memTriage,
 	})
 }
 

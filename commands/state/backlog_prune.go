@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -30,6 +31,7 @@ func newBacklogPruneApp() *cli.App {
 			convention.Int("archive-days", "days after completion from which a done WU is archivable", 90, nil, nil),
 		},
 		Idempotent: true,
+		Effects:    []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("execute"))},
 		Action:     backlogPrune,
 	})
 }

@@ -25,7 +25,8 @@ func newGatesApp() *cli.App {
 			&cli.BoolFlag{Name: "docs-only", Usage: "run only the docs_only gates"},
 			&cli.StringSliceFlag{Name: "only", Usage: "run only this gate (repeatable)"},
 		},
-		Action: gates,
+		OpenWorld: true,
+		Action:    gates,
 	})
 }
 

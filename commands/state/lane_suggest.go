@@ -28,9 +28,11 @@ func newLaneSuggestApp() *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Usage: "write the YAML snippet to this file (otherwise nothing is written)"},
 		},
-		Idempotent: true,
-		Paths:      map[string]string{"output": "write"},
-		Action:     laneSuggest,
+		Idempotent:  true,
+		Paths:       map[string]string{"output": "write"},
+		Destructive: true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("output"))},
+		Action:      laneSuggest,
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -26,6 +27,7 @@ func newSignalCleanupApp() *cli.App {
 		},
 		Destructive: true,
 		Idempotent:  true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
 		Action:      signalCleanup,
 	})
 }

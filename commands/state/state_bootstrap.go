@@ -27,6 +27,7 @@ func newStateBootstrapApp() *cli.App {
 			&cli.BoolFlag{Name: "force", Usage: "overwrite a non-empty event log"},
 		},
 		Destructive: true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("execute"))},
 		Action:      stateBootstrap,
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -33,6 +34,7 @@ func newStateCleanupApp() *cli.App {
 		},
 		Destructive: true,
 		Idempotent:  true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
 		Action:      stateCleanup,
 	})
 }

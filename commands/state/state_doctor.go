@@ -30,6 +30,7 @@ func newStateDoctorApp() *cli.App {
 		},
 		Destructive: true,
 		Idempotent:  true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("fix")), tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
 		Action:      stateDoctor,
 	})
 }

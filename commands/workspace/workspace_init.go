@@ -33,8 +33,10 @@ func newWorkspaceInitApp() *cli.App {
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing workspace.yaml"},
 			&cli.BoolFlag{Name: "yes", Usage: "accepted for compatibility; the command never asks"},
 		},
-		Paths:  map[string]string{"output": "write"},
-		Action: workspaceInit,
+		Paths:       map[string]string{"output": "write"},
+		Destructive: true,
+		Effects:     []tool.Effect{tool.WritesWhen(tool.IsUnset("force"))},
+		Action:      workspaceInit,
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -22,7 +23,9 @@ func newWUBlockApp() *cli.App {
 			nonEmpty("reason", "why the WU is blocked"),
 			&cli.BoolFlag{Name: "remove-worktree", Usage: "remove the WU's worktree (its branch is kept)"},
 		},
-		Action: wuBlock,
+		Destructive: true,
+		Effects:     []tool.Effect{tool.WritesWhen(tool.IsUnset("remove_worktree"))},
+		Action:      wuBlock,
 	})
 }
 

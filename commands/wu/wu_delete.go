@@ -8,6 +8,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -24,6 +25,7 @@ func newWUDeleteApp() *cli.App {
 			&cli.BoolFlag{Name: "dry-run", Usage: "report what would be deleted without deleting"},
 		},
 		Destructive: true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
 		Action:      wuDelete,
 	})
 }

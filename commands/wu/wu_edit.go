@@ -49,7 +49,8 @@ func newWUEditApp() *cli.App {
 			convention.Int("phase", "new phase within the initiative", 0, convention.Bound(1), nil),
 			wuList("blocked-by", "the WUs this one waits for (replaces the list)", false),
 		},
-		Action: wuEdit,
+		Destructive: true,
+		Action:      wuEdit,
 	})
 	// "nothing to edit" is a usage error with its own message (spec §3.1 wu:edit).
 	app.Before = func(cctx *cli.Context) error {

@@ -22,7 +22,8 @@ func newWUPrepApp() *cli.App {
 			convention.WU("id", "WU whose gates run", true),
 			&cli.BoolFlag{Name: "docs-only", Usage: "run only the docs_only gates"},
 		},
-		Action: wuPrep,
+		OpenWorld: true,
+		Action:    wuPrep,
 	})
 }
 

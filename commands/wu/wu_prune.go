@@ -11,6 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -26,7 +27,8 @@ func newWUPruneApp() *cli.App {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "execute", Usage: "act (the default is a read-only dry run)"},
 		},
-		Action: wuPrune,
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("execute"))},
+		Action:  wuPrune,
 	})
 }
 

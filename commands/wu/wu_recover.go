@@ -51,6 +51,7 @@ func newWURecoverApp() *cli.App {
 			&cli.BoolFlag{Name: "force", Usage: "confirm a destructive action (required with reset and nuke)"},
 		},
 		Destructive: true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("action")), tool.WritesWhen(tool.IsEqual("action", recoverResume))},
 		Action:      wuRecover,
 	})
 }

@@ -33,6 +33,7 @@ func newWURepairApp() *cli.App {
 			convention.Exclusive("all", "repair-state"), convention.OneOf("id", "all", "repair-state"),
 		},
 		Destructive: true,
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("check"))},
 		Action:      wuRepair,
 	})
 }

@@ -34,9 +34,10 @@ func newWUSandboxApp() *cli.App {
 			&cli.StringFlag{Name: "worktree", Usage: "directory to run in (inside the workspace)"},
 			convention.Duration("timeout", "kill the command's process group after this long", "10m"),
 		},
-		Args:   []convention.Arg{{Name: "command", Required: true, Passthrough: true}},
-		Paths:  map[string]string{"worktree": "write"},
-		Action: wuSandbox,
+		Args:      []convention.Arg{{Name: "command", Required: true, Passthrough: true}},
+		Paths:     map[string]string{"worktree": "write"},
+		OpenWorld: true,
+		Action:    wuSandbox,
 	})
 }
 

@@ -36,7 +36,8 @@ func newWUUnlockLaneApp() *cli.App {
 			convention.OneOf("list", "lane"),
 			convention.Requires("lane", "reason"),
 		},
-		Action: wuUnlockLane,
+		Effects: []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("list"))},
+		Action:  wuUnlockLane,
 	})
 }
 

@@ -26,6 +26,7 @@ func init() {
 		Name:        "config:set",
 		Domain:      "files",
 		Description: "Set a workspace.yaml value by dotted key and commit it",
+		Annotations: tool.Annotations{DestructiveHint: true},
 	}, runSet))
 }
 

@@ -21,7 +21,9 @@ func init() {
 		Name:        "lane-lock:release",
 		Domain:      "lane-lock",
 		Description: "Release a lane lock held by owner (or any owner with force); not releasing is not an error.",
-		Annotations: tool.Annotations{Title: "Release lane lock", IdempotentHint: true},
+		Annotations: tool.Annotations{Title: "Release lane lock", DestructiveHint: true, IdempotentHint: true},
+		// Only force takes away a lock another owner holds.
+		Effects: []tool.Effect{tool.WritesWhen(tool.IsUnset("force"))},
 	}, release))
 }
 

@@ -29,6 +29,7 @@ func init() {
 		Name:        "mem:inbox",
 		Domain:      "memory",
 		Description: "List signals (unread by default); mark them read only with --mark",
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("mark"))},
 	}, runInbox))
 }
 

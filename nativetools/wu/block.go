@@ -25,6 +25,8 @@ func init() {
 		Name:        "wu:block",
 		Domain:      "wu",
 		Description: "Mark an in-progress WU as blocked",
+		Annotations: tool.Annotations{DestructiveHint: true},
+		Effects:     []tool.Effect{tool.WritesWhen(tool.IsUnset("remove_worktree"))},
 	}, runBlock))
 }
 
