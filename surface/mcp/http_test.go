@@ -3,9 +3,12 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -51,4 +54,93 @@ func TestStreamableHTTP(t *testing.T) {
 
 	require.NoError(t, cs.Close())
 	srv.Client().CloseIdleConnections()
+}
+
+// postJSON sends one JSON-RPC message as the streamable transport expects it.
+func postJSON(t *testing.T, url, session, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	return res
+}
+
+func TestHTTPIdleSessionsExpire(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	const idle = 100 * time.Millisecond
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.WithSessionIdle(idle))
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	ctx := context.Background()
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "idle-test", Version: "v0"}, nil).Connect(ctx,
+		&sdkmcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: srv.Client(), DisableStandaloneSSE: true}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	_, err = cs.ListTools(ctx, nil)
+	require.NoError(t, err, "the session works while it is used")
+	session := cs.ID()
+	require.NotEmpty(t, session)
+
+	// Idle past the limit (polled, bounded): the session id is then unknown, 404.
+	deadline := time.Now().Add(30 * time.Second)
+	status := 0
+	for time.Now().Before(deadline) {
+		time.Sleep(idle)
+		res := postJSON(t, srv.URL, session, `{"jsonrpc":"2.0","id":99,"method":"ping"}`)
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		if status = res.StatusCode; status == http.StatusNotFound {
+			break
+		}
+	}
+	assert.Equal(t, http.StatusNotFound, status, "an idle session is closed and its id rejected")
+}
+
+func TestHTTPRequestBeforeInitializeIsAnInvalidRequest(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	h, err := mcp.HTTPHandler(k, testCaller)
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	res := postJSON(t, srv.URL, "", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	defer res.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+	assert.Empty(t, res.Header.Get("Mcp-Session-Id"), "no session is opened")
+	var msg struct {
+		ID    any `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&msg))
+	assert.EqualValues(t, 1, msg.ID)
+	assert.Equal(t, mcp.CodeNotInitialized, msg.Error.Code)
+	assert.Contains(t, msg.Error.Message, "initialize")
+
+	// initialize itself still opens a session.
+	init := postJSON(t, srv.URL, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	_, _ = io.Copy(io.Discard, init.Body)
+	_ = init.Body.Close()
+	assert.Equal(t, http.StatusOK, init.StatusCode)
+	session := init.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, session)
+	del, err := http.NewRequest(http.MethodDelete, srv.URL, nil)
+	require.NoError(t, err)
+	del.Header.Set("Mcp-Session-Id", session)
+	dres, err := http.DefaultClient.Do(del)
+	require.NoError(t, err)
+	_ = dres.Body.Close()
+	assert.Less(t, dres.StatusCode, 300, "the session is closed")
 }
