@@ -19,8 +19,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// openKernel builds the kernel for the workspace the global flags name.
-func openKernel(c *ucli.Context) (*kernel.Kernel, error) {
+// openKernel builds the kernel for the workspace the global flags name; adjust runs on
+// the configuration after the workspace's config file is applied (mcp's --profile).
+func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel, error) {
 	ws, err := existingWorkspace(c)
 	if err != nil {
 		return nil, err
@@ -42,6 +43,9 @@ func openKernel(c *ucli.Context) (*kernel.Kernel, error) {
 	}
 	if err := fc.Apply(&cfg); err != nil {
 		return nil, err
+	}
+	for _, f := range adjust {
+		f(&cfg)
 	}
 	return kernel.New(cfg)
 }

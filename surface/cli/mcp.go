@@ -2,34 +2,63 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
+	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcphost"
 )
+
+// viewFlags select the tools a server shows: --profile and --tools intersect (see
+// kernel.View).
+func viewFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "profile", Usage: "serve only the tools of this profile (built-in: read-only, non-destructive; more in .cmdbridge/config.yaml)"},
+		&ucli.StringSliceFlag{Name: "tools", Usage: "serve only tools matching these names or globs (wu:*), repeatable; with --profile, the tools in both"},
+	}
+}
+
+func viewOf(c *ucli.Context) kernel.View {
+	return kernel.View{Profile: c.String("profile"), Tools: c.StringSlice("tools")}
+}
 
 func mcpCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:  "mcp",
-		Usage: "serve every tool over MCP on stdin/stdout (calls run non-interactively through the kernel)",
-		Flags: []ucli.Flag{
+		Name:      "mcp",
+		Usage:     "serve the tools over MCP on stdin/stdout (calls run non-interactively through the kernel); enable, disable, list: wire it into a host",
+		ArgsUsage: " ",
+		Flags: append([]ucli.Flag{
 			&ucli.StringSliceFlag{Name: "scope", Usage: "the client's scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
-		},
+		}, viewFlags()...),
+		Subcommands: []*ucli.Command{mcpEnableCommand(), mcpDisableCommand(), mcpListCommand(), mcpProfilesCommand()},
 		Action: func(c *ucli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("mcp: unknown subcommand %q (enable, disable, list, profiles; none to serve)", c.Args().First())
+			}
 			caller, err := callerFromFlags(c)
 			if err != nil {
 				return err
 			}
 			caller.Subject = "mcp:" + caller.Subject
-			k, err := openKernel(c)
+			view := viewOf(c)
+			k, err := openKernel(c, func(cfg *kernel.Config) { cfg.View = view })
 			if err != nil {
 				return failed("%v", err)
 			}
 			defer k.Close()
+			if label := k.ViewLabel(); label != "" {
+				fmt.Fprintf(c.App.ErrWriter, "cmdbridge mcp: serving %d tools (%s)\n", len(k.Tools()), label)
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation("cmdbridge", commands.Version)); err != nil {
@@ -38,4 +67,328 @@ func mcpCommand() *ucli.Command {
 			return nil
 		},
 	}
+}
+
+func hostFlags(nameUsage string) []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "scope", Value: mcphost.ScopeProject, Usage: "project (a file in the workspace) or user (a file under $HOME)"},
+		&ucli.StringFlag{Name: "name", Usage: nameUsage},
+	}
+}
+
+func mcpEnableCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "enable",
+		Usage:     "add (or update) a server entry that launches this cmdbridge on this workspace to a host's MCP configuration",
+		ArgsUsage: strings.Join(mcphost.Hosts, "|"),
+		Flags:     append(hostFlags("server entry name (default: cmdbridge-<workspace directory name>)"), viewFlags()...),
+		Action: func(c *ucli.Context) error {
+			t, ws, err := hostTarget(c)
+			if err != nil {
+				return err
+			}
+			// Fail now, not when the host starts the server: the view must resolve.
+			view := viewOf(c)
+			k, err := openKernel(c, func(cfg *kernel.Config) { cfg.View = view })
+			if err != nil {
+				return failed("%v", err)
+			}
+			ntools := len(k.Tools())
+			_ = k.Close()
+			exe, err := executable()
+			if err != nil {
+				return failed("%v", err)
+			}
+			args := []string{"--workspace", ws}
+			if bin := c.String("delivery-bin"); bin != "" {
+				abs, err := filepath.Abs(bin)
+				if err != nil {
+					return failed("delivery-bin: %v", err)
+				}
+				args = append(args, "--delivery-bin", abs)
+			}
+			args = append(args, "mcp")
+			if view.Profile != "" {
+				args = append(args, "--profile", view.Profile)
+			}
+			for _, p := range view.Tools {
+				args = append(args, "--tools", p)
+			}
+			name := c.String("name")
+			if name == "" {
+				name = defaultServerName(ws)
+			}
+			ch, err := mcphost.Enable(t, name, mcphost.Entry{Command: exe, Args: args})
+			if err != nil {
+				return failed("mcp enable: %v", err)
+			}
+			w := c.App.Writer
+			where := fmt.Sprintf("%s (%s, %s scope) %s", t.Host, t.App, t.Scope, t.Path)
+			switch ch.Action {
+			case mcphost.Unchanged:
+				fmt.Fprintf(w, "%s: server %q already launches %s %s; nothing changed\n", where, name, exe, strings.Join(args, " "))
+			default:
+				fmt.Fprintf(w, "%s: %s server %q: %s %s (%d tools)\n", where, ch.Action, name, exe, strings.Join(args, " "), ntools)
+			}
+			if ch.Backup != "" {
+				fmt.Fprintf(w, "previous file saved as %s\n", ch.Backup)
+			}
+			return nil
+		},
+	}
+}
+
+func mcpDisableCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "disable",
+		Usage:     "remove the server entries that launch this cmdbridge on this workspace from a host's MCP configuration",
+		ArgsUsage: strings.Join(mcphost.Hosts, "|"),
+		Flags:     hostFlags("remove only this entry (default: every entry launching this cmdbridge with this workspace)"),
+		Action: func(c *ucli.Context) error {
+			t, ws, err := hostTarget(c)
+			if err != nil {
+				return err
+			}
+			exe, err := executable()
+			if err != nil {
+				return failed("%v", err)
+			}
+			servers, err := mcphost.Entries(t)
+			if err != nil {
+				return failed("mcp disable: %v", err)
+			}
+			var names []string
+			for _, s := range servers {
+				switch name := c.String("name"); {
+				case name == "" && ours(s, exe, ws):
+					names = append(names, s.Name)
+				case name != "" && s.Name == name:
+					if s.Command == "" || !mcphost.SameProgram(s.Command, exe) {
+						return failed("mcp disable: %s: server %q does not launch cmdbridge (%s); left alone", t.Path, name, s.Command)
+					}
+					names = append(names, s.Name)
+				}
+			}
+			ch, err := mcphost.Disable(t, names)
+			if err != nil {
+				return failed("mcp disable: %v", err)
+			}
+			w := c.App.Writer
+			where := fmt.Sprintf("%s (%s, %s scope) %s", t.Host, t.App, t.Scope, t.Path)
+			if ch.Action == mcphost.Absent {
+				fmt.Fprintf(w, "%s: no server entry for this workspace; nothing changed\n", where)
+				return nil
+			}
+			fmt.Fprintf(w, "%s: removed server %s\n", where, quoteAll(ch.Names))
+			if ch.Backup != "" {
+				fmt.Fprintf(w, "previous file saved as %s\n", ch.Backup)
+			}
+			return nil
+		},
+	}
+}
+
+func mcpListCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "list",
+		Usage: "show, per host and scope, the server entries that launch this cmdbridge on this workspace",
+		Flags: []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *ucli.Context) error {
+			ws, err := workspaceDir(c)
+			if err != nil {
+				return failed("%v", err)
+			}
+			exe, err := executable()
+			if err != nil {
+				return failed("%v", err)
+			}
+			type row struct {
+				Host    string   `json:"host"`
+				Scope   string   `json:"scope"`
+				App     string   `json:"app"`
+				Path    string   `json:"path"`
+				Name    string   `json:"name,omitempty"`
+				Command string   `json:"command,omitempty"`
+				Args    []string `json:"args,omitempty"`
+				Error   string   `json:"error,omitempty"`
+			}
+			var rows []row
+			for _, host := range mcphost.Hosts {
+				for _, scope := range []string{mcphost.ScopeProject, mcphost.ScopeUser} {
+					t, err := mcphost.Locate(host, scope, os.LookupEnv, ws)
+					if err != nil {
+						rows = append(rows, row{Host: host, Scope: scope, Error: err.Error()})
+						continue
+					}
+					base := row{Host: host, Scope: scope, App: t.App, Path: t.Path}
+					servers, err := mcphost.Entries(t)
+					if err != nil {
+						base.Error = err.Error()
+						rows = append(rows, base)
+						continue
+					}
+					found := false
+					for _, s := range servers {
+						if ours(s, exe, ws) {
+							r := base
+							r.Name, r.Command, r.Args = s.Name, s.Command, s.Args
+							rows = append(rows, r)
+							found = true
+						}
+					}
+					if !found {
+						rows = append(rows, base)
+					}
+				}
+			}
+			if c.Bool("json") {
+				return printJSON(c.App.Writer, rows)
+			}
+			tw := tabwriter.NewWriter(c.App.Writer, 0, 8, 2, ' ', 0)
+			fmt.Fprintln(tw, "HOST\tSCOPE\tFILE\tSERVER\tARGS")
+			for _, r := range rows {
+				switch {
+				case r.Error != "":
+					fmt.Fprintf(tw, "%s\t%s\t%s\t-\terror: %s\n", r.Host, r.Scope, r.Path, r.Error)
+				case r.Name == "":
+					fmt.Fprintf(tw, "%s\t%s\t%s\t-\t(not enabled)\n", r.Host, r.Scope, r.Path)
+				default:
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Host, r.Scope, r.Path, r.Name, strings.Join(r.Args, " "))
+				}
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func mcpProfilesCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "profiles",
+		Usage: "list the profiles --profile accepts, with the number of tools each serves in this workspace",
+		Flags: []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *ucli.Context) error {
+			ws, err := workspaceDir(c)
+			if err != nil {
+				return failed("%v", err)
+			}
+			fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+			if err != nil {
+				return failed("%v", err)
+			}
+			var cfg kernel.Config
+			if err := fc.Apply(&cfg); err != nil {
+				return failed("%v", err)
+			}
+			type row struct {
+				Name        string `json:"name"`
+				Source      string `json:"source"`
+				Tools       int    `json:"tools"`
+				Description string `json:"description"`
+				Error       string `json:"error,omitempty"`
+			}
+			builtin := kernel.BuiltinProfiles()
+			all := kernel.Profiles(cfg)
+			var rows []row
+			bad := false
+			for _, name := range kernel.ProfileNames(cfg) {
+				r := row{Name: name, Source: kernel.ConfigFile, Description: all[name].Description}
+				if _, configured := cfg.Profiles[name]; !configured && builtin[name].Description != "" {
+					r.Source = "built-in"
+				}
+				k, err := openKernel(c, func(cfg *kernel.Config) { cfg.View = kernel.View{Profile: name} })
+				if err != nil {
+					r.Error, bad = err.Error(), true
+				} else {
+					r.Tools = len(k.Tools())
+					_ = k.Close()
+				}
+				rows = append(rows, r)
+			}
+			if c.Bool("json") {
+				if err := printJSON(c.App.Writer, rows); err != nil {
+					return err
+				}
+			} else {
+				tw := tabwriter.NewWriter(c.App.Writer, 0, 8, 2, ' ', 0)
+				fmt.Fprintln(tw, "PROFILE\tSOURCE\tTOOLS\tDESCRIPTION")
+				for _, r := range rows {
+					if r.Error != "" {
+						fmt.Fprintf(tw, "%s\t%s\t-\terror: %s\n", r.Name, r.Source, r.Error)
+						continue
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", r.Name, r.Source, r.Tools, r.Description)
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			}
+			if bad {
+				return silentFailure
+			}
+			return nil
+		},
+	}
+}
+
+// hostTarget reads the host argument and --scope of enable and disable.
+func hostTarget(c *ucli.Context) (mcphost.Target, string, error) {
+	if c.NArg() != 1 {
+		return mcphost.Target{}, "", usageError("mcp %s: name one host: %s", c.Command.Name, strings.Join(mcphost.Hosts, ", "))
+	}
+	ws, err := workspaceDir(c)
+	if err != nil {
+		return mcphost.Target{}, "", failed("%v", err)
+	}
+	t, err := mcphost.Locate(c.Args().First(), c.String("scope"), os.LookupEnv, ws)
+	if err != nil {
+		return mcphost.Target{}, "", usageError("mcp %s: %v", c.Command.Name, err)
+	}
+	return t, ws, nil
+}
+
+// executable is the absolute path of this binary, which the host will launch.
+func executable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find this executable: %w", err)
+	}
+	return filepath.Abs(exe)
+}
+
+// ours reports whether s launches this cmdbridge (same program) on workspace ws.
+func ours(s mcphost.Server, exe, ws string) bool {
+	if s.Command == "" || !mcphost.SameProgram(s.Command, exe) {
+		return false
+	}
+	i := slices.Index(s.Args, "--workspace")
+	return i >= 0 && i+1 < len(s.Args) && s.Args[i+1] == ws
+}
+
+// defaultServerName is cmdbridge-<workspace directory name>, folded to lower-case
+// letters, digits and dashes.
+func defaultServerName(ws string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(filepath.Base(ws)) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	name := strings.TrimRight(b.String(), "-")
+	if name == "" {
+		return "cmdbridge"
+	}
+	return "cmdbridge-" + name
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
 }
