@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
+	"sync/atomic"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -25,7 +27,8 @@ const sessionHeader = "Mcp-Session-Id"
 // a request naming it is then answered 404, as the transport specifies, and the client
 // starts a new session. A request without a session id that is not initialize is
 // answered with a JSON-RPC invalid-request error (HTTP 400) instead of opening a
-// session that cannot be used.
+// session that cannot be used. A request the client cancels gets no response: its
+// event stream ends without one.
 func HTTPHandler(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (http.Handler, error) {
 	o := buildOptions(opts)
 	srv, _, err := newServer(k, caller, o)
@@ -34,46 +37,144 @@ func HTTPHandler(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (http.H
 	}
 	h := sdkmcp.NewStreamableHTTPHandler(func(*http.Request) *sdkmcp.Server { return srv },
 		&sdkmcp.StreamableHTTPOptions{SessionTimeout: o.sessionIdle})
-	return initializeFirst(h), nil
+	return newGuard(h), nil
 }
 
-// initializeFirst refuses a sessionless POST that carries a request other than
-// initialize (or one of the sessionless protocol's, which name their version in
-// _meta): the SDK would open a session for it and answer with an error without a
-// JSON-RPC code.
-func initializeFirst(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Header.Get(sessionHeader) != "" {
-			next.ServeHTTP(w, r)
-			return
+// guard sits in front of the SDK's handler. It refuses a sessionless POST that carries
+// a request other than initialize (or one of the sessionless protocol's, which name
+// their version in _meta): the SDK would open a session for it and answer with an
+// error without a JSON-RPC code. And it keeps the response to a request the client
+// cancelled (notifications/cancelled) off the wire, as the MCP spec asks: the SDK
+// still answers it, on the request's own event stream, and guard drops that event,
+// so the stream ends without it.
+type guard struct {
+	next http.Handler
+	mu   sync.Mutex
+	// inflight maps a session to the requests it has in flight, by raw JSON id.
+	inflight map[string]map[string]*flight
+}
+
+type flight struct{ cancelled atomic.Bool }
+
+func newGuard(next http.Handler) *guard {
+	return &guard{next: next, inflight: make(map[string]map[string]*flight)}
+}
+
+// envelope is what guard reads of a POSTed message.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Meta      map[string]any  `json:"_meta"`
+	} `json:"params"`
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		g.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, sdkmcp.DefaultMaxRequestBodyBytes+1))
+	if err != nil {
+		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var msg envelope
+	if json.Unmarshal(body, &msg) != nil {
+		// Not one JSON-RPC object (malformed, or a batch): the SDK answers it.
+		g.next.ServeHTTP(w, r)
+		return
+	}
+	session := r.Header.Get(sessionHeader)
+	isCall := len(msg.ID) > 0 && string(msg.ID) != "null" && msg.Method != ""
+	switch {
+	case session == "" && isCall && msg.Method != "initialize" && msg.Method != "ping" &&
+		msg.Params.Meta["io.modelcontextprotocol/protocolVersion"] == nil:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"jsonrpc": "2.0", "id": msg.ID,
+			"error": map[string]any{
+				"code":    CodeNotInitialized,
+				"message": fmt.Sprintf("server not initialized: %q needs a session; send initialize first", msg.Method),
+			},
+		})
+		return
+	case session != "" && msg.Method == "notifications/cancelled":
+		g.mu.Lock()
+		if f := g.inflight[session][idKey(msg.Params.RequestID)]; f != nil {
+			f.cancelled.Store(true)
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, sdkmcp.DefaultMaxRequestBodyBytes+1))
-		if err != nil {
-			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
-			return
+		g.mu.Unlock()
+	case session != "" && isCall:
+		key, f := idKey(msg.ID), &flight{}
+		g.mu.Lock()
+		if g.inflight[session] == nil {
+			g.inflight[session] = make(map[string]*flight)
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var msg struct {
-			ID     any    `json:"id"`
-			Method string `json:"method"`
-			Params struct {
-				Meta map[string]any `json:"_meta"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(body, &msg) == nil && msg.ID != nil && msg.Method != "" &&
-			msg.Method != "initialize" && msg.Method != "ping" &&
-			msg.Params.Meta["io.modelcontextprotocol/protocolVersion"] == nil {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			_ = json.NewEncoder(w).Encode(map[string]any{
-				"jsonrpc": "2.0", "id": msg.ID,
-				"error": map[string]any{
-					"code":    CodeNotInitialized,
-					"message": fmt.Sprintf("server not initialized: %q needs a session; send initialize first", msg.Method),
-				},
-			})
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+		g.inflight[session][key] = f
+		g.mu.Unlock()
+		defer func() {
+			g.mu.Lock()
+			delete(g.inflight[session], key)
+			if len(g.inflight[session]) == 0 {
+				delete(g.inflight, session)
+			}
+			g.mu.Unlock()
+		}()
+		w = &dropCancelled{ResponseWriter: w, flight: f}
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// idKey is a JSON-RPC id's compact JSON, so 1 and "1" stay different ids.
+func idKey(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// dropCancelled passes a request's event stream through, except the response event
+// once the request is cancelled. The SDK writes one whole event per Write.
+type dropCancelled struct {
+	http.ResponseWriter
+	flight *flight
+}
+
+func (d *dropCancelled) Write(p []byte) (int, error) {
+	if d.flight.cancelled.Load() && isResponseEvent(p) {
+		return len(p), nil
+	}
+	return d.ResponseWriter.Write(p)
+}
+
+func (d *dropCancelled) Flush() {
+	if f, ok := d.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (d *dropCancelled) Unwrap() http.ResponseWriter { return d.ResponseWriter }
+
+// isResponseEvent reports whether p is a server-sent event whose data is a JSON-RPC
+// response (a result or an error, no method).
+func isResponseEvent(p []byte) bool {
+	i := bytes.Index(p, []byte("data: "))
+	if i < 0 || (i > 0 && p[i-1] != '\n') {
+		return false
+	}
+	data := bytes.TrimSpace(p[i+len("data: "):])
+	var m struct {
+		Method *string          `json:"method"`
+		Result *json.RawMessage `json:"result"`
+		Error  *json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return false
+	}
+	return m.Method == nil && (m.Result != nil || m.Error != nil)
 }

@@ -144,3 +144,58 @@ func TestHTTPRequestBeforeInitializeIsAnInvalidRequest(t *testing.T) {
 	_ = dres.Body.Close()
 	assert.Less(t, dres.StatusCode, 300, "the session is closed")
 }
+
+// A cancelled request's stream ends without its response; other requests still get
+// theirs.
+func TestHTTPCancelledRequestGetsNoResponse(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	h, err := mcp.HTTPHandler(k, testCaller)
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	init := postJSON(t, srv.URL, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	_, _ = io.Copy(io.Discard, init.Body)
+	_ = init.Body.Close()
+	session := init.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, session)
+	defer func() {
+		del, _ := http.NewRequest(http.MethodDelete, srv.URL, nil)
+		del.Header.Set("Mcp-Session-Id", session)
+		if res, err := http.DefaultClient.Do(del); err == nil {
+			_ = res.Body.Close()
+		}
+	}()
+	note := postJSON(t, srv.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_ = note.Body.Close()
+
+	streamed := make(chan string, 1)
+	go func() {
+		res := postJSON(t, srv.URL, session, callLine(1, "fx_block", `{}`, ""))
+		b, _ := io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		streamed <- string(b)
+	}()
+	select {
+	case <-blockStarted:
+	case <-time.After(30 * time.Second):
+		t.Fatal("fx:block never started")
+	}
+	cancel := postJSON(t, srv.URL, session, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	_ = cancel.Body.Close()
+	assert.Equal(t, http.StatusAccepted, cancel.StatusCode)
+	select {
+	case body := <-streamed:
+		assert.NotContains(t, body, `"id":1`, "no response for the cancelled request")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled request's stream never ended")
+	}
+
+	res := postJSON(t, srv.URL, session, callLine(2, "fx_echo", `{"text":"after"}`, ""))
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	assert.Contains(t, string(b), `"id":2`)
+	assert.Contains(t, string(b), "after")
+}
