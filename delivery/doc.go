@@ -30,7 +30,8 @@
 //     reported with their numbers and skipped), [RewriteJSONL].
 //   - Git (§2.4): [Git] (CommitPaths, Push, WorktreeAdd/Remove/List, BranchExists,
 //     BranchDelete, Merge, Dirty, CurrentBranch), [InWorkTree], [CommitArtifacts] (the whole
-//     §2.4 rule for a command), [Commit] ({sha, subject, pushed}).
+//     §2.4 rule for a command), [Commit] ({sha, subject, pushed}). Every git run passes
+//     [GitGlobalArgs] (--no-optional-locks) first, so reads never rewrite .git/index.
 //   - Gates (§1.2, §1.12): [SelectGates], [RunGates], [LaneOfBranch], [GateResult].
 //   - Initiatives (§1.6): [ListInitiatives], [ResolveInitiative], [NextInitiativeID],
 //     [InitiativeWUs], [DerivedStatus], [WriteInitiative]. Board: [BuildBoard].

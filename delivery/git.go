@@ -14,7 +14,8 @@ import (
 )
 
 // Git runs the git binary in a directory (spec §2.4). Failures are GIT_ERROR *Errors whose
-// message is git's first stderr line.
+// message is git's first stderr line. Every invocation passes the global option
+// --no-optional-locks (see [GitGlobalArgs]), so reads never rewrite .git/index.
 type Git struct {
 	// Dir is the directory git runs in.
 	Dir string
@@ -53,8 +54,20 @@ func (g *Git) Output(ctx context.Context, args ...string) (string, error) {
 	return out, err
 }
 
+// GitGlobalArgs are the global options every git invocation of the corpus passes before
+// its subcommand. --no-optional-locks keeps a read from taking .git/index.lock to write
+// back the stat refresh `git status` and `git diff` would otherwise do: a read-only command
+// then writes nothing, and cannot make a concurrent `git commit` fail on index.lock. Git
+// ignores it where a lock is required (add, commit, merge…), so writers pass it too.
+var GitGlobalArgs = []string{"--no-optional-locks"}
+
+// GitArgs returns GitGlobalArgs followed by args: the argv (after "git") of one call.
+func GitArgs(args ...string) []string {
+	return append(append(make([]string, 0, len(GitGlobalArgs)+len(args)), GitGlobalArgs...), args...)
+}
+
 func (g *Git) run(ctx context.Context, extraEnv []string, args ...string) (string, string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", GitArgs(args...)...)
 	cmd.Dir = g.Dir
 	if len(g.Env) > 0 || len(extraEnv) > 0 {
 		cmd.Env = append(append(os.Environ(), g.Env...), extraEnv...)

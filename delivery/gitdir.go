@@ -285,7 +285,7 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 // and false when git fails (not a repository, not a work tree, refused…). It is the
 // fallback of discoverGit and the oracle its tests compare against.
 func gitRevParse(ctx context.Context, dir string) (gitRepo, bool) {
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
+	cmd := exec.CommandContext(ctx, "git", GitArgs("rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")...)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {

@@ -192,7 +192,7 @@ func (r *Runtime) resolveOwner(ctx context.Context) string {
 }
 
 func gitConfigValue(ctx context.Context, dir, key string) string {
-	cmd := exec.CommandContext(ctx, "git", "config", "--get", key)
+	cmd := exec.CommandContext(ctx, "git", GitArgs("config", "--get", key)...)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {

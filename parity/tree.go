@@ -134,9 +134,12 @@ var gitFacts = []struct {
 
 func addGitFacts(t Tree, dir string) error {
 	for _, f := range gitFacts {
-		cmd := exec.Command("git", f.args...)
+		// --no-optional-locks: taking a snapshot must not refresh the index. Only
+		// these reads pass it; the lanes' own git runs see the host's environment,
+		// so a read-only tool that forgot the flag shows up as a changed .git.
+		cmd := exec.Command("git", append([]string{"--no-optional-locks"}, f.args...)...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OPTIONAL_LOCKS=0")
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
 		var out, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &stderr
 		// A fact git cannot produce (no commit yet, detached HEAD) is recorded as

@@ -26,7 +26,7 @@ func newGitDiffApp() *cli.App {
 			&cli.BoolFlag{Name: "stat", Usage: "print a diffstat"},
 			&cli.StringFlag{Name: "path", Usage: "limit the diff to this path"},
 		},
-		Args:   []convention.Arg{{Name: "ref"}},
+		Args:   []convention.Arg{{Name: "ref", Usage: "commit, branch or range to compare with (default: the index, or HEAD with staged)"}},
 		Rules:  []convention.Rule{convention.Exclusive("stat", "name-only")},
 		Action: gitDiff,
 	})
@@ -60,7 +60,8 @@ func gitDiff(c *convention.Call) error {
 		}
 		args = append(args, rel)
 	}
-	out, err := git(c.Context(), dir, nil, args...)
+	// A scratch index: porcelain diff would otherwise write the refreshed index back.
+	out, err := gitScratchIndex(c.Context(), dir, args...)
 	if err != nil {
 		return err
 	}
