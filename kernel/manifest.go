@@ -19,6 +19,7 @@ type ManifestTool struct {
 	InputSchema       any              `json:"input_schema"`
 	OutputSchema      any              `json:"output_schema"`
 	Annotations       tool.Annotations `json:"annotations"`
+	Effects           []tool.Effect    `json:"effects,omitempty"`
 	Paths             []tool.PathInput `json:"paths"`
 	Network           bool             `json:"network"`
 	DefaultTimeoutMS  int64            `json:"default_timeout_ms"`
@@ -59,7 +60,7 @@ func (k *Kernel) ManifestTools() ([]ManifestTool, error) {
 		out = append(out, ManifestTool{
 			Name: spec.Name, MCPName: tool.MCPName(spec.Name), Domain: spec.Domain,
 			Description: spec.Description, InputSchema: in, OutputSchema: outSchema,
-			Annotations: spec.Annotations, Paths: nonNil(spec.Paths), Network: spec.Network,
+			Annotations: spec.Annotations, Effects: spec.Effects, Paths: nonNil(spec.Paths), Network: spec.Network,
 			DefaultTimeoutMS: spec.DefaultTimeout.Milliseconds(), MaxTimeoutMS: spec.MaxTimeout.Milliseconds(),
 			ParallelSafe: spec.ParallelSafe, RequiredApprovals: nonNil(spec.RequiredApprovals),
 			Route: e.route, Lanes: lanes, Governance: gov,

@@ -130,7 +130,7 @@ func (c Condition) Holds(input map[string]any) bool {
 }
 
 // String is the condition as a person reads it: "without fix", "with dry_run",
-// "action=resume".
+// `with action="resume"`.
 func (c Condition) String() string {
 	switch c.Is {
 	case Unset:
@@ -139,7 +139,7 @@ func (c Condition) String() string {
 		return "with " + c.Property
 	}
 	b, _ := json.Marshal(c.Value)
-	return c.Property + "=" + string(b)
+	return "with " + c.Property + "=" + string(b)
 }
 
 // Describe is the effect's conditions as a person reads them ("without fix and without

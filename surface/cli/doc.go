@@ -2,7 +2,9 @@
 // Its subcommands:
 //
 //   - tools list|schema|manifest, call, batch, evidence verify — the kernel's tools;
-//   - mcp — the MCP server on stdio; serve — the HTTP conductor sidecar (tools, events,
+//   - mcp — the MCP server on stdio (--profile, --tools: a kernel view); mcp enable,
+//     disable, list — its entry in a host's configuration (package mcphost); mcp
+//     profiles — the profiles a view can name; serve — the HTTP conductor sidecar (tools, events,
 //     /mcp) on loopback; token mint|verify|rotate — its bearer tokens;
 //   - parity — the three-lane parity suite; status — the migration report (text, JSON,
 //     HTML); scaffold — a native tool's starting point generated from a command;

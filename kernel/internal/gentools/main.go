@@ -21,6 +21,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func main() {
@@ -101,6 +102,9 @@ func render(tools []kernel.ManifestTool) []byte {
 			if t.Annotations.IdempotentHint {
 				facts = append(facts, "idempotent")
 			}
+			if t.Annotations.OpenWorldHint {
+				facts = append(facts, "open-world")
+			}
 			if t.Network {
 				facts = append(facts, "network")
 			}
@@ -109,10 +113,13 @@ func render(tools []kernel.ManifestTool) []byte {
 			}
 			facts = append(facts, fmt.Sprintf("timeout %s (max %s)", ms(t.DefaultTimeoutMS), ms(t.MaxTimeoutMS)))
 			fmt.Fprintf(&b, "%s.\n\n", strings.Join(facts, " · "))
+			for _, e := range t.Effects {
+				fmt.Fprintf(&b, "- %s %s\n", strings.ReplaceAll(effectKind(e), "_", "-"), e.Describe())
+			}
 			for _, p := range t.Paths {
 				fmt.Fprintf(&b, "- path input `%s` (%s)\n", p.Property, p.Access)
 			}
-			if len(t.Paths) > 0 {
+			if len(t.Paths)+len(t.Effects) > 0 {
 				b.WriteString("\n")
 			}
 			props := properties(t.InputSchema)
@@ -131,6 +138,11 @@ func render(tools []kernel.ManifestTool) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// effectKind names what a call does when the effect's conditions hold.
+func effectKind(e tool.Effect) string {
+	return tool.Annotations{ReadOnlyHint: e.ReadOnly, DestructiveHint: e.Destructive}.Kind()
 }
 
 type prop struct {
