@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -61,7 +59,7 @@ func (s *Server) mcpHandler(c token.Claims) (nethttp.Handler, error) {
 		}
 	}
 	srv.RemoveTools(hidden...)
-	h := sdkmcp.NewStreamableHTTPHandler(func(*nethttp.Request) *sdkmcp.Server { return srv }, nil)
+	h := mcp.StreamableHandler(srv, s.cfg.MCPOptions...)
 	now := s.cfg.Now()
 	if len(m.entries) >= maxMCPHandlers {
 		for k, e := range m.entries {

@@ -30,14 +30,23 @@ const sessionHeader = "Mcp-Session-Id"
 // session that cannot be used. A request the client cancels gets no response: its
 // event stream ends without one.
 func HTTPHandler(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (http.Handler, error) {
-	o := buildOptions(opts)
-	srv, _, err := newServer(k, caller, o)
+	srv, _, err := newServer(k, caller, buildOptions(opts))
 	if err != nil {
 		return nil, err
 	}
+	return StreamableHandler(srv, opts...), nil
+}
+
+// StreamableHandler serves srv (built by [NewServer], perhaps with tools removed) over
+// the streamable HTTP transport with the guarantees [HTTPHandler] describes: idle
+// sessions expire ([WithSessionIdle]), a sessionless request other than initialize is
+// a JSON-RPC invalid request, and a cancelled request gets no response. Only the
+// session options of opts apply; the server's were fixed when srv was built.
+func StreamableHandler(srv *sdkmcp.Server, opts ...Option) http.Handler {
+	o := buildOptions(opts)
 	h := sdkmcp.NewStreamableHTTPHandler(func(*http.Request) *sdkmcp.Server { return srv },
 		&sdkmcp.StreamableHTTPOptions{SessionTimeout: o.sessionIdle})
-	return newGuard(h), nil
+	return newGuard(h)
 }
 
 // guard sits in front of the SDK's handler. It refuses a sessionless POST that carries
