@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/proctree"
 )
 
 // RunSubprocess runs `opts.Binary <c.Name> argv...` as a real process with the same
-// stdin, environment, directory and output caps as [Run], in its own process group, and
-// maps its end to the same [Result]. On deadline or cancellation the whole group is
-// killed and the result is 124/timeout or 130/cancelled with the same stderr note the
-// adapter lane appends.
+// stdin, environment, directory and output caps as [Run], as a process tree (package
+// proctree: own process group, descendants marked), and maps its end to the same
+// [Result]. On deadline or cancellation the whole tree is killed, daemons that left the
+// group included, and the result is 124/timeout or 130/cancelled with the same stderr
+// note the adapter lane appends. Nothing the command started outlives the call.
 func RunSubprocess(ctx context.Context, c commands.Command, argv []string, opts Options) Result {
 	start := time.Now()
 	if ctx == nil {
@@ -37,14 +39,9 @@ func RunSubprocess(ctx context.Context, c commands.Command, argv []string, opts 
 	cmd.Env = mergeEnv(os.Environ(), opts.Env)
 	cmd.Stdin = bytes.NewReader(opts.Stdin)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		// The whole group: helpers the command started die with it.
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	// Descendants that escaped the group could hold the pipes open; don't wait forever.
-	cmd.WaitDelay = 2 * time.Second
+	tree := proctree.Attach(cmd)
 	err := cmd.Run()
+	tree.Kill()
 	res.Duration = time.Since(start)
 	res.Stdout, res.StdoutTruncated = stdout.bytes(), stdout.truncated
 	res.Stderr, res.StderrTruncated = stderr.bytes(), stderr.truncated

@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -72,7 +72,8 @@ type GateRun struct {
 }
 
 // RunGates runs every gate in order with /bin/sh -c, no fail-fast, DELIVERY_GATE=<name> in
-// the environment. A gate past its timeout has its process group killed and exit code 124.
+// the environment. A gate past its timeout has its whole process tree killed (package
+// proctree: daemons that left the group included) and exit code 124.
 // One telemetry record is appended per gate when TelemetryRoot is set.
 func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
 	results := make([]GateResult, 0, len(gates))
@@ -95,8 +96,9 @@ func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, err
 	return results, nil
 }
 
-// runShell runs script with /bin/sh -c in its own process group and returns its exit code
-// (124 on timeout, 127 when it cannot start).
+// runShell runs script with /bin/sh -c as a process tree (own process group, marked
+// descendants) and returns its exit code (124 on timeout, 127 when it cannot start).
+// Whatever the outcome, nothing the gate started outlives it.
 func runShell(ctx context.Context, dir, script string, env []string, out io.Writer, timeout time.Duration) int {
 	if timeout <= 0 {
 		timeout = DefaultGateTimeout
@@ -107,10 +109,9 @@ func runShell(ctx context.Context, dir, script string, env []string, out io.Writ
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
+	tree := proctree.Attach(cmd)
 	err := cmd.Run()
+	tree.Kill()
 	if tctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 		return 124
 	}

@@ -3,13 +3,19 @@ package delivery
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -70,4 +76,31 @@ func TestRunGatesExitCodesTimeoutAndTelemetry(t *testing.T) {
 	noLane, err := MarshalRecord(GateTelemetry{Timestamp: "t", GateName: "g"})
 	require.NoError(t, err)
 	assert.Contains(t, string(noLane), `"wu_id":null,"lane":null`)
+}
+
+// TestRunGatesTimeoutKillsEscapedDaemon: a gate that double-forks a daemon which leaves
+// the process group (setsid) and ignores SIGTERM, then outlives its timeout. When RunGates
+// reports 124 the daemon must be gone too.
+func TestRunGatesTimeoutKillsEscapedDaemon(t *testing.T) {
+	dir := t.TempDir()
+	res, err := RunGates(context.Background(), GateRun{Dir: dir, Output: io.Discard, Now: time.Now}, []Gate{{
+		Name: "daemon", Timeout: 3 * time.Second,
+		Run: `setsid sh -c 'trap "" TERM; echo $$ > daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
+while [ ! -s daemon.pid ]; do sleep 0.01; done
+sleep 300`,
+	}})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	assert.Equal(t, 124, res[0].ExitCode)
+	b, err := os.ReadFile(filepath.Join(dir, "daemon.pid"))
+	require.NoError(t, err, "the daemon started before the timeout")
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		if proctree.Alive(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	require.Eventually(t, func() bool { return !proctree.Alive(pid) }, 10*time.Second, 10*time.Millisecond,
+		"daemon %d outlived its gate", pid)
 }

@@ -9,13 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -34,7 +34,9 @@ func newWUSandboxApp() *cli.App {
 			&cli.StringFlag{Name: "worktree", Usage: "directory to run in (inside the workspace)"},
 			convention.Duration("timeout", "kill the command's process group after this long", "10m"),
 		},
-		Args:      []convention.Arg{{Name: "command", Required: true, Passthrough: true}},
+		Args: []convention.Arg{{Name: "command", Required: true, Passthrough: true, Usage: "the command to run and its arguments"}},
+		// The action checks the passthrough (argv checking cannot see past "--").
+		Enforces:  []convention.Rule{convention.Required("command")},
 		Paths:     map[string]string{"worktree": "write"},
 		OpenWorld: true,
 		Action:    wuSandbox,
@@ -68,10 +70,9 @@ func wuSandbox(c *convention.Call) error {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "DELIVERY_WU_ID="+w.ID)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// On timeout kill the whole process group, not just the direct child.
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
+	// The command runs as a process tree: on timeout its whole tree dies, daemons that
+	// left the process group included, and nothing it started outlives the call.
+	tree := proctree.Attach(cmd)
 	var stdout, stderr cappedBuffer
 	if c.JSON {
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -80,6 +81,7 @@ func wuSandbox(c *convention.Call) error {
 	}
 	data := wuSandboxData{ID: w.ID, Dir: relDir(ws, dir), Command: argv}
 	runErr := cmd.Run()
+	tree.Kill()
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:

@@ -1,0 +1,53 @@
+package wu_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/proctree"
+)
+
+// TestSandboxTimeoutKillsEscapedDaemon runs wu:sandbox on the adapter lane (in process,
+// the default lane) with a command that double-forks a daemon which leaves the process
+// group (setsid) and ignores SIGTERM, then outlives --timeout. When the call reports the
+// timeout, the daemon must be gone too.
+func TestSandboxTimeoutKillsEscapedDaemon(t *testing.T) {
+	ws := filepath.Join(t.TempDir(), "acme")
+	require.NoError(t, parity.CopyTree(filepath.Join("..", "..", "testdata", "workspaces", "acme"), ws, nil))
+	t.Setenv("DELIVERY_WORKSPACE", "")
+	require.NoError(t, os.Unsetenv("DELIVERY_WORKSPACE"))
+	c, ok := commands.Default.Lookup("wu:sandbox")
+	require.True(t, ok)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res := adapter.Run(ctx, c, []string{"--id", "WU-1", "--timeout", "2s", "--json", "--", "sh", "-c",
+		`setsid sh -c 'trap "" TERM; echo $$ > daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
+while [ ! -s daemon.pid ]; do sleep 0.01; done
+sleep 300`}, adapter.Options{Dir: ws})
+	assert.Equal(t, 1, res.ExitCode, "stderr: %s", res.Stderr)
+	assert.Contains(t, string(res.Stdout), `"timed_out": true`)
+	b, err := os.ReadFile(filepath.Join(ws, "daemon.pid"))
+	require.NoError(t, err, "the daemon started before the timeout")
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		if proctree.Alive(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	require.Eventually(t, func() bool { return !proctree.Alive(pid) }, 10*time.Second, 10*time.Millisecond,
+		"daemon %d outlived the call", pid)
+}
