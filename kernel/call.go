@@ -24,6 +24,9 @@ type Request struct {
 	Caller Caller
 	// Interactive says a person can answer approval questions during the call.
 	Interactive bool
+	// Approver answers this call's approval question instead of Config.Approver (an MCP
+	// session whose client can elicit an answer from its user sets one per call).
+	Approver Approver
 	// Timeout asks for a deadline; 0 uses the tool's default, and it is clamped to the
 	// tool's maximum.
 	Timeout time.Duration
@@ -107,22 +110,26 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	if denied != nil {
 		return c.refuse(*denied)
 	}
-	// 6. policy and approval.
-	decision, rule := decide(k.policy, &e.spec, canonical, req.Interactive)
+	// 6. policy and approval, on the effect of this input (a dry run is read-only).
+	effect, _ := e.spec.EffectOf(obj)
+	c.rec.Effect = effect.Kind()
+	decision, rule := decide(k.policy, &e.spec, effect, canonical, req.Interactive)
 	if decision == Allow && len(e.spec.RequiredApprovals) > 0 {
-		decision, rule = Ask, rule+"+required_approvals"
+		decision, rule = Ask, rule+requiredApprovalsSuffix
 	}
 	c.rec.Decision, c.rec.Rule = string(decision), rule
 	switch decision {
 	case Deny:
-		return c.refuse(tool.FailDetails(tool.CodePolicyDenied, map[string]any{"rule": rule}, "%s: denied by policy rule %s", name, rule))
+		details, note := k.refusalHint(&e.spec, effect, canonical, req.Interactive, rule)
+		return c.refuse(tool.FailDetails(tool.CodePolicyDenied, details, "%s: denied by policy rule %s (%s call)%s", name, rule, effect.Kind(), withNote(note)))
 	case Ask:
 		if !req.Interactive {
 			// No person can answer: refuse now. Nothing on this branch can wait.
-			return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, map[string]any{"rule": rule, "required_approvals": e.spec.RequiredApprovals},
-				"%s needs approval (rule %s) and the call is not interactive", name, rule))
+			details, note := k.refusalHint(&e.spec, effect, canonical, req.Interactive, rule)
+			return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, details,
+				"%s needs approval (policy rule %s, %s call) and the call is not interactive%s", name, rule, effect.Kind(), withNote(note)))
 		}
-		if res, done := c.approve(ctx, e, canonical, rule); done {
+		if res, done := c.approve(ctx, e, canonical, rule, effect); done {
 			return res
 		}
 	}
@@ -131,21 +138,33 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	return c.dispatch(ctx, e, canonical, writes)
 }
 
-// approve waits for the approver in interactive mode. done is true when the call ended.
-func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule string) (Result, bool) {
+// approve waits for the approver in interactive mode: the request's own, else the
+// configured one. done is true when the call ended.
+func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule string, effect tool.Annotations) (Result, bool) {
 	k := c.k
-	if k.cfg.Approver == nil {
-		return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, map[string]any{"rule": rule},
-			"%s needs approval (rule %s) and no approver is configured", e.spec.Name, rule)), true
+	approver := c.req.Approver
+	if approver == nil {
+		approver = k.cfg.Approver
+	}
+	if approver == nil {
+		details, note := k.refusalHint(&e.spec, effect, canonical, true, rule)
+		return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, details,
+			"%s needs approval (policy rule %s, %s call) and no approver is configured%s", e.spec.Name, rule, effect.Kind(), withNote(note))), true
 	}
 	actx, cancel := context.WithTimeout(ctx, k.cfg.ApprovalTimeout)
 	defer cancel()
-	ok, err := k.cfg.Approver.Approve(actx, ApprovalRequest{
+	ok, err := approver.Approve(actx, ApprovalRequest{
 		CallID: c.rec.ID, RunID: c.req.RunID, Tool: e.spec.Name, Subject: c.req.Caller.Subject,
-		Input: canonical, Rule: rule, Approvals: e.spec.RequiredApprovals,
+		Input: canonical, Rule: rule, Effect: effect.Kind(), Approvals: e.spec.RequiredApprovals,
 	})
 	if ctx.Err() != nil {
 		return c.interrupt(ctx, "while waiting for approval"), true
+	}
+	if errors.Is(err, ErrApprovalDeferred) {
+		// Asked out of band: this call ends unanswered, the answer comes with a retry.
+		details, _ := k.refusalHint(&e.spec, effect, canonical, true, rule)
+		return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, details,
+			"%s needs approval (policy rule %s, %s call); the approval was asked out of band", e.spec.Name, rule, effect.Kind())), true
 	}
 	if err != nil || !ok {
 		c.rec.Decision = "rejected"
@@ -354,6 +373,14 @@ func exitCode(meta map[string]any) (int, bool) {
 		return int(v), true
 	}
 	return 0, false
+}
+
+// withNote appends a refusal's hint to its message.
+func withNote(note string) string {
+	if note == "" {
+		return ""
+	}
+	return "; " + note
 }
 
 func invalid(name, ptr, why string) tool.Output {

@@ -174,6 +174,9 @@ func (k *Kernel) buildRegistry() error {
 		if err := checkPathProps(&e.spec); err != nil {
 			return err
 		}
+		if err := e.spec.CheckEffects(); err != nil {
+			return err
+		}
 		if e.resolved, err = e.spec.InputSchema.Resolve(nil); err != nil {
 			return fmt.Errorf("tool %s: input schema: %w", name, err)
 		}

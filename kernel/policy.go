@@ -1,13 +1,18 @@
 package kernel
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -32,7 +37,9 @@ type Rule struct {
 	Tool string `json:"tool,omitempty" yaml:"tool,omitempty"`
 	// Args is a regular expression matched against the canonical JSON input (sorted keys,
 	// compact).
-	Args        string   `json:"args,omitempty" yaml:"args,omitempty"`
+	Args string `json:"args,omitempty" yaml:"args,omitempty"`
+	// ReadOnly and Destructive match the effect of the call (the tool's annotations as
+	// narrowed by its effects for this input), not the tool's worst case.
 	ReadOnly    *bool    `json:"read_only,omitempty" yaml:"read_only,omitempty"`
 	Destructive *bool    `json:"destructive,omitempty" yaml:"destructive,omitempty"`
 	Interactive *bool    `json:"interactive,omitempty" yaml:"interactive,omitempty"`
@@ -40,8 +47,10 @@ type Rule struct {
 	Decision    Decision `json:"decision" yaml:"decision"`
 }
 
-// DefaultPolicy is used when Config.Policy is nil: destructive tools ask, everything
-// else is allowed. Non-interactive destructive calls therefore need an explicit rule.
+// DefaultPolicy is used when Config.Policy is nil: destructive calls ask, everything
+// else is allowed. A call is destructive by its effect (tool.Spec.EffectOf), so a
+// destructive tool's harmless modes (a dry run, a --check) are allowed; its destructive
+// ones, made non-interactively, need an explicit rule.
 func DefaultPolicy() []Rule {
 	yes := true
 	return []Rule{
@@ -52,14 +61,21 @@ func DefaultPolicy() []Rule {
 
 // ApprovalRequest is what an Approver is asked.
 type ApprovalRequest struct {
-	CallID    string          `json:"call_id"`
-	RunID     string          `json:"run_id"`
-	Tool      string          `json:"tool"`
-	Subject   string          `json:"subject"`
-	Input     json.RawMessage `json:"input"`
-	Rule      string          `json:"rule"`
-	Approvals []string        `json:"required_approvals,omitempty"`
+	CallID  string          `json:"call_id"`
+	RunID   string          `json:"run_id"`
+	Tool    string          `json:"tool"`
+	Subject string          `json:"subject"`
+	Input   json.RawMessage `json:"input"`
+	Rule    string          `json:"rule"`
+	// Effect is the call's effect: read_only, write or destructive.
+	Effect    string   `json:"effect"`
+	Approvals []string `json:"required_approvals,omitempty"`
 }
+
+// ErrApprovalDeferred is what an Approver returns when it cannot wait but will have
+// the question answered out of band (an MCP client asked to elicit the answer, which
+// comes back with a retried call): the call ends APPROVAL_REQUIRED, not denied.
+var ErrApprovalDeferred = errors.New("approval deferred")
 
 // Approver decides ask outcomes for interactive calls. It must return when ctx ends.
 type Approver interface {
@@ -115,17 +131,18 @@ func compilePolicy(rules []Rule, names *tool.Names) ([]compiledRule, error) {
 func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
 
 // decide returns the decision for one call and the name of the rule that made it.
-func decide(rules []compiledRule, spec *tool.Spec, canonicalInput []byte, interactive bool) (Decision, string) {
+// effect is the call's effective annotations (spec.EffectOf of its input).
+func decide(rules []compiledRule, spec *tool.Spec, effect tool.Annotations, canonicalInput []byte, interactive bool) (Decision, string) {
 	for _, r := range rules {
 		if r.Tool != "" {
 			if ok, _ := path.Match(r.Tool, spec.Name); !ok {
 				continue
 			}
 		}
-		if r.ReadOnly != nil && *r.ReadOnly != spec.Annotations.ReadOnlyHint {
+		if r.ReadOnly != nil && *r.ReadOnly != effect.ReadOnlyHint {
 			continue
 		}
-		if r.Destructive != nil && *r.Destructive != spec.Annotations.DestructiveHint {
+		if r.Destructive != nil && *r.Destructive != effect.DestructiveHint {
 			continue
 		}
 		if r.Interactive != nil && *r.Interactive != interactive {
@@ -140,4 +157,90 @@ func decide(rules []compiledRule, spec *tool.Spec, canonicalInput []byte, intera
 		return Ask, "default"
 	}
 	return Deny, "default"
+}
+
+// requiredApprovalsSuffix marks a decision turned from allow into ask by the tool's
+// RequiredApprovals: no policy rule can allow such a call without a person.
+const requiredApprovalsSuffix = "+required_approvals"
+
+// refusalHint explains a POLICY_DENIED or APPROVAL_REQUIRED refusal: the details name
+// the rule that decided and the call's effect, and, unless the tool requires a person's
+// approval, carry "config": a ready-to-paste policy for .cmdbridge/config.yaml that
+// allows this tool, and "allowed_without": the harmless modes of the tool (its effects)
+// the current policy already allows. note is the same in one sentence for the message.
+func (k *Kernel) refusalHint(spec *tool.Spec, effect tool.Annotations, canonical []byte, interactive bool, rule string) (details map[string]any, note string) {
+	details = map[string]any{"rule": rule, "effect": effect.Kind()}
+	if len(spec.RequiredApprovals) > 0 {
+		details["required_approvals"] = spec.RequiredApprovals
+	}
+	if strings.HasSuffix(rule, requiredApprovalsSuffix) {
+		return details, fmt.Sprintf("%s requires the approval of a person (%s), which no policy rule replaces",
+			spec.Name, strings.Join(spec.RequiredApprovals, ", "))
+	}
+	snippet, err := k.allowSnippet(spec.Name, rule)
+	if err == nil {
+		details["config"] = snippet
+		note = fmt.Sprintf("to allow %s, add the rule %q of details.config to the policy in %s", spec.Name, allowRuleName(spec.Name), ConfigFile)
+	}
+	var harmless []string
+	for _, e := range spec.Effects {
+		a := effect
+		a.ReadOnlyHint, a.DestructiveHint = e.ReadOnly, e.Destructive
+		if level(a) >= level(effect) {
+			continue // not less than this call's effect
+		}
+		if d, _ := decide(k.policy, spec, a, canonical, interactive); d == Allow {
+			harmless = append(harmless, e.Describe()+" ("+strings.ReplaceAll(a.Kind(), "_", "-")+")")
+		}
+	}
+	if len(harmless) > 0 {
+		details["allowed_without"] = harmless
+		note += "; the policy already allows it " + strings.Join(harmless, ", or ")
+	}
+	return details, note
+}
+
+// level orders effects: read-only 0, writing 1, destructive 2.
+func level(a tool.Annotations) int {
+	switch {
+	case a.ReadOnlyHint:
+		return 0
+	case a.DestructiveHint:
+		return 2
+	}
+	return 1
+}
+
+func allowRuleName(tool string) string {
+	return "allow-" + strings.NewReplacer(":", "-", "_", "-").Replace(tool)
+}
+
+// allowSnippet is a policy for .cmdbridge/config.yaml whose first rule allows the tool
+// ahead of the rule that decided. A policy key replaces the default policy, so when the
+// kernel runs the default policy the snippet repeats its rules after the new one; with a
+// configured policy it is the one rule to add to the list.
+func (k *Kernel) allowSnippet(name, decidedBy string) (string, error) {
+	priority := 0
+	for _, r := range k.policy {
+		if r.Name == decidedBy {
+			priority = r.Priority + 1
+			break
+		}
+	}
+	rules := []Rule{{Name: allowRuleName(name), Tool: name, Decision: Allow, Priority: priority}}
+	header := "# add this rule to the policy list of " + ConfigFile + "\n"
+	if reflect.DeepEqual(k.cfg.Policy, DefaultPolicy()) {
+		rules = append(rules, DefaultPolicy()...)
+		header = "# " + ConfigFile + ": a policy key replaces the default policy, whose two rules follow the new one\n"
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(struct {
+		Policy []Rule `yaml:"policy"`
+	}{rules}); err != nil {
+		return "", err
+	}
+	_ = enc.Close()
+	return header + b.String(), nil
 }

@@ -18,7 +18,11 @@ type Receipt struct {
 	// call ended before policy ran.
 	Decision string `json:"decision"`
 	Rule     string `json:"rule"`
-	Lane     string `json:"lane"`
+	// Effect is the call's effect by its input (read_only, write, destructive): the
+	// tool's annotations as narrowed by its declared effects; empty when the call ended
+	// before policy ran.
+	Effect string `json:"effect,omitempty"`
+	Lane   string `json:"lane"`
 	// Status is ok, failed, refused, timeout or cancelled.
 	Status     string `json:"status"`
 	ErrorCode  string `json:"error_code"`
