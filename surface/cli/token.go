@@ -25,6 +25,7 @@ func tokenCommand() *ucli.Command {
 					&ucli.StringSliceFlag{Name: "tools", Usage: "tool globs the token may see (doublestar over canonical names: 'wu:*', '*'), repeatable or comma-separated"},
 					&ucli.StringSliceFlag{Name: "read", Usage: "read scope path (relative to the workspace or absolute), repeatable"},
 					&ucli.StringSliceFlag{Name: "write", Usage: "write scope path (also grants reading), repeatable"},
+					&ucli.StringSliceFlag{Name: "events", Usage: "subject globs whose events the token may watch and acknowledge besides its own ('*' and '*:**' for a control plane), repeatable"},
 					&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of the token", Value: 24 * time.Hour},
 				},
 				Action: func(c *ucli.Context) error {
@@ -38,7 +39,8 @@ func tokenCommand() *ucli.Command {
 					}
 					tok, _, err := token.Mint(key, token.MintOptions{
 						Subject: c.String("subject"), Tools: splitList(c.StringSlice("tools")),
-						Read: c.StringSlice("read"), Write: c.StringSlice("write"), TTL: c.Duration("ttl"),
+						Read: c.StringSlice("read"), Write: c.StringSlice("write"), Events: splitList(c.StringSlice("events")),
+						TTL: c.Duration("ttl"),
 					})
 					if err != nil {
 						return usageError("%v", err)

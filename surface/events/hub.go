@@ -79,6 +79,8 @@ type item struct {
 	stream  uint64
 	durable bool
 	frame   []byte
+	// from and channel decide who may see the event (Visibility).
+	from, channel string
 }
 
 // pendingItem is an unacknowledged durable event.
@@ -166,7 +168,7 @@ func newItem(n uint64, e Event, durable bool) (*item, error) {
 	frame = append(frame, "\ndata: "...)
 	frame = append(frame, data...)
 	frame = append(frame, "\n\n"...)
-	return &item{stream: n, durable: durable, frame: frame}, nil
+	return &item{stream: n, durable: durable, frame: frame, from: e.From, channel: e.Channel}, nil
 }
 
 // Publish validates e, fills its envelope (schema version, source, from, seq, timestamp,
@@ -284,6 +286,9 @@ func (h *Hub) ringAfter(n uint64) []*item {
 // or, for a durable one, puts s in catch-up mode: s skips live events until its writer
 // has re-read the pending durable events, so nothing durable is lost and order holds.
 func (h *Hub) offer(s *subscriber, it *item) {
+	if !s.sees(it) {
+		return
+	}
 	if s.lagging {
 		if !it.durable {
 			s.dropped.Add(1)
@@ -309,7 +314,11 @@ func (h *Hub) offer(s *subscriber, it *item) {
 
 // Ack acknowledges durable events by id; they are no longer replayed. It returns how
 // many pending events it acknowledged (unknown or already acknowledged ids count zero).
-func (h *Hub) Ack(ids []string) (int, error) {
+func (h *Hub) Ack(ids []string) (int, error) { return h.AckVisible(ids, nil) }
+
+// AckVisible is Ack for a viewer: ids of events v does not let it see count as unknown
+// (nil v sees everything).
+func (h *Hub) AckVisible(ids []string, v Visibility) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -317,7 +326,7 @@ func (h *Hub) Ack(ids []string) (int, error) {
 	}
 	var hit []string
 	for _, id := range ids {
-		if _, ok := h.byID[id]; ok {
+		if p, ok := h.byID[id]; ok && v.sees(p.item) {
 			hit = append(hit, id)
 		}
 	}
@@ -327,6 +336,12 @@ func (h *Hub) Ack(ids []string) (int, error) {
 // AckChannel acknowledges every pending durable event of channel whose stream id is at
 // most through (the SSE id a consumer has processed up to).
 func (h *Hub) AckChannel(channel string, through uint64) (int, error) {
+	return h.AckChannelVisible(channel, through, nil)
+}
+
+// AckChannelVisible is AckChannel for a viewer: only events v lets it see are
+// acknowledged (nil v sees everything).
+func (h *Hub) AckChannelVisible(channel string, through uint64, v Visibility) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -334,7 +349,7 @@ func (h *Hub) AckChannel(channel string, through uint64) (int, error) {
 	}
 	var hit []string
 	for _, p := range h.pending {
-		if p.event.Channel == channel && p.stream <= through {
+		if p.event.Channel == channel && p.stream <= through && v.sees(p.item) {
 			hit = append(hit, p.event.EventID)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 // subscriber is one connected SSE stream. Fields without a comment are guarded by the
 // hub's mutex.
 type subscriber struct {
+	visible Visibility // nil: every event
 	queue   chan *item
 	wake    chan struct{} // cap 1: the hub put the subscriber in catch-up mode
 	done    chan struct{} // closed by Hub.Close
@@ -64,9 +65,10 @@ func (h *Hub) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s := &subscriber{
-		queue: make(chan *item, h.cfg.QueueSize),
-		wake:  make(chan struct{}, 1),
-		done:  make(chan struct{}),
+		visible: visibilityOf(r.Context()),
+		queue:   make(chan *item, h.cfg.QueueSize),
+		wake:    make(chan struct{}, 1),
+		done:    make(chan struct{}),
 	}
 	backlog, gap, ok := h.subscribe(s, last, resume)
 	if !ok {
@@ -142,7 +144,9 @@ func (h *Hub) subscribe(s *subscriber, last uint64, resume bool) (backlog []*ite
 	if !resume {
 		// A fresh stream starts with every unacknowledged durable event, then live ones.
 		for _, p := range h.pending {
-			backlog = append(backlog, p.item)
+			if s.sees(p.item) {
+				backlog = append(backlog, p.item)
+			}
 		}
 		return backlog, gap, true
 	}
@@ -153,16 +157,20 @@ func (h *Hub) subscribe(s *subscriber, last uint64, resume bool) (backlog []*ite
 	seen := map[uint64]bool{}
 	for _, it := range h.ringAfter(last) {
 		seen[it.stream] = true
-		backlog = append(backlog, it)
+		if s.sees(it) {
+			backlog = append(backlog, it)
+		}
 	}
 	for _, p := range h.pending {
-		if p.stream > last && !seen[p.stream] {
+		if p.stream > last && !seen[p.stream] && s.sees(p.item) {
 			backlog = append(backlog, p.item)
 		}
 	}
 	sort.Slice(backlog, func(i, j int) bool { return backlog[i].stream < backlog[j].stream })
 	return backlog, gap, true
 }
+
+func (s *subscriber) sees(it *item) bool { return s.visible.sees(it) }
 
 func (h *Hub) unsubscribe(s *subscriber) {
 	h.mu.Lock()
@@ -187,7 +195,7 @@ drain:
 		}
 	}
 	for _, p := range h.pending {
-		if p.stream > sent {
+		if p.stream > sent && s.sees(p.item) {
 			out = append(out, p.item)
 		}
 	}
@@ -256,8 +264,9 @@ func (h *Hub) serveAck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	total := 0
+	visible := visibilityOf(r.Context())
 	if len(req.EventIDs) > 0 {
-		n, err := h.Ack(req.EventIDs)
+		n, err := h.AckVisible(req.EventIDs, visible)
 		total += n
 		if err != nil {
 			ackFailed(w, err)
@@ -265,7 +274,7 @@ func (h *Hub) serveAck(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if req.Channel != nil {
-		n, err := h.AckChannel(*req.Channel, req.ThroughID)
+		n, err := h.AckChannelVisible(*req.Channel, req.ThroughID, visible)
 		total += n
 		if err != nil {
 			ackFailed(w, err)

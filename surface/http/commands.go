@@ -95,6 +95,13 @@ func (s *Server) postCommand(w nethttp.ResponseWriter, r *nethttp.Request, c tok
 		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
 		return
 	}
+	if !c.SeesEventsOf(req.Channel) {
+		// Only a channel the token may watch: a workspace cannot queue commands on
+		// another's channel, an operator token (events "*") can address any.
+		writeFailure(w, nethttp.StatusForbidden, tool.CodeScopeDenied,
+			fmt.Sprintf("channel %q is not this token's subject or one of its event subjects", req.Channel))
+		return
+	}
 	extra := map[string]any{}
 	if args != nil {
 		extra["args"] = args

@@ -86,13 +86,17 @@ func TestCommands(t *testing.T) {
 	require.Equal(t, 200, ack.Status, ack.Body)
 	assert.JSONEq(t, `{"acked":1,"pending":0}`, ack.Body)
 
-	// A body's channel is honoured, its "from" never: from is always the token's subject.
-	r = f.do(t, "POST", "/commands", writerToken(t, "ws-2"), `{"channel":"ops","command":"resume"}`)
+	// A body's channel is honoured when the token may watch it, its "from" never: from
+	// is always the token's subject.
+	r = f.do(t, "POST", "/commands", writerToken(t, "ws-2"), `{"channel":"ws-1","command":"resume"}`)
+	require.Equal(t, 403, r.Status, "ws-2 may not queue commands on ws-1's channel: %s", r.Body)
+	ops := operatorToken(t, "ops")
+	r = f.do(t, "POST", "/commands", ops, `{"channel":"ws-1","command":"resume"}`)
 	require.Equal(t, 202, r.Status, r.Body)
 	next := openSSE(t, f, tok).next(t)
 	assert.Equal(t, "resume", next.Payload["command"], "the acknowledged command is not re-delivered")
-	assert.Equal(t, "ops", next.Channel)
-	assert.Equal(t, "ws-2", next.From)
+	assert.Equal(t, "ws-1", next.Channel)
+	assert.Equal(t, "ops", next.From)
 	assert.NotContains(t, next.Payload, "args")
 	require.Len(t, hub.Pending(), 1)
 }

@@ -2,9 +2,11 @@ package http
 
 import (
 	"context"
+	nethttp "net/http"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/events"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -103,3 +105,13 @@ func PublishToolCalled(hub Publisher, onError func(error)) func(ToolCalled) {
 // ApprovalResolution is the resolution an approval_requested event states: the refused
 // call does not wait, so approving it means running it again where a person can answer.
 const ApprovalResolution = "re-run the call interactively (cmdbridge call --interactive on the workspace); this request does not wait"
+
+// eventsFor is the request's context limited to the events c may watch and
+// acknowledge: those whose from or channel is c's subject, or a subject its event globs
+// match. Another subject's approval requests and commands stay invisible to it, and
+// acknowledging them counts as acknowledging unknown ids.
+func eventsFor(r *nethttp.Request, c token.Claims) context.Context {
+	return events.WithVisibility(r.Context(), func(from, channel string) bool {
+		return c.SeesEventsOf(from) || (channel != "" && c.SeesEventsOf(channel))
+	})
+}

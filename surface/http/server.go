@@ -177,11 +177,11 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("/mcp", s.authed(s.serveMCP))
 	if cfg.Events != nil {
 		events := cfg.Events.Handler()
-		s.mux.HandleFunc("/events", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, _ token.Claims) {
-			events.ServeHTTP(w, r)
+		s.mux.HandleFunc("/events", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+			events.ServeHTTP(w, r.WithContext(eventsFor(r, c)))
 		}))
-		s.mux.HandleFunc("/events/", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, _ token.Claims) {
-			events.ServeHTTP(w, r)
+		s.mux.HandleFunc("/events/", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+			events.ServeHTTP(w, r.WithContext(eventsFor(r, c)))
 		}))
 	}
 	return s, nil

@@ -34,6 +34,10 @@ type Claims struct {
 	// Read and Write are path scopes, absolute or relative to the workspace.
 	Read  []string `json:"read,omitempty"`
 	Write []string `json:"write,omitempty"`
+	// Events are doublestar globs over the subjects whose events the token may watch
+	// and acknowledge, besides its own (an operator's control plane: "*"; one
+	// workspace and its devices: "ws-1", "ws-1:**"). Empty: its own subject only.
+	Events []string `json:"events,omitempty"`
 	// IssuedAt and ExpiresAt are Unix seconds.
 	IssuedAt  int64 `json:"iat"`
 	ExpiresAt int64 `json:"exp"`
@@ -54,6 +58,20 @@ func (c Claims) Sees(name string) bool {
 	return false
 }
 
+// SeesEventsOf reports whether the token may watch and acknowledge the events of subject
+// (an event's from or channel): its own subject, or one its event globs match.
+func (c Claims) SeesEventsOf(subject string) bool {
+	if subject == c.Subject {
+		return true
+	}
+	for _, g := range c.Events {
+		if ok, err := doublestar.Match(g, subject); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Check reports what makes claims unusable: a bad subject, a bad glob, no expiry.
 func (c Claims) Check() error {
 	if err := ValidateSubject(c.Subject); err != nil {
@@ -62,6 +80,11 @@ func (c Claims) Check() error {
 	for _, g := range c.Tools {
 		if !doublestar.ValidatePattern(g) {
 			return fmt.Errorf("token: tool glob %q is not a valid pattern", g)
+		}
+	}
+	for _, g := range c.Events {
+		if !doublestar.ValidatePattern(g) {
+			return fmt.Errorf("token: event glob %q is not a valid pattern", g)
 		}
 	}
 	if c.ExpiresAt == 0 {
@@ -78,7 +101,9 @@ type MintOptions struct {
 	Subject     string
 	Tools       []string
 	Read, Write []string
-	TTL         time.Duration
+	// Events are the subjects (globs) whose events the token may watch besides its own.
+	Events []string
+	TTL    time.Duration
 	// Now is the issue time (zero: time.Now).
 	Now time.Time
 }
@@ -100,7 +125,7 @@ func Mint(key []byte, o MintOptions) (string, Claims, error) {
 		return "", Claims{}, fmt.Errorf("token: id: %w", err)
 	}
 	c := Claims{
-		Subject: o.Subject, Tools: o.Tools, Read: o.Read, Write: o.Write,
+		Subject: o.Subject, Tools: o.Tools, Read: o.Read, Write: o.Write, Events: o.Events,
 		IssuedAt: now.Unix(), ExpiresAt: now.Add(o.TTL).Unix(), ID: hex.EncodeToString(id[:]),
 	}
 	if c.Tools == nil {
