@@ -168,7 +168,7 @@ func Spec(c commands.Command) (tool.Spec, error) {
 	}
 	spec := tool.Spec{
 		Name:        c.Name,
-		Description: app.Usage,
+		Description: toolDescription(app),
 		Domain:      c.Domain,
 		InputSchema: schema,
 		Annotations: tool.Annotations{

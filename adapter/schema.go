@@ -74,7 +74,7 @@ func params(app *cli.App) ([]param, error) {
 			p.required = true
 		}
 		if d, ok := f.(cli.DocGenerationFlag); ok && d.GetUsage() != "" {
-			p.schema.Description = d.GetUsage()
+			p.schema.Description = unquotePlaceholder(d.GetUsage())
 		}
 		out = append(out, p)
 	}
@@ -140,12 +140,11 @@ func positionals(usage string) ([]param, error) {
 			}
 			sawOptional, sawList = sawOptional || optional, list
 		}
-		p.schema = &jsonschema.Schema{Type: "string", Description: "positional " + tok}
+		// A positional's description comes from MetaArgDescriptions (see Schema):
+		// ArgsUsage only names it.
+		p.schema = &jsonschema.Schema{Type: "string"}
 		if list {
-			p.schema = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "positional " + tok}
-			if p.role == asPassthrough {
-				p.schema.Description = "passed after --"
-			}
+			p.schema = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}}
 			if !optional {
 				p.schema.MinItems = jsonschema.Ptr(1)
 			}
@@ -300,10 +299,33 @@ func defaultJSON(v any) json.RawMessage {
 // after "--" in argv. Angle brackets may be left out. Each becomes the property
 // lower(NAME) with "-" as "_"; when a flag already maps to that property, the flag wins.
 // An app without ArgsUsage takes no positionals.
+//
+// Descriptions speak tool, not CLI: a flag's is its Usage, a positional's its entry in
+// the app's commands.MetaArgDescriptions (none otherwise), and in both flag syntax,
+// positional placeholders and urfave/cli's backtick placeholder are rewritten into
+// property names (see [vocabulary.speak]). The rules of commands.MetaConstraints are
+// written in with [tool.ApplyConstraints], their names (flags or positionals) mapped to
+// properties; a rule naming no input is an error.
 func Schema(c commands.Command) (*jsonschema.Schema, error) {
-	ps, err := params(c.New())
+	app := c.New()
+	ps, err := params(app)
 	if err != nil {
 		return nil, fmt.Errorf("command %s: %w", c.Name, err)
+	}
+	voc := newVocabulary(app, ps)
+	argDescriptions, err := stringMap(app.Metadata[commands.MetaArgDescriptions])
+	if err != nil {
+		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaArgDescriptions, err)
+	}
+	for _, p := range ps {
+		if p.role != asFlag {
+			for name, d := range argDescriptions {
+				if tool.PropertyName(strings.ToLower(name)) == p.prop {
+					p.schema.Description = d
+				}
+			}
+		}
+		p.schema.Description = voc.speak(p.schema.Description)
 	}
 	s := &jsonschema.Schema{
 		Schema:               "https://json-schema.org/draft/2020-12/schema",
@@ -318,5 +340,78 @@ func Schema(c commands.Command) (*jsonschema.Schema, error) {
 			s.Required = append(s.Required, p.prop)
 		}
 	}
+	cs, err := constraints(app, voc)
+	if err != nil {
+		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+	}
+	if err := tool.ApplyConstraints(s, cs...); err != nil {
+		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+	}
 	return s, nil
+}
+
+// Constraints returns the rules of c's commands.MetaConstraints with their names
+// (flags, aliases or positionals) mapped to input properties: what [Schema] writes into
+// the schema, for generators that must reproduce it (the scaffold).
+func Constraints(c commands.Command) ([]tool.Constraint, error) {
+	app := c.New()
+	ps, err := params(app)
+	if err != nil {
+		return nil, fmt.Errorf("command %s: %w", c.Name, err)
+	}
+	cs, err := constraints(app, newVocabulary(app, ps))
+	if err != nil {
+		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+	}
+	return cs, nil
+}
+
+func constraints(app *cli.App, voc vocabulary) ([]tool.Constraint, error) {
+	cs, err := tool.ParseConstraints(app.Metadata[commands.MetaConstraints])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tool.Constraint, len(cs))
+	for i, c := range cs {
+		named := make([]string, len(c.Properties))
+		for j, n := range c.Properties {
+			if prop, ok := voc.flags[n]; ok {
+				named[j] = prop
+			} else {
+				named[j] = tool.PropertyName(strings.ToLower(n))
+			}
+		}
+		out[i] = tool.Constraint{Kind: c.Kind, Properties: named, Values: c.Values}
+	}
+	return out, nil
+}
+
+// toolDescription is the app's Usage in tool words (see [vocabulary.speak]).
+func toolDescription(app *cli.App) string {
+	ps, err := params(app)
+	if err != nil {
+		return app.Usage // Schema reports the error
+	}
+	return newVocabulary(app, ps).speak(app.Usage)
+}
+
+// stringMap reads a map[string]string or a JSON-shaped map[string]any of strings.
+func stringMap(v any) (map[string]string, error) {
+	switch m := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]string:
+		return m, nil
+	case map[string]any:
+		out := make(map[string]string, len(m))
+		for k, a := range m {
+			s, ok := a.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s must be a string, not %T", k, a)
+			}
+			out[k] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("must be a map of name to string, not %T", v)
 }

@@ -23,6 +23,14 @@ const (
 	// MetaPaths (map[string]string): input property → "read" or "write", for the inputs
 	// that name files the command touches.
 	MetaPaths = "cmdbridge.paths"
+	// MetaConstraints ([]tool.Constraint): the rules between inputs the command enforces
+	// (one of, exclusive, requires, together, a required flag-or-positional), naming
+	// flags or positionals (code-paths or code_paths); the adapter writes them into the
+	// input schema, so a call that breaks one is refused before the command runs.
+	MetaConstraints = "cmdbridge.constraints"
+	// MetaArgDescriptions (map[string]string): positional name → what it holds, the
+	// tool-side description of a positional (App.ArgsUsage only names it).
+	MetaArgDescriptions = "cmdbridge.arg_descriptions"
 )
 
 // Choices is implemented by a cli.Generic flag value that accepts one of a fixed set of

@@ -27,6 +27,9 @@ type Tool struct {
 	// handler function (runStatus).
 	TypeName, Handler string
 	Fields            []Field
+	// Constraints are the rules between properties (adapter.Constraints), which
+	// AdjustSchema writes with tool.ApplyConstraints as the adapter does.
+	Constraints []tool.Constraint
 }
 
 // Field is one Input struct field, one schema property.

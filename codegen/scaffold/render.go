@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // Import paths the generated code uses, each with its explicit package name: jennifer
@@ -124,6 +126,15 @@ func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
 			}
 			adjust = append(adjust, target.Op("=").Add(v))
 		}
+	}
+	if len(t.Constraints) > 0 {
+		cs := make([]jen.Code, 0, len(t.Constraints)+1)
+		cs = append(cs, jen.Id("s"))
+		for _, c := range t.Constraints {
+			cs = append(cs, constraintLiteral(c))
+		}
+		adjust = append(adjust, jen.If(jen.Err().Op(":=").Qual(pathTool, "ApplyConstraints").Call(cs...), jen.Err().Op("!=").Nil()).Block(
+			jen.Panic(jen.Err())))
 	}
 	if len(adjust) > 0 {
 		f.Line()
@@ -343,4 +354,24 @@ func allFile(pkgPath string, domains []string) ([]byte, error) {
 	sort.Strings(sorted)
 	f.Anon(sorted...)
 	return render(f)
+}
+
+// constraintLiteral is a tool.Constraint as Go source.
+func constraintLiteral(c tool.Constraint) jen.Code {
+	kinds := map[tool.ConstraintKind]string{tool.Required: "Required", tool.AnyOf: "AnyOf",
+		tool.Exclusive: "Exclusive", tool.Requires: "Requires", tool.Together: "Together"}
+	props := make([]jen.Code, len(c.Properties))
+	for i, p := range c.Properties {
+		props[i] = jen.Lit(p)
+	}
+	fields := []jen.Code{jen.Id("Kind").Op(":").Qual(pathTool, kinds[c.Kind]),
+		jen.Id("Properties").Op(":").Index().String().Values(props...)}
+	if len(c.Values) > 0 {
+		vals := make([]jen.Code, len(c.Values))
+		for i, v := range c.Values {
+			vals[i] = jen.Lit(v)
+		}
+		fields = append(fields, jen.Id("Values").Op(":").Index().Any().Values(vals...))
+	}
+	return jen.Qual(pathTool, "Constraint").Values(fields...)
 }

@@ -105,6 +105,9 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		if t.Fields, err = fields(name, spec.InputSchema); err != nil {
 			return nil, fmt.Errorf("scaffold %s: %w", name, err)
 		}
+		if t.Constraints, err = adapter.Constraints(c); err != nil {
+			return nil, fmt.Errorf("scaffold %s: %w", name, err)
+		}
 		pkgPath := nativePath + "/" + t.Package
 		dir := filepath.Join("nativetools", t.Package)
 		src, err := toolFile(t, pkgPath, relSlash(modRoot, loc.File))

@@ -35,6 +35,10 @@ type Spec struct {
 	Args []Arg
 	// Rules are the combination rules, checked after required flags, in order.
 	Rules []Rule
+	// Enforces are rules the action (or a flag's action) checks itself, with its own
+	// message: argv checking skips them, but like Rules they are published in
+	// commands.MetaConstraints, so the tool schema carries them.
+	Enforces []Rule
 	// ReadOnly, Destructive, Idempotent and Network become the tool annotations.
 	ReadOnly, Destructive, Idempotent, Network bool
 	// OpenWorld: the command runs configured or caller-given commands (gates,
@@ -60,12 +64,16 @@ type Arg struct {
 	// Choices, when set, is the positional's type (spec a|b|c): any other value is a
 	// usage error found in the argv phase, and the list is published in [MetaArgs].
 	Choices []string
+	// Usage is what the positional holds, its tool-side description (published in
+	// commands.MetaArgDescriptions; the CLI help only names it).
+	Usage string
 }
 
 // Rule is a combination rule between flags (spec §2.1).
 type Rule struct {
-	kind  ruleKind
-	flags []string
+	kind   ruleKind
+	flags  []string
+	values []string // RequiresWhen: the values of flags[0] the rule applies to
 }
 
 type ruleKind int
@@ -74,16 +82,43 @@ const (
 	ruleExclusive ruleKind = iota
 	ruleOneOf
 	ruleRequires
+	ruleTogether
+	ruleRequired
 )
 
 // Exclusive: flags a and b cannot be used together.
-func Exclusive(a, b string) Rule { return Rule{ruleExclusive, []string{a, b}} }
+func Exclusive(a, b string) Rule { return Rule{kind: ruleExclusive, flags: []string{a, b}} }
 
 // OneOf: at least one of the flags is required.
-func OneOf(flags ...string) Rule { return Rule{ruleOneOf, flags} }
+func OneOf(flags ...string) Rule { return Rule{kind: ruleOneOf, flags: flags} }
 
 // Requires: flag a may only be used with flag b.
-func Requires(a, b string) Rule { return Rule{ruleRequires, []string{a, b}} }
+func Requires(a, b string) Rule { return Rule{kind: ruleRequires, flags: []string{a, b}} }
+
+// Together: flags a and b are used both or neither; checked as Requires(a, b) then
+// Requires(b, a).
+func Together(a, b string) Rule { return Rule{kind: ruleTogether, flags: []string{a, b}} }
+
+// Required: the flag or positional name must be given (for [Spec.Enforces]: a
+// flag-or-positional or a passthrough the action checks).
+func Required(name string) Rule { return Rule{kind: ruleRequired, flags: []string{name}} }
+
+// RequiresWhen: flag b is required when flag a has one of values (for [Spec.Enforces]:
+// argv checking does not see values).
+func RequiresWhen(a string, values []string, b string) Rule {
+	return Rule{kind: ruleRequires, flags: []string{a, b}, values: values}
+}
+
+// constraint is r as a tool constraint over names (flags or positionals).
+func (r Rule) constraint() tool.Constraint {
+	kinds := map[ruleKind]tool.ConstraintKind{ruleExclusive: tool.Exclusive, ruleOneOf: tool.AnyOf,
+		ruleRequires: tool.Requires, ruleTogether: tool.Together, ruleRequired: tool.Required}
+	c := tool.Constraint{Kind: kinds[r.kind], Properties: append([]string(nil), r.flags...)}
+	for _, v := range r.values {
+		c.Values = append(c.Values, v)
+	}
+	return c
+}
 
 // App builds the command's *cli.App from its declaration. It adds --json, disables the
 // slice separator, the help subcommand and urfave/cli's own usage-error output, and sets
@@ -115,6 +150,22 @@ func App(s Spec) *cli.App {
 	}
 	if len(s.Effects) > 0 {
 		meta[commands.MetaEffects] = append([]tool.Effect(nil), s.Effects...)
+	}
+	if rules := append(append([]Rule(nil), s.Rules...), s.Enforces...); len(rules) > 0 {
+		cs := make([]tool.Constraint, len(rules))
+		for i, r := range rules {
+			cs[i] = r.constraint()
+		}
+		meta[commands.MetaConstraints] = cs
+	}
+	argDescriptions := map[string]string{}
+	for _, a := range s.Args {
+		if a.Usage != "" {
+			argDescriptions[a.Name] = a.Usage
+		}
+	}
+	if len(argDescriptions) > 0 {
+		meta[commands.MetaArgDescriptions] = argDescriptions
 	}
 	if len(s.Paths) > 0 {
 		paths := make(map[string]string, len(s.Paths))

@@ -170,8 +170,18 @@ func (r Rule) check(present map[string]bool) error {
 		}
 		return usagef("one of --%s is required", strings.Join(r.flags, ", --"))
 	case ruleRequires:
-		if present[r.flags[0]] && !present[r.flags[1]] {
+		if len(r.values) == 0 && present[r.flags[0]] && !present[r.flags[1]] {
 			return usagef("flag --%s requires --%s", r.flags[0], r.flags[1])
+		}
+	case ruleTogether:
+		for _, ab := range [][2]string{{r.flags[0], r.flags[1]}, {r.flags[1], r.flags[0]}} {
+			if present[ab[0]] && !present[ab[1]] {
+				return usagef("flag --%s requires --%s", ab[0], ab[1])
+			}
+		}
+	case ruleRequired:
+		if !present[r.flags[0]] {
+			return usagef("missing required flag --%s", r.flags[0])
 		}
 	}
 	return nil

@@ -24,11 +24,11 @@ func newGitLogApp() *cli.App {
 		ReadOnly: true, Idempotent: true,
 		Flags: []cli.Flag{
 			convention.Int("max-count", "most commits to list", 20, nil, nil),
-			&cli.StringFlag{Name: "since", Usage: "only commits after this date (as git log --since)"},
+			&cli.StringFlag{Name: "since", Usage: "only commits after this date (any date form git log accepts)"},
 			&cli.StringFlag{Name: "author", Usage: "only commits whose author matches"},
 			&cli.BoolFlag{Name: "oneline", Usage: "print <sha7> <subject> per commit"},
 		},
-		Args:   []convention.Arg{{Name: "ref"}},
+		Args:   []convention.Arg{{Name: "ref", Usage: "commit, branch or range whose history to list (default: HEAD)"}},
 		Action: gitLog,
 	})
 }

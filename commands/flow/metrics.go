@@ -28,7 +28,7 @@ func newMetricsApp() *cli.App {
 		Flags: []cli.Flag{
 			convention.Int("days", "window length in days, ending now", 7, nil, nil),
 		},
-		Args:   []convention.Arg{{Name: "kind", Choices: metricKinds}},
+		Args:   []convention.Arg{{Name: "kind", Choices: metricKinds, Usage: "which metrics to print (all|dora|lanes|flow; default all)"}},
 		Action: metrics,
 	})
 }

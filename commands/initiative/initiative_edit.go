@@ -43,8 +43,7 @@ func newInitiativeEditApp() *cli.App {
 		},
 		Rules: []convention.Rule{
 			convention.OneOf(editChangeFlags...),
-			convention.Requires("phase-id", "phase-status"),
-			convention.Requires("phase-status", "phase-id"),
+			convention.Together("phase-id", "phase-status"),
 			convention.Requires("blocked-reason", "blocked-by"),
 			convention.Exclusive("unblock", "blocked-by"),
 		},

@@ -21,8 +21,10 @@ func newInitiativeStatusApp() *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "id", Usage: "initiative id or slug (or the positional ID)"},
 		},
-		Args:   []convention.Arg{{Name: "id"}},
-		Action: initiativeStatus,
+		Args: []convention.Arg{{Name: "id", Usage: "initiative id or slug"}},
+		// --id or the positional: the action checks that one is given.
+		Enforces: []convention.Rule{convention.Required("id")},
+		Action:   initiativeStatus,
 	})
 }
 

@@ -29,8 +29,9 @@ func newWUDoneApp() *cli.App {
 			&cli.BoolFlag{Name: "keep-worktree", Usage: "keep the worktree and the lane branch"},
 		},
 		Rules: []convention.Rule{
-			convention.Requires("skip-gates", "reason"), convention.Requires("skip-gates", "fix-wu"),
-			convention.Requires("reason", "skip-gates"), convention.Requires("fix-wu", "skip-gates"),
+			// Checked as skip-gates→reason, reason→skip-gates, skip-gates→fix-wu, fix-wu→skip-gates:
+			// the first failure is the one the four Requires in spec order give.
+			convention.Together("skip-gates", "reason"), convention.Together("skip-gates", "fix-wu"),
 		},
 		Network: true,
 		Action:  wuDone,

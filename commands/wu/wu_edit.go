@@ -27,6 +27,15 @@ var editFlags = []struct{ flag, field string }{
 	{"blocked-by", "blocked_by"},
 }
 
+// editFlagNames are the flags of editFlags.
+func editFlagNames() []string {
+	out := make([]string, len(editFlags))
+	for i, f := range editFlags {
+		out[i] = f.flag
+	}
+	return out
+}
+
 func newWUEditApp() *cli.App {
 	app := convention.App(convention.Spec{
 		Name:  "wu:edit",
@@ -50,7 +59,9 @@ func newWUEditApp() *cli.App {
 			wuList("blocked-by", "the WUs this one waits for (replaces the list)", false),
 		},
 		Destructive: true,
-		Action:      wuEdit,
+		// The Before hook below checks it, with its own message.
+		Enforces: []convention.Rule{convention.OneOf(editFlagNames()...)},
+		Action:   wuEdit,
 	})
 	// "nothing to edit" is a usage error with its own message (spec §3.1 wu:edit).
 	app.Before = func(cctx *cli.Context) error {

@@ -52,7 +52,9 @@ func newWURecoverApp() *cli.App {
 		},
 		Destructive: true,
 		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("action")), tool.WritesWhen(tool.IsEqual("action", recoverResume))},
-		Action:      wuRecover,
+		// The rule --action's own check enforces (see above).
+		Enforces: []convention.Rule{convention.RequiresWhen("action", []string{recoverReset, recoverNuke}, "force")},
+		Action:   wuRecover,
 	})
 }
 

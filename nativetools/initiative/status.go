@@ -7,6 +7,8 @@ package initiative
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -18,7 +20,14 @@ import (
 // The command takes the reference as --id or as the positional ID; the adapter schema has
 // the one property id for both, so an absent and an empty id are the same missing ID.
 type StatusInput struct {
-	ID string `json:"id,omitempty" jsonschema:"initiative id or slug (or the positional ID)"`
+	ID string `json:"id,omitempty" jsonschema:"initiative id or slug"`
+}
+
+// AdjustSchema makes id required, as the command requires --id or the positional ID.
+func (StatusInput) AdjustSchema(s *jsonschema.Schema) {
+	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.Required, Properties: []string{"id"}}); err != nil {
+		panic(err)
+	}
 }
 
 func init() {

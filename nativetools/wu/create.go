@@ -43,6 +43,10 @@ func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["exposure"].Enum = []any{"ui", "api", "backend-only", "documentation"}
 	s.Properties["type"].Enum = []any{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}
 	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
+	// The command's rule, in the schema as the adapter derives it.
+	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.Requires, Properties: []string{"phase", "initiative"}}); err != nil {
+		panic(err)
+	}
 }
 
 func init() {

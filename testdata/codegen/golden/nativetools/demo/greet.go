@@ -22,7 +22,7 @@ type GreetInput struct {
 	Shout    bool     `json:"shout,omitempty" jsonschema:"upper-case the greeting"`
 	Cc       []string `json:"cc,omitempty" jsonschema:"also greet (repeatable)"`
 	Tone     string   `json:"tone,omitempty" jsonschema:"how to sound (warm|dry)"`
-	Greeting string   `json:"greeting,omitempty" jsonschema:"positional [<GREETING>]"`
+	Greeting string   `json:"greeting,omitempty"`
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the

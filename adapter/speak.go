@@ -1,0 +1,118 @@
+package adapter
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// vocabulary maps the CLI words of one app (flag names and aliases, positional names)
+// to its tool input properties, so text written for `--help` reads as tool text.
+type vocabulary struct {
+	flags map[string]string // flag name or alias → property
+	bools map[string]bool   // properties that are booleans
+	args  map[string]string // positional NAME (as ArgsUsage spells it) → property
+	both  map[string]bool   // properties that a flag and a positional share
+}
+
+func newVocabulary(app *cli.App, ps []param) vocabulary {
+	v := vocabulary{flags: map[string]string{}, bools: map[string]bool{}, args: map[string]string{}, both: map[string]bool{}}
+	flagProps := map[string]bool{}
+	for _, p := range ps {
+		if p.role == asFlag {
+			flagProps[p.prop] = true
+			if p.kind == kBool && !p.list {
+				v.bools[p.prop] = true
+			}
+		}
+	}
+	for _, f := range app.Flags {
+		names := f.Names()
+		if len(names) == 0 || !flagProps[tool.PropertyName(names[0])] {
+			continue
+		}
+		for _, n := range names {
+			v.flags[n] = tool.PropertyName(names[0])
+		}
+	}
+	for _, tok := range normaliseUsage(strings.Fields(app.ArgsUsage)) {
+		if m := positionalToken.FindStringSubmatch(tok); m != nil {
+			name := m[2] + m[3]
+			prop := tool.PropertyName(strings.ToLower(name))
+			v.args[name] = prop
+			if flagProps[prop] {
+				v.both[prop] = true
+			}
+		}
+	}
+	return v
+}
+
+var (
+	// "(or the positional ID)", "(or give it as the positional ID)".
+	positionalAside = regexp.MustCompile(`\s*\([^()]*\bpositional\s+\[?<?([A-Za-z][A-Za-z0-9_-]*)>?\]?[^()]*\)`)
+	// [<NAME>...], <NAME>..., [<NAME>], <NAME>.
+	placeholder = regexp.MustCompile(`\[?<([A-Za-z][A-Za-z0-9_-]*)>(?:\.\.\.)?\]?`)
+	// --name, --name=value (value up to a space, comma, ")" or ";").
+	longFlag = regexp.MustCompile(`(^|[^\w-])--([A-Za-z0-9][A-Za-z0-9-]*)(=[^\s,;)]+)?`)
+	// -x, -x=value.
+	shortFlag = regexp.MustCompile(`(^|[\s(\[,;])-([A-Za-z0-9])(=[^\s,;)]+)?\b`)
+)
+
+// speak rewrites CLI syntax in text (a tool or property description) into the tool's
+// words: "--code-paths" and its aliases become the property code_paths ("--execute", a
+// boolean, becomes execute=true; "--action=reset" becomes action=reset), "<REF>" and
+// "[<REF>]" naming a positional become its property, and an aside such as "(or the
+// positional ID)" is dropped when the flag and the positional are one property. Words
+// the app does not define are left alone.
+func (v vocabulary) speak(text string) string {
+	text = positionalAside.ReplaceAllStringFunc(text, func(m string) string {
+		name := positionalAside.FindStringSubmatch(m)[1]
+		if prop, ok := v.args[name]; ok && v.both[prop] {
+			return ""
+		}
+		return m
+	})
+	text = placeholder.ReplaceAllStringFunc(text, func(m string) string {
+		if prop, ok := v.args[placeholder.FindStringSubmatch(m)[1]]; ok {
+			return prop
+		}
+		return m
+	})
+	flag := func(re *regexp.Regexp) func(string) string {
+		return func(m string) string {
+			sub := re.FindStringSubmatch(m)
+			prop, ok := v.flags[sub[2]]
+			if !ok {
+				return m
+			}
+			switch {
+			case sub[3] != "":
+				return sub[1] + prop + sub[3]
+			case v.bools[prop]:
+				return sub[1] + prop + "=true"
+			}
+			return sub[1] + prop
+		}
+	}
+	text = longFlag.ReplaceAllStringFunc(text, flag(longFlag))
+	text = shortFlag.ReplaceAllStringFunc(text, flag(shortFlag))
+	return text
+}
+
+// unquotePlaceholder drops the backticks of urfave/cli's usage placeholder ("load
+// from `FILE`" reads "load from FILE"): only the first pair, as urfave/cli reads it.
+func unquotePlaceholder(usage string) string {
+	i := strings.IndexByte(usage, '`')
+	if i < 0 {
+		return usage
+	}
+	j := strings.IndexByte(usage[i+1:], '`')
+	if j < 0 {
+		return usage
+	}
+	return usage[:i] + usage[i+1:i+1+j] + usage[i+2+j:]
+}

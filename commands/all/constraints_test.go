@@ -1,0 +1,160 @@
+package all_test
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestSchemaRulesAgreeWithTheCommand: for every command whose schema carries rules
+// between inputs (required properties, the forbidden combinations under "not"), the
+// inputs giving none, each one and each pair of the properties those rules name are
+// checked against the schema and run on the adapter lane in an empty directory. The
+// schema refuses an input exactly when the command answers USAGE for it: hosts and the
+// kernel refuse what the command would refuse, and nothing it would accept. (A USAGE
+// about a value, "invalid value …", says the test picked a bad value and is skipped.)
+func TestSchemaRulesAgreeWithTheCommand(t *testing.T) {
+	compared, withRules := 0, 0
+	for _, c := range commands.All() {
+		s, err := adapter.Schema(c)
+		require.NoError(t, err)
+		props := ruleProps(s)
+		if s.Not == nil && len(s.Required) == 0 {
+			continue
+		}
+		withRules++
+		res, err := s.Resolve(nil)
+		require.NoError(t, err)
+		dir := t.TempDir()
+		refused, accepted := 0, 0
+		for _, set := range subsets(props) {
+			input := map[string]any{}
+			for _, p := range set {
+				input[p] = sample(s, p)
+			}
+			raw, err := json.Marshal(input)
+			require.NoError(t, err)
+			argv, err := adapter.Argv(c, raw)
+			require.NoError(t, err)
+			out := adapter.ToOutput(adapter.Run(context.Background(), c, argv, adapter.Options{Dir: dir, Env: pinnedEnv(dir)}))
+			usage := out.Error != nil && out.Error.Code == tool.CodeUsage
+			if usage && strings.HasPrefix(out.Error.Message, "invalid value") {
+				continue
+			}
+			var v any
+			require.NoError(t, json.Unmarshal(raw, &v))
+			schemaOK := res.Validate(v) == nil
+			msg := ""
+			if out.Error != nil {
+				msg = out.Error.Code + " " + out.Error.Message
+			}
+			assert.Equal(t, !usage, schemaOK, "%s %s: schema valid=%v, command: %s", c.Name, raw, schemaOK, msg)
+			compared++
+			if schemaOK {
+				accepted++
+			} else {
+				refused++
+			}
+		}
+		assert.Positive(t, refused, "%s: no refused input was compared", c.Name)
+		if s.Not != nil {
+			assert.Positive(t, accepted, "%s: no accepted input was compared", c.Name)
+		}
+	}
+	assert.GreaterOrEqual(t, withRules, 20, "commands with rules")
+	t.Logf("%d inputs compared over %d commands", compared, withRules)
+}
+
+// ruleProps are the required properties and those the forbidden combinations name.
+func ruleProps(s *jsonschema.Schema) []string {
+	seen := map[string]bool{}
+	for _, p := range s.Required {
+		seen[p] = true
+	}
+	var walk func(*jsonschema.Schema)
+	walk = func(x *jsonschema.Schema) {
+		if x == nil {
+			return
+		}
+		for _, p := range x.Required {
+			seen[p] = true
+		}
+		for p := range x.Properties {
+			seen[p] = true
+		}
+		walk(x.Not)
+		for _, y := range x.AnyOf {
+			walk(y)
+		}
+	}
+	walk(s.Not)
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// subsets are the subsets of props with at most three elements.
+func subsets(props []string) [][]string {
+	out := [][]string{{}}
+	for i, a := range props {
+		out = append(out, []string{a})
+		for j, b := range props[i+1:] {
+			out = append(out, []string{a, b})
+			for _, c := range props[i+j+2:] {
+				out = append(out, []string{a, b, c})
+			}
+		}
+	}
+	return out
+}
+
+// sample is a value of property p that its command accepts as a value: the enum value a
+// rule names (wu:recover's reset), else the first enum value, else one of its type.
+func sample(s *jsonschema.Schema, p string) any {
+	ps := s.Properties[p]
+	if s.Not != nil {
+		for _, r := range s.Not.AnyOf {
+			if rp := r.Properties[p]; rp != nil && len(rp.Enum) > 0 {
+				return rp.Enum[0]
+			}
+		}
+	}
+	if len(ps.Enum) > 0 {
+		return ps.Enum[0]
+	}
+	switch ps.Type {
+	case "boolean":
+		return true
+	case "integer":
+		return 1
+	case "array":
+		return []any{word(ps.Items.Description + " " + ps.Description)}
+	}
+	return word(ps.Description)
+}
+
+// word picks a string of the form a description asks for.
+func word(desc string) string {
+	switch {
+	case strings.Contains(desc, "mem-"):
+		return "mem-1a2b"
+	case strings.Contains(desc, "30m"):
+		return "30m"
+	case strings.Contains(desc, "YYYY-MM-DD"):
+		return "2026-01-01"
+	}
+	return "WU-1"
+}
