@@ -101,6 +101,9 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	if ptr, why := firstViolation(e.spec.InputSchema, input, ""); why != "" {
 		return c.refuse(invalid(name, ptr, why))
 	}
+	if out := ruleViolation(name, e.spec.InputSchema, input); out != nil {
+		return c.refuse(*out)
+	}
 	if err := e.resolved.Validate(input); err != nil {
 		return c.refuse(invalid(name, "", err.Error()))
 	}

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // firstViolation walks instance along schema and returns the JSON pointer and reason of
@@ -121,4 +124,97 @@ func escape(k string) string {
 		return k
 	}
 	return pointerEscaper.Replace(k)
+}
+
+// ruleViolation checks the input against the rules between properties that s forbids
+// in its top-level "not" (tool.ApplyConstraints writes them there: one schema per rule,
+// matching exactly the inputs that break it, described in plain words). The first rule
+// the input breaks is INVALID_INPUT whose message is the rule's description ("one of
+// wu, initiative is required") and whose details hold the rule: its description
+// (reason), the properties it names and its schema (rule). nil when no rule is broken.
+func ruleViolation(name string, s *jsonschema.Schema, input any) *tool.Output {
+	if s == nil || s.Not == nil {
+		return nil
+	}
+	rules := s.Not.AnyOf
+	if len(rules) == 0 {
+		rules = []*jsonschema.Schema{s.Not}
+	}
+	for _, r := range rules {
+		if !matches(r, input) {
+			continue
+		}
+		why := r.Description
+		if why == "" {
+			why = "the input matches a combination the tool forbids"
+		}
+		var rule any
+		if raw, err := json.Marshal(r); err == nil {
+			_ = json.Unmarshal(raw, &rule)
+		}
+		out := tool.FailDetails(tool.CodeInvalidInput,
+			map[string]any{"path": "/", "reason": why, "properties": ruleProperties(r), "rule": rule},
+			"%s: invalid input: %s", name, why)
+		return &out
+	}
+	return nil
+}
+
+// matches reports whether v is valid against r. A rule that does not resolve never
+// matches here; the full validation that follows reports it.
+func matches(r *jsonschema.Schema, v any) bool {
+	res, err := r.Resolve(nil)
+	return err == nil && res.Validate(v) == nil
+}
+
+// ruleProperties lists the properties a rule schema names (in "required" and
+// "properties", at any depth), in the order they first appear.
+func ruleProperties(r *jsonschema.Schema) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	var walk func(*jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		for _, p := range s.Required {
+			add(p)
+		}
+		keys := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			add(k)
+		}
+		deps := make([]string, 0, len(s.DependentRequired))
+		for k := range s.DependentRequired {
+			deps = append(deps, k)
+		}
+		sort.Strings(deps)
+		for _, k := range deps {
+			add(k)
+			for _, d := range s.DependentRequired[k] {
+				add(d)
+			}
+		}
+		walk(s.Not)
+		for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, x := range list {
+				walk(x)
+			}
+		}
+		walk(s.If)
+		walk(s.Then)
+		walk(s.Else)
+	}
+	walk(r)
+	return out
 }

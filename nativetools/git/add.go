@@ -19,7 +19,7 @@ func init() {
 	nativetools.Register(nativetools.New(tool.Spec{
 		Name:        "git:add",
 		Domain:      "git",
-		Description: "Stage files with `git add -A -- <files>`.",
+		Description: "Stage the given files: additions, changes and deletions alike.",
 		Annotations: tool.Annotations{Title: "Git add", IdempotentHint: true},
 		Paths:       []tool.PathInput{{Property: "files", Access: tool.Write}},
 	}, add))

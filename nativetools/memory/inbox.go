@@ -28,7 +28,7 @@ func init() {
 	nativetools.Register(nativetools.New(tool.Spec{
 		Name:        "mem:inbox",
 		Domain:      "memory",
-		Description: "List signals (unread by default); mark them read only with --mark",
+		Description: "List signals (unread by default); mark them read only with mark=true",
 		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("mark"))},
 	}, runInbox))
 }

@@ -13,7 +13,7 @@ import (
 // RemoveInput is worktree:remove's input.
 type RemoveInput struct {
 	Path         string `json:"path" jsonschema:"worktree directory to remove"`
-	Force        bool   `json:"force,omitempty" jsonschema:"remove even with uncommitted changes; delete the branch with -D"`
+	Force        bool   `json:"force,omitempty" jsonschema:"remove even with uncommitted changes, and delete the branch even when it is not merged"`
 	DeleteBranch bool   `json:"delete_branch,omitempty" jsonschema:"also delete the worktree's branch"`
 }
 

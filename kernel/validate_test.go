@@ -1,0 +1,156 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// corpusKernel serves the 82 corpus commands on the real adapter and the native tools.
+func corpusKernel(t *testing.T) *kernel.Kernel {
+	t.Helper()
+	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+		c.Commands, c.Native, c.Adapter = commands.Default, nativetools.Default, nil
+	})
+	return k
+}
+
+// TestConstraintRefusalsNameProperties: a call that breaks a rule the command enforces is
+// refused at validation, before any lane runs, with a message naming properties and the
+// rule in the details.
+func TestConstraintRefusalsNameProperties(t *testing.T) {
+	k := corpusKernel(t)
+	cases := []struct {
+		tool, input, message string
+		properties           []string
+	}{
+		{"delegation_list", `{}`, "delegation:list: invalid input: one of wu, initiative is required", []string{"wu", "initiative"}},
+		{"delegation:list", `{"wu":"WU-1","initiative":"INIT-1"}`, "delegation:list: invalid input: wu and initiative cannot be given together", []string{"wu", "initiative"}},
+		{"wu_infer_lane", `{}`, "wu:infer-lane: invalid input: one of id, paths, desc is required", []string{"id", "paths", "desc"}},
+		{"wu:infer-lane", `{"paths":[]}`, "wu:infer-lane: invalid input: one of id, paths, desc is required", []string{"id", "paths", "desc"}},
+		{"initiative:edit", `{"id":"INIT-1","phase_id":2}`, "initiative:edit: invalid input: phase_id and phase_status must be given together", []string{"phase_id", "phase_status"}},
+		{"wu:recover", `{"id":"WU-1","action":"reset"}`, "wu:recover: invalid input: force is required when action is reset or nuke", []string{"action", "force"}},
+		{"wu:recover", `{"id":"WU-1","action":"nuke","force":false}`, "wu:recover: invalid input: force is required when action is reset or nuke", []string{"action", "force"}},
+		{"wu:done", `{"id":"WU-1","skip_gates":true,"fix_wu":"WU-2"}`, "wu:done: invalid input: skip_gates and reason must be given together", []string{"skip_gates", "reason"}},
+		{"wu:unlock-lane", `{"list":true,"lane":"Core"}`, "wu:unlock-lane: invalid input: list and lane cannot be given together", []string{"list", "lane"}},
+		{"wu:create", `{"lane":"Core","title":"t","phase":2}`, "wu:create: invalid input: phase requires initiative", []string{"phase", "initiative"}},
+		{"mem:triage", `{"promote":"mem-1a2b"}`, "mem:triage: invalid input: promote requires lane", []string{"promote", "lane"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.tool+tc.input, func(t *testing.T) {
+			res := k.Call(context.Background(), req(tc.tool, tc.input))
+			require.NotNil(t, res.Output.Error)
+			assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+			assert.Equal(t, tc.message, res.Output.Error.Message)
+			details, ok := res.Output.Error.Details.(map[string]any)
+			require.True(t, ok, "details %T", res.Output.Error.Details)
+			assert.Equal(t, tc.properties, details["properties"])
+			assert.Equal(t, "/", details["path"])
+			rule, ok := details["rule"].(map[string]any)
+			require.True(t, ok, "the failing rule is in the details")
+			assert.Equal(t, details["reason"], rule["description"])
+			assert.Empty(t, res.Receipt.Lane, "refused before any lane ran")
+		})
+	}
+	// A positional the command requires is a required property.
+	res := k.Call(context.Background(), req("initiative_status", `{}`))
+	require.NotNil(t, res.Output.Error)
+	assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+	assert.Equal(t, "/id", res.Output.Error.Details.(map[string]any)["path"])
+}
+
+// TestConstraintsPassGoodCalls: calls that keep the rules get past validation (whatever
+// the lane then says about the empty workspace).
+func TestConstraintsPassGoodCalls(t *testing.T) {
+	k := corpusKernel(t)
+	for _, c := range []struct{ tool, input string }{
+		{"delegation:list", `{"wu":"WU-1"}`},
+		{"wu:infer-lane", `{"desc":"docs"}`},
+		{"wu:recover", `{"id":"WU-1","action":"resume"}`},
+		{"wu:unlock-lane", `{"list":true,"force":false}`},
+		{"initiative:status", `{"id":"INIT-1"}`},
+	} {
+		res := k.Call(context.Background(), req(c.tool, c.input))
+		if res.Output.Error != nil {
+			assert.NotEqual(t, tool.CodeInvalidInput, res.Output.Error.Code, "%s %s: %s", c.tool, c.input, res.Output.Error.Message)
+		}
+	}
+}
+
+// TestUndescribedRuleHasAPlainMessage: a schema written by hand may forbid combinations
+// without describing them; the refusal still says what happened.
+func TestUndescribedRuleHasAPlainMessage(t *testing.T) {
+	reg := nativetools.NewRegistry()
+	var s jsonschema.Schema
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+		"additionalProperties":false,"not":{"required":["a","b"]}}`), &s))
+	require.NoError(t, reg.Add(nativetools.Raw(tool.Spec{Name: "test:pair", Description: "pair", InputSchema: &s,
+		Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(context.Context, *tool.Env, json.RawMessage) tool.Output { return tool.OK(nil) })))
+	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Native = reg })
+	res := k.Call(context.Background(), req("test:pair", `{"a":"1","b":"2"}`))
+	require.NotNil(t, res.Output.Error)
+	assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+	assert.Equal(t, "test:pair: invalid input: the input matches a combination the tool forbids", res.Output.Error.Message)
+	assert.Equal(t, []string{"a", "b"}, res.Output.Error.Details.(map[string]any)["properties"])
+	ok := k.Call(context.Background(), req("test:pair", `{"a":"1"}`))
+	assert.True(t, ok.Output.Success, "%+v", ok.Output.Error)
+}
+
+// cliSyntax is what a tool text must not contain: flags (--name, a lone -x), positional
+// placeholders (<NAME>), and the words "positional" and "flag".
+var cliSyntax = []*regexp.Regexp{
+	regexp.MustCompile(`(^|[^\w-])--[A-Za-z]`),
+	regexp.MustCompile(`(^|[\s(\[,;])-[A-Za-z]\b`),
+	regexp.MustCompile(`<[A-Z][A-Z0-9_-]*>`),
+	regexp.MustCompile(`(?i)\bpositional\b`),
+	regexp.MustCompile(`(?i)\bflags?\b`),
+	regexp.MustCompile("`"),
+}
+
+// TestToolTextsSpeakTool: no description of any of the 91 tools, nor of any of their
+// properties, speaks CLI.
+func TestToolTextsSpeakTool(t *testing.T) {
+	k := corpusKernel(t)
+	specs := map[string]tool.Spec{}
+	for _, s := range k.Tools() {
+		specs[s.Name] = s
+	}
+	// The tools the corpus commands and the native-only tools make.
+	names := map[string]bool{}
+	for _, c := range commands.Default.All() {
+		names[c.Name] = true
+	}
+	for _, n := range nativetools.Default.All() {
+		names[n.Spec.Name] = true
+	}
+	require.Len(t, names, 91)
+	texts := 0
+	for name := range names {
+		s, ok := specs[name]
+		require.True(t, ok, name)
+		check := func(where, text string) {
+			texts++
+			for _, re := range cliSyntax {
+				assert.False(t, re.MatchString(text), "%s %s speaks CLI (%s): %q", name, where, re, text)
+			}
+		}
+		check("description", s.Description)
+		for prop, p := range s.InputSchema.Properties {
+			check("property "+prop, p.Description)
+		}
+	}
+	assert.Greater(t, texts, 400)
+}
