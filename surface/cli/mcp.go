@@ -34,9 +34,8 @@ func viewOf(c *ucli.Context) kernel.View {
 
 func mcpCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:      "mcp",
-		Usage:     "serve the tools over MCP on stdin/stdout (calls run non-interactively through the kernel); enable, disable, list: wire it into a host",
-		ArgsUsage: " ",
+		Name:  "mcp",
+		Usage: "serve the tools over MCP on stdin/stdout (calls run non-interactively through the kernel); enable, disable, list: wire it into a host; profiles: the tool subsets --profile names",
 		Flags: append([]ucli.Flag{
 			&ucli.StringSliceFlag{Name: "scope", Usage: "the client's scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
 		}, viewFlags()...),
