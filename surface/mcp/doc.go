@@ -13,10 +13,14 @@
 //
 // Invariants:
 //
-//   - Every call goes through the kernel pipeline, non-interactively, with the caller
-//     the server was built with. Nothing in a request (arguments, _meta, client info)
-//     can change the caller, its scopes or the interactive mode; an "ask" policy
-//     decision is therefore APPROVAL_REQUIRED, never a wait.
+//   - Every call goes through the kernel pipeline with the caller the server was built
+//     with. Nothing in a request (arguments, _meta, client info) can change the caller
+//     or its scopes. A call is interactive only when its client declared the
+//     elicitation capability: an "ask" decision then becomes an approval question to
+//     the client's user (elicit.go: an input request, or elicitation/create for older
+//     protocol versions), and only an accepted approve=true answer bound to that tool
+//     and input runs the call. For any other client an "ask" is APPROVAL_REQUIRED,
+//     never a wait.
 //   - A tool failure, kernel refusals included (TOOL_DISABLED, INVALID_INPUT,
 //     SCOPE_DENIED, POLICY_DENIED, APPROVAL_REQUIRED, TIMEOUT…), is a result with
 //     isError true carrying the Output, so the model can read error.code. Only protocol

@@ -251,7 +251,12 @@ func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, infli
 			// Stopped before the result is returned: no progress follows the response.
 			defer stop()
 		}
-		res := k.Call(ctx, kernel.Request{Tool: canonical, Input: input, Caller: caller, Interactive: false, Timeout: timeout})
+		kreq := kernel.Request{Tool: canonical, Input: input, Caller: caller, Interactive: false, Timeout: timeout}
+		approval := askClient(req, &kreq) // elicit.go: interactive only when the client can elicit
+		res := k.Call(ctx, kreq)
+		if ask := approval.inputRequired(res); ask != nil {
+			return ask, nil
+		}
 		return toResult(res, o.maxResultBytes), nil
 	}
 }
