@@ -85,8 +85,13 @@ func TestViewRefusesHiddenToolsByAnySpelling(t *testing.T) {
 	}
 	res := k.Call(ctx, req("test_echo", `{"text":"hi"}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	batch := k.Batch(ctx, []kernel.Request{req("test:echo", `{}`), req("test:write", `{"path":"x"}`)})
+	require.Len(t, batch, 2)
+	assert.True(t, batch[0].Output.Success)
+	require.NotNil(t, batch[1].Output.Error, "a batch goes through the same view")
+	assert.Equal(t, tool.CodeToolDisabled, batch[1].Output.Error.Code)
 	recs := receipts(t, ws)
-	assert.Len(t, recs, 7, "refusals are on the record too")
+	assert.Len(t, recs, 9, "refusals are on the record too")
 }
 
 func TestViewErrorsAtStart(t *testing.T) {
