@@ -13,10 +13,14 @@
 //  5. scope: declared path inputs resolved (cleaned, relative to the workspace, symlinks of
 //     the deepest existing prefix resolved, dangling links followed) must lie in the
 //     caller's scopes → SCOPE_DENIED
-//  6. policy: first matching rule by priority → allow | deny (POLICY_DENIED) | ask; ask
-//     waits for the approval resolver only when the call is interactive
+//  6. policy: first matching rule by priority → allow | deny (POLICY_DENIED) | ask,
+//     judged on the call's effect (the tool's annotations narrowed by its declared
+//     effects for this input: a dry run is read-only); ask waits for the approver (the
+//     request's, else the configured one) only when the call is interactive
 //     (APPROVAL_DENIED on a no or on the approval deadline); a non-interactive ask is
-//     APPROVAL_REQUIRED at once — that branch has no code that could wait
+//     APPROVAL_REQUIRED at once — that branch has no code that could wait. Both
+//     refusals name the deciding rule and carry a config.yaml policy that would allow
+//     the tool
 //  7. the receipt is opened (receipt id = call id, input hash)
 //  8. dispatch to the routed lane under the call deadline → TIMEOUT, CANCELLED, or the
 //     lane's Output (a lane that cannot run the call: EXECUTION_FAILED)

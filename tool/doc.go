@@ -2,8 +2,9 @@
 //
 // A tool is a named operation with a JSON input and a [Output]. Its [Spec] describes it:
 // the canonical name, an input JSON Schema (2020-12, an object with
-// additionalProperties false), MCP annotations, which input fields are paths and how they
-// are used, network need, timeouts, whether calls may run in parallel, and the approvals
+// additionalProperties false), MCP annotations (the worst case over every input), the
+// effects that narrow them for given inputs ([Effect]: a dry run is read-only), which input
+// fields are paths and how they are used, network need, timeouts, whether calls may run in parallel, and the approvals
 // the call needs.
 //
 // Invariants:

@@ -12,8 +12,9 @@
 //     New: newXApp and Main: convention.Main(newXApp);
 //  2. the constructor newXApp, returning convention.App(convention.Spec{…}): the flag
 //     table in spec order, positionals (Args), combination rules (Rules), the tool
-//     annotations (ReadOnly, Destructive, Idempotent, Network), the path inputs (Paths)
-//     and the Action;
+//     annotations (ReadOnly, Destructive, Idempotent, Network, OpenWorld), the inputs
+//     that make a call harmless (Effects: a dry run is read-only), the path inputs
+//     (Paths) and the Action;
 //  3. the action func(c *convention.Call) error: read flags with c.String, c.Int,
 //     c.Bool, c.Strings, c.Value (typed values), c.Arg (positionals); call package
 //     delivery for the domain logic; end with c.Result(headline, data) (rules R1, R2,
