@@ -229,7 +229,7 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		// A lane that returns as soon as its context ends races the deadline: when the
 		// context had already ended, the call was interrupted, whatever the lane said.
 		if dctx.Err() == nil && c.fire(EvComplete) {
-			return c.finish(out, statusOf(out))
+			return c.finish(speakUsage(e.spec.InputSchema, out), statusOf(out))
 		}
 	case <-dctx.Done():
 	}

@@ -154,3 +154,31 @@ func TestToolTextsSpeakTool(t *testing.T) {
 	}
 	assert.Greater(t, texts, 400)
 }
+
+// TestUsageSpeaksProperties: a lane's own argument check (USAGE, for what the schema
+// cannot say: a value's form, an empty id) answers in property words on every lane,
+// with the command's words kept in details.cli_message.
+func TestUsageSpeaksProperties(t *testing.T) {
+	k := corpusKernel(t)
+	cases := []struct {
+		tool, input, lane, message, cli string
+	}{
+		{"initiative:status", `{"id":""}`, kernel.LaneAdapter, "id is required", "missing required argument ID"},
+		{"initiative:status", `{"id":""}`, kernel.LaneNative, "id is required", "missing required argument ID"},
+		{"wu:status", `{"id":"nope"}`, kernel.LaneAdapter, `invalid value "nope" for id: expected WU-<number>`, `invalid value "nope" for --id: expected WU-<number>`},
+		{"wu:status", `{"id":"nope"}`, kernel.LaneNative, `invalid value "nope" for id: expected WU-<number>`, `invalid value "nope" for --id: expected WU-<number>`},
+		{"mem:delete", `{"older_than":"soon","dry_run":true}`, kernel.LaneAdapter, `invalid value "soon" for older_than: expected duration like 30m, 24h or 7d`, `invalid value "soon" for --older-than: expected duration like 30m, 24h or 7d`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.tool+"/"+tc.lane+tc.input, func(t *testing.T) {
+			res := k.Call(context.Background(), withLane(req(tc.tool, tc.input), tc.lane))
+			require.NotNil(t, res.Output.Error)
+			assert.Equal(t, tool.CodeUsage, res.Output.Error.Code)
+			assert.Equal(t, tc.lane, res.Receipt.Lane, "the lane answered, not validation")
+			assert.Equal(t, tc.message, res.Output.Error.Message)
+			details, ok := res.Output.Error.Details.(map[string]any)
+			require.True(t, ok, "details %T", res.Output.Error.Details)
+			assert.Equal(t, tc.cli, details["cli_message"])
+		})
+	}
+}
