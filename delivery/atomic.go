@@ -5,44 +5,74 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+
+	"github.com/google/renameio/v2"
 )
 
 // WriteFileAtomic replaces path with data through a temporary file in the same directory
-// and a rename, so readers see the old or the new content, never a mix. An existing file
-// keeps its mode; a new one gets perm. Parent directories are created (0755).
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
+// and a rename, so readers see the old or the new content, never a mix. The file is
+// fsynced before the rename and the directory after it (renameio, then a directory
+// sync), so after a crash the path holds the old or the new content, never an empty or
+// partial file, and a completed write is not lost. An existing file keeps its mode; a new
+// one gets perm. Parent directories are created (0755).
+func WriteFileAtomic(p string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Stat(p); err == nil {
 		if fi.IsDir() {
-			return fmt.Errorf("%s is a directory", path)
+			return fmt.Errorf("%s is a directory", p)
 		}
 		perm = fi.Mode().Perm()
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err := renameio.WriteFile(p, data, perm, renameio.WithTempDir(dir), renameio.WithStaticPermissions(perm)); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return syncDir(os.Open(dir))
+}
+
+// WriteFileAtomicIn is [WriteFileAtomic] for rel (slash-separated) inside root: every
+// step, the parent directories, the temporary file, the rename and the directory sync,
+// goes through the os.Root, so no symlink can lead the write outside it.
+func WriteFileAtomicIn(root *os.Root, rel string, data []byte, perm fs.FileMode) error {
+	dir, name := path.Split(rel)
+	if dir = path.Clean(dir); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	sub, err := root.OpenRoot(dir)
 	if err != nil {
-		return fmt.Errorf("create temp for %s: %w", path, err)
+		return err
 	}
-	name := tmp.Name()
-	defer os.Remove(name) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+	defer sub.Close()
+	if fi, err := sub.Stat(name); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%s is a directory", rel)
+		}
+		perm = fi.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("chmod %s: %w", path, err)
+	if err := renameio.WriteFile(name, data, perm, renameio.WithRoot(sub), renameio.WithStaticPermissions(perm)); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
+	return syncDir(sub.Open("."))
+}
+
+// syncDir fsyncs an opened directory, so a rename into it survives a crash.
+func syncDir(d *os.File, err error) error {
+	if err != nil {
+		return err
 	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("rename into %s: %w", path, err)
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", d.Name(), err)
 	}
 	return nil
 }

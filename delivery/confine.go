@@ -16,26 +16,64 @@ import (
 // is set, a path inside root's .git directory is refused the same way. It returns the
 // resolved absolute path and its root-relative slash form ("." for root itself).
 func Confine(root, cwd, p string, write bool) (abs, rel string, err error) {
-	realRoot, err := resolveExisting(root)
+	_, abs, rel, err = confine(root, cwd, p, write)
+	return abs, rel, err
+}
+
+// ConfineRoot is [Confine] that also opens, as an *os.Root, the root directory the path
+// was checked against. A file command then operates on rel through that root
+// (r.Open, r.Stat, r.Remove, [WriteFileAtomicIn]…), never on abs: a symlink swapped into
+// the path after the check cannot lead the operation out of the workspace, because
+// os.Root refuses to follow it out (see [RootError]). The caller closes the root.
+func ConfineRoot(root, cwd, p string, write bool) (r *os.Root, abs, rel string, err error) {
+	realRoot, abs, rel, err := confine(root, cwd, p, write)
 	if err != nil {
-		return "", "", Errorf(tool.CodeIOError, "resolve workspace root: %w", err)
+		return nil, "", "", err
+	}
+	r, err = os.OpenRoot(realRoot)
+	if err != nil {
+		return nil, "", "", Errorf(tool.CodeIOError, "open workspace root: %w", err)
+	}
+	return r, abs, rel, nil
+}
+
+// IsRootEscape reports whether err is an os.Root refusing a path that leaves the root
+// (through "..", an absolute symlink or one pointing outside).
+func IsRootEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// RootError maps an error of an os.Root operation on rel to the file commands' codes: an
+// escape is PATH_OUTSIDE_WORKSPACE (the path changed under the call after Confine
+// accepted it); anything else is IO_ERROR "<op> <rel>: <err>".
+func RootError(op, rel string, err error) error {
+	if IsRootEscape(err) {
+		return Errorf(tool.CodePathOutsideWorkspace, "path %s is outside the workspace", rel)
+	}
+	return Errorf(tool.CodeIOError, "%s %s: %w", op, rel, err)
+}
+
+func confine(root, cwd, p string, write bool) (realRoot, abs, rel string, err error) {
+	realRoot, err = resolveExisting(root)
+	if err != nil {
+		return "", "", "", Errorf(tool.CodeIOError, "resolve workspace root: %w", err)
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)
 	}
 	abs, err = resolveExisting(filepath.Clean(p))
 	if err != nil {
-		return "", "", Errorf(tool.CodeIOError, "resolve %s: %w", p, err)
+		return "", "", "", Errorf(tool.CodeIOError, "resolve %s: %w", p, err)
 	}
 	r, err := filepath.Rel(realRoot, abs)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", "", Errorf(tool.CodePathOutsideWorkspace, "path %s is outside the workspace", p)
+		return "", "", "", Errorf(tool.CodePathOutsideWorkspace, "path %s is outside the workspace", p)
 	}
 	rel = filepath.ToSlash(r)
 	if write && (rel == ".git" || strings.HasPrefix(rel, ".git/")) {
-		return "", "", Errorf(tool.CodePathOutsideWorkspace, "path %s is inside .git and cannot be modified", p)
+		return "", "", "", Errorf(tool.CodePathOutsideWorkspace, "path %s is inside .git and cannot be modified", p)
 	}
-	return abs, rel, nil
+	return realRoot, abs, rel, nil
 }
 
 // resolveExisting evaluates the symlinks of the deepest existing ancestor of p (p itself

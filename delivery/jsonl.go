@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/sys/unix"
+	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
 // Line is one non-blank line of a JSONL file with its 1-based line number.
@@ -86,17 +86,33 @@ func AppendLines(path string, data []byte) error {
 	return nil
 }
 
-// openLocked opens path and takes an exclusive flock. If a rewrite replaced the file
-// between open and lock, it reopens the new file.
-func openLocked(path string, flag int) (*os.File, error) {
+// LockPath takes an exclusive lock on path (created when missing, parent directories
+// included) and returns the function that releases it. The lock is a flock (lockedfile),
+// so it dies with the process that holds it: a crash never leaves it held. Removing path
+// while holding the lock is safe: a waiter that then gets the lock on the removed file
+// notices and locks the new one. It blocks while another holder has it.
+func LockPath(path string) (unlock func() error, err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := openLocked(path, os.O_RDWR|os.O_CREATE)
+	if err != nil {
+		return nil, err
+	}
+	return f.Close, nil
+}
+
+// openLocked opens path and takes an exclusive lock on it (lockedfile: flock, retried on
+// EINTR, released by Close). If a rewrite replaced the file between open and lock, it
+// reopens the new file.
+func openLocked(path string, flag int) (*lockedfile.File, error) {
+	// Read-only opens take a shared lock in lockedfile; every caller here needs the
+	// exclusive one, so ask for write access whatever flag says.
+	flag = flag&^(os.O_RDONLY|os.O_WRONLY|os.O_RDWR) | os.O_RDWR
 	for {
-		f, err := os.OpenFile(path, flag, 0o644)
+		f, err := lockedfile.OpenFile(path, flag, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
-		}
-		if err := flock(f, unix.LOCK_EX); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		held, err1 := f.Stat()
 		cur, err2 := os.Stat(path)
@@ -106,15 +122,6 @@ func openLocked(path string, flag int) (*os.File, error) {
 		f.Close() // releases the lock
 		if flag&os.O_CREATE == 0 && errors.Is(err2, fs.ErrNotExist) {
 			return nil, fmt.Errorf("open %s: %w", path, err2)
-		}
-	}
-}
-
-func flock(f *os.File, how int) error {
-	for {
-		err := unix.Flock(int(f.Fd()), how)
-		if err != unix.EINTR {
-			return err
 		}
 	}
 }

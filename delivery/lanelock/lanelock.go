@@ -142,19 +142,22 @@ func Acquire(root, lane, wuID, owner string, now time.Time, staleAfter time.Dura
 	if !cur.Stale(now, staleAfter) {
 		return res, nil
 	}
+	// The takeover is serialised by an exclusive flock on the marker, not by its
+	// existence: a process that dies mid-takeover releases the lock with its descriptors,
+	// and a marker file left behind by a crash (or by an older version that used O_EXCL)
+	// is simply locked, used and removed by the next acquirer. A concurrent taker waits
+	// here, then re-reads the lock below and finds it fresh.
 	marker := path + ".takeover"
-	mf, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	unlock, err := delivery.LockPath(marker)
 	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return res, nil // another process is taking over
-		}
-		return res, fmt.Errorf("create takeover marker: %w", err)
+		return res, fmt.Errorf("lock takeover marker: %w", err)
 	}
-	mf.Close()
 	defer func() {
+		// Removed while still locked; a waiter holding the old file notices and retries.
 		if err := os.Remove(marker); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("could not remove %s: %v", filepath.Base(marker), err))
 		}
+		_ = unlock()
 	}()
 	again, err := readFile(path)
 	if err != nil {
