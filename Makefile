@@ -12,7 +12,8 @@ export GORACE
 
 all: build
 
-## deps: Go modules, and bubblewrap, git and chromium through apt-get when missing and root.
+## deps: Go modules, and bubblewrap, git and chromium through apt-get when missing and root;
+## with node present, the pinned TypeScript MCP SDK the MCP tests drive (npm ci).
 deps:
 	@$(GO) mod download
 	@scripts/install-deps.sh

@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
 # Installs the system packages cmdbridge needs: bubblewrap (the sandbox lane) and chromium
 # (the status page's headless-browser test). Go modules are fetched by `go mod download` in
-# the Makefile. Safe to run repeatedly: silent when everything is already installed.
+# the Makefile. When node is installed, it also installs testdata/mcpclient's pinned
+# @modelcontextprotocol/sdk (npm ci, from package-lock.json), the official TypeScript
+# client the MCP tests drive. Safe to run repeatedly: silent when everything is already
+# installed.
 set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+mcpclient="$root/testdata/mcpclient"
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  # Reinstalled only when the lock file is newer than the installed tree.
+  if [ ! -f "$mcpclient/node_modules/.package-lock.json" ] ||
+     [ "$mcpclient/package-lock.json" -nt "$mcpclient/node_modules/.package-lock.json" ]; then
+    echo "install-deps: npm ci in testdata/mcpclient (the TypeScript MCP client of the tests)" >&2
+    npm ci --prefix "$mcpclient" --no-audit --no-fund --loglevel=error >/dev/null
+  fi
+else
+  echo "install-deps: node/npm not found; the TypeScript MCP client test will skip." >&2
+fi
 
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)

@@ -208,3 +208,30 @@ func TestStdioCancelledRequestGetsNoResponse(t *testing.T) {
 	assert.Contains(t, got, 3.0)
 	assert.False(t, strings.Contains(fmt.Sprint(rest), "fx:sleep"), "%v", rest)
 }
+
+// Progress for a call is sent while it runs, never after its response.
+func TestStdioProgressPrecedesTheResponse(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := startRawChild(ctx, t)
+	c.initialize()
+	for i := 1; i <= 4; i++ {
+		c.send(callLine(i, "fx_sleep", `{"ms":300}`, fmt.Sprintf(`{"progressToken":%d,"%s":5000}`, i, mcp.TimeoutMetaKey)))
+		progress := 0
+		for {
+			m := c.next()
+			if m["id"] != nil {
+				assert.EqualValues(t, i, m["id"])
+				break
+			}
+			assert.Equal(t, "notifications/progress", m["method"])
+			params := m["params"].(map[string]any)
+			assert.EqualValues(t, i, params["progressToken"], "progress for the running call only")
+			progress++
+		}
+		assert.Positive(t, progress, "call %d: a 300 ms call reporting every %s sends progress", i, testProgressInterval)
+	}
+	for _, m := range c.rest() {
+		t.Errorf("nothing follows the last response: %v", m)
+	}
+}

@@ -1,0 +1,112 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
+)
+
+// mcpClientDir holds the Node scripts and their pinned @modelcontextprotocol/sdk.
+var mcpClientDir = filepath.Join("..", "..", "testdata", "mcpclient")
+
+// nodeClient returns the node binary, skipping the test only when the host has none,
+// and failing when node is there but the SDK was never installed.
+func nodeClient(t testing.TB) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("needs Node.js (node on PATH) to run the official TypeScript MCP client")
+	}
+	sdk := filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")
+	if _, err := os.Stat(sdk); err != nil {
+		t.Fatalf("node is installed but %s is missing: run `make deps` (npm ci --prefix testdata/mcpclient)", sdk)
+	}
+	return node
+}
+
+// runNode runs a script of testdata/mcpclient and returns its stdout.
+func runNode(t testing.TB, node string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Dir = mcpClientDir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "node %s\nstderr:\n%s", strings.Join(args, " "), stderr.String())
+	return string(out)
+}
+
+type conformanceReport struct {
+	Transport string `json:"transport"`
+	Kernel    string `json:"kernel"`
+	Tools     int    `json:"tools"`
+	Call      string `json:"call"`
+	Error     string `json:"error"`
+	Progress  int    `json:"progress"`
+	Cancelled string `json:"cancelled"`
+}
+
+// TestOfficialTypeScriptClient drives the stdio server (this test binary as a child
+// process, like cmdbridge mcp) and the streamable HTTP handler with the official
+// TypeScript SDK client: the fixture through every kind of call, and the whole
+// delivery corpus through tools/list, so every real schema meets the SDK's validation.
+func TestOfficialTypeScriptClient(t *testing.T) {
+	node := nodeClient(t)
+	fixture := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = fixture.Close() })
+	corpus := newCorpusKernel(t, t.TempDir())
+	t.Cleanup(func() { _ = corpus.Close() })
+	require.GreaterOrEqual(t, len(corpus.Tools()), 80, "the corpus kernel serves the delivery corpus")
+
+	for _, tc := range []struct {
+		kernel string
+		k      *kernel.Kernel
+	}{{"fixture", fixture}, {"corpus", corpus}} {
+		tools := strconv.Itoa(len(tc.k.Tools()))
+		t.Run("stdio/"+tc.kernel, func(t *testing.T) {
+			env := []string{childEnv + "=" + t.TempDir(), childKernelEnv + "=" + tc.kernel}
+			out := runNode(t, node, env, "conformance.mjs", "stdio", tc.kernel, tools, os.Args[0], "-test.run=^$")
+			checkReport(t, out, "stdio", tc.kernel, len(tc.k.Tools()))
+		})
+		t.Run("http/"+tc.kernel, func(t *testing.T) {
+			h, err := mcp.HTTPHandler(tc.k, testCaller, mcp.WithProgressInterval(testProgressInterval))
+			require.NoError(t, err)
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			out := runNode(t, node, nil, "conformance.mjs", "http", tc.kernel, tools, srv.URL)
+			checkReport(t, out, "http", tc.kernel, len(tc.k.Tools()))
+			srv.CloseClientConnections()
+		})
+	}
+}
+
+func checkReport(t *testing.T, out, transport, kernelName string, tools int) {
+	t.Helper()
+	var rep conformanceReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	assert.Equal(t, transport, rep.Transport)
+	assert.Equal(t, tools, rep.Tools, "every tool listed and accepted by the client")
+	if kernelName != "fixture" {
+		return
+	}
+	assert.Equal(t, "ok", rep.Call)
+	assert.Equal(t, "NOT_FOUND", rep.Error)
+	assert.Positive(t, rep.Progress)
+	assert.Contains(t, rep.Cancelled, "test cancels", "the client saw its own abort, not a server answer")
+}
