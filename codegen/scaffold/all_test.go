@@ -19,7 +19,8 @@ import (
 )
 
 // schemaPrinter is the program the test builds next to the generated packages: it
-// registers every generated tool and prints "name<TAB>schema JSON" per tool.
+// registers every generated tool and prints "name<TAB>schema JSON<TAB>effects JSON" per
+// tool.
 const schemaPrinter = `package main
 
 import (
@@ -38,7 +39,12 @@ func main() {
 			fmt.Fprintln(os.Stderr, t.Spec.Name, err)
 			os.Exit(1)
 		}
-		fmt.Printf("%s\t%s\n", t.Spec.Name, b)
+		e, err := json.Marshal(t.Spec.Effects)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, t.Spec.Name, err)
+			os.Exit(1)
+		}
+		fmt.Printf("%s\t%s\t%s\n", t.Spec.Name, b, e)
 	}
 }
 `
@@ -46,7 +52,8 @@ func main() {
 // TestEveryCommandSchemaEqualsAdapter scaffolds every corpus command into a temporary
 // folder inside the module (so the generated code compiles with it), vets the generated
 // packages (tool and test files), runs a program printing each generated Input's
-// schema, and compares each with adapter.Schema byte for byte.
+// schema and effects, and compares each with adapter.Schema and the adapter spec's
+// effects byte for byte.
 func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the go command")
@@ -87,13 +94,13 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	out, err = goCmd(t, mod, "run", "./"+filepath.ToSlash(rel)+"/schemas")
 	require.NoError(t, err, "schema printer:\n%s", out)
 
-	got := map[string]string{}
+	got, gotEffects := map[string]string{}, map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		name, schema, ok := strings.Cut(sc.Text(), "\t")
-		require.True(t, ok, "printer line %q", sc.Text())
-		got[name] = schema
+		parts := strings.Split(sc.Text(), "\t")
+		require.Len(t, parts, 3, "printer line %q", sc.Text())
+		got[parts[0]], gotEffects[parts[0]] = parts[1], parts[2]
 	}
 	require.Len(t, got, len(names))
 	for _, c := range corpus {
@@ -102,5 +109,10 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 		wantJSON, err := json.Marshal(want)
 		require.NoError(t, err)
 		assert.Equal(t, string(wantJSON), got[c.Name], "schema of %s", c.Name)
+		spec, err := adapter.Spec(c)
+		require.NoError(t, err)
+		wantEffects, err := json.Marshal(spec.Effects)
+		require.NoError(t, err)
+		assert.Equal(t, string(wantEffects), gotEffects[c.Name], "effects of %s", c.Name)
 	}
 }

@@ -6,8 +6,8 @@
 //     properties, the usage as jsonschema tag and omitempty on optional fields; an
 //     AdjustSchema method (nativetools.SchemaAdjuster) setting the keywords a tag cannot
 //     carry (defaults, enums, minimum, minItems…); the registration into
-//     nativetools.Default with the adapter spec's description, annotations and path
-//     inputs; and a handler skeleton returning NOT_IMPLEMENTED;
+//     nativetools.Default with the adapter spec's description, annotations, effects
+//     and path inputs; and a handler skeleton returning NOT_IMPLEMENTED;
 //   - nativetools/<domain>/<tool>_test.go: schema equality with adapter.Schema, decode
 //     of a full input, and the NOT_IMPLEMENTED assertion the maintainer deletes;
 //   - testdata/script/parity/<tool>.txtar, seeded from the command's corpus script

@@ -194,6 +194,9 @@ func specLiteral(t Tool) jen.Code {
 	if len(ann) > 0 {
 		items = append(items, kv("Annotations", jen.Qual(pathTool, "Annotations").Values(ann...)))
 	}
+	if len(s.Effects) > 0 {
+		items = append(items, kv("Effects", jen.Index().Qual(pathTool, "Effect").Values(effectsCode(s.Effects)...)))
+	}
 	if len(s.Paths) > 0 {
 		var ps []jen.Code
 		for _, p := range s.Paths {
@@ -219,6 +222,34 @@ func specLiteral(t Tool) jen.Code {
 		items = append(items, kv("RequiredApprovals", jen.Index().String().Values(rs...)))
 	}
 	return jen.Qual(pathTool, "Spec").Values(append(items, jen.Line())...)
+}
+
+// effectsCode is the command's effects as tool.Effect literals, so the native tool
+// declares the same harmless modes as its command.
+func effectsCode(effects []tool.Effect) []jen.Code {
+	var out []jen.Code
+	for _, e := range effects {
+		var when []jen.Code
+		for _, c := range e.When {
+			cond := jen.Qual(pathTool, "Condition").Values(jen.Dict{
+				jen.Id("Property"): jen.Lit(c.Property),
+				jen.Id("Is"):       jen.Qual(pathTool, map[tool.Is]string{tool.Unset: "Unset", tool.Set: "Set", tool.Equals: "Equals"}[c.Is]),
+			})
+			if c.Is == tool.Equals {
+				cond = jen.Qual(pathTool, "IsEqual").Call(jen.Lit(c.Property), jen.Lit(c.Value))
+			}
+			when = append(when, cond)
+		}
+		fields := jen.Dict{jen.Id("When"): jen.Index().Qual(pathTool, "Condition").Values(when...)}
+		if e.ReadOnly {
+			fields[jen.Id("ReadOnly")] = jen.True()
+		}
+		if e.Destructive {
+			fields[jen.Id("Destructive")] = jen.True()
+		}
+		out = append(out, jen.Values(fields))
+	}
+	return out
 }
 
 // keywordValue is the Go expression assigning a keyword's JSON value to its
