@@ -53,4 +53,20 @@
 // contain. [Call] never runs a subprocess-tier command in-process: asked for the
 // adapter lane it runs the subprocess lane, with metadata lane "subprocess" and reason
 // "tier". [Run] does what it is told whatever the tier (parity compares both lanes).
+//
+// # Schema and texts
+//
+// [Schema] and [Spec] derive the tool from the pristine app alone, so an adopter's
+// commands get the same treatment as the corpus:
+//
+//   - Texts speak tool, not CLI: in App.Usage and every flag Usage, a flag or alias
+//     (--code-paths, -c) becomes its property (code_paths; a boolean reads
+//     execute=true), a positional placeholder (<REF>, [<REF>]) its property, urfave/cli's
+//     backtick placeholder loses its backticks, and an aside "(or the positional ID)" is
+//     dropped when flag and positional are one property. Words the app does not define
+//     stay. A positional's description is its entry in commands.MetaArgDescriptions.
+//   - Rules the command enforces between inputs (commands.MetaConstraints: one of,
+//     exclusive, requires, together, a required flag-or-positional) are written into the
+//     schema by tool.ApplyConstraints, so hosts and the kernel refuse a call that breaks
+//     one before it runs. They only refuse: [Argv] of a valid input is unchanged.
 package adapter

@@ -9,7 +9,9 @@
 //  2. resolve any spelling to the canonical name → TOOL_NOT_FOUND
 //  3. governance: excluded > disabled > allowlist > outside the view → TOOL_DISABLED
 //  4. validate the input against the tool's schema → INVALID_INPUT with the JSON pointer
-//     of the failing value
+//     of the failing value; a rule between properties (the schema's top-level
+//     not.anyOf, tool.ApplyConstraints) is refused with the rule's own plain-word
+//     description, the properties it names and the rule in the details
 //  5. scope: declared path inputs resolved (cleaned, relative to the workspace, symlinks of
 //     the deepest existing prefix resolved, dangling links followed) must lie in the
 //     caller's scopes → SCOPE_DENIED
@@ -23,7 +25,9 @@
 //     the tool
 //  7. the receipt is opened (receipt id = call id, input hash)
 //  8. dispatch to the routed lane under the call deadline → TIMEOUT, CANCELLED, or the
-//     lane's Output (a lane that cannot run the call: EXECUTION_FAILED)
+//     lane's Output (a lane that cannot run the call: EXECUTION_FAILED); a USAGE answer
+//     keeps its code and is worded in property names, the command's words kept in
+//     details.cli_message (docs/errors.md lists every code)
 //  9. finalize: output hash, lane metadata, the receipt appended (group commit) before
 //     the result is returned, then the OnResult hook.
 //

@@ -23,6 +23,12 @@
 //   - Input property names are flag names with "-" replaced by "_" ([PropertyName]);
 //     [FlagName] is the inverse. The schema, the argv builder and codegen all use these
 //     two functions and nothing else.
+//   - Rules between input properties ([Constraint]: required, any_of, exclusive,
+//     requires, together) live in the input schema, written by [ApplyConstraints]:
+//     required ones in "required", every other rule as one schema matching exactly the
+//     inputs that break it, described by [Constraint.Message], under the top-level
+//     "not": {"anyOf": [...]}. A schema never has a top-level anyOf, allOf or oneOf
+//     (hosts refuse them). A property counts as given as for [IsSet].
 //   - Native handlers have the signature func(ctx, *Env, Input) Output and reach the world
 //     only through [Env]: workspace dir, clock, id source, environment lookup, stdin, a log
 //     writer and whether a person can answer. They never touch process globals.

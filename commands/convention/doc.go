@@ -31,7 +31,15 @@
 // cli.StringFlag, cli.BoolFlag and cli.StringSliceFlag otherwise. Mark required flags with
 // Required: true. --json is added for you. A positional whose type is a word list
 // declares it in Arg.Choices, never in the action. Positionals are published in Metadata
-// under [MetaArgs].
+// under [MetaArgs], and their Arg.Usage (what the positional holds) under
+// commands.MetaArgDescriptions.
+//
+// Every rule between inputs the command enforces is declared, so the tool schema
+// carries it: Rules ([OneOf], [Exclusive], [Requires], [Together]) are checked by argv
+// checking and published; Enforces lists the rules the command's own code checks with
+// its own message ([Required] for a flag-or-positional or a passthrough, [RequiresWhen]
+// for a rule on a value, a OneOf checked in a Before hook): published, never checked by
+// argv checking. Both go to commands.MetaConstraints.
 //
 // # What the runner guarantees
 //

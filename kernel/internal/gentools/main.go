@@ -119,7 +119,11 @@ func render(tools []kernel.ManifestTool) []byte {
 			for _, p := range t.Paths {
 				fmt.Fprintf(&b, "- path input `%s` (%s)\n", p.Property, p.Access)
 			}
-			if len(t.Paths)+len(t.Effects) > 0 {
+			rs := rules(t.InputSchema)
+			for _, r := range rs {
+				fmt.Fprintf(&b, "- rule: %s\n", r)
+			}
+			if len(t.Paths)+len(t.Effects)+len(rs) > 0 {
 				b.WriteString("\n")
 			}
 			props := properties(t.InputSchema)
@@ -151,6 +155,21 @@ type prop struct {
 }
 
 // properties reads the generic JSON form of an input schema.
+// rules are the descriptions of the combinations the schema forbids (its not.anyOf,
+// as tool.ApplyConstraints writes them).
+func rules(schema any) []string {
+	m, _ := schema.(map[string]any)
+	not, _ := m["not"].(map[string]any)
+	list, _ := not["anyOf"].([]any)
+	var out []string
+	for _, r := range list {
+		if d, ok := r.(map[string]any)["description"].(string); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 func properties(schema any) []prop {
 	m, _ := schema.(map[string]any)
 	ps, _ := m["properties"].(map[string]any)
