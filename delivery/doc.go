@@ -11,7 +11,11 @@
 //     [Config.Check] with the key prefix to get the CONFIG_INVALID error.
 //   - YAML: [DecodeYAML], [EncodeYAML] (the one §1.14 encoder) and the node helpers
 //     [MapGet], [MapSet], [MapDelete], [MapPath], [EnsureMap], [StrNode], [DateNode]….
-//   - Files: [Confine] (§3.3 path confinement) and [WriteFileAtomic].
+//   - Files: [Confine] (§3.3 path confinement), [ConfineRoot] (the same, plus the
+//     os.Root the path must then be used through, [RootError] mapping its escapes to
+//     PATH_OUTSIDE_WORKSPACE), [WriteFileAtomic] and [WriteFileAtomicIn] (renameio: the
+//     file is fsynced before the rename, the directory after), [LockPath] (a lockedfile
+//     flock that dies with its holder).
 //   - Lanes: [Kebab], [WorktreePath], [LaneBranch], [ParseLaneBranch], [LockRel], [Title60].
 //   - Stamps (§1.10): [StampRel], [WriteStamp], [StampExists], [StampDate], [StampIDs].
 //   - Runtime (§2.5): [NewRuntime] validates DELIVERY_NOW, DELIVERY_WORKSPACE and
@@ -47,5 +51,6 @@
 //     (os.LookupEnv, os.Getwd) share every function.
 //   - YAML edits change only the nodes they touch; unknown keys and comments survive, new
 //     keys are appended at the end of their mapping.
-//   - Files are replaced atomically (temp file + rename, mode kept); nothing here prints.
+//   - Files are replaced atomically and durably (temp file, fsync, rename, directory
+//     fsync; mode kept); nothing here prints.
 package delivery

@@ -36,41 +36,43 @@ func newFileDeleteApp() *cli.App {
 }
 
 func fileDelete(c *convention.Call) error {
-	target, rel, err := deleteTarget(c, c.String("path"))
+	root, rel, err := deleteTarget(c, c.String("path"))
 	if err != nil {
 		return err
 	}
+	defer root.Close()
 	if rel == "." {
 		return c.Failf(tool.CodeValidation, "the workspace root cannot be deleted")
 	}
-	fi, err := os.Lstat(target)
+	fi, err := root.Lstat(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && c.Bool("force"):
 		return c.Result("Nothing to delete at "+rel, fileDeleteData{Path: rel})
 	case errors.Is(err, fs.ErrNotExist):
 		return c.Failf(tool.CodeNotFound, "%s not found", rel)
 	case err != nil:
-		return delivery.Errorf(tool.CodeIOError, "stat %s: %w", rel, err)
+		return delivery.RootError("stat", rel, err)
 	case fi.IsDir() && !c.Bool("recursive"):
 		return c.Failf(tool.CodeValidation, "%s is a directory; use --recursive", rel)
 	}
 	if fi.IsDir() {
-		err = os.RemoveAll(target)
+		err = root.RemoveAll(rel)
 	} else {
-		err = os.Remove(target)
+		err = root.Remove(rel)
 	}
 	if err != nil {
-		return delivery.Errorf(tool.CodeIOError, "delete %s: %w", rel, err)
+		return delivery.RootError("delete", rel, err)
 	}
 	return c.Result("Deleted "+rel, fileDeleteData{Path: rel, Deleted: true, WasDirectory: fi.IsDir()})
 }
 
-// deleteTarget confines p and returns what to remove: a symlink itself (whose parent is
-// confined), never the file it points to; otherwise the confined path.
-func deleteTarget(c *convention.Call, p string) (target, rel string, err error) {
+// deleteTarget confines p and returns what to remove, as a path relative to the opened
+// root it was confined to: a symlink itself (whose parent is confined), never the file it
+// points to; otherwise the confined path. The caller closes the root.
+func deleteTarget(c *convention.Call, p string) (root *os.Root, rel string, err error) {
 	cwd, err := c.Dir()
 	if err != nil {
-		return "", "", err
+		return nil, "", err
 	}
 	lexical := p
 	if !filepath.IsAbs(lexical) {
@@ -78,17 +80,18 @@ func deleteTarget(c *convention.Call, p string) (target, rel string, err error) 
 	}
 	lexical = filepath.Clean(lexical)
 	if fi, lerr := os.Lstat(lexical); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		parent, parentRel, err := confine(c, filepath.Dir(lexical), true)
+		root, parentRel, err := confineRoot(c, filepath.Dir(lexical), true)
 		if err != nil {
-			return "", "", err
+			return nil, "", err
 		}
 		rel = path.Join(parentRel, filepath.Base(lexical))
 		if rel == ".git" {
-			return "", "", delivery.Errorf(tool.CodePathOutsideWorkspace, "path %s is inside .git and cannot be modified", p)
+			root.Close()
+			return nil, "", delivery.Errorf(tool.CodePathOutsideWorkspace, "path %s is inside .git and cannot be modified", p)
 		}
-		return filepath.Join(parent, filepath.Base(lexical)), rel, nil
+		return root, rel, nil
 	}
-	return confine(c, p, true)
+	return confineRoot(c, p, true)
 }
 
 // fileDeleteData is file:delete's JSON data.

@@ -44,18 +44,19 @@ func fileEdit(c *convention.Call) error {
 	if bytes.Equal(oldS, newS) {
 		return c.Failf(tool.CodeValidation, "--old-string and --new-string are the same")
 	}
-	abs, rel, err := confine(c, c.String("path"), true)
+	root, rel, err := confineRoot(c, c.String("path"), true)
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(abs)
+	defer root.Close()
+	data, err := root.ReadFile(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return c.Failf(tool.CodeNotFound, "file %s not found", rel)
-	case err != nil && isDir(abs):
+	case err != nil && isDir(root, rel):
 		return c.Failf(tool.CodeValidation, "%s is a directory", rel)
 	case err != nil:
-		return delivery.Errorf(tool.CodeIOError, "read %s: %w", rel, err)
+		return delivery.RootError("read", rel, err)
 	}
 	count := bytes.Count(data, oldS)
 	switch {
@@ -66,15 +67,15 @@ func fileEdit(c *convention.Call) error {
 			fmt.Sprintf("--old-string occurs %d times in %s; use --replace-all or a longer string", count, rel),
 			map[string]any{"count": count})
 	}
-	if err := delivery.WriteFileAtomic(abs, bytes.ReplaceAll(data, oldS, newS), 0o644); err != nil {
-		return delivery.Errorf(tool.CodeIOError, "write %s: %w", rel, err)
+	if err := delivery.WriteFileAtomicIn(root, rel, bytes.ReplaceAll(data, oldS, newS), 0o644); err != nil {
+		return delivery.RootError("write", rel, err)
 	}
 	return c.Result(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, rel),
 		fileEditData{Path: rel, Replacements: count})
 }
 
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
+func isDir(root *os.Root, rel string) bool {
+	fi, err := root.Stat(rel)
 	return err == nil && fi.IsDir()
 }
 

@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 
 	"github.com/urfave/cli/v2"
 
@@ -46,26 +45,27 @@ func fileWrite(c *convention.Call) error {
 		}
 		content = decoded
 	}
-	abs, rel, err := confine(c, c.String("path"), true)
+	root, rel, err := confineRoot(c, c.String("path"), true)
 	if err != nil {
 		return err
 	}
+	defer root.Close()
 	created := false
-	switch fi, err := os.Stat(abs); {
+	switch fi, err := root.Stat(rel); {
 	case errors.Is(err, fs.ErrNotExist):
 		created = true
 	case err != nil:
-		return delivery.Errorf(tool.CodeIOError, "stat %s: %w", rel, err)
+		return delivery.RootError("stat", rel, err)
 	case fi.IsDir():
 		return c.Failf(tool.CodeValidation, "%s is a directory", rel)
 	}
 	if c.Bool("no-create-dirs") {
-		if _, err := os.Stat(filepath.Dir(abs)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := root.Stat(path.Dir(rel)); errors.Is(err, fs.ErrNotExist) {
 			return c.Failf(tool.CodeNotFound, "parent directory of %s does not exist", rel)
 		}
 	}
-	if err := delivery.WriteFileAtomic(abs, content, 0o644); err != nil {
-		return delivery.Errorf(tool.CodeIOError, "write %s: %w", rel, err)
+	if err := delivery.WriteFileAtomicIn(root, rel, content, 0o644); err != nil {
+		return delivery.RootError("write", rel, err)
 	}
 	return c.Result(fmt.Sprintf("Wrote %d bytes to %s", len(content), rel),
 		fileWriteData{Path: rel, Bytes: len(content), Created: created})

@@ -65,29 +65,32 @@ func FileRead(ctx context.Context, dir string, env delivery.LookupEnv, in FileRe
 	if err := in.Check(); err != nil {
 		return FileReadData{}, notes, err
 	}
-	abs, rel, err := Confine(ctx, dir, env, in.Path, false)
+	root, abs, rel, err := ConfineRoot(ctx, dir, env, in.Path, false)
 	if err != nil {
 		return FileReadData{}, notes, err
 	}
+	defer root.Close()
+	afterConfine(abs)
 	maxSize := FileReadMaxSize
 	if in.MaxSize != nil {
 		maxSize = *in.MaxSize
 	}
-	fi, err := os.Stat(abs)
+	// Through the root only: a path changed since it was confined cannot lead outside.
+	fi, err := root.Stat(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return FileReadData{}, notes, delivery.Errorf(tool.CodeNotFound, "file %s not found", rel)
 	case err != nil:
-		return FileReadData{}, notes, delivery.Errorf(tool.CodeIOError, "stat %s: %w", rel, err)
+		return FileReadData{}, notes, delivery.RootError("stat", rel, err)
 	case fi.IsDir():
 		return FileReadData{}, notes, delivery.Errorf(tool.CodeValidation, "%s is a directory", rel)
 	case fi.Size() > int64(maxSize):
 		return FileReadData{}, notes, (&delivery.Error{Code: tool.CodeTooLarge, Message: "file " + rel + " is larger than --max-size"}).
 			WithDetails(map[string]any{"size": fi.Size(), "max_size": maxSize})
 	}
-	data, err := os.ReadFile(abs)
+	data, err := root.ReadFile(rel)
 	if err != nil {
-		return FileReadData{}, notes, delivery.Errorf(tool.CodeIOError, "read %s: %w", rel, err)
+		return FileReadData{}, notes, delivery.RootError("read", rel, err)
 	}
 	lines := splitLines(data)
 	start, end := 1, len(lines)
@@ -122,15 +125,39 @@ func FileRead(ctx context.Context, dir string, env delivery.LookupEnv, in FileRe
 // Confine resolves a path argument of a file command started in dir (spec §3.3): it
 // must stay inside the workspace root, or inside dir when there is no workspace.
 func Confine(ctx context.Context, dir string, env delivery.LookupEnv, p string, write bool) (abs, rel string, err error) {
-	root, _, err := delivery.FindRoot(ctx, dir, env)
-	switch {
-	case delivery.CodeOf(err) == tool.CodeNoWorkspace:
-		root = dir
-	case err != nil:
-		return "", "", err // already a coded error with the command's message
+	root, err := confineBase(ctx, dir, env)
+	if err != nil {
+		return "", "", err
 	}
 	return delivery.Confine(root, dir, p, write)
 }
+
+// ConfineRoot is [Confine] that also opens the root the path was checked against
+// (delivery.ConfineRoot): operate on rel through it. The caller closes the root.
+func ConfineRoot(ctx context.Context, dir string, env delivery.LookupEnv, p string, write bool) (r *os.Root, abs, rel string, err error) {
+	root, err := confineBase(ctx, dir, env)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return delivery.ConfineRoot(root, dir, p, write)
+}
+
+// confineBase is the directory paths are confined to: the workspace root, or dir when
+// there is no workspace.
+func confineBase(ctx context.Context, dir string, env delivery.LookupEnv) (string, error) {
+	root, _, err := delivery.FindRoot(ctx, dir, env)
+	switch {
+	case delivery.CodeOf(err) == tool.CodeNoWorkspace:
+		return dir, nil
+	case err != nil:
+		return "", err // already a coded error with the command's message
+	}
+	return root, nil
+}
+
+// afterConfine runs between the check of a path and its first use; tests swap the path
+// there to prove the use cannot escape.
+var afterConfine = func(abs string) {}
 
 // splitLines splits data after each "\n", keeping the terminators; a final line without
 // one is still a line, and empty data has no lines.

@@ -1,6 +1,9 @@
 package ops
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,4 +54,30 @@ func TestFileRead(t *testing.T) {
 	}
 	_, _, err := FileRead(t.Context(), f.dir, env, FileReadInput{Path: "notes.txt", MaxSize: intPtr(4)})
 	assert.Equal(t, map[string]any{"size": int64(13), "max_size": 4}, delivery.AsError(err).Details)
+}
+
+// TestFileReadSymlinkSwappedAfterCheck swaps a checked directory for a symlink leading
+// out of the workspace between the confinement check and the read: the read goes through
+// an os.Root, which refuses to follow it (PATH_OUTSIDE_WORKSPACE), where opening the
+// checked absolute path would have read the outside file.
+func TestFileReadSymlinkSwappedAfterCheck(t *testing.T) {
+	ws, outside := t.TempDir(), t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "docs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "docs", "a.txt"), []byte("inside\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "a.txt"), []byte("secret\n"), 0o644))
+	var checked string
+	afterConfine = func(abs string) {
+		checked = abs
+		require.NoError(t, os.Rename(filepath.Join(ws, "docs"), filepath.Join(ws, "docs.old")))
+		require.NoError(t, os.Symlink(outside, filepath.Join(ws, "docs")))
+	}
+	t.Cleanup(func() { afterConfine = func(string) {} })
+	noEnv := func(string) (string, bool) { return "", false }
+	data, _, err := FileRead(context.Background(), ws, noEnv, FileReadInput{Path: "docs/a.txt"})
+	require.Error(t, err)
+	assert.Equal(t, tool.CodePathOutsideWorkspace, delivery.CodeOf(err), "%v", err)
+	assert.Empty(t, data.Content)
+	leaked, err := os.ReadFile(checked)
+	require.NoError(t, err)
+	assert.Equal(t, "secret\n", string(leaked), "the checked path now leads outside: the gap was real")
 }
