@@ -110,3 +110,38 @@ func checkReport(t *testing.T, out, transport, kernelName string, tools int) {
 	assert.Positive(t, rep.Progress)
 	assert.Contains(t, rep.Cancelled, "test cancels", "the client saw its own abort, not a server answer")
 }
+
+// benchTS runs bench.mjs for b.N calls of fx_echo and reports the client-side latency
+// percentiles; ns/op is the mean call, node's start-up and the session set-up excluded.
+func benchTS(b *testing.B, env []string, args ...string) {
+	node := nodeClient(b)
+	n := max(b.N, 50)
+	out := runNode(b, node, env, append([]string{"bench.mjs", args[0], strconv.Itoa(n), "fx_echo", `{"text":"hi"}`}, args[1:]...)...)
+	var rep struct {
+		P50  float64 `json:"p50_us"`
+		P99  float64 `json:"p99_us"`
+		Mean float64 `json:"mean_us"`
+	}
+	require.NoError(b, json.Unmarshal([]byte(out), &rep), out)
+	b.ReportMetric(rep.Mean*1000, "ns/op")
+	b.ReportMetric(rep.P50, "p50-µs")
+	b.ReportMetric(rep.P99, "p99-µs")
+}
+
+// BenchmarkTSClientStdio: the official TypeScript client calling a native read tool
+// over stdio (this test binary as the server process, as with cmdbridge mcp).
+func BenchmarkTSClientStdio(b *testing.B) {
+	benchTS(b, []string{childEnv + "=" + b.TempDir()}, "stdio", os.Args[0], "-test.run=^$")
+}
+
+// BenchmarkTSClientHTTP: the same over streamable HTTP on loopback.
+func BenchmarkTSClientHTTP(b *testing.B) {
+	k := newFixtureKernel(b, b.TempDir(), nil)
+	b.Cleanup(func() { _ = k.Close() })
+	h, err := mcp.HTTPHandler(k, testCaller)
+	require.NoError(b, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	benchTS(b, nil, "http", srv.URL)
+	srv.CloseClientConnections()
+}
