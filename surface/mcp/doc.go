@@ -4,7 +4,8 @@
 // it over the SDK's streamable HTTP transport.
 //
 // tools/list carries every tool [kernel.Kernel.Tools] exposes, under its MCP-safe name
-// ([tool.MCPName]), with the kernel's input schema passed through unchanged, the tool's
+// ([tool.MCPName]), with the kernel's input schema (boolean sub-schemas spelled as
+// objects, see below), the tool's
 // annotations (title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint, all
 // stated explicitly so the protocol's defaults never apply) and an output schema
 // describing the [tool.Output] envelope. tools/call runs the tool through
@@ -33,6 +34,24 @@
 //     error, so legacy code writing to stdout (through os.Stdout, a package-level copy
 //     of it, or the raw descriptor) cannot corrupt the stream; both are restored when
 //     it returns. The adapter's own capture of os.Stdout during a call is unaffected.
+//   - No schema in tools/list has a boolean where a schema goes (true is {}, false is
+//     {"not":{}}), except additionalProperties: false: clients that check MCP's wire
+//     schema (the TypeScript SDK from 1.22) reject a whole listing over one boolean.
+//   - A request's _meta may ask for a timeout (TimeoutMetaKey, milliseconds); the kernel
+//     clamps it to the tool's maximum. Nothing else in _meta reaches the kernel.
+//   - A call carrying a progress token gets notifications/progress while it runs, and
+//     none after its response.
+//   - A result larger than the size cap (WithMaxResultBytes, 1 MiB) is never sent: a
+//     truncated one with the same success and error code, no data, and metadata naming
+//     the receipt is sent instead, still valid against the output schema.
+//   - A request the client cancelled gets no response, on either transport.
+//   - stdio: a malformed line is answered (-32700, or -32600 for JSON that is not a
+//     JSON-RPC message) and never ends the session; at end of input every request read
+//     before is answered before ServeStdio returns; a request before initialize is a
+//     -32600 error.
+//   - Streamable HTTP: an idle session is closed after the idle time (WithSessionIdle,
+//     30 minutes) and its id is then answered 404; a sessionless request other than
+//     initialize is a -32600 error, and opens no session.
 //   - This package does no governance, validation or scope checks of its own: the
 //     kernel decides; this package only translates.
 package mcp
