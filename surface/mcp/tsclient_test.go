@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,12 +112,19 @@ func checkReport(t *testing.T, out, transport, kernelName string, tools int) {
 	assert.Contains(t, rep.Cancelled, "test cancels", "the client saw its own abort, not a server answer")
 }
 
-// benchTS runs bench.mjs for b.N calls of fx_echo and reports the client-side latency
-// percentiles; ns/op is the mean call, node's start-up and the session set-up excluded.
+// benchTS runs bench.mjs for at least 1000 calls of fx_echo and reports the
+// client-side latency percentiles. Node's start-up makes one run take over a second, so
+// b.N stays small: the metrics are per call, not per b.N. ns/op is the mean call
+// (start-up and session set-up excluded); B/op and allocs/op are what this process
+// allocated per call (the HTTP server's cost; next to nothing for stdio, whose server
+// is a child process).
 func benchTS(b *testing.B, env []string, args ...string) {
 	node := nodeClient(b)
-	n := max(b.N, 50)
+	n := max(b.N, 1000)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	out := runNode(b, node, env, append([]string{"bench.mjs", args[0], strconv.Itoa(n), "fx_echo", `{"text":"hi"}`}, args[1:]...)...)
+	runtime.ReadMemStats(&after)
 	var rep struct {
 		P50  float64 `json:"p50_us"`
 		P99  float64 `json:"p99_us"`
@@ -126,6 +134,8 @@ func benchTS(b *testing.B, env []string, args ...string) {
 	b.ReportMetric(rep.Mean*1000, "ns/op")
 	b.ReportMetric(rep.P50, "p50-µs")
 	b.ReportMetric(rep.P99, "p99-µs")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n), "B/op")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n), "allocs/op")
 }
 
 // BenchmarkTSClientStdio: the official TypeScript client calling a native read tool
