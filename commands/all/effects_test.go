@@ -42,6 +42,8 @@ func TestAnnotationsAreHonest(t *testing.T) {
 		{name: "plan:edit", destructive: true},
 		{name: "initiative:edit", destructive: true},
 		{name: "initiative:remove-wu", destructive: true},
+		{name: "plan:link", destructive: true},
+		{name: "initiative:plan", destructive: true},
 		{name: "mem:triage", destructive: true},
 		{name: "gates", openWorld: true},
 		{name: "wu:prep", openWorld: true},

@@ -33,7 +33,9 @@ func newInitiativePlanApp() *cli.App {
 			convention.OneOf("plan", "create"),
 			convention.Exclusive("plan", "create"),
 		},
-		Action: initiativePlan,
+		// Replaces the plan the initiative already links (with a warning).
+		Destructive: true,
+		Action:      initiativePlan,
 	})
 }
 

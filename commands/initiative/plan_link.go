@@ -25,7 +25,9 @@ func newPlanLinkApp() *cli.App {
 			&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id>", Required: true},
 			&cli.StringFlag{Name: "plan", Usage: "plan path inside plansDir or lumenflow://plans/ URI", Required: true},
 		},
-		Action: planLink,
+		// Replaces the plan a WU or initiative already links.
+		Destructive: true,
+		Action:      planLink,
 	})
 }
 
