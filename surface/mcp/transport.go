@@ -295,9 +295,9 @@ func (c *lineConn) writeLine(data []byte) error {
 // Close closes both streams; a Read waiting for input returns.
 func (c *lineConn) Close() error {
 	c.closeOnce.Do(func() {
-		c.writeMu.Lock()
+		// Not under writeMu: a write blocked on a client that stopped reading must not
+		// hold up Close; closing the file ends that write.
 		close(c.closed)
-		c.writeMu.Unlock()
 		c.closeErr = errors.Join(c.in.Close(), c.out.Close())
 	})
 	return c.closeErr
