@@ -6,9 +6,12 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"weak"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -137,35 +140,156 @@ func ruleViolation(name string, s *jsonschema.Schema, input any) *tool.Output {
 	if s == nil || s.Not == nil {
 		return nil
 	}
-	rules := s.Not.AnyOf
-	if len(rules) == 0 {
-		rules = []*jsonschema.Schema{s.Not}
-	}
-	for _, r := range rules {
-		if !matches(r, input) {
+	for _, r := range rulesOf(s) {
+		if !r.matches(input) {
 			continue
 		}
-		why := r.Description
+		why := r.schema.Description
 		if why == "" {
 			why = "the input matches a combination the tool forbids"
 		}
 		var rule any
-		if raw, err := json.Marshal(r); err == nil {
+		if raw, err := json.Marshal(r.schema); err == nil {
 			_ = json.Unmarshal(raw, &rule)
 		}
 		out := tool.FailDetails(tool.CodeInvalidInput,
-			map[string]any{"path": "/", "reason": why, "properties": ruleProperties(r), "rule": rule},
+			map[string]any{"path": "/", "reason": why, "properties": ruleProperties(r.schema), "rule": rule},
 			"%s: invalid input: %s", name, why)
 		return &out
 	}
 	return nil
 }
 
-// matches reports whether v is valid against r. A rule that does not resolve never
-// matches here; the full validation that follows reports it.
-func matches(r *jsonschema.Schema, v any) bool {
-	res, err := r.Resolve(nil)
-	return err == nil && res.Validate(v) == nil
+// rule is one forbidden combination, ready to test: rules written by
+// tool.ApplyConstraints use a few keywords and are evaluated directly; any other is
+// resolved once and validated by jsonschema-go (resolving per call would cost hundreds
+// of microseconds).
+type rule struct {
+	schema   *jsonschema.Schema
+	simple   bool
+	resolved *jsonschema.Resolved // nil for a simple rule, or when it does not resolve
+}
+
+func (r rule) matches(v any) bool {
+	if r.simple {
+		return eval(r.schema, v)
+	}
+	// A rule that does not resolve never matches here; the full validation that
+	// follows reports it.
+	return r.resolved != nil && r.resolved.Validate(v) == nil
+}
+
+// ruleCache holds each input schema's rules, keyed weakly: an entry goes when its
+// schema does (a kernel rebuilt leaves nothing behind).
+var ruleCache sync.Map // weak.Pointer[jsonschema.Schema] → []rule
+
+func rulesOf(s *jsonschema.Schema) []rule {
+	key := weak.Make(s)
+	if c, ok := ruleCache.Load(key); ok {
+		return c.([]rule)
+	}
+	list := s.Not.AnyOf
+	if len(list) == 0 {
+		list = []*jsonschema.Schema{s.Not}
+	}
+	rules := make([]rule, len(list))
+	for i, r := range list {
+		rules[i] = rule{schema: r, simple: simple(r)}
+		if !rules[i].simple {
+			rules[i].resolved, _ = r.Resolve(nil)
+		}
+	}
+	if _, loaded := ruleCache.LoadOrStore(key, rules); !loaded {
+		runtime.AddCleanup(s, func(k weak.Pointer[jsonschema.Schema]) { ruleCache.Delete(k) }, key)
+	}
+	return rules
+}
+
+// simple reports whether s uses only required, properties, const, enum, minItems, not,
+// anyOf, allOf and annotations, at every depth: what [eval] knows.
+func simple(s *jsonschema.Schema) bool {
+	if s == nil {
+		return true
+	}
+	rest := *s
+	rest.Required, rest.Properties, rest.Const, rest.Enum, rest.MinItems = nil, nil, nil, nil, nil
+	rest.Not, rest.AnyOf, rest.AllOf, rest.Description, rest.Title = nil, nil, nil, "", ""
+	if !reflect.DeepEqual(rest, jsonschema.Schema{}) {
+		return false
+	}
+	for _, p := range s.Properties {
+		if !simple(p) {
+			return false
+		}
+	}
+	for _, x := range append(append([]*jsonschema.Schema{s.Not}, s.AnyOf...), s.AllOf...) {
+		if !simple(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// eval evaluates a [simple] schema on v, as JSON Schema 2020-12 does.
+func eval(s *jsonschema.Schema, v any) bool {
+	if s == nil {
+		return true
+	}
+	if obj, isObj := v.(map[string]any); isObj {
+		for _, k := range s.Required {
+			if _, has := obj[k]; !has {
+				return false
+			}
+		}
+		for k, ps := range s.Properties {
+			if pv, has := obj[k]; has && !eval(ps, pv) {
+				return false
+			}
+		}
+	}
+	if s.Const != nil && !jsonSame(v, *s.Const) {
+		return false
+	}
+	if len(s.Enum) > 0 {
+		in := false
+		for _, e := range s.Enum {
+			in = in || jsonSame(v, e)
+		}
+		if !in {
+			return false
+		}
+	}
+	if list, isList := v.([]any); isList && s.MinItems != nil && len(list) < *s.MinItems {
+		return false
+	}
+	if s.Not != nil && eval(s.Not, v) {
+		return false
+	}
+	if len(s.AnyOf) > 0 {
+		some := false
+		for _, x := range s.AnyOf {
+			some = some || eval(x, v)
+		}
+		if !some {
+			return false
+		}
+	}
+	for _, x := range s.AllOf {
+		if !eval(x, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonSame compares two values as JSON (a decoded input against a declared value).
+func jsonSame(a, b any) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
 // ruleProperties lists the properties a rule schema names (in "required" and
