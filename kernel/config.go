@@ -7,6 +7,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -39,6 +40,10 @@ type Config struct {
 	ApprovalTimeout time.Duration
 
 	Evidence EvidenceConfig
+	// State is where the workspace's own state lives (evidence, keys, outbox); nil means
+	// statedir.Find on the workspace with LookupEnv. An older .cmdbridge/ in the
+	// workspace is migrated there when New runs.
+	State *statedir.Dir
 	// Sandbox is the sandbox lane (nil: none; calls that need it are refused with
 	// SANDBOX_UNAVAILABLE, never run unconfined).
 	Sandbox SandboxRunner
@@ -73,7 +78,7 @@ type Governance struct {
 
 // EvidenceConfig configures the receipt log.
 type EvidenceConfig struct {
-	// Dir defaults to <workspace>/.cmdbridge/evidence.
+	// Dir defaults to the state directory's evidence/ (statedir).
 	Dir string
 	// CheckpointEvery signs a checkpoint every N records (default 1000) and at Close.
 	CheckpointEvery int

@@ -71,6 +71,12 @@
 //   - Governance, policy and scope use the canonical name only ([tool.Names]).
 //   - The kernel never reads process globals on a call's behalf: native handlers get a
 //     tool.Env built from Config.
+//   - The workspace's own state (evidence, keys, outbox) lives in its state directory
+//     ([Kernel.State], kernel/statedir), outside the work tree in a repository; no path
+//     input of any caller reaches it or the repository's .git, no write path reaches
+//     the workspace's .cmdbridge configuration, and the sandbox lane hides it.
+//   - A call refuses to run when its receipt could not be recorded (the evidence log
+//     failed, or its files were replaced or removed under it).
 package kernel
 
 //go:generate go run ./internal/gentools -out ../docs/tools.md

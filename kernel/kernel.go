@@ -15,6 +15,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -32,6 +33,13 @@ type Kernel struct {
 	disabled map[string]bool
 	excluded map[string]bool
 	view     *viewSet // nil: every tool (profile.go)
+
+	// state is where the workspace's own state lives; protected lists the resolved
+	// directories no path input may reach (the state, .git), writeProtected those it
+	// may read but never write (the workspace's configuration directory).
+	state          statedir.Dir
+	protected      []string
+	writeProtected []string
 
 	idPrefix   string
 	idSeq      atomic.Uint64
@@ -89,10 +97,13 @@ func New(cfg Config) (*Kernel, error) {
 	var prefix [4]byte
 	_, _ = rand.Read(prefix[:])
 	k.idPrefix = "call-" + hex.EncodeToString(prefix[:]) + "-"
+	if err := k.findState(ws); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
 	dir := cfg.Evidence.Dir
 	switch {
 	case dir == "":
-		dir = filepath.Join(ws, ".cmdbridge", "evidence")
+		dir = k.state.Path(statedir.Evidence)
 	case !filepath.IsAbs(dir):
 		dir = filepath.Join(ws, dir)
 	}
@@ -247,6 +258,34 @@ func (k *Kernel) Route(name string) (string, bool) {
 
 // Resolve returns the canonical name of any spelling.
 func (k *Kernel) Resolve(name string) (string, bool) { return k.names.Resolve(name) }
+
+// findState locates the state directory, migrates an older in-workspace one, and
+// records what path inputs may never reach.
+func (k *Kernel) findState(ws string) error {
+	if k.cfg.State != nil {
+		k.state = *k.cfg.State
+	} else {
+		lookup := k.cfg.LookupEnv
+		if lookup == nil {
+			lookup = tool.EnvFromMap(nil)
+		}
+		var err error
+		if k.state, err = statedir.Find(ws, lookup); err != nil {
+			return err
+		}
+	}
+	if _, err := statedir.Migrate(ws, k.state); err != nil {
+		return err
+	}
+	for _, p := range append(k.state.Protected(), filepath.Join(ws, ".git")) {
+		k.protected = append(k.protected, resolvePath(ws, p))
+	}
+	k.writeProtected = []string{resolvePath(ws, filepath.Join(ws, statedir.LegacyDir))}
+	return nil
+}
+
+// State returns the workspace's state directory.
+func (k *Kernel) State() statedir.Dir { return k.state }
 
 // Workspace returns the resolved workspace directory.
 func (k *Kernel) Workspace() string { return k.workspace }

@@ -55,6 +55,7 @@ func (c *call) sandboxed(e *entry, input json.RawMessage) func(ctx context.Conte
 		Workspace:     k.workspace,
 		Env:           k.cfg.AdapterOptions.Env,
 		Network:       e.spec.Network,
+		Hidden:        []string{k.state.Root},
 	}
 	return func(ctx context.Context) tool.Output {
 		if k.cfg.Sandbox == nil {

@@ -90,6 +90,12 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, input map[string]any, c Caller) ([]
 		}
 		for _, v := range pathValues(input[pi.Property]) {
 			rp := resolvePath(k.workspace, v)
+			if withinAny(rp, k.protected) || (pi.Access == tool.Write && withinAny(rp, k.writeProtected)) {
+				// Whatever the caller's scopes: keys, evidence, the outbox and the
+				// repository's own files are never a tool's to read or write.
+				return nil, deny(map[string]any{"property": pi.Property, "path": v, "access": string(pi.Access), "protected": true},
+					"%s: %s %q resolves into cmdbridge's state or the repository's .git, which no tool may %s", spec.Name, pi.Property, v, pi.Access)
+			}
 			allowed := read
 			if pi.Access == tool.Write {
 				allowed = write

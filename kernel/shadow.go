@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -88,7 +89,10 @@ func (c *call) shadowed(e *entry, input json.RawMessage, served func(ctx context
 			return served(ctx)
 		}
 		copyDir := filepath.Join(scratch, "ws")
-		if err := parity.CopyTree(k.workspace, copyDir, func(rel string) bool { return rel == ".cmdbridge" }); err != nil {
+		skip := func(rel string) bool {
+			return rel == statedir.LegacyDir || within(filepath.Join(k.workspace, rel), k.state.Root)
+		}
+		if err := parity.CopyTree(k.workspace, copyDir, skip); err != nil {
 			_ = os.RemoveAll(scratch)
 			note.Error = fmt.Sprintf("copy workspace: %v", err)
 			return served(ctx)

@@ -35,7 +35,8 @@ export DELIVERY_OWNER=demo@example.invalid
 token=$("$cb" --workspace "$demo" token mint --subject demo:phone:laptop \
   --tools '*' --read . --write . --ttl 8h)
 
-log="$demo/.cmdbridge/serve.log"
+# The server log lives beside the workspace, never in its work tree.
+log="$demo.serve.log"
 urlfile=$(mktemp)
 "$cb" --workspace "$demo" serve --addr 127.0.0.1:0 >"$urlfile" 2>"$log" &
 pid=$!

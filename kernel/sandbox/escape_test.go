@@ -119,6 +119,23 @@ func TestEscapeSuite(t *testing.T) {
 		_, data := call(t, r, d.request("stat", testInput{Path: d.write}))
 		assert.Equal(t, true, data["exists"])
 	})
+	t.Run("a hidden directory inside a scope is empty", func(t *testing.T) {
+		state := filepath.Join(d.write, ".git", "cmdbridge")
+		require.NoError(t, os.MkdirAll(state, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(state, "signing.key"), []byte("s3cret"), 0o600))
+		req := d.request("stat", testInput{Path: filepath.Join(state, "signing.key")})
+		_, data := call(t, r, req)
+		require.Equal(t, true, data["exists"], "control: without Hidden the scope shows the file")
+		req.Hidden = []string{state}
+		_, data = call(t, r, req)
+		assert.Equal(t, false, data["exists"])
+		req = d.request("write", testInput{Path: filepath.Join(state, "signing.key")})
+		req.Hidden = []string{state}
+		call(t, r, req)
+		b, err := os.ReadFile(filepath.Join(state, "signing.key"))
+		require.NoError(t, err)
+		assert.Equal(t, "s3cret", string(b), "a write under the hidden directory never reaches the host")
+	})
 	t.Run("remounting a scope read-write fails", func(t *testing.T) {
 		_, data := call(t, r, d.request("remount", testInput{Path: d.read}))
 		assert.Contains(t, data["bind"], "operation not permitted")

@@ -151,8 +151,22 @@ func buildProfile(req Request, proc bool, lay layout) profile {
 	}
 
 	// Scopes, shallowest first, read before write at equal depth: the innermost wins.
-	for _, m := range scopeMounts(req.ScopeEnforced) {
+	mounts := scopeMounts(req.ScopeEnforced)
+	for _, m := range mounts {
 		a(m.flag, m.path, m.path)
+	}
+	// Then what the scopes must not show: an empty tmpfs over each hidden directory a
+	// scope mounted (one no scope reaches is invisible already).
+	hidden := append([]string(nil), req.Hidden...)
+	sort.Strings(hidden)
+	for _, h := range hidden {
+		h = filepath.Clean(h)
+		for _, m := range mounts {
+			if within(h, m.path) {
+				a("--tmpfs", h)
+				break
+			}
+		}
 	}
 	dir := req.Workspace
 	if dir == "" {

@@ -45,6 +45,9 @@ type Request struct {
 	Env map[string]string `json:"env,omitempty"`
 	// Network shares the host's network namespace.
 	Network bool `json:"network"`
+	// Hidden are directories inside the scopes that the call must not see (cmdbridge's
+	// own state: keys, evidence, outbox): each is covered by an empty tmpfs.
+	Hidden []string `json:"hidden,omitempty"`
 }
 
 // resultDoc is the document the runner writes on the result descriptor.

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 )
 
 func callCommand() *ucli.Command {
@@ -206,7 +206,7 @@ func evidenceCommand() *ucli.Command {
 			Name:  "verify",
 			Usage: "check the receipt chain and signed checkpoints; exit 1 on any damage",
 			Flags: []ucli.Flag{
-				&ucli.StringFlag{Name: "dir", Usage: "evidence directory (default: <workspace>/.cmdbridge/evidence)"},
+				&ucli.StringFlag{Name: "dir", Usage: "evidence directory (default: evidence/ in the workspace's state directory: <git common dir>/cmdbridge, or <workspace>/.cmdbridge outside a repository)"},
 				&ucli.StringFlag{Name: "witness", Usage: "a file of checkpoints kept outside the workspace (evidence.witness in the config): every one must hold for the log"},
 				&ucli.StringFlag{Name: "key", Usage: "the verifier key you trust, as a file or as the key text: checkpoints are checked with it, and a different verifier.key fails"},
 				&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
@@ -214,11 +214,11 @@ func evidenceCommand() *ucli.Command {
 			Action: func(c *ucli.Context) error {
 				dir := c.String("dir")
 				if dir == "" {
-					ws, err := workspaceDir(c)
+					st, err := stateOf(c)
 					if err != nil {
 						return failed("%v", err)
 					}
-					dir = filepath.Join(ws, ".cmdbridge", "evidence")
+					dir = st.Path(statedir.Evidence)
 				}
 				opts := evidence.VerifyOptions{Witness: c.String("witness"), Key: c.String("key")}
 				if opts.Key != "" {

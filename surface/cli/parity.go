@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
 
@@ -27,7 +28,7 @@ func parityCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "junit", Usage: "also write JUnit XML to `FILE`"},
 			&ucli.StringFlag{Name: "dir", Value: filepath.Join("testdata", "script", "parity"), Usage: "directory of the parity scripts"},
 			&ucli.StringFlag{Name: "fixtures", Usage: "directory $FIXTURES points to (default: DIR/../../workspaces)"},
-			&ucli.StringFlag{Name: "results", Value: filepath.Join(".cmdbridge", "parity", "last.json"), Usage: "results `FILE` cmdbridge status reads"},
+			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)"},
 			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
 		},
 		Action: runParity,
@@ -70,7 +71,13 @@ func runParity(c *ucli.Context) error {
 	if err != nil {
 		return failed("parity: %v", err)
 	}
-	if err := res.Write(c.String("results")); err != nil {
+	results := c.String("results")
+	if results == "" {
+		if results, err = defaultResults("."); err != nil {
+			return failed("parity: %v", err)
+		}
+	}
+	if err := res.Write(results); err != nil {
 		return failed("%v", err)
 	}
 	if f := c.String("junit"); f != "" {
@@ -217,4 +224,17 @@ func writeJUnit(path string, res parity.Results) error {
 		return err
 	}
 	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+}
+
+// defaultResults is where parity writes its results and status reads them: the state
+// directory of the repository at dir (kernel/statedir), so they never dirty the tree.
+func defaultResults(dir string) (string, error) {
+	d, err := statedir.Find(dir, os.LookupEnv)
+	if err != nil {
+		return "", err
+	}
+	if _, err := statedir.Migrate(dir, d); err != nil {
+		return "", err
+	}
+	return filepath.Join(d.Path(statedir.Parity), "last.json"), nil
 }

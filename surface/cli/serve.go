@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
@@ -49,11 +49,15 @@ func runServe(c *ucli.Context) error {
 	if err != nil {
 		return failed("%v", err)
 	}
-	key, err := token.LoadKey(ws)
+	st, err := stateOf(c)
 	if err != nil {
 		return failed("%v", err)
 	}
-	hub, err := events.NewHub(events.Config{Dir: filepath.Join(ws, ".cmdbridge", "events"), Source: "cmdbridge"})
+	key, err := token.LoadKey(st.Root)
+	if err != nil {
+		return failed("%v", err)
+	}
+	hub, err := events.NewHub(events.Config{Dir: st.Path(statedir.Events), Source: "cmdbridge"})
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -62,7 +66,15 @@ func runServe(c *ucli.Context) error {
 	hook := surfacehttp.ToolCalledHook(surfacehttp.PublishToolCalled(hub, func(err error) {
 		fmt.Fprintf(stderr, "cmdbridge serve: event: %v\n", err)
 	}))
-	k, err := serveKernel(c, ws, hook)
+	// The one kernel builder every command uses (sandbox lane included), plus the event
+	// hook and the evidence durability the flags ask for. Calls are never interactive
+	// here, so no approver is configured.
+	k, err := openKernel(c, func(cfg *kernel.Config) {
+		cfg.OnResult, cfg.Approver = hook, nil
+		if c.Bool("buffered-evidence") {
+			cfg.Evidence.Sync = evidence.SyncBuffered
+		}
+	})
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -120,31 +132,4 @@ func checkLoopback(addr string, allowRemote bool) error {
 		return nil
 	}
 	return fmt.Errorf("--addr %q is not a loopback address; pass --allow-remote to serve it anyway", addr)
-}
-
-// serveKernel builds the kernel as openKernel does, plus the event hook and the
-// evidence durability the flags ask for. Calls are never interactive here, so no
-// approver is configured.
-func serveKernel(c *ucli.Context, ws string, onResult func(kernel.Request, kernel.Result)) (*kernel.Kernel, error) {
-	cfg := kernel.Config{
-		Workspace:      ws,
-		Commands:       hostOf(c).Commands,
-		Native:         hostOf(c).Native,
-		Adapter:        kernel.AdapterBridge{},
-		AdapterOptions: kernel.AdapterOptions{Binary: deliveryBinary(c)},
-		LookupEnv:      os.LookupEnv,
-		Runtime:        hostOf(c).Runtime,
-		OnResult:       onResult,
-	}
-	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
-	if err != nil {
-		return nil, err
-	}
-	if err := fc.Apply(&cfg); err != nil {
-		return nil, err
-	}
-	if c.Bool("buffered-evidence") {
-		cfg.Evidence.Sync = evidence.SyncBuffered
-	}
-	return kernel.New(cfg)
 }

@@ -25,7 +25,7 @@ func statusCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "json", Usage: "print the JSON report instead of the table"},
 			&ucli.StringFlag{Name: "html", Usage: "also write the report as one self-contained HTML page to `FILE`"},
-			&ucli.StringFlag{Name: "results", Usage: "parity results `FILE` (default: <dir>/" + status.DefaultResults + ")"},
+			&ucli.StringFlag{Name: "results", Usage: "parity results `FILE` (default: parity/last.json in the state directory of <dir>)"},
 			&ucli.StringFlag{Name: "dir", Usage: "repository `DIR` holding testdata/script (default: the current directory)"},
 		},
 		Action: func(c *ucli.Context) error {
@@ -76,6 +76,8 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		if results, err = filepath.Abs(results); err != nil {
 			return status.Options{}, err
 		}
+	} else if results, err = defaultResults(dir); err != nil {
+		return status.Options{}, err
 	}
 	scratch, err := os.MkdirTemp("", "cmdbridge-status-")
 	if err != nil {

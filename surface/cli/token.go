@@ -29,11 +29,11 @@ func tokenCommand() *ucli.Command {
 					&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of the token", Value: 24 * time.Hour},
 				},
 				Action: func(c *ucli.Context) error {
-					ws, err := workspaceDir(c)
+					st, err := stateOf(c)
 					if err != nil {
 						return failed("%v", err)
 					}
-					key, err := token.LoadKey(ws)
+					key, err := token.LoadKey(st.Root)
 					if err != nil {
 						return failed("%v", err)
 					}
@@ -57,11 +57,11 @@ func tokenCommand() *ucli.Command {
 					if c.NArg() != 1 {
 						return usageError("token verify: want one TOKEN argument")
 					}
-					ws, err := workspaceDir(c)
+					st, err := stateOf(c)
 					if err != nil {
 						return failed("%v", err)
 					}
-					key, err := token.LoadKey(ws)
+					key, err := token.LoadKey(st.Root)
 					if err != nil {
 						return failed("%v", err)
 					}
@@ -76,11 +76,11 @@ func tokenCommand() *ucli.Command {
 				Name:  "rotate",
 				Usage: "replace the workspace key: every token minted before stops verifying (restart cmdbridge serve)",
 				Action: func(c *ucli.Context) error {
-					ws, err := workspaceDir(c)
+					st, err := stateOf(c)
 					if err != nil {
 						return failed("%v", err)
 					}
-					if err := token.Rotate(ws); err != nil {
+					if err := token.Rotate(st.Root); err != nil {
 						return failed("%v", err)
 					}
 					return nil

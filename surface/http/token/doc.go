@@ -6,8 +6,8 @@
 // (doublestar patterns matched against canonical tool names), its read and write path
 // scopes, issued-at and expiry (Unix seconds) and a random token id.
 //
-// The key is 32 random bytes kept in <workspace>/.cmdbridge/token.key (mode 0600),
-// created on first use. Rotating it is replacing that file ([Rotate]): every token
+// The key is 32 random bytes kept in the workspace's state directory as token.key (mode
+// 0600, outside the work tree: see kernel/statedir), created on first use. Rotating it is replacing that file ([Rotate]): every token
 // minted before stops verifying at once.
 //
 // Invariants:

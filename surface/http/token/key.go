@@ -12,14 +12,15 @@ import (
 // KeySize is the length of a signing key in bytes.
 const KeySize = 32
 
-// KeyPath is where a workspace keeps its signing key.
-func KeyPath(workspace string) string {
-	return filepath.Join(workspace, ".cmdbridge", "token.key")
+// KeyPath is where a workspace keeps its signing key, given its state directory (the
+// kernel's State().Root; see kernel/statedir): never inside the work tree.
+func KeyPath(stateDir string) string {
+	return filepath.Join(stateDir, "token.key")
 }
 
-// LoadKey reads the workspace key, creating it on first use.
-func LoadKey(workspace string) ([]byte, error) {
-	path := KeyPath(workspace)
+// LoadKey reads the workspace key from its state directory, creating it on first use.
+func LoadKey(stateDir string) ([]byte, error) {
+	path := KeyPath(stateDir)
 	key, err := readKey(path)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return key, err
@@ -30,9 +31,10 @@ func LoadKey(workspace string) ([]byte, error) {
 	return readKey(path)
 }
 
-// Rotate replaces the workspace key with a fresh one: every token minted under the old
-// key stops verifying. A running server keeps the key it loaded until it restarts.
-func Rotate(workspace string) error { return install(KeyPath(workspace), true) }
+// Rotate replaces the workspace key (in its state directory) with a fresh one: every
+// token minted under the old key stops verifying. A running server keeps the key it
+// loaded until it restarts.
+func Rotate(stateDir string) error { return install(KeyPath(stateDir), true) }
 
 func readKey(path string) ([]byte, error) {
 	key, err := os.ReadFile(path)

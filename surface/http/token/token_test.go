@@ -168,7 +168,7 @@ func TestLoadKeyCreatesOnceAndRotates(t *testing.T) {
 	st, err := os.Stat(token.KeyPath(ws))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
-	entries, err := os.ReadDir(ws + "/.cmdbridge")
+	entries, err := os.ReadDir(ws)
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary files left behind")
 

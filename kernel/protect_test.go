@@ -1,0 +1,130 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// gitRepo makes ws a repository with one commit.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git on the host")
+	}
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a\n"), 0o644))
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "a.txt"}, {"commit", "-q", "-m", "a"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	return ws
+}
+
+// TestNoToolReachesStateOrGit: whatever the caller's scopes, no path input reaches the
+// evidence log, its keys, the token key or the repository's .git — by any spelling — on
+// the real corpus tools.
+func TestNoToolReachesStateOrGit(t *testing.T) {
+	ws := gitRepo(t)
+	k, err := kernel.New(kernel.Config{
+		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
+		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+	state := k.State()
+	assert.Equal(t, filepath.Join(ws, ".git", "cmdbridge"), state.Root)
+	require.NoError(t, os.WriteFile(state.Path("token.key"), []byte("0123456789abcdef0123456789abcdef"), 0o600))
+	ok := k.Call(context.Background(), kernel.Request{Tool: "file:read", Input: json.RawMessage(`{"path":"a.txt"}`), Caller: kernel.WorkspaceCaller("w")})
+	require.True(t, ok.Output.Success, "%+v", ok.Output.Error)
+	require.NoError(t, k.Close()) // writes the keys and a checkpoint
+	k, err = kernel.New(kernel.Config{
+		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+		Runtime: delivery.ToolRuntime, Policy: []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+
+	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge"), filepath.Join(ws, "state-link")))
+	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge", "evidence", "signing.key"), filepath.Join(ws, "key-link")))
+	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge", "nothing-yet"), filepath.Join(ws, "dangling-link")))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "sub"), 0o755))
+	targets := []string{
+		"evidence/signing.key", "evidence/verifier.key", "evidence/receipts.jsonl",
+		"evidence/checkpoints.jsonl", "token.key",
+	}
+	for _, rel := range targets {
+		_, err := os.Stat(filepath.Join(state.Root, rel))
+		require.NoError(t, err, "the fixture must hold %s", rel)
+	}
+	var spellings []string
+	for _, rel := range targets {
+		spellings = append(spellings,
+			filepath.Join(".git", "cmdbridge", rel),
+			"./"+filepath.Join(".git", "cmdbridge", rel),
+			filepath.Join(ws, ".git", "cmdbridge", rel),
+			filepath.Join(".git", "..", ".git", "cmdbridge", rel),
+			filepath.Join("sub", "..", ".git", "cmdbridge", rel),
+			filepath.Join("state-link", rel),
+		)
+	}
+	spellings = append(spellings, "key-link", "dangling-link", ".git/config", ".git/HEAD", ".git", filepath.Join(ws, ".git", "index"))
+
+	reader := kernel.Caller{Subject: "reader", Read: []string{"."}}
+	writer := kernel.WorkspaceCaller("writer")
+	refused := func(t *testing.T, caller kernel.Caller, name string, input map[string]any) {
+		t.Helper()
+		b, err := json.Marshal(input)
+		require.NoError(t, err)
+		res := k.Call(context.Background(), kernel.Request{Tool: name, Input: b, Caller: caller})
+		require.False(t, res.Output.Success, "%s %s was allowed", name, b)
+		assert.Equal(t, tool.CodeScopeDenied, res.Output.Error.Code, "%s %s: %s", name, b, res.Output.Error.Message)
+	}
+	for _, p := range spellings {
+		t.Run("read/"+p, func(t *testing.T) {
+			refused(t, reader, "file:read", map[string]any{"path": p})
+			refused(t, writer, "file:read", map[string]any{"path": p})
+			refused(t, reader, "git:diff", map[string]any{"path": p})
+		})
+		t.Run("write/"+p, func(t *testing.T) {
+			refused(t, writer, "file:write", map[string]any{"path": p, "content": "x"})
+			refused(t, writer, "file:edit", map[string]any{"path": p, "old_string": "a", "new_string": "b"})
+			refused(t, writer, "file:delete", map[string]any{"path": p})
+			refused(t, writer, "metrics:snapshot", map[string]any{"output": p})
+			refused(t, writer, "git:add", map[string]any{"files": []string{"a.txt", p}})
+			refused(t, writer, "git:commit", map[string]any{"message": "steal", "files": []string{p}})
+		})
+	}
+	// The workspace's configuration may be read, never written by a tool.
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("routes: {}\n"), 0o644))
+	refused(t, writer, "file:write", map[string]any{"path": ".cmdbridge/config.yaml", "content": "policy: []\n"})
+	res := k.Call(context.Background(), kernel.Request{Tool: "file:read", Input: json.RawMessage(`{"path":".cmdbridge/config.yaml"}`), Caller: reader})
+	assert.True(t, res.Output.Success, "%+v", res.Output.Error)
+
+	// Nothing the refusals did changed the state, and git status stays clean of it.
+	data, err := os.ReadFile(state.Path("token.key"))
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789abcdef0123456789abcdef", string(data))
+}
