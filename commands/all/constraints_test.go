@@ -28,44 +28,12 @@ func TestSchemaRulesAgreeWithTheCommand(t *testing.T) {
 	for _, c := range commands.All() {
 		s, err := adapter.Schema(c)
 		require.NoError(t, err)
-		props := ruleProps(s)
 		if s.Not == nil && len(s.Required) == 0 {
 			continue
 		}
 		withRules++
-		res, err := s.Resolve(nil)
-		require.NoError(t, err)
-		dir := t.TempDir()
-		refused, accepted := 0, 0
-		for _, set := range subsets(props) {
-			input := map[string]any{}
-			for _, p := range set {
-				input[p] = sample(s, p)
-			}
-			raw, err := json.Marshal(input)
-			require.NoError(t, err)
-			argv, err := adapter.Argv(c, raw)
-			require.NoError(t, err)
-			out := adapter.ToOutput(adapter.Run(context.Background(), c, argv, adapter.Options{Dir: dir, Env: pinnedEnv(dir)}))
-			usage := out.Error != nil && out.Error.Code == tool.CodeUsage
-			if usage && strings.HasPrefix(out.Error.Message, "invalid value") {
-				continue
-			}
-			var v any
-			require.NoError(t, json.Unmarshal(raw, &v))
-			schemaOK := res.Validate(v) == nil
-			msg := ""
-			if out.Error != nil {
-				msg = out.Error.Code + " " + out.Error.Message
-			}
-			assert.Equal(t, !usage, schemaOK, "%s %s: schema valid=%v, command: %s", c.Name, raw, schemaOK, msg)
-			compared++
-			if schemaOK {
-				accepted++
-			} else {
-				refused++
-			}
-		}
+		n, refused, accepted := agree(t, c, s, subsets(ruleProps(s), 3))
+		compared += n
 		assert.Positive(t, refused, "%s: no refused input was compared", c.Name)
 		if s.Not != nil {
 			assert.Positive(t, accepted, "%s: no accepted input was compared", c.Name)
@@ -73,6 +41,69 @@ func TestSchemaRulesAgreeWithTheCommand(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, withRules, 20, "commands with rules")
 	t.Logf("%d inputs compared over %d commands", compared, withRules)
+}
+
+// TestNoUndeclaredRule: every command, given its required properties and none, any
+// one or any two of its other properties, answers USAGE exactly when its schema refuses the input: a rule the
+// command enforces and its schema does not carry would show here.
+func TestNoUndeclaredRule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every command a few hundred times")
+	}
+	compared := 0
+	for _, c := range commands.All() {
+		s, err := adapter.Schema(c)
+		require.NoError(t, err)
+		props := make([]string, 0, len(s.Properties))
+		for p := range s.Properties {
+			props = append(props, p)
+		}
+		sort.Strings(props)
+		n, _, _ := agree(t, c, s, subsets(props, 2), s.Required...)
+		compared += n
+	}
+	assert.Greater(t, compared, 1000)
+	t.Logf("%d inputs compared over %d commands", compared, len(commands.All()))
+}
+
+// agree runs c on the adapter lane in an empty directory with each input made of the
+// property sets and checks the schema refuses exactly the inputs c answers USAGE for.
+// The base properties are given in every input.
+func agree(t *testing.T, c commands.Command, s *jsonschema.Schema, sets [][]string, base ...string) (compared, refused, accepted int) {
+	t.Helper()
+	res, err := s.Resolve(nil)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, set := range sets {
+		input := map[string]any{}
+		for _, p := range append(append([]string(nil), base...), set...) {
+			input[p] = sample(s, p)
+		}
+		raw, err := json.Marshal(input)
+		require.NoError(t, err)
+		argv, err := adapter.Argv(c, raw)
+		require.NoError(t, err)
+		out := adapter.ToOutput(adapter.Run(context.Background(), c, argv, adapter.Options{Dir: dir, Env: pinnedEnv(dir)}))
+		usage := out.Error != nil && out.Error.Code == tool.CodeUsage
+		if usage && strings.HasPrefix(out.Error.Message, "invalid value") {
+			continue
+		}
+		var v any
+		require.NoError(t, json.Unmarshal(raw, &v))
+		schemaOK := res.Validate(v) == nil
+		msg := ""
+		if out.Error != nil {
+			msg = out.Error.Code + " " + out.Error.Message
+		}
+		assert.Equal(t, !usage, schemaOK, "%s %s: schema valid=%v, command: %s", c.Name, raw, schemaOK, msg)
+		compared++
+		if schemaOK {
+			accepted++
+		} else {
+			refused++
+		}
+	}
+	return compared, refused, accepted
 }
 
 // ruleProps are the required properties and those the forbidden combinations name.
@@ -106,18 +137,21 @@ func ruleProps(s *jsonschema.Schema) []string {
 	return out
 }
 
-// subsets are the subsets of props with at most three elements.
-func subsets(props []string) [][]string {
+// subsets are the subsets of props with at most max elements, in order.
+func subsets(props []string, max int) [][]string {
 	out := [][]string{{}}
-	for i, a := range props {
-		out = append(out, []string{a})
-		for j, b := range props[i+1:] {
-			out = append(out, []string{a, b})
-			for _, c := range props[i+j+2:] {
-				out = append(out, []string{a, b, c})
-			}
+	var grow func(prefix []string, from int)
+	grow = func(prefix []string, from int) {
+		if len(prefix) == max {
+			return
+		}
+		for i := from; i < len(props); i++ {
+			set := append(append([]string(nil), prefix...), props[i])
+			out = append(out, set)
+			grow(set, i+1)
 		}
 	}
+	grow(nil, 0)
 	return out
 }
 
