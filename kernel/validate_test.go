@@ -182,3 +182,24 @@ func TestUsageSpeaksProperties(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemasHostsAccept: no input schema of the 91 tools has a top-level anyOf, allOf
+// or oneOf, or a $ref anywhere (hosts refuse them), and every one is an object.
+func TestSchemasHostsAccept(t *testing.T) {
+	k := corpusKernel(t)
+	withRules := 0
+	for _, s := range k.Tools() {
+		in := s.InputSchema
+		assert.Equal(t, "object", in.Type, s.Name)
+		assert.Nil(t, in.AnyOf, s.Name)
+		assert.Nil(t, in.AllOf, s.Name)
+		assert.Nil(t, in.OneOf, s.Name)
+		raw, err := json.Marshal(in)
+		require.NoError(t, err)
+		assert.NotContains(t, string(raw), `"$ref"`, s.Name)
+		if in.Not != nil {
+			withRules++
+		}
+	}
+	assert.GreaterOrEqual(t, withRules, 16, "tools whose schema carries rules")
+}
