@@ -59,6 +59,8 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 	for k, v := range map[string]string{
 		"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": home,
 		"DELIVERY_NOW": "2026-03-01T10:00:00.000Z", "DELIVERY_OWNER": "tester@example.com",
+		// cmdbridge's own state (evidence, keys, outbox) goes outside the workspace copies.
+		"CMDBRIDGE_STATE_DIR": t.TempDir(),
 	} {
 		t.Setenv(k, v)
 	}
@@ -149,6 +151,13 @@ func hashTree(t *testing.T, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
+		// The kernel's own state (evidence log, keys, outbox) is not a tool's effect:
+		// .cmdbridge/, or <git common dir>/cmdbridge where newer kernels keep it, is
+		// left out. The test also points that state elsewhere, so normally neither
+		// exists; nothing else is excluded, .git included.
+		if rel == ".cmdbridge" || filepath.ToSlash(rel) == ".git/cmdbridge" {
+			return filepath.SkipDir
+		}
 		info, err := d.Info()
 		if err != nil {
 			return err
