@@ -5,7 +5,8 @@
 //     field per adapter schema property, in schema order, json names equal to the
 //     properties, the usage as jsonschema tag and omitempty on optional fields; an
 //     AdjustSchema method (nativetools.SchemaAdjuster) setting the keywords a tag cannot
-//     carry (defaults, enums, minimum, minItems…); the registration into
+//     carry (defaults, enums, minimum, minItems…) and writing the command's rules between
+//     properties with tool.ApplyConstraints (adapter.Constraints); the registration into
 //     nativetools.Default with the adapter spec's description, annotations, effects
 //     and path inputs; and a handler skeleton returning NOT_IMPLEMENTED;
 //   - nativetools/<domain>/<tool>_test.go: schema equality with adapter.Schema, decode
