@@ -2,6 +2,8 @@ package mcp_test
 
 import (
 	"context"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -238,4 +240,34 @@ func TestHarmlessModesRunOverMCP(t *testing.T) {
 	assert.Equal(t, "default-destructive-ask", details["rule"])
 	assert.Contains(t, details["allowed_without"], "without fix (read-only)")
 	assert.Contains(t, details["config"], "tool: state:doctor")
+}
+
+// TestElicitationOverStreamableHTTP: the same question and answer over the streamable
+// HTTP transport, whichever version the handler negotiates.
+func TestElicitationOverStreamableHTTP(t *testing.T) {
+	for _, v := range protocolVersions {
+		t.Run(v, func(t *testing.T) {
+			k := newFixtureKernel(t, t.TempDir(), nil)
+			h, err := mcp.HTTPHandler(k, testCaller)
+			require.NoError(t, err)
+			srv := httptest.NewServer(h) // listens on 127.0.0.1
+			defer srv.Close()
+			require.True(t, strings.HasPrefix(srv.URL, "http://127.0.0.1:"), srv.URL)
+			client := &elicitingClient{answer: &sdkmcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+			ctx := context.Background()
+			transport := &sdkmcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: srv.Client()}
+			cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "http-elicit", Version: "v0"},
+				&sdkmcp.ClientOptions{ElicitationHandler: client.handle}).Connect(ctx, transport, &sdkmcp.ClientSessionOptions{ProtocolVersion: v})
+			require.NoError(t, err)
+			defer srv.Client().CloseIdleConnections()
+			defer func() { _ = cs.Close() }()
+			// The streamable handler negotiates the version it serves sessions with.
+			t.Logf("asked for %s, negotiated %s", v, cs.InitializeResult().ProtocolVersion)
+			res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{}})
+			require.NoError(t, err)
+			out := decodeResult(t, res)
+			require.True(t, out.Success, "%+v", out.Error)
+			assert.Len(t, client.questions(), 1)
+		})
+	}
 }
