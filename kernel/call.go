@@ -166,6 +166,7 @@ func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule str
 	if errors.Is(err, ErrApprovalDeferred) {
 		// Asked out of band: this call ends unanswered, the answer comes with a retry.
 		details, _ := k.refusalHint(&e.spec, effect, canonical, true, rule)
+		details["asked_out_of_band"] = true
 		return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, details,
 			"%s needs approval (policy rule %s, %s call); the approval was asked out of band", e.spec.Name, rule, effect.Kind())), true
 	}

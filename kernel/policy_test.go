@@ -217,6 +217,7 @@ func TestRequestApproverOverridesTheConfiguredOne(t *testing.T) {
 	res = k.Call(context.Background(), r)
 	require.NotNil(t, res.Output.Error)
 	assert.Equal(t, tool.CodeApprovalRequired, res.Output.Error.Code)
+	assert.Equal(t, true, res.Output.Error.Details.(map[string]any)["asked_out_of_band"])
 	assert.Equal(t, 1, ran, "a deferred approval runs nothing")
 
 	r.Approver = approve(false, nil)

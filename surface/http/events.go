@@ -31,6 +31,10 @@ type ToolCalled struct {
 	Rule              string   `json:"rule,omitempty"`
 	RequiredApprovals []string `json:"required_approvals,omitempty"`
 	InputHash         string   `json:"input_hash,omitempty"`
+	// AskedClient: the refusal only deferred the question to the calling MCP client
+	// (elicitation; kernel details asked_out_of_band), which retries with the answer, so
+	// no operator approval is requested.
+	AskedClient bool `json:"asked_client,omitempty"`
 }
 
 // ToolCalledHook returns a kernel.Config.OnResult hook that hands publish one ToolCalled
@@ -50,6 +54,7 @@ func ToolCalledHook(publish func(ToolCalled)) func(kernel.Request, kernel.Result
 			if res.Output.Error != nil {
 				d, _ := res.Output.Error.Details.(map[string]any)
 				tc.RequiredApprovals, _ = d["required_approvals"].([]string)
+				tc.AskedClient, _ = d["asked_out_of_band"].(bool)
 			}
 		}
 		publish(tc)
@@ -85,7 +90,7 @@ func PublishToolCalled(hub Publisher, onError func(error)) func(ToolCalled) {
 		e.From = tc.From
 		_, err := hub.Publish(context.Background(), e)
 		report(err)
-		if tc.ErrorCode != tool.CodeApprovalRequired {
+		if tc.ErrorCode != tool.CodeApprovalRequired || tc.AskedClient {
 			return
 		}
 		approvals := tc.RequiredApprovals
