@@ -11,8 +11,9 @@
 //
 // Invariants:
 //
-//   - Every call goes through kernel.Kernel.Call, non-interactively, with the caller the
-//     verified token makes (subject, read and write scopes). Nothing in a request body,
+//   - Every call goes through kernel.Kernel.Call, non-interactively (except MCP calls
+//     on /mcp from a client that can elicit its user's approval, surface/mcp), with the
+//     caller the verified token makes (subject, read and write scopes). Nothing in a request body,
 //     query or header other than Authorization changes who calls or what it may touch.
 //   - A request without a valid, unexpired token gets 401 with WWW-Authenticate before
 //     anything else is looked at, the tool name included.
