@@ -71,11 +71,12 @@ type Publisher interface {
 // the hub drops it when nobody listens, so publishing never blocks a call for long.
 //
 // A call refused with APPROVAL_REQUIRED (HTTP calls, and MCP calls of clients that
-// cannot elicit, are non-interactive) also publishes a durable agent-runtime:approval_requested on the caller's channel
-// (its subject), with the call id as approval_id: an operator UI sees it through the
-// outbox even if it connects later. Nothing waits for an answer; approving means
-// re-running the call interactively elsewhere. A refusal that only deferred the question
-// to an eliciting MCP client (AskedClient) publishes no approval_requested. A publish error is handed to onError
+// cannot elicit, are non-interactive) also publishes a durable
+// agent-runtime:approval_requested on the caller's channel (its subject), with the call
+// id as approval_id: an operator UI sees it through the outbox even if it connects
+// later. Nothing waits for an answer; approving means re-running the call interactively
+// elsewhere. A refusal that only deferred the question to an eliciting MCP client
+// (AskedClient) publishes no approval_requested. A publish error is handed to onError
 // (nil: ignored); it never changes the call.
 func PublishToolCalled(hub Publisher, onError func(error)) func(ToolCalled) {
 	report := func(err error) {
