@@ -63,6 +63,9 @@ type call struct {
 	shadow atomic.Pointer[evidence.ShadowNote]
 	// sbox is the note of a sandbox-lane run.
 	sbox atomic.Pointer[evidence.SandboxNote]
+	// readOnly is the effect of this call's input: a read-only call never takes the
+	// workspace write lock.
+	readOnly bool
 }
 
 func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result {
@@ -116,6 +119,7 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	// 6. policy and approval, on the effect of this input (a dry run is read-only).
 	effect, _ := e.spec.EffectOf(obj)
 	c.rec.Effect = effect.Kind()
+	c.readOnly = effect.ReadOnlyHint
 	decision, rule := decide(k.policy, &e.spec, effect, canonical, req.Interactive)
 	if decision == Allow && len(e.spec.RequiredApprovals) > 0 {
 		decision, rule = Ask, rule+requiredApprovalsSuffix
@@ -205,6 +209,19 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		return c.interrupt(ctx, "while waiting for a path another call is writing")
 	}
 	defer release()
+	if serialised(e, c.readOnly) {
+		// One writer at a time per workspace, whichever surface, batch or process the
+		// call comes from: the corpus's commit steps share one git index.
+		unlock, err := k.writes.acquire(dctx)
+		if err != nil {
+			if dctx.Err() != nil {
+				return c.interrupt(ctx, "while waiting for the workspace write lock")
+			}
+			c.fire(EvComplete)
+			return c.finish(tool.Fail(tool.CodeExecutionFailed, "%s: %v", e.spec.Name, err), evidence.StatusFailed)
+		}
+		defer unlock()
+	}
 	if !c.fire(EvDispatch) {
 		return c.interrupt(ctx, "before dispatch")
 	}

@@ -43,9 +43,12 @@
 // Batches ([Kernel.Batch], [Kernel.BatchFunc]) run in waves: a maximal run of contiguous
 // parallel-safe calls runs concurrently (at most Config.MaxParallel at once), every other
 // call runs alone. Adapter-lane calls additionally queue on the adapter's own lock. Calls
-// writing the same resolved path never overlap, whichever surface they come from. Results
-// are published in request order, exactly one per request; once the context is
-// cancelled nothing new is dispatched and the rest get CANCELLED results (with receipts).
+// writing the same resolved path never overlap, whichever surface they come from, and a
+// call that may write (by its input's effect) and is not parallel-safe holds the
+// workspace write lock (a file lock in the state directory, so it orders other kernels
+// and processes on the repository too). Results are published in request order,
+// exactly one per request; once the context is cancelled nothing new is dispatched and
+// the rest get CANCELLED results (with receipts).
 //
 // Routes (which lane serves a tool) are data: routes.json in this package holds the
 // defaults (commands → adapter, native-only tools → native) and per-tool entries;

@@ -76,6 +76,16 @@ func testRegistry(t testing.TB, p *probe) *nativetools.Registry {
 			time.Sleep(5 * time.Millisecond)
 			return tool.OK(in)
 		}))
+	// A parallel-safe writer: it skips the workspace write lock, so only the path locks
+	// order it.
+	add(nativetools.New(tool.Spec{Name: "test:write-p", Description: "write a path, parallel-safe", ParallelSafe: true,
+		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
+		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output {
+			p.enter(0)
+			defer p.leave()
+			time.Sleep(5 * time.Millisecond)
+			return tool.OK(in)
+		}))
 	add(nativetools.New(tool.Spec{Name: "test:read", Description: "read a path", ParallelSafe: true,
 		Annotations: tool.Annotations{ReadOnlyHint: true},
 		Paths:       []tool.PathInput{{Property: "path", Access: tool.Read}}},

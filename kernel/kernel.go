@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -40,6 +41,7 @@ type Kernel struct {
 	state          statedir.Dir
 	protected      []string
 	writeProtected []string
+	writes         writeLock
 
 	idPrefix   string
 	idSeq      atomic.Uint64
@@ -281,6 +283,10 @@ func (k *Kernel) findState(ws string) error {
 		k.protected = append(k.protected, resolvePath(ws, p))
 	}
 	k.writeProtected = []string{resolvePath(ws, filepath.Join(ws, statedir.LegacyDir))}
+	if err := k.state.Ensure(); err != nil {
+		return err
+	}
+	k.writes = writeLock{lockedfile.MutexAt(k.state.Path(WriteLockFile))}
 	return nil
 }
 

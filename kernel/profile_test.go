@@ -36,11 +36,11 @@ func TestViewListsOnlyItsTools(t *testing.T) {
 		wantView string
 	}{
 		{"zero view serves every tool", nil,
-			[]string{"test:block", "test:destroy", "test:echo", "test:read", "test:sleep-r", "test:sleep-w", "test:write", "wu:edit"}, ""},
+			[]string{"test:block", "test:destroy", "test:echo", "test:read", "test:sleep-r", "test:sleep-w", "test:write", "test:write-p", "wu:edit"}, ""},
 		{"built-in read-only", []kopt{withView(kernel.View{Profile: "read-only"})},
 			[]string{"test:block", "test:echo", "test:read", "test:sleep-r"}, "profile read-only"},
 		{"built-in non-destructive", []kopt{withView(kernel.View{Profile: "non-destructive"})},
-			[]string{"test:block", "test:echo", "test:read", "test:sleep-r", "test:sleep-w", "test:write", "wu:edit"}, "profile non-destructive"},
+			[]string{"test:block", "test:echo", "test:read", "test:sleep-r", "test:sleep-w", "test:write", "test:write-p", "wu:edit"}, "profile non-destructive"},
 		{"tools: globs and spellings, a union", []kopt{withView(kernel.View{Tools: []string{"test:sleep-*", "WU_EDIT"}})},
 			[]string{"test:sleep-r", "test:sleep-w", "wu:edit"}, "tools test:sleep-*,WU_EDIT"},
 		{"profile and tools intersect", []kopt{withView(kernel.View{Profile: "read-only", Tools: []string{"test:sleep-*"}})},
