@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rogpeppe/go-internal/lockedfile"
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 	"golang.org/x/sys/unix"
@@ -436,19 +437,15 @@ func (l *Log) checkpointLocked() error {
 	return nil
 }
 
-// locked runs fn holding the advisory lock that serialises writers across processes.
+// locked runs fn holding the exclusive file lock that serialises writers across
+// processes (lockedfile on receipts.jsonl: released by the kernel if the process dies).
+// A path that no longer names the open log is caught by fn's own intact check.
 func (l *Log) locked(fn func() error) error {
-	fd := int(l.f.Fd())
-	for {
-		err := unix.Flock(fd, unix.LOCK_EX)
-		if err == nil {
-			break
-		}
-		if err != unix.EINTR {
-			return fmt.Errorf("lock: %w", err)
-		}
+	lf, err := lockedfile.OpenFile(filepath.Join(l.opts.Dir, ReceiptsFile), os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("lock: %w", err)
 	}
-	defer unix.Flock(fd, unix.LOCK_UN)
+	defer lf.Close()
 	return fn()
 }
 
