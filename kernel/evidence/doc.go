@@ -20,9 +20,9 @@
 //     the fdatasync that covers it). Concurrent appenders share one write and one sync
 //     (group commit): a leader takes every queued receipt, assigns seq, prev_hash and hash
 //     in queue order, writes them with one write call and syncs once.
-//   - The log is only ever appended to. Writers in several processes serialise on an
-//     file lock of receipts.jsonl (lockedfile) and first catch up on records others appended, so
-//     the chain stays linear.
+//   - The log is only ever appended to. Writers in several processes serialise on a
+//     file lock of receipts.jsonl (lockedfile) and first catch up on records others
+//     appended, so the chain stays linear.
 //   - [Verify] never modifies anything. It names the first bad record and the kind of
 //     damage: edited (content no longer matches its hash or the chain), deleted (a seq is
 //     missing), reordered (seqs out of order), truncated (fewer records than a signed
