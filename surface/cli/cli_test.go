@@ -27,6 +27,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asDelivery) == "1" {
 		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == cli.SandboxRunCommand {
+		// The sandbox lane's runner: the kernel starts this binary inside bwrap.
+		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, cli.Host{Runtime: delivery.ToolRuntime}))
+	}
 	os.Exit(m.Run())
 }
 

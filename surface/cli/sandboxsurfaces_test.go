@@ -1,0 +1,108 @@
+package cli_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
+)
+
+// TestSandboxedToolRunsSandboxedOnEverySurface: one kernel builder serves call, batch,
+// serve and mcp, so a tool the configuration sandboxes runs in bwrap on each of them
+// (serve once built its own kernel without the sandbox lane and answered
+// SANDBOX_UNAVAILABLE).
+func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Skip("needs bubblewrap (bwrap) on the host")
+	}
+	ws := workspace(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("sandboxed: [file:read]\n"), 0o644))
+	const input = `{"path":"a.txt"}`
+	sandboxed := func(t *testing.T, surface string, out map[string]any) {
+		t.Helper()
+		require.Equal(t, true, out["success"], "%s: %v", surface, out)
+		meta, _ := out["metadata"].(map[string]any)
+		assert.Equal(t, "sandbox", meta["lane"], "%s: %v", surface, meta)
+		data, _ := out["data"].(map[string]any)
+		assert.Contains(t, data["content"], "hello", "%s: %v", surface, data)
+	}
+	decode := func(t *testing.T, s string) map[string]any {
+		t.Helper()
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(s), &m), s)
+		return m
+	}
+
+	t.Run("call", func(t *testing.T) {
+		stdout, stderr, code := run(t, ws, "call", "file:read", "--input", input)
+		require.Equal(t, 0, code, stderr)
+		sandboxed(t, "call", decode(t, stdout))
+	})
+	t.Run("batch", func(t *testing.T) {
+		batch := filepath.Join(t.TempDir(), "batch.json")
+		require.NoError(t, os.WriteFile(batch, []byte(`[{"tool":"file:read","input":`+input+`}]`), 0o644))
+		stdout, stderr, code := run(t, ws, "batch", batch)
+		require.Equal(t, 0, code, stderr)
+		var outs []map[string]any
+		require.NoError(t, json.Unmarshal([]byte(stdout), &outs), stdout)
+		require.Len(t, outs, 1)
+		sandboxed(t, "batch", outs[0])
+	})
+	t.Run("mcp", func(t *testing.T) {
+		replies, stderr, code := serveMCP(t, ws, nil, `"method":"tools/call","params":{"name":"file_read","arguments":`+input+`}`)
+		require.Equal(t, 0, code, stderr)
+		var res struct {
+			StructuredContent map[string]any `json:"structuredContent"`
+		}
+		require.NoError(t, json.Unmarshal(replies[1].Result, &res), string(replies[1].Result))
+		sandboxed(t, "mcp", res.StructuredContent)
+	})
+	t.Run("serve", func(t *testing.T) {
+		host := cli.Host{Runtime: delivery.ToolRuntime}
+		var mintOut, mintErr strings.Builder
+		require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
+		tok := strings.TrimSpace(mintOut.String())
+		pr, pw := io.Pipe()
+		var errb strings.Builder
+		exited := make(chan int, 1)
+		go func() {
+			code := cli.Main([]string{"cmdbridge", "--workspace", ws, "serve", "--buffered-evidence"}, pw, &errb, host)
+			pw.Close()
+			exited <- code
+		}()
+		lines := bufio.NewReader(pr)
+		url, err := lines.ReadString('\n')
+		require.NoError(t, err, "serve printed no URL")
+		go func() { _, _ = io.Copy(io.Discard, lines) }()
+		req, err := http.NewRequest("POST", strings.TrimSpace(url)+"/tools/file:read", strings.NewReader(input))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		sandboxed(t, "serve", decode(t, string(b)))
+		require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+		select {
+		case code := <-exited:
+			assert.Equal(t, 0, code, errb.String())
+		case <-time.After(15 * time.Second):
+			t.Fatal("serve did not stop on SIGTERM")
+		}
+	})
+}
