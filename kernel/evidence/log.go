@@ -271,8 +271,10 @@ func (l *Log) Close() error {
 		l.idle.Stop()
 	}
 	l.mu.Unlock()
-	l.idleMu.Lock() // a quiet-period checkpoint in progress finishes first
-	l.idleMu.Unlock()
+	// A quiet-period checkpoint in progress finishes first; one that fires later sees
+	// closing and does nothing.
+	l.idleMu.Lock()
+	defer l.idleMu.Unlock()
 	var err error
 	if l.Err() == nil {
 		err = l.Checkpoint()
