@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -37,10 +36,23 @@ func RunSubprocess(ctx context.Context, c commands.Command, argv []string, opts 
 	cmd := exec.CommandContext(ctx, opts.Binary, append([]string{c.Name}, argv...)...)
 	cmd.Dir = opts.Dir
 	cmd.Env = mergeEnv(os.Environ(), opts.Env)
-	cmd.Stdin = bytes.NewReader(opts.Stdin)
+	// Descriptor 0 is a memory file holding the stdin, as on the adapter lane: the child
+	// reads it like a file, and one that never reads it cannot block on a full pipe
+	// (nor can a descendant that inherits it).
+	in, err := newStream("stdin")
+	if err == nil {
+		defer in.close()
+		err = in.resetInput(opts.Stdin)
+	}
+	if err != nil {
+		res.ExitCode, res.Stdout = ExitUnavailable, []byte{}
+		res.Stderr = []byte(fmt.Sprintf("[%s] subprocess: stdin: %v\n", c.Name, err))
+		return res
+	}
+	cmd.Stdin = in.f
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	tree := proctree.Attach(cmd)
-	err := cmd.Run()
+	err = cmd.Run()
 	tree.Kill()
 	res.Duration = time.Since(start)
 	res.Stdout, res.StdoutTruncated = stdout.bytes(), stdout.truncated

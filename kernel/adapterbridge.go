@@ -20,5 +20,6 @@ func (AdapterBridge) Spec(c commands.Command) (tool.Spec, error) { return adapte
 func (AdapterBridge) Call(ctx context.Context, call AdapterCall) tool.Output {
 	return adapter.Call(ctx, call.Command, call.Input, call.Lane, adapter.Options{
 		Dir: call.Dir, Env: call.Options.Env, MaxOutput: call.Options.MaxOutput, Binary: call.Options.Binary,
+		Stdin: call.Stdin,
 	})
 }

@@ -34,6 +34,11 @@ type Request struct {
 	Lane string
 	// RunID groups calls; empty gets a fresh one (Batch shares one across its calls).
 	RunID string
+	// Stdin is the tool's whole standard input, for commands that read a file argument
+	// "-" (nil: empty). It is bounded by Config.MaxStdin, hashed into the receipt's
+	// stdin_hash, and handed to every lane: tool.Env.Stdin, the adapter's os.Stdin, the
+	// subprocess's descriptor 0, and the sandbox runner's request.
+	Stdin []byte
 }
 
 // Result is the outcome of one call: the Output every surface serialises and the receipt
@@ -98,8 +103,16 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	input, canonical, out := decodeInput(req.Input)
 	sum := sha256.Sum256(canonical)
 	c.rec.InputHash = hex.EncodeToString(sum[:])
+	if len(req.Stdin) > 0 {
+		sum := sha256.Sum256(req.Stdin)
+		c.rec.StdinHash = hex.EncodeToString(sum[:])
+	}
 	if out != nil {
 		return c.refuse(*out)
+	}
+	if limit := k.MaxStdin(); len(req.Stdin) > limit {
+		return c.refuse(tool.FailDetails(tool.CodeInvalidInput, map[string]any{"stdin_bytes": len(req.Stdin), "limit": limit},
+			"%s: stdin is %d bytes, over the limit of %d bytes (Config.MaxStdin)", name, len(req.Stdin), limit))
 	}
 	if ptr, why := firstViolation(e.spec.InputSchema, input, ""); why != "" {
 		return c.refuse(invalid(name, ptr, why))
@@ -230,7 +243,7 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 	if lane == LaneSandbox {
 		run = c.sandboxed(e, input)
 	} else {
-		run, err = k.bind(e, lane, input, c.req.Interactive)
+		run, err = c.bind(e, lane, input)
 	}
 	if err != nil {
 		// The lane rejected the input the schema accepted: a lane/schema disagreement.
@@ -291,16 +304,17 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 
 // bind prepares the lane call in the caller's goroutine (decoding a native tool's
 // input there keeps the dispatch goroutine small).
-func (k *Kernel) bind(e *entry, lane string, input json.RawMessage, interactive bool) (func(ctx context.Context) tool.Output, error) {
+func (c *call) bind(e *entry, lane string, input json.RawMessage) (func(ctx context.Context) tool.Output, error) {
+	k := c.k
 	if lane == LaneNative {
 		run, err := e.native.Bind(input)
 		if err != nil {
 			return nil, err
 		}
-		env := k.env(interactive)
+		env := c.nativeEnv()
 		return func(ctx context.Context) tool.Output { return run(ctx, env) }, nil
 	}
-	call := AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: k.cfg.AdapterOptions}
+	call := AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: k.cfg.AdapterOptions, Stdin: c.req.Stdin}
 	return func(ctx context.Context) tool.Output { return k.cfg.Adapter.Call(ctx, call) }, nil
 }
 
@@ -475,6 +489,22 @@ func (k *Kernel) env(interactive bool) *tool.Env {
 	}
 	return &tool.Env{Dir: k.workspace, Now: now, IDs: ids, LookupEnv: lookup,
 		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive}
+}
+
+// nativeEnv is the tool.Env of this call's native run: the kernel's, with the request's
+// stdin.
+func (c *call) nativeEnv() *tool.Env {
+	env := c.k.env(c.req.Interactive)
+	env.Stdin = bytes.NewReader(c.req.Stdin)
+	return env
+}
+
+// MaxStdin is the longest Request.Stdin this kernel accepts, in bytes.
+func (k *Kernel) MaxStdin() int {
+	if k.cfg.MaxStdin > 0 {
+		return k.cfg.MaxStdin
+	}
+	return DefaultMaxStdin
 }
 
 type randomIDs struct{}

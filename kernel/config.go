@@ -54,6 +54,9 @@ type Config struct {
 	Routes map[string]string
 	// MaxParallel bounds concurrent calls inside one batch wave (default 8).
 	MaxParallel int
+	// MaxStdin bounds Request.Stdin in bytes (0: DefaultMaxStdin). A call whose stdin is
+	// longer is refused with INVALID_INPUT before anything runs.
+	MaxStdin int
 
 	// LookupEnv is the environment native handlers see (nil: empty).
 	LookupEnv func(string) (string, bool)
@@ -63,6 +66,9 @@ type Config struct {
 	// OnResult, when set, is called once per finished call (step 9's event hook).
 	OnResult func(Request, Result)
 }
+
+// DefaultMaxStdin is the stdin bound of a kernel whose Config.MaxStdin is zero: 1 MiB.
+const DefaultMaxStdin = 1 << 20
 
 // Governance lists tool names in any spelling.
 type Governance struct {
@@ -108,6 +114,8 @@ type AdapterCall struct {
 	Lane    string
 	Dir     string
 	Options AdapterOptions
+	// Stdin is the command's whole standard input (Request.Stdin; nil means empty).
+	Stdin []byte
 }
 
 // Adapter is the bridge to legacy commands (the adapter package, see AdapterBridge).

@@ -56,6 +56,7 @@ func (c *call) sandboxed(e *entry, input json.RawMessage) func(ctx context.Conte
 		Env:           k.cfg.AdapterOptions.Env,
 		Network:       e.spec.Network,
 		Hidden:        []string{k.state.Root},
+		Stdin:         c.req.Stdin,
 	}
 	return func(ctx context.Context) tool.Output {
 		if k.cfg.Sandbox == nil {

@@ -103,7 +103,7 @@ func (c *call) shadowed(e *entry, input json.RawMessage, served func(ctx context
 			note.Error = fmt.Sprintf("native lane rejected the input: %v", err)
 			return served(ctx)
 		}
-		env := k.env(c.req.Interactive)
+		env := c.nativeEnv()
 		env.Dir = copyDir
 		native := make(chan tool.Output, 1)
 		go func() {

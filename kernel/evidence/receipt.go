@@ -14,6 +14,9 @@ type Receipt struct {
 	Subject string `json:"subject"`
 	// InputHash is the SHA-256 of the call's canonical JSON input.
 	InputHash string `json:"input_hash"`
+	// StdinHash is the SHA-256 of the call's stdin (Request.Stdin); absent when the call
+	// had none. Two calls with the same input and different stdin differ here.
+	StdinHash string `json:"stdin_hash,omitempty"`
 	// Decision is the policy outcome: allow, deny, ask, approved, rejected, or "" when the
 	// call ended before policy ran.
 	Decision string `json:"decision"`

@@ -48,6 +48,10 @@ type Request struct {
 	// Hidden are directories inside the scopes that the call must not see (cmdbridge's
 	// own state: keys, evidence, outbox): each is covered by an empty tmpfs.
 	Hidden []string `json:"hidden,omitempty"`
+	// Stdin is the tool's whole standard input (base64 in the document; absent when
+	// empty). The runner's own stdin carries this request, so the tool's travels inside
+	// it and the runner hands it to the tool (tool.Env.Stdin, or the adapter's os.Stdin).
+	Stdin []byte `json:"stdin,omitempty"`
 }
 
 // resultDoc is the document the runner writes on the result descriptor.

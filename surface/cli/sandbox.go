@@ -80,14 +80,14 @@ func runSandboxed(ctx context.Context, host Host, req sandbox.Request) tool.Outp
 			now, ids = host.Runtime(lookup)
 		}
 		env := &tool.Env{Dir: dir, Now: now, IDs: ids, LookupEnv: lookup,
-			Stdin: bytes.NewReader(nil), Log: io.Discard, Interactive: false}
+			Stdin: bytes.NewReader(req.Stdin), Log: io.Discard, Interactive: false}
 		return t.Call(ctx, env, req.Input)
 	case sandbox.LaneAdapter:
 		cmd, ok := host.Commands.Lookup(req.HandlerEntry.Command)
 		if !ok {
 			return tool.Fail(tool.CodeToolNotFound, "%s: no command %q in this runner", req.ToolName, req.HandlerEntry.Command)
 		}
-		return adapter.Call(ctx, cmd, req.Input, adapter.LaneAdapter, adapter.Options{Dir: dir, Env: req.Env})
+		return adapter.Call(ctx, cmd, req.Input, adapter.LaneAdapter, adapter.Options{Dir: dir, Env: req.Env, Stdin: req.Stdin})
 	}
 	return tool.Fail(tool.CodeExecutionFailed, "%s: sandbox runner cannot run lane %q (want %q or %q)",
 		req.ToolName, req.HandlerEntry.Lane, sandbox.LaneNative, sandbox.LaneAdapter)

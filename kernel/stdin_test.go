@@ -1,0 +1,133 @@
+package kernel_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// withCat adds test:cat, a native tool that returns its stdin as text, and counts its
+// runs in ran.
+func withCat(t testing.TB, ran *atomic.Int32) kopt {
+	return func(cfg *kernel.Config) {
+		r := testRegistry(t, &probe{})
+		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "test:cat", Description: "echo stdin",
+			Annotations: tool.Annotations{ReadOnlyHint: true}},
+			func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
+				ran.Add(1)
+				b, err := io.ReadAll(env.Stdin)
+				if err != nil {
+					return tool.Fail(tool.CodeExecutionFailed, "%v", err)
+				}
+				return tool.OK(string(b))
+			})))
+		cfg.Native = r
+	}
+}
+
+func TestStdinReachesTheNativeLane(t *testing.T) {
+	var ran atomic.Int32
+	k, _ := newKernel(t, nil, withCat(t, &ran))
+	for _, tc := range []struct {
+		name  string
+		stdin []byte
+		want  string
+	}{
+		{"absent", nil, ""},
+		{"text", []byte("line 1\nline 2\n"), "line 1\nline 2\n"},
+		{"bytes", []byte{0, 1, 2, 0xff}, string([]byte{0, 1, 2, 0xff})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := req("test:cat", `{}`)
+			r.Stdin = tc.stdin
+			res := k.Call(context.Background(), r)
+			require.True(t, res.Output.Success, "%+v", res.Output.Error)
+			assert.Equal(t, tc.want, res.Output.Data)
+		})
+	}
+}
+
+func TestStdinReachesTheAdapter(t *testing.T) {
+	fa := &fakeAdapter{}
+	k, _ := newKernel(t, nil, func(cfg *kernel.Config) { cfg.Adapter = fa })
+	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess} {
+		r := req("wu:edit", `{"id":"WU-1"}`)
+		r.Lane, r.Stdin = lane, []byte("from stdin")
+		res := k.Call(context.Background(), r)
+		require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	}
+	require.Len(t, fa.calls, 2)
+	for _, c := range fa.calls {
+		assert.Equal(t, "from stdin", string(c.Stdin), c.Lane)
+	}
+}
+
+func TestStdinOverTheLimitIsRefusedBeforeAnythingRuns(t *testing.T) {
+	var ran atomic.Int32
+	k, _ := newKernel(t, nil, withCat(t, &ran), func(cfg *kernel.Config) { cfg.MaxStdin = 8 })
+	assert.Equal(t, 8, k.MaxStdin())
+
+	r := req("test:cat", `{}`)
+	r.Stdin = []byte("12345678")
+	res := k.Call(context.Background(), r)
+	require.True(t, res.Output.Success, "exactly the limit is accepted: %+v", res.Output.Error)
+	assert.Equal(t, "12345678", res.Output.Data)
+
+	r.Stdin = []byte("123456789")
+	res = k.Call(context.Background(), r)
+	require.False(t, res.Output.Success)
+	assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+	assert.Contains(t, res.Output.Error.Message, "limit of 8 bytes")
+	assert.Equal(t, evidence.StatusRefused, res.Receipt.Status)
+	assert.NotEmpty(t, res.Receipt.StdinHash, "the refused stdin is on the record")
+	assert.Equal(t, int32(1), ran.Load(), "the refused call never ran")
+}
+
+func TestDefaultStdinLimit(t *testing.T) {
+	var ran atomic.Int32
+	k, _ := newKernel(t, nil, withCat(t, &ran))
+	assert.Equal(t, kernel.DefaultMaxStdin, k.MaxStdin())
+	r := req("test:cat", `{}`)
+	r.Stdin = bytes.Repeat([]byte("x"), kernel.DefaultMaxStdin+1)
+	res := k.Call(context.Background(), r)
+	require.False(t, res.Output.Success)
+	assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+	assert.Zero(t, ran.Load())
+}
+
+// TestStdinIsInTheEvidence: the same input with different stdin gives the same
+// input_hash and different stdin_hash records; no stdin records none.
+func TestStdinIsInTheEvidence(t *testing.T) {
+	var ran atomic.Int32
+	k, ws := newKernel(t, nil, withCat(t, &ran))
+	for _, stdin := range []string{"", "a", "b", "a"} {
+		r := req("test:cat", `{}`)
+		if stdin != "" {
+			r.Stdin = []byte(stdin)
+		}
+		require.True(t, k.Call(context.Background(), r).Output.Success)
+	}
+	require.NoError(t, k.Close())
+	recs := receipts(t, ws)
+	require.Len(t, recs, 4)
+	for _, r := range recs[1:] {
+		assert.Equal(t, recs[0].InputHash, r.InputHash)
+	}
+	assert.Empty(t, recs[0].StdinHash)
+	assert.NotEmpty(t, recs[1].StdinHash)
+	assert.NotEqual(t, recs[1].StdinHash, recs[2].StdinHash, "different stdin, different evidence")
+	assert.Equal(t, recs[1].StdinHash, recs[3].StdinHash)
+	// SHA-256 of "a".
+	assert.True(t, strings.HasPrefix(recs[1].StdinHash, "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"))
+}
