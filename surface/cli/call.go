@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"os/user"
@@ -25,6 +26,7 @@ func callCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "input", Usage: "the tool input as a JSON object", Value: "{}"},
 			&ucli.StringFlag{Name: "input-file", Usage: "read the input from this file (- for stdin)"},
+			&ucli.StringFlag{Name: "stdin", Usage: "the tool's standard input, read from this file (- for this process's stdin), for commands that read a file argument -"},
 			&ucli.StringFlag{Name: "lane", Usage: "force a lane: adapter, subprocess, native or sandbox (an explicit override of the route)"},
 			&ucli.BoolFlag{Name: "interactive", Usage: "a person is present: policy 'ask' prompts on the terminal"},
 			&ucli.DurationFlag{Name: "timeout", Usage: "call deadline (clamped to the tool's maximum; 0 = the tool's default)"},
@@ -33,6 +35,9 @@ func callCommand() *ucli.Command {
 		Action: func(c *ucli.Context) error {
 			if c.NArg() != 1 {
 				return usageError("call takes exactly one tool name")
+			}
+			if c.String("stdin") == "-" && c.String("input-file") == "-" {
+				return usageError("--input-file - and --stdin - cannot both read this process's stdin")
 			}
 			input, err := readInput(c)
 			if err != nil {
@@ -50,6 +55,10 @@ func callCommand() *ucli.Command {
 				return failed("%v", err)
 			}
 			defer k.Close()
+			stdin, err := readStdin(c, k.MaxStdin())
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			res := k.Call(ctx, kernel.Request{
@@ -59,6 +68,7 @@ func callCommand() *ucli.Command {
 				Interactive: c.Bool("interactive"),
 				Timeout:     c.Duration("timeout"),
 				Lane:        c.String("lane"),
+				Stdin:       stdin,
 			})
 			if err := printJSON(c.App.Writer, res.Output); err != nil {
 				return err
@@ -90,6 +100,32 @@ func readInput(c *ucli.Context) (json.RawMessage, error) {
 		return nil, usageError("--input must be a JSON object: %s", strings.TrimSpace(string(raw)))
 	}
 	return json.RawMessage(raw), nil
+}
+
+// readStdin reads the tool's stdin named by --stdin (nil when absent). It reads at most
+// one byte past limit, so an oversized stdin is refused by the kernel, on the record,
+// without being read whole.
+func readStdin(c *ucli.Context, limit int) ([]byte, error) {
+	name := c.String("stdin")
+	if name == "" {
+		return nil, nil
+	}
+	var r io.Reader = c.App.Reader
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, usageError("--stdin: %v", err)
+		}
+		defer f.Close()
+		r = f
+	} else if r == nil {
+		r = os.Stdin
+	}
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, usageError("--stdin: %v", err)
+	}
+	return data, nil
 }
 
 // callerFromFlags is the local operator's identity: the OS user, with the scopes given by
@@ -149,11 +185,12 @@ func batchCommand() *ucli.Command {
 				Input   json.RawMessage `json:"input"`
 				Lane    string          `json:"lane"`
 				Timeout string          `json:"timeout"`
+				Stdin   *string         `json:"stdin"`
 			}
 			dec := json.NewDecoder(strings.NewReader(string(raw)))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&items); err != nil {
-				return usageError("batch file must be a JSON array of {tool, input, lane?, timeout?}: %v", err)
+				return usageError("batch file must be a JSON array of {tool, input, lane?, timeout?, stdin?}: %v", err)
 			}
 			caller, err := callerFromFlags(c)
 			if err != nil {
@@ -172,6 +209,9 @@ func batchCommand() *ucli.Command {
 				}
 				reqs[i] = kernel.Request{Tool: it.Tool, Input: it.Input, Caller: caller, Lane: it.Lane,
 					Timeout: d, Interactive: c.Bool("interactive")}
+				if it.Stdin != nil {
+					reqs[i].Stdin = []byte(*it.Stdin)
+				}
 			}
 			k, err := openKernel(c)
 			if err != nil {
