@@ -3,7 +3,8 @@
 //
 // Endpoints: GET /healthz (no token); GET /tools, the tools the token's globs see, with a
 // strong ETag honouring If-None-Match; POST /tools/{name}, one non-interactive call whose
-// tool.Output is the 200 body; DELETE /calls/{id}, cancelling a call in flight; POST
+// tool.Output is the 200 body (with ?stdin=1 the body wraps the input and the tool's
+// stdin, {"input": {...}, "stdin": "..."}); DELETE /calls/{id}, cancelling a call in flight; POST
 // /turns, several calls run as one kernel batch (one run id) bracketed by turn events;
 // DELETE /turns/{id}, cancelling a turn; POST /commands, a durable conductor:command;
 // /mcp, the MCP streamable HTTP transport with the token's tools and scopes; /events, the
@@ -23,7 +24,8 @@
 //   - Once a call is dispatched the status is 200, whatever the tool did: refusals and
 //     failures (INVALID_INPUT, SCOPE_DENIED, APPROVAL_REQUIRED, CANCELLED…) are in the
 //     Output. Transport problems are the only other statuses: 400 for a body that is
-//     not one JSON object, 413 for a body over the limit.
+//     not one JSON object (or, with ?stdin=1, not the wrapper), 413 for a body over the
+//     limit.
 //   - A client disconnect, DELETE /calls/{id} by the same subject, or Server.Close
 //     cancels the call's context; the kernel records it CANCELLED.
 //   - GET /tools lists tools in name order; identical globs give identical bytes and tag.

@@ -331,7 +331,7 @@ func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 	if !ok {
 		return
 	}
-	input, why := objectBody(body)
+	input, stdin, why := parseCallBody(r, body)
 	if why != "" {
 		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
 		return
@@ -357,7 +357,7 @@ func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 	if f, ok := w.(nethttp.Flusher); ok {
 		f.Flush()
 	}
-	res := s.k.Call(ctx, kernel.Request{Tool: name, Input: input, Caller: Caller(c), Interactive: false})
+	res := s.k.Call(ctx, kernel.Request{Tool: name, Input: input, Caller: Caller(c), Interactive: false, Stdin: stdin})
 	out, err := json.Marshal(res.Output)
 	if err != nil {
 		// Data a native tool returned that JSON cannot hold: still a tool failure.

@@ -1,0 +1,100 @@
+package http_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	nethttp "net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// withCat adds t:cat, which returns its stdin as text.
+func withCat(t testing.TB) func(r *nativetools.Registry, _ chan struct{}) {
+	return func(r *nativetools.Registry, _ chan struct{}) {
+		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "t:cat", Domain: "t", Description: "Return the standard input.",
+			Annotations: tool.Annotations{ReadOnlyHint: true}},
+			func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
+				b, err := io.ReadAll(env.Stdin)
+				if err != nil {
+					return tool.Fail(tool.CodeExecutionFailed, "%v", err)
+				}
+				return tool.OK(string(b))
+			})))
+	}
+}
+
+func TestCallWithStdin(t *testing.T) {
+	f := buildFixture(t, surfacehttp.Config{}, nil, withCat(t))
+	tok := mintToken(t, "ws-1", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	wrap := func(stdin string) string {
+		b, err := json.Marshal(map[string]any{"input": map[string]any{}, "stdin": stdin})
+		require.NoError(t, err)
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name, path, body, want string
+	}{
+		{"wrapped", "/tools/t:cat?stdin=1", wrap("hello\nworld\n"), "hello\nworld\n"},
+		{"wrapped true", "/tools/t:cat?stdin=true", wrap("yes"), "yes"},
+		{"wrapped without stdin", "/tools/t:cat?stdin=1", `{"input":{}}`, ""},
+		{"wrapped without input", "/tools/t:cat?stdin=1", `{"stdin":"only"}`, "only"},
+		{"plain body has no stdin", "/tools/t:cat", `{}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := f.do(t, "POST", tc.path, tok, tc.body)
+			require.Equal(t, nethttp.StatusOK, resp.Status, resp.Body)
+			out := decodeOutput(t, resp.Body)
+			require.True(t, out.Success, resp.Body)
+			assert.Equal(t, tc.want, out.Data)
+			res := f.waitResult(t)
+			assert.Equal(t, tc.want != "", res.Receipt.StdinHash != "", "stdin_hash: %q", res.Receipt.StdinHash)
+		})
+	}
+}
+
+func TestCallWithStdinRefusals(t *testing.T) {
+	f := buildFixture(t, surfacehttp.Config{MaxBodyBytes: 4 << 20}, nil, withCat(t))
+	tok := mintToken(t, "ws-1", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	for _, tc := range []struct {
+		name, path, body, why string
+	}{
+		{"bad flag", "/tools/t:cat?stdin=yes", `{"input":{}}`, "must be 1 or true"},
+		{"not an object", "/tools/t:cat?stdin=1", `"text"`, "must be one JSON object"},
+		{"unknown field", "/tools/t:cat?stdin=1", `{"input":{},"stdin":"a","lane":"x"}`, "unknown field"},
+		{"stdin not a string", "/tools/t:cat?stdin=1", `{"input":{},"stdin":[1,2]}`, "cannot unmarshal"},
+		{"input not an object", "/tools/t:cat?stdin=1", `{"input":[1],"stdin":"a"}`, "input: request body must be a JSON object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := f.do(t, "POST", tc.path, tok, tc.body)
+			require.Equal(t, nethttp.StatusBadRequest, resp.Status, resp.Body)
+			out := decodeOutput(t, resp.Body)
+			assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
+			assert.Contains(t, out.Error.Message, tc.why)
+		})
+	}
+	t.Run("over the kernel's limit", func(t *testing.T) {
+		resp := f.do(t, "POST", "/tools/t:cat?stdin=1", tok, `{"stdin":"`+strings.Repeat("x", kernel.DefaultMaxStdin+1)+`"}`)
+		require.Equal(t, nethttp.StatusOK, resp.Status)
+		out := decodeOutput(t, resp.Body)
+		require.NotNil(t, out.Error, resp.Body[:min(len(resp.Body), 300)])
+		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
+		assert.Contains(t, out.Error.Message, "over the limit")
+	})
+}
+
+func TestCallWithStdinIsBoundedByMaxBody(t *testing.T) {
+	f := buildFixture(t, surfacehttp.Config{MaxBodyBytes: 64}, nil, withCat(t))
+	tok := mintToken(t, "ws-1", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	resp := f.do(t, "POST", "/tools/t:cat?stdin=1", tok, `{"stdin":"`+strings.Repeat("x", 64)+`"}`)
+	assert.Equal(t, nethttp.StatusRequestEntityTooLarge, resp.Status, resp.Body)
+}
