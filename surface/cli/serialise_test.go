@@ -34,12 +34,15 @@ import (
 
 // corpusKernel is a kernel over ws with the real corpus, as a host builds one; two of
 // them on one workspace are two hosts (a serve and an mcp) sharing nothing in memory.
-func corpusKernel(t *testing.T, ws string) *kernel.Kernel {
+func corpusKernel(t *testing.T, ws string, routes map[string]string) *kernel.Kernel {
 	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
 	k, err := kernel.New(kernel.Config{
 		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-		Runtime: delivery.ToolRuntime, LookupEnv: os.LookupEnv,
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		Runtime: delivery.ToolRuntime, LookupEnv: os.LookupEnv, Routes: routes,
+		AdapterOptions: kernel.AdapterOptions{Binary: exe},
+		Evidence:       kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
@@ -48,11 +51,20 @@ func corpusKernel(t *testing.T, ws string) *kernel.Kernel {
 
 // TestParallelWritesFromTwoSurfacesAreSerialised: 20 wu:create calls at once, half over
 // HTTP to one kernel and half over MCP to another on the same repository, give 20 WUs
-// with consecutive ids and 20 commits, and leave nothing behind.
+// with consecutive ids and 20 commits, and leave nothing behind — on every lane: native
+// (its route), adapter (routed there), and subprocess (forced per call, which no surface
+// offers, so those calls go to the two kernels directly).
 func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git on the host")
 	}
+	for _, lane := range []string{kernel.LaneNative, kernel.LaneAdapter, kernel.LaneSubprocess} {
+		t.Run(lane, func(t *testing.T) { parallelCreates(t, lane) })
+	}
+}
+
+func parallelCreates(t *testing.T, lane string) {
+	t.Setenv(asDelivery, "1") // the subprocess lane runs this test binary as delivery
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("DELIVERY_OWNER", "demo@example.invalid")
@@ -67,8 +79,12 @@ func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 	gitIn(t, ws, "commit", "-qm", "chore: demo workspace")
 	base := strings.Count(gitIn(t, ws, "log", "--oneline"), "\n")
 
+	var routes map[string]string
+	if lane == kernel.LaneAdapter {
+		routes = map[string]string{"wu:create": "adapter"}
+	}
 	// HTTP host.
-	kh := corpusKernel(t, ws)
+	kh := corpusKernel(t, ws, routes)
 	key := []byte("0123456789abcdef0123456789abcdef")
 	srv, err := surfacehttp.New(surfacehttp.Config{Kernel: kh, Key: key})
 	require.NoError(t, err)
@@ -78,7 +94,7 @@ func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 	require.NoError(t, err)
 
 	// MCP host.
-	km := corpusKernel(t, ws)
+	km := corpusKernel(t, ws, routes)
 	h, err := mcp.HTTPHandler(km, kernel.WorkspaceCaller("mcp-agent"))
 	require.NoError(t, err)
 	mts := httptest.NewServer(h)
@@ -106,15 +122,30 @@ func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 			failures = append(failures, fmt.Sprintf("%+v", out.Error))
 			return
 		}
-		data, _ := out.Data.(map[string]any)
-		id, _ := data["id"].(string)
+		var data struct {
+			ID string `json:"id"`
+		}
+		raw, _ := json.Marshal(out.Data) // a map, or the raw bytes a lane handed over
+		_ = json.Unmarshal(raw, &data)
+		id := data.ID
 		ids = append(ids, id)
+		if got, _ := out.Metadata["lane"].(string); got != lane {
+			failures = append(failures, fmt.Sprintf("%s ran on lane %q", id, got))
+		}
 	}
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if lane == kernel.LaneSubprocess {
+				k := []*kernel.Kernel{kh, km}[i%2]
+				in, _ := json.Marshal(input(i))
+				res := k.Call(ctx, kernel.Request{Tool: "wu:create", Input: in, Lane: lane, Caller: kernel.WorkspaceCaller("direct")})
+				assert.Equal(t, lane, res.Receipt.Lane)
+				record(res.Output)
+				return
+			}
 			if i%2 == 0 {
 				body, _ := json.Marshal(input(i))
 				req, _ := http.NewRequestWithContext(ctx, "POST", hts.URL+"/tools/wu:create", strings.NewReader(string(body)))
