@@ -38,7 +38,8 @@
 //     {"not":{}}), except additionalProperties: false: clients that check MCP's wire
 //     schema (the TypeScript SDK from 1.22) reject a whole listing over one boolean.
 //   - A request's _meta may ask for a timeout (TimeoutMetaKey, milliseconds); the kernel
-//     clamps it to the tool's maximum. Nothing else in _meta reaches the kernel.
+//     clamps it to the tool's maximum. It may carry the tool's stdin (StdinMetaKey, a
+//     string); the kernel bounds it. Nothing else in _meta reaches the kernel.
 //   - A call carrying a progress token gets notifications/progress while it runs, and
 //     none after its response.
 //   - A result larger than the size cap (WithMaxResultBytes, 1 MiB) is never sent: a

@@ -246,12 +246,16 @@ func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, infli
 		if bad != nil {
 			return toResult(kernel.Result{Output: *bad}, o.maxResultBytes), nil
 		}
+		stdin, bad := requestedStdin(req.Params.Meta) // stdin.go
+		if bad != nil {
+			return toResult(kernel.Result{Output: *bad}, o.maxResultBytes), nil
+		}
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 			stop := reportProgress(ctx, req.Session, token, canonical, o.progressEvery)
 			// Stopped before the result is returned: no progress follows the response.
 			defer stop()
 		}
-		kreq := kernel.Request{Tool: canonical, Input: input, Caller: caller, Interactive: false, Timeout: timeout}
+		kreq := kernel.Request{Tool: canonical, Input: input, Caller: caller, Interactive: false, Timeout: timeout, Stdin: stdin}
 		approval := askClient(req, &kreq) // elicit.go: interactive only when the client can elicit
 		res := k.Call(ctx, kreq)
 		if ask := approval.inputRequired(res); ask != nil {
