@@ -27,6 +27,9 @@
 //   - Any other panic gives exit code 2 and "panic: <value>\n" on stderr, what Go prints
 //     before its goroutine dump. A flag.CommandLine parse failure gives 2 and -help 0,
 //     after the usage, as flag.ExitOnError would.
+//   - Options.Stdin is os.Stdin for the run, a memory file (memfd) holding it: a real
+//     *os.File, readable to end of file, that never blocks a command reading it or not.
+//     [RunSubprocess] gives the child a memory file with the same bytes as descriptor 0.
 //   - Capture goes to memory files (memfd) reused across runs: nothing needs draining,
 //     output of any size never blocks the command, and each stream is capped at
 //     Options.MaxOutput (8 MiB by default) with a truncated flag.

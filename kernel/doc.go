@@ -8,7 +8,8 @@
 //     authenticated, never from the input)
 //  2. resolve any spelling to the canonical name → TOOL_NOT_FOUND
 //  3. governance: excluded > disabled > allowlist > outside the view → TOOL_DISABLED
-//  4. validate the input against the tool's schema → INVALID_INPUT with the JSON pointer
+//  4. validate: the request's stdin within Config.MaxStdin, then the input against the
+//     tool's schema → INVALID_INPUT with the JSON pointer
 //     of the failing value; a rule between properties (the schema's top-level
 //     not.anyOf, tool.ApplyConstraints) is refused with the rule's own plain-word
 //     description, the properties it names and the rule in the details
@@ -23,7 +24,7 @@
 //     APPROVAL_REQUIRED at once — that branch has no code that could wait. Both
 //     refusals name the deciding rule and carry a config.yaml policy that would allow
 //     the tool
-//  7. the receipt is opened (receipt id = call id, input hash)
+//  7. the receipt is opened (receipt id = call id, input hash, stdin hash)
 //  8. dispatch to the routed lane under the call deadline → TIMEOUT, CANCELLED, or the
 //     lane's Output (a lane that cannot run the call: EXECUTION_FAILED); a USAGE answer
 //     keeps its code and is worded in property names, the command's words kept in
@@ -74,6 +75,10 @@
 //   - Governance, policy and scope use the canonical name only ([tool.Names]).
 //   - The kernel never reads process globals on a call's behalf: native handlers get a
 //     tool.Env built from Config.
+//   - A call's stdin is Request.Stdin and nothing else (never the host's own stdin),
+//     bounded before anything runs, the same bytes on every lane (tool.Env.Stdin, the
+//     adapter's and the subprocess's descriptor 0, the sandbox request), and hashed
+//     into the receipt (stdin_hash).
 //   - The workspace's own state (evidence, keys, outbox) lives in its state directory
 //     ([Kernel.State], kernel/statedir), outside the work tree in a repository; no path
 //     input of any caller reaches it or the repository's .git, no write path reaches

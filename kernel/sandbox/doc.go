@@ -16,7 +16,9 @@
 //     /proc, and Info.Degraded says so.
 //   - The profile is deterministic: the same request and host give the same argv and the
 //     same hash. The hash covers the profile (mounts, namespaces, environment, generated
-//     /etc files), never the tool input, the runner's path or the receipt id.
+//     /etc files), never the tool input, its stdin, the runner's path or the receipt id.
+//   - The runner's stdin is the request; the tool's stdin travels inside it
+//     (Request.Stdin) and Serve hands it to run unchanged.
 //   - Mandatory flags: --unshare-all, --unshare-user --uid 65534 --gid 65534, --cap-drop
 //     ALL, --disable-userns, --new-session, --die-with-parent, --clearenv. Network is shared
 //     only when the request says so.
