@@ -98,3 +98,19 @@ func TestCallWithStdinIsBoundedByMaxBody(t *testing.T) {
 	resp := f.do(t, "POST", "/tools/t:cat?stdin=1", tok, `{"stdin":"`+strings.Repeat("x", 64)+`"}`)
 	assert.Equal(t, nethttp.StatusRequestEntityTooLarge, resp.Status, resp.Body)
 }
+
+func TestTurnCallsCarryStdin(t *testing.T) {
+	f := buildFixture(t, surfacehttp.Config{}, nil, withCat(t))
+	tok := mintToken(t, "ws-1", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	resp := f.do(t, "POST", "/turns", tok, `{"calls":[{"tool":"t:cat","stdin":"first"},{"tool":"t:cat"},{"tool":"t:cat","input":{},"stdin":"third\n"}]}`)
+	require.Equal(t, nethttp.StatusOK, resp.Status, resp.Body)
+	var body struct {
+		Results []tool.Output `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(resp.Body), &body), resp.Body)
+	require.Len(t, body.Results, 3)
+	for i, want := range []string{"first", "", "third\n"} {
+		require.True(t, body.Results[i].Success, "%d: %s", i, resp.Body)
+		assert.Equal(t, want, body.Results[i].Data, i)
+	}
+}

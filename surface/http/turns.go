@@ -46,6 +46,8 @@ type TurnCall struct {
 	Input json.RawMessage `json:"input,omitempty"`
 	// TimeoutMS asks for a deadline (0: the tool's default; clamped to its maximum).
 	TimeoutMS int64 `json:"timeout_ms,omitempty"`
+	// Stdin is the tool's standard input (absent: empty), as with POST /tools?stdin=1.
+	Stdin string `json:"stdin,omitempty"`
 }
 
 // TurnRequest is the body of POST /turns.
@@ -193,7 +195,7 @@ func (s *Server) turn(ctx context.Context, cancel context.CancelCauseFunc, relea
 		}
 		reqs = append(reqs, kernel.Request{
 			Tool: name, Input: call.Input, Caller: Caller(c), Interactive: false,
-			Timeout: msDuration(call.TimeoutMS), RunID: runID,
+			Timeout: msDuration(call.TimeoutMS), RunID: runID, Stdin: []byte(call.Stdin),
 		})
 		index = append(index, i)
 	}
