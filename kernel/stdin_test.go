@@ -131,3 +131,40 @@ func TestStdinIsInTheEvidence(t *testing.T) {
 	// SHA-256 of "a".
 	assert.True(t, strings.HasPrefix(recs[1].StdinHash, "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"))
 }
+
+type editIn struct {
+	ID    string `json:"id"`
+	Force bool   `json:"force,omitempty"`
+}
+
+// TestStdinReachesBothSidesOfAShadowRun: a shadow-routed call serves the adapter and runs
+// the native implementation beside it; both get the call's stdin.
+func TestStdinReachesBothSidesOfAShadowRun(t *testing.T) {
+	fa := &fakeAdapter{}
+	native := make(chan string, 1)
+	k, _ := newKernel(t, nil, func(cfg *kernel.Config) {
+		cfg.Adapter = fa
+		cfg.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
+		r := nativetools.NewRegistry()
+		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "wu:edit", Description: "edit"},
+			func(ctx context.Context, env *tool.Env, in editIn) tool.Output {
+				b, _ := io.ReadAll(env.Stdin)
+				native <- string(b)
+				return tool.OK(nil)
+			})))
+		cfg.Native = r
+	})
+	r := req("wu:edit", `{"id":"WU-1"}`)
+	r.Stdin = []byte("shadowed stdin")
+	res := k.Call(context.Background(), r)
+	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	require.NotNil(t, res.Receipt.Shadow, "the call was shadowed")
+	require.Len(t, fa.calls, 1)
+	assert.Equal(t, "shadowed stdin", string(fa.calls[0].Stdin), "served side")
+	select {
+	case got := <-native:
+		assert.Equal(t, "shadowed stdin", got, "native side")
+	default:
+		t.Fatal("the native side did not run")
+	}
+}
