@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
-	"github.com/cmdbridge/cmdbridge/codegen/bridgecheck"
+	"github.com/cmdbridge/cmdbridge/bridgecheck"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/codegen/bridgecheck"
+	"github.com/cmdbridge/cmdbridge/bridgecheck"
 )
 
 const root = "../.."
@@ -66,17 +66,62 @@ func TestStandaloneAndVetToolAgree(t *testing.T) {
 		return rules
 	}
 
-	out, code := runIn(t, bin, "-legacy=**/adapter/internal/hazard", "./adapter/internal/hazard")
-	assert.NotEqual(t, 0, code, "findings make standalone mode fail: %s", out)
+	// hazard registers commands: it is found without -legacy.
+	out, code := runIn(t, bin, "./adapter/internal/hazard")
+	assert.Equal(t, 3, code, "findings make standalone mode fail: %s", out)
 	assert.ElementsMatch(t, wantRules, lines(out), out)
 
-	vetOut, code := runIn(t, "go", "vet", "-vettool="+bin, "-legacy=**/adapter/internal/hazard", "./adapter/internal/hazard")
+	vetOut, code := runIn(t, "go", "vet", "-vettool="+bin, "./adapter/internal/hazard")
 	assert.NotEqual(t, 0, code, "findings make go vet fail: %s", vetOut)
 	assert.Equal(t, diagnostics(out), diagnostics(vetOut), "both modes report the same positions")
 
-	clean, code := runIn(t, "go", "vet", "-vettool="+bin, "./adapter/internal/hazard")
-	assert.Equal(t, 0, code, "hazard is not a legacy package by default: %s", clean)
+	// -legacy replaces the detection, in both modes.
+	clean, code := runIn(t, "go", "vet", "-vettool="+bin, "-legacy=**/no/such/pattern", "./adapter/internal/hazard")
+	assert.Equal(t, 0, code, "-legacy names other packages: %s", clean)
 	assert.Empty(t, diagnostics(clean))
+	out, code = runIn(t, bin, "-legacy", "**/no/such/pattern", "./adapter/internal/hazard")
+	assert.Equal(t, 0, code, out)
+	assert.Empty(t, diagnostics(out))
+}
+
+// A run over packages that register no command and are no native tools says so, and
+// succeeds; a run over native tools alone checks them quietly.
+func TestStandaloneSaysWhenNothingWasChecked(t *testing.T) {
+	var stderr bytes.Buffer
+	code := checkMain([]string{root + "/tool/..."}, &stderr)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "bridgecheck: no legacy command packages (none registers a command) and no native tool packages found in "+
+		root+"/tool/...; nothing checked\n", stderr.String())
+
+	stderr.Reset()
+	code = checkMain([]string{root + "/nativetools/..."}, &stderr)
+	assert.Equal(t, 0, code, stderr.String())
+	assert.Empty(t, stderr.String(), "the native tools are clean and were checked")
+
+	stderr.Reset()
+	assert.Equal(t, 2, checkMain(nil, &stderr))
+	assert.Contains(t, stderr.String(), "usage: bridgecheck")
+	assert.Equal(t, 1, checkMain([]string{root + "/no/such/package"}, &stderr))
+}
+
+func TestDriverModeTakesVetAndDriverFlags(t *testing.T) {
+	tests := []struct {
+		args   []string
+		driver bool
+	}{
+		{[]string{"./..."}, false},
+		{[]string{"-legacy", "**/x", "./..."}, false},
+		{[]string{"-legacy=**/x", "-native=**/y", "./..."}, false},
+		{[]string{}, true},
+		{[]string{"help"}, true},
+		{[]string{"-V=full"}, true},
+		{[]string{"-flags"}, true},
+		{[]string{"-fix", "./..."}, true},
+		{[]string{"-exitcall.legacy", "x", "unit.cfg"}, true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.driver, driverMode(tt.args), "%q", tt.args)
+	}
 }
 
 func TestTiersMode(t *testing.T) {
@@ -95,8 +140,8 @@ func TestTiersMode(t *testing.T) {
 	assert.Contains(t, stderr.String(), "usage: bridgecheck -tiers FILE")
 
 	stdout.Reset()
-	code, _ = tiersMain([]string{"-tiers=-", "-legacy", "**/adapter/internal/hazard", root + "/adapter/internal/hazard"}, &stdout, &stderr)
-	t.Cleanup(func() { _ = bridgecheck.Analyzer.Flags.Set("legacy", bridgecheck.DefaultLegacy) })
+	code, _ = tiersMain([]string{"-tiers=-", root + "/adapter/internal/hazard"}, &stdout, &stderr)
+	t.Cleanup(func() { _ = bridgecheck.Scope.Flags.Set("legacy", "") })
 	require.Equal(t, 0, code, stderr.String())
 	assert.Contains(t, stdout.String(), `"swallow": {
       "tier": "subprocess",

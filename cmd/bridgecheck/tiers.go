@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cmdbridge/cmdbridge/codegen/bridgecheck"
+	"github.com/cmdbridge/cmdbridge/bridgecheck"
 )
 
 // tiersMain handles `bridgecheck -tiers FILE [-legacy PATTERNS] PACKAGES...`: it writes
@@ -21,7 +21,7 @@ func tiersMain(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	fs := flag.NewFlagSet("bridgecheck -tiers", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("tiers", "", "write the tier table to this file (- for stdout)")
-	legacy := fs.String("legacy", bridgecheck.DefaultLegacy, "import path patterns of legacy command packages")
+	legacy := fs.String("legacy", "", "import path patterns of legacy command packages, replacing detection by registration")
 	if err := fs.Parse(args); err != nil {
 		return 2, true
 	}
@@ -29,7 +29,7 @@ func tiersMain(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 		fmt.Fprintln(stderr, "usage: bridgecheck -tiers FILE [-legacy PATTERNS] PACKAGES...")
 		return 2, true
 	}
-	if err := bridgecheck.Analyzer.Flags.Set("legacy", *legacy); err != nil {
+	if err := bridgecheck.Scope.Flags.Set("legacy", *legacy); err != nil {
 		fmt.Fprintf(stderr, "bridgecheck: -legacy: %v\n", err)
 		return 2, true
 	}

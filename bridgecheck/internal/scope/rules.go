@@ -1,0 +1,96 @@
+package scope
+
+import "fmt"
+
+// Rule names, the Category of every diagnostic and the first word of its message.
+const (
+	RuleOsExit       = "os-exit"
+	RuleLogFatal     = "log-fatal"
+	RuleLogPanic     = "log-panic"
+	RuleShowAndExit  = "show-and-exit"
+	RuleGlobalApp    = "global-app"
+	RuleGlobalFlags  = "global-flags"
+	RuleGlobalStream = "global-stream"
+	RuleGoInAction   = "go-in-action"
+	RuleRecover      = "recover"
+	RuleChdir        = "chdir"
+	RuleSetenv       = "setenv"
+	RuleNativeGlobal = "native-global"
+)
+
+// rule is what a diagnostic says: why the construct is unsafe in-process and what to
+// write instead. Kept in one table so docs/adapter-safety.md and the messages agree.
+type rule struct {
+	why, instead string
+}
+
+var rules = map[string]rule{
+	RuleOsExit: {
+		why:     "ends the whole host process (kernel, server, every other call) when the adapter runs the command in-process",
+		instead: "return cli.Exit(message, code) from the action, or call cli.OsExiter",
+	},
+	RuleLogFatal: {
+		why:     "calls os.Exit after logging, ending the whole host process when run in-process",
+		instead: "log, then return cli.Exit(message, 1)",
+	},
+	RuleLogPanic: {
+		why:     "panics to report an error: recover() calls on the way (urfave/cli's, the command's own) can swallow it, and in-process the adapter can only report exit 2 where the real binary prints a goroutine trace",
+		instead: "log, then return cli.Exit(message, 1)",
+	},
+	RuleShowAndExit: {
+		why:     "urfave/cli's Show*AndExit helpers call os.Exit directly, not cli.OsExiter, so the adapter cannot catch the exit and the host process dies",
+		instead: "call the matching Show*Help and return cli.Exit(\"\", code)",
+	},
+	RuleGlobalApp: {
+		why:     "an app kept at package level carries the flag values, Metadata and state of the previous run into the next in-process run, and the schema is no longer read from a pristine app",
+		instead: "build a fresh *cli.App in a constructor (newXApp) on every run",
+	},
+	RuleGlobalFlags: {
+		why:     "flags kept at package level keep their parsed values (slices, Destination pointers, HasBeenSet) from one in-process run to the next",
+		instead: "declare the flags inside the app constructor",
+	},
+	RuleGlobalStream: {
+		why:     "captures the host's os.Stdout/os.Stderr file at package initialisation, so the command writes to the host's stream instead of the adapter's capture, where a real process's output would go",
+		instead: "create the logger or writer inside the action from c.App.Writer/ErrWriter (or os.Stdout/os.Stderr read at call time)",
+	},
+	RuleGoInAction: {
+		why:     "a goroutine started by a command can outlive its in-process run: it keeps writing into later runs' capture or the host's streams, its exit only ends itself, and the adapter can only count it as leaked",
+		instead: "finish all concurrent work (sync.WaitGroup, errgroup) before the action returns, under the action's context",
+	},
+	RuleRecover: {
+		why:     "swallows the adapter's exit signal along with any panic, so code after a cli.OsExiter call keeps running (writing files, printing) where a real process would already be gone",
+		instead: "let panics propagate; report failures with cli.Exit",
+	},
+	RuleChdir: {
+		why:     "changes the working directory of the whole host process: concurrent native tools and kernel goroutines resolve relative paths against it while the command runs",
+		instead: "resolve paths against a directory value (filepath.Join(dir, p)) and set exec.Cmd.Dir for subprocesses",
+	},
+	RuleSetenv: {
+		why:     "changes the environment of the whole host process: the adapter restores only the variables a call declares, so the change leaks into later calls and races with concurrent ones",
+		instead: "pass variables to subprocesses with exec.Cmd.Env and read configuration through flags",
+	},
+	RuleNativeGlobal: {
+		why:     "native tools run concurrently in the host process, where process globals belong to nobody (the adapter swaps them during legacy runs)",
+		instead: "use the call's tool.Env (Dir, Getenv, Stdin, Log, Clock) and return tool.Output",
+	},
+}
+
+// Message renders the diagnostic text for a finding of rule r on subject.
+func Message(r, subject string) string {
+	ru := rules[r]
+	return fmt.Sprintf("[%s] %s: %s; instead, %s", r, subject, ru.why, ru.instead)
+}
+
+// RuleNames lists every rule in a stable order (documentation and tests).
+func RuleNames() []string {
+	return []string{
+		RuleOsExit, RuleLogFatal, RuleLogPanic, RuleShowAndExit, RuleGlobalApp, RuleGlobalFlags,
+		RuleGlobalStream, RuleGoInAction, RuleRecover, RuleChdir, RuleSetenv, RuleNativeGlobal,
+	}
+}
+
+// Explain returns why rule r is unsafe in-process and what to write instead.
+func Explain(r string) (why, instead string, ok bool) {
+	ru, ok := rules[r]
+	return ru.why, ru.instead, ok
+}
