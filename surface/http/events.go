@@ -31,6 +31,9 @@ type ToolCalled struct {
 	Rule              string   `json:"rule,omitempty"`
 	RequiredApprovals []string `json:"required_approvals,omitempty"`
 	InputHash         string   `json:"input_hash,omitempty"`
+	// StdinHash is the receipt's stdin hash when the refused call had stdin: a re-run
+	// must carry the same stdin too.
+	StdinHash string `json:"stdin_hash,omitempty"`
 	// AskedClient: the refusal only deferred the question to the calling MCP client
 	// (elicitation; kernel details asked_out_of_band), which retries with the answer, so
 	// no operator approval is requested.
@@ -50,7 +53,7 @@ func ToolCalledHook(publish func(ToolCalled)) func(kernel.Request, kernel.Result
 			DurationMS: float64(r.DurationUS) / 1000,
 		}
 		if r.ErrorCode == tool.CodeApprovalRequired {
-			tc.Rule, tc.InputHash = r.Rule, r.InputHash
+			tc.Rule, tc.InputHash, tc.StdinHash = r.Rule, r.InputHash, r.StdinHash
 			if res.Output.Error != nil {
 				d, _ := res.Output.Error.Details.(map[string]any)
 				tc.RequiredApprovals, _ = d["required_approvals"].([]string)
@@ -99,10 +102,14 @@ func PublishToolCalled(hub Publisher, onError func(error)) func(ToolCalled) {
 		if approvals == nil {
 			approvals = []string{}
 		}
-		a := events.ApprovalRequested(tc.From, tc.RunID, tc.CallID, tc.CallID, tc.Tool, map[string]any{
+		payload := map[string]any{
 			"rule": tc.Rule, "required_approvals": approvals, "input_hash": tc.InputHash,
 			"resolution": ApprovalResolution,
-		})
+		}
+		if tc.StdinHash != "" {
+			payload["stdin_hash"] = tc.StdinHash
+		}
+		a := events.ApprovalRequested(tc.From, tc.RunID, tc.CallID, tc.CallID, tc.Tool, payload)
 		a.From = tc.From
 		_, err = hub.Publish(context.Background(), a)
 		report(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -113,4 +114,26 @@ func TestTurnCallsCarryStdin(t *testing.T) {
 		require.True(t, body.Results[i].Success, "%d: %s", i, resp.Body)
 		assert.Equal(t, want, body.Results[i].Data, i)
 	}
+}
+
+// TestApprovalRequestedNamesTheStdin: the approval asked for a call with stdin carries
+// the receipt's stdin_hash beside input_hash (what an approver re-runs must match both);
+// a call without stdin has none.
+func TestApprovalRequestedNamesTheStdin(t *testing.T) {
+	hub := newHub(t, t.TempDir())
+	f, errs := newEventFixture(t, hub)
+	tok := writerToken(t, "ws-1")
+	r := f.do(t, "POST", "/tools/turn:destroy?stdin=1", tok, `{"stdin":"a"}`)
+	require.Equal(t, tool.CodeApprovalRequired, codeOf(decodeOutput(t, r.Body)), r.Body)
+	r = f.do(t, "POST", "/tools/turn:destroy", tok, `{}`)
+	require.Equal(t, tool.CodeApprovalRequired, codeOf(decodeOutput(t, r.Body)), r.Body)
+	assert.Empty(t, *errs)
+
+	evs := openSSE(t, f, tok).take(t, 2)
+	for _, ev := range evs {
+		require.Equal(t, events.KindApprovalRequested, ev.Kind)
+	}
+	assert.Equal(t, "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb", evs[0].Payload["stdin_hash"], "SHA-256 of \"a\"")
+	assert.Equal(t, evs[0].Payload["input_hash"], evs[1].Payload["input_hash"])
+	assert.NotContains(t, evs[1].Payload, "stdin_hash")
 }
