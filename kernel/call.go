@@ -176,6 +176,7 @@ func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule str
 	ok, err := approver.Approve(actx, ApprovalRequest{
 		CallID: c.rec.ID, RunID: c.req.RunID, Tool: e.spec.Name, Subject: c.req.Caller.Subject,
 		Input: canonical, Rule: rule, Effect: effect.Kind(), Approvals: e.spec.RequiredApprovals,
+		StdinHash: c.rec.StdinHash,
 	})
 	if ctx.Err() != nil {
 		return c.interrupt(ctx, "while waiting for approval"), true

@@ -70,6 +70,9 @@ type ApprovalRequest struct {
 	// Effect is the call's effect: read_only, write or destructive.
 	Effect    string   `json:"effect"`
 	Approvals []string `json:"required_approvals,omitempty"`
+	// StdinHash is the receipt's stdin hash when the call has stdin: an approval is for
+	// this input and this stdin.
+	StdinHash string `json:"stdin_hash,omitempty"`
 }
 
 // ErrApprovalDeferred is what an Approver returns when it cannot wait but will have

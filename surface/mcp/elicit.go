@@ -27,10 +27,10 @@ import (
 //  1. the kernel's approver for the first round defers (kernel.ErrApprovalDeferred):
 //     that kernel call ends APPROVAL_REQUIRED with its receipt and runs nothing, and the
 //     handler answers with inputRequests[ApprovalInputKey] (a form with one boolean,
-//     "approve") and a requestState binding the question to this tool and input;
+//     "approve") and a requestState binding the question to this tool, input and stdin;
 //  2. the retried call carries the person's answer; its approver approves only an
 //     "accept" with approve true whose requestState matches the call it now answers
-//     (another tool or input is APPROVAL_DENIED); decline and cancel are
+//     (another tool, input or stdin is APPROVAL_DENIED); decline and cancel are
 //     APPROVAL_DENIED.
 
 // ApprovalInputKey is the inputRequests key of the approval question.
@@ -90,7 +90,7 @@ func (e *elicitation) fromAnswer(_ context.Context, r kernel.ApprovalRequest) (b
 		return false, errors.New("the client's answer is not an elicitation result")
 	}
 	if !hmac.Equal([]byte(e.state), []byte(approvalState(r))) {
-		return false, errors.New("the client's answer was given for another call (tool or input differs)")
+		return false, errors.New("the client's answer was given for another call (tool, input or stdin differs)")
 	}
 	if answer.Action != "accept" {
 		return false, nil
@@ -132,16 +132,22 @@ func approvalMessage(r kernel.ApprovalRequest) string {
 		input = input[:maxShownInput] + "…"
 	}
 	msg := fmt.Sprintf("Approve a %s call of %s?\nPolicy rule: %s\nInput: %s", r.Effect, r.Tool, r.Rule, input)
+	if r.StdinHash != "" {
+		msg += "\nStdin: SHA-256 " + r.StdinHash
+	}
 	if r.Subject != "" {
 		msg += "\nCaller: " + r.Subject
 	}
 	return msg
 }
 
-// approvalState binds an answer to the tool and canonical input it was asked about.
+// approvalState binds an answer to the tool, canonical input and stdin it was asked
+// about.
 func approvalState(r kernel.ApprovalRequest) string {
 	m := hmac.New(sha256.New, stateKey)
 	m.Write([]byte(r.Tool))
+	m.Write([]byte{0})
+	m.Write([]byte(r.StdinHash))
 	m.Write([]byte{0})
 	m.Write(r.Input)
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))

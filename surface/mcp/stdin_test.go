@@ -136,3 +136,37 @@ func TestCallCarriesStdinInMeta(t *testing.T) {
 	assert.Equal(t, h[0], h[2], "the same stdin on either lane hashes the same")
 	assert.NotEmpty(t, h[4], "the refused stdin is on the record")
 }
+
+// TestAnApprovalIsForItsStdin: an approval asked by elicitation for a call with one
+// stdin does not approve a retry carrying another.
+func TestAnApprovalIsForItsStdin(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	client := &elicitingClient{answer: &sdkmcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+	cs := connectVersion(t, k, "2026-07-28", &sdkmcp.ClientOptions{ElicitationHandler: client.handle,
+		MultiRoundTrip: &sdkmcp.MultiRoundTripOptions{Disabled: true}})
+	ctx := context.Background()
+	asked := sdkmcp.Meta{mcp.StdinMetaKey: "asked about"}
+	first, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{}, Meta: asked})
+	require.NoError(t, err)
+	require.True(t, first.NeedsInput())
+	question := first.InputRequests[mcp.ApprovalInputKey].(*sdkmcp.ElicitParams)
+	assert.Contains(t, question.Message, "Stdin: SHA-256 ", "the person sees that the call has stdin")
+	yes := sdkmcp.InputResponseMap{mcp.ApprovalInputKey: &sdkmcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+
+	for _, other := range []sdkmcp.Meta{{mcp.StdinMetaKey: "something else"}, nil} {
+		swapped, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{},
+			Meta: other, InputResponses: yes, RequestState: first.RequestState})
+		require.NoError(t, err)
+		out := decodeResult(t, swapped)
+		require.NotNil(t, out.Error, "%v", other)
+		assert.Equal(t, tool.CodeApprovalDenied, out.Error.Code)
+		assert.Contains(t, out.Error.Message, "stdin differs")
+	}
+
+	honest, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{},
+		Meta: asked, InputResponses: yes, RequestState: first.RequestState})
+	require.NoError(t, err)
+	out := decodeResult(t, honest)
+	require.True(t, out.Success, "%+v", out.Error)
+}
