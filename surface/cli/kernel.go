@@ -79,7 +79,11 @@ func terminalApprover(in io.Reader, out io.Writer) kernel.Approver {
 	}
 	lines := bufio.NewReader(in)
 	return kernel.ApproverFunc(func(ctx context.Context, req kernel.ApprovalRequest) (bool, error) {
-		fmt.Fprintf(out, "cmdbridge: approve %s (rule %s) with input %s? [y/N] ", req.Tool, req.Rule, req.Input)
+		stdin := ""
+		if req.StdinHash != "" {
+			stdin = " and stdin of SHA-256 " + req.StdinHash
+		}
+		fmt.Fprintf(out, "cmdbridge: approve %s (rule %s) with input %s%s? [y/N] ", req.Tool, req.Rule, req.Input, stdin)
 		answer := make(chan string, 1)
 		go func() {
 			s, _ := lines.ReadString('\n')

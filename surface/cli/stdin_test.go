@@ -111,6 +111,19 @@ func catNative() *nativetools.Registry {
 	if err != nil {
 		panic(err)
 	}
+	// fx:drop is destructive, so an interactive call asks first.
+	err = r.Add(nativetools.New(tool.Spec{Name: "fx:drop", Description: "Drop what standard input names.",
+		Annotations: tool.Annotations{DestructiveHint: true}},
+		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
+			b, err := io.ReadAll(env.Stdin)
+			if err != nil {
+				return tool.Fail(tool.CodeExecutionFailed, "%v", err)
+			}
+			return tool.OK(catData(b))
+		}))
+	if err != nil {
+		panic(err)
+	}
 	return r
 }
 
@@ -295,4 +308,20 @@ func TestBatchStdinField(t *testing.T) {
 		require.True(t, outs[i].Success, "%d: %s", i, stdout)
 		assert.Equal(t, want, outs[i].Data.(map[string]any)["text"], i)
 	}
+}
+
+// TestInteractiveApprovalShowsTheStdin: the terminal's approval question names the
+// stdin the call carries (by hash), and the approved call gets it.
+func TestInteractiveApprovalShowsTheStdin(t *testing.T) {
+	k, ws, _ := catKernel(t, 0)
+	require.NoError(t, k.Close())
+	file := filepath.Join(t.TempDir(), "in.txt")
+	require.NoError(t, os.WriteFile(file, []byte("a"), 0o644))
+	stdout, stderr, code := runCat(t, ws, []byte("y\n"), "call", "fx:drop", "--interactive", "--stdin", file)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "approve fx:drop")
+	assert.Contains(t, stderr, "stdin of SHA-256 ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb")
+	out := decodeOutput(t, stdout)
+	require.True(t, out.Success, stdout)
+	assert.Equal(t, "a", out.Data.(map[string]any)["text"])
 }
