@@ -2,7 +2,9 @@ package bridgecheck
 
 import (
 	"fmt"
+	"go/token"
 	"io"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -55,12 +57,31 @@ func Check(dir string, patterns ...string) (*Report, error) {
 	return r, nil
 }
 
-// Print writes the findings as file:line:col: message lines, and says so when no
-// package was checked: a run over packages that are neither legacy command packages
-// nor native tool packages is never a silent success.
+// Print writes the findings as file:line:col: message lines, in file and position
+// order, and says so when no package was checked: a run over packages that are neither
+// legacy command packages nor native tool packages is never a silent success.
 func (r *Report) Print(w io.Writer, patterns []string) error {
-	if err := r.Graph.PrintText(w, -1); err != nil {
-		return err
+	type line struct {
+		pos token.Position
+		msg string
+	}
+	var lines []line
+	for _, act := range r.Graph.Roots {
+		for _, d := range act.Diagnostics {
+			lines = append(lines, line{act.Package.Fset.Position(d.Pos), d.Message})
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		a, b := lines[i].pos, lines[j].pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
+	for _, l := range lines {
+		if _, err := fmt.Fprintf(w, "%s: %s\n", l.pos, l.msg); err != nil {
+			return err
+		}
 	}
 	if r.Legacy == 0 && r.Native == 0 {
 		_, err := fmt.Fprintf(w, "bridgecheck: no legacy command packages (none registers a command) and no native tool packages found in %s; nothing checked\n",
