@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -166,5 +167,36 @@ func TestStdinReachesBothSidesOfAShadowRun(t *testing.T) {
 		assert.Equal(t, "shadowed stdin", got, "native side")
 	default:
 		t.Fatal("the native side did not run")
+	}
+}
+
+// BenchmarkCallStdin: a native call with no stdin, and with 64 KiB and 1 MiB of it: the
+// bound check, the hash into the receipt, and the tool reading it all (it answers only
+// the count, so the output costs the same at every size).
+func BenchmarkCallStdin(b *testing.B) {
+	for _, size := range []int{0, 64 << 10, kernel.DefaultMaxStdin} {
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
+			k, _ := newKernel(b, nil, func(cfg *kernel.Config) {
+				r := nativetools.NewRegistry()
+				require.NoError(b, r.Add(nativetools.New(tool.Spec{Name: "test:wc", Description: "count stdin",
+					Annotations: tool.Annotations{ReadOnlyHint: true}},
+					func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
+						n, err := io.Copy(io.Discard, env.Stdin)
+						if err != nil {
+							return tool.Fail(tool.CodeExecutionFailed, "%v", err)
+						}
+						return tool.OK(n)
+					})))
+				cfg.Native = r
+			})
+			r := req("test:wc", `{}`)
+			r.Stdin = bytes.Repeat([]byte("x"), size)
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				if res := k.Call(context.Background(), r); !res.Output.Success {
+					b.Fatalf("%+v", res.Output.Error)
+				}
+			}
+		})
 	}
 }
