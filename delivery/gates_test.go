@@ -4,18 +4,14 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/proctree"
+	"github.com/cmdbridge/cmdbridge/proctree/proctreetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -85,22 +81,10 @@ func TestRunGatesTimeoutKillsEscapedDaemon(t *testing.T) {
 	dir := t.TempDir()
 	res, err := RunGates(context.Background(), GateRun{Dir: dir, Output: io.Discard, Now: time.Now}, []Gate{{
 		Name: "daemon", Timeout: 3 * time.Second,
-		Run: `setsid sh -c 'trap "" TERM; echo $$ > daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
-while [ ! -s daemon.pid ]; do sleep 0.01; done
-sleep 300`,
+		Run: proctreetest.Script,
 	}})
 	require.NoError(t, err)
 	require.Len(t, res, 1)
 	assert.Equal(t, 124, res[0].ExitCode)
-	b, err := os.ReadFile(filepath.Join(dir, "daemon.pid"))
-	require.NoError(t, err, "the daemon started before the timeout")
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		if proctree.Alive(pid) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
-	require.Eventually(t, func() bool { return !proctree.Alive(pid) }, 10*time.Second, 10*time.Millisecond,
-		"daemon %d outlived its gate", pid)
+	proctreetest.RequireDaemonGone(t, dir, "its gate")
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,7 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	"github.com/cmdbridge/cmdbridge/parity"
-	"github.com/cmdbridge/cmdbridge/proctree"
+	"github.com/cmdbridge/cmdbridge/proctree/proctreetest"
 )
 
 // TestSandboxTimeoutKillsEscapedDaemon runs wu:sandbox on the adapter lane (in process,
@@ -34,20 +31,8 @@ func TestSandboxTimeoutKillsEscapedDaemon(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res := adapter.Run(ctx, c, []string{"--id", "WU-1", "--timeout", "2s", "--json", "--", "sh", "-c",
-		`setsid sh -c 'trap "" TERM; echo $$ > daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
-while [ ! -s daemon.pid ]; do sleep 0.01; done
-sleep 300`}, adapter.Options{Dir: ws})
+		proctreetest.Script}, adapter.Options{Dir: ws})
 	assert.Equal(t, 1, res.ExitCode, "stderr: %s", res.Stderr)
 	assert.Contains(t, string(res.Stdout), `"timed_out": true`)
-	b, err := os.ReadFile(filepath.Join(ws, "daemon.pid"))
-	require.NoError(t, err, "the daemon started before the timeout")
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		if proctree.Alive(pid) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
-	require.Eventually(t, func() bool { return !proctree.Alive(pid) }, 10*time.Second, 10*time.Millisecond,
-		"daemon %d outlived the call", pid)
+	proctreetest.RequireDaemonGone(t, ws, "the call")
 }
