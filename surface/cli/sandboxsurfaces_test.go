@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,19 +74,8 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 		var mintOut, mintErr strings.Builder
 		require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 		tok := strings.TrimSpace(mintOut.String())
-		pr, pw := io.Pipe()
-		var errb strings.Builder
-		exited := make(chan int, 1)
-		go func() {
-			code := cli.Main([]string{"cmdbridge", "--workspace", ws, "serve", "--buffered-evidence"}, pw, &errb, host)
-			pw.Close()
-			exited <- code
-		}()
-		lines := bufio.NewReader(pr)
-		url, err := lines.ReadString('\n')
-		require.NoError(t, err, "serve printed no URL")
-		go func() { _, _ = io.Copy(io.Discard, lines) }()
-		req, err := http.NewRequest("POST", strings.TrimSpace(url)+"/tools/file:read", strings.NewReader(input))
+		url, exited := startServe(t, ws, host)
+		req, err := http.NewRequest("POST", url+"/tools/file:read", strings.NewReader(input))
 		require.NoError(t, err)
 		req.Header.Set("Authorization", "Bearer "+tok)
 		resp, err := http.DefaultClient.Do(req)
@@ -98,11 +85,7 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 		require.NoError(t, err)
 		sandboxed(t, "serve", decode(t, string(b)))
 		require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
-		select {
-		case code := <-exited:
-			assert.Equal(t, 0, code, errb.String())
-		case <-time.After(15 * time.Second):
-			t.Fatal("serve did not stop on SIGTERM")
-		}
+		code, stderr := exited(t)
+		assert.Equal(t, 0, code, stderr)
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -55,9 +54,6 @@ func corpusKernel(t *testing.T, ws string, routes map[string]string) *kernel.Ker
 // (its route), adapter (routed there), and subprocess (forced per call, which no surface
 // offers, so those calls go to the two kernels directly).
 func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git on the host")
-	}
 	for _, lane := range []string{kernel.LaneNative, kernel.LaneAdapter, kernel.LaneSubprocess} {
 		t.Run(lane, func(t *testing.T) { parallelCreates(t, lane) })
 	}
@@ -65,14 +61,7 @@ func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 
 func parallelCreates(t *testing.T, lane string) {
 	t.Setenv(asDelivery, "1") // the subprocess lane runs this test binary as delivery
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("DELIVERY_OWNER", "demo@example.invalid")
-	ws, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	gitIn(t, ws, "init", "-q", "-b", "main")
-	gitIn(t, ws, "config", "user.email", "demo@example.invalid")
-	gitIn(t, ws, "config", "user.name", "Demo")
+	ws := gitWorkspace(t)
 	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
 	require.Equal(t, 0, code, stderr)
 	gitIn(t, ws, "add", "-A")

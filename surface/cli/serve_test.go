@@ -90,20 +90,8 @@ func TestServeStartsAndStopsOnSignal(t *testing.T) {
 	require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "s:*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 	tok := strings.TrimSpace(mintOut.String())
 
-	pr, pw := io.Pipe()
-	var errb strings.Builder
-	exited := make(chan int, 1)
-	go func() {
-		code := cli.Main([]string{"cmdbridge", "--workspace", ws, "serve", "--buffered-evidence"}, pw, &errb, host)
-		pw.Close()
-		exited <- code
-	}()
-	lines := bufio.NewReader(pr)
-	url, err := lines.ReadString('\n')
-	require.NoError(t, err)
-	url = strings.TrimSpace(url)
+	url, exited := startServe(t, ws, host)
 	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, url)
-	go func() { _, _ = io.Copy(io.Discard, lines) }()
 
 	post := func(name, body string) *http.Response {
 		req, err := http.NewRequest("POST", url+"/tools/"+name, strings.NewReader(body))
@@ -128,15 +116,40 @@ func TestServeStartsAndStopsOnSignal(t *testing.T) {
 	b, err = io.ReadAll(slow.Body)
 	require.NoError(t, err)
 	assert.Equal(t, tool.CodeCancelled, decodeOutput(t, string(b)).Error.Code, "shutdown cancels calls in flight")
-	select {
-	case code := <-exited:
-		assert.Equal(t, 0, code, errb.String())
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop on SIGTERM")
-	}
-	assert.Contains(t, errb.String(), "stopped")
+	code, stderr := exited(t)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "stopped")
 
 	// The evidence was closed cleanly: verify passes and holds both calls.
 	var vout, verr strings.Builder
 	assert.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "evidence", "verify"}, &vout, &verr, host), vout.String()+verr.String())
+}
+
+// startServe runs `cmdbridge serve --buffered-evidence` in-process on ws and returns its
+// URL and a function that waits (bounded) for it to stop, giving its exit status and
+// stderr. The test stops it (SIGTERM to this process, which serve catches).
+func startServe(t *testing.T, ws string, host cli.Host) (url string, exited func(t *testing.T) (int, string)) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	var errb strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		code := cli.Main([]string{"cmdbridge", "--workspace", ws, "serve", "--buffered-evidence"}, pw, &errb, host)
+		pw.Close()
+		done <- code
+	}()
+	lines := bufio.NewReader(pr)
+	line, err := lines.ReadString('\n')
+	require.NoError(t, err, "serve printed no URL")
+	go func() { _, _ = io.Copy(io.Discard, lines) }()
+	return strings.TrimSpace(line), func(t *testing.T) (int, string) {
+		t.Helper()
+		select {
+		case code := <-done:
+			return code, errb.String()
+		case <-time.After(15 * time.Second):
+			t.Fatal("serve did not stop on SIGTERM")
+			return -1, ""
+		}
+	}
 }

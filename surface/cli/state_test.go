@@ -11,6 +11,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// gitWorkspace is an empty repository with an identity, and the environment the corpus
+// needs to commit in it (no global or system git config, a DELIVERY_OWNER).
+func gitWorkspace(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git on the host")
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("DELIVERY_OWNER", "demo@example.invalid")
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	gitIn(t, ws, "init", "-q", "-b", "main")
+	gitIn(t, ws, "config", "user.email", "demo@example.invalid")
+	gitIn(t, ws, "config", "user.name", "Demo")
+	return ws
+}
+
 func gitIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
@@ -25,17 +43,7 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 // clean, a call from a WU worktree leaves wu:done working, and an older .cmdbridge/ is
 // moved there on first start.
 func TestStateLivesOutsideTheWorkTree(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git on the host")
-	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("DELIVERY_OWNER", "demo@example.invalid")
-	ws, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	gitIn(t, ws, "init", "-q", "-b", "main")
-	gitIn(t, ws, "config", "user.email", "demo@example.invalid")
-	gitIn(t, ws, "config", "user.name", "Demo")
+	ws := gitWorkspace(t)
 	// An older cmdbridge left its evidence in the work tree.
 	legacy := filepath.Join(ws, ".cmdbridge", "evidence")
 	require.NoError(t, os.MkdirAll(legacy, 0o755))
@@ -50,7 +58,7 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	}
 	call(ws, "workspace:init", `{"name":"demo"}`)
 	state := filepath.Join(ws, ".git", "cmdbridge")
-	_, err = os.Stat(filepath.Join(state, "evidence", "receipts.jsonl"))
+	_, err := os.Stat(filepath.Join(state, "evidence", "receipts.jsonl"))
 	require.NoError(t, err, "the legacy evidence directory moved under the common dir")
 	_, err = os.Stat(legacy)
 	assert.True(t, os.IsNotExist(err), "nothing left in the work tree")
