@@ -3,8 +3,9 @@
 // (golang.org/x/tools/go/analysis), one per rule family, and the pass that combines
 // them:
 //
-//   - exitcall: os.Exit, log.Fatal*, log.Panic*, urfave/cli's Show*AndExit, with
-//     suggested fixes (cli.Exit returned from an action, cli.OsExiter elsewhere);
+//   - exitcall: os.Exit, log.Fatal*, log.Panic*, urfave/cli's Show*AndExit, and calls
+//     of other packages' functions that end in one (an analysis fact), with suggested
+//     fixes (cli.Exit returned from an action, cli.OsExiter elsewhere);
 //   - procglobals: package-level *cli.App and flags, values bound to os.Stdout or
 //     os.Stderr, os.Chdir, os.Setenv/Unsetenv/Clearenv;
 //   - goroutines: go statements a command can run;
@@ -32,7 +33,9 @@
 // against every command of the package: the safe side. Findings in a legacy package
 // that registers no command (commands/convention) are charged to no command: [Tiers]
 // lists them as shared, for a person to judge, because charging them to every importer
-// would move the whole corpus at once. References are followed within a package only.
+// would move the whole corpus at once. References are followed within a package; across
+// packages, exitcall's fact follows exits: a command calling another package's helper
+// that can end the process is reported at the call, and charged like any finding.
 //
 // # Drivers
 //

@@ -97,10 +97,11 @@ func Tiers(dir string, patterns ...string) (*Table, error) {
 	return t, nil
 }
 
-// load loads the packages matching patterns, resolved from dir, with their syntax and
-// types; a package that fails to load or type-check is an error.
+// load loads the packages matching patterns, resolved from dir, and all their
+// dependencies with syntax and types: exitcall's Exits fact is computed on the
+// dependencies too. A package that fails to load or type-check is an error.
 func load(dir string, patterns []string) ([]*packages.Package, error) {
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)

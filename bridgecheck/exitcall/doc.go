@@ -3,6 +3,17 @@
 // log.Panic* (log-panic) and urfave/cli's Show*AndExit (show-and-exit), in legacy
 // command packages (see bridgecheck/internal/scope for which packages those are).
 //
+// # Exits through other packages
+//
+// The analyzer's fact [Exits] marks every function and method, in any package outside
+// the standard library and urfave/cli, whose body refers to an exiting function:
+// directly, through a function of its own package (to a fixed point), or through a
+// function of another package carrying the fact. A legacy command package that refers
+// to such a function of another package is reported there as os-exit, naming where it
+// ends ("[os-exit] util.Die (which ends in os.Exit)"); no fix is offered for it. As a
+// vet tool the facts travel between packages through go vet's fact files; standalone
+// and -tiers load every dependency's syntax for them.
+//
 // # Suggested fixes
 //
 // A fix is offered only where it keeps what the real process does and the file
@@ -24,7 +35,9 @@
 // log.Panic* has no fix; neither has a call that is not a statement of its own (go
 // log.Fatal(…)), nor a file that does not import urfave/cli.
 //
-// Invariants: reports only in legacy command packages and never in _test.go files;
+// Invariants: reports only in legacy command packages and never in _test.go files
+// (facts are exported for every package, never from _test.go files); a fact's Via does
+// not depend on map order;
 // every fix compiles where it is offered (after unused imports are removed, as go vet
 // -fix does).
 package exitcall

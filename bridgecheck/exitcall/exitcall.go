@@ -19,7 +19,8 @@ const Doc = `report calls that end or unwind the process in legacy command packa
 
 exitcall reports os.Exit, log.Fatal* (also (*log.Logger).Fatal*), log.Panic* and
 urfave/cli's Show*AndExit in legacy command packages: in-process under the cmdbridge
-adapter they end the host or slip past it.
+adapter they end the host or slip past it. A function of another package that ends in
+one of them (its Exits fact) is reported where a legacy package refers to it.
 
 Suggested fixes, offered only where they keep what the real process does and the file
 already imports urfave/cli:
@@ -32,7 +33,8 @@ already imports urfave/cli:
     followed by return cli.Exit("", code) in an action, cli.OsExiter(code) elsewhere.
 log.Panic* has no fix: a panic's meaning depends on who recovers it.`
 
-// Analyzer is the exitcall pass. Its result is the []scope.Finding it reported.
+// Analyzer is the exitcall pass. Its result is the []scope.Finding it reported. Its
+// fact, on functions of other packages, says they can end the process.
 var Analyzer = &analysis.Analyzer{
 	Name:       "exitcall",
 	Doc:        Doc,
@@ -40,14 +42,33 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, scope.Analyzer},
 	ResultType: reflect.TypeOf([]scope.Finding(nil)),
+	FactTypes:  []analysis.Fact{(*Exits)(nil)},
 }
+
+// Exits is the fact that a function can end the process: its body refers to os.Exit,
+// log.Fatal*, urfave/cli's Show*AndExit, or a function that can (in its package or, by
+// this fact, in another). It is computed for every package outside the standard
+// library and urfave/cli, legacy or not, so that a command calling a helper of another
+// package that exits is reported at the call.
+type Exits struct {
+	// Via is the exiting function in the end: "os.Exit", "log.Fatalf"…
+	Via string
+}
+
+// AFact marks Exits as an analysis fact.
+func (*Exits) AFact() {}
+
+func (e *Exits) String() string { return "exits via " + e.Via }
 
 func run(pass *analysis.Pass) (any, error) {
 	sc := pass.ResultOf[scope.Analyzer].(*scope.Scope)
+	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	if exporting(pass.Pkg.Path()) {
+		exportExits(pass, sc, insp)
+	}
 	if !sc.Legacy {
 		return []scope.Finding(nil), nil
 	}
-	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	var out []scope.Finding
 	for cur := range insp.Root().Preorder((*ast.SelectorExpr)(nil)) {
 		sel := cur.Node().(*ast.SelectorExpr)
@@ -82,18 +103,118 @@ func run(pass *analysis.Pass) (any, error) {
 				rule = scope.RuleShowAndExit
 			}
 		}
+		if rule == "" && fn.Pkg() != pass.Pkg {
+			// A helper of another package that exits: reported where this package
+			// reaches it (the helper's own package reports the exit itself when it is a
+			// legacy package).
+			var e Exits
+			if pass.ImportObjectFact(fn.Origin(), &e) {
+				rule, subject = scope.RuleOsExit, subject+" (which ends in "+e.Via+")"
+			}
+		}
 		if rule == "" {
 			continue
 		}
 		f := scope.Finding{Rule: rule, Subject: subject, Pos: sel.Pos()}
 		out = append(out, f)
 		var fixes []analysis.SuggestedFix
-		if fx, ok := fix(pass, cur, rule, fn); ok {
+		if fx, ok := fix(pass, cur, rule, fn); ok && isExit(fn) != "" {
 			fixes = append(fixes, fx)
 		}
 		scope.Report(pass, f, fixes...)
 	}
 	return out, nil
+}
+
+// isExit names fn when it ends the process by itself: os.Exit, log.Fatal* (also a
+// *log.Logger's) or urfave/cli's Show*AndExit; "" otherwise.
+func isExit(fn *types.Func) string {
+	if fn.Pkg() == nil {
+		return ""
+	}
+	name, recv := fn.Name(), fn.Signature().Recv()
+	switch fn.Pkg().Path() {
+	case "os":
+		if recv == nil && name == "Exit" {
+			return "os.Exit"
+		}
+	case "log":
+		if strings.HasPrefix(name, "Fatal") {
+			if recv != nil {
+				return "(*log.Logger)." + name
+			}
+			return "log." + name
+		}
+	case scope.CLIPath:
+		if recv == nil && strings.HasPrefix(name, "Show") && strings.HasSuffix(name, "AndExit") {
+			return "cli." + name
+		}
+	}
+	return ""
+}
+
+// exporting reports whether functions of the package at path get Exits facts: not
+// the standard library (whose exits, such as flag.ExitOnError, are a caller's explicit
+// choice) and not urfave/cli (whose Show*AndExit are reported by name).
+func exporting(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".") && path != scope.CLIPath && !strings.HasPrefix(path, scope.CLIPath+"/")
+}
+
+// exportExits exports an Exits fact for every function and method of the package whose
+// body refers to an exiting function: directly, through another package's function
+// with the fact, or through one of the package's own (to a fixed point).
+func exportExits(pass *analysis.Pass, sc *scope.Scope, insp *inspector.Inspector) {
+	via := map[*types.Func]string{}
+	local := map[*types.Func][]*types.Func{} // function → the package's functions it refers to
+	var order []*types.Func                  // source order, so that Via never depends on map order
+	for cur := range insp.Root().Preorder((*ast.FuncDecl)(nil)) {
+		fd := cur.Node().(*ast.FuncDecl)
+		fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok || fd.Body == nil || !sc.Checked(fd.Pos()) {
+			continue
+		}
+		order = append(order, fn)
+		body, _ := cur.FindNode(fd.Body)
+		for idc := range body.Preorder((*ast.Ident)(nil)) {
+			callee, ok := pass.TypesInfo.Uses[idc.Node().(*ast.Ident)].(*types.Func)
+			if !ok {
+				continue
+			}
+			callee = callee.Origin()
+			if callee.Pkg() == pass.Pkg {
+				local[fn] = append(local[fn], callee)
+				continue
+			}
+			if v := isExit(callee); v != "" && via[fn] == "" {
+				via[fn] = v
+				continue
+			}
+			var e Exits
+			if via[fn] == "" && pass.ImportObjectFact(callee, &e) {
+				via[fn] = e.Via
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range order {
+			if via[fn] != "" {
+				continue
+			}
+			for _, c := range local[fn] {
+				if via[c] != "" {
+					via[fn], changed = via[c], true
+					break
+				}
+			}
+		}
+	}
+	for _, fn := range order {
+		if v := via[fn]; v != "" {
+			pass.ExportObjectFact(fn, &Exits{Via: v})
+		}
+	}
 }
 
 // fix returns the suggested fix for the finding at cur (a selector naming fn), when one
