@@ -18,16 +18,16 @@ import (
 //     values); a true boolean is "--name", a false one is omitted (false equals absent);
 //     a list gives one "--name=v" per element, never comma-joined; integers are written
 //     as integers;
-//   - then the positionals in ArgsUsage order, preceded by "--" when the first one starts
-//     with "-" (so it is not read as a flag);
+//   - then the positionals in usage order, preceded by "--" when the first one starts
+//     with "-" (so it is not read as a flag; this holds for the "args" fallback too, so
+//     a positional never becomes a flag);
 //   - then, when the passthrough list is non-empty, "--" and its elements.
 //
-// An unknown property or a value of the wrong JSON type is an error naming the property.
+// An unknown property or a value of the wrong JSON type is an error naming the property,
+// as is a comma inside an element of a string list flag that the command would split
+// (its app does not set DisableSliceFlagSeparator; the schema's items pattern says so).
 func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
-	ps, err := params(c.New())
-	if err != nil {
-		return nil, fmt.Errorf("command %s: %w", c.Name, err)
-	}
+	ps, _ := params(c.New())
 	in := map[string]json.RawMessage{}
 	if trimmed := bytes.TrimSpace(input); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if err := json.Unmarshal(trimmed, &in); err != nil {
@@ -72,7 +72,10 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 				}
 				continue
 			}
-			for _, v := range values {
+			for i, v := range values {
+				if p.commaSplits && strings.Contains(v, ",") {
+					return nil, fmt.Errorf("property %q: element %d holds a comma, which the command splits into two values (its app does not set DisableSliceFlagSeparator)", p.prop, i)
+				}
 				argv = append(argv, "--"+p.flag+"="+v)
 			}
 		case asPositional:

@@ -127,11 +127,11 @@ func firstLine(b []byte) string {
 // Spec describes c as a tool: its name, App.Usage as description, the derived input
 // schema, annotations, effects and path inputs from the app's Metadata
 // (commands/meta.go; openWorldHint is MetaNetwork or MetaOpenWorld), the default
-// timeouts, and parallel safety for read-only commands. Effects that name an unknown
-// property or claim more than the annotations are an error.
+// timeouts, parallel safety for read-only commands, and the schema's [Warnings]. Effects
+// that name an unknown property or claim more than the annotations are an error.
 func Spec(c commands.Command) (tool.Spec, error) {
 	app := c.New()
-	schema, err := Schema(c)
+	schema, warnings, err := schemaOf(c)
 	if err != nil {
 		return tool.Spec{}, err
 	}
@@ -183,6 +183,7 @@ func Spec(c commands.Command) (tool.Spec, error) {
 		DefaultTimeout: tool.DefaultTimeout,
 		MaxTimeout:     tool.MaxTimeout,
 		ParallelSafe:   ro,
+		Warnings:       warnings,
 	}
 	if err := spec.CheckEffects(); err != nil {
 		return tool.Spec{}, err

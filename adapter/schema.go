@@ -3,6 +3,7 @@ package adapter
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -43,15 +44,33 @@ type param struct {
 	role     role
 	required bool
 	schema   *jsonschema.Schema
+	// name is a positional's NAME as the usage text spells it ("" for the fallback).
+	name string
+	// note is appended to the description after it is rewritten into tool words: the
+	// format of a duration or timestamp, the forms of an alternative.
+	note string
+	// commaSplits: a string list flag whose app lets urfave/cli split values on ","
+	// (DisableSliceFlagSeparator unset), so an element may not hold one.
+	commaSplits bool
 }
 
 // skipped flags are never inputs: help and version are not tool behaviour, and json is
 // always passed by the bridge (spec 2.6).
 var skipped = map[string]bool{"help": true, "version": true, "json": true, "generate-bash-completion": true}
 
-// params reads a pristine app's flag table and ArgsUsage.
-func params(app *cli.App) ([]param, error) {
+// fallbackArgs is the property of the positional fallback (or fallbackArgsAlt when a
+// flag already is "args").
+const (
+	fallbackArgs    = "args"
+	fallbackArgsAlt = "positional_args"
+)
+
+// params reads a pristine app's flag table and positional usage. It never fails: a flag
+// or a usage it cannot map degrades to the documented fallback (docs/schemas.md) and
+// says so in the warnings, one sentence each.
+func params(app *cli.App) ([]param, []string) {
 	var out []param
+	var warnings []string
 	byProp := map[string]bool{}
 	for _, f := range app.Flags {
 		names := f.Names()
@@ -61,13 +80,14 @@ func params(app *cli.App) ([]param, error) {
 		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
 			continue
 		}
-		p, err := flagParam(f)
-		if err != nil {
-			return nil, fmt.Errorf("flag --%s: %w", names[0], err)
+		p, warning := flagParam(f)
+		if warning != "" {
+			warnings = append(warnings, fmt.Sprintf("flag --%s: %s", names[0], warning))
 		}
 		p.flag, p.prop, p.role = names[0], tool.PropertyName(names[0]), asFlag
 		if byProp[p.prop] {
-			return nil, fmt.Errorf("flag --%s: property %q is taken twice", names[0], p.prop)
+			warnings = append(warnings, fmt.Sprintf("flag --%s: property %q is taken by an earlier flag, so this flag is not an input", names[0], p.prop))
+			continue
 		}
 		byProp[p.prop] = true
 		if r, ok := f.(cli.RequiredFlag); ok && r.IsRequired() {
@@ -76,11 +96,22 @@ func params(app *cli.App) ([]param, error) {
 		if d, ok := f.(cli.DocGenerationFlag); ok && d.GetUsage() != "" {
 			p.schema.Description = unquotePlaceholder(d.GetUsage())
 		}
+		if p.list && p.kind == kString && !app.DisableSliceFlagSeparator {
+			p.commaSplits = true // Argv refuses an element holding a comma
+		}
 		out = append(out, p)
 	}
-	pos, err := positionals(app.ArgsUsage)
+	usage, from := usageOf(app)
+	pos, err := positionals(usage)
 	if err != nil {
-		return nil, fmt.Errorf("ArgsUsage %q: %w", app.ArgsUsage, err)
+		prop := fallbackArgs
+		if byProp[prop] {
+			prop = fallbackArgsAlt
+		}
+		warnings = append(warnings, fmt.Sprintf("%s %q is outside the positional grammar (%v): the positionals are one list %s, passed verbatim", from, usage, err, prop))
+		return append(out, param{prop: prop, kind: kString, list: true, role: asPositional,
+			schema: &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
+				Description: "the command's positional arguments, in order (" + from + ": " + usage + ")"}}), warnings
 	}
 	for _, p := range pos {
 		if byProp[p.prop] {
@@ -89,27 +120,98 @@ func params(app *cli.App) ([]param, error) {
 		byProp[p.prop] = true
 		out = append(out, p)
 	}
-	return out, nil
+	return out, warnings
+}
+
+// usageOf returns the text the positionals are read from and its name: App.ArgsUsage,
+// or, when that is empty, the first line of App.UsageText after the command's name
+// (HelpName, else Name, else the first word unless it starts with "[", "<" or "-").
+func usageOf(app *cli.App) (usage, from string) {
+	if strings.TrimSpace(app.ArgsUsage) != "" || strings.TrimSpace(app.UsageText) == "" {
+		return strings.TrimSpace(app.ArgsUsage), "ArgsUsage"
+	}
+	line := strings.TrimSpace(strings.SplitN(strings.TrimSpace(app.UsageText), "\n", 2)[0])
+	for _, name := range []string{app.HelpName, app.Name} {
+		if name != "" && (line == name || strings.HasPrefix(line, name+" ")) {
+			return strings.TrimSpace(strings.TrimPrefix(line, name)), "UsageText"
+		}
+	}
+	if first, rest, _ := strings.Cut(line, " "); first != "" && !strings.ContainsAny(first[:1], "[<-") {
+		return strings.TrimSpace(rest), "UsageText"
+	}
+	return line, "UsageText"
 }
 
 // positional tokens: <NAME>, [<NAME>], <NAME>..., [<NAME>...]; the angle brackets may be
 // left out (NAME, [NAME...]), as urfave/cli help texts often do.
 var positionalToken = regexp.MustCompile(`^(\[)?(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Za-z][A-Za-z0-9_-]*))(\.\.\.)?(\])?$`)
 
+// flagToken is a flag written into a usage text: -y, --dry-run, [-y], [--dry-run],
+// [--out=FILE]; the flag table, not the usage, makes it an input.
+var flagToken = regexp.MustCompile(`^\[?--?[A-Za-z0-9][A-Za-z0-9_-]*(=[^\]]*)?\]?$`)
+
+// alternative is one form of an alternatives token (<a>|<b>): a placeholder, a word,
+// or a compound such as <user>/<project>.
+var alternative = regexp.MustCompile(`^[A-Za-z0-9<>/:@._-]+$`)
+
+// literalWord is an alternative spelled as the literal word to type (start|stop).
+var literalWord = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+
+// placeholderName is an alternative that is one placeholder: <NAME> or an upper-case NAME.
+var placeholderName = regexp.MustCompile(`^(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Z][A-Z0-9_-]*))$`)
+
 // normaliseUsage rewrites an optional passthrough written as "[-- NAME...]" to the
-// canonical "-- [NAME...]".
+// canonical "-- [NAME...]", drops flags written into the usage ("[-y]", "--dry-run",
+// "[--out FILE]", "[options]", "[command options]") and merges "FILE [FILE...]" into
+// "FILE...".
 func normaliseUsage(tokens []string) []string {
 	for i, tok := range tokens {
 		if tok == "[--" && i == len(tokens)-2 && strings.HasSuffix(tokens[i+1], "]") && !strings.HasPrefix(tokens[i+1], "[") {
-			return append(append([]string{}, tokens[:i]...), "--", "["+tokens[i+1])
+			tokens = append(append([]string{}, tokens[:i]...), "--", "["+tokens[i+1])
+			break
 		}
 	}
-	return tokens
+	var out []string
+	for i := 0; i < len(tokens); i++ {
+		tok := tokens[i]
+		lower := strings.ToLower(tok)
+		switch {
+		case tok == "--":
+		case flagToken.MatchString(tok) && (strings.HasPrefix(tok, "[") == strings.HasSuffix(tok, "]")):
+			continue
+		case strings.HasPrefix(tok, "[-") && !strings.HasSuffix(tok, "]") && i+1 < len(tokens) &&
+			strings.HasSuffix(tokens[i+1], "]") && !strings.Contains(tokens[i+1], "["):
+			i++ // "[--out FILE]": a flag with its value
+			continue
+		case lower == "[options]" || lower == "[flags]" || lower == "[global" && i+1 < len(tokens) && strings.ToLower(tokens[i+1]) == "options]":
+			if lower == "[global" {
+				i++
+			}
+			continue
+		case lower == "[command" && i+1 < len(tokens) && strings.ToLower(tokens[i+1]) == "options]":
+			i++
+			continue
+		}
+		// NAME [NAME...] (and <NAME> [<NAME>...]): one list of at least one.
+		if i+1 < len(tokens) {
+			a, b := positionalToken.FindStringSubmatch(tok), positionalToken.FindStringSubmatch(tokens[i+1])
+			if a != nil && b != nil && a[1] == "" && a[4] == "" && a[5] == "" && b[1] == "[" && b[4] == "..." && b[5] == "]" && a[2]+a[3] == b[2]+b[3] {
+				out = append(out, tok+"...")
+				i++
+				continue
+			}
+		}
+		out = append(out, tok)
+	}
+	return out
 }
 
+// positionals parses a usage text. A token outside the grammar (see [Schema]) is an
+// error, which [params] turns into the fallback.
 func positionals(usage string) ([]param, error) {
 	var out []param
 	passthrough, sawOptional, sawList := false, false, false
+	seen := map[string]bool{}
 	tokens := normaliseUsage(strings.Fields(usage))
 	for i, tok := range tokens {
 		if tok == "--" {
@@ -119,13 +221,22 @@ func positionals(usage string) ([]param, error) {
 			passthrough = true
 			continue
 		}
-		m := positionalToken.FindStringSubmatch(tok)
-		if m == nil || (m[1] == "[") != (m[5] == "]") {
-			return nil, fmt.Errorf("token %q is not <NAME>, [<NAME>], <NAME>... or [<NAME>...]", tok)
+		var p param
+		optional, list := false, false
+		if m := positionalToken.FindStringSubmatch(tok); m != nil && (m[1] == "[") == (m[5] == "]") {
+			name := m[2] + m[3] // one of the two is empty
+			optional, list = m[1] == "[", m[4] == "..."
+			p = param{prop: tool.PropertyName(strings.ToLower(name)), name: name}
+		} else if alt, ok := alternatives(tok); ok {
+			p, optional = alt, strings.HasPrefix(tok, "[")
+		} else {
+			return nil, fmt.Errorf("token %q is not <NAME>, [<NAME>], <NAME>..., [<NAME>...], NAME [NAME...] or <a>|<b>", tok)
 		}
-		name := m[2] + m[3] // one of the two is empty
-		optional, list := m[1] == "[", m[4] == "..."
-		p := param{prop: tool.PropertyName(strings.ToLower(name)), kind: kString, list: list, required: !optional, role: asPositional}
+		p.kind, p.list, p.required, p.role = kString, list, !optional, asPositional
+		if seen[p.prop] {
+			return nil, fmt.Errorf("token %q names %s a second time", tok, p.prop)
+		}
+		seen[p.prop] = true
 		if passthrough {
 			if !list || i != len(tokens)-1 {
 				return nil, fmt.Errorf(`"--" must be followed by exactly one <NAME>... token`)
@@ -141,8 +252,10 @@ func positionals(usage string) ([]param, error) {
 			sawOptional, sawList = sawOptional || optional, list
 		}
 		// A positional's description comes from MetaArgDescriptions (see Schema):
-		// ArgsUsage only names it.
-		p.schema = &jsonschema.Schema{Type: "string"}
+		// the usage only names it.
+		if p.schema == nil {
+			p.schema = &jsonschema.Schema{Type: "string"}
+		}
 		if list {
 			p.schema = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}}
 			if !optional {
@@ -154,8 +267,48 @@ func positionals(usage string) ([]param, error) {
 	return out, nil
 }
 
-// flagParam maps one urfave/cli v2 flag type to its JSON type, schema and default.
-func flagParam(f cli.Flag) (param, error) {
+// alternatives reads "<a>|<b>" or "[<a>|<b>]": one string positional named after the
+// first form when it is one placeholder (else "arg"), its description listing the
+// forms; when every form is a literal lower-case word (start|stop) they are its enum.
+func alternatives(tok string) (param, bool) {
+	body := tok
+	if strings.HasPrefix(tok, "[") != strings.HasSuffix(tok, "]") {
+		return param{}, false
+	}
+	if strings.HasPrefix(tok, "[") {
+		body = tok[1 : len(tok)-1]
+	}
+	forms := strings.Split(body, "|")
+	if len(forms) < 2 {
+		return param{}, false
+	}
+	literal := true
+	for _, f := range forms {
+		if f == "" || !alternative.MatchString(f) {
+			return param{}, false
+		}
+		literal = literal && literalWord.MatchString(f)
+	}
+	p := param{prop: "arg", schema: &jsonschema.Schema{Type: "string"}}
+	if literal {
+		for _, f := range forms {
+			p.schema.Enum = append(p.schema.Enum, f)
+		}
+		p.note = "One of: " + strings.Join(forms, ", ") + "."
+		return p, true
+	}
+	if m := placeholderName.FindStringSubmatch(forms[0]); m != nil {
+		p.name = m[1] + m[2]
+		p.prop = tool.PropertyName(strings.ToLower(p.name))
+	}
+	p.note = "Any of the forms " + strings.Join(forms, " or ") + "."
+	return p, true
+}
+
+// flagParam maps one urfave/cli v2 flag type to its JSON type, schema and default. A
+// flag type it does not know maps by what the flag says of itself (a string when it
+// takes a value, a boolean otherwise) and comes back with a warning.
+func flagParam(f cli.Flag) (param, string) {
 	scalar := func(k kind, def any) param {
 		s := &jsonschema.Schema{Type: jsonType(k)}
 		if k == kUint {
@@ -173,82 +326,138 @@ func flagParam(f cli.Flag) (param, error) {
 	}
 	switch f := f.(type) {
 	case *cli.StringFlag:
-		return scalar(kString, f.Value), nil
+		return scalar(kString, f.Value), ""
 	case *cli.PathFlag:
-		return scalar(kString, f.Value), nil
+		return scalar(kString, f.Value), ""
 	case *cli.BoolFlag:
-		return scalar(kBool, f.Value), nil
+		return scalar(kBool, f.Value), ""
 	case *cli.IntFlag:
-		return scalar(kInt, f.Value), nil
+		return scalar(kInt, f.Value), ""
 	case *cli.Int64Flag:
-		return scalar(kInt, f.Value), nil
+		return scalar(kInt, f.Value), ""
 	case *cli.UintFlag:
-		return scalar(kUint, f.Value), nil
+		return scalar(kUint, f.Value), ""
 	case *cli.Uint64Flag:
-		return scalar(kUint, f.Value), nil
+		return scalar(kUint, f.Value), ""
 	case *cli.Float64Flag:
-		return scalar(kFloat, f.Value), nil
+		return scalar(kFloat, f.Value), ""
 	case *cli.DurationFlag:
 		var def any
 		if f.Value != 0 {
 			def = f.Value.String()
 		}
-		return scalar(kString, def), nil
+		p := scalar(kString, def)
+		p.note = "A Go duration such as 90s, 5m or 1h30m."
+		return p, ""
 	case *cli.TimestampFlag:
 		p := scalar(kString, nil)
 		if f.Value != nil && f.Value.Value() != nil {
 			p.schema.Default = defaultJSON(f.Value.Value().Format(f.Layout))
 		}
-		return p, nil
+		if f.Layout != "" {
+			p.note = "A time in the Go layout " + f.Layout + "."
+		}
+		return p, ""
 	case *cli.GenericFlag:
 		p := scalar(kString, nil)
 		if f.Value != nil {
-			p.schema.Default = defaultJSON(f.Value.String())
+			p.schema.Default = defaultJSON(genericDefault(f.Value))
 			if c, ok := f.Value.(commands.Choices); ok {
 				for _, w := range c.Choices() {
 					p.schema.Enum = append(p.schema.Enum, w)
 				}
 			}
 		}
-		return p, nil
+		return p, ""
 	case *cli.StringSliceFlag:
 		var def []string
 		if f.Value != nil {
 			def = f.Value.Value()
 		}
-		return list(kString, def), nil
+		return list(kString, def), ""
 	case *cli.IntSliceFlag:
 		var def []int
 		if f.Value != nil {
 			def = f.Value.Value()
 		}
-		return list(kInt, def), nil
+		return list(kInt, def), ""
 	case *cli.Int64SliceFlag:
 		var def []int64
 		if f.Value != nil {
 			def = f.Value.Value()
 		}
-		return list(kInt, def), nil
+		return list(kInt, def), ""
 	case *cli.Float64SliceFlag:
 		var def []float64
 		if f.Value != nil {
 			def = f.Value.Value()
 		}
-		return list(kFloat, def), nil
+		return list(kFloat, def), ""
 	case *cli.UintSliceFlag:
 		var def []uint
 		if f.Value != nil {
 			def = f.Value.Value()
 		}
-		return list(kUint, def), nil
+		return list(kUint, def), ""
 	case *cli.Uint64SliceFlag:
 		var def []uint64
 		if f.Value != nil {
 			def = f.Value.Value()
 		}
-		return list(kUint, def), nil
+		return list(kUint, def), ""
 	}
-	return param{}, fmt.Errorf("unsupported flag type %T", f)
+	if target, def, ok := sliceWrapper(f); ok {
+		p, warning := flagParam(target)
+		if !p.list {
+			p = param{kind: p.kind, list: true, schema: &jsonschema.Schema{Type: "array", Items: p.schema}}
+			p.schema.Items.Default = nil
+		}
+		p.schema.Default = defaultJSON(def)
+		return p, warning
+	}
+	if d, ok := f.(cli.DocGenerationFlag); ok && !d.TakesValue() {
+		return scalar(kBool, nil), fmt.Sprintf("flag type %T is not a urfave/cli v2 type; it takes no value, so it is a boolean", f)
+	}
+	return scalar(kString, nil), fmt.Sprintf("flag type %T is not a urfave/cli v2 type; it is a string passed as --name=value", f)
+}
+
+// sliceWrapper recognises cli.SliceFlag[T, S, E] (MultiStringFlag, MultiIntFlag, …) and
+// any flag built like it: a pointer to a struct whose Target field is itself a cli.Flag
+// and whose Value field is a slice (the default). Generic types cannot be matched by a
+// type switch, hence reflection.
+func sliceWrapper(f cli.Flag) (target cli.Flag, def any, ok bool) {
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, nil, false
+	}
+	s := v.Elem()
+	t, val := s.FieldByName("Target"), s.FieldByName("Value")
+	if !t.IsValid() || !val.IsValid() || val.Kind() != reflect.Slice || !t.CanInterface() || !val.CanInterface() {
+		return nil, nil, false
+	}
+	target, ok = t.Interface().(cli.Flag)
+	if !ok || target == nil || (t.Kind() == reflect.Pointer && t.IsNil()) {
+		return nil, nil, false
+	}
+	if !val.IsNil() {
+		def = val.Interface()
+	}
+	return target, def, true
+}
+
+// genericDefault is a Generic value's String(), unless it says nothing: "", "[]", "{}",
+// "map[]", "<nil>" or a panic (a typed nil), which are not defaults a caller can send.
+func genericDefault(v cli.Generic) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	switch s = v.String(); strings.TrimSpace(s) {
+	case "", "[]", "{}", "map[]", "<nil>", "null":
+		return ""
+	}
+	return s
 }
 
 func jsonType(k kind) string {
@@ -291,31 +500,55 @@ func defaultJSON(v any) json.RawMessage {
 
 // Schema derives c's tool input schema from a pristine app (c.New()): a JSON Schema
 // 2020-12 object with additionalProperties false, one property per visible flag (help,
-// version and json excluded) and per positional of App.ArgsUsage, in table order.
+// version and json excluded) and per positional, in table order. docs/schemas.md is the
+// full account; in short:
 //
-// Positionals come from App.ArgsUsage, a space-separated list of tokens: <NAME> (a
-// required string), [<NAME>] (optional), <NAME>... or [<NAME>...] (an array; only the
-// last positional), and "-- <NAME>..." or "[-- NAME...]" for a passthrough array placed
-// after "--" in argv. Angle brackets may be left out. Each becomes the property
-// lower(NAME) with "-" as "_"; when a flag already maps to that property, the flag wins.
-// An app without ArgsUsage takes no positionals.
+// Every urfave/cli v2 flag type maps (the SliceFlag wrappers such as MultiStringFlag to
+// an array of their element type, a Generic to a string whose default is its String()
+// only when that says something); a flag type of another package maps to a string when
+// it takes a value and a boolean otherwise, with a warning ([Warnings]).
+//
+// Positionals come from App.ArgsUsage, or when that is empty from the first line of
+// App.UsageText after the command's name: space-separated tokens <NAME> (a required
+// string), [<NAME>] (optional), <NAME>... or [<NAME>...] (an array; only the last
+// positional), NAME [NAME...] (an array of at least one), <a>|<b> (one string, named
+// after the first form or "arg", its description listing the forms; literal words
+// a|b are its enum), and "-- <NAME>..." or "[-- NAME...]" for a passthrough array placed
+// after "--" in argv. Angle brackets may be left out; flags written into the usage
+// ([-y], [--dry-run], [--out FILE], [options]) are skipped, the flag table has them.
+// Each becomes the property lower(NAME) with "-" as "_"; when a flag already maps to
+// that property, the flag wins. Any other usage falls back to one optional array
+// property "args" (or "positional_args" when a flag is args) passed verbatim as the
+// positionals, with a warning naming the usage. An app without a usage takes no
+// positionals.
 //
 // Descriptions speak tool, not CLI: a flag's is its Usage, a positional's its entry in
 // the app's commands.MetaArgDescriptions (none otherwise), and in both flag syntax,
 // positional placeholders and urfave/cli's backtick placeholder are rewritten into
 // property names (see [vocabulary.speak]). The rules of commands.MetaConstraints are
 // written in with [tool.ApplyConstraints], their names (flags or positionals) mapped to
-// properties; a rule naming no input is an error.
+// properties; a rule naming no input is an error, as is malformed metadata: those are
+// configuration written for cmdbridge, not derivation.
 func Schema(c commands.Command) (*jsonschema.Schema, error) {
+	s, _, err := schemaOf(c)
+	return s, err
+}
+
+// Warnings lists what [Schema] could not map as written and mapped to its fallback
+// instead (see docs/schemas.md), one sentence each; none for a command it maps fully.
+func Warnings(c commands.Command) []string {
+	_, warnings := params(c.New())
+	return warnings
+}
+
+// schemaOf is [Schema] with its warnings.
+func schemaOf(c commands.Command) (*jsonschema.Schema, []string, error) {
 	app := c.New()
-	ps, err := params(app)
-	if err != nil {
-		return nil, fmt.Errorf("command %s: %w", c.Name, err)
-	}
+	ps, warnings := params(app)
 	voc := newVocabulary(app, ps)
 	argDescriptions, err := stringMap(app.Metadata[commands.MetaArgDescriptions])
 	if err != nil {
-		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaArgDescriptions, err)
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaArgDescriptions, err)
 	}
 	for _, p := range ps {
 		if p.role != asFlag {
@@ -326,6 +559,10 @@ func Schema(c commands.Command) (*jsonschema.Schema, error) {
 			}
 		}
 		p.schema.Description = voc.speak(p.schema.Description)
+		if p.note != "" {
+			p.schema.Description = strings.TrimSpace(strings.TrimRight(p.schema.Description, ". ") + ". " + p.note)
+			p.schema.Description = strings.TrimPrefix(p.schema.Description, ". ")
+		}
 	}
 	s := &jsonschema.Schema{
 		Schema:               "https://json-schema.org/draft/2020-12/schema",
@@ -342,12 +579,12 @@ func Schema(c commands.Command) (*jsonschema.Schema, error) {
 	}
 	cs, err := constraints(app, voc)
 	if err != nil {
-		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
 	}
 	if err := tool.ApplyConstraints(s, cs...); err != nil {
-		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
 	}
-	return s, nil
+	return s, warnings, nil
 }
 
 // Constraints returns the rules of c's commands.MetaConstraints with their names
@@ -355,10 +592,7 @@ func Schema(c commands.Command) (*jsonschema.Schema, error) {
 // the schema, for generators that must reproduce it (the scaffold).
 func Constraints(c commands.Command) ([]tool.Constraint, error) {
 	app := c.New()
-	ps, err := params(app)
-	if err != nil {
-		return nil, fmt.Errorf("command %s: %w", c.Name, err)
-	}
+	ps, _ := params(app)
 	cs, err := constraints(app, newVocabulary(app, ps))
 	if err != nil {
 		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
@@ -388,10 +622,7 @@ func constraints(app *cli.App, voc vocabulary) ([]tool.Constraint, error) {
 
 // toolDescription is the app's Usage in tool words (see [vocabulary.speak]).
 func toolDescription(app *cli.App) string {
-	ps, err := params(app)
-	if err != nil {
-		return app.Usage // Schema reports the error
-	}
+	ps, _ := params(app)
 	return newVocabulary(app, ps).speak(app.Usage)
 }
 

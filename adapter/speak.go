@@ -38,14 +38,15 @@ func newVocabulary(app *cli.App, ps []param) vocabulary {
 			v.flags[n] = tool.PropertyName(names[0])
 		}
 	}
-	for _, tok := range normaliseUsage(strings.Fields(app.ArgsUsage)) {
-		if m := positionalToken.FindStringSubmatch(tok); m != nil {
-			name := m[2] + m[3]
-			prop := tool.PropertyName(strings.ToLower(name))
-			v.args[name] = prop
-			if flagProps[prop] {
-				v.both[prop] = true
-			}
+	usage, _ := usageOf(app)
+	pos, _ := positionals(usage) // the fallback names no positional
+	for _, p := range pos {
+		if p.name == "" {
+			continue
+		}
+		v.args[p.name] = p.prop
+		if flagProps[p.prop] {
+			v.both[p.prop] = true
 		}
 	}
 	return v

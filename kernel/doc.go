@@ -7,7 +7,8 @@
 //  1. admit: call id, run id, caller identity and scopes (from the [Caller] the surface
 //     authenticated, never from the input)
 //  2. resolve any spelling to the canonical name → TOOL_NOT_FOUND
-//  3. governance: excluded > disabled > allowlist > outside the view → TOOL_DISABLED
+//  3. governance: excluded > unavailable (a command whose spec could not be derived)
+//     > disabled > allowlist > outside the view → TOOL_DISABLED
 //  4. validate: the request's stdin within Config.MaxStdin, then the input against the
 //     tool's schema → INVALID_INPUT with the JSON pointer
 //     of the failing value; a rule between properties (the schema's top-level

@@ -57,11 +57,17 @@ type entry struct {
 	resolved *jsonschema.Resolved
 	command  *commands.Command
 	native   *nativetools.Tool
+	// unavailable says why the tool is listed but refuses every call: its spec could
+	// not be derived (see buildRegistry).
+	unavailable string
 }
 
 // New builds a kernel. It fails on duplicate or reserved names, a route that cannot be
 // served, an unusable policy, a schema that does not resolve, or an evidence log that
-// cannot be opened.
+// cannot be opened. A command whose spec the adapter cannot derive does not fail it:
+// the tool is listed with a warning (tool.Spec.Warnings) and refuses every call with
+// TOOL_DISABLED. Derivation problems the adapter can work around (an unknown flag type,
+// a usage text outside its grammar) only add warnings to an otherwise usable spec.
 func New(cfg Config) (*Kernel, error) {
 	if cfg.Workspace == "" {
 		return nil, errors.New("kernel: no workspace")
@@ -164,7 +170,9 @@ func (k *Kernel) buildRegistry() error {
 		}
 		if e.command != nil && (e.route != RouteNative || e.native == nil) {
 			if e.spec, err = k.cfg.Adapter.Spec(*e.command); err != nil {
-				return fmt.Errorf("tool %s: %w", name, err)
+				// One command whose spec cannot be derived must not sink the registry:
+				// it is listed with the reason and refuses every call (govern).
+				e.spec, e.unavailable = unavailableSpec(*e.command, err), "its spec could not be derived: "+err.Error()
 			}
 			if e.spec.Domain == "" {
 				e.spec.Domain = e.command.Domain
@@ -222,11 +230,25 @@ func (k *Kernel) buildGovernance() error {
 	return err
 }
 
+// unavailableSpec stands in for the spec of a command the adapter could not describe:
+// no inputs, the worst-case annotations, and a warning carrying the error.
+func unavailableSpec(c commands.Command, err error) tool.Spec {
+	return tool.Spec{
+		Name: c.Name, Domain: c.Domain,
+		Description: "unavailable: its spec could not be derived",
+		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
+		Annotations: tool.Annotations{DestructiveHint: true, OpenWorldHint: true},
+		Warnings:    []string{"unavailable, every call is refused: " + err.Error()},
+	}
+}
+
 // govern returns the refusal for name, or "" when governance lets it through.
 func (k *Kernel) govern(name string) string {
 	switch {
 	case k.excluded[name]:
 		return "excluded by configuration"
+	case k.entries[name] != nil && k.entries[name].unavailable != "":
+		return k.entries[name].unavailable
 	case k.disabled[name]:
 		return "disabled by configuration"
 	case k.allowed != nil && !k.allowed[name]:

@@ -55,6 +55,10 @@ type Spec struct {
 	MaxTimeout        time.Duration `json:"max_timeout"`
 	ParallelSafe      bool          `json:"parallel_safe"`
 	RequiredApprovals []string      `json:"required_approvals,omitempty"`
+	// Warnings say where the spec is a fallback rather than what the command declares
+	// (a flag type or a usage text the adapter could not map, a command whose spec could
+	// not be derived at all), one sentence each; none for a fully derived spec.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Default timeouts for a tool that declares none.
