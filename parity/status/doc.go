@@ -1,6 +1,8 @@
 // Package status assembles the migration status of every tool — its route, its last
 // parity result, its golden coverage and its bridgecheck tier — and renders it as an
-// aligned text table, a stable JSON document, or one self-contained HTML page.
+// aligned text table, a stable JSON document, or one self-contained HTML page. A tool
+// whose spec carries warnings (a schema fallback, an unavailable command; the caller
+// passes tool.Spec.Warnings) is marked "(!)" and its warnings are listed in all three.
 //
 // Invariants:
 //

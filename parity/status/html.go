@@ -69,7 +69,11 @@ func WriteHTML(w io.Writer, r Report) error {
 		if ts.LastParity == nil {
 			rw.Last = ""
 		}
-		rw.Search = strings.ToLower(strings.Join([]string{ts.Name, ts.Domain, ts.Route, ts.Stage, ts.Parity, ts.Tier}, " "))
+		words := []string{ts.Name, ts.Domain, ts.Route, ts.Stage, ts.Parity, ts.Tier}
+		if len(ts.Warnings) > 0 {
+			words = append(words, "warning")
+		}
+		rw.Search = strings.ToLower(strings.Join(words, " "))
 		if ts.Diff != "" {
 			rw.DiffLines = diffLines(ts.Diff)
 			rw.DiffSize = fmt.Sprintf("%d lines", len(rw.DiffLines))

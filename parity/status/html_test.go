@@ -124,7 +124,14 @@ func TestPageInChromium(t *testing.T) {
 				assert.Contains(t, r.body, `-  "status": "in_progress",`)
 			case "mem:signal":
 				assert.Contains(t, r.body, "no such file")
+			case "config:get": // schema warnings, escaped, under the row
+				assert.NotContains(t, r.body, "<details>")
+				assert.Contains(t, r.body, `title="schema warnings">(!)</span>`)
+				assert.Contains(t, r.body, "<li>flag --color: flag type *main.colorFlag is not a urfave/cli v2 type")
+				assert.Contains(t, r.body, `&lt;script&gt;x&lt;/script&gt;`)
+				assert.NotContains(t, r.body, "<script>x")
 			default:
+				assert.NotContains(t, r.body, "schema warnings", r.name)
 				assert.NotContains(t, r.body, "<details>", r.name)
 			}
 		}

@@ -66,6 +66,9 @@ type Tool struct {
 	Command bool
 	// Native is true when a native implementation exists.
 	Native bool
+	// Warnings are the tool spec's warnings (tool.Spec.Warnings): where its schema is a
+	// fallback, or why it is unavailable.
+	Warnings []string
 }
 
 // Options say where to read from and what to report on.
@@ -130,6 +133,8 @@ type Totals struct {
 	ProgressPercent float64 `json:"progress_percent"`
 	// Parity counts tools per parity state (pass, fail, error, none).
 	Parity ParityTotals `json:"parity"`
+	// SchemaWarnings counts the tools whose spec carries warnings.
+	SchemaWarnings int `json:"schema_warnings"`
 }
 
 // ParityTotals count tools per parity state.
@@ -170,6 +175,8 @@ type ToolStatus struct {
 	// Tier is the bridgecheck tier: in-process, subprocess, unknown, or n/a for a
 	// native-only tool.
 	Tier string `json:"tier"`
+	// Warnings are the tool spec's warnings (docs/schemas.md); absent when it has none.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ScriptDir is where corpus scripts live, relative to the repository.
@@ -219,6 +226,7 @@ func Build(opts Options) (Report, error) {
 			Name: t.Name, Domain: t.Domain, Route: t.Route,
 			HasCommand: t.Command, HasNative: t.Native,
 			Parity: ParityNone, ParityScript: ParityScript(t.Name), Tier: TierUnknown,
+			Warnings: append([]string(nil), t.Warnings...),
 		}
 		if r, ok := byTool[t.Name]; ok {
 			st.Parity = r.Status
@@ -277,6 +285,9 @@ func totals(tools []ToolStatus) Totals {
 		t.Tools++
 		if s.HasCommand {
 			t.Commands++
+		}
+		if len(s.Warnings) > 0 {
+			t.SchemaWarnings++
 		}
 		switch s.Stage {
 		case StageNativeWithParity:

@@ -18,14 +18,18 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // fixtureTools cover every stage: a migrated tool, a native tool whose parity fails, a
-// shadow, two adapter tools (one erroring, one never run) and a native-only tool.
+// shadow, two adapter tools (one erroring, one never run and with schema warnings) and a
+// native-only tool.
 func fixtureTools() []status.Tool {
 	return []status.Tool{
 		{Name: "wu:status", Domain: "wu", Route: "native", Command: true, Native: true},
 		{Name: "wu:claim", Domain: "wu", Route: "native", Command: true, Native: true},
 		{Name: "wu:create", Domain: "wu", Route: "shadow", Command: true, Native: true},
 		{Name: "mem:signal", Domain: "memory", Route: "adapter", Command: true},
-		{Name: "config:get", Domain: "files", Route: "adapter", Command: true},
+		{Name: "config:get", Domain: "files", Route: "adapter", Command: true, Warnings: []string{
+			`flag --color: flag type *main.colorFlag is not a urfave/cli v2 type; it is a string passed as --name=value`,
+			`ArgsUsage "<a> <b>|<script>x</script>" is outside the positional grammar: the positionals are one list args, passed verbatim`,
+		}},
 		{Name: "git:status", Domain: "git", Route: "native", Native: true},
 	}
 }

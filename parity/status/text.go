@@ -20,8 +20,9 @@ func WriteJSON(w io.Writer, r Report) error {
 	return nil
 }
 
-// WriteText writes an aligned table, one tool per line, then where the parity results
-// came from and the totals.
+// WriteText writes an aligned table, one tool per line ("(!)" after the name of a tool
+// with schema warnings), then where the parity results came from, the warnings, and the
+// totals.
 func WriteText(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tROUTE\tSTAGE\tPARITY\tGOLDENS\tPARITY SCRIPT\tTIER\tLAST PARITY")
@@ -30,8 +31,12 @@ func WriteText(w io.Writer, r Report) error {
 		if t.ParityScriptExists {
 			script = "yes"
 		}
+		name := t.Name
+		if len(t.Warnings) > 0 {
+			name += " (!)"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n",
-			t.Name, t.Route, t.Stage, t.Parity, t.GoldenScripts, script, t.Tier, stamp(t.LastParity))
+			name, t.Route, t.Stage, t.Parity, t.GoldenScripts, script, t.Tier, stamp(t.LastParity))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("status text: %w", err)
@@ -54,6 +59,14 @@ func WriteText(w io.Writer, r Report) error {
 	}
 	if len(failing) > 0 {
 		fmt.Fprintf(&b, "failing parity: %s; see the diffs with --json or --html\n", strings.Join(failing, ", "))
+	}
+	if r.Totals.SchemaWarnings > 0 {
+		fmt.Fprintf(&b, "(!) schema warnings (%d tools; see docs/schemas.md):\n", r.Totals.SchemaWarnings)
+		for _, t := range r.Tools {
+			for _, w := range t.Warnings {
+				fmt.Fprintf(&b, "  %s: %s\n", t.Name, w)
+			}
+		}
 	}
 	t := r.Totals
 	fmt.Fprintf(&b, "parity: %d pass, %d fail, %d error, %d none\n", t.Parity.Pass, t.Parity.Fail, t.Parity.Error, t.Parity.None)

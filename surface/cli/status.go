@@ -98,7 +98,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 	opts := status.Options{Dir: dir, Results: results, Tier: adapter.Tier}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
-		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route}
+		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route, Warnings: spec.Warnings}
 		if cmd, ok := host.Commands.Lookup(spec.Name); ok {
 			t.Command, t.Domain = true, cmd.Domain
 		}

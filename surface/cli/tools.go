@@ -14,7 +14,7 @@ func toolsCommand() *ucli.Command {
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "list",
-				Usage: "every tool with its route and description",
+				Usage: "every tool with its route and description; (!) marks a tool whose schema has warnings, listed below the table",
 				Flags: []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON"}},
 				Action: func(c *ucli.Context) error {
 					k, err := openKernel(c)
@@ -28,13 +28,15 @@ func toolsCommand() *ucli.Command {
 						Domain      string `json:"domain,omitempty"`
 						ReadOnly    bool   `json:"read_only"`
 						Description string `json:"description"`
+						// Warnings: where the spec is a fallback (docs/schemas.md).
+						Warnings []string `json:"warnings,omitempty"`
 					}
 					var rows []row
 					counts := map[string]int{}
 					for _, s := range k.Tools() {
 						route, _ := k.Route(s.Name)
 						counts[route]++
-						rows = append(rows, row{s.Name, route, s.Domain, s.Annotations.ReadOnlyHint, s.Description})
+						rows = append(rows, row{s.Name, route, s.Domain, s.Annotations.ReadOnlyHint, s.Description, s.Warnings})
 					}
 					if c.Bool("json") {
 						return printJSON(c.App.Writer, rows)
@@ -46,13 +48,32 @@ func toolsCommand() *ucli.Command {
 						if r.ReadOnly {
 							ro = "yes"
 						}
-						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Route, ro, r.Description)
+						name := r.Name
+						if len(r.Warnings) > 0 {
+							name += " (!)"
+						}
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, r.Route, ro, r.Description)
 					}
 					if err := tw.Flush(); err != nil {
 						return err
 					}
+					warned := 0
+					for _, r := range rows {
+						if len(r.Warnings) > 0 {
+							if warned == 0 {
+								fmt.Fprintln(c.App.Writer, "\n(!) schema warnings (docs/schemas.md):")
+							}
+							warned++
+							for _, w := range r.Warnings {
+								fmt.Fprintf(c.App.Writer, "  %s: %s\n", r.Name, w)
+							}
+						}
+					}
 					fmt.Fprintf(c.App.Writer, "%d tools: %d adapter, %d native, %d shadow\n",
 						len(rows), counts["adapter"], counts["native"], counts["shadow"])
+					if warned > 0 {
+						fmt.Fprintf(c.App.Writer, "%d tools with schema warnings\n", warned)
+					}
 					return nil
 				},
 			},
