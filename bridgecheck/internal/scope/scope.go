@@ -195,7 +195,7 @@ func buildsApps(pass *analysis.Pass, files []*ast.File, actions []ast.Node) bool
 					returnsApp = true
 				}
 			}
-			if returnsApp && within([]ast.Node{fd.Body}, firstPos(actions, fd.Body)) {
+			if returnsApp && holdsAny(fd.Body, actions) {
 				return true
 			}
 		}
@@ -203,14 +203,14 @@ func buildsApps(pass *analysis.Pass, files []*ast.File, actions []ast.Node) bool
 	return false
 }
 
-// firstPos is the position of the first of nodes inside n, or NoPos.
-func firstPos(nodes []ast.Node, n ast.Node) token.Pos {
+// holdsAny reports whether one of nodes starts inside n.
+func holdsAny(n ast.Node, nodes []ast.Node) bool {
 	for _, a := range nodes {
 		if n.Pos() <= a.Pos() && a.Pos() < n.End() {
-			return a.Pos()
+			return true
 		}
 	}
-	return token.NoPos
+	return false
 }
 
 // roots finds the package's command registrations and the expressions assigned to
