@@ -1,0 +1,379 @@
+package adapter
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+)
+
+// An adopter's program, written for these tests with plain urfave/cli v2: every flag type
+// the module has, the SliceFlag wrappers, Generic values, and flag types of a third
+// package. The schema, the argv builder and the app itself must agree on all of them.
+
+// colorFlag is a third-party flag type that takes a value.
+type colorFlag struct {
+	Name, Usage string
+	dest        *string
+}
+
+func (f *colorFlag) String() string { return "--" + f.Name }
+func (f *colorFlag) Apply(set *flag.FlagSet) error {
+	set.StringVar(f.dest, f.Name, "", f.Usage)
+	return nil
+}
+func (f *colorFlag) Names() []string        { return []string{f.Name} }
+func (f *colorFlag) IsSet() bool            { return false }
+func (f *colorFlag) TakesValue() bool       { return true }
+func (f *colorFlag) GetUsage() string       { return f.Usage }
+func (f *colorFlag) GetValue() string       { return "" }
+func (f *colorFlag) GetDefaultText() string { return "" }
+func (f *colorFlag) GetEnvVars() []string   { return nil }
+
+// switchFlag is a third-party flag type that takes no value.
+type switchFlag struct {
+	colorFlag
+	on *bool
+}
+
+func (f *switchFlag) Apply(set *flag.FlagSet) error {
+	set.BoolVar(f.on, f.Name, false, f.Usage)
+	return nil
+}
+func (f *switchFlag) TakesValue() bool { return false }
+
+// bareFlag implements only cli.Flag: nothing says whether it takes a value.
+type bareFlag struct {
+	name string
+	dest *string
+}
+
+func (f *bareFlag) String() string                { return "--" + f.name }
+func (f *bareFlag) Apply(set *flag.FlagSet) error { set.StringVar(f.dest, f.name, "", ""); return nil }
+func (f *bareFlag) Names() []string               { return []string{f.name} }
+func (f *bareFlag) IsSet() bool                   { return false }
+
+// modeValue is a Generic with a meaningful default.
+type modeValue struct{ v string }
+
+func (m *modeValue) Set(s string) error { m.v = s; return nil }
+func (m *modeValue) String() string     { return m.v }
+
+// tagsValue is a Generic that accumulates: its empty String() is "[]", not a default.
+type tagsValue struct{ v []string }
+
+func (t *tagsValue) Set(s string) error { t.v = append(t.v, s); return nil }
+func (t *tagsValue) String() string     { return fmt.Sprint(t.v) }
+
+// everyFlagCommand is the adopter's command; each run stores what the app parsed in *got.
+func everyFlagCommand(got *map[string]any) commands.Command {
+	return commands.Command{Name: "adopter:every", New: func() *cli.App {
+		var color, bare string
+		var loud bool
+		return &cli.App{
+			Name:      "every",
+			Usage:     "every flag type there is",
+			ArgsUsage: "FILE [FILE...]",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "title", Required: true, Usage: "a string"},
+				&cli.PathFlag{Name: "path", Value: "out.txt"},
+				&cli.BoolFlag{Name: "force"},
+				&cli.IntFlag{Name: "count", Value: 3},
+				&cli.Int64Flag{Name: "big"},
+				&cli.UintFlag{Name: "small"},
+				&cli.Uint64Flag{Name: "huge"},
+				&cli.Float64Flag{Name: "ratio", Value: 0.5},
+				&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait"},
+				&cli.TimestampFlag{Name: "since", Layout: "2006-01-02", Usage: "start day"},
+				&cli.GenericFlag{Name: "mode", Value: &modeValue{"fast"}},
+				&cli.GenericFlag{Name: "tags", Value: &tagsValue{}},
+				&cli.StringSliceFlag{Name: "names"},
+				&cli.IntSliceFlag{Name: "ints"},
+				&cli.Int64SliceFlag{Name: "int64s"},
+				&cli.Float64SliceFlag{Name: "floats"},
+				&cli.UintSliceFlag{Name: "uints"},
+				&cli.Uint64SliceFlag{Name: "uint64s"},
+				&cli.MultiStringFlag{Target: &cli.StringSliceFlag{Name: "multi", Usage: "load `FILE` more"}, Value: []string{"a"}},
+				&cli.MultiIntFlag{Target: &cli.IntSliceFlag{Name: "mints"}},
+				&cli.MultiInt64Flag{Target: &cli.Int64SliceFlag{Name: "mint64s"}},
+				&cli.MultiFloat64Flag{Target: &cli.Float64SliceFlag{Name: "mfloats"}, Value: []float64{1.25}},
+				&colorFlag{Name: "color", Usage: "a `COLOR`", dest: &color},
+				&switchFlag{colorFlag: colorFlag{Name: "loud"}, on: &loud},
+				&bareFlag{name: "bare", dest: &bare},
+				&cli.BoolFlag{Name: "json"},
+			},
+			Action: func(c *cli.Context) error {
+				since := ""
+				if ts := c.Timestamp("since"); ts != nil {
+					since = ts.Format("2006-01-02")
+				}
+				*got = map[string]any{
+					"title": c.String("title"), "path": c.Path("path"), "force": c.Bool("force"),
+					"count": c.Int("count"), "big": c.Int64("big"), "small": c.Uint("small"), "huge": c.Uint64("huge"),
+					"ratio": c.Float64("ratio"), "wait": c.Duration("wait").String(), "since": since,
+					"mode": c.Generic("mode").(*modeValue).String(), "tags": c.Generic("tags").(*tagsValue).String(),
+					"names": c.StringSlice("names"), "ints": c.IntSlice("ints"), "int64s": c.Int64Slice("int64s"),
+					"floats": c.Float64Slice("floats"), "uints": c.UintSlice("uints"), "uint64s": c.Uint64Slice("uint64s"),
+					"multi": c.StringSlice("multi"), "mints": c.IntSlice("mints"), "mint64s": c.Int64Slice("mint64s"),
+					"mfloats": c.Float64Slice("mfloats"), "color": color, "loud": loud, "bare": bare,
+					"file": c.Args().Slice(), "json": c.Bool("json"),
+				}
+				return nil
+			},
+		}
+	}}
+}
+
+// parseBack builds argv from input and runs the app on it, returning what it parsed.
+func parseBack(t *testing.T, c commands.Command, got *map[string]any, input string) map[string]any {
+	t.Helper()
+	argv, err := Argv(c, json.RawMessage(input))
+	require.NoError(t, err, input)
+	*got = nil
+	app := c.New()
+	app.ExitErrHandler = func(*cli.Context, error) {}
+	require.NoError(t, app.Run(append([]string{c.Name}, argv...)), "argv %q", argv)
+	require.NotNil(t, *got, "the action ran")
+	return *got
+}
+
+func TestAdopterSchemaCoversEveryUrfaveFlagType(t *testing.T) {
+	var got map[string]any
+	c := everyFlagCommand(&got)
+	s, err := Schema(c)
+	require.NoError(t, err)
+	props := s.Properties
+	for prop, want := range map[string]string{
+		"title": "string", "path": "string", "force": "boolean", "count": "integer", "big": "integer",
+		"small": "integer", "huge": "integer", "ratio": "number", "wait": "string", "since": "string",
+		"mode": "string", "tags": "string", "names": "array/string", "ints": "array/integer",
+		"int64s": "array/integer", "floats": "array/number", "uints": "array/integer", "uint64s": "array/integer",
+		"multi": "array/string", "mints": "array/integer", "mint64s": "array/integer", "mfloats": "array/number",
+		"color": "string", "loud": "boolean", "bare": "string", "file": "array/string",
+	} {
+		require.Contains(t, props, prop)
+		typ := props[prop].Type
+		if props[prop].Items != nil {
+			typ += "/" + props[prop].Items.Type
+		}
+		assert.Equal(t, want, typ, prop)
+	}
+	assert.NotContains(t, props, "json")
+	assert.Equal(t, []string{"title", "file"}, s.Required)
+	assert.Equal(t, 1, *props["file"].MinItems, "FILE [FILE...] needs at least one")
+
+	defaults := map[string]string{}
+	for name, p := range props {
+		if p.Default != nil {
+			defaults[name] = string(p.Default)
+		}
+	}
+	assert.Equal(t, map[string]string{
+		"path": `"out.txt"`, "count": `3`, "ratio": `0.5`, "wait": `"30s"`, "mode": `"fast"`,
+		"multi": `["a"]`, "mfloats": `[1.25]`,
+	}, defaults, "a Generic whose String() is [] has no default")
+
+	assert.Equal(t, "how long to wait. A Go duration such as 90s, 5m or 1h30m.", props["wait"].Description)
+	assert.Equal(t, "start day. A time in the Go layout 2006-01-02.", props["since"].Description)
+	assert.Equal(t, "load FILE more", props["multi"].Description, "a wrapper's usage is its target's, backticks stripped")
+	assert.Equal(t, "a COLOR", props["color"].Description)
+
+	w := Warnings(c)
+	require.Len(t, w, 3)
+	assert.Equal(t, "flag --color: flag type *adapter.colorFlag is not a urfave/cli v2 type; it is a string passed as --name=value", w[0])
+	assert.Equal(t, "flag --loud: flag type *adapter.switchFlag is not a urfave/cli v2 type; it takes no value, so it is a boolean", w[1])
+	assert.Contains(t, w[2], "flag --bare: flag type *adapter.bareFlag")
+
+	spec, err := Spec(c)
+	require.NoError(t, err)
+	assert.Equal(t, w, spec.Warnings)
+	b, err := json.Marshal(spec)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"warnings":["flag --color:`)
+}
+
+// Input → argv → the app parses it back to the same values, for every flag type.
+func TestAdopterArgvRoundTripsEveryFlagType(t *testing.T) {
+	var got map[string]any
+	c := everyFlagCommand(&got)
+	cases := []struct{ name, input, want string }{
+		{
+			name: "every value",
+			input: `{"title":"--t","path":"p q","force":true,"count":7,"big":-9000000000,"small":1,"huge":18446744073709551615,
+				"ratio":2.5,"wait":"1h30m","since":"2024-01-02","mode":"slow","tags":"x","names":["n1","-n2"],"ints":[1,-2],
+				"int64s":[3],"floats":[0.25],"uints":[4],"uint64s":[5],"multi":["m1","-m2"],"mints":[6,7],"mint64s":[-8],
+				"mfloats":[1.5,2],"color":"red","loud":true,"bare":"-b","file":["f1","-f2"]}`,
+			want: `{"title":"--t","path":"p q","force":true,"count":7,"big":-9000000000,"small":1,"huge":18446744073709551615,
+				"ratio":2.5,"wait":"1h30m0s","since":"2024-01-02","mode":"slow","tags":"[x]","names":["n1","-n2"],"ints":[1,-2],
+				"int64s":[3],"floats":[0.25],"uints":[4],"uint64s":[5],"multi":["m1","-m2"],"mints":[6,7],"mint64s":[-8],
+				"mfloats":[1.5,2],"color":"red","loud":true,"bare":"-b","file":["f1","-f2"],"json":true}`,
+		},
+		{
+			name:  "defaults are what the app uses when the property is absent",
+			input: `{"title":"t","file":["-f"]}`,
+			want: `{"title":"t","path":"out.txt","force":false,"count":3,"big":0,"small":0,"huge":0,"ratio":0.5,"wait":"30s",
+				"since":"","mode":"fast","tags":"[]","names":null,"ints":null,"int64s":null,"floats":null,"uints":null,
+				"uint64s":null,"multi":["a"],"mints":[],"mint64s":[],"mfloats":[1.25],"color":"","loud":false,"bare":"",
+				"file":["-f"],"json":true}`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(parseBack(t, c, &got, tc.input))
+			require.NoError(t, err)
+			assert.JSONEq(t, tc.want, string(b))
+		})
+	}
+	s, err := Schema(c)
+	require.NoError(t, err)
+	got = nil
+	absent := parseBack(t, c, &got, `{"title":"t","file":["f"]}`)
+	for prop, p := range s.Properties {
+		if p.Default == nil {
+			continue
+		}
+		b, err := json.Marshal(absent[prop])
+		require.NoError(t, err)
+		assert.JSONEq(t, string(p.Default), string(b), "the schema's default of %s is the app's", prop)
+	}
+}
+
+func TestAdopterArgvRefusesACommaTheAppWouldSplit(t *testing.T) {
+	var got map[string]any
+	c := everyFlagCommand(&got)
+	for _, prop := range []string{"names", "multi"} {
+		_, err := Argv(c, json.RawMessage(`{"title":"t","file":["f"],"`+prop+`":["ok","a,b"]}`))
+		assert.ErrorContains(t, err, `property "`+prop+`": element 1 holds a comma`)
+	}
+	// An app that disables the separator takes the comma as written.
+	split := commands.Command{Name: "adopter:nosplit", New: func() *cli.App {
+		return &cli.App{DisableSliceFlagSeparator: true, Flags: []cli.Flag{&cli.StringSliceFlag{Name: "names"}, &cli.BoolFlag{Name: "json"}},
+			Action: func(c *cli.Context) error { got = map[string]any{"names": c.StringSlice("names")}; return nil }}
+	}}
+	assert.Equal(t, map[string]any{"names": []string{"a,b"}}, parseBack(t, split, &got, `{"names":["a,b"]}`))
+}
+
+// positionalCommand has two flags and the given usage texts; each run stores the flags
+// and the positionals the app parsed in *got.
+func positionalCommand(name, argsUsage, usageText string, extra []cli.Flag, got *map[string]any) commands.Command {
+	return commands.Command{Name: "adopter:" + name, New: func() *cli.App {
+		return &cli.App{
+			Name: name, HelpName: "mytool " + name, ArgsUsage: argsUsage, UsageText: usageText,
+			Flags: append([]cli.Flag{
+				&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}},
+				&cli.BoolFlag{Name: "dry-run"},
+				&cli.BoolFlag{Name: "json"},
+			}, extra...),
+			Action: func(c *cli.Context) error {
+				*got = map[string]any{"yes": c.Bool("yes"), "dry_run": c.Bool("dry-run"), "args": c.Args().Slice()}
+				return nil
+			},
+		}
+	}}
+}
+
+func TestAdopterPositionalForms(t *testing.T) {
+	cases := []struct {
+		name, argsUsage, usageText string
+		extra                      []cli.Flag
+		props, required            []string // positional properties only
+		typ                        string   // of the first positional
+		enum                       []any
+		description                string // of the first positional, when it has one
+		warning                    string // "" for none
+		input                      string
+		args                       []string
+		yes                        bool
+	}{
+		{name: "variadic", argsUsage: "FILE [FILE...]", props: []string{"file"}, required: []string{"file"}, typ: "array",
+			input: `{"file":["-a","b"]}`, args: []string{"-a", "b"}},
+		{name: "variadic-angled", argsUsage: "<SRC> <FILE> [<FILE>...]", props: []string{"src", "file"}, required: []string{"src", "file"}, typ: "string",
+			input: `{"src":"s","file":["a","b"]}`, args: []string{"s", "a", "b"}},
+		{name: "alternatives", argsUsage: "<project>|<user>/<project>", props: []string{"project"}, required: []string{"project"}, typ: "string",
+			description: "Any of the forms <project> or <user>/<project>.", input: `{"project":"me/p"}`, args: []string{"me/p"}},
+		{name: "alternatives-compound-first", argsUsage: "[<user>/<project>|<ID>]", props: []string{"arg"}, typ: "string",
+			description: "Any of the forms <user>/<project> or <ID>.", input: `{"arg":"42"}`, args: []string{"42"}},
+		{name: "literal-alternatives", argsUsage: "start|stop", props: []string{"arg"}, required: []string{"arg"}, typ: "string",
+			enum: []any{"start", "stop"}, description: "One of: start, stop.", input: `{"arg":"stop"}`, args: []string{"stop"}},
+		{name: "flags-in-usage", argsUsage: "[-y] [--dry-run] [--out FILE] <dir>", props: []string{"dir"}, required: []string{"dir"}, typ: "string",
+			input: `{"yes":true,"dir":"d"}`, args: []string{"d"}, yes: true},
+		{name: "usage-text", usageText: "mytool usage-text [command options] <src> [<dst>]\n\nCopies src to dst.", props: []string{"src", "dst"},
+			required: []string{"src"}, typ: "string", input: `{"src":"a","dst":"b"}`, args: []string{"a", "b"}},
+		{name: "usage-text-by-name", usageText: "usage-text-by-name [-y] <src>", props: []string{"src"}, required: []string{"src"}, typ: "string",
+			input: `{"src":"--x"}`, args: []string{"--x"}},
+		{name: "args-usage-wins", argsUsage: "<ID>", usageText: "mytool args-usage-wins <OTHER> <MORE>", props: []string{"id"}, required: []string{"id"}, typ: "string",
+			input: `{"id":"1"}`, args: []string{"1"}},
+		{name: "unmappable", argsUsage: "<a> {b,c} ...", props: []string{"args"}, typ: "array",
+			description: "the command's positional arguments, in order (ArgsUsage: <a> {b,c} ...)",
+			warning:     `ArgsUsage "<a> {b,c} ..." is outside the positional grammar (token "{b,c}" is not`,
+			input:       `{"args":["-y","b"]}`, args: []string{"-y", "b"}},
+		{name: "unmappable-order", argsUsage: "[<A>] <B>", props: []string{"args"}, typ: "array",
+			warning: `ArgsUsage "[<A>] <B>" is outside the positional grammar (required token "<B>" follows an optional one)`,
+			input:   `{"args":["x"]}`, args: []string{"x"}},
+		{name: "unmappable-usage-text", usageText: "mytool unmappable-usage-text <a> (b) ", props: []string{"args"}, typ: "array",
+			warning: `UsageText "<a> (b)" is outside the positional grammar`, input: `{"args":["1","2","3"]}`, args: []string{"1", "2", "3"}},
+		{name: "unmappable-args-flag", argsUsage: "<a>|", extra: []cli.Flag{&cli.StringFlag{Name: "args"}}, props: []string{"positional_args"}, typ: "array",
+			warning: "the positionals are one list positional_args, passed verbatim", input: `{"positional_args":["z"]}`, args: []string{"z"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got map[string]any
+			c := positionalCommand(tc.name, tc.argsUsage, tc.usageText, tc.extra, &got)
+			s, err := Schema(c)
+			require.NoError(t, err)
+			flags := []string{"yes", "dry_run"}
+			if tc.extra != nil {
+				flags = append(flags, "args")
+			}
+			assert.Equal(t, append(flags, tc.props...), s.PropertyOrder)
+			assert.Equal(t, tc.required, s.Required)
+			first := s.Properties[tc.props[0]]
+			assert.Equal(t, tc.typ, first.Type)
+			assert.Equal(t, tc.enum, first.Enum)
+			if tc.description != "" {
+				assert.Equal(t, tc.description, first.Description)
+			}
+			w := Warnings(c)
+			if tc.warning == "" {
+				assert.Empty(t, w)
+			} else {
+				require.Len(t, w, 1)
+				assert.Contains(t, w[0], tc.warning)
+			}
+			back := parseBack(t, c, &got, tc.input)
+			assert.Equal(t, tc.args, back["args"], "the positionals the app sees")
+			assert.Equal(t, tc.yes, back["yes"], "a positional never becomes a flag")
+		})
+	}
+}
+
+// A fallback spec must still pass the schema's own checks: resolve it and validate the
+// inputs the round trip used.
+func TestAdopterFallbackSchemaResolves(t *testing.T) {
+	var got map[string]any
+	for _, c := range []commands.Command{
+		everyFlagCommand(&got),
+		positionalCommand("u", "<a> {b,c}", "", nil, &got),
+	} {
+		s, err := Schema(c)
+		require.NoError(t, err)
+		r, err := s.Resolve(nil)
+		require.NoError(t, err, c.Name)
+		var in map[string]any
+		require.NoError(t, json.Unmarshal([]byte(map[string]string{
+			"adopter:every": `{"title":"t","file":["f"],"multi":["x"],"color":"red","loud":true}`,
+			"adopter:u":     `{"args":["-x"]}`,
+		}[c.Name]), &in))
+		assert.NoError(t, r.Validate(in), c.Name)
+		assert.Error(t, r.Validate(map[string]any{"nope": 1}), c.Name)
+	}
+	assert.True(t, strings.HasPrefix(Warnings(positionalCommand("u", "<a> {b,c}", "", nil, &got))[0], "ArgsUsage"))
+}
