@@ -72,4 +72,11 @@
 //     exclusive, requires, together, a required flag-or-positional) are written into the
 //     schema by tool.ApplyConstraints, so hosts and the kernel refuse a call that breaks
 //     one before it runs. They only refuse: [Argv] of a valid input is unchanged.
+//   - Derivation never fails on what urfave/cli allows: every v2 flag type maps (the
+//     SliceFlag wrappers by their Target, a Generic without a default its String() does
+//     not give), positionals come from ArgsUsage or else UsageText, and a third-party flag
+//     type or a usage outside the grammar maps to a documented fallback (a string or
+//     boolean flag; one "args" list passed verbatim as positionals) that [Argv] can run,
+//     reported by [Warnings] and tool.Spec.Warnings (docs/schemas.md). Only malformed
+//     cmdbridge metadata makes [Schema] or [Spec] fail.
 package adapter
