@@ -377,3 +377,42 @@ func TestAdopterFallbackSchemaResolves(t *testing.T) {
 	}
 	assert.True(t, strings.HasPrefix(Warnings(positionalCommand("u", "<a> {b,c}", "", nil, &got))[0], "ArgsUsage"))
 }
+
+// Flags that cannot be inputs are left out with a warning, and the rest still maps: a
+// second flag for a property already taken, and a wrapper whose methods panic (a
+// MultiStringFlag without its Target).
+func TestAdopterFlagsThatCannotBeInputs(t *testing.T) {
+	var got map[string]any
+	c := commands.Command{Name: "adopter:clash", New: func() *cli.App {
+		var dry bool
+		return &cli.App{
+			ArgsUsage: "<ID>",
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "dry-run", Destination: &dry},
+				&cli.StringFlag{Name: "dry_run"},
+				&cli.MultiStringFlag{},
+				&cli.BoolFlag{Name: "json"},
+			},
+			Action: func(c *cli.Context) error {
+				got = map[string]any{"dry": dry, "id": c.Args().First()}
+				return nil
+			},
+		}
+	}}
+	s, err := Schema(c)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"dry_run", "id"}, s.PropertyOrder)
+	assert.Equal(t, "boolean", s.Properties["dry_run"].Type, "the first flag is the input")
+	w := Warnings(c)
+	require.Len(t, w, 2)
+	assert.Equal(t, `flag --dry_run: property "dry_run" is taken by an earlier flag, so this flag is not an input`, w[0])
+	assert.Contains(t, w[1], "flag 3 (*cli.SliceFlag[*github.com/urfave/cli/v2.StringSliceFlag,[]string,string]): reading the flag panicked")
+	argv, err := Argv(c, json.RawMessage(`{"dry_run":true,"id":"x"}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"--json", "--dry-run", "x"}, argv)
+	assert.Equal(t, map[string]any{"dry": true, "id": "x"}, parseBack(t, commands.Command{Name: c.Name, New: func() *cli.App {
+		app := c.New()
+		app.Flags = append(app.Flags[:2:2], app.Flags[3]) // the app itself cannot run a nil Target
+		return app
+	}}, &got, `{"dry_run":true,"id":"x"}`))
+}

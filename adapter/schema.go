@@ -72,33 +72,22 @@ func params(app *cli.App) ([]param, []string) {
 	var out []param
 	var warnings []string
 	byProp := map[string]bool{}
-	for _, f := range app.Flags {
-		names := f.Names()
-		if len(names) == 0 || skipped[names[0]] {
-			continue
-		}
-		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
-			continue
-		}
-		p, warning := flagParam(f)
+	for i, f := range app.Flags {
+		p, ok, warning := flagInput(app, f)
 		if warning != "" {
-			warnings = append(warnings, fmt.Sprintf("flag --%s: %s", names[0], warning))
+			if p.flag == "" {
+				warning = fmt.Sprintf("flag %d (%T): %s", i+1, f, warning)
+			}
+			warnings = append(warnings, warning)
 		}
-		p.flag, p.prop, p.role = names[0], tool.PropertyName(names[0]), asFlag
+		if !ok {
+			continue
+		}
 		if byProp[p.prop] {
-			warnings = append(warnings, fmt.Sprintf("flag --%s: property %q is taken by an earlier flag, so this flag is not an input", names[0], p.prop))
+			warnings = append(warnings, fmt.Sprintf("flag --%s: property %q is taken by an earlier flag, so this flag is not an input", p.flag, p.prop))
 			continue
 		}
 		byProp[p.prop] = true
-		if r, ok := f.(cli.RequiredFlag); ok && r.IsRequired() {
-			p.required = true
-		}
-		if d, ok := f.(cli.DocGenerationFlag); ok && d.GetUsage() != "" {
-			p.schema.Description = unquotePlaceholder(d.GetUsage())
-		}
-		if p.list && p.kind == kString && !app.DisableSliceFlagSeparator {
-			p.commaSplits = true // Argv refuses an element holding a comma
-		}
 		out = append(out, p)
 	}
 	usage, from := usageOf(app)
@@ -121,6 +110,48 @@ func params(app *cli.App) ([]param, []string) {
 		out = append(out, p)
 	}
 	return out, warnings
+}
+
+// flagInput maps one flag of app's table: ok is false for a flag that is no input (help,
+// version, json, a hidden flag, or one whose methods panic, which comes with a warning).
+func flagInput(app *cli.App, f cli.Flag) (p param, ok bool, warning string) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, ok, warning = param{}, false, fmt.Sprintf("reading the flag panicked (%v), so it is not an input", r)
+		}
+	}()
+	names := f.Names()
+	if len(names) == 0 || skipped[names[0]] {
+		return param{}, false, ""
+	}
+	if v, is := f.(cli.VisibleFlag); is && !v.IsVisible() {
+		return param{}, false, ""
+	}
+	p, warning = flagParam(f)
+	if warning != "" {
+		warning = fmt.Sprintf("flag --%s: %s", names[0], warning)
+	}
+	p.flag, p.prop, p.role = names[0], tool.PropertyName(names[0]), asFlag
+	if r, is := f.(cli.RequiredFlag); is && r.IsRequired() {
+		p.required = true
+	}
+	if d, is := f.(cli.DocGenerationFlag); is && d.GetUsage() != "" {
+		p.schema.Description = unquotePlaceholder(d.GetUsage())
+	}
+	if p.list && p.kind == kString && !app.DisableSliceFlagSeparator {
+		p.commaSplits = true // Argv refuses an element holding a comma
+	}
+	return p, true, warning
+}
+
+// flagNames is f.Names(), or none when that panics (see [flagInput]).
+func flagNames(f cli.Flag) (names []string) {
+	defer func() {
+		if recover() != nil {
+			names = nil
+		}
+	}()
+	return f.Names()
 }
 
 // usageOf returns the text the positionals are read from and its name: App.ArgsUsage,

@@ -30,7 +30,7 @@ func newVocabulary(app *cli.App, ps []param) vocabulary {
 		}
 	}
 	for _, f := range app.Flags {
-		names := f.Names()
+		names := flagNames(f)
 		if len(names) == 0 || !flagProps[tool.PropertyName(names[0])] {
 			continue
 		}

@@ -54,6 +54,8 @@ func adopterCommands(t *testing.T, argv *[]string, mu *sync.Mutex) *commands.Reg
 	add("adopter:odd", "<project>|<user>/<project> {more}", map[string]any{commands.MetaReadOnly: true}, &oddFlag{name: "tint"})
 	add("adopter:broken", "<DIR>", map[string]any{commands.MetaPaths: map[string]string{"nowhere": "read"}})
 	add("adopter:fine", "FILE [FILE...]", map[string]any{commands.MetaReadOnly: true})
+	require.NoError(t, r.Add(commands.Command{Name: "adopter:panics", Main: func(context.Context) {},
+		New: func() *cli.App { panic("no app today") }}))
 	return r
 }
 
@@ -72,7 +74,9 @@ func TestKernelStartsWhenSchemasDegrade(t *testing.T) {
 	for _, s := range k.Tools() {
 		specs[s.Name] = s
 	}
-	require.Len(t, specs, 3)
+	require.Len(t, specs, 4)
+	require.Len(t, specs["adopter:panics"].Warnings, 1)
+	assert.Equal(t, "unavailable, every call is refused: deriving its spec panicked: no app today", specs["adopter:panics"].Warnings[0])
 
 	odd := specs["adopter:odd"]
 	require.Len(t, odd.Warnings, 2)

@@ -169,7 +169,7 @@ func (k *Kernel) buildRegistry() error {
 			return err
 		}
 		if e.command != nil && (e.route != RouteNative || e.native == nil) {
-			if e.spec, err = k.cfg.Adapter.Spec(*e.command); err != nil {
+			if e.spec, err = adapterSpec(k.cfg.Adapter, *e.command); err != nil {
 				// One command whose spec cannot be derived must not sink the registry:
 				// it is listed with the reason and refuses every call (govern).
 				e.spec, e.unavailable = unavailableSpec(*e.command, err), "its spec could not be derived: "+err.Error()
@@ -228,6 +228,16 @@ func (k *Kernel) buildGovernance() error {
 	}
 	k.excluded, err = set(k.cfg.Governance.Excluded, "excluded")
 	return err
+}
+
+// adapterSpec is a.Spec(c), a panic (in the command's New, say) turned into an error.
+func adapterSpec(a Adapter, c commands.Command) (spec tool.Spec, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			spec, err = tool.Spec{}, fmt.Errorf("deriving its spec panicked: %v", r)
+		}
+	}()
+	return a.Spec(c)
 }
 
 // unavailableSpec stands in for the spec of a command the adapter could not describe:
