@@ -86,6 +86,7 @@ func everyFlagCommand(got *map[string]any) commands.Command {
 				&cli.StringFlag{Name: "title", Required: true, Usage: "a string"},
 				&cli.PathFlag{Name: "path", Value: "out.txt"},
 				&cli.BoolFlag{Name: "force"},
+				&cli.BoolFlag{Name: "verify", Value: true},
 				&cli.IntFlag{Name: "count", Value: 3},
 				&cli.Int64Flag{Name: "big"},
 				&cli.UintFlag{Name: "small"},
@@ -116,7 +117,7 @@ func everyFlagCommand(got *map[string]any) commands.Command {
 					since = ts.Format("2006-01-02")
 				}
 				*got = map[string]any{
-					"title": c.String("title"), "path": c.Path("path"), "force": c.Bool("force"),
+					"title": c.String("title"), "path": c.Path("path"), "force": c.Bool("force"), "verify": c.Bool("verify"),
 					"count": c.Int("count"), "big": c.Int64("big"), "small": c.Uint("small"), "huge": c.Uint64("huge"),
 					"ratio": c.Float64("ratio"), "wait": c.Duration("wait").String(), "since": since,
 					"mode": c.Generic("mode").(*modeValue).String(), "tags": c.Generic("tags").(*tagsValue).String(),
@@ -152,7 +153,7 @@ func TestAdopterSchemaCoversEveryUrfaveFlagType(t *testing.T) {
 	require.NoError(t, err)
 	props := s.Properties
 	for prop, want := range map[string]string{
-		"title": "string", "path": "string", "force": "boolean", "count": "integer", "big": "integer",
+		"title": "string", "path": "string", "force": "boolean", "verify": "boolean", "count": "integer", "big": "integer",
 		"small": "integer", "huge": "integer", "ratio": "number", "wait": "string", "since": "string",
 		"mode": "string", "tags": "string", "names": "array/string", "ints": "array/integer",
 		"int64s": "array/integer", "floats": "array/number", "uints": "array/integer", "uint64s": "array/integer",
@@ -177,7 +178,7 @@ func TestAdopterSchemaCoversEveryUrfaveFlagType(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string]string{
-		"path": `"out.txt"`, "count": `3`, "ratio": `0.5`, "wait": `"30s"`, "mode": `"fast"`,
+		"path": `"out.txt"`, "verify": `true`, "count": `3`, "ratio": `0.5`, "wait": `"30s"`, "mode": `"fast"`,
 		"multi": `["a"]`, "mfloats": `[1.25]`,
 	}, defaults, "a Generic whose String() is [] has no default")
 
@@ -207,11 +208,11 @@ func TestAdopterArgvRoundTripsEveryFlagType(t *testing.T) {
 	cases := []struct{ name, input, want string }{
 		{
 			name: "every value",
-			input: `{"title":"--t","path":"p q","force":true,"count":7,"big":-9000000000,"small":1,"huge":18446744073709551615,
+			input: `{"title":"--t","path":"p q","force":true,"verify":false,"count":7,"big":-9000000000,"small":1,"huge":18446744073709551615,
 				"ratio":2.5,"wait":"1h30m","since":"2024-01-02","mode":"slow","tags":"x","names":["n1","-n2"],"ints":[1,-2],
 				"int64s":[3],"floats":[0.25],"uints":[4],"uint64s":[5],"multi":["m1","-m2"],"mints":[6,7],"mint64s":[-8],
 				"mfloats":[1.5,2],"color":"red","loud":true,"bare":"-b","file":["f1","-f2"]}`,
-			want: `{"title":"--t","path":"p q","force":true,"count":7,"big":-9000000000,"small":1,"huge":18446744073709551615,
+			want: `{"title":"--t","path":"p q","force":true,"verify":false,"count":7,"big":-9000000000,"small":1,"huge":18446744073709551615,
 				"ratio":2.5,"wait":"1h30m0s","since":"2024-01-02","mode":"slow","tags":"[x]","names":["n1","-n2"],"ints":[1,-2],
 				"int64s":[3],"floats":[0.25],"uints":[4],"uint64s":[5],"multi":["m1","-m2"],"mints":[6,7],"mint64s":[-8],
 				"mfloats":[1.5,2],"color":"red","loud":true,"bare":"-b","file":["f1","-f2"],"json":true}`,
@@ -219,7 +220,7 @@ func TestAdopterArgvRoundTripsEveryFlagType(t *testing.T) {
 		{
 			name:  "defaults are what the app uses when the property is absent",
 			input: `{"title":"t","file":["-f"]}`,
-			want: `{"title":"t","path":"out.txt","force":false,"count":3,"big":0,"small":0,"huge":0,"ratio":0.5,"wait":"30s",
+			want: `{"title":"t","path":"out.txt","force":false,"verify":true,"count":3,"big":0,"small":0,"huge":0,"ratio":0.5,"wait":"30s",
 				"since":"","mode":"fast","tags":"[]","names":null,"ints":null,"int64s":null,"floats":null,"uints":null,
 				"uint64s":null,"multi":["a"],"mints":[],"mint64s":[],"mfloats":[1.25],"color":"","loud":false,"bare":"",
 				"file":["-f"],"json":true}`,

@@ -15,7 +15,8 @@ import (
 //
 //   - "--json" first, always;
 //   - flags in flag-table order as "--name=value" (so values starting with "-" stay
-//     values); a true boolean is "--name", a false one is omitted (false equals absent);
+//     values); a true boolean is "--name", a false one is omitted (false equals absent),
+//     except for a flag whose default is true, which gets "--name=false";
 //     a list gives one "--name=v" per element, never comma-joined; integers are written
 //     as integers;
 //   - then the positionals in usage order, preceded by "--" when the first one starts
@@ -67,8 +68,11 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 		switch p.role {
 		case asFlag:
 			if p.kind == kBool && !p.list {
-				if values[0] == "true" {
+				switch {
+				case values[0] == "true":
 					argv = append(argv, "--"+p.flag)
+				case p.defaultTrue:
+					argv = append(argv, "--"+p.flag+"=false")
 				}
 				continue
 			}

@@ -52,6 +52,8 @@ type param struct {
 	// commaSplits: a string list flag whose app lets urfave/cli split values on ","
 	// (DisableSliceFlagSeparator unset), so an element may not hold one.
 	commaSplits bool
+	// defaultTrue: a boolean flag whose default is true, so false must be written out.
+	defaultTrue bool
 }
 
 // skipped flags are never inputs: help and version are not tool behaviour, and json is
@@ -361,7 +363,9 @@ func flagParam(f cli.Flag) (param, string) {
 	case *cli.PathFlag:
 		return scalar(kString, f.Value), ""
 	case *cli.BoolFlag:
-		return scalar(kBool, f.Value), ""
+		p := scalar(kBool, f.Value)
+		p.defaultTrue = f.Value
+		return p, ""
 	case *cli.IntFlag:
 		return scalar(kInt, f.Value), ""
 	case *cli.Int64Flag:
