@@ -315,7 +315,9 @@ func (c *call) bind(e *entry, lane string, input json.RawMessage) (func(ctx cont
 		env := c.nativeEnv()
 		return func(ctx context.Context) tool.Output { return run(ctx, env) }, nil
 	}
-	call := AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: k.cfg.AdapterOptions, Stdin: c.req.Stdin}
+	opts := k.cfg.AdapterOptions
+	opts.Env = tool.WithCaller(opts.Env, c.req.Caller.Subject) // the caller reaches the command as CMDBRIDGE_CALLER
+	call := AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: opts, Stdin: c.req.Stdin}
 	return func(ctx context.Context) tool.Output { return k.cfg.Adapter.Call(ctx, call) }, nil
 }
 
@@ -493,10 +495,11 @@ func (k *Kernel) env(interactive bool) *tool.Env {
 }
 
 // nativeEnv is the tool.Env of this call's native run: the kernel's, with the request's
-// stdin.
+// stdin and the caller's subject.
 func (c *call) nativeEnv() *tool.Env {
 	env := c.k.env(c.req.Interactive)
 	env.Stdin = bytes.NewReader(c.req.Stdin)
+	env.Caller = c.req.Caller.Subject
 	return env
 }
 

@@ -84,6 +84,9 @@
 //     ([Kernel.State], kernel/statedir), outside the work tree in a repository; no path
 //     input of any caller reaches it or the repository's .git, no write path reaches
 //     the workspace's .cmdbridge configuration, and the sandbox lane hides it.
+//   - The caller's subject reaches every lane: tool.Env.Caller for native tools,
+//     CMDBRIDGE_CALLER (tool.CallerEnv) in the environment of legacy commands; a tool
+//     records who did something from it, never from a name in its input.
 //   - A call refuses to run when its receipt could not be recorded (the evidence log
 //     failed, or its files were replaced or removed under it).
 package kernel

@@ -53,7 +53,7 @@ func (c *call) sandboxed(e *entry, input json.RawMessage) func(ctx context.Conte
 		ScopeEnforced: sandbox.Scopes{Read: k.resolveScopes(c.req.Caller.Read), Write: write},
 		ReceiptID:     c.rec.ID,
 		Workspace:     k.workspace,
-		Env:           k.cfg.AdapterOptions.Env,
+		Env:           tool.WithCaller(k.cfg.AdapterOptions.Env, c.req.Caller.Subject),
 		Network:       e.spec.Network,
 		Hidden:        []string{k.state.Root},
 		Stdin:         c.req.Stdin,

@@ -269,6 +269,9 @@ func runNative(ctx context.Context, t nativetools.Tool, input json.RawMessage, d
 		Stdin:     bytes.NewReader(opts.Stdin),
 		Log:       io.Discard,
 	}
+	// The legacy lanes see the caller as CMDBRIDGE_CALLER in their environment; the
+	// native lane gets the same subject as Env.Caller.
+	e.Caller, _ = lookup(tool.CallerEnv)
 	if opts.Runtime != nil {
 		e.Now, e.IDs = opts.Runtime(lookup)
 	}

@@ -28,6 +28,29 @@ type Env struct {
 	Log io.Writer
 	// Interactive says whether a person can answer questions during the call.
 	Interactive bool
+	// Caller is the authenticated subject of the call (the token's, or the local
+	// operator's), "" when the call has none (a legacy binary run by hand). A tool that
+	// records who did something records this, never a name from its input. Legacy
+	// commands receive it as the environment variable CallerEnv.
+	Caller string
+}
+
+// CallerEnv is the environment variable through which the legacy lanes (adapter,
+// subprocess, sandbox) hand a command the call's authenticated subject (Env.Caller).
+const CallerEnv = "CMDBRIDGE_CALLER"
+
+// WithCaller returns env plus CallerEnv=subject (a new map; env is not changed), or env
+// itself when subject is "".
+func WithCaller(env map[string]string, subject string) map[string]string {
+	if subject == "" {
+		return env
+	}
+	out := make(map[string]string, len(env)+1)
+	for k, v := range env {
+		out[k] = v
+	}
+	out[CallerEnv] = subject
+	return out
 }
 
 // Getenv returns the value of key, or "" when it is unset.

@@ -7,6 +7,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -23,7 +24,7 @@ func newMemSignalApp() *cli.App {
 			convention.WU("wu", "work unit the signal is about (default: the current session's)", false),
 			&cli.StringFlag{Name: "lane", Usage: "lane the signal is about"},
 			&cli.StringFlag{Name: "type", Usage: "signal type", Value: delivery.DefaultSignalType},
-			&cli.StringFlag{Name: "sender", Usage: "who sends it", Value: delivery.DefaultSignalSender},
+			&cli.StringFlag{Name: "sender", Usage: "who sends it (through cmdbridge: the authenticated caller, which it may only repeat)", Value: delivery.DefaultSignalSender},
 			&cli.StringFlag{Name: "target-agent", Usage: "agent the signal is for"},
 		},
 		Action: memSignal,
@@ -32,7 +33,8 @@ func newMemSignalApp() *cli.App {
 
 func memSignal(c *convention.Call) error {
 	in := ops.MemSignalInput{Message: c.String("message"), WU: c.Value("wu"), Lane: c.String("lane"),
-		Type: c.String("type"), Sender: c.String("sender"), TargetAgent: c.String("target-agent")}
+		Type: c.String("type"), Sender: c.String("sender"), TargetAgent: c.String("target-agent"),
+		Caller: c.Getenv(tool.CallerEnv)}
 	if err := in.Check(); err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ type SignalInput struct {
 	WU          *string `json:"wu,omitempty" jsonschema:"work unit the signal is about (default: the current session's) (WU-<n>)"`
 	Lane        string  `json:"lane,omitempty" jsonschema:"lane the signal is about"`
 	Type        string  `json:"type,omitempty" jsonschema:"signal type"`
-	Sender      string  `json:"sender,omitempty" jsonschema:"who sends it"`
+	Sender      string  `json:"sender,omitempty" jsonschema:"who sends it (through cmdbridge: the authenticated caller, which it may only repeat)"`
 	TargetAgent string  `json:"target_agent,omitempty" jsonschema:"agent the signal is for"`
 }
 
@@ -51,7 +51,7 @@ func runSignal(ctx context.Context, env *tool.Env, in SignalInput) tool.Output {
 		return *fail
 	}
 	op := ops.MemSignalInput{Message: value(in.Message), WU: value(in.WU), Lane: in.Lane,
-		Type: in.Type, Sender: in.Sender, TargetAgent: in.TargetAgent}
+		Type: in.Type, Sender: in.Sender, TargetAgent: in.TargetAgent, Caller: env.Caller}
 	if err := firstErr(checkWU("wu", in.WU), requireFlag("message", in.Message), op.Check()); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

@@ -80,7 +80,7 @@ func runSandboxed(ctx context.Context, host Host, req sandbox.Request) tool.Outp
 			now, ids = host.Runtime(lookup)
 		}
 		env := &tool.Env{Dir: dir, Now: now, IDs: ids, LookupEnv: lookup,
-			Stdin: bytes.NewReader(req.Stdin), Log: io.Discard, Interactive: false}
+			Stdin: bytes.NewReader(req.Stdin), Log: io.Discard, Interactive: false, Caller: req.Env[tool.CallerEnv]}
 		return t.Call(ctx, env, req.Input)
 	case sandbox.LaneAdapter:
 		cmd, ok := host.Commands.Lookup(req.HandlerEntry.Command)

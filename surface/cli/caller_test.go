@@ -1,0 +1,54 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"os/user"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestSignalSenderIsTheCaller: through the kernel, mem:signal records the call's
+// authenticated subject as its sender on every lane, and a sender naming anyone else is
+// refused — the body cannot claim to be someone else. (Run by hand, without a caller,
+// the legacy command keeps the spec's default and any --sender.)
+func TestSignalSenderIsTheCaller(t *testing.T) {
+	u, err := user.Current()
+	require.NoError(t, err)
+	subject := "local:" + u.Username
+	ws := workspace(t)
+	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
+	require.Equal(t, 0, code, stderr)
+	for _, lane := range []string{"native", "adapter", "subprocess", "sandbox"} {
+		t.Run(lane, func(t *testing.T) {
+			if _, err := exec.LookPath("bwrap"); err != nil && lane == "sandbox" {
+				t.Skip("needs bubblewrap (bwrap) on the host")
+			}
+			stdout, stderr, code := run(t, ws, "call", "mem:signal", "--lane", lane, "--input", `{"message":"hello"}`)
+			require.Equal(t, 0, code, stdout+stderr)
+			var data struct {
+				Signal struct {
+					Sender string `json:"sender"`
+				} `json:"signal"`
+			}
+			raw, err := json.Marshal(decodeOutput(t, stdout).Data)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(raw, &data))
+			assert.Equal(t, subject, data.Signal.Sender, "the sender is the caller, not the default")
+
+			stdout, _, code = run(t, ws, "call", "mem:signal", "--lane", lane, "--input", `{"message":"hello","sender":"someone-else"}`)
+			assert.Equal(t, 1, code)
+			out := decodeOutput(t, stdout)
+			require.NotNil(t, out.Error, stdout)
+			assert.Equal(t, tool.CodeValidation, out.Error.Code)
+			assert.Contains(t, out.Error.Message, "not the authenticated caller")
+
+			stdout, _, code = run(t, ws, "call", "mem:signal", "--lane", lane, "--input", `{"message":"hello","sender":"`+subject+`"}`)
+			assert.Equal(t, 0, code, "repeating one's own subject is fine: %s", stdout)
+		})
+	}
+}
