@@ -6,6 +6,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func init() {
@@ -30,7 +31,7 @@ func newMemCheckpointApp() *cli.App {
 
 func memCheckpoint(c *convention.Call) error {
 	in := ops.MemCheckpointInput{Note: c.String("note"), WU: c.Value("wu"), Session: c.String("session"),
-		Progress: c.String("progress"), NextSteps: c.String("next-steps")}
+		Progress: c.String("progress"), NextSteps: c.String("next-steps"), Caller: c.Getenv(tool.CallerEnv)}
 	if err := in.Check(); err != nil {
 		return err
 	}

@@ -11,9 +11,11 @@ import (
 )
 
 // MemCheckpointInput is mem:checkpoint's input. WU and Session default to the current
-// session's when WU is "".
+// session's when WU is "". Caller is the call's authenticated subject (tool.Env.Caller;
+// CMDBRIDGE_CALLER for the legacy command), "" when the command runs by hand.
 type MemCheckpointInput struct {
 	Note, WU, Session, Progress, NextSteps string
+	Caller                                 string
 }
 
 // Check rejects a blank note (VALIDATION), before the workspace is opened.
@@ -52,6 +54,11 @@ func MemCheckpoint(ctx context.Context, ws *delivery.Workspace, rt *delivery.Run
 	}
 	if in.NextSteps != "" {
 		n.Meta().Set("nextSteps", in.NextSteps)
+	}
+	if in.Caller != "" {
+		// The session is a correlation id anyone may name; who recorded the
+		// checkpoint is the authenticated caller.
+		n.Meta().Set("caller", in.Caller)
 	}
 	withEvent := false
 	if wu != "" {

@@ -40,7 +40,7 @@ func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.
 		return *fail
 	}
 	op := ops.MemCheckpointInput{Note: value(in.Note), WU: value(in.WU), Session: in.Session,
-		Progress: in.Progress, NextSteps: in.NextSteps}
+		Progress: in.Progress, NextSteps: in.NextSteps, Caller: env.Caller}
 	if err := firstErr(checkWU("wu", in.WU), requireFlag("note", in.Note), op.Check()); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

@@ -52,3 +52,37 @@ func TestSignalSenderIsTheCaller(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckpointRecordsTheCaller: mem:checkpoint keeps the session its input names (a
+// correlation id, not an identity) and records who made the checkpoint, the
+// authenticated caller, in the node's metadata — on every lane.
+func TestCheckpointRecordsTheCaller(t *testing.T) {
+	u, err := user.Current()
+	require.NoError(t, err)
+	subject := "local:" + u.Username
+	ws := workspace(t)
+	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
+	require.Equal(t, 0, code, stderr)
+	for _, lane := range []string{"native", "adapter", "subprocess", "sandbox"} {
+		t.Run(lane, func(t *testing.T) {
+			if _, err := exec.LookPath("bwrap"); err != nil && lane == "sandbox" {
+				t.Skip("needs bubblewrap (bwrap) on the host")
+			}
+			stdout, stderr, code := run(t, ws, "call", "mem:checkpoint", "--lane", lane, "--input",
+				`{"note":"halfway","session":"00000000-0000-4000-8000-000000000001"}`)
+			require.Equal(t, 0, code, stdout+stderr)
+			var data struct {
+				Node struct {
+					SessionID string         `json:"session_id"`
+					Metadata  map[string]any `json:"metadata"`
+				} `json:"node"`
+			}
+			raw, err := json.Marshal(decodeOutput(t, stdout).Data)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(raw, &data), string(raw))
+			assert.Equal(t, "00000000-0000-4000-8000-000000000001", data.Node.SessionID)
+			assert.Equal(t, subject, data.Node.Metadata["caller"], string(raw))
+		})
+	}
+}
+
