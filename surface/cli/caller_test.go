@@ -85,4 +85,3 @@ func TestCheckpointRecordsTheCaller(t *testing.T) {
 		})
 	}
 }
-
