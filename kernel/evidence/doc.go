@@ -30,9 +30,10 @@
 //     valid checkpoint covers (uncovered), or a missing or untrusted verifier key.
 //     [VerifyWith] also holds the log to checkpoints kept elsewhere (a witness file) and
 //     to a verifier key the operator trusts.
-//   - A log never appends to a file its path no longer names: [Log.Err] and every write
-//     check that receipts.jsonl and checkpoints.jsonl are the files it opened, and that
-//     the receipts did not shrink; otherwise the log fails and the kernel refuses calls.
+//   - A log never appends to a file its path no longer names: [Log.Err] checks that
+//     receipts.jsonl and checkpoints.jsonl are the files it opened, and every write
+//     that the file it locks (by path) is the one it appends to and did not shrink;
+//     otherwise the log fails and the kernel refuses calls.
 //   - A quiet log is covered: a checkpoint is signed CheckpointIdle after the last append
 //     when records are uncovered, and every checkpoint also goes to the witness file.
 //   - A line a crash left torn is never extended: Open terminates it, writers skip it, and

@@ -343,9 +343,6 @@ func (l *Log) Len() int64 {
 // commit writes batch under the cross-process lock, in queue order.
 func (l *Log) commit(batch []*Receipt) error {
 	return l.locked(func() error {
-		if err := l.intact(); err != nil {
-			return err
-		}
 		if err := l.catchUp(); err != nil {
 			return err
 		}
@@ -448,6 +445,12 @@ func (l *Log) locked(fn func() error) error {
 		return fmt.Errorf("lock: %w", err)
 	}
 	defer lf.Close()
+	// The lock was taken on whatever the path names now: if that is not the file this
+	// log appends to, the log was replaced under us (checked here for free, since the
+	// open is paid for anyway).
+	if id, err := idOf(lf.File); err != nil || id != l.ids[0] {
+		return fmt.Errorf("%s was replaced under the running log", ReceiptsFile)
+	}
 	return fn()
 }
 
