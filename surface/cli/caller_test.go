@@ -17,17 +17,10 @@ import (
 // refused — the body cannot claim to be someone else. (Run by hand, without a caller,
 // the legacy command keeps the spec's default and any --sender.)
 func TestSignalSenderIsTheCaller(t *testing.T) {
-	u, err := user.Current()
-	require.NoError(t, err)
-	subject := "local:" + u.Username
-	ws := workspace(t)
-	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
-	require.Equal(t, 0, code, stderr)
-	for _, lane := range []string{"native", "adapter", "subprocess", "sandbox"} {
+	ws, subject := callerWorkspace(t)
+	for _, lane := range callerLanes {
 		t.Run(lane, func(t *testing.T) {
-			if _, err := exec.LookPath("bwrap"); err != nil && lane == "sandbox" {
-				t.Skip("needs bubblewrap (bwrap) on the host")
-			}
+			needsLane(t, lane)
 			stdout, stderr, code := run(t, ws, "call", "mem:signal", "--lane", lane, "--input", `{"message":"hello"}`)
 			require.Equal(t, 0, code, stdout+stderr)
 			var data struct {
@@ -57,17 +50,10 @@ func TestSignalSenderIsTheCaller(t *testing.T) {
 // correlation id, not an identity) and records who made the checkpoint, the
 // authenticated caller, in the node's metadata — on every lane.
 func TestCheckpointRecordsTheCaller(t *testing.T) {
-	u, err := user.Current()
-	require.NoError(t, err)
-	subject := "local:" + u.Username
-	ws := workspace(t)
-	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
-	require.Equal(t, 0, code, stderr)
-	for _, lane := range []string{"native", "adapter", "subprocess", "sandbox"} {
+	ws, subject := callerWorkspace(t)
+	for _, lane := range callerLanes {
 		t.Run(lane, func(t *testing.T) {
-			if _, err := exec.LookPath("bwrap"); err != nil && lane == "sandbox" {
-				t.Skip("needs bubblewrap (bwrap) on the host")
-			}
+			needsLane(t, lane)
 			stdout, stderr, code := run(t, ws, "call", "mem:checkpoint", "--lane", lane, "--input",
 				`{"note":"halfway","session":"00000000-0000-4000-8000-000000000001"}`)
 			require.Equal(t, 0, code, stdout+stderr)
@@ -83,5 +69,27 @@ func TestCheckpointRecordsTheCaller(t *testing.T) {
 			assert.Equal(t, "00000000-0000-4000-8000-000000000001", data.Node.SessionID)
 			assert.Equal(t, subject, data.Node.Metadata["caller"], string(raw))
 		})
+	}
+}
+
+// callerLanes are the lanes a call can be forced onto from the command line.
+var callerLanes = []string{"native", "adapter", "subprocess", "sandbox"}
+
+// callerWorkspace is an initialised workspace and the subject `cmdbridge call` runs as.
+func callerWorkspace(t *testing.T) (ws, subject string) {
+	t.Helper()
+	u, err := user.Current()
+	require.NoError(t, err)
+	ws = workspace(t)
+	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
+	require.Equal(t, 0, code, stderr)
+	return ws, "local:" + u.Username
+}
+
+// needsLane skips a sandbox-lane case on a host without bubblewrap.
+func needsLane(t *testing.T, lane string) {
+	t.Helper()
+	if _, err := exec.LookPath("bwrap"); err != nil && lane == "sandbox" {
+		t.Skip("needs bubblewrap (bwrap) on the host")
 	}
 }
