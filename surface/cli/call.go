@@ -23,7 +23,7 @@ func callCommand() *ucli.Command {
 		Name:      "call",
 		Usage:     "call one tool through the kernel and print its Output as JSON",
 		ArgsUsage: "NAME",
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "input", Usage: "the tool input as a JSON object", Value: "{}"},
 			&ucli.StringFlag{Name: "input-file", Usage: "read the input from this file (- for stdin)"},
 			&ucli.StringFlag{Name: "stdin", Usage: "the tool's standard input, read from this file (- for this process's stdin), for commands that read a file argument -"},
@@ -31,7 +31,7 @@ func callCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "interactive", Usage: "a person is present: policy 'ask' prompts on the terminal"},
 			&ucli.DurationFlag{Name: "timeout", Usage: "call deadline (clamped to the tool's maximum; 0 = the tool's default)"},
 			&ucli.StringSliceFlag{Name: "scope", Usage: "caller scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
-		},
+		}, viewFlags()...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() != 1 {
 				return usageError("call takes exactly one tool name")
@@ -162,10 +162,10 @@ func batchCommand() *ucli.Command {
 		Name:      "batch",
 		Usage:     "run a JSON array of calls as one batch and print the results in request order",
 		ArgsUsage: "FILE",
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.BoolFlag{Name: "interactive", Usage: "a person is present: policy 'ask' prompts on the terminal"},
 			&ucli.StringSliceFlag{Name: "scope", Usage: "caller scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
-		},
+		}, viewFlags()...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() != 1 {
 				return usageError("batch takes exactly one file (- for stdin)")

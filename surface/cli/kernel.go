@@ -44,6 +44,10 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 	if err := fc.Apply(&cfg); err != nil {
 		return nil, err
 	}
+	// Every command that takes the view flags (viewFlags) serves only that view.
+	if v := viewOf(c); v.Profile != "" || len(v.Tools) > 0 {
+		cfg.View = v
+	}
 	for _, f := range adjust {
 		f(&cfg)
 	}

@@ -30,12 +30,12 @@ func serveCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "serve",
 		Usage: "serve the tools over HTTP (GET /tools, POST /tools/{name}, /mcp, /events) to bearer-token holders",
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "addr", Usage: "listen address (port 0 picks a free port)", Value: "127.0.0.1:0"},
 			&ucli.BoolFlag{Name: "allow-remote", Usage: "allow a non-loopback listen address"},
 			&ucli.Int64Flag{Name: "max-body", Usage: "largest POST /tools body in bytes", Value: surfacehttp.DefaultMaxBody},
 			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
-		},
+		}, viewFlags()...),
 		Action: runServe,
 	}
 }

@@ -125,16 +125,16 @@ func TestServeStartsAndStopsOnSignal(t *testing.T) {
 	assert.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "evidence", "verify"}, &vout, &verr, host), vout.String()+verr.String())
 }
 
-// startServe runs `cmdbridge serve --buffered-evidence` in-process on ws and returns its
+// startServe runs `cmdbridge serve --buffered-evidence [flags]` in-process on ws and returns its
 // URL and a function that waits (bounded) for it to stop, giving its exit status and
 // stderr. The test stops it (SIGTERM to this process, which serve catches).
-func startServe(t *testing.T, ws string, host cli.Host) (url string, exited func(t *testing.T) (int, string)) {
+func startServe(t *testing.T, ws string, host cli.Host, flags ...string) (url string, exited func(t *testing.T) (int, string)) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	var errb strings.Builder
 	done := make(chan int, 1)
 	go func() {
-		code := cli.Main([]string{"cmdbridge", "--workspace", ws, "serve", "--buffered-evidence"}, pw, &errb, host)
+		code := cli.Main(append([]string{"cmdbridge", "--workspace", ws, "serve", "--buffered-evidence"}, flags...), pw, &errb, host)
 		pw.Close()
 		done <- code
 	}()

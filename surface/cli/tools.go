@@ -15,7 +15,7 @@ func toolsCommand() *ucli.Command {
 			{
 				Name:  "list",
 				Usage: "every tool with its route and description; (!) marks a tool whose schema has warnings, listed below the table",
-				Flags: []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON"}},
+				Flags: append([]ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON"}}, viewFlags()...),
 				Action: func(c *ucli.Context) error {
 					k, err := openKernel(c)
 					if err != nil {
