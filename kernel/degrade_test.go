@@ -82,6 +82,11 @@ func TestKernelStartsWhenSchemasDegrade(t *testing.T) {
 	require.Len(t, odd.Warnings, 2)
 	assert.Contains(t, odd.Warnings[0], "flag --tint: flag type *kernel_test.oddFlag is not a urfave/cli v2 type")
 	assert.Contains(t, odd.Warnings[1], `ArgsUsage "<project>|<user>/<project> {more}" is outside the positional grammar`)
+	manifest, err := k.ManifestTools()
+	require.NoError(t, err)
+	for _, m := range manifest {
+		assert.Equal(t, specs[m.Name].Warnings, m.Warnings, "the manifest carries %s's warnings", m.Name)
+	}
 	assert.Equal(t, []string{"tint", "args"}, odd.InputSchema.PropertyOrder)
 
 	broken := specs["adopter:broken"]

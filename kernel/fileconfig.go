@@ -32,6 +32,7 @@ const ConfigFile = ".cmdbridge/config.yaml"
 //	routes: {wu:status: shadow}
 //	sandboxed: [git:*, file:write]   # always run in the bwrap sandbox
 //	max_parallel: 8
+//	max_stdin: 1048576               # bytes of standard input one call may carry
 //	profiles:                        # named tool subsets (cmdbridge mcp --profile review)
 //	  review:
 //	    description: read the work unit and the code, change nothing
@@ -46,6 +47,7 @@ type FileConfig struct {
 	Routes          map[string]string  `yaml:"routes"`
 	Sandboxed       []string           `yaml:"sandboxed"`
 	MaxParallel     int                `yaml:"max_parallel"`
+	MaxStdin        int                `yaml:"max_stdin"`
 	Profiles        map[string]Profile `yaml:"profiles"`
 
 	policySet bool
@@ -127,6 +129,12 @@ func (fc FileConfig) Apply(cfg *Config) error {
 	}
 	if fc.MaxParallel > 0 {
 		cfg.MaxParallel = fc.MaxParallel
+	}
+	switch {
+	case fc.MaxStdin < 0:
+		return fmt.Errorf("kernel config: max_stdin %d is negative", fc.MaxStdin)
+	case fc.MaxStdin > 0:
+		cfg.MaxStdin = fc.MaxStdin
 	}
 	if fc.Sandboxed != nil {
 		cfg.Sandboxed = fc.Sandboxed

@@ -32,9 +32,10 @@ policy:
   - {name: ro, read_only: true, decision: allow}
   - {name: rest, tool: "*", decision: ask, priority: -1}
 approval_timeout: 2m
-evidence: {dir: ev, checkpoint_every: 10, sync: buffered}
+evidence: {dir: ev, checkpoint_every: 10, sync: buffered, witness: /elsewhere/witness.jsonl}
 routes: {wu:status: shadow}
 max_parallel: 3
+max_stdin: 4096
 `)
 	require.NoError(t, err)
 	assert.Nil(t, cfg.Governance.Allowed, "absent allowed = no allowlist")
@@ -45,6 +46,8 @@ max_parallel: 3
 	assert.Equal(t, 2*time.Minute, cfg.ApprovalTimeout)
 	assert.Equal(t, evidence.SyncBuffered, cfg.Evidence.Sync)
 	assert.Equal(t, 3, cfg.MaxParallel)
+	assert.Equal(t, 4096, cfg.MaxStdin)
+	assert.Equal(t, "/elsewhere/witness.jsonl", cfg.Evidence.Witness)
 
 	cfg, err = loadConfig(t, "governance:\n  allowed: []\npolicy: []\n")
 	require.NoError(t, err)
@@ -56,7 +59,7 @@ max_parallel: 3
 	require.NoError(t, err)
 	assert.Nil(t, cfg.Policy, "absent policy keeps the default")
 
-	for _, bad := range []string{"governance:\n  alowed: [x]\n", "approval_timeout: soon\n", "evidence: {sync: sometimes}\n"} {
+	for _, bad := range []string{"governance:\n  alowed: [x]\n", "approval_timeout: soon\n", "evidence: {sync: sometimes}\n", "max_stdin: -1\n"} {
 		_, err := loadConfig(t, bad)
 		assert.Error(t, err, bad)
 	}

@@ -29,6 +29,8 @@ type ManifestTool struct {
 	Route             string           `json:"route"`
 	Lanes             []string         `json:"lanes"`
 	Governance        string           `json:"governance"`
+	// Warnings are the problems met deriving the tool's schema (tool.Spec.Warnings).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ManifestTools returns the manifest entries of every visible tool, sorted by name.
@@ -63,7 +65,7 @@ func (k *Kernel) ManifestTools() ([]ManifestTool, error) {
 			Annotations: spec.Annotations, Effects: spec.Effects, Paths: nonNil(spec.Paths), Network: spec.Network,
 			DefaultTimeoutMS: spec.DefaultTimeout.Milliseconds(), MaxTimeoutMS: spec.MaxTimeout.Milliseconds(),
 			ParallelSafe: spec.ParallelSafe, RequiredApprovals: nonNil(spec.RequiredApprovals),
-			Route: e.route, Lanes: lanes, Governance: gov,
+			Route: e.route, Lanes: lanes, Governance: gov, Warnings: spec.Warnings,
 		})
 	}
 	return out, nil
