@@ -17,7 +17,15 @@ import (
 // sync), so after a crash the path holds the old or the new content, never an empty or
 // partial file, and a completed write is not lost. An existing file keeps its mode; a new
 // one gets perm. Parent directories are created (0755).
+//
+// Inside a run with a write journal ([BeginJournal]), p's pre-image is journaled first.
 func WriteFileAtomic(p string, data []byte, perm fs.FileMode) error {
+	JournalWrite(p)
+	return writeFileAtomic(p, data, perm)
+}
+
+// writeFileAtomic is [WriteFileAtomic] without the journal (the journal's own restores).
+func writeFileAtomic(p string, data []byte, perm fs.FileMode) error {
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
@@ -40,6 +48,9 @@ func WriteFileAtomic(p string, data []byte, perm fs.FileMode) error {
 // step, the parent directories, the temporary file, the rename and the directory sync,
 // goes through the os.Root, so no symlink can lead the write outside it.
 func WriteFileAtomicIn(root *os.Root, rel string, data []byte, perm fs.FileMode) error {
+	if abs, err := filepath.Abs(filepath.Join(root.Name(), filepath.FromSlash(rel))); err == nil {
+		JournalWrite(abs)
+	}
 	dir, name := path.Split(rel)
 	if dir = path.Clean(dir); dir != "." {
 		if err := root.MkdirAll(dir, 0o755); err != nil {

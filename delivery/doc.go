@@ -40,6 +40,9 @@
 //   - Initiatives (§1.6): [ListInitiatives], [ResolveInitiative], [NextInitiativeID],
 //     [InitiativeWUs], [DerivedStatus], [WriteInitiative]. Board: [BuildBoard].
 //   - Lane locks live in the subpackage lanelock.
+//   - Write journal: [BeginJournal], [Runtime.Journal] and [Runtime.EndJournal]: a
+//     command run that fails after it started writing leaves the workspace as it found it
+//     (see below).
 //
 // Errors: every failure a command reports is an [*Error] carrying a tool.Code* code;
 // [CodeOf], [AsError] and [ToolError] read it. USAGE maps to exit 2, every other code to 1.
@@ -53,4 +56,22 @@
 //     keys are appended at the end of their mapping.
 //   - Files are replaced atomically and durably (temp file, fsync, rename, directory
 //     fsync; mode kept); nothing here prints.
+//   - A failed run rolls back its own writes. Each run (a legacy command: the convention
+//     begins the journal when the command opens its workspace and ends it on the action's
+//     result; a native tool: native.Journaled around the operation) has one [Journal] on
+//     its [Runtime], registered under the workspace root. Every write helper here
+//     ([WriteFileAtomic], [WriteFileAtomicIn], [AppendJSONL]/[AppendLines] and the stores
+//     built on them, [RewriteLines], [RemoveSession], [InitMemory], the signal and
+//     incident appends, lanelock's Acquire/Release) records the path's pre-image before
+//     its first write in the run — absent, content and mode, or for an append-only log
+//     its size — and the commands' own os.Remove/MkdirAll sites call [JournalWrite] /
+//     [JournalMkdir]. On failure the records are restored newest first (created files
+//     removed, rewritten ones put back through the atomic write, logs truncated, created
+//     directories removed when empty) and the paths the §2.4 commit staged are reset to
+//     HEAD's index entries; on success the journal is discarded. A successful commit is a
+//     durable point: what it recorded is never undone. .git is never journaled. Gate
+//     telemetry is the one record a failed run keeps ([KeepJSONL]). A journal is found by
+//     path (the longest registered root holding it), so no write signature carries it;
+//     one journal is active per root (the kernel serialises writers; a concurrent second
+//     run on the same root gets an inert journal and its writes land in the first's).
 package delivery

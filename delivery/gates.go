@@ -74,7 +74,8 @@ type GateRun struct {
 // RunGates runs every gate in order with /bin/sh -c, no fail-fast, DELIVERY_GATE=<name> in
 // the environment. A gate past its timeout has its whole process tree killed (package
 // proctree: daemons that left the group included) and exit code 124.
-// One telemetry record is appended per gate when TelemetryRoot is set.
+// One telemetry record is appended per gate when TelemetryRoot is set, outside the
+// run's write journal ([KeepJSONL]): a failed gates run keeps its telemetry.
 func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
 	results := make([]GateResult, 0, len(gates))
 	for _, g := range gates {
@@ -85,7 +86,7 @@ func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, err
 		results = append(results, res)
 		if run.TelemetryRoot != "" {
 			rec := GateTelemetry{Timestamp: Timestamp(run.Now()), WUID: run.WUID, Lane: run.Lane, GateName: g.Name, Passed: res.Passed, DurationMS: dur}
-			if err := AppendJSONL(run.TelemetryRoot+"/"+GatesTelemetry, rec); err != nil {
+			if err := KeepJSONL(run.TelemetryRoot+"/"+GatesTelemetry, rec); err != nil {
 				return results, Errorf(tool.CodeIOError, "gates telemetry: %w", err)
 			}
 		}

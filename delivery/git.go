@@ -147,6 +147,8 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 	if _, err := g.Output(ctx, append([]string{"add", "-A", "--"}, keep...)...); err != nil {
 		return nil, err
 	}
+	j := journalFor(g.Dir)
+	j.noteStaged(keep)
 	// diff --cached --quiet exits 1 when something is staged for these paths.
 	if _, err := g.Output(ctx, append([]string{"diff", "--cached", "--quiet", "--"}, keep...)...); err == nil {
 		return nil, nil
@@ -158,6 +160,7 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
 		return nil, err
 	}
+	j.committed()
 	sha, err := g.Output(ctx, "rev-parse", "HEAD")
 	if err != nil {
 		return nil, err
@@ -172,6 +175,7 @@ func (g *Git) CommitEmpty(ctx context.Context, subject string) (*Commit, error) 
 	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
 		return nil, err
 	}
+	journalFor(g.Dir).committed()
 	sha, err := g.Output(ctx, "rev-parse", "HEAD")
 	if err != nil {
 		return nil, err

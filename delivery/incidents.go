@@ -72,6 +72,7 @@ func AppendIncident(root string, i Incident) error {
 		i.Tags = []string{}
 	}
 	p := filepath.Join(root, filepath.FromSlash(IncidentRel(i.Category)))
+	JournalAppend(p)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return Errorf(tool.CodeIOError, "create %s: %w", IncidentsDir, err)
 	}

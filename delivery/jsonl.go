@@ -48,6 +48,16 @@ func MarshalRecord(v any) ([]byte, error) {
 // (threads or processes) never interleave and never write into a file a rewrite replaced.
 // Parent directories are created.
 func AppendJSONL(path string, records ...any) error {
+	return appendJSONL(path, true, records...)
+}
+
+// KeepJSONL is [AppendJSONL] outside the run's write journal: for a record of the run
+// itself (gate telemetry) that a failed run keeps, while its other writes roll back.
+func KeepJSONL(path string, records ...any) error {
+	return appendJSONL(path, false, records...)
+}
+
+func appendJSONL(path string, journal bool, records ...any) error {
 	var buf bytes.Buffer
 	for _, r := range records {
 		line, err := MarshalRecord(r)
@@ -56,12 +66,22 @@ func AppendJSONL(path string, records ...any) error {
 		}
 		buf.Write(line)
 	}
+	if !journal {
+		return appendLines(path, buf.Bytes())
+	}
 	return AppendLines(path, buf.Bytes())
 }
 
 // AppendLines appends already-encoded lines (each ending in "\n") with one write, as
 // AppendJSONL does.
 func AppendLines(path string, data []byte) error {
+	if len(data) > 0 {
+		JournalAppend(path)
+	}
+	return appendLines(path, data)
+}
+
+func appendLines(path string, data []byte) error {
 	if len(data) == 0 {
 		return nil
 	}
@@ -227,6 +247,7 @@ func RewriteJSONL(path string, records ...any) error {
 
 // RewriteLines atomically replaces path with data under the append lock.
 func RewriteLines(path string, data []byte) error {
+	JournalWrite(path)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}

@@ -79,6 +79,7 @@ func ReadPlan(ws *Workspace, rel string) (string, error) {
 
 // WritePlan replaces a plan file atomically, creating its directory.
 func WritePlan(ws *Workspace, rel, text string) error {
+	JournalMkdir(path.Dir(ws.Abs(rel)))
 	if err := os.MkdirAll(path.Dir(ws.Abs(rel)), 0o755); err != nil {
 		return Errorf(tool.CodeIOError, "create %s: %w", path.Dir(rel), err)
 	}

@@ -44,9 +44,10 @@ type Runtime struct {
 	seed      *string
 	threshold time.Duration
 
-	mu    sync.Mutex
-	draws map[string]int
-	owner string
+	mu      sync.Mutex
+	draws   map[string]int
+	owner   string
+	journal *Journal
 }
 
 var _ tool.IDSource = (*Runtime)(nil)
@@ -199,4 +200,31 @@ func gitConfigValue(ctx context.Context, dir, key string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// Journal begins the run's write journal on the workspace at root the first time it is
+// called and returns it (the same one afterwards): a command run journals the workspace
+// it opened. [Runtime.EndJournal] ends it.
+func (r *Runtime) Journal(root string) *Journal {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.journal == nil {
+		r.journal = BeginJournal(root)
+	}
+	return r.journal
+}
+
+// EndJournal ends the run's write journal: rolled back when the run failed, discarded
+// when it succeeded. Without a journal it does nothing. A rollback error is returned for
+// the caller to report; the run's own failure stays the result.
+func (r *Runtime) EndJournal(ctx context.Context, failed bool) error {
+	r.mu.Lock()
+	j := r.journal
+	r.journal = nil
+	r.mu.Unlock()
+	if !failed {
+		j.Discard()
+		return nil
+	}
+	return j.Rollback(context.WithoutCancel(ctx), r)
 }

@@ -67,6 +67,7 @@ func WriteSession(root string, s *Session) error {
 
 // RemoveSession deletes the current-session file; it reports whether one existed.
 func RemoveSession(root string) (bool, error) {
+	JournalWrite(SessionPath(root))
 	err := os.Remove(SessionPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil

@@ -134,6 +134,7 @@ func SendSignal(root string, rt *Runtime, in SignalInput) (Signal, error) {
 		sig.Sender = DefaultSignalSender
 	}
 	path := SignalsPath(root)
+	JournalAppend(path)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Signal{}, Errorf(tool.CodeIOError, "create %s: %w", filepath.Dir(SignalsFile), err)
 	}

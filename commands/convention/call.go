@@ -69,6 +69,7 @@ func (c *Call) Workspace(keys ...string) (*delivery.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Runtime().Journal(ws.Root) // the run's writes are rolled back if it fails
 	if len(keys) > 0 {
 		if err := ws.Config.Check(keys...); err != nil {
 			return nil, err

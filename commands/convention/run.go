@@ -77,10 +77,12 @@ func action(s *Spec) cli.ActionFunc {
 func (c *Call) run() (code int) {
 	defer func() {
 		if v := recover(); v != nil {
+			c.endJournal(true)
 			code = c.failure(c.Fail(tool.CodeInternal, fmt.Sprintf("panic: %v", v), nil))
 		}
 	}()
 	err := c.spec.Action(c)
+	c.endJournal(err != nil)
 	if err != nil {
 		return c.failure(err)
 	}
@@ -89,6 +91,18 @@ func (c *Call) run() (code int) {
 		_ = c.Print("", nil)
 	}
 	return 0
+}
+
+// endJournal ends the run's write journal (delivery.Journal): a failed run's writes are
+// rolled back, so the workspace is as the run found it; a rollback that itself fails is
+// a warning on the failure.
+func (c *Call) endJournal(failed bool) {
+	if c.runtime == nil {
+		return
+	}
+	if err := c.runtime.EndJournal(c.Context(), failed); err != nil {
+		c.Warn("roll back: %v", err)
+	}
 }
 
 // onUsageError turns an error urfave/cli found while parsing into spec §2.1's message;

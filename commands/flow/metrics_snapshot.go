@@ -70,6 +70,7 @@ func metricsSnapshot(c *convention.Call) error {
 		if err := enc.Encode(m); err != nil {
 			return delivery.Errorf(tool.CodeInternal, "encode snapshot: %w", err)
 		}
+		delivery.JournalMkdir(filepath.Dir(abs))
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return delivery.Errorf(tool.CodeIOError, "create %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
 		}

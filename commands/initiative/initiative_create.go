@@ -119,6 +119,7 @@ func initiativeCreate(c *convention.Call) error {
 	delivery.MapSet(m, "success_metrics", metrics)
 	delivery.MapSet(m, "labels", delivery.StrSeq(nil))
 	in := &delivery.Initiative{Path: rel, Doc: &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{m}}}
+	delivery.JournalMkdir(ws.Abs(ws.InitiativePath(".")))
 	if err := os.MkdirAll(ws.Abs(ws.InitiativePath(".")), 0o755); err != nil {
 		return delivery.Errorf(tool.CodeIOError, "create %s: %w", ws.Config.InitiativesDir, err)
 	}

@@ -67,6 +67,7 @@ func laneSuggest(c *convention.Call) error {
 		return err
 	}
 	if outAbs != "" {
+		delivery.JournalMkdir(filepath.Dir(outAbs))
 		if err := os.MkdirAll(filepath.Dir(outAbs), 0o755); err != nil {
 			return delivery.Errorf(tool.CodeIOError, "create %s: %w", filepath.Dir(outRel), err)
 		}

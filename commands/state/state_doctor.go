@@ -309,6 +309,7 @@ func (d *diagnosis) repair(c *convention.Call, ws *delivery.Workspace) ([]string
 		}
 	}
 	for _, p := range d.staleLocks {
+		delivery.JournalWrite(ws.Abs(p))
 		if err := os.Remove(ws.Abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, delivery.Errorf(tool.CodeIOError, "remove stale lock %s: %w", p, err)
 		}

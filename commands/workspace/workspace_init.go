@@ -130,6 +130,7 @@ func mkdir(dir string) (bool, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return false, nil
 	}
+	delivery.JournalMkdir(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, delivery.Errorf(tool.CodeIOError, "create %s: %w", dir, err)
 	}

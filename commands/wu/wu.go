@@ -299,6 +299,7 @@ func (d *deletion) initiativeIDs() []string {
 func (d *deletion) apply(ws *delivery.Workspace) ([]string, error) {
 	paths := append([]string(nil), d.files...)
 	for _, f := range d.files {
+		delivery.JournalWrite(ws.Abs(f))
 		if err := os.Remove(ws.Abs(f)); err != nil && !os.IsNotExist(err) {
 			return nil, delivery.Errorf(tool.CodeIOError, "delete %s: %w", f, err)
 		}

@@ -2,9 +2,11 @@ package delegation
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -42,6 +44,23 @@ func record(ctx context.Context, env *tool.Env, in RecordInput) tool.Output {
 	if fail != nil {
 		return *fail
 	}
+	// The registry append and the event append are one write: a failure after the first
+	// rolls it back (the write journal), as the legacy command's convention does.
+	out, _, _ := native.Journaled(ctx, c.RT, ws, func() (tool.Output, ops.Notes, error) {
+		out := recordOn(c, ws, in)
+		if !out.Success {
+			return out, ops.Notes{}, errFailed
+		}
+		return out, ops.Notes{}, nil
+	})
+	return out
+}
+
+// errFailed tells native.Journaled that the call failed (its Output carries the error).
+var errFailed = errors.New("failed")
+
+// recordOn is delegation:record on an opened workspace.
+func recordOn(c *native.Call, ws *delivery.Workspace, in RecordInput) tool.Output {
 	if _, err := delivery.ReadWU(ws, in.ParentWUID); err != nil {
 		return native.Fail(err)
 	}

@@ -45,6 +45,6 @@ func runSet(ctx context.Context, env *tool.Env, in SetInput) tool.Output {
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.ConfigSet(ctx, ws, call.RT, op)
+	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.ConfigSetData, ops.Notes, error) { return ops.ConfigSet(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

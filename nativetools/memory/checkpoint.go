@@ -48,6 +48,6 @@ func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.MemCheckpoint(ctx, ws, call.RT, op)
+	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.MemCheckpointData, ops.Notes, error) { return ops.MemCheckpoint(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

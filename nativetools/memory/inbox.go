@@ -48,6 +48,6 @@ func runInbox(ctx context.Context, env *tool.Env, in InboxInput) tool.Output {
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.MemInbox(ctx, ws, call.RT, op)
+	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.MemInboxData, ops.Notes, error) { return ops.MemInbox(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

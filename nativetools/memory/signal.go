@@ -59,6 +59,6 @@ func runSignal(ctx context.Context, env *tool.Env, in SignalInput) tool.Output {
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.MemSignal(ctx, ws, call.RT, op)
+	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.MemSignalData, ops.Notes, error) { return ops.MemSignal(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

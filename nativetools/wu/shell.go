@@ -92,7 +92,7 @@ func serve[D any](ctx context.Context, env *tool.Env, argv error, op operation[D
 	if err != nil {
 		return withWarnings(native.Fail(err), nil)
 	}
-	data, notes, err := op(ctx, ws, c.RT)
+	data, notes, err := native.Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op(ctx, ws, c.RT) })
 	if err != nil {
 		return withWarnings(native.Fail(err), notes.Warnings)
 	}

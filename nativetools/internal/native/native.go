@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -122,4 +123,17 @@ func OpenWorkspace(ctx context.Context, env *tool.Env) (*Call, *delivery.Workspa
 		return nil, nil, &out
 	}
 	return c, ws, nil
+}
+
+// Journaled runs one operation of the call on ws inside the call's write journal
+// (delivery.Journal), as the legacy convention does: when the operation fails, every
+// write it made is rolled back, so the workspace is as the call found it; when it
+// succeeds, the journal is discarded. A rollback that itself fails is a warning.
+func Journaled[D any](ctx context.Context, rt *delivery.Runtime, ws *delivery.Workspace, op func() (D, ops.Notes, error)) (D, ops.Notes, error) {
+	rt.Journal(ws.Root)
+	data, notes, err := op()
+	if rerr := rt.EndJournal(ctx, err != nil); rerr != nil {
+		notes.Warnings = append(notes.Warnings, "roll back: "+rerr.Error())
+	}
+	return data, notes, err
 }
