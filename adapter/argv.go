@@ -8,12 +8,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/cmdbridge/cmdbridge/commands"
 )
 
 // Argv maps a tool input object to c's argv, the one mapping every lane uses:
 //
-//   - "--json" first, always;
+//   - "--json" first when the command follows the envelope convention and declares a
+//     json flag (a plain command, or one without the flag, never gets it);
 //   - flags in flag-table order as "--name=value" (so values starting with "-" stay
 //     values); a true boolean is "--name", a false one is omitted (false equals absent),
 //     except for a flag whose default is true, which gets "--name=false";
@@ -24,11 +27,16 @@ import (
 //     a positional never becomes a flag);
 //   - then, when the passthrough list is non-empty, "--" and its elements.
 //
+// For a leaf of a command tree (c.Program set) those words follow c.Path, and each
+// inherited flag is written at its level, before the path word it belongs in front of
+// (c.FlagLevel): `--data-dir=x notes --notebook=y add --tag=t TITLE`.
+//
 // An unknown property or a value of the wrong JSON type is an error naming the property,
 // as is a comma inside an element of a string list flag that the command would split
 // (its app does not set DisableSliceFlagSeparator; the schema's items pattern says so).
 func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
-	ps, _ := params(c.New())
+	app := c.New()
+	ps, _ := params(app, c.Output)
 	in := map[string]json.RawMessage{}
 	if trimmed := bytes.TrimSpace(input); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if err := json.Unmarshal(trimmed, &in); err != nil {
@@ -50,7 +58,20 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 		return nil, fmt.Errorf("unknown input property %q", unknown[0])
 	}
 
-	argv := []string{"--json"}
+	// levels[i] are the flag words written before c.Path[i]; levels[len(c.Path)] the
+	// leaf's own, after the whole path.
+	levels := make([][]string, len(c.Path)+1)
+	leaf := len(c.Path)
+	if c.Output != commands.OutputPlain && declaresJSON(app) {
+		levels[leaf] = append(levels[leaf], "--json")
+	}
+	flagWords := func(p param, words ...string) {
+		at := leaf
+		if l, ok := c.FlagLevel[p.flag]; ok && l >= 0 && l < leaf {
+			at = l
+		}
+		levels[at] = append(levels[at], words...)
+	}
 	var pos, pass []string
 	missingPositional := ""
 	for _, p := range ps {
@@ -70,9 +91,9 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 			if p.kind == kBool && !p.list {
 				switch {
 				case values[0] == "true":
-					argv = append(argv, "--"+p.flag)
+					flagWords(p, "--"+p.flag)
 				case p.defaultTrue:
-					argv = append(argv, "--"+p.flag+"=false")
+					flagWords(p, "--"+p.flag+"=false")
 				}
 				continue
 			}
@@ -80,7 +101,7 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 				if p.commaSplits && strings.Contains(v, ",") {
 					return nil, fmt.Errorf("property %q: element %d holds a comma, which the command splits into two values (its app does not set DisableSliceFlagSeparator)", p.prop, i)
 				}
-				argv = append(argv, "--"+p.flag+"="+v)
+				flagWords(p, "--"+p.flag+"="+v)
 			}
 		case asPositional:
 			if missingPositional != "" && len(values) > 0 {
@@ -91,6 +112,11 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 			pass = append(pass, values...)
 		}
 	}
+	var argv []string
+	for i, word := range c.Path {
+		argv = append(append(argv, levels[i]...), word)
+	}
+	argv = append(argv, levels[leaf]...)
 	if len(pos) > 0 && strings.HasPrefix(pos[0], "-") {
 		argv = append(argv, "--")
 	}
@@ -100,6 +126,18 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 		argv = append(argv, pass...)
 	}
 	return argv, nil
+}
+
+// declaresJSON reports whether app's flag table has a flag named json.
+func declaresJSON(app *cli.App) bool {
+	for _, f := range app.Flags {
+		for _, n := range flagNames(f) {
+			if n == "json" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // values decodes one property's JSON value into argv words.

@@ -127,7 +127,7 @@ func (c *costume) put(l *lane, r *run, argv []string, opts *Options) error {
 
 	c.args, c.stdin, c.stdout, c.stderr = os.Args, os.Stdin, os.Stdout, os.Stderr
 	args := make([]string, 0, len(argv)+1)
-	os.Args = append(append(args, r.name), argv...)
+	os.Args = append(append(args, r.argv0), argv...)
 	os.Stdin, os.Stdout, os.Stderr = l.in.f, l.out.f, l.err.f
 
 	c.cli.save()

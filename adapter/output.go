@@ -47,8 +47,9 @@ func parseEnvelope(stdout []byte) (*envelope, bool) {
 	return &env, true
 }
 
-// ToOutput maps a run to a tool.Output, the same way for every command and both lanes:
-// the envelope's ok, data (byte-exact json.RawMessage), error and warnings; timeout and
+// ToOutput maps a run to a tool.Output, the same way for every command and both lanes,
+// by the command's output convention (Result.Output). A plain command: see
+// [plainOutput]. An envelope command: the envelope's ok, data (byte-exact json.RawMessage), error and warnings; timeout and
 // cancellation as TIMEOUT and CANCELLED; a stdout that is not an envelope, or an exit
 // code that disagrees with ok, as COMMAND_FAILED. Metadata always carries lane,
 // exit_code, duration_ms, warnings, stderr (its last 4 KiB), truncated and
@@ -69,6 +70,9 @@ func ToOutput(r Result) tool.Output {
 		return withMeta(tool.Fail(tool.CodeTimeout, "%s did not finish before the call's deadline", r.Command))
 	case Cancelled:
 		return withMeta(tool.Fail(tool.CodeCancelled, "%s was cancelled by the caller", r.Command))
+	}
+	if r.Output == commands.OutputPlain {
+		return withMeta(plainOutput(r))
 	}
 	env, ok := parseEnvelope(r.Stdout)
 	if !ok {
@@ -100,6 +104,44 @@ func ToOutput(r Result) tool.Output {
 		out.Data = env.Data // check commands report partial data with their failure
 	}
 	return withMeta(out)
+}
+
+// plainOutput maps a finished run of a plain command: exit code 0 is success, with data
+// the parsed value when stdout is exactly one JSON document (byte-exact), else
+// {stdout, stderr, exit_code}; any other exit code is COMMAND_FAILED whose message
+// names the code and the first line of stderr, with the same three fields as details.
+func plainOutput(r Result) tool.Output {
+	streams := func() json.RawMessage {
+		b, _ := json.Marshal(struct {
+			Stdout   string `json:"stdout"`
+			Stderr   string `json:"stderr"`
+			ExitCode int    `json:"exit_code"`
+		}{string(r.Stdout), string(r.Stderr), r.ExitCode})
+		return b
+	}
+	if r.ExitCode == 0 {
+		if doc, ok := oneJSONDocument(r.Stdout); ok {
+			return tool.OK(doc)
+		}
+		return tool.OK(streams())
+	}
+	msg := fmt.Sprintf("%s exited with code %d", r.Command, r.ExitCode)
+	if line := firstLine(r.Stderr); line != "" {
+		msg += ": " + line
+	}
+	out := tool.Fail(tool.CodeCommandFailed, "%s", msg)
+	out.Error.Details = streams()
+	return out
+}
+
+// oneJSONDocument returns stdout without its surrounding white space when that is
+// exactly one JSON value.
+func oneJSONDocument(stdout []byte) (json.RawMessage, bool) {
+	doc := bytes.TrimSpace(stdout)
+	if len(doc) == 0 || !json.Valid(doc) {
+		return nil, false
+	}
+	return json.RawMessage(doc), true
 }
 
 func tail(b []byte, n int) []byte {
@@ -168,7 +210,7 @@ func Spec(c commands.Command) (tool.Spec, error) {
 	}
 	spec := tool.Spec{
 		Name:        c.Name,
-		Description: toolDescription(app),
+		Description: toolDescription(app, c.Output),
 		Domain:      c.Domain,
 		InputSchema: schema,
 		Annotations: tool.Annotations{
@@ -229,10 +271,11 @@ func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool
 // Call is one tool call on the legacy lanes: [Argv], then [Run] (lane "adapter") or
 // [RunSubprocess] (lane "subprocess"), then [ToOutput]. A bad input is INVALID_INPUT.
 //
-// A command whose [Tier] is subprocess never runs in-process: asked for the adapter
-// lane, it runs on the subprocess lane, and the metadata says lane "subprocess", reason
-// "tier" (without opts.Binary that run fails as the subprocess lane does: it is never
-// served in-process instead).
+// A command whose tier is subprocess never runs in-process: asked for the adapter lane,
+// it runs on the subprocess lane, and the metadata says lane "subprocess", reason "tier"
+// (without opts.Binary that run fails as the subprocess lane does: it is never served
+// in-process instead). A command with no tier (nobody analysed it) does the same, with
+// reason "unanalysed", whenever opts.Binary is set and opts.InProcess is not.
 func Call(ctx context.Context, c commands.Command, input json.RawMessage, lane string, opts Options) tool.Output {
 	argv, err := Argv(c, input)
 	if err != nil {
@@ -240,10 +283,12 @@ func Call(ctx context.Context, c commands.Command, input json.RawMessage, lane s
 	}
 	switch lane {
 	case LaneAdapter:
-		if tierOf(c.Name) == TierSubprocess {
+		if reason := routeOf(c, opts); reason != "" {
 			out := ToOutput(RunSubprocess(ctx, c, argv, opts))
-			out.Metadata["reason"] = ReasonTier
-			out.Metadata["tier"] = TierSubprocess
+			out.Metadata["reason"] = reason
+			if reason == ReasonTier {
+				out.Metadata["tier"] = TierSubprocess
+			}
 			return out
 		}
 		return ToOutput(Run(ctx, c, argv, opts))

@@ -47,10 +47,19 @@ type Options struct {
 	Env map[string]string
 	// MaxOutput caps each of stdout and stderr, in bytes (default 8 MiB).
 	MaxOutput int
-	// Binary is the multi-call binary the subprocess lane runs as `Binary <name> argv...`.
-	// The adapter lane also uses it to serve calls while a timed-out main is still
+	// Binary is the program the subprocess lane runs: `Binary [Prefix...] <name> argv...`
+	// for a command of the one-app-per-command shape (a multi-call binary such as
+	// delivery), `Binary [Prefix...] argv...` for a tree leaf, whose argv starts with its
+	// path. The adapter lane also uses it to serve calls while a timed-out main is still
 	// running; without it those calls wait.
 	Binary string
+	// Prefix are argv words written between Binary and the command (a standalone host
+	// re-running itself as the program, for instance).
+	Prefix []string
+	// InProcess lets the adapter lane run commands nobody analysed (no tier) in-process
+	// when the adapter lane is asked for; without it they run on the subprocess lane
+	// whenever Binary is set.
+	InProcess bool
 }
 
 func (o Options) maxOutput() int {
@@ -63,6 +72,9 @@ func (o Options) maxOutput() int {
 // Result is what one run of a command produced, whichever lane ran it.
 type Result struct {
 	Command string
+	// Output is the command's output convention (commands.Command.Output), which
+	// [ToOutput] maps by.
+	Output string
 	Args    []string
 	// Lane is LaneAdapter or LaneSubprocess (the latter also when the adapter routed
 	// the call to a subprocess because a timed-out main was still running).

@@ -15,7 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 )
 
-// Run runs c's main in-process with os.Args = [c.Name, argv...] and returns the stdout,
+// Run runs c's main in-process with os.Args = [c.Argv0(), argv...] and returns the stdout,
 // stderr and exit code a real process `delivery <c.Name> argv...` gives. Runs are
 // serialised (one at a time, first come first served); a call waiting its turn leaves
 // the queue when ctx ends. While a timed-out main is still running, Run serves the call
@@ -70,6 +70,7 @@ func newLane() *lane {
 // caller's goroutine, the main's goroutine and any goroutine calling the exit hook.
 type run struct {
 	name  string
+	argv0 string // os.Args[0] of the run (commands.Command.Argv0)
 	main  func(context.Context)
 	ctx   context.Context
 	label context.Context
@@ -161,7 +162,7 @@ func (l *lane) run(ctx context.Context, c commands.Command, argv []string, opts 
 		}
 		return queuedResult(ctx, c, argv, start)
 	}
-	res := Result{Command: c.Name, Args: argv, Lane: LaneAdapter, Status: Completed}
+	res := Result{Command: c.Name, Output: c.Output, Args: argv, Lane: LaneAdapter, Status: Completed}
 	if err := l.prepare(c, argv, &opts, ctx); err != nil {
 		<-l.sem
 		res.ExitCode, res.Stderr = 1, []byte(fmt.Sprintf("[%s] adapter: %v\n", c.Name, err))
@@ -327,7 +328,7 @@ func (l *lane) prepare(c commands.Command, argv []string, opts *Options, ctx con
 	l.seq++
 	r := &l.r
 	done := r.done
-	*r = run{name: c.Name, main: c.Main, ctx: ctx, done: done}
+	*r = run{name: c.Name, argv0: c.Argv0(), main: c.Main, ctx: ctx, done: done}
 	r.id = strconv.FormatUint(l.seq, 10)
 	r.label = pprof.WithLabels(context.Background(), pprof.Labels(leakLabel, r.id))
 	if err := l.costume.put(l, r, argv, opts); err != nil {

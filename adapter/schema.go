@@ -70,12 +70,15 @@ const (
 // params reads a pristine app's flag table and positional usage. It never fails: a flag
 // or a usage it cannot map degrades to the documented fallback (docs/schemas.md) and
 // says so in the warnings, one sentence each.
-func params(app *cli.App) ([]param, []string) {
+//
+// json is no input of an envelope command (the bridge passes it, spec 2.6); a plain
+// command's json flag, when it has one, is an ordinary input.
+func params(app *cli.App, output string) ([]param, []string) {
 	var out []param
 	var warnings []string
 	byProp := map[string]bool{}
 	for i, f := range app.Flags {
-		p, ok, warning := flagInput(app, f)
+		p, ok, warning := flagInput(app, f, output == commands.OutputPlain)
 		if warning != "" {
 			if p.flag == "" {
 				warning = fmt.Sprintf("flag %d (%T): %s", i+1, f, warning)
@@ -116,14 +119,14 @@ func params(app *cli.App) ([]param, []string) {
 
 // flagInput maps one flag of app's table: ok is false for a flag that is no input (help,
 // version, json, a hidden flag, or one whose methods panic, which comes with a warning).
-func flagInput(app *cli.App, f cli.Flag) (p param, ok bool, warning string) {
+func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning string) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, ok, warning = param{}, false, fmt.Sprintf("reading the flag panicked (%v), so it is not an input", r)
 		}
 	}()
 	names := f.Names()
-	if len(names) == 0 || skipped[names[0]] {
+	if len(names) == 0 || (skipped[names[0]] && !(plain && names[0] == "json")) {
 		return param{}, false, ""
 	}
 	if v, is := f.(cli.VisibleFlag); is && !v.IsVisible() {
@@ -572,14 +575,14 @@ func Schema(c commands.Command) (*jsonschema.Schema, error) {
 // Warnings lists what [Schema] could not map as written and mapped to its fallback
 // instead (see docs/schemas.md), one sentence each; none for a command it maps fully.
 func Warnings(c commands.Command) []string {
-	_, warnings := params(c.New())
+	_, warnings := params(c.New(), c.Output)
 	return warnings
 }
 
 // schemaOf is [Schema] with its warnings.
 func schemaOf(c commands.Command) (*jsonschema.Schema, []string, error) {
 	app := c.New()
-	ps, warnings := params(app)
+	ps, warnings := params(app, c.Output)
 	voc := newVocabulary(app, ps)
 	argDescriptions, err := stringMap(app.Metadata[commands.MetaArgDescriptions])
 	if err != nil {
@@ -627,7 +630,7 @@ func schemaOf(c commands.Command) (*jsonschema.Schema, []string, error) {
 // the schema, for generators that must reproduce it (the scaffold).
 func Constraints(c commands.Command) ([]tool.Constraint, error) {
 	app := c.New()
-	ps, _ := params(app)
+	ps, _ := params(app, c.Output)
 	cs, err := constraints(app, newVocabulary(app, ps))
 	if err != nil {
 		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
@@ -656,8 +659,8 @@ func constraints(app *cli.App, voc vocabulary) ([]tool.Constraint, error) {
 }
 
 // toolDescription is the app's Usage in tool words (see [vocabulary.speak]).
-func toolDescription(app *cli.App) string {
-	ps, _ := params(app)
+func toolDescription(app *cli.App, output string) string {
+	ps, _ := params(app, output)
 	return newVocabulary(app, ps).speak(app.Usage)
 }
 

@@ -72,7 +72,7 @@ func TestDescriptionsSpeakTool(t *testing.T) {
 
 func TestSpeakLeavesUnknownWordsAlone(t *testing.T) {
 	app := adopterApp()
-	ps, warnings := params(app)
+	ps, warnings := params(app, "")
 	require.Empty(t, warnings)
 	v := newVocabulary(app, ps)
 	for _, tc := range []struct{ in, want string }{

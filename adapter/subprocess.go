@@ -14,7 +14,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/proctree"
 )
 
-// RunSubprocess runs `opts.Binary <c.Name> argv...` as a real process with the same
+// RunSubprocess runs `opts.Binary [opts.Prefix...] <c.Name> argv...` (for a tree leaf,
+// whose argv starts with its path, `opts.Binary [opts.Prefix...] argv...`) as a real process with the same
 // stdin, environment, directory and output caps as [Run], as a process tree (package
 // proctree: own process group, descendants marked), and maps its end to the same
 // [Result]. On deadline or cancellation the whole tree is killed, daemons that left the
@@ -25,7 +26,7 @@ func RunSubprocess(ctx context.Context, c commands.Command, argv []string, opts 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	res := Result{Command: c.Name, Args: argv, Lane: LaneSubprocess, Status: Completed}
+	res := Result{Command: c.Name, Output: c.Output, Args: argv, Lane: LaneSubprocess, Status: Completed}
 	if opts.Binary == "" {
 		res.ExitCode, res.Stdout = ExitUnavailable, []byte{}
 		res.Stderr = []byte(fmt.Sprintf("[%s] subprocess: no binary configured (Options.Binary)\n", c.Name))
@@ -33,7 +34,11 @@ func RunSubprocess(ctx context.Context, c commands.Command, argv []string, opts 
 	}
 	max := opts.maxOutput()
 	stdout, stderr := &cappedBuffer{max: max}, &cappedBuffer{max: max}
-	cmd := exec.CommandContext(ctx, opts.Binary, append([]string{c.Name}, argv...)...)
+	words := append([]string(nil), opts.Prefix...)
+	if c.Program == "" {
+		words = append(words, c.Name)
+	}
+	cmd := exec.CommandContext(ctx, opts.Binary, append(words, argv...)...)
 	cmd.Dir = opts.Dir
 	cmd.Env = mergeEnv(os.Environ(), opts.Env)
 	// Descriptor 0 is a memory file holding the stdin, as on the adapter lane: the child

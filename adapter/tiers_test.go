@@ -3,51 +3,42 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
-	"github.com/cmdbridge/cmdbridge/bridgecheck"
+	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// TestTiersAreCurrent fails when tiers.json differs from what `go generate ./adapter`
-// would write (-update rewrites it).
-func TestTiersAreCurrent(t *testing.T) {
-	table, err := bridgecheck.Tiers("..", "./commands/...")
-	require.NoError(t, err)
-	got, err := table.JSON()
-	require.NoError(t, err)
-	if *update {
-		require.NoError(t, os.WriteFile("tiers.json", got, 0o644))
-	}
-	onDisk, err := os.ReadFile("tiers.json")
-	require.NoError(t, err, "tiers.json is missing: run go generate ./adapter")
-	assert.Equal(t, string(onDisk), string(got), "tiers.json is stale: run go generate ./adapter")
-	assert.Equal(t, string(onDisk), string(tiersJSON), "the embedded tiers.json is not the file on disk")
-	assert.NotEmpty(t, table.Commands, "the corpus has commands")
-}
+// A command nobody analysed runs on the subprocess lane when a binary is configured,
+// unless the host opts in; with no binary it stays in-process (there is nothing else).
+func TestUnanalysedCommandsRunAsSubprocessesByDefault(t *testing.T) {
+	c := hazard.Lookup("echo")
+	c.Tier = ""
+	in := json.RawMessage(`{"args":["a"]}`)
 
-func TestTierAndFindingsReadTheTable(t *testing.T) {
-	var table struct {
-		Commands map[string]tierEntry `json:"commands"`
-	}
-	require.NoError(t, json.Unmarshal(tiersJSON, &table))
-	require.NotEmpty(t, table.Commands)
-	for name, e := range table.Commands {
-		assert.Equal(t, e.Tier, Tier(name), name)
-		if e.Tier == TierSubprocess {
-			assert.Equal(t, e.Findings, Findings(name), name)
-			assert.NotEmpty(t, Findings(name), "a subprocess command says why: %s", name)
-		} else {
-			assert.Empty(t, Findings(name), name)
-		}
-	}
-	assert.Equal(t, TierInProcess, Tier("no:such-command"), "unknown commands keep the adapter lane")
-	assert.Nil(t, Findings("no:such-command"))
+	routed := Call(context.Background(), c, in, LaneAdapter, Options{Binary: binary})
+	require.True(t, routed.Success, "%+v", routed.Error)
+	assert.Equal(t, LaneSubprocess, routed.Metadata["lane"])
+	assert.Equal(t, ReasonUnanalysed, routed.Metadata["reason"])
+	assert.NotContains(t, routed.Metadata, "tier")
+
+	optedIn := Call(context.Background(), c, in, LaneAdapter, Options{Binary: binary, InProcess: true})
+	require.True(t, optedIn.Success, "%+v", optedIn.Error)
+	assert.Equal(t, LaneAdapter, optedIn.Metadata["lane"])
+	assert.NotContains(t, optedIn.Metadata, "reason")
+
+	noBinary := Call(context.Background(), c, in, LaneAdapter, Options{})
+	require.True(t, noBinary.Success, "%+v", noBinary.Error)
+	assert.Equal(t, LaneAdapter, noBinary.Metadata["lane"])
+
+	c.Tier = TierInProcess
+	analysed := Call(context.Background(), c, in, LaneAdapter, Options{Binary: binary})
+	assert.Equal(t, LaneAdapter, analysed.Metadata["lane"], "an in-process verdict keeps the adapter lane")
+	assert.JSONEq(t, string(routed.Data.(json.RawMessage)), string(analysed.Data.(json.RawMessage)))
 }
 
 // fakeTier routes the named commands to the subprocess tier for one test.
@@ -58,11 +49,11 @@ func fakeTier(t *testing.T, names ...string) {
 		sub[n] = true
 	}
 	prev := tierOf
-	tierOf = func(name string) string {
-		if sub[name] {
+	tierOf = func(c commands.Command) string {
+		if sub[c.Name] {
 			return TierSubprocess
 		}
-		return prev(name)
+		return prev(c)
 	}
 	t.Cleanup(func() { tierOf = prev })
 }

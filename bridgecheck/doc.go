@@ -42,7 +42,8 @@
 // [Check] is the standalone driver's work: it runs [Analyzers] and counts the packages
 // each rule set applied to, so that cmd/bridgecheck says so when it checked nothing.
 // [Tiers] runs [Analyzer] and returns each command's tier: in-process when nothing is
-// charged to it, subprocess otherwise. [Table.JSON] is the committed adapter/tiers.json.
+// charged to it, subprocess otherwise. [Table.JSON] is the tier table an adopter
+// commits and loads (commands.ParseTiers); the corpus's is commands/all/tiers.json.
 //
 // Invariants: nothing is reported in _test.go files or in packages that are neither
 // legacy command packages nor native tool packages; legacy rules never apply to native

@@ -16,6 +16,10 @@ import (
 type Config struct {
 	// Workspace is the directory calls run in; relative scopes resolve against it.
 	Workspace string
+	// Pack names the tool pack: a spelling may carry it as a prefix
+	// (software-delivery:wu_create), and the manifest and GET /tools show it. Empty: no
+	// pack prefix.
+	Pack string
 	// Commands are the legacy commands served through Adapter (nil: none).
 	Commands *commands.Registry
 	// Native are the native tools (nil: nativetools.Default).
@@ -50,7 +54,8 @@ type Config struct {
 	// Sandboxed lists tools that always run on the sandbox lane: names in any spelling,
 	// or doublestar globs over canonical names ("git:*").
 	Sandboxed []string
-	// Routes override routes.json per tool (any spelling): adapter, native or shadow.
+	// Routes override the lane per tool (any spelling): adapter, native or shadow. They
+	// are laid over the native registry's routes (nativetools.Registry.SetRoutes).
 	Routes map[string]string
 	// MaxParallel bounds concurrent calls inside one batch wave (default 8).
 	MaxParallel int

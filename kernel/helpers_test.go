@@ -146,12 +146,15 @@ func testCommands(t testing.TB, names ...string) *commands.Registry {
 	return r
 }
 
+// testPack is the pack name of the test kernels: spellings may carry it as a prefix.
+const testPack = "software-delivery"
+
 type kopt func(*kernel.Config)
 
 func newKernel(t testing.TB, p *probe, opts ...kopt) (*kernel.Kernel, string) {
 	ws := t.TempDir()
 	cfg := kernel.Config{
-		Workspace: ws, Native: testRegistry(t, p), Commands: testCommands(t, "wu:edit"),
+		Workspace: ws, Pack: testPack, Native: testRegistry(t, p), Commands: testCommands(t, "wu:edit"),
 		Adapter: &fakeAdapter{}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	}
 	for _, o := range opts {

@@ -123,10 +123,8 @@ func New(cfg Config) (*Kernel, error) {
 }
 
 func (k *Kernel) buildRegistry() error {
-	routes, err := DefaultRoutes()
-	if err != nil {
-		return err
-	}
+	routes := DefaultRoutes()
+	var err error
 	var cmds []commands.Command
 	if k.cfg.Commands != nil {
 		cmds = k.cfg.Commands.All()
@@ -155,6 +153,17 @@ func (k *Kernel) buildRegistry() error {
 	}
 	if k.names, err = tool.NewNames(all); err != nil {
 		return err
+	}
+	if k.names, err = k.names.WithPack(k.cfg.Pack); err != nil {
+		return err
+	}
+	// The native registry's routes name tools of its own corpus: one this kernel does
+	// not serve (a view, or commands from another registry) is skipped. A workspace's
+	// routes must name a tool it serves.
+	for name, r := range k.cfg.Native.Routes() {
+		if canon, ok := k.names.Resolve(name); ok {
+			routes.Routes[canon] = r
+		}
 	}
 	override := map[string]string{}
 	for spelling, r := range k.cfg.Routes {
@@ -292,6 +301,9 @@ func (k *Kernel) Route(name string) (string, bool) {
 
 // Resolve returns the canonical name of any spelling.
 func (k *Kernel) Resolve(name string) (string, bool) { return k.names.Resolve(name) }
+
+// Pack is the tool pack name (Config.Pack; empty for none).
+func (k *Kernel) Pack() string { return k.cfg.Pack }
 
 // findState locates the state directory, migrates an older in-workspace one, and
 // records what path inputs may never reach.

@@ -82,7 +82,7 @@ func (k *Kernel) Manifest() ([]byte, error) {
 		Version int            `json:"manifest_version"`
 		Pack    string         `json:"pack"`
 		Tools   []ManifestTool `json:"tools"`
-	}{ManifestVersion, tool.Pack, tools}, "", "  ")
+	}{ManifestVersion, k.cfg.Pack, tools}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}

@@ -202,7 +202,7 @@ func TestStartupRejectsBadRegistries(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := kernel.Config{Workspace: t.TempDir(), Native: testRegistry(t, &probe{}),
+			cfg := kernel.Config{Workspace: t.TempDir(), Pack: testPack, Native: testRegistry(t, &probe{}),
 				Commands: testCommands(t, "wu:edit"), Adapter: &fakeAdapter{}}
 			tc.opt(&cfg)
 			_, err := kernel.New(cfg)

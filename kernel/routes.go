@@ -1,10 +1,6 @@
 package kernel
 
-import (
-	_ "embed"
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // Route values.
 const (
@@ -20,10 +16,8 @@ const (
 	LaneNative     = "native"
 )
 
-//go:embed routes.json
-var routesJSON []byte
-
-// RouteTable is the parsed routes.json.
+// RouteTable is the lane of every tool: a default for commands and one for native-only
+// tools, and routes per tool.
 type RouteTable struct {
 	Defaults struct {
 		Command    string `json:"command"`
@@ -32,13 +26,14 @@ type RouteTable struct {
 	Routes map[string]string `json:"routes"`
 }
 
-// DefaultRoutes returns the embedded route table.
-func DefaultRoutes() (RouteTable, error) {
+// DefaultRoutes is the table every kernel starts from: commands on the adapter lane,
+// native-only tools on the native lane, no route per tool. The native registry's routes
+// (nativetools.Registry.Routes) and Config.Routes are laid over it.
+func DefaultRoutes() RouteTable {
 	var t RouteTable
-	if err := json.Unmarshal(routesJSON, &t); err != nil {
-		return t, fmt.Errorf("routes.json: %w", err)
-	}
-	return t, nil
+	t.Defaults.Command, t.Defaults.NativeOnly = RouteAdapter, RouteNative
+	t.Routes = map[string]string{}
+	return t
 }
 
 // route decides the lane of one tool and checks that lane can serve it.

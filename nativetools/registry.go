@@ -121,6 +121,7 @@ func New[In any](spec tool.Spec, handler func(ctx context.Context, env *tool.Env
 type Registry struct {
 	mu     sync.RWMutex
 	byName map[string]Tool
+	routes map[string]string
 }
 
 // NewRegistry returns an empty registry.
@@ -165,6 +166,29 @@ func (r *Registry) All() []Tool {
 		out = append(out, t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Spec.Name < out[j].Spec.Name })
+	return out
+}
+
+// SetRoutes records the lane that serves tools by default (tool name → adapter, native or
+// shadow): the route table a corpus keeps beside its native tools and flips when a
+// native twin passes parity. The kernel lays a workspace's routes over it.
+func (r *Registry) SetRoutes(routes map[string]string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.routes = make(map[string]string, len(routes))
+	for k, v := range routes {
+		r.routes[k] = v
+	}
+}
+
+// Routes returns a copy of the route table SetRoutes recorded (empty when none).
+func (r *Registry) Routes() map[string]string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make(map[string]string, len(r.routes))
+	for k, v := range r.routes {
+		out[k] = v
+	}
 	return out
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
 
@@ -55,10 +56,8 @@ func (o *observed) observe(script string, rep *parity.Report, err error) {
 
 // nativeRouted lists the legacy commands the route table sends to the native lane.
 func nativeRouted(t *testing.T) []string {
-	routes, err := kernel.DefaultRoutes()
-	require.NoError(t, err)
 	var out []string
-	for name, route := range routes.Routes {
+	for name, route := range nativetools.Default.Routes() {
 		if _, isCommand := commands.Lookup(name); isCommand && route == kernel.RouteNative {
 			out = append(out, name)
 		}

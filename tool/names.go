@@ -7,10 +7,6 @@ import (
 	"unicode"
 )
 
-// Pack is the name of the tool pack the delivery corpus belongs to; a spelling may carry
-// it as a prefix (software-delivery:wu_create).
-const Pack = "software-delivery"
-
 // Key folds a spelling of a tool name to its lookup key: letters lower-cased, digits kept,
 // every other character dropped. wu:create, wu_create, wu-create and WuCreate all give
 // "wucreate". Pack prefixes are handled by [Names.Resolve].
@@ -43,20 +39,18 @@ func FlagName(property string) string { return strings.ReplaceAll(property, "_",
 type Names struct {
 	byKey map[string]string
 	names []string
+	// pack is the key of the pack name a spelling may carry as a prefix ("" for none).
+	pack string
 }
 
 // NewNames builds the table. Two names that fold to the same key, a duplicate name, an
-// empty name or one that folds to the pack's own key are errors.
+// empty name are errors. It accepts no pack prefix until [Names.WithPack].
 func NewNames(canonical []string) (*Names, error) {
 	n := &Names{byKey: make(map[string]string, len(canonical))}
-	packKey := Key(Pack)
 	for _, name := range canonical {
 		k := Key(name)
 		if k == "" {
 			return nil, fmt.Errorf("tool name %q has no letters or digits", name)
-		}
-		if k == packKey {
-			return nil, fmt.Errorf("tool name %q is reserved (it is the pack name)", name)
 		}
 		if prev, ok := n.byKey[k]; ok {
 			if prev == name {
@@ -71,13 +65,32 @@ func NewNames(canonical []string) (*Names, error) {
 	return n, nil
 }
 
+// WithPack returns the table accepting spellings prefixed with the pack's name
+// (software-delivery:wu_create for pack software-delivery). A tool whose name folds to
+// the pack's key is an error; an empty pack accepts no prefix.
+func (n *Names) WithPack(pack string) (*Names, error) {
+	k := Key(pack)
+	if pack != "" && k == "" {
+		return nil, fmt.Errorf("pack name %q has no letters or digits", pack)
+	}
+	if name, taken := n.byKey[k]; taken && k != "" {
+		return nil, fmt.Errorf("tool name %q is reserved (it is the pack name)", name)
+	}
+	out := *n
+	out.pack = k
+	return &out, nil
+}
+
 // Resolve returns the canonical name for any spelling, with or without the pack prefix.
 func (n *Names) Resolve(spelling string) (string, bool) {
 	k := Key(spelling)
 	if name, ok := n.byKey[k]; ok {
 		return name, true
 	}
-	if rest, ok := strings.CutPrefix(k, Key(Pack)); ok && rest != "" {
+	if n.pack == "" {
+		return "", false
+	}
+	if rest, ok := strings.CutPrefix(k, n.pack); ok && rest != "" {
 		name, ok := n.byKey[rest]
 		return name, ok
 	}

@@ -10,7 +10,11 @@ import (
 )
 
 func TestResolveEverySpelling(t *testing.T) {
-	names, err := tool.NewNames([]string{"wu:create", "wu:unlock-lane", "lane-lock:acquire", "gates"})
+	plain, err := tool.NewNames([]string{"wu:create", "wu:unlock-lane", "lane-lock:acquire", "gates"})
+	require.NoError(t, err)
+	_, ok := plain.Resolve("software-delivery:wu_create")
+	assert.False(t, ok, "no pack prefix without a pack")
+	names, err := plain.WithPack("software-delivery")
 	require.NoError(t, err)
 	cases := map[string]string{
 		"wu:create":                   "wu:create",
@@ -41,7 +45,9 @@ func TestNewNamesRejectsCollisions(t *testing.T) {
 	assert.ErrorContains(t, err, "same name spelled differently")
 	_, err = tool.NewNames([]string{"gates", "gates"})
 	assert.ErrorContains(t, err, "registered twice")
-	_, err = tool.NewNames([]string{"software-delivery"})
+	names, err := tool.NewNames([]string{"software-delivery"})
+	require.NoError(t, err, "without a pack any name is free")
+	_, err = names.WithPack("software-delivery")
 	assert.ErrorContains(t, err, "reserved")
 	_, err = tool.NewNames([]string{"::"})
 	assert.ErrorContains(t, err, "no letters")

@@ -19,5 +19,5 @@ func main() {
 	if filepath.Base(os.Args[0]) == "delivery" {
 		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
 	}
-	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Runtime: delivery.ToolRuntime}))
+	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Pack: "software-delivery", Runtime: delivery.ToolRuntime}))
 }

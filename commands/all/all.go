@@ -2,7 +2,9 @@
 // it registers every command in commands.Default. cmd/delivery, the adapter's hosts and
 // the testscript harness import it; nothing else should.
 //
-// Invariant: it blank-imports each commands/<domain> package and declares nothing.
+// Invariant: it blank-imports each commands/<domain> package and declares nothing but
+// the corpus's tier table (tiers.json, bridgecheck's verdicts), which it applies to
+// commands.Default.
 package all
 
 import (

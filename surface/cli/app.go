@@ -27,6 +27,9 @@ const (
 // Host is what the binary plugs in: the command corpus, the native tools, and the clock
 // and id source native handlers get (the corpus's deterministic runtime).
 type Host struct {
+	// Pack names the tool pack (kernel.Config.Pack): the manifest and GET /tools show it,
+	// and a spelling may carry it as a prefix. Empty: none.
+	Pack     string
 	Commands *commands.Registry
 	Native   *nativetools.Registry
 	// Runtime builds a call's clock and id source from its environment (nil: wall clock

@@ -28,6 +28,7 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 	}
 	cfg := kernel.Config{
 		Workspace:      ws,
+		Pack:           hostOf(c).Pack,
 		Commands:       hostOf(c).Commands,
 		Native:         hostOf(c).Native,
 		Adapter:        kernel.AdapterBridge{},

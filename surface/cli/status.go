@@ -8,7 +8,6 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 )
@@ -87,6 +86,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 	host := hostOf(c)
 	k, err := kernel.New(kernel.Config{
 		Workspace: scratch,
+		Pack:      host.Pack,
 		Commands:  host.Commands,
 		Native:    host.Native,
 		Evidence:  kernel.EvidenceConfig{Dir: filepath.Join(scratch, "evidence")},
@@ -95,7 +95,11 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		return status.Options{}, err
 	}
 	defer k.Close()
-	opts := status.Options{Dir: dir, Results: results, Tier: adapter.Tier}
+	tier := func(name string) string {
+		cmd, _ := host.Commands.Lookup(name)
+		return cmd.Tier
+	}
+	opts := status.Options{Dir: dir, Results: results, Tier: tier}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
 		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route, Warnings: spec.Warnings}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/status"
@@ -77,7 +76,8 @@ func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 		byName[ts.Name] = ts
 		assert.Equal(t, routes[ts.Name], ts.Route, ts.Name)
 		if ts.HasCommand {
-			assert.Equal(t, adapter.Tier(ts.Name), ts.Tier, ts.Name)
+			cmd, _ := commands.Lookup(ts.Name)
+			assert.Equal(t, cmd.Tier, ts.Tier, ts.Name)
 		} else {
 			assert.Equal(t, status.TierNotApplicable, ts.Tier, ts.Name)
 		}

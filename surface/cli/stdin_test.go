@@ -80,7 +80,9 @@ func catData(b []byte) map[string]any { return map[string]any{"text": string(b),
 
 func catCommands() *commands.Registry {
 	r := commands.NewRegistry()
-	if err := r.Add(commands.Command{Name: "fx:cat", Domain: "fx", New: newCatApp,
+	// Analysed by hand (it only reads its stdin): in-process, so the adapter lane runs it
+	// although a binary is configured.
+	if err := r.Add(commands.Command{Name: "fx:cat", Domain: "fx", New: newCatApp, Tier: commands.TierInProcess,
 		Main: func(ctx context.Context) { _ = newCatApp().RunContext(ctx, os.Args) }}); err != nil {
 		panic(err)
 	}

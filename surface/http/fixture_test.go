@@ -76,6 +76,9 @@ func fixtureNative(t testing.TB, started chan struct{}) *nativetools.Registry {
 	return r
 }
 
+// fixturePack is the pack name of the fixture's kernel (GET /tools shows it).
+const fixturePack = "software-delivery"
+
 func newFixture(t testing.TB, cfg surfacehttp.Config) *fixture {
 	t.Helper()
 	return newFixtureHook(t, cfg, nil)
@@ -99,6 +102,7 @@ func buildFixture(t testing.TB, cfg surfacehttp.Config, hook func(kernel.Request
 	}
 	k, err := kernel.New(kernel.Config{
 		Workspace:  t.TempDir(),
+		Pack:       fixturePack,
 		Native:     native,
 		Governance: kernel.Governance{Disabled: []string{"t:off"}, Excluded: []string{"t:gone"}},
 		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},

@@ -150,7 +150,7 @@ func New(cfg Config) (*Server, error) {
 			scope = "read"
 		}
 		b, err := json.Marshal(ToolEntry{
-			Name: m.Name, Pack: tool.Pack, Domain: m.Domain, Description: m.Description,
+			Name: m.Name, Pack: cfg.Kernel.Pack(), Domain: m.Domain, Description: m.Description,
 			Scope: scope, RequiredApprovals: m.RequiredApprovals,
 			InputSchema: m.InputSchema, OutputSchema: m.OutputSchema, Annotations: m.Annotations,
 		})

@@ -194,7 +194,7 @@ func TestListTools(t *testing.T) {
 	assert.Equal(t, []string{"t:echo", "t:slow", "t:write"}, names(doc.Tools))
 	assert.Equal(t, "read", doc.Tools[0].Scope)
 	assert.Equal(t, "write", doc.Tools[2].Scope)
-	assert.Equal(t, tool.Pack, doc.Tools[0].Pack)
+	assert.Equal(t, fixturePack, doc.Tools[0].Pack)
 
 	etag := r.Header.Get("ETag")
 	require.Regexp(t, `^"[0-9a-f]{32}"$`, etag)

@@ -1,0 +1,206 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// TreeOptions say how [FromApp] turns an app's command tree into commands.
+type TreeOptions struct {
+	// Program is os.Args[0] of in-process runs (default: the app's HelpName, else Name).
+	Program string
+	// Output is the output convention of every leaf (default OutputPlain); Outputs
+	// overrides it per tool name.
+	Output  string
+	Outputs map[string]string
+	// Skip leaves a command (and its subtree) out: the bridge command itself, say.
+	Skip func(c *cli.Command) bool
+	// Live, when set, says newApp returns the running app rather than a fresh one: the
+	// leaves can be described but never run in-process (their tier is subprocess).
+	Live bool
+	// OnError handles the error the app's Run returned on the in-process lane, as the
+	// program's main does (default: print it and a newline to stderr and exit 1).
+	OnError func(err error)
+}
+
+// FromApp turns the command tree of the app newApp builds into one command per leaf
+// (a command without subcommands, or with an action of its own), named by its path below
+// the program joined with ":" (`gizmo notes add` → notes:add; an app without
+// subcommands gives one command named after the app). A leaf's flag table is its own
+// flags followed by those it inherits (its parents', nearest first, then the app's):
+// FlagLevel records where each inherited one is written. It runs the real tree: the
+// in-process lane calls newApp().RunContext with os.Args = [Program, path..., argv...],
+// so help, usage errors and output are the program's own. Hidden commands and help are
+// left out.
+func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
+	app := newApp()
+	if app == nil {
+		return nil, fmt.Errorf("command tree: the constructor returned no app")
+	}
+	program := opts.Program
+	if program == "" {
+		program = app.HelpName
+	}
+	if program == "" {
+		program = app.Name
+	}
+	if program == "" {
+		return nil, fmt.Errorf("command tree: the app has no name (set Name or TreeOptions.Program)")
+	}
+	output := opts.Output
+	if output == "" {
+		output = OutputPlain
+	}
+	var out []Command
+	leaf := func(path []string, c *cli.Command) {
+		name := strings.Join(path, ":")
+		if len(path) == 0 {
+			name = program
+		}
+		cmd := Command{
+			Name:      name,
+			Domain:    program,
+			Program:   program,
+			Path:      path,
+			FlagLevel: map[string]int{},
+			Output:    output,
+		}
+		if len(path) > 1 {
+			cmd.Domain = path[0]
+		}
+		if o, ok := opts.Outputs[name]; ok {
+			cmd.Output = o
+		}
+		leafApp(app, path, cmd.FlagLevel, program)
+		cmd.New = func() *cli.App { return leafApp(newApp(), path, nil, program) }
+		if opts.Live {
+			cmd.Tier = TierSubprocess
+			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (give the host a constructor)"}
+			cmd.Main = func(context.Context) {
+				fmt.Fprintf(os.Stderr, "[%s] in-process: no constructor for the program's app\n", name)
+				cli.OsExiter(69)
+			}
+		} else {
+			onError := opts.OnError
+			if onError == nil {
+				onError = func(err error) {
+					fmt.Fprintln(os.Stderr, err)
+					cli.OsExiter(1)
+				}
+			}
+			cmd.Main = func(ctx context.Context) {
+				if err := newApp().RunContext(ctx, os.Args); err != nil {
+					onError(err)
+				}
+			}
+		}
+		out = append(out, cmd)
+	}
+	var walk func(path []string, cs []*cli.Command)
+	walk = func(path []string, cs []*cli.Command) {
+		for _, c := range cs {
+			if c == nil || c.Hidden || c.Name == "help" || (opts.Skip != nil && opts.Skip(c)) {
+				continue
+			}
+			p := append(append([]string(nil), path...), c.Name)
+			if len(c.Subcommands) == 0 || c.Action != nil {
+				leaf(p, c)
+			}
+			walk(p, c.Subcommands)
+		}
+	}
+	if len(app.Commands) == 0 {
+		leaf(nil, nil)
+	} else {
+		walk(nil, app.Commands)
+	}
+	return out, nil
+}
+
+// AddApp adds the leaves of newApp's command tree ([FromApp]) to r.
+func (r *Registry) AddApp(newApp func() *cli.App, opts TreeOptions) error {
+	cs, err := FromApp(newApp, opts)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if err := r.Add(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leafApp describes the leaf at path of app as an app of its own: its usage and texts,
+// and its flags followed by the ones it inherits, each recorded in level when it is not
+// nil (flag name → index in path it is written before). An app without subcommands describes itself.
+func leafApp(app *cli.App, path []string, level map[string]int, program string) *cli.App {
+	out := &cli.App{
+		Name:                      program,
+		HelpName:                  strings.TrimSpace(program + " " + strings.Join(path, " ")),
+		Usage:                     app.Usage,
+		UsageText:                 app.UsageText,
+		ArgsUsage:                 app.ArgsUsage,
+		Description:               app.Description,
+		Metadata:                  app.Metadata,
+		DisableSliceFlagSeparator: app.DisableSliceFlagSeparator,
+		Flags:                     append([]cli.Flag(nil), app.Flags...),
+	}
+	if len(path) == 0 {
+		return out
+	}
+	taken := map[string]bool{}
+	// levels[i] holds the flags written before path[i]: the app's, then each group's.
+	levels := [][]cli.Flag{app.Flags}
+	cs := app.Commands
+	var leaf *cli.Command
+	for i, name := range path {
+		leaf = nil
+		for _, c := range cs {
+			if c != nil && c.Name == name {
+				leaf = c
+				break
+			}
+		}
+		if leaf == nil {
+			break // the tree changed under us; describe what is left
+		}
+		if i < len(path)-1 {
+			levels = append(levels, leaf.Flags)
+			cs = leaf.Subcommands
+		}
+	}
+	out.Flags, out.Metadata = nil, nil
+	if leaf != nil {
+		out.Usage, out.UsageText, out.ArgsUsage, out.Description = leaf.Usage, leaf.UsageText, leaf.ArgsUsage, leaf.Description
+		if out.Usage == "" {
+			out.Usage = strings.TrimSpace(strings.SplitN(leaf.Description, "\n", 2)[0])
+		}
+		for _, f := range leaf.Flags {
+			out.Flags = append(out.Flags, f)
+			for _, n := range f.Names() {
+				taken[n] = true
+			}
+		}
+	}
+	for i := len(levels) - 1; i >= 0; i-- { // nearest first
+		for _, f := range levels[i] {
+			names := f.Names()
+			if len(names) == 0 || taken[names[0]] {
+				continue
+			}
+			for _, n := range names {
+				taken[n] = true
+			}
+			if level != nil {
+				level[names[0]] = i
+			}
+			out.Flags = append(out.Flags, f)
+		}
+	}
+	return out
+}
