@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // An adopter's program, written for these tests with plain urfave/cli v2: every flag type
@@ -74,8 +74,8 @@ func (t *tagsValue) Set(s string) error { t.v = append(t.v, s); return nil }
 func (t *tagsValue) String() string     { return fmt.Sprint(t.v) }
 
 // everyFlagCommand is the adopter's command; each run stores what the app parsed in *got.
-func everyFlagCommand(got *map[string]any) commands.Command {
-	return commands.Command{Name: "adopter:every", New: func() *cli.App {
+func everyFlagCommand(got *map[string]any) legacy.Command {
+	return legacy.Command{Name: "adopter:every", New: func() *cli.App {
 		var color, bare string
 		var loud bool
 		return &cli.App{
@@ -134,7 +134,7 @@ func everyFlagCommand(got *map[string]any) commands.Command {
 }
 
 // parseBack builds argv from input and runs the app on it, returning what it parsed.
-func parseBack(t *testing.T, c commands.Command, got *map[string]any, input string) map[string]any {
+func parseBack(t *testing.T, c legacy.Command, got *map[string]any, input string) map[string]any {
 	t.Helper()
 	argv, err := Argv(c, json.RawMessage(input))
 	require.NoError(t, err, input)
@@ -255,7 +255,7 @@ func TestAdopterArgvRefusesACommaTheAppWouldSplit(t *testing.T) {
 		assert.ErrorContains(t, err, `property "`+prop+`": element 1 holds a comma`)
 	}
 	// An app that disables the separator takes the comma as written.
-	split := commands.Command{Name: "adopter:nosplit", New: func() *cli.App {
+	split := legacy.Command{Name: "adopter:nosplit", New: func() *cli.App {
 		return &cli.App{DisableSliceFlagSeparator: true, Flags: []cli.Flag{&cli.StringSliceFlag{Name: "names"}, &cli.BoolFlag{Name: "json"}},
 			Action: func(c *cli.Context) error { got = map[string]any{"names": c.StringSlice("names")}; return nil }}
 	}}
@@ -264,8 +264,8 @@ func TestAdopterArgvRefusesACommaTheAppWouldSplit(t *testing.T) {
 
 // positionalCommand has two flags and the given usage texts; each run stores the flags
 // and the positionals the app parsed in *got.
-func positionalCommand(name, argsUsage, usageText string, extra []cli.Flag, got *map[string]any) commands.Command {
-	return commands.Command{Name: "adopter:" + name, New: func() *cli.App {
+func positionalCommand(name, argsUsage, usageText string, extra []cli.Flag, got *map[string]any) legacy.Command {
+	return legacy.Command{Name: "adopter:" + name, New: func() *cli.App {
 		return &cli.App{
 			Name: name, HelpName: "mytool " + name, ArgsUsage: argsUsage, UsageText: usageText,
 			Flags: append([]cli.Flag{
@@ -360,7 +360,7 @@ func TestAdopterPositionalForms(t *testing.T) {
 // inputs the round trip used.
 func TestAdopterFallbackSchemaResolves(t *testing.T) {
 	var got map[string]any
-	for _, c := range []commands.Command{
+	for _, c := range []legacy.Command{
 		everyFlagCommand(&got),
 		positionalCommand("u", "<a> {b,c}", "", nil, &got),
 	} {
@@ -384,7 +384,7 @@ func TestAdopterFallbackSchemaResolves(t *testing.T) {
 // MultiStringFlag without its Target).
 func TestAdopterFlagsThatCannotBeInputs(t *testing.T) {
 	var got map[string]any
-	c := commands.Command{Name: "adopter:clash", New: func() *cli.App {
+	c := legacy.Command{Name: "adopter:clash", New: func() *cli.App {
 		var dry bool
 		return &cli.App{
 			ArgsUsage: "<ID>",
@@ -411,7 +411,7 @@ func TestAdopterFlagsThatCannotBeInputs(t *testing.T) {
 	argv, err := Argv(c, json.RawMessage(`{"dry_run":true,"id":"x"}`))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"--json", "--dry-run", "x"}, argv)
-	assert.Equal(t, map[string]any{"dry": true, "id": "x"}, parseBack(t, commands.Command{Name: c.Name, New: func() *cli.App {
+	assert.Equal(t, map[string]any{"dry": true, "id": "x"}, parseBack(t, legacy.Command{Name: c.Name, New: func() *cli.App {
 		app := c.New()
 		app.Flags = append(app.Flags[:2:2], app.Flags[3]) // the app itself cannot run a nil Target
 		return app

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Argv maps a tool input object to c's argv, the one mapping every lane uses:
@@ -34,7 +34,7 @@ import (
 // An unknown property or a value of the wrong JSON type is an error naming the property,
 // as is a comma inside an element of a string list flag that the command would split
 // (its app does not set DisableSliceFlagSeparator; the schema's items pattern says so).
-func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
+func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 	app := c.New()
 	ps, _ := params(app, c.Output)
 	in := map[string]json.RawMessage{}
@@ -62,7 +62,7 @@ func Argv(c commands.Command, input json.RawMessage) ([]string, error) {
 	// leaf's own, after the whole path.
 	levels := make([][]string, len(c.Path)+1)
 	leaf := len(c.Path)
-	if c.Output != commands.OutputPlain && declaresJSON(app) {
+	if c.Output != legacy.OutputPlain && declaresJSON(app) {
 		levels[leaf] = append(levels[leaf], "--json")
 	}
 	flagWords := func(p param, words ...string) {

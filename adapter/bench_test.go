@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
-	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // BenchmarkAdapterTrivial and BenchmarkSubprocessTrivial run the same trivial command on
@@ -35,7 +35,7 @@ func BenchmarkSubprocessTrivial(b *testing.B) {
 }
 
 func BenchmarkAdapterBare(b *testing.B) {
-	bare := commands.Command{Name: "bare", New: hazard.Lookup("hello").New, Main: func(context.Context) {
+	bare := legacy.Command{Name: "bare", New: hazard.Lookup("hello").New, Main: func(context.Context) {
 		_, _ = os.Stdout.WriteString("hello world\n")
 	}}
 	b.ReportAllocs()

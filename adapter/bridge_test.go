@@ -15,8 +15,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -93,7 +93,7 @@ func TestSchemaPositionalGrammar(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.usage, func(t *testing.T) {
-			c := commands.Command{Name: "p", New: func() *cli.App { return &cli.App{ArgsUsage: tc.usage} }, Main: func(context.Context) {}}
+			c := legacy.Command{Name: "p", New: func() *cli.App { return &cli.App{ArgsUsage: tc.usage} }, Main: func(context.Context) {}}
 			s, err := Schema(c)
 			require.NoError(t, err, "a usage outside the grammar falls back, it does not fail")
 			if tc.err != "" { // the fallback: one optional args list, and a warning saying why
@@ -272,12 +272,12 @@ func TestSpecReadsMetadata(t *testing.T) {
 	assert.True(t, flags.Network)
 	assert.Equal(t, []tool.PathInput{{Property: "name", Access: tool.Read}, {Property: "path", Access: tool.Write}}, flags.Paths)
 
-	bad := commands.Command{Name: "bad", Main: func(context.Context) {}, New: func() *cli.App {
-		return &cli.App{Metadata: map[string]any{commands.MetaPaths: map[string]string{"ghost": "read"}}}
+	bad := legacy.Command{Name: "bad", Main: func(context.Context) {}, New: func() *cli.App {
+		return &cli.App{Metadata: map[string]any{legacy.MetaPaths: map[string]string{"ghost": "read"}}}
 	}}
 	_, err = Spec(bad)
 	assert.ErrorContains(t, err, `path input "ghost" is not an input property`)
-	bad.New = func() *cli.App { return &cli.App{Metadata: map[string]any{commands.MetaReadOnly: "yes"}} }
+	bad.New = func() *cli.App { return &cli.App{Metadata: map[string]any{legacy.MetaReadOnly: "yes"}} }
 	_, err = Spec(bad)
 	assert.ErrorContains(t, err, "must be a bool")
 }

@@ -67,8 +67,8 @@
 //     execute=true), a positional placeholder (<REF>, [<REF>]) its property, urfave/cli's
 //     backtick placeholder loses its backticks, and an aside "(or the positional ID)" is
 //     dropped when flag and positional are one property. Words the app does not define
-//     stay. A positional's description is its entry in commands.MetaArgDescriptions.
-//   - Rules the command enforces between inputs (commands.MetaConstraints: one of,
+//     stay. A positional's description is its entry in legacy.MetaArgDescriptions.
+//   - Rules the command enforces between inputs (legacy.MetaConstraints: one of,
 //     exclusive, requires, together, a required flag-or-positional) are written into the
 //     schema by tool.ApplyConstraints, so hosts and the kernel refuse a call that breaks
 //     one before it runs. They only refuse: [Argv] of a valid input is unchanged.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // excerptSize bounds the stream excerpts carried in metadata.
@@ -71,7 +71,7 @@ func ToOutput(r Result) tool.Output {
 	case Cancelled:
 		return withMeta(tool.Fail(tool.CodeCancelled, "%s was cancelled by the caller", r.Command))
 	}
-	if r.Output == commands.OutputPlain {
+	if r.Output == legacy.OutputPlain {
 		return withMeta(plainOutput(r))
 	}
 	env, ok := parseEnvelope(r.Stdout)
@@ -171,7 +171,7 @@ func firstLine(b []byte) string {
 // (commands/meta.go; openWorldHint is MetaNetwork or MetaOpenWorld), the default
 // timeouts, parallel safety for read-only commands, and the schema's [Warnings]. Effects
 // that name an unknown property or claim more than the annotations are an error.
-func Spec(c commands.Command) (tool.Spec, error) {
+func Spec(c legacy.Command) (tool.Spec, error) {
 	app := c.New()
 	schema, warnings, err := schemaOf(c)
 	if err != nil {
@@ -190,22 +190,22 @@ func Spec(c commands.Command) (tool.Spec, error) {
 	}
 	var ro, destructive, idempotent, network, openWorld bool
 	for key, dst := range map[string]*bool{
-		commands.MetaReadOnly: &ro, commands.MetaDestructive: &destructive,
-		commands.MetaIdempotent: &idempotent, commands.MetaNetwork: &network,
-		commands.MetaOpenWorld: &openWorld,
+		legacy.MetaReadOnly: &ro, legacy.MetaDestructive: &destructive,
+		legacy.MetaIdempotent: &idempotent, legacy.MetaNetwork: &network,
+		legacy.MetaOpenWorld: &openWorld,
 	} {
 		if *dst, err = flag(key); err != nil {
 			return tool.Spec{}, err
 		}
 	}
-	paths, err := pathInputs(c.Name, app.Metadata[commands.MetaPaths], schema.Properties)
+	paths, err := pathInputs(c.Name, app.Metadata[legacy.MetaPaths], schema.Properties)
 	if err != nil {
 		return tool.Spec{}, err
 	}
 	var effects []tool.Effect
-	if v, ok := app.Metadata[commands.MetaEffects]; ok {
+	if v, ok := app.Metadata[legacy.MetaEffects]; ok {
 		if effects, ok = v.([]tool.Effect); !ok {
-			return tool.Spec{}, fmt.Errorf("command %s: metadata %s must be a []tool.Effect, not %T", c.Name, commands.MetaEffects, v)
+			return tool.Spec{}, fmt.Errorf("command %s: metadata %s must be a []tool.Effect, not %T", c.Name, legacy.MetaEffects, v)
 		}
 	}
 	spec := tool.Spec{
@@ -247,12 +247,12 @@ func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool
 		for k, a := range m {
 			s, ok := a.(string)
 			if !ok {
-				return nil, fmt.Errorf("command %s: metadata %s[%s] must be a string", name, commands.MetaPaths, k)
+				return nil, fmt.Errorf("command %s: metadata %s[%s] must be a string", name, legacy.MetaPaths, k)
 			}
 			raw[k] = s
 		}
 	default:
-		return nil, fmt.Errorf("command %s: metadata %s must be a map of property to read|write, not %T", name, commands.MetaPaths, v)
+		return nil, fmt.Errorf("command %s: metadata %s must be a map of property to read|write, not %T", name, legacy.MetaPaths, v)
 	}
 	out := make([]tool.PathInput, 0, len(raw))
 	for prop, access := range raw {
@@ -276,7 +276,7 @@ func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool
 // (without opts.Binary that run fails as the subprocess lane does: it is never served
 // in-process instead). A command with no tier (nobody analysed it) does the same, with
 // reason "unanalysed", whenever opts.Binary is set and opts.InProcess is not.
-func Call(ctx context.Context, c commands.Command, input json.RawMessage, lane string, opts Options) tool.Output {
+func Call(ctx context.Context, c legacy.Command, input json.RawMessage, lane string, opts Options) tool.Output {
 	argv, err := Argv(c, input)
 	if err != nil {
 		return tool.Fail(tool.CodeInvalidInput, "%s: %v", c.Name, err)

@@ -72,10 +72,10 @@ func (o Options) maxOutput() int {
 // Result is what one run of a command produced, whichever lane ran it.
 type Result struct {
 	Command string
-	// Output is the command's output convention (commands.Command.Output), which
+	// Output is the command's output convention (legacy.Command.Output), which
 	// [ToOutput] maps by.
 	Output string
-	Args    []string
+	Args   []string
 	// Lane is LaneAdapter or LaneSubprocess (the latter also when the adapter routed
 	// the call to a subprocess because a timed-out main was still running).
 	Lane            string

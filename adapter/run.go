@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Run runs c's main in-process with os.Args = [c.Argv0(), argv...] and returns the stdout,
@@ -20,7 +20,7 @@ import (
 // serialised (one at a time, first come first served); a call waiting its turn leaves
 // the queue when ctx ends. While a timed-out main is still running, Run serves the call
 // on the subprocess lane instead (when opts.Binary is set).
-func Run(ctx context.Context, c commands.Command, argv []string, opts Options) Result {
+func Run(ctx context.Context, c legacy.Command, argv []string, opts Options) Result {
 	return theLane.run(ctx, c, argv, opts)
 }
 
@@ -70,7 +70,7 @@ func newLane() *lane {
 // caller's goroutine, the main's goroutine and any goroutine calling the exit hook.
 type run struct {
 	name  string
-	argv0 string // os.Args[0] of the run (commands.Command.Argv0)
+	argv0 string // os.Args[0] of the run (legacy.Command.Argv0)
 	main  func(context.Context)
 	ctx   context.Context
 	label context.Context
@@ -151,7 +151,7 @@ func onMainGoroutine() bool {
 	}
 }
 
-func (l *lane) run(ctx context.Context, c commands.Command, argv []string, opts Options) Result {
+func (l *lane) run(ctx context.Context, c legacy.Command, argv []string, opts Options) Result {
 	start := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
@@ -242,7 +242,7 @@ func statusFor(ctx context.Context) Status {
 }
 
 // queuedResult is the result of a call that left the queue before its turn.
-func queuedResult(ctx context.Context, c commands.Command, argv []string, start time.Time) Result {
+func queuedResult(ctx context.Context, c legacy.Command, argv []string, start time.Time) Result {
 	s := statusFor(ctx)
 	code := ExitTimeout
 	if s == Cancelled {
@@ -303,7 +303,7 @@ func (l *lane) leaveZombie() {
 }
 
 // prepare readies the streams and the run record and puts the costume on.
-func (l *lane) prepare(c commands.Command, argv []string, opts *Options, ctx context.Context) error {
+func (l *lane) prepare(c legacy.Command, argv []string, opts *Options, ctx context.Context) error {
 	if l.in == nil {
 		var err error
 		if l.in, err = newStream("stdin"); err != nil {

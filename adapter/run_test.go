@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
-	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // stripTrace removes the goroutine dump Go prints after "panic: …", which the adapter
@@ -197,7 +197,7 @@ func TestSubprocessTimeoutKillsTheGroup(t *testing.T) {
 }
 
 func TestCancelledIsNotATimeout(t *testing.T) {
-	for _, lane := range []func(context.Context, commands.Command, []string, Options) Result{Run, RunSubprocess} {
+	for _, lane := range []func(context.Context, legacy.Command, []string, Options) Result{Run, RunSubprocess} {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(100*time.Millisecond, cancel)
 		got := lane(ctx, hazard.Lookup("hang"), []string{"--for=400ms"}, Options{Binary: binary})
@@ -220,7 +220,7 @@ func TestLateCompletionIsStillATimeout(t *testing.T) {
 
 func TestCancelWhileQueued(t *testing.T) {
 	hold := make(chan struct{})
-	holder := commands.Command{Name: "holder", New: hazard.Lookup("echo").New, Main: func(context.Context) { <-hold }}
+	holder := legacy.Command{Name: "holder", New: hazard.Lookup("echo").New, Main: func(context.Context) { <-hold }}
 	done := make(chan Result, 1)
 	go func() { done <- Run(context.Background(), holder, nil, Options{}) }()
 	for len(theLane.sem) == 0 {
@@ -244,7 +244,7 @@ func TestRunsAreFIFO(t *testing.T) {
 	var mu sync.Mutex
 	var order []string
 	hold := make(chan struct{})
-	record := commands.Command{Name: "record", New: hazard.Lookup("echo").New, Main: func(context.Context) {
+	record := legacy.Command{Name: "record", New: hazard.Lookup("echo").New, Main: func(context.Context) {
 		if len(os.Args) > 1 && os.Args[1] == "hold" {
 			<-hold
 			return

@@ -10,8 +10,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // kind is the JSON type of one input value (or of a slice's elements).
@@ -78,7 +78,7 @@ func params(app *cli.App, output string) ([]param, []string) {
 	var warnings []string
 	byProp := map[string]bool{}
 	for i, f := range app.Flags {
-		p, ok, warning := flagInput(app, f, output == commands.OutputPlain)
+		p, ok, warning := flagInput(app, f, output == legacy.OutputPlain)
 		if warning != "" {
 			if p.flag == "" {
 				warning = fmt.Sprintf("flag %d (%T): %s", i+1, f, warning)
@@ -400,7 +400,7 @@ func flagParam(f cli.Flag) (param, string) {
 		p := scalar(kString, nil)
 		if f.Value != nil {
 			p.schema.Default = defaultJSON(genericDefault(f.Value))
-			if c, ok := f.Value.(commands.Choices); ok {
+			if c, ok := f.Value.(legacy.Choices); ok {
 				for _, w := range c.Choices() {
 					p.schema.Enum = append(p.schema.Enum, w)
 				}
@@ -561,32 +561,32 @@ func defaultJSON(v any) json.RawMessage {
 // positionals.
 //
 // Descriptions speak tool, not CLI: a flag's is its Usage, a positional's its entry in
-// the app's commands.MetaArgDescriptions (none otherwise), and in both flag syntax,
+// the app's legacy.MetaArgDescriptions (none otherwise), and in both flag syntax,
 // positional placeholders and urfave/cli's backtick placeholder are rewritten into
-// property names (see [vocabulary.speak]). The rules of commands.MetaConstraints are
+// property names (see [vocabulary.speak]). The rules of legacy.MetaConstraints are
 // written in with [tool.ApplyConstraints], their names (flags or positionals) mapped to
 // properties; a rule naming no input is an error, as is malformed metadata: those are
 // configuration written for cmdbridge, not derivation.
-func Schema(c commands.Command) (*jsonschema.Schema, error) {
+func Schema(c legacy.Command) (*jsonschema.Schema, error) {
 	s, _, err := schemaOf(c)
 	return s, err
 }
 
 // Warnings lists what [Schema] could not map as written and mapped to its fallback
 // instead (see docs/schemas.md), one sentence each; none for a command it maps fully.
-func Warnings(c commands.Command) []string {
+func Warnings(c legacy.Command) []string {
 	_, warnings := params(c.New(), c.Output)
 	return warnings
 }
 
 // schemaOf is [Schema] with its warnings.
-func schemaOf(c commands.Command) (*jsonschema.Schema, []string, error) {
+func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 	app := c.New()
 	ps, warnings := params(app, c.Output)
 	voc := newVocabulary(app, ps)
-	argDescriptions, err := stringMap(app.Metadata[commands.MetaArgDescriptions])
+	argDescriptions, err := stringMap(app.Metadata[legacy.MetaArgDescriptions])
 	if err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaArgDescriptions, err)
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgDescriptions, err)
 	}
 	for _, p := range ps {
 		if p.role != asFlag {
@@ -617,29 +617,29 @@ func schemaOf(c commands.Command) (*jsonschema.Schema, []string, error) {
 	}
 	cs, err := constraints(app, voc)
 	if err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaConstraints, err)
 	}
 	if err := tool.ApplyConstraints(s, cs...); err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaConstraints, err)
 	}
 	return s, warnings, nil
 }
 
-// Constraints returns the rules of c's commands.MetaConstraints with their names
+// Constraints returns the rules of c's legacy.MetaConstraints with their names
 // (flags, aliases or positionals) mapped to input properties: what [Schema] writes into
 // the schema, for generators that must reproduce it (the scaffold).
-func Constraints(c commands.Command) ([]tool.Constraint, error) {
+func Constraints(c legacy.Command) ([]tool.Constraint, error) {
 	app := c.New()
 	ps, _ := params(app, c.Output)
 	cs, err := constraints(app, newVocabulary(app, ps))
 	if err != nil {
-		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, commands.MetaConstraints, err)
+		return nil, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaConstraints, err)
 	}
 	return cs, nil
 }
 
 func constraints(app *cli.App, voc vocabulary) ([]tool.Constraint, error) {
-	cs, err := tool.ParseConstraints(app.Metadata[commands.MetaConstraints])
+	cs, err := tool.ParseConstraints(app.Metadata[legacy.MetaConstraints])
 	if err != nil {
 		return nil, err
 	}

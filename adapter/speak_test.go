@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // adopterApp is a command as an adopter writes it with plain urfave/cli: aliases,
@@ -31,7 +31,7 @@ func adopterApp() *cli.App {
 			&cli.BoolFlag{Name: "json"},
 		},
 		Metadata: map[string]any{
-			commands.MetaConstraints: []tool.Constraint{
+			legacy.MetaConstraints: []tool.Constraint{
 				{Kind: tool.Required, Properties: []string{"release"}},
 				{Kind: tool.AnyOf, Properties: []string{"target", "config"}},
 				{Kind: tool.Together, Properties: []string{"target", "region-name"}},
@@ -39,14 +39,14 @@ func adopterApp() *cli.App {
 				{Kind: tool.Requires, Properties: []string{"skip-check", "execute"}},
 				{Kind: tool.Requires, Properties: []string{"mode", "execute"}, Values: []any{"fast"}},
 			},
-			commands.MetaArgDescriptions: map[string]string{"note": "a note for the deploy log, see --mode"},
+			legacy.MetaArgDescriptions: map[string]string{"note": "a note for the deploy log, see --mode"},
 		},
 		Action: func(*cli.Context) error { return nil },
 	}
 }
 
-func adopterCommand() commands.Command {
-	return commands.Command{Name: "deploy", Domain: "ops", New: adopterApp}
+func adopterCommand() legacy.Command {
+	return legacy.Command{Name: "deploy", Domain: "ops", New: adopterApp}
 }
 
 func TestDescriptionsSpeakTool(t *testing.T) {
@@ -150,9 +150,9 @@ func TestConstraintErrors(t *testing.T) {
 		{"requires one", []tool.Constraint{{Kind: tool.Requires, Properties: []string{"target"}}}, "wrong number of properties"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := commands.Command{Name: "deploy", New: func() *cli.App {
+			c := legacy.Command{Name: "deploy", New: func() *cli.App {
 				app := adopterApp()
-				app.Metadata = map[string]any{commands.MetaConstraints: tc.meta}
+				app.Metadata = map[string]any{legacy.MetaConstraints: tc.meta}
 				return app
 			}}
 			_, err := Schema(c)

@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/proctree"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // RunSubprocess runs `opts.Binary [opts.Prefix...] <c.Name> argv...` (for a tree leaf,
@@ -21,7 +21,7 @@ import (
 // [Result]. On deadline or cancellation the whole tree is killed, daemons that left the
 // group included, and the result is 124/timeout or 130/cancelled with the same stderr
 // note the adapter lane appends. Nothing the command started outlives the call.
-func RunSubprocess(ctx context.Context, c commands.Command, argv []string, opts Options) Result {
+func RunSubprocess(ctx context.Context, c legacy.Command, argv []string, opts Options) Result {
 	start := time.Now()
 	if ctx == nil {
 		ctx = context.Background()

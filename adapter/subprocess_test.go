@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/proctree/proctreetest"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // TestRunSubprocessTimeoutKillsEscapedDaemon: the subprocess lane's binary double-forks
@@ -23,14 +23,14 @@ func TestRunSubprocessTimeoutKillsEscapedDaemon(t *testing.T) {
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"+proctreetest.Script+"\n"), 0o755))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	res := RunSubprocess(ctx, commands.Command{Name: "daemon"}, nil, Options{Binary: bin, Dir: dir})
+	res := RunSubprocess(ctx, legacy.Command{Name: "daemon"}, nil, Options{Binary: bin, Dir: dir})
 	assert.Equal(t, TimedOut, res.Status)
 	assert.Equal(t, ExitTimeout, res.ExitCode)
 	proctreetest.RequireDaemonGone(t, dir, "the call")
 }
 
 func BenchmarkRunSubprocessTrue(b *testing.B) {
-	c := commands.Command{Name: "true"}
+	c := legacy.Command{Name: "true"}
 	for b.Loop() {
 		if r := RunSubprocess(context.Background(), c, nil, Options{Binary: "/usr/bin/env"}); r.ExitCode != 0 {
 			b.Fatalf("exit %d: %s", r.ExitCode, r.Stderr)

@@ -1,15 +1,17 @@
 package adapter
 
-import "github.com/cmdbridge/cmdbridge/commands"
+import (
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+)
 
 // The tiers of a tier table, bridgecheck's verdict on each legacy command (the
-// adopter's table is read into commands.Command.Tier, see commands.Registry.SetTiers).
+// adopter's table is read into legacy.Command.Tier, see legacy.Registry.SetTiers).
 const (
 	// TierInProcess: bridgecheck charged nothing to the command; the adapter lane runs it.
-	TierInProcess = commands.TierInProcess
+	TierInProcess = legacy.TierInProcess
 	// TierSubprocess: bridgecheck found code unsafe in-process; [Call] serves the command
 	// on the subprocess lane even when the adapter lane was asked for.
-	TierSubprocess = commands.TierSubprocess
+	TierSubprocess = legacy.TierSubprocess
 )
 
 // Reasons in the metadata "reason" of a call [Call] moved to the subprocess lane.
@@ -22,12 +24,12 @@ const (
 )
 
 // tierOf is the tier lookup [Call] uses; tests replace it to route a test command.
-var tierOf = func(c commands.Command) string { return c.Tier }
+var tierOf = func(c legacy.Command) string { return c.Tier }
 
 // routeOf says whether [Call] must serve c on the subprocess lane although the adapter
 // lane was asked for, and why: its tier is subprocess, or it has none and a binary is
 // configured without opts.InProcess.
-func routeOf(c commands.Command, opts Options) (reason string) {
+func routeOf(c legacy.Command, opts Options) (reason string) {
 	switch tierOf(c) {
 	case TierSubprocess:
 		return ReasonTier

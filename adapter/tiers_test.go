@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // A command nobody analysed runs on the subprocess lane when a binary is configured,
@@ -49,7 +49,7 @@ func fakeTier(t *testing.T, names ...string) {
 		sub[n] = true
 	}
 	prev := tierOf
-	tierOf = func(c commands.Command) string {
+	tierOf = func(c legacy.Command) string {
 		if sub[c.Name] {
 			return TierSubprocess
 		}

@@ -15,7 +15,7 @@
 // Every family requires inspect.Analyzer (one traversal per package, shared) and the
 // scope pass (bridgecheck/internal/scope), which decides what is checked: a package is
 // a legacy command package when it registers a command (a struct literal with a
-// constant string Name, a New func() *cli.App and a Main field: commands.Command's
+// constant string Name, a New func() *cli.App and a Main field: legacy.Command's
 // shape) or builds apps for registrations made elsewhere (an exported function
 // returning a *cli.App or *cli.Command it builds with an Action, Before or After);
 // -legacy import path patterns replace that detection. Native tool packages are those
@@ -43,7 +43,7 @@
 // each rule set applied to, so that cmd/bridgecheck says so when it checked nothing.
 // [Tiers] runs [Analyzer] and returns each command's tier: in-process when nothing is
 // charged to it, subprocess otherwise. [Table.JSON] is the tier table an adopter
-// commits and loads (commands.ParseTiers); the corpus's is commands/all/tiers.json.
+// commits and loads (legacy.ParseTiers); the corpus's is commands/all/tiers.json.
 //
 // Invariants: nothing is reported in _test.go files or in packages that are neither
 // legacy command packages nor native tool packages; legacy rules never apply to native

@@ -10,15 +10,21 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Version is what `delivery --version` prints.
 var Version = "0.1.0"
 
+// Pack is the tool pack the corpus's tools belong to: a spelling may carry it as a prefix
+// (software-delivery:wu_create).
+const Pack = "software-delivery"
+
 // Dispatch runs the command argv names, as the delivery binary does, and returns the exit
 // code when the command's main returns without exiting. bin is the multi-call binary's
 // name for messages (delivery). It swaps os.Args for the duration of the call.
-func Dispatch(ctx context.Context, r *Registry, bin string, argv []string, stdout, stderr io.Writer) int {
+func Dispatch(ctx context.Context, r *legacy.Registry, bin string, argv []string, stdout, stderr io.Writer) int {
 	if len(argv) > 0 {
 		if c, ok := r.Lookup(filepath.Base(argv[0])); ok {
 			return runMain(ctx, c, argv[1:])
@@ -42,7 +48,7 @@ func Dispatch(ctx context.Context, r *Registry, bin string, argv []string, stdou
 	return unknownCommand(r, bin, rest, stdout, stderr)
 }
 
-func runMain(ctx context.Context, c Command, args []string) int {
+func runMain(ctx context.Context, c legacy.Command, args []string) int {
 	saved := os.Args
 	os.Args = append([]string{c.Name}, args...)
 	defer func() { os.Args = saved }()
@@ -52,7 +58,7 @@ func runMain(ctx context.Context, c Command, args []string) int {
 
 // unknownCommand reports spec §2.1's usage error, in the JSON envelope when --json occurs
 // before a "--".
-func unknownCommand(r *Registry, bin string, rest []string, stdout, stderr io.Writer) int {
+func unknownCommand(r *legacy.Registry, bin string, rest []string, stdout, stderr io.Writer) int {
 	msg := fmt.Sprintf("unknown command %q", rest[0])
 	if s := Suggest(r, rest[0]); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -93,7 +99,7 @@ func wantsJSON(args []string) bool {
 }
 
 // Suggest returns the registered name closest to name, or "" when none is close.
-func Suggest(r *Registry, name string) string {
+func Suggest(r *legacy.Registry, name string) string {
 	best, bestDist := "", len(name)/2+2
 	for _, c := range r.All() {
 		if d := editDistance(strings.ToLower(name), c.Name); d < bestDist {
@@ -125,8 +131,8 @@ func editDistance(a, b string) int {
 
 func isSep(c byte) bool { return c == ':' || c == '_' || c == '-' }
 
-func writeHelp(r *Registry, bin string, w io.Writer) {
-	byDomain := map[string][]Command{}
+func writeHelp(r *legacy.Registry, bin string, w io.Writer) {
+	byDomain := map[string][]legacy.Command{}
 	var domains []string
 	for _, c := range r.All() {
 		if _, seen := byDomain[c.Domain]; !seen {

@@ -12,19 +12,20 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // probeRegistry registers commands whose mains record the os.Args they ran with.
-func probeRegistry(t *testing.T, seen *[][]string) *commands.Registry {
+func probeRegistry(t *testing.T, seen *[][]string) *legacy.Registry {
 	t.Helper()
-	r := commands.NewRegistry()
+	r := legacy.NewRegistry()
 	for _, c := range []struct{ name, domain, usage string }{
 		{"wu:create", "wu", "create a work unit"},
 		{"wu:claim", "wu", "claim a work unit"},
 		{"mem:inbox", "memory", "read the inbox"},
 	} {
 		usage := c.usage
-		require.NoError(t, r.Add(commands.Command{
+		require.NoError(t, r.Add(legacy.Command{
 			Name:   c.name,
 			Domain: c.domain,
 			New:    func() *cli.App { return &cli.App{Usage: usage} },

@@ -17,3 +17,5 @@
 //     os.Args to the command's own argv (argv[0] = the command name) and runs its main.
 //     An unknown command exits 2 with a did-you-mean suggestion.
 package commands
+
+//go:generate go run ./internal/gentools -out ../docs/tools.md

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // AdapterBridge is the Adapter backed by the adapter package: specs derived from the
@@ -14,7 +14,7 @@ import (
 type AdapterBridge struct{}
 
 // Spec returns adapter.Spec(c).
-func (AdapterBridge) Spec(c commands.Command) (tool.Spec, error) { return adapter.Spec(c) }
+func (AdapterBridge) Spec(c legacy.Command) (tool.Spec, error) { return adapter.Spec(c) }
 
 // Call runs the call through adapter.Call.
 func (AdapterBridge) Call(ctx context.Context, call AdapterCall) tool.Output {

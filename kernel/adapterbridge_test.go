@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // TestDefaultAdapterRunsLegacyMain runs a legacy-style command through the real adapter
@@ -22,7 +22,7 @@ func TestDefaultAdapterRunsLegacyMain(t *testing.T) {
 	newApp := func() *cli.App {
 		return &cli.App{
 			Name: "demo:hello", Usage: "say hello",
-			Metadata: map[string]any{commands.MetaReadOnly: true},
+			Metadata: map[string]any{legacy.MetaReadOnly: true},
 			Flags:    []cli.Flag{&cli.StringFlag{Name: "who-is", Required: true}, &cli.BoolFlag{Name: "json"}},
 			Action: func(c *cli.Context) error {
 				fmt.Fprintf(os.Stdout, `{"ok":true,"command":"demo:hello","data":{"greeting":"hello %s"},"error":null,"warnings":[]}`+"\n", c.String("who-is"))
@@ -30,8 +30,8 @@ func TestDefaultAdapterRunsLegacyMain(t *testing.T) {
 			},
 		}
 	}
-	reg := commands.NewRegistry()
-	require.NoError(t, reg.Add(commands.Command{Name: "demo:hello", Domain: "demo", New: newApp,
+	reg := legacy.NewRegistry()
+	require.NoError(t, reg.Add(legacy.Command{Name: "demo:hello", Domain: "demo", New: newApp,
 		Main: func(ctx context.Context) { _ = newApp().RunContext(ctx, os.Args) }}))
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Commands, c.Adapter = reg, nil })
 
@@ -59,7 +59,7 @@ var demoRunning, demoMax atomic.Int32
 func TestAdapterCallsQueueOnTheAdapterLock(t *testing.T) {
 	demoMax.Store(0)
 	newApp := func() *cli.App {
-		return &cli.App{Name: "demo:slow", Usage: "slow", Metadata: map[string]any{commands.MetaReadOnly: true},
+		return &cli.App{Name: "demo:slow", Usage: "slow", Metadata: map[string]any{legacy.MetaReadOnly: true},
 			Flags: []cli.Flag{&cli.IntFlag{Name: "n"}, &cli.BoolFlag{Name: "json"}},
 			Action: func(c *cli.Context) error {
 				n := demoRunning.Add(1)
@@ -75,8 +75,8 @@ func TestAdapterCallsQueueOnTheAdapterLock(t *testing.T) {
 				return nil
 			}}
 	}
-	reg := commands.NewRegistry()
-	require.NoError(t, reg.Add(commands.Command{Name: "demo:slow", New: newApp,
+	reg := legacy.NewRegistry()
+	require.NoError(t, reg.Add(legacy.Command{Name: "demo:slow", New: newApp,
 		Main: func(ctx context.Context) { _ = newApp().RunContext(ctx, os.Args) }}))
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Commands, c.Adapter = reg, nil })
 	var reqs []kernel.Request

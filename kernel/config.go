@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // Config is everything a Kernel is built from.
@@ -21,9 +21,9 @@ type Config struct {
 	// pack prefix.
 	Pack string
 	// Commands are the legacy commands served through Adapter (nil: none).
-	Commands *commands.Registry
-	// Native are the native tools (nil: nativetools.Default).
-	Native *nativetools.Registry
+	Commands *legacy.Registry
+	// Native are the native tools (nil: none).
+	Native *native.Registry
 	// Adapter serves command-backed tools (nil: AdapterBridge, the adapter package).
 	Adapter Adapter
 	// AdapterOptions are passed to every adapter and subprocess call.
@@ -55,7 +55,7 @@ type Config struct {
 	// or doublestar globs over canonical names ("git:*").
 	Sandboxed []string
 	// Routes override the lane per tool (any spelling): adapter, native or shadow. They
-	// are laid over the native registry's routes (nativetools.Registry.SetRoutes).
+	// are laid over the native registry's routes (native.Registry.SetRoutes).
 	Routes map[string]string
 	// MaxParallel bounds concurrent calls inside one batch wave (default 8).
 	MaxParallel int
@@ -113,7 +113,7 @@ type AdapterOptions struct {
 
 // AdapterCall is one call handed to an Adapter.
 type AdapterCall struct {
-	Command commands.Command
+	Command legacy.Command
 	Input   json.RawMessage
 	// Lane is "adapter" or "subprocess".
 	Lane    string
@@ -125,6 +125,6 @@ type AdapterCall struct {
 
 // Adapter is the bridge to legacy commands (the adapter package, see AdapterBridge).
 type Adapter interface {
-	Spec(c commands.Command) (tool.Spec, error)
+	Spec(c legacy.Command) (tool.Spec, error)
 	Call(ctx context.Context, call AdapterCall) tool.Output
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // oddFlag is a flag type from outside urfave/cli that takes a value.
@@ -37,10 +37,10 @@ func (f *oddFlag) GetEnvVars() []string   { return nil }
 // adopterCommands are an outside team's commands, served through the real adapter: one
 // the adapter maps only with fallbacks, one whose cmdbridge metadata is broken (its path
 // input names no property), and one that maps cleanly.
-func adopterCommands(t *testing.T, argv *[]string, mu *sync.Mutex) *commands.Registry {
-	r := commands.NewRegistry()
+func adopterCommands(t *testing.T, argv *[]string, mu *sync.Mutex) *legacy.Registry {
+	r := legacy.NewRegistry()
 	add := func(name, usage string, meta map[string]any, flags ...cli.Flag) {
-		require.NoError(t, r.Add(commands.Command{Name: name, Domain: "adopter",
+		require.NoError(t, r.Add(legacy.Command{Name: name, Domain: "adopter",
 			New: func() *cli.App {
 				return &cli.App{Name: name, Usage: "adopter " + name, ArgsUsage: usage, Metadata: meta,
 					Flags: append(flags, &cli.BoolFlag{Name: "json"})}
@@ -51,10 +51,10 @@ func adopterCommands(t *testing.T, argv *[]string, mu *sync.Mutex) *commands.Reg
 				mu.Unlock()
 			}}))
 	}
-	add("adopter:odd", "<project>|<user>/<project> {more}", map[string]any{commands.MetaReadOnly: true}, &oddFlag{name: "tint"})
-	add("adopter:broken", "<DIR>", map[string]any{commands.MetaPaths: map[string]string{"nowhere": "read"}})
-	add("adopter:fine", "FILE [FILE...]", map[string]any{commands.MetaReadOnly: true})
-	require.NoError(t, r.Add(commands.Command{Name: "adopter:panics", Main: func(context.Context) {},
+	add("adopter:odd", "<project>|<user>/<project> {more}", map[string]any{legacy.MetaReadOnly: true}, &oddFlag{name: "tint"})
+	add("adopter:broken", "<DIR>", map[string]any{legacy.MetaPaths: map[string]string{"nowhere": "read"}})
+	add("adopter:fine", "FILE [FILE...]", map[string]any{legacy.MetaReadOnly: true})
+	require.NoError(t, r.Add(legacy.Command{Name: "adopter:panics", Main: func(context.Context) {},
 		New: func() *cli.App { panic("no app today") }}))
 	return r
 }
@@ -64,7 +64,7 @@ func TestKernelStartsWhenSchemasDegrade(t *testing.T) {
 	var mu sync.Mutex
 	ws := t.TempDir()
 	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: adopterCommands(t, &argv, &mu), Native: nativetools.NewRegistry(),
+		Workspace: ws, Commands: adopterCommands(t, &argv, &mu), Native: native.NewRegistry(),
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err, "one odd or broken command must not sink the registry")
@@ -123,10 +123,10 @@ func TestKernelStartsWhenSchemasDegrade(t *testing.T) {
 }
 
 func TestKernelStillRefusesBrokenConfiguration(t *testing.T) {
-	r := commands.NewRegistry()
+	r := legacy.NewRegistry()
 	for _, name := range []string{"adopter:dup", "adopter_dup"} {
-		require.NoError(t, r.Add(commands.Command{Name: name, New: func() *cli.App { return &cli.App{} }, Main: func(context.Context) {}}))
+		require.NoError(t, r.Add(legacy.Command{Name: name, New: func() *cli.App { return &cli.App{} }, Main: func(context.Context) {}}))
 	}
-	_, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: nativetools.NewRegistry()})
+	_, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry()})
 	assert.ErrorContains(t, err, "adopter_dup", "two names for one tool are a configuration error, not a schema problem")
 }

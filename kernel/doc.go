@@ -90,5 +90,3 @@
 //   - A call refuses to run when its receipt could not be recorded (the evidence log
 //     failed, or its files were replaced or removed under it).
 package kernel
-
-//go:generate go run ./internal/gentools -out ../docs/tools.md

@@ -15,11 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // Inputs of the test tools.
@@ -62,13 +62,13 @@ func (p *probe) leave() {
 
 // testRegistry builds native tools: echo (RO, parallel), write (path write), sleep
 // (parallel-safe and not), block (waits for ctx), panic.
-func testRegistry(t testing.TB, p *probe) *nativetools.Registry {
-	r := nativetools.NewRegistry()
-	add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
-	add(nativetools.New(tool.Spec{Name: "test:echo", Description: "echo", ParallelSafe: true,
+func testRegistry(t testing.TB, p *probe) *native.Registry {
+	r := native.NewRegistry()
+	add := func(tl native.Tool) { require.NoError(t, r.Add(tl)) }
+	add(native.New(tool.Spec{Name: "test:echo", Description: "echo", ParallelSafe: true,
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output { return tool.OK(in) }))
-	add(nativetools.New(tool.Spec{Name: "test:write", Description: "write a path",
+	add(native.New(tool.Spec{Name: "test:write", Description: "write a path",
 		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
 		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output {
 			p.enter(0)
@@ -78,7 +78,7 @@ func testRegistry(t testing.TB, p *probe) *nativetools.Registry {
 		}))
 	// A parallel-safe writer: it skips the workspace write lock, so only the path locks
 	// order it.
-	add(nativetools.New(tool.Spec{Name: "test:write-p", Description: "write a path, parallel-safe", ParallelSafe: true,
+	add(native.New(tool.Spec{Name: "test:write-p", Description: "write a path, parallel-safe", ParallelSafe: true,
 		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
 		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output {
 			p.enter(0)
@@ -86,7 +86,7 @@ func testRegistry(t testing.TB, p *probe) *nativetools.Registry {
 			time.Sleep(5 * time.Millisecond)
 			return tool.OK(in)
 		}))
-	add(nativetools.New(tool.Spec{Name: "test:read", Description: "read a path", ParallelSafe: true,
+	add(native.New(tool.Spec{Name: "test:read", Description: "read a path", ParallelSafe: true,
 		Annotations: tool.Annotations{ReadOnlyHint: true},
 		Paths:       []tool.PathInput{{Property: "path", Access: tool.Read}}},
 		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output { return tool.OK(in) }))
@@ -100,13 +100,13 @@ func testRegistry(t testing.TB, p *probe) *nativetools.Registry {
 			return tool.Fail(tool.CodeInternal, "interrupted")
 		}
 	}
-	add(nativetools.New(tool.Spec{Name: "test:sleep-r", Description: "parallel sleeper", ParallelSafe: true,
+	add(native.New(tool.Spec{Name: "test:sleep-r", Description: "parallel sleeper", ParallelSafe: true,
 		Annotations: tool.Annotations{ReadOnlyHint: true}}, sleeper))
-	add(nativetools.New(tool.Spec{Name: "test:sleep-w", Description: "serial sleeper"}, sleeper))
-	add(nativetools.New(tool.Spec{Name: "test:destroy", Description: "destructive",
+	add(native.New(tool.Spec{Name: "test:sleep-w", Description: "serial sleeper"}, sleeper))
+	add(native.New(tool.Spec{Name: "test:destroy", Description: "destructive",
 		Annotations: tool.Annotations{DestructiveHint: true}},
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output { return tool.OK(nil) }))
-	add(nativetools.New(tool.Spec{Name: "test:block", Description: "blocks until its context ends",
+	add(native.New(tool.Spec{Name: "test:block", Description: "blocks until its context ends",
 		DefaultTimeout: 20 * time.Millisecond, MaxTimeout: time.Second, Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
 			<-ctx.Done()
@@ -123,7 +123,7 @@ type fakeAdapter struct {
 	panic bool
 }
 
-func (f *fakeAdapter) Spec(c commands.Command) (tool.Spec, error) {
+func (f *fakeAdapter) Spec(c legacy.Command) (tool.Spec, error) {
 	return tool.Spec{Name: c.Name, Description: c.New().Usage, InputSchema: mustSchema(`{"type":"object","properties":{"id":{"type":"string"},"force":{"type":"boolean"}},"required":["id"],"additionalProperties":false}`)}, nil
 }
 
@@ -137,10 +137,10 @@ func (f *fakeAdapter) Call(ctx context.Context, call kernel.AdapterCall) tool.Ou
 	return tool.OK(json.RawMessage(call.Input)).WithMeta("exit_code", 0)
 }
 
-func testCommands(t testing.TB, names ...string) *commands.Registry {
-	r := commands.NewRegistry()
+func testCommands(t testing.TB, names ...string) *legacy.Registry {
+	r := legacy.NewRegistry()
 	for _, n := range names {
-		require.NoError(t, r.Add(commands.Command{Name: n, Domain: "wu",
+		require.NoError(t, r.Add(legacy.Command{Name: n, Domain: "wu",
 			New: func() *cli.App { return &cli.App{Name: n, Usage: "legacy " + n} }, Main: func(context.Context) {}}))
 	}
 	return r

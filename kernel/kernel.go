@@ -14,11 +14,11 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/rogpeppe/go-internal/lockedfile"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // Kernel is the governed call path. It is safe for concurrent use.
@@ -55,8 +55,8 @@ type entry struct {
 	spec     tool.Spec
 	route    string
 	resolved *jsonschema.Resolved
-	command  *commands.Command
-	native   *nativetools.Tool
+	command  *legacy.Command
+	native   *native.Tool
 	// unavailable says why the tool is listed but refuses every call: its spec could
 	// not be derived (see buildRegistry).
 	unavailable string
@@ -77,7 +77,7 @@ func New(cfg Config) (*Kernel, error) {
 		return nil, fmt.Errorf("kernel: workspace: %w", err)
 	}
 	if cfg.Native == nil {
-		cfg.Native = nativetools.Default
+		cfg.Native = native.NewRegistry()
 	}
 	if cfg.MaxParallel <= 0 {
 		cfg.MaxParallel = 8
@@ -125,7 +125,7 @@ func New(cfg Config) (*Kernel, error) {
 func (k *Kernel) buildRegistry() error {
 	routes := DefaultRoutes()
 	var err error
-	var cmds []commands.Command
+	var cmds []legacy.Command
 	if k.cfg.Commands != nil {
 		cmds = k.cfg.Commands.All()
 	}
@@ -240,7 +240,7 @@ func (k *Kernel) buildGovernance() error {
 }
 
 // adapterSpec is a.Spec(c), a panic (in the command's New, say) turned into an error.
-func adapterSpec(a Adapter, c commands.Command) (spec tool.Spec, err error) {
+func adapterSpec(a Adapter, c legacy.Command) (spec tool.Spec, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			spec, err = tool.Spec{}, fmt.Errorf("deriving its spec panicked: %v", r)
@@ -251,7 +251,7 @@ func adapterSpec(a Adapter, c commands.Command) (spec tool.Spec, err error) {
 
 // unavailableSpec stands in for the spec of a command the adapter could not describe:
 // no inputs, the worst-case annotations, and a warning carrying the error.
-func unavailableSpec(c commands.Command, err error) tool.Spec {
+func unavailableSpec(c legacy.Command, err error) tool.Spec {
 	return tool.Spec{
 		Name: c.Name, Domain: c.Domain,
 		Description: "unavailable: its spec could not be derived",

@@ -13,8 +13,8 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 func TestStateMachineEveryPair(t *testing.T) {
@@ -238,7 +238,7 @@ func TestClosedKernelRefusesUnrecordedCalls(t *testing.T) {
 
 func TestNativeEnvCarriesInteractive(t *testing.T) {
 	reg := testRegistry(t, &probe{})
-	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "test:who", Annotations: tool.Annotations{ReadOnlyHint: true}},
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "test:who", Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
 			return tool.OK(map[string]any{"interactive": env.Interactive, "dir": env.Dir, "owner": env.Getenv("OWNER")})
 		})))

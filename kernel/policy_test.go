@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 type doctorIn struct {
@@ -31,11 +31,11 @@ type recoverIn struct {
 func withEffectTools(t *testing.T, ran *int) kopt {
 	return func(c *kernel.Config) {
 		r := testRegistry(t, &probe{})
-		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "test:doctor", Description: "check, and fix with fix",
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "test:doctor", Description: "check, and fix with fix",
 			Annotations: tool.Annotations{DestructiveHint: true},
 			Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("fix")), tool.ReadOnlyWhen(tool.IsSet("dry_run"))}},
 			func(ctx context.Context, env *tool.Env, in doctorIn) tool.Output { *ran++; return tool.OK(in) })))
-		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "test:recover", Description: "diagnose, and act with action",
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "test:recover", Description: "diagnose, and act with action",
 			Annotations: tool.Annotations{DestructiveHint: true},
 			Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("action")), tool.WritesWhen(tool.IsEqual("action", "resume"))}},
 			func(ctx context.Context, env *tool.Env, in recoverIn) tool.Output { *ran++; return tool.OK(in) })))
@@ -172,7 +172,7 @@ func TestRefusalSnippetForAConfiguredPolicy(t *testing.T) {
 func TestRequiredApprovalsHaveNoAllowSnippet(t *testing.T) {
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
 		r := testRegistry(t, &probe{})
-		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "test:owner", RequiredApprovals: []string{"owner"}},
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "test:owner", RequiredApprovals: []string{"owner"}},
 			func(ctx context.Context, env *tool.Env, in struct{}) tool.Output { return tool.OK(nil) })))
 		c.Native = r
 	})
@@ -248,8 +248,8 @@ func TestEffectsAreCheckedWhenTheKernelIsBuilt(t *testing.T) {
 			Effects: []tool.Effect{tool.ReadOnlyWhen()}}, "no condition"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := nativetools.NewRegistry()
-			require.NoError(t, r.Add(nativetools.New(tc.spec,
+			r := native.NewRegistry()
+			require.NoError(t, r.Add(native.New(tc.spec,
 				func(ctx context.Context, env *tool.Env, in doctorIn) tool.Output { return tool.OK(nil) })))
 			_, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Native: r})
 			require.Error(t, err)

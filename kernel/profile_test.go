@@ -7,10 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func toolNames(k *kernel.Kernel) []string {
@@ -127,7 +127,7 @@ func TestViewErrorsAtStart(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := kernel.Config{
-				Workspace: t.TempDir(), Native: testRegistry(t, &probe{}), Commands: commands.NewRegistry(),
+				Workspace: t.TempDir(), Native: testRegistry(t, &probe{}), Commands: legacy.NewRegistry(),
 				Adapter: &fakeAdapter{}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 				Profiles: profiles, View: tc.view,
 				Governance: kernel.Governance{Disabled: []string{"test:destroy"}},

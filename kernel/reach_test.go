@@ -13,17 +13,18 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // TestEveryPropertyReachesTheLane walks every tool schema (the real native tools, cloned
 // as spies, and adapter-backed commands) and proves that an input setting every declared
 // property passes the pipeline and arrives at the lane unchanged.
 func TestEveryPropertyReachesTheLane(t *testing.T) {
-	spies := nativetools.NewRegistry()
+	spies := native.NewRegistry()
 	got := map[string]json.RawMessage{}
 	for _, real := range nativetools.Default.All() {
 		name := real.Spec.Name
-		require.NoError(t, spies.Add(nativetools.Raw(real.Spec, func(ctx context.Context, env *tool.Env, in json.RawMessage) tool.Output {
+		require.NoError(t, spies.Add(native.Raw(real.Spec, func(ctx context.Context, env *tool.Env, in json.RawMessage) tool.Output {
 			got[name] = in
 			return tool.OK(nil)
 		})))

@@ -1,6 +1,8 @@
 package kernel
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // Route values.
 const (
@@ -28,7 +30,7 @@ type RouteTable struct {
 
 // DefaultRoutes is the table every kernel starts from: commands on the adapter lane,
 // native-only tools on the native lane, no route per tool. The native registry's routes
-// (nativetools.Registry.Routes) and Config.Routes are laid over it.
+// (native.Registry.Routes) and Config.Routes are laid over it.
 func DefaultRoutes() RouteTable {
 	var t RouteTable
 	t.Defaults.Command, t.Defaults.NativeOnly = RouteAdapter, RouteNative

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // A native tool with a command's exact name is its migrated implementation: routes
@@ -22,7 +22,7 @@ func TestMigrationPairRoutes(t *testing.T) {
 	}
 	withNative := func(c *kernel.Config) {
 		reg := testRegistry(t, &probe{})
-		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:edit"},
+		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tool.OK("native " + in.ID) })))
 		c.Native = reg
 		c.Commands = testCommands(t, "wu:edit") // a command routes.json leaves on the default

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // A shadow-routed tool serves the adapter's result, runs its native implementation on a
@@ -44,8 +44,8 @@ func TestShadowRouteRecordsDifferences(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			withNative := func(c *kernel.Config) {
-				reg := nativetools.NewRegistry()
-				require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:edit"},
+				reg := native.NewRegistry()
+				require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 					func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tc.native(env, in) })))
 				c.Native = reg
 				c.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
@@ -86,8 +86,8 @@ func TestShadowOnlyOnShadowRoute(t *testing.T) {
 	}
 	ran := 0
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
-		reg := nativetools.NewRegistry()
-		require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "wu:edit"},
+		reg := native.NewRegistry()
+		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { ran++; return tool.OK(nil) })))
 		c.Native = reg
 		c.Routes = map[string]string{"wu:edit": kernel.RouteShadow}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // withCat adds test:cat, a native tool that returns its stdin as text, and counts its
@@ -23,7 +23,7 @@ import (
 func withCat(t testing.TB, ran *atomic.Int32) kopt {
 	return func(cfg *kernel.Config) {
 		r := testRegistry(t, &probe{})
-		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "test:cat", Description: "echo stdin",
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "test:cat", Description: "echo stdin",
 			Annotations: tool.Annotations{ReadOnlyHint: true}},
 			func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
 				ran.Add(1)
@@ -142,15 +142,15 @@ type editIn struct {
 // the native implementation beside it; both get the call's stdin.
 func TestStdinReachesBothSidesOfAShadowRun(t *testing.T) {
 	fa := &fakeAdapter{}
-	native := make(chan string, 1)
+	nativeSeen := make(chan string, 1)
 	k, _ := newKernel(t, nil, func(cfg *kernel.Config) {
 		cfg.Adapter = fa
 		cfg.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
-		r := nativetools.NewRegistry()
-		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "wu:edit", Description: "edit"},
+		r := native.NewRegistry()
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "wu:edit", Description: "edit"},
 			func(ctx context.Context, env *tool.Env, in editIn) tool.Output {
 				b, _ := io.ReadAll(env.Stdin)
-				native <- string(b)
+				nativeSeen <- string(b)
 				return tool.OK(nil)
 			})))
 		cfg.Native = r
@@ -163,7 +163,7 @@ func TestStdinReachesBothSidesOfAShadowRun(t *testing.T) {
 	require.Len(t, fa.calls, 1)
 	assert.Equal(t, "shadowed stdin", string(fa.calls[0].Stdin), "served side")
 	select {
-	case got := <-native:
+	case got := <-nativeSeen:
 		assert.Equal(t, "shadowed stdin", got, "native side")
 	default:
 		t.Fatal("the native side did not run")
@@ -177,8 +177,8 @@ func BenchmarkCallStdin(b *testing.B) {
 	for _, size := range []int{0, 64 << 10, kernel.DefaultMaxStdin} {
 		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
 			k, _ := newKernel(b, nil, func(cfg *kernel.Config) {
-				r := nativetools.NewRegistry()
-				require.NoError(b, r.Add(nativetools.New(tool.Spec{Name: "test:wc", Description: "count stdin",
+				r := native.NewRegistry()
+				require.NoError(b, r.Add(native.New(tool.Spec{Name: "test:wc", Description: "count stdin",
 					Annotations: tool.Annotations{ReadOnlyHint: true}},
 					func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
 						n, err := io.Copy(io.Discard, env.Stdin)

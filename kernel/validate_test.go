@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // corpusKernel serves the 82 corpus commands on the real adapter and the native tools.
@@ -92,11 +93,11 @@ func TestConstraintsPassGoodCalls(t *testing.T) {
 // TestUndescribedRuleHasAPlainMessage: a schema written by hand may forbid combinations
 // without describing them; the refusal still says what happened.
 func TestUndescribedRuleHasAPlainMessage(t *testing.T) {
-	reg := nativetools.NewRegistry()
+	reg := native.NewRegistry()
 	var s jsonschema.Schema
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
 		"additionalProperties":false,"not":{"required":["a","b"]}}`), &s))
-	require.NoError(t, reg.Add(nativetools.Raw(tool.Spec{Name: "test:pair", Description: "pair", InputSchema: &s,
+	require.NoError(t, reg.Add(native.Raw(tool.Spec{Name: "test:pair", Description: "pair", InputSchema: &s,
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(context.Context, *tool.Env, json.RawMessage) tool.Output { return tool.OK(nil) })))
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Native = reg })

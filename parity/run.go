@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // Lane names, in comparison order: the first lane that runs is the
@@ -39,10 +39,10 @@ type Options struct {
 	// subprocess and adapter when the command is registered, native when
 	// Native has the tool).
 	Lanes []string
-	// Commands holds the legacy commands (nil: commands.Default).
-	Commands *commands.Registry
+	// Commands holds the legacy commands (nil: none).
+	Commands *legacy.Registry
 	// Native holds native implementations (nil: no native lane).
-	Native *nativetools.Registry
+	Native *native.Registry
 	// Binary is the delivery multi-call binary of the subprocess lane.
 	Binary string
 	// Env sets variables for the call on every lane, on top of the host
@@ -122,10 +122,10 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	}
 	cmds := opts.Commands
 	if cmds == nil {
-		cmds = commands.Default
+		cmds = legacy.NewRegistry()
 	}
 	cmd, hasCmd := cmds.Lookup(toolName)
-	var native nativetools.Tool
+	var native native.Tool
 	hasNative := false
 	if opts.Native != nil {
 		native, hasNative = opts.Native.Lookup(toolName)
@@ -240,7 +240,7 @@ func laneEnv(env map[string]string, ws, dir string) map[string]string {
 	return out
 }
 
-func runLegacy(ctx context.Context, c commands.Command, input json.RawMessage, lane string, opts adapter.Options) (tool.Output, *Streams) {
+func runLegacy(ctx context.Context, c legacy.Command, input json.RawMessage, lane string, opts adapter.Options) (tool.Output, *Streams) {
 	argv, err := adapter.Argv(c, input)
 	if err != nil {
 		// Same mapping adapter.Call makes; both legacy lanes fail identically.
@@ -255,7 +255,7 @@ func runLegacy(ctx context.Context, c commands.Command, input json.RawMessage, l
 	return adapter.ToOutput(r), &Streams{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
 }
 
-func runNative(ctx context.Context, t nativetools.Tool, input json.RawMessage, dir string, env map[string]string, opts Options) tool.Output {
+func runNative(ctx context.Context, t native.Tool, input json.RawMessage, dir string, env map[string]string, opts Options) tool.Output {
 	lookup := func(k string) (string, bool) {
 		if v, ok := env[k]; ok {
 			return v, true

@@ -13,10 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 type configGetIn struct {
@@ -25,8 +26,8 @@ type configGetIn struct {
 
 // configGet is a test-only native config:get, correct for scalar and mapping
 // keys; mutate lets a test inject a defect into a copy of it.
-func configGet(mutate func(env *tool.Env, data map[string]any)) nativetools.Tool {
-	return nativetools.New(tool.Spec{Name: "config:get"}, func(ctx context.Context, env *tool.Env, in configGetIn) tool.Output {
+func configGet(mutate func(env *tool.Env, data map[string]any)) native.Tool {
+	return native.New(tool.Spec{Name: "config:get"}, func(ctx context.Context, env *tool.Env, in configGetIn) tool.Output {
 		b, err := os.ReadFile(filepath.Join(env.Dir, "workspace.yaml"))
 		if err != nil {
 			return tool.Fail(tool.CodeNoWorkspace, "%v", err)
@@ -70,13 +71,13 @@ func deliveryBinary(t *testing.T) string {
 	return bin
 }
 
-func runConfigGet(t *testing.T, native nativetools.Tool, key string) *parity.Report {
+func runConfigGet(t *testing.T, tl native.Tool, key string) *parity.Report {
 	t.Helper()
-	reg := nativetools.NewRegistry()
-	require.NoError(t, reg.Add(native))
+	reg := native.NewRegistry()
+	require.NoError(t, reg.Add(tl))
 	ws := workspace(t)
 	rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"`+key+`"}`), parity.Options{
-		Workspace: ws, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
+		Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
 		Env: map[string]string{"DELIVERY_NOW": "2026-03-01T10:00:00.000Z", "DELIVERY_SEED": "cmdbridge"},
 	})
 	require.NoError(t, err)
@@ -142,6 +143,6 @@ func TestRunNeedsTwoLanes(t *testing.T) {
 		Workspace: workspace(t), Lanes: []string{"adapter"},
 	})
 	assert.ErrorContains(t, err, "need two to compare")
-	_, err = parity.Run(context.Background(), "no:such", nil, parity.Options{Workspace: workspace(t), Binary: "x"})
+	_, err = parity.Run(context.Background(), "no:such", nil, parity.Options{Workspace: workspace(t), Commands: commands.Default, Binary: "x"})
 	assert.ErrorContains(t, err, "0 lane(s)")
 }

@@ -19,9 +19,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // ExitFileVar names the file where the delivery test main, `bridge` and
@@ -49,8 +49,8 @@ type Suite struct {
 	// `cmptree` listings.
 	Update bool
 	// Commands, Native and Runtime are passed to Run (see Options).
-	Commands *commands.Registry
-	Native   *nativetools.Registry
+	Commands *legacy.Registry
+	Native   *native.Registry
 	Runtime  func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
 	// Binary is the delivery binary of the subprocess lane ("": "delivery"
 	// looked up on the script's PATH).
@@ -264,7 +264,7 @@ func (c *scriptCmds) bridge(ts *testscript.TestScript, neg bool, args []string) 
 	}
 	reg := c.suite.Commands
 	if reg == nil {
-		reg = commands.Default
+		reg = legacy.NewRegistry()
 	}
 	cmd, ok := reg.Lookup(args[0])
 	if !ok {
@@ -428,7 +428,7 @@ func (s Suite) Resolve(spelling string) string {
 func (s Suite) ToolNames() []string {
 	reg := s.Commands
 	if reg == nil {
-		reg = commands.Default
+		reg = legacy.NewRegistry()
 	}
 	seen := map[string]bool{}
 	var out []string

@@ -7,6 +7,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
@@ -42,7 +43,7 @@ func TestScripts(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "script", "parity")
 	seen := &observed{}
 	p, err := parity.Suite{
-		Dir: dir, Update: *update, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+		Dir: dir, Update: *update, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 		Observe: seen.observe,
 	}.Params()
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
@@ -19,5 +20,5 @@ func main() {
 	if filepath.Base(os.Args[0]) == "delivery" {
 		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
 	}
-	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Pack: "software-delivery", Runtime: delivery.ToolRuntime}))
+	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime}))
 }

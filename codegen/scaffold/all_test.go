@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // schemaPrinter is the program the test builds next to the generated packages: it
@@ -67,7 +68,7 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	require.NoError(t, err)
 
 	var names []string
-	var corpus []commands.Command
+	var corpus []legacy.Command
 	for _, c := range commands.All() {
 		if c.Domain != "demo" { // the golden test's command shares this test binary
 			names = append(names, c.Name)
@@ -76,7 +77,7 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	}
 	require.Len(t, names, 82, "the corpus has 82 commands")
 	files, err := scaffold.Plan(context.Background(), scaffold.Config{
-		Root: root, Dir: mod, Scripts: filepath.Join(mod, "testdata", "script"),
+		Root: root, Dir: mod, Commands: commands.Default, Scripts: filepath.Join(mod, "testdata", "script"),
 	}, names...)
 	require.NoError(t, err)
 	_, err = scaffold.Write(root, files, false)

@@ -4,7 +4,7 @@
 //   - nativetools/<domain>/<tool>.go: an exported Input struct (<Tool>Input) with one
 //     field per adapter schema property, in schema order, json names equal to the
 //     properties, the usage as jsonschema tag and omitempty on optional fields; an
-//     AdjustSchema method (nativetools.SchemaAdjuster) setting the keywords a tag cannot
+//     AdjustSchema method (native.SchemaAdjuster) setting the keywords a tag cannot
 //     carry (defaults, enums, minimum, minItems…) and writing the command's rules between
 //     properties with tool.ApplyConstraints (adapter.Constraints); the registration into
 //     nativetools.Default with the adapter spec's description, annotations, effects
@@ -17,7 +17,7 @@
 //   - nativetools/<domain>/doc.go for a new domain package, and nativetools/all/all.go
 //     regenerated to blank-import every domain package.
 //
-// <domain> is the command's commands.Command.Domain and <tool> the part of its name
+// <domain> is the command's legacy.Command.Domain and <tool> the part of its name
 // after ':' with '-' as '_' (wu:status → nativetools/wu/status.go); when two commands of
 // a domain share that part, the one whose prefix is not the domain keeps its prefix
 // (plan:create → plan_create.go next to initiative:create's create.go).

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
+	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/testdata/codegen/greet"
 )
 
@@ -32,6 +33,7 @@ func greetConfig(t *testing.T, root string) scaffold.Config {
 	mod := moduleRoot(t)
 	return scaffold.Config{
 		Root:     root,
+		Commands: commands.Default,
 		Dir:      mod,
 		Patterns: []string{"./testdata/codegen/greet"},
 		Scripts:  filepath.Join(mod, "testdata", "codegen", "script"),

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/parity"
 	// The golden output of the generator for demo:greet, compiled as a real package.
@@ -22,6 +23,7 @@ func TestSkeletonFailsParity(t *testing.T) {
 	rep, err := parity.Run(context.Background(), "demo:greet", input, parity.Options{
 		Workspace: t.TempDir(),
 		Lanes:     []string{parity.LaneAdapter, parity.LaneNative},
+		Commands:  commands.Default,
 		Native:    nativetools.Default,
 		Scratch:   t.TempDir(),
 	})

@@ -93,17 +93,17 @@ func isRegister(info *types.Info, call *ast.CallExpr) bool {
 	return ok && f.Pkg() != nil && f.Pkg().Path() == commandsPkg && f.Name() == "Register"
 }
 
-// located reads a commands.Command composite literal.
+// located reads a legacy.Command composite literal.
 func located(pkg *packages.Package, arg ast.Expr) (Located, error) {
 	lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
 	if !ok {
-		return Located{}, fmt.Errorf("commands.Register argument is not a commands.Command literal")
+		return Located{}, fmt.Errorf("commands.Register argument is not a legacy.Command literal")
 	}
 	loc := Located{PkgPath: pkg.PkgPath, PkgName: pkg.Name}
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
-			return Located{}, fmt.Errorf("commands.Command literal must use field names")
+			return Located{}, fmt.Errorf("legacy.Command literal must use field names")
 		}
 		key, _ := kv.Key.(*ast.Ident)
 		if key == nil {
@@ -113,7 +113,7 @@ func located(pkg *packages.Package, arg ast.Expr) (Located, error) {
 		case "Name", "Domain":
 			tv, ok := pkg.TypesInfo.Types[kv.Value]
 			if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-				return Located{}, fmt.Errorf("commands.Command.%s must be a constant string", key.Name)
+				return Located{}, fmt.Errorf("legacy.Command.%s must be a constant string", key.Name)
 			}
 			if key.Name == "Name" {
 				loc.Name = constant.StringVal(tv.Value)
@@ -123,18 +123,18 @@ func located(pkg *packages.Package, arg ast.Expr) (Located, error) {
 		case "New":
 			id, ok := ast.Unparen(kv.Value).(*ast.Ident)
 			if !ok {
-				return Located{}, fmt.Errorf("commands.Command.New must name a constructor function")
+				return Located{}, fmt.Errorf("legacy.Command.New must name a constructor function")
 			}
 			fn, ok := pkg.TypesInfo.Uses[id].(*types.Func)
 			if !ok {
-				return Located{}, fmt.Errorf("commands.Command.New: %s is not a function", id.Name)
+				return Located{}, fmt.Errorf("legacy.Command.New: %s is not a function", id.Name)
 			}
 			pos := pkg.Fset.Position(fn.Pos())
 			loc.Constructor, loc.File, loc.Line = fn.Name(), pos.Filename, pos.Line
 		}
 	}
 	if loc.Name == "" || loc.Domain == "" || loc.Constructor == "" {
-		return Located{}, fmt.Errorf("commands.Command literal needs constant Name and Domain and a named New")
+		return Located{}, fmt.Errorf("legacy.Command literal needs constant Name and Domain and a named New")
 	}
 	return loc, nil
 }

@@ -23,6 +23,7 @@ const (
 	pathTesting     = "testing"
 	pathJSONSchema  = "github.com/google/jsonschema-go/jsonschema"
 	pathNativetools = "github.com/cmdbridge/cmdbridge/nativetools"
+	pathNative      = "github.com/cmdbridge/cmdbridge/tool/native"
 	pathSchematest  = "github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	pathTool        = "github.com/cmdbridge/cmdbridge/tool"
 	pathAdapter     = "github.com/cmdbridge/cmdbridge/adapter"
@@ -33,7 +34,7 @@ const (
 
 var importNames = map[string]string{
 	pathContext: "context", pathJSON: "json", pathIO: "io", pathStrings: "strings",
-	pathTesting: "testing", pathJSONSchema: "jsonschema", pathNativetools: "nativetools",
+	pathTesting: "testing", pathJSONSchema: "jsonschema", pathNativetools: "nativetools", pathNative: "native",
 	pathSchematest: "schematest", pathTool: "tool", pathAdapter: "adapter",
 	pathCommands: "commands", pathAssert: "assert", pathRequire: "require",
 }
@@ -139,13 +140,13 @@ func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
 	if len(adjust) > 0 {
 		f.Line()
 		f.Comment("AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the")
-		f.Comment("schema nativetools.New infers equals the adapter's.")
+		f.Comment("schema native.New infers equals the adapter's.")
 		f.Func().Params(jen.Id(t.TypeName)).Id("AdjustSchema").Params(jen.Id("s").Op("*").Qual(pathJSONSchema, "Schema")).Block(adjust...)
 	}
 
 	f.Line()
 	f.Func().Id("init").Params().Block(
-		jen.Qual(pathNativetools, "Register").Call(jen.Qual(pathNativetools, "New").Call(
+		jen.Qual(pathNativetools, "Register").Call(jen.Qual(pathNative, "New").Call(
 			specLiteral(t), jen.Id(t.Handler))),
 	)
 

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Config says where the scaffold reads commands from and writes tools to.
@@ -32,7 +32,7 @@ type Config struct {
 	Patterns []string
 	// Commands is the registry whose pristine apps give the adapter schema, the ground
 	// truth the Input struct reproduces (default commands.Default).
-	Commands *commands.Registry
+	Commands *legacy.Registry
 	// Scripts is the folder of the corpus golden scripts (default: testdata/script in the
 	// root of Root's module).
 	Scripts string
@@ -62,7 +62,7 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		cfg.Patterns = []string{"./commands/..."}
 	}
 	if cfg.Commands == nil {
-		cfg.Commands = commands.Default
+		cfg.Commands = legacy.NewRegistry()
 	}
 	nativePath, modRoot, err := importPath(root)
 	if err != nil {

@@ -10,10 +10,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "agent:issues-query", Domain: "agent",
+	commands.Register(legacy.Command{Name: "agent:issues-query", Domain: "agent",
 		New: newAgentIssuesQueryApp, Main: convention.Main(newAgentIssuesQueryApp)})
 }
 

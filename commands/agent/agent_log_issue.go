@@ -9,10 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "agent:log-issue", Domain: "agent",
+	commands.Register(legacy.Command{Name: "agent:log-issue", Domain: "agent",
 		New: newAgentLogIssueApp, Main: convention.Main(newAgentLogIssueApp)})
 }
 

@@ -8,10 +8,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "agent:session-end", Domain: "agent",
+	commands.Register(legacy.Command{Name: "agent:session-end", Domain: "agent",
 		New: newAgentSessionEndApp, Main: convention.Main(newAgentSessionEndApp)})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // TestSchemaRulesAgreeWithTheCommand: for every command whose schema carries rules
@@ -69,7 +70,7 @@ func TestNoUndeclaredRule(t *testing.T) {
 // agree runs c on the adapter lane in an empty directory with each input made of the
 // property sets and checks the schema refuses exactly the inputs c answers USAGE for.
 // The base properties are given in every input.
-func agree(t *testing.T, c commands.Command, s *jsonschema.Schema, sets [][]string, base ...string) (compared, refused, accepted int) {
+func agree(t *testing.T, c legacy.Command, s *jsonschema.Schema, sets [][]string, base ...string) (compared, refused, accepted int) {
 	t.Helper()
 	res, err := s.Resolve(nil)
 	require.NoError(t, err)

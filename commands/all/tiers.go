@@ -4,6 +4,7 @@ import (
 	_ "embed"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 //go:generate go run ../../cmd/bridgecheck -tiers tiers.json ../...
@@ -18,7 +19,7 @@ var tiersJSON []byte
 // domain packages are imported, so their init functions ran first). A table that does
 // not decode or names an unknown command is a build defect: it panics.
 func init() {
-	t, err := commands.ParseTiers(tiersJSON)
+	t, err := legacy.ParseTiers(tiersJSON)
 	if err == nil {
 		err = commands.Default.SetTiers(t)
 	}

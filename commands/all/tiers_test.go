@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/bridgecheck"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 var updateTiers = flag.Bool("update-tiers", false, "rewrite tiers.json")
@@ -33,7 +34,7 @@ func TestTiersAreCurrent(t *testing.T) {
 
 // Every corpus command carries its verdict after init, and a subprocess one says why.
 func TestEveryCorpusCommandHasItsTier(t *testing.T) {
-	table, err := commands.ParseTiers(tiersJSON)
+	table, err := legacy.ParseTiers(tiersJSON)
 	require.NoError(t, err)
 	require.Len(t, table, len(commands.All()), "one verdict per registered command")
 	for _, c := range commands.All() {
@@ -44,7 +45,7 @@ func TestEveryCorpusCommandHasItsTier(t *testing.T) {
 		for i := range min(len(v.Findings), len(c.Findings)) {
 			assert.Equal(t, v.Findings[i], c.Findings[i], c.Name)
 		}
-		if c.Tier == commands.TierSubprocess {
+		if c.Tier == legacy.TierSubprocess {
 			assert.NotEmpty(t, c.Findings, "a subprocess command says why: %s", c.Name)
 		}
 	}

@@ -3,8 +3,8 @@ package convention
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // MetaArgs is the cli.App.Metadata key holding the command's positionals as
@@ -37,7 +37,7 @@ type Spec struct {
 	Rules []Rule
 	// Enforces are rules the action (or a flag's action) checks itself, with its own
 	// message: argv checking skips them, but like Rules they are published in
-	// commands.MetaConstraints, so the tool schema carries them.
+	// legacy.MetaConstraints, so the tool schema carries them.
 	Enforces []Rule
 	// ReadOnly, Destructive, Idempotent and Network become the tool annotations.
 	ReadOnly, Destructive, Idempotent, Network bool
@@ -65,7 +65,7 @@ type Arg struct {
 	// usage error found in the argv phase, and the list is published in [MetaArgs].
 	Choices []string
 	// Usage is what the positional holds, its tool-side description (published in
-	// commands.MetaArgDescriptions; the CLI help only names it).
+	// legacy.MetaArgDescriptions; the CLI help only names it).
 	Usage string
 }
 
@@ -138,25 +138,25 @@ func App(s Spec) *cli.App {
 		argsUsage += " " + argUsage(a)
 	}
 	meta := map[string]any{
-		commands.MetaReadOnly:    s.ReadOnly,
-		commands.MetaDestructive: s.Destructive,
-		commands.MetaIdempotent:  s.Idempotent,
-		commands.MetaNetwork:     s.Network,
-		MetaArgs:                 args,
-		metaSpec:                 &spec,
+		legacy.MetaReadOnly:    s.ReadOnly,
+		legacy.MetaDestructive: s.Destructive,
+		legacy.MetaIdempotent:  s.Idempotent,
+		legacy.MetaNetwork:     s.Network,
+		MetaArgs:               args,
+		metaSpec:               &spec,
 	}
 	if s.OpenWorld {
-		meta[commands.MetaOpenWorld] = true
+		meta[legacy.MetaOpenWorld] = true
 	}
 	if len(s.Effects) > 0 {
-		meta[commands.MetaEffects] = append([]tool.Effect(nil), s.Effects...)
+		meta[legacy.MetaEffects] = append([]tool.Effect(nil), s.Effects...)
 	}
 	if rules := append(append([]Rule(nil), s.Rules...), s.Enforces...); len(rules) > 0 {
 		cs := make([]tool.Constraint, len(rules))
 		for i, r := range rules {
 			cs[i] = r.constraint()
 		}
-		meta[commands.MetaConstraints] = cs
+		meta[legacy.MetaConstraints] = cs
 	}
 	argDescriptions := map[string]string{}
 	for _, a := range s.Args {
@@ -165,14 +165,14 @@ func App(s Spec) *cli.App {
 		}
 	}
 	if len(argDescriptions) > 0 {
-		meta[commands.MetaArgDescriptions] = argDescriptions
+		meta[legacy.MetaArgDescriptions] = argDescriptions
 	}
 	if len(s.Paths) > 0 {
 		paths := make(map[string]string, len(s.Paths))
 		for k, v := range s.Paths {
 			paths[k] = v
 		}
-		meta[commands.MetaPaths] = paths
+		meta[legacy.MetaPaths] = paths
 	}
 	app := &cli.App{
 		Name:                      s.Name,

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 type testData struct {
@@ -207,14 +207,14 @@ func TestFailures(t *testing.T) {
 
 func TestMetadataDeclaresTheTool(t *testing.T) {
 	app := newTestApp(ok)
-	assert.Equal(t, true, app.Metadata[commands.MetaReadOnly])
-	assert.Equal(t, false, app.Metadata[commands.MetaDestructive])
-	assert.Equal(t, map[string]string{"path": "read"}, app.Metadata[commands.MetaPaths])
+	assert.Equal(t, true, app.Metadata[legacy.MetaReadOnly])
+	assert.Equal(t, false, app.Metadata[legacy.MetaDestructive])
+	assert.Equal(t, map[string]string{"path": "read"}, app.Metadata[legacy.MetaPaths])
 	assert.Equal(t, []map[string]any{{"name": "ref", "required": true, "passthrough": false}}, app.Metadata[convention.MetaArgs])
-	var enum commands.Choices
+	var enum legacy.Choices
 	for _, f := range app.Flags {
 		if g, ok := f.(*cli.GenericFlag); ok && g.Name == "mode" {
-			enum, _ = g.Value.(commands.Choices)
+			enum, _ = g.Value.(legacy.Choices)
 		}
 	}
 	require.NotNil(t, enum)

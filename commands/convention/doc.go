@@ -26,20 +26,20 @@
 // That is all: the adapter derives the tool's input schema and annotations from the app
 // New returns, so the command becomes a tool with no further step. Use the typed flag
 // constructors so the schema sees types: [Int] (with an optional range), [Enum] (a JSON
-// Schema enum, through commands.Choices), [Enums] (a repeatable a|b|c flag: still an
+// Schema enum, through legacy.Choices), [Enums] (a repeatable a|b|c flag: still an
 // array input, each value checked), [Date], [Duration], [WU], [MEM]; plain
 // cli.StringFlag, cli.BoolFlag and cli.StringSliceFlag otherwise. Mark required flags with
 // Required: true. --json is added for you. A positional whose type is a word list
 // declares it in Arg.Choices, never in the action. Positionals are published in Metadata
 // under [MetaArgs], and their Arg.Usage (what the positional holds) under
-// commands.MetaArgDescriptions.
+// legacy.MetaArgDescriptions.
 //
 // Every rule between inputs the command enforces is declared, so the tool schema
 // carries it: Rules ([OneOf], [Exclusive], [Requires], [Together]) are checked by argv
 // checking and published; Enforces lists the rules the command's own code checks with
 // its own message ([Required] for a flag-or-positional or a passthrough, [RequiresWhen]
 // for a rule on a value, a OneOf checked in a Before hook): published, never checked by
-// argv checking. Both go to commands.MetaConstraints.
+// argv checking. Both go to legacy.MetaConstraints.
 //
 // # What the runner guarantees
 //

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // newRulesApp declares every rule kind: Together is checked on argv, Enforces only
@@ -80,9 +80,9 @@ func TestRulesArePublished(t *testing.T) {
 		{Kind: tool.Together, Properties: []string{"phase-id", "phase-status"}},
 		{Kind: tool.Required, Properties: []string{"ref"}},
 		{Kind: tool.Requires, Properties: []string{"action", "force"}, Values: []any{"reset"}},
-	}, app.Metadata[commands.MetaConstraints])
-	assert.Equal(t, map[string]string{"ref": "what to look at"}, app.Metadata[commands.MetaArgDescriptions])
+	}, app.Metadata[legacy.MetaConstraints])
+	assert.Equal(t, map[string]string{"ref": "what to look at"}, app.Metadata[legacy.MetaArgDescriptions])
 	plain := convention.App(convention.Spec{Name: "test:plain", Usage: "plain", Action: ok})
-	require.NotContains(t, plain.Metadata, commands.MetaConstraints, "no rules, no key")
-	require.NotContains(t, plain.Metadata, commands.MetaArgDescriptions)
+	require.NotContains(t, plain.Metadata, legacy.MetaConstraints, "no rules, no key")
+	require.NotContains(t, plain.Metadata, legacy.MetaArgDescriptions)
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // Main returns the command's main: it builds a fresh app with newApp and runs it on
-// os.Args (see [Run]). This is what commands.Command.Main holds.
+// os.Args (see [Run]). This is what legacy.Command.Main holds.
 func Main(newApp func() *cli.App) func(ctx context.Context) {
 	return func(ctx context.Context) { Run(ctx, newApp(), os.Args) }
 }

@@ -26,7 +26,7 @@ type invalidValue struct{ expected string }
 func (e invalidValue) Error() string { return "expected " + e.expected }
 
 // EnumValue accepts one of a fixed list of words (spec type a|b|c). It implements
-// commands.Choices, so the adapter's schema derivation emits a JSON Schema enum.
+// legacy.Choices, so the adapter's schema derivation emits a JSON Schema enum.
 type EnumValue struct {
 	choices []string
 	value   string

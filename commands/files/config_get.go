@@ -6,10 +6,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "config:get", Domain: "files",
+	commands.Register(legacy.Command{Name: "config:get", Domain: "files",
 		New: newConfigGetApp, Main: convention.Main(newConfigGetApp)})
 }
 

@@ -8,10 +8,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "config:set", Domain: "files",
+	commands.Register(legacy.Command{Name: "config:set", Domain: "files",
 		New: newConfigSetApp, Main: convention.Main(newConfigSetApp)})
 }
 

@@ -13,10 +13,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "file:edit", Domain: "files",
+	commands.Register(legacy.Command{Name: "file:edit", Domain: "files",
 		New: newFileEditApp, Main: convention.Main(newFileEditApp)})
 }
 

@@ -6,10 +6,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "file:read", Domain: "files",
+	commands.Register(legacy.Command{Name: "file:read", Domain: "files",
 		New: newFileReadApp, Main: convention.Main(newFileReadApp)})
 }
 

@@ -7,10 +7,11 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "git:diff", Domain: "files",
+	commands.Register(legacy.Command{Name: "git:diff", Domain: "files",
 		New: newGitDiffApp, Main: convention.Main(newGitDiffApp)})
 }
 

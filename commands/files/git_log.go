@@ -10,10 +10,11 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "git:log", Domain: "files",
+	commands.Register(legacy.Command{Name: "git:log", Domain: "files",
 		New: newGitLogApp, Main: convention.Main(newGitLogApp)})
 }
 

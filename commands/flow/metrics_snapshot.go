@@ -12,10 +12,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "metrics:snapshot", Domain: "flow",
+	commands.Register(legacy.Command{Name: "metrics:snapshot", Domain: "flow",
 		New: newMetricsSnapshotApp, Main: convention.Main(newMetricsSnapshotApp)})
 }
 

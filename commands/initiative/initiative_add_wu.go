@@ -11,10 +11,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "initiative:add-wu", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:add-wu", Domain: "initiative",
 		New: newInitiativeAddWUApp, Main: convention.Main(newInitiativeAddWUApp)})
 }
 

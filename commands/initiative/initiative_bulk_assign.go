@@ -14,10 +14,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "initiative:bulk-assign", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:bulk-assign", Domain: "initiative",
 		New: newInitiativeBulkAssignApp, Main: convention.Main(newInitiativeBulkAssignApp)})
 }
 

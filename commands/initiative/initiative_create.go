@@ -15,10 +15,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "initiative:create", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:create", Domain: "initiative",
 		New: newInitiativeCreateApp, Main: convention.Main(newInitiativeCreateApp)})
 }
 

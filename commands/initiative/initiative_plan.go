@@ -13,10 +13,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "initiative:plan", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:plan", Domain: "initiative",
 		New: newInitiativePlanApp, Main: convention.Main(newInitiativePlanApp)})
 }
 

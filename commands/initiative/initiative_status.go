@@ -6,10 +6,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "initiative:status", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:status", Domain: "initiative",
 		New: newInitiativeStatusApp, Main: convention.Main(newInitiativeStatusApp)})
 }
 

@@ -10,10 +10,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "orchestrate:init-status", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "orchestrate:init-status", Domain: "initiative",
 		New: newOrchestrateInitStatusApp, Main: convention.Main(newOrchestrateInitStatusApp)})
 }
 

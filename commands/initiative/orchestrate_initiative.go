@@ -10,10 +10,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "orchestrate:initiative", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "orchestrate:initiative", Domain: "initiative",
 		New: newOrchestrateInitiativeApp, Main: convention.Main(newOrchestrateInitiativeApp)})
 }
 

@@ -12,10 +12,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "orchestrate:monitor", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "orchestrate:monitor", Domain: "initiative",
 		New: newOrchestrateMonitorApp, Main: convention.Main(newOrchestrateMonitorApp)})
 }
 

@@ -9,10 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "plan:link", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "plan:link", Domain: "initiative",
 		New: newPlanLinkApp, Main: convention.Main(newPlanLinkApp)})
 }
 

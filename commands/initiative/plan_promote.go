@@ -9,10 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "plan:promote", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "plan:promote", Domain: "initiative",
 		New: newPlanPromoteApp, Main: convention.Main(newPlanPromoteApp)})
 }
 

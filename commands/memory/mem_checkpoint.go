@@ -7,10 +7,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:checkpoint", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:checkpoint", Domain: "memory",
 		New: newMemCheckpointApp, Main: convention.Main(newMemCheckpointApp)})
 }
 

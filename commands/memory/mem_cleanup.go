@@ -9,10 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:cleanup", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:cleanup", Domain: "memory",
 		New: newMemCleanupApp, Main: convention.Main(newMemCleanupApp)})
 }
 

@@ -8,10 +8,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:context", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:context", Domain: "memory",
 		New: newMemContextApp, Main: convention.Main(newMemContextApp)})
 }
 

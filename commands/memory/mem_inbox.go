@@ -7,10 +7,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:inbox", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:inbox", Domain: "memory",
 		New: newMemInboxApp, Main: convention.Main(newMemInboxApp)})
 }
 

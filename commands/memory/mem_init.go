@@ -6,10 +6,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:init", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:init", Domain: "memory",
 		New: newMemInitApp, Main: convention.Main(newMemInitApp)})
 }
 

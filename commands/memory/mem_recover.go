@@ -13,10 +13,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:recover", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:recover", Domain: "memory",
 		New: newMemRecoverApp, Main: convention.Main(newMemRecoverApp)})
 }
 

@@ -8,10 +8,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:signal", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:signal", Domain: "memory",
 		New: newMemSignalApp, Main: convention.Main(newMemSignalApp)})
 }
 

@@ -12,10 +12,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:summarize", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:summarize", Domain: "memory",
 		New: newMemSummarizeApp, Main: convention.Main(newMemSummarizeApp)})
 }
 

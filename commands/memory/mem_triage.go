@@ -11,10 +11,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "mem:triage", Domain: "memory",
+	commands.Register(legacy.Command{Name: "mem:triage", Domain: "memory",
 		New: newMemTriageApp, Main: convention.Main(newMemTriageApp)})
 }
 

@@ -10,10 +10,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "gates", Domain: "state",
+	commands.Register(legacy.Command{Name: "gates", Domain: "state",
 		New: newGatesApp, Main: convention.Main(newGatesApp)})
 }
 

@@ -12,10 +12,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "lane:health", Domain: "state",
+	commands.Register(legacy.Command{Name: "lane:health", Domain: "state",
 		New: newLaneHealthApp, Main: convention.Main(newLaneHealthApp)})
 }
 

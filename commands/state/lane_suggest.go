@@ -14,10 +14,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "lane:suggest", Domain: "state",
+	commands.Register(legacy.Command{Name: "lane:suggest", Domain: "state",
 		New: newLaneSuggestApp, Main: convention.Main(newLaneSuggestApp)})
 }
 

@@ -8,10 +8,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "signal:cleanup", Domain: "state",
+	commands.Register(legacy.Command{Name: "signal:cleanup", Domain: "state",
 		New: newSignalCleanupApp, Main: convention.Main(newSignalCleanupApp)})
 }
 

@@ -13,10 +13,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "state:doctor", Domain: "state",
+	commands.Register(legacy.Command{Name: "state:doctor", Domain: "state",
 		New: newStateDoctorApp, Main: convention.Main(newStateDoctorApp)})
 }
 

@@ -16,10 +16,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "doctor", Domain: "workspace",
+	commands.Register(legacy.Command{Name: "doctor", Domain: "workspace",
 		New: newDoctorApp, Main: convention.Main(newDoctorApp)})
 }
 

@@ -16,10 +16,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "workspace:init", Domain: "workspace",
+	commands.Register(legacy.Command{Name: "workspace:init", Domain: "workspace",
 		New: newWorkspaceInitApp, Main: convention.Main(newWorkspaceInitApp)})
 }
 

@@ -7,10 +7,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:block", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:block", Domain: "wu",
 		New: newWUBlockApp, Main: convention.Main(newWUBlockApp)})
 }
 

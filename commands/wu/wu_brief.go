@@ -6,10 +6,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:brief", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:brief", Domain: "wu",
 		New: newWUBriefApp, Main: convention.Main(newWUBriefApp)})
 }
 

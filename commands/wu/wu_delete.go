@@ -9,10 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:delete", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:delete", Domain: "wu",
 		New: newWUDeleteApp, Main: convention.Main(newWUDeleteApp)})
 }
 

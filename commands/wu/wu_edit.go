@@ -12,10 +12,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:edit", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:edit", Domain: "wu",
 		New: newWUEditApp, Main: convention.Main(newWUEditApp)})
 }
 

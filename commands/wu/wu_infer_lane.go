@@ -14,10 +14,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:infer-lane", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:infer-lane", Domain: "wu",
 		New: newWUInferLaneApp, Main: convention.Main(newWUInferLaneApp)})
 }
 

@@ -5,10 +5,11 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:proto", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:proto", Domain: "wu",
 		New: newWUProtoApp, Main: convention.Main(newWUProtoApp)})
 }
 

@@ -12,10 +12,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:prune", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:prune", Domain: "wu",
 		New: newWUPruneApp, Main: convention.Main(newWUPruneApp)})
 }
 

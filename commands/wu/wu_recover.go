@@ -11,10 +11,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:recover", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:recover", Domain: "wu",
 		New: newWURecoverApp, Main: convention.Main(newWURecoverApp)})
 }
 

@@ -9,10 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:release", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:release", Domain: "wu",
 		New: newWUReleaseApp, Main: convention.Main(newWUReleaseApp)})
 }
 

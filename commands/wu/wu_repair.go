@@ -11,10 +11,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:repair", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:repair", Domain: "wu",
 		New: newWURepairApp, Main: convention.Main(newWURepairApp)})
 }
 

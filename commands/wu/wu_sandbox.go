@@ -17,10 +17,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:sandbox", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:sandbox", Domain: "wu",
 		New: newWUSandboxApp, Main: convention.Main(newWUSandboxApp)})
 }
 

@@ -9,10 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:status", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:status", Domain: "wu",
 		New: newWUStatusApp, Main: convention.Main(newWUStatusApp)})
 }
 

@@ -6,10 +6,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:unblock", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:unblock", Domain: "wu",
 		New: newWUUnblockApp, Main: convention.Main(newWUUnblockApp)})
 }
 

@@ -11,10 +11,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "wu:unlock-lane", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:unlock-lane", Domain: "wu",
 		New: newWUUnlockLaneApp, Main: convention.Main(newWUUnlockLaneApp)})
 }
 

@@ -72,7 +72,7 @@ var benchEnv = map[string]string{
 }
 
 // BenchmarkMigrated runs each migrated tool on the native lane (the registered
-// nativetools.Tool with a tool.Env built as the kernel builds it, runtime
+// native.Tool with a tool.Env built as the kernel builds it, runtime
 // delivery.ToolRuntime) and on the adapter lane (adapter.Call, lane "adapter"), on the
 // same input over the same copy of the acme fixture. Compare
 // BenchmarkMigrated/<tool>/native with /adapter; the goal is native ≥ 5× faster.

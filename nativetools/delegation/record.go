@@ -8,8 +8,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // RecordInput is delegation:record's input.
@@ -21,7 +22,7 @@ type RecordInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "delegation:record",
 		Domain:      "delegation",
 		Description: "Record a pending delegation from one WU to another in the delegation registry and the event log.",
@@ -33,20 +34,20 @@ func record(ctx context.Context, env *tool.Env, in RecordInput) tool.Output {
 	if in.Intent == "" {
 		in.Intent = "delegation"
 	}
-	var p native.Problems
+	var p shell.Problems
 	p.Check(delivery.ValidWUID(in.ParentWUID), "parent_wu_id must look like WU-<number>")
 	p.Check(delivery.ValidWUID(in.TargetWUID), "target_wu_id must look like WU-<number>")
 	p.Check(in.Intent == "delegation" || in.Intent == "legacy-spawn", "intent must be delegation or legacy-spawn")
 	if fail := p.Fail("delegation:record"); fail != nil {
 		return *fail
 	}
-	c, ws, fail := native.OpenWorkspace(ctx, env)
+	c, ws, fail := shell.OpenWorkspace(ctx, env)
 	if fail != nil {
 		return *fail
 	}
 	// The registry append and the event append are one write: a failure after the first
 	// rolls it back (the write journal), as the legacy command's convention does.
-	out, _, _ := native.Journaled(ctx, c.RT, ws, func() (tool.Output, ops.Notes, error) {
+	out, _, _ := shell.Journaled(ctx, c.RT, ws, func() (tool.Output, ops.Notes, error) {
 		out := recordOn(c, ws, in)
 		if !out.Success {
 			return out, ops.Notes{}, errFailed
@@ -56,24 +57,24 @@ func record(ctx context.Context, env *tool.Env, in RecordInput) tool.Output {
 	return out
 }
 
-// errFailed tells native.Journaled that the call failed (its Output carries the error).
+// errFailed tells shell.Journaled that the call failed (its Output carries the error).
 var errFailed = errors.New("failed")
 
 // recordOn is delegation:record on an opened workspace.
-func recordOn(c *native.Call, ws *delivery.Workspace, in RecordInput) tool.Output {
+func recordOn(c *shell.Call, ws *delivery.Workspace, in RecordInput) tool.Output {
 	if _, err := delivery.ReadWU(ws, in.ParentWUID); err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	target, err := delivery.ReadWU(ws, in.TargetWUID)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	if in.Lane == "" {
 		in.Lane = target.Lane
 	}
 	reg, err := delivery.ReadDelegations(ws.Root)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	now := delivery.Timestamp(c.RT.Now())
 	rec := delivery.Delegation{
@@ -82,12 +83,12 @@ func recordOn(c *native.Call, ws *delivery.Workspace, in RecordInput) tool.Outpu
 		DelegatedAt: now, Status: "pending",
 	}
 	if err := delivery.AppendDelegations(ws.Root, rec); err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	ev := delivery.Event{Type: delivery.EventDelegation, WUID: in.TargetWUID, Timestamp: now,
 		ParentWUID: in.ParentWUID, DelegationID: rec.ID}
 	if err := delivery.AppendEvents(ws.Root, ev); err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	return tool.OK(map[string]any{
 		"delegation_id": rec.ID, "registry_path": filepath.ToSlash(delivery.DelegationFile), "record": rec,

@@ -9,8 +9,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // GetInput is config:get's input: one field per adapter schema property, in the same order.
@@ -21,7 +22,7 @@ type GetInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:         "config:get",
 		Domain:       "files",
 		Description:  "Print a workspace.yaml value by dotted key, as the file has it",
@@ -33,7 +34,7 @@ func init() {
 // runGet serves config:get natively: the command's argv checks, the key check, then the
 // workspace and ops.ConfigGet.
 func runGet(ctx context.Context, env *tool.Env, in GetInput) tool.Output {
-	if _, fail := native.Start(env); fail != nil {
+	if _, fail := shell.Start(env); fail != nil {
 		return *fail
 	}
 	op := ops.ConfigGetInput{Key: deref(in.Key)}

@@ -12,8 +12,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // ReadInput is file:read's input: one field per adapter schema property, in the same order.
@@ -30,7 +31,7 @@ type ReadInput struct {
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema nativetools.New infers equals the adapter's.
+// schema native.New infers equals the adapter's.
 func (ReadInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["max_size"].Default = json.RawMessage(`10485760`)
 	s.Properties["encoding"].Default = json.RawMessage(`"utf8"`)
@@ -38,7 +39,7 @@ func (ReadInput) AdjustSchema(s *jsonschema.Schema) {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:         "file:read",
 		Domain:       "files",
 		Description:  "Print a workspace file, or a range of its lines, byte-exact",
@@ -53,7 +54,7 @@ func init() {
 // confined to the directory), and its content is always JSON-bound, so non-UTF-8 text is
 // refused as with --json.
 func runRead(ctx context.Context, env *tool.Env, in ReadInput) tool.Output {
-	if _, fail := native.Start(env); fail != nil {
+	if _, fail := shell.Start(env); fail != nil {
 		return *fail
 	}
 	if err := firstErr(checkMin("start_line", in.StartLine, 1), checkMin("end_line", in.EndLine, 1),

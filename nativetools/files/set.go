@@ -9,8 +9,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // SetInput is config:set's input: one field per adapter schema property, in the same order.
@@ -22,7 +23,7 @@ type SetInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "config:set",
 		Domain:      "files",
 		Description: "Set a workspace.yaml value by dotted key and commit it",
@@ -33,7 +34,7 @@ func init() {
 // runSet serves config:set natively: the command's argv checks, the key check, then the
 // workspace and ops.ConfigSet (which saves workspace.yaml and commits it).
 func runSet(ctx context.Context, env *tool.Env, in SetInput) tool.Output {
-	call, fail := native.Start(env)
+	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
@@ -45,6 +46,6 @@ func runSet(ctx context.Context, env *tool.Env, in SetInput) tool.Output {
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.ConfigSetData, ops.Notes, error) { return ops.ConfigSet(ctx, ws, call.RT, op) })
+	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.ConfigSetData, ops.Notes, error) { return ops.ConfigSet(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

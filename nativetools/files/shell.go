@@ -7,7 +7,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -93,7 +93,7 @@ func openWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, err
 func result(data any, notes ops.Notes, err error) tool.Output {
 	out := tool.OK(data)
 	if err != nil {
-		out = native.Fail(err)
+		out = shell.Fail(err)
 		validationDetails(out.Error)
 	}
 	warnings := notes.Warnings

@@ -6,8 +6,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // AddInput is git:add's input.
@@ -16,7 +17,7 @@ type AddInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "git:add",
 		Domain:      "git",
 		Description: "Stage the given files: additions, changes and deletions alike.",
@@ -27,27 +28,27 @@ func init() {
 
 func add(ctx context.Context, env *tool.Env, in AddInput) tool.Output {
 	if len(in.Files) == 0 {
-		return native.Validation("git:add", []string{"files must not be empty"})
+		return shell.Validation("git:add", []string{"files must not be empty"})
 	}
-	c, fail := native.Start(env)
+	c, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
 	root, err := c.GitRoot(ctx)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	rels, err := confineAll(root, in.Files)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	g := c.Git(root)
 	if _, err := g.Output(ctx, append([]string{"add", "-A", "--"}, rels...)...); err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	staged, err := g.Output(ctx, append([]string{"diff", "--cached", "--name-only", "-z", "--"}, rels...)...)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	return tool.OK(map[string]any{"staged": splitZ(staged)})
 }

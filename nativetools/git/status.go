@@ -7,8 +7,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // StatusInput is git:status's input.
@@ -17,7 +18,7 @@ type StatusInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:         "git:status",
 		Domain:       "git",
 		Description:  "Show the working tree status: branch, upstream, ahead/behind and changed entries. Never initialises a repository.",
@@ -47,25 +48,25 @@ type StatusData struct {
 }
 
 func status(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
-	c, fail := native.Start(env)
+	c, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
 	root, err := c.GitRoot(ctx)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	args := []string{"status", "--porcelain=v1", "-b", "-z"}
 	if in.Path != "" {
 		_, rel, err := delivery.Confine(root, root, in.Path, false)
 		if err != nil {
-			return native.Fail(err)
+			return shell.Fail(err)
 		}
 		args = append(args, "--", rel)
 	}
 	out, err := c.Git(root).Output(ctx, args...)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	return tool.OK(ParseStatus(out))
 }

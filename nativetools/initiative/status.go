@@ -12,8 +12,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // StatusInput is initiative:status's input: one field per adapter schema property, in the same order.
@@ -31,7 +32,7 @@ func (StatusInput) AdjustSchema(s *jsonschema.Schema) {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:         "initiative:status",
 		Domain:       "initiative",
 		Description:  "Show an initiative with its progress, phases and WUs",
@@ -45,7 +46,7 @@ func init() {
 func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
 	// No runtime is needed, but the command checks its environment first (a bad
 	// DELIVERY_NOW is USAGE before anything else), so the native shell does too.
-	if _, fail := native.Start(env); fail != nil {
+	if _, fail := shell.Start(env); fail != nil {
 		return *fail
 	}
 	op := ops.InitiativeStatusInput{Ref: in.ID}
@@ -70,7 +71,7 @@ func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
 func result(data any, notes ops.Notes, err error) tool.Output {
 	out := tool.OK(data)
 	if err != nil {
-		out = native.Fail(err)
+		out = shell.Fail(err)
 	}
 	warnings := notes.Warnings
 	if warnings == nil {

@@ -6,8 +6,9 @@ import (
 
 	lock "github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // AcquireInput is lane-lock:acquire's input.
@@ -19,7 +20,7 @@ type AcquireInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "lane-lock:acquire",
 		Domain:      "lane-lock",
 		Description: "Acquire a lane lock for a WU (§1.11), taking over a stale lock.",
@@ -28,7 +29,7 @@ func init() {
 }
 
 func acquire(ctx context.Context, env *tool.Env, in AcquireInput) tool.Output {
-	var p native.Problems
+	var p shell.Problems
 	p.Require("lane", in.Lane)
 	p.Require("wu_id", in.WUID)
 	p.Require("owner", in.Owner)
@@ -36,7 +37,7 @@ func acquire(ctx context.Context, env *tool.Env, in AcquireInput) tool.Output {
 	if fail := p.Fail("lane-lock:acquire"); fail != nil {
 		return *fail
 	}
-	c, ws, fail := native.OpenWorkspace(ctx, env)
+	c, ws, fail := shell.OpenWorkspace(ctx, env)
 	if fail != nil {
 		return *fail
 	}

@@ -5,8 +5,9 @@ import (
 
 	lock "github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // ReleaseInput is lane-lock:release's input.
@@ -17,7 +18,7 @@ type ReleaseInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "lane-lock:release",
 		Domain:      "lane-lock",
 		Description: "Release a lane lock held by owner (or any owner with force); not releasing is not an error.",
@@ -28,13 +29,13 @@ func init() {
 }
 
 func release(ctx context.Context, env *tool.Env, in ReleaseInput) tool.Output {
-	var p native.Problems
+	var p shell.Problems
 	p.Require("lane", in.Lane)
 	p.Require("owner", in.Owner)
 	if fail := p.Fail("lane-lock:release"); fail != nil {
 		return *fail
 	}
-	_, ws, fail := native.OpenWorkspace(ctx, env)
+	_, ws, fail := shell.OpenWorkspace(ctx, env)
 	if fail != nil {
 		return *fail
 	}

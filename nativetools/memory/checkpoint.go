@@ -9,8 +9,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // CheckpointInput is mem:checkpoint's input: one field per adapter schema property, in the same order.
@@ -25,7 +26,7 @@ type CheckpointInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "mem:checkpoint",
 		Domain:      "memory",
 		Description: "Record a progress checkpoint as a memory node (and a WU checkpoint event)",
@@ -35,7 +36,7 @@ func init() {
 // runCheckpoint serves mem:checkpoint natively: the command's argv checks, the note check,
 // then the workspace and ops.MemCheckpoint.
 func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.Output {
-	call, fail := native.Start(env)
+	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
@@ -48,6 +49,6 @@ func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.MemCheckpointData, ops.Notes, error) { return ops.MemCheckpoint(ctx, ws, call.RT, op) })
+	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemCheckpointData, ops.Notes, error) { return ops.MemCheckpoint(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

@@ -9,8 +9,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // InboxInput is mem:inbox's input: one field per adapter schema property, in the same order.
@@ -25,7 +26,7 @@ type InboxInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "mem:inbox",
 		Domain:      "memory",
 		Description: "List signals (unread by default); mark them read only with mark=true",
@@ -36,7 +37,7 @@ func init() {
 // runInbox serves mem:inbox natively: the command's argv checks (since, then wu), then the
 // workspace and ops.MemInbox.
 func runInbox(ctx context.Context, env *tool.Env, in InboxInput) tool.Output {
-	call, fail := native.Start(env)
+	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
@@ -48,6 +49,6 @@ func runInbox(ctx context.Context, env *tool.Env, in InboxInput) tool.Output {
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.MemInboxData, ops.Notes, error) { return ops.MemInbox(ctx, ws, call.RT, op) })
+	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemInboxData, ops.Notes, error) { return ops.MemInbox(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -57,7 +57,7 @@ func value(p *string) string {
 func result(data any, notes ops.Notes, err error) tool.Output {
 	out := tool.OK(data)
 	if err != nil {
-		out = native.Fail(err)
+		out = shell.Fail(err)
 	}
 	warnings := notes.Warnings
 	if warnings == nil {

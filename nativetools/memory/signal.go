@@ -12,8 +12,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // SignalInput is mem:signal's input: one field per adapter schema property, in the same order.
@@ -36,7 +37,7 @@ func (SignalInput) AdjustSchema(s *jsonschema.Schema) {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "mem:signal",
 		Domain:      "memory",
 		Description: "Send a coordination signal to other agents",
@@ -46,7 +47,7 @@ func init() {
 // runSignal serves mem:signal natively: the command's argv checks, the message check, then
 // the workspace and ops.MemSignal.
 func runSignal(ctx context.Context, env *tool.Env, in SignalInput) tool.Output {
-	call, fail := native.Start(env)
+	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
@@ -59,6 +60,6 @@ func runSignal(ctx context.Context, env *tool.Env, in SignalInput) tool.Output {
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := native.Journaled(ctx, call.RT, ws, func() (ops.MemSignalData, ops.Notes, error) { return ops.MemSignal(ctx, ws, call.RT, op) })
+	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemSignalData, ops.Notes, error) { return ops.MemSignal(ctx, ws, call.RT, op) })
 	return result(data, notes, err)
 }

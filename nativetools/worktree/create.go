@@ -8,8 +8,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // CreateInput is worktree:create's input.
@@ -20,7 +21,7 @@ type CreateInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "worktree:create",
 		Domain:      "worktree",
 		Description: "Create a git worktree under the worktrees directory, creating the branch when it does not exist.",
@@ -30,19 +31,19 @@ func init() {
 }
 
 func create(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
-	var p native.Problems
+	var p shell.Problems
 	p.Require("path", in.Path)
 	p.Require("branch", in.Branch)
 	if fail := p.Fail("worktree:create"); fail != nil {
 		return *fail
 	}
-	c, ws, fail := native.OpenWorkspace(ctx, env)
+	c, ws, fail := shell.OpenWorkspace(ctx, env)
 	if fail != nil {
 		return *fail
 	}
 	abs, rel, err := delivery.Confine(ws.Root, ws.Root, in.Path, true)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	dir := strings.TrimSuffix(path.Clean(ws.Config.WorktreesDir), "/")
 	if rel == dir || !strings.HasPrefix(rel, dir+"/") {
@@ -59,11 +60,11 @@ func create(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
 	g := c.Git(ws.Root)
 	created := !g.BranchExists(ctx, in.Branch)
 	if err := g.WorktreeAdd(ctx, rel, in.Branch, created, base); err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	head, err := c.Git(abs).Output(ctx, "rev-parse", "HEAD")
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	return tool.OK(map[string]any{"path": rel, "branch": in.Branch, "head": strings.TrimSpace(head), "branch_created": created})
 }

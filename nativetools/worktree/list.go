@@ -7,15 +7,16 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // ListInput is worktree:list's (empty) input.
 type ListInput struct{}
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:         "worktree:list",
 		Domain:       "worktree",
 		Description:  "List git worktrees with the WU and lane parsed from lane branches.",
@@ -37,13 +38,13 @@ type Entry struct {
 }
 
 func list(ctx context.Context, env *tool.Env, in ListInput) tool.Output {
-	c, fail := native.Start(env)
+	c, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
 	root, err := c.GitRoot(ctx)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	prefix := "lane/"
 	if ws, err := c.Workspace(ctx); err == nil {
@@ -51,7 +52,7 @@ func list(ctx context.Context, env *tool.Env, in ListInput) tool.Output {
 	}
 	wts, err := c.Git(root).WorktreeList(ctx)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	out := []Entry{}
 	for _, w := range wts {

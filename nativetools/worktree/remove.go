@@ -6,8 +6,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // RemoveInput is worktree:remove's input.
@@ -18,7 +19,7 @@ type RemoveInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "worktree:remove",
 		Domain:      "worktree",
 		Description: "Remove a git worktree and optionally its branch.",
@@ -29,24 +30,24 @@ func init() {
 
 func remove(ctx context.Context, env *tool.Env, in RemoveInput) tool.Output {
 	if in.Path == "" {
-		return native.Validation("worktree:remove", []string{"path must not be empty"})
+		return shell.Validation("worktree:remove", []string{"path must not be empty"})
 	}
-	c, fail := native.Start(env)
+	c, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
 	root, err := c.GitRoot(ctx)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	abs, rel, err := delivery.Confine(root, root, in.Path, true)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	g := c.Git(root)
 	wts, err := g.WorktreeList(ctx)
 	if err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	var found *delivery.Worktree
 	for i, w := range wts {
@@ -61,7 +62,7 @@ func remove(ctx context.Context, env *tool.Env, in RemoveInput) tool.Output {
 	if !in.Force {
 		dirty, err := c.Git(abs).Dirty(ctx)
 		if err != nil {
-			return native.Fail(err)
+			return shell.Fail(err)
 		}
 		if dirty {
 			return tool.FailDetails(tool.CodeDirtyWorktree, map[string]any{"path": rel},
@@ -69,7 +70,7 @@ func remove(ctx context.Context, env *tool.Env, in RemoveInput) tool.Output {
 		}
 	}
 	if err := g.WorktreeRemove(ctx, rel, in.Force); err != nil {
-		return native.Fail(err)
+		return shell.Fail(err)
 	}
 	var branch *string
 	deleted := false
@@ -78,7 +79,7 @@ func remove(ctx context.Context, env *tool.Env, in RemoveInput) tool.Output {
 		branch = &b
 		if in.DeleteBranch {
 			if err := g.BranchDelete(ctx, b, in.Force); err != nil {
-				return native.Fail(err)
+				return shell.Fail(err)
 			}
 			deleted = true
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // BlockInput is wu:block's input: one field per adapter schema property, in the same order.
@@ -21,7 +22,7 @@ type BlockInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:block",
 		Domain:      "wu",
 		Description: "Mark an in-progress WU as blocked",

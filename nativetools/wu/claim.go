@@ -11,6 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // ClaimInput is wu:claim's input: one field per adapter schema property, in the same order.
@@ -24,7 +25,7 @@ type ClaimInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:claim",
 		Domain:      "wu",
 		Description: "Claim a ready WU: lock its lane, mark it in_progress and create its worktree",

@@ -13,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // CreateInput is wu:create's input: one field per adapter schema property, in the same order.
@@ -38,7 +39,7 @@ type CreateInput struct {
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema nativetools.New infers equals the adapter's.
+// schema native.New infers equals the adapter's.
 func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["exposure"].Enum = []any{"ui", "api", "backend-only", "documentation"}
 	s.Properties["type"].Enum = []any{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}
@@ -50,7 +51,7 @@ func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:create",
 		Domain:      "wu",
 		Description: "Create a WU spec in status ready and commit it",

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/native"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -81,20 +81,20 @@ type operation[D any] func(ctx context.Context, ws *delivery.Workspace, rt *deli
 // workspace opened with ops.WUKeys, the operation. Data is the operation's data
 // unchanged (the command's --json data); warnings go to metadata, on failure too.
 func serve[D any](ctx context.Context, env *tool.Env, argv error, op operation[D]) tool.Output {
-	c, fail := native.Start(env)
+	c, fail := shell.Start(env)
 	if fail != nil {
 		return withWarnings(*fail, nil)
 	}
 	if argv != nil {
-		return withWarnings(native.Fail(argv), nil)
+		return withWarnings(shell.Fail(argv), nil)
 	}
 	ws, err := ops.OpenWorkspace(ctx, env.Dir, lookup(env), ops.WUKeys...)
 	if err != nil {
-		return withWarnings(native.Fail(err), nil)
+		return withWarnings(shell.Fail(err), nil)
 	}
-	data, notes, err := native.Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op(ctx, ws, c.RT) })
+	data, notes, err := shell.Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op(ctx, ws, c.RT) })
 	if err != nil {
-		return withWarnings(native.Fail(err), notes.Warnings)
+		return withWarnings(shell.Fail(err), notes.Warnings)
 	}
 	return withWarnings(tool.OK(data), notes.Warnings)
 }

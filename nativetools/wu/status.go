@@ -11,6 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // StatusInput is wu:status's input: one field per adapter schema property, in the same order.
@@ -20,7 +21,7 @@ type StatusInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:         "wu:status",
 		Domain:       "wu",
 		Description:  "Show one WU with its event state, lock, worktree and location",

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // UnblockInput is wu:unblock's input: one field per adapter schema property, in the same order.
@@ -20,7 +21,7 @@ type UnblockInput struct {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:unblock",
 		Domain:      "wu",
 		Description: "Return a blocked WU to in_progress",

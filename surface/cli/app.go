@@ -12,9 +12,9 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // Exit statuses of the cmdbridge command line.
@@ -27,11 +27,13 @@ const (
 // Host is what the binary plugs in: the command corpus, the native tools, and the clock
 // and id source native handlers get (the corpus's deterministic runtime).
 type Host struct {
+	// Version is the version the MCP server reports (default "dev").
+	Version string
 	// Pack names the tool pack (kernel.Config.Pack): the manifest and GET /tools show it,
 	// and a spelling may carry it as a prefix. Empty: none.
 	Pack     string
-	Commands *commands.Registry
-	Native   *nativetools.Registry
+	Commands *legacy.Registry
+	Native   *native.Registry
 	// Runtime builds a call's clock and id source from its environment (nil: wall clock
 	// and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
@@ -42,15 +44,23 @@ type Host struct {
 // registries.
 func Main(args []string, stdout, stderr io.Writer, host Host) int {
 	if host.Commands == nil {
-		host.Commands = commands.Default
+		host.Commands = legacy.NewRegistry()
 	}
 	if host.Native == nil {
-		host.Native = nativetools.Default
+		host.Native = native.NewRegistry()
 	}
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{hostKey: host}
 	err := app.Run(intersperse(app, args))
 	return exitStatus(err, stderr)
+}
+
+// version is Version, or "dev" when the host gave none.
+func (h Host) version() string {
+	if h.Version == "" {
+		return "dev"
+	}
+	return h.Version
 }
 
 const hostKey = "cmdbridge.host"

@@ -15,6 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) > 1 && os.Args[1] == cli.SandboxRunCommand {
 		// The sandbox lane's runner: the kernel starts this binary inside bwrap.
-		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, cli.Host{Runtime: delivery.ToolRuntime}))
+		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, corpusHost()))
 	}
 	os.Exit(m.Run())
 }
@@ -43,7 +44,7 @@ func run(t *testing.T, ws string, args ...string) (string, string, int) {
 	t.Setenv(asDelivery, "1") // inherited by the subprocess lane only: this process is past TestMain
 	var out, errb bytes.Buffer
 	argv := append([]string{"cmdbridge", "--workspace", ws, "--delivery-bin", exe}, args...)
-	code := cli.Main(argv, &out, &errb, cli.Host{Runtime: delivery.ToolRuntime})
+	code := cli.Main(argv, &out, &errb, corpusHost())
 	return out.String(), errb.String(), code
 }
 
@@ -247,4 +248,11 @@ func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
 	stdout, _, code = run(t, ws, "evidence", "verify", "--key", strings.TrimSpace(string(key)))
 	assert.Equal(t, 1, code, stdout)
 	assert.Contains(t, stdout, "not the trusted verifier key")
+}
+
+// corpusHost is the host cmd/cmdbridge runs: the delivery corpus's commands, native
+// tools, pack and runtime.
+func corpusHost() cli.Host {
+	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
+		Native: nativetools.Default, Runtime: delivery.ToolRuntime}
 }

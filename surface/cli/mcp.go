@@ -13,7 +13,6 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcphost"
@@ -60,7 +59,7 @@ func mcpCommand() *ucli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation("cmdbridge", commands.Version)); err != nil {
+			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation("cmdbridge", hostOf(c).version())); err != nil {
 				return failed("mcp: %v", err)
 			}
 			return nil

@@ -12,11 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 type keyIn struct {
@@ -24,15 +25,15 @@ type keyIn struct {
 }
 
 // wrongConfigGet is a native config:get that answers set=false for every key.
-func wrongConfigGet() *nativetools.Registry {
-	reg := nativetools.NewRegistry()
-	_ = reg.Add(nativetools.New(tool.Spec{Name: "config:get"}, func(_ context.Context, _ *tool.Env, in keyIn) tool.Output {
+func wrongConfigGet() *native.Registry {
+	reg := native.NewRegistry()
+	_ = reg.Add(native.New(tool.Spec{Name: "config:get"}, func(_ context.Context, _ *tool.Env, in keyIn) tool.Output {
 		return tool.OK(map[string]any{"key": in.Key, "set": false, "value": true})
 	}))
 	return reg
 }
 
-func runParityCLI(t *testing.T, native *nativetools.Registry, args ...string) (string, string, int, string) {
+func runParityCLI(t *testing.T, nreg *native.Registry, args ...string) (string, string, int, string) {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -40,7 +41,7 @@ func runParityCLI(t *testing.T, native *nativetools.Registry, args ...string) (s
 	results := filepath.Join(t.TempDir(), "last.json")
 	argv := append([]string{"cmdbridge", "--delivery-bin", exe, "parity", "--results", results}, args...)
 	var out, errb bytes.Buffer
-	code := cli.Main(argv, &out, &errb, cli.Host{Native: native, Runtime: delivery.ToolRuntime})
+	code := cli.Main(argv, &out, &errb, cli.Host{Commands: commands.Default, Native: nreg, Runtime: delivery.ToolRuntime})
 	return out.String(), errb.String(), code, results
 }
 
@@ -49,16 +50,16 @@ func TestParityCLI(t *testing.T) {
 	fail, _ := filepath.Abs(filepath.Join("testdata", "parity", "fail"))
 	for _, tc := range []struct {
 		name     string
-		native   *nativetools.Registry
+		native   *native.Registry
 		args     []string
 		code     int
 		statuses map[string]string
 		lanes    []string
 		stderr   string
 	}{
-		{"pass", nativetools.NewRegistry(), []string{"--dir", pass}, 0,
+		{"pass", native.NewRegistry(), []string{"--dir", pass}, 0,
 			map[string]string{"config:get": "pass"}, []string{"subprocess", "adapter"}, ""},
-		{"golden differs", nativetools.NewRegistry(), []string{"--dir", fail}, 1,
+		{"golden differs", native.NewRegistry(), []string{"--dir", fail}, 1,
 			map[string]string{"config:get": "pass", "file:write": "fail"}, nil, "want/out.json differ"},
 		{"native lane differs", wrongConfigGet(), []string{"--dir", pass, "config:get"}, 1,
 			map[string]string{"config:get": "fail"}, []string{"subprocess", "adapter", "native"},
@@ -87,7 +88,7 @@ func TestParityCLI(t *testing.T) {
 func TestParityCLIJSONAndJUnit(t *testing.T) {
 	fail, _ := filepath.Abs(filepath.Join("testdata", "parity", "fail"))
 	junit := filepath.Join(t.TempDir(), "junit.xml")
-	stdout, _, code, results := runParityCLI(t, nativetools.NewRegistry(), "--dir", fail, "--json", "--junit", junit)
+	stdout, _, code, results := runParityCLI(t, native.NewRegistry(), "--dir", fail, "--json", "--junit", junit)
 	assert.Equal(t, 1, code)
 	var printed parity.Results
 	require.NoError(t, json.Unmarshal([]byte(stdout), &printed), stdout)

@@ -14,28 +14,28 @@ import (
 	"github.com/stretchr/testify/require"
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // sandboxHost has one native tool and one legacy command that both report the
 // directory and the environment they were given.
 func sandboxHost(t *testing.T) cli.Host {
 	t.Helper()
-	native := nativetools.NewRegistry()
+	nreg := native.NewRegistry()
 	type in struct {
 		Word string `json:"word"`
 	}
-	require.NoError(t, native.Add(nativetools.New(tool.Spec{Name: "t:native"},
+	require.NoError(t, nreg.Add(native.New(tool.Spec{Name: "t:native"},
 		func(_ context.Context, env *tool.Env, in in) tool.Output {
 			fmt.Println("stray print from a native tool") // must not reach the result
 			return tool.OK(map[string]any{"dir": env.Dir, "seed": env.Getenv("SEED"), "word": in.Word,
 				"interactive": env.Interactive, "id": env.IDs.Hex("x", 4)})
 		})))
-	cmds := commands.NewRegistry()
+	cmds := legacy.NewRegistry()
 	newApp := func() *ucli.App {
 		return &ucli.App{Name: "t:legacy", Usage: "echo", Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "json"}, &ucli.StringFlag{Name: "word"},
@@ -47,9 +47,9 @@ func sandboxHost(t *testing.T) cli.Host {
 			return nil
 		}}
 	}
-	require.NoError(t, cmds.Add(commands.Command{Name: "t:legacy", Domain: "t", New: newApp,
+	require.NoError(t, cmds.Add(legacy.Command{Name: "t:legacy", Domain: "t", New: newApp,
 		Main: func(ctx context.Context) { _ = newApp().RunContext(ctx, os.Args) }}))
-	return cli.Host{Commands: cmds, Native: native}
+	return cli.Host{Commands: cmds, Native: nreg}
 }
 
 // runSandboxRunner runs `cmdbridge __sandbox-run` in-process with stdin holding stdin and

@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
@@ -70,7 +69,7 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 		sandboxed(t, "mcp", res.StructuredContent)
 	})
 	t.Run("serve", func(t *testing.T) {
-		host := cli.Host{Runtime: delivery.ToolRuntime}
+		host := corpusHost()
 		var mintOut, mintErr strings.Builder
 		require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 		tok := strings.TrimSpace(mintOut.String())

@@ -16,7 +16,7 @@ import (
 func scaffoldRun(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := cli.Main(append([]string{"cmdbridge", "scaffold"}, args...), &out, &errb, cli.Host{})
+	code := cli.Main(append([]string{"cmdbridge", "scaffold"}, args...), &out, &errb, corpusHost())
 	return out.String(), errb.String(), code
 }
 

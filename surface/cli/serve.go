@@ -13,7 +13,6 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
@@ -81,7 +80,7 @@ func runServe(c *ucli.Context) error {
 	defer k.Close()
 	srv, err := surfacehttp.New(surfacehttp.Config{
 		Kernel: k, Key: key, Events: hub, MaxBodyBytes: c.Int64("max-body"),
-		MCPOptions: []mcp.Option{mcp.WithImplementation("cmdbridge", commands.Version)},
+		MCPOptions: []mcp.Option{mcp.WithImplementation("cmdbridge", hostOf(c).version())},
 	})
 	if err != nil {
 		return failed("%v", err)

@@ -14,11 +14,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 type serveEchoIn struct {
@@ -27,16 +27,16 @@ type serveEchoIn struct {
 
 // serveHost is a private registry: a fast read tool and one that runs until cancelled.
 func serveHost(t *testing.T, started chan<- struct{}) cli.Host {
-	reg := nativetools.NewRegistry()
-	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "s:echo", Annotations: tool.Annotations{ReadOnlyHint: true}},
+	reg := native.NewRegistry()
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "s:echo", Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in serveEchoIn) tool.Output { return tool.OK(in.Text) })))
-	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "s:slow", Annotations: tool.Annotations{ReadOnlyHint: true}},
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "s:slow", Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
 			started <- struct{}{}
 			<-ctx.Done()
 			return tool.Fail(tool.CodeCancelled, "%v", ctx.Err())
 		})))
-	return cli.Host{Commands: commands.NewRegistry(), Native: reg}
+	return cli.Host{Commands: legacy.NewRegistry(), Native: reg}
 }
 
 func TestTokenMintVerifyRotate(t *testing.T) {

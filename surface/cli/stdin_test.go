@@ -20,9 +20,10 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // The stdin fixture is fx:cat, a legacy command in the corpus's style that reads the
@@ -56,7 +57,7 @@ func newCatApp() *ucli.App {
 			&ucli.StringFlag{Name: "file", Usage: "file to read, or - for standard input", Required: true},
 			&ucli.BoolFlag{Name: "json", Usage: "print the JSON envelope"},
 		},
-		Metadata: map[string]interface{}{commands.MetaReadOnly: true},
+		Metadata: map[string]interface{}{legacy.MetaReadOnly: true},
 		Action: func(c *ucli.Context) error {
 			var b []byte
 			var err error
@@ -78,11 +79,11 @@ func newCatApp() *ucli.App {
 
 func catData(b []byte) map[string]any { return map[string]any{"text": string(b), "bytes": len(b)} }
 
-func catCommands() *commands.Registry {
-	r := commands.NewRegistry()
+func catCommands() *legacy.Registry {
+	r := legacy.NewRegistry()
 	// Analysed by hand (it only reads its stdin): in-process, so the adapter lane runs it
 	// although a binary is configured.
-	if err := r.Add(commands.Command{Name: "fx:cat", Domain: "fx", New: newCatApp, Tier: commands.TierInProcess,
+	if err := r.Add(legacy.Command{Name: "fx:cat", Domain: "fx", New: newCatApp, Tier: legacy.TierInProcess,
 		Main: func(ctx context.Context) { _ = newCatApp().RunContext(ctx, os.Args) }}); err != nil {
 		panic(err)
 	}
@@ -93,9 +94,9 @@ type catIn struct {
 	File string `json:"file"`
 }
 
-func catNative() *nativetools.Registry {
-	r := nativetools.NewRegistry()
-	err := r.Add(nativetools.New(tool.Spec{Name: "fx:cat", Description: "Print a file's content; - reads standard input.",
+func catNative() *native.Registry {
+	r := native.NewRegistry()
+	err := r.Add(native.New(tool.Spec{Name: "fx:cat", Description: "Print a file's content; - reads standard input.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in catIn) tool.Output {
 			var b []byte
@@ -114,7 +115,7 @@ func catNative() *nativetools.Registry {
 		panic(err)
 	}
 	// fx:drop is destructive, so an interactive call asks first.
-	err = r.Add(nativetools.New(tool.Spec{Name: "fx:drop", Description: "Drop what standard input names.",
+	err = r.Add(native.New(tool.Spec{Name: "fx:drop", Description: "Drop what standard input names.",
 		Annotations: tool.Annotations{DestructiveHint: true}},
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
 			b, err := io.ReadAll(env.Stdin)

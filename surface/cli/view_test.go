@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -43,7 +42,7 @@ func TestViewFlagsOnEveryCommand(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.True(t, decodeOutput(t, stdout).Success)
 
-	host := cli.Host{Runtime: delivery.ToolRuntime}
+	host := corpusHost()
 	var mintOut, mintErr strings.Builder
 	require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 	tok := strings.TrimSpace(mintOut.String())

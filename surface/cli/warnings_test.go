@@ -14,10 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // tintFlag is a flag type from outside urfave/cli (it takes a value).
@@ -36,17 +36,17 @@ func (tintFlag) GetEnvVars() []string          { return nil }
 // warnedHost serves an adopter's three commands: one mapped with fallbacks, one whose
 // metadata is broken (unavailable), one clean.
 func warnedHost(t *testing.T) cli.Host {
-	r := commands.NewRegistry()
+	r := legacy.NewRegistry()
 	add := func(name, usage string, meta map[string]any, flags ...ucli.Flag) {
-		require.NoError(t, r.Add(commands.Command{Name: name, Domain: "adopter", Main: func(context.Context) {},
+		require.NoError(t, r.Add(legacy.Command{Name: name, Domain: "adopter", Main: func(context.Context) {},
 			New: func() *ucli.App {
 				return &ucli.App{Name: name, Usage: "adopter " + name, ArgsUsage: usage, Metadata: meta, Flags: flags}
 			}}))
 	}
 	add("adopter:odd", "[-y] <a> {b,c}", nil, tintFlag{})
-	add("adopter:broken", "<DIR>", map[string]any{commands.MetaPaths: map[string]string{"nowhere": "read"}})
+	add("adopter:broken", "<DIR>", map[string]any{legacy.MetaPaths: map[string]string{"nowhere": "read"}})
 	add("adopter:fine", "FILE [FILE...]", nil)
-	return cli.Host{Commands: r, Native: nativetools.NewRegistry()}
+	return cli.Host{Commands: r, Native: native.NewRegistry()}
 }
 
 func runHost(t *testing.T, host cli.Host, args ...string) (string, string, int) {

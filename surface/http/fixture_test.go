@@ -15,10 +15,10 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // The fixture is a private registry of native tools, so these tests depend neither on
@@ -49,29 +49,29 @@ type fixture struct {
 	done    chan kernel.Result // every finished call, buffered
 }
 
-func fixtureNative(t testing.TB, started chan struct{}) *nativetools.Registry {
-	r := nativetools.NewRegistry()
-	add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
+func fixtureNative(t testing.TB, started chan struct{}) *native.Registry {
+	r := native.NewRegistry()
+	add := func(tl native.Tool) { require.NoError(t, r.Add(tl)) }
 	echo := func(ctx context.Context, env *tool.Env, in echoIn) tool.Output {
 		return tool.OK(map[string]any{"text": in.Text})
 	}
-	add(nativetools.New(tool.Spec{Name: "t:echo", Domain: "t", Description: "Echo the text back.",
+	add(native.New(tool.Spec{Name: "t:echo", Domain: "t", Description: "Echo the text back.",
 		Annotations: tool.Annotations{ReadOnlyHint: true, IdempotentHint: true}, ParallelSafe: true}, echo))
-	add(nativetools.New(tool.Spec{Name: "t:slow", Domain: "t", Description: "Run until cancelled.",
+	add(native.New(tool.Spec{Name: "t:slow", Domain: "t", Description: "Run until cancelled.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
 			started <- struct{}{}
 			<-ctx.Done()
 			return tool.Fail(tool.CodeCancelled, "t:slow: %v", ctx.Err())
 		}))
-	add(nativetools.New(tool.Spec{Name: "t:write", Domain: "t", Description: "Pretend to write a file.",
+	add(native.New(tool.Spec{Name: "t:write", Domain: "t", Description: "Pretend to write a file.",
 		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
 		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output { return tool.OK(in.Path) }))
-	add(nativetools.New(tool.Spec{Name: "t:off", Domain: "t", Description: "Disabled by governance.",
+	add(native.New(tool.Spec{Name: "t:off", Domain: "t", Description: "Disabled by governance.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}}, echo))
-	add(nativetools.New(tool.Spec{Name: "t:gone", Domain: "t", Description: "Excluded by governance.",
+	add(native.New(tool.Spec{Name: "t:gone", Domain: "t", Description: "Excluded by governance.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}}, echo))
-	add(nativetools.New(tool.Spec{Name: "secret:peek", Domain: "secret", Description: "Only wide tokens see this.",
+	add(native.New(tool.Spec{Name: "secret:peek", Domain: "secret", Description: "Only wide tokens see this.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}}, echo))
 	return r
 }
@@ -93,17 +93,17 @@ func newFixtureHook(t testing.TB, cfg surfacehttp.Config, hook func(kernel.Reque
 // buildFixture is newFixtureHook with extra tools added to the registry by extra (nil:
 // none), so tests that need more tools leave the shared list and its goldens alone.
 func buildFixture(t testing.TB, cfg surfacehttp.Config, hook func(kernel.Request, kernel.Result),
-	extra func(r *nativetools.Registry, started chan struct{})) *fixture {
+	extra func(r *native.Registry, started chan struct{})) *fixture {
 	t.Helper()
 	f := &fixture{started: make(chan struct{}, 16), done: make(chan kernel.Result, 1024)}
-	native := fixtureNative(t, f.started)
+	nreg := fixtureNative(t, f.started)
 	if extra != nil {
-		extra(native, f.started)
+		extra(nreg, f.started)
 	}
 	k, err := kernel.New(kernel.Config{
 		Workspace:  t.TempDir(),
 		Pack:       fixturePack,
-		Native:     native,
+		Native:     nreg,
 		Governance: kernel.Governance{Disabled: []string{"t:off"}, Excluded: []string{"t:gone"}},
 		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 		OnResult: func(req kernel.Request, res kernel.Result) {

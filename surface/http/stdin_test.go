@@ -13,16 +13,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // withCat adds t:cat, which returns its stdin as text.
-func withCat(t testing.TB) func(r *nativetools.Registry, _ chan struct{}) {
-	return func(r *nativetools.Registry, _ chan struct{}) {
-		require.NoError(t, r.Add(nativetools.New(tool.Spec{Name: "t:cat", Domain: "t", Description: "Return the standard input.",
+func withCat(t testing.TB) func(r *native.Registry, _ chan struct{}) {
+	return func(r *native.Registry, _ chan struct{}) {
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "t:cat", Domain: "t", Description: "Return the standard input.",
 			Annotations: tool.Annotations{ReadOnlyHint: true}},
 			func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
 				b, err := io.ReadAll(env.Stdin)

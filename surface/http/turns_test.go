@@ -15,20 +15,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // turnTools are the write-capable tools the turn tests need, in their own domain so the
 // shared fixture's listings do not change.
-func turnTools(t testing.TB) func(r *nativetools.Registry, started chan struct{}) {
-	return func(r *nativetools.Registry, started chan struct{}) {
-		add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
-		add(nativetools.New(tool.Spec{Name: "turn:write", Domain: "turn", Description: "Write the workspace at once."},
+func turnTools(t testing.TB) func(r *native.Registry, started chan struct{}) {
+	return func(r *native.Registry, started chan struct{}) {
+		add := func(tl native.Tool) { require.NoError(t, r.Add(tl)) }
+		add(native.New(tool.Spec{Name: "turn:write", Domain: "turn", Description: "Write the workspace at once."},
 			func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("written") }))
-		add(nativetools.New(tool.Spec{Name: "turn:slowwrite", Domain: "turn", Description: "Write the workspace until cancelled."},
+		add(native.New(tool.Spec{Name: "turn:slowwrite", Domain: "turn", Description: "Write the workspace until cancelled."},
 			func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
 				started <- struct{}{}
 				<-ctx.Done()
@@ -40,7 +40,7 @@ func turnTools(t testing.TB) func(r *nativetools.Registry, started chan struct{}
 				}
 				return tool.Fail(code, "turn:slowwrite: %v", ctx.Err())
 			}))
-		add(nativetools.New(tool.Spec{Name: "turn:destroy", Domain: "turn", Description: "Destroy something (asks first).",
+		add(native.New(tool.Spec{Name: "turn:destroy", Domain: "turn", Description: "Destroy something (asks first).",
 			Annotations: tool.Annotations{DestructiveHint: true}, RequiredApprovals: []string{"owner"}},
 			func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("destroyed") }))
 	}

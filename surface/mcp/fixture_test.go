@@ -21,6 +21,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // The fixture is a small legacy command, written the way the corpus's commands are
@@ -46,7 +48,7 @@ func newGreetApp() *cli.App {
 			&cli.BoolFlag{Name: "noisy", Usage: "also write stray lines to the process's stdout"},
 			&cli.BoolFlag{Name: "json", Usage: "print the JSON envelope"},
 		},
-		Metadata: map[string]interface{}{commands.MetaReadOnly: true, commands.MetaIdempotent: true},
+		Metadata: map[string]interface{}{legacy.MetaReadOnly: true, legacy.MetaIdempotent: true},
 		Action:   greetAction,
 	}
 }
@@ -106,29 +108,29 @@ var blockStarted = make(chan struct{}, 1)
 // path), off (disabled by governance), block (waits for cancellation) and hidden
 // (excluded), sleep (short default timeout, longer maximum) and big (a result of any
 // size).
-func fixtureNative(t testing.TB) *nativetools.Registry {
-	r := nativetools.NewRegistry()
-	add := func(tl nativetools.Tool) { require.NoError(t, r.Add(tl)) }
-	add(nativetools.New(tool.Spec{Name: "fx:echo", Description: "Echo the text back.",
+func fixtureNative(t testing.TB) *native.Registry {
+	r := native.NewRegistry()
+	add := func(tl native.Tool) { require.NoError(t, r.Add(tl)) }
+	add(native.New(tool.Spec{Name: "fx:echo", Description: "Echo the text back.",
 		Annotations: tool.Annotations{Title: "Echo", ReadOnlyHint: true, IdempotentHint: true}},
 		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output {
 			return tool.OK(map[string]any{"text": in.Text, "interactive": env.Interactive})
 		}))
-	add(nativetools.New(tool.Spec{Name: "fx:fail", Description: "Always fails.",
+	add(native.New(tool.Spec{Name: "fx:fail", Description: "Always fails.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
 			return tool.FailDetails(tool.CodeNotFound, map[string]any{"id": "WU-404"}, "WU-404 does not exist")
 		}))
-	add(nativetools.New(tool.Spec{Name: "fx:wipe", Description: "Delete everything.",
+	add(native.New(tool.Spec{Name: "fx:wipe", Description: "Delete everything.",
 		Annotations: tool.Annotations{DestructiveHint: true, OpenWorldHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("wiped") }))
-	add(nativetools.New(tool.Spec{Name: "fx:write", Description: "Write a file.",
+	add(native.New(tool.Spec{Name: "fx:write", Description: "Write a file.",
 		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
 		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output { return tool.OK(in.Path) }))
-	add(nativetools.New(tool.Spec{Name: "fx:off", Description: "Disabled by configuration.",
+	add(native.New(tool.Spec{Name: "fx:off", Description: "Disabled by configuration.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("on") }))
-	add(nativetools.New(tool.Spec{Name: "fx:block", Description: "Wait until the call is cancelled.",
+	add(native.New(tool.Spec{Name: "fx:block", Description: "Wait until the call is cancelled.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
 			select {
@@ -140,7 +142,7 @@ func fixtureNative(t testing.TB) *nativetools.Registry {
 			// the call ends CANCELLED, and only a cancelled context gets here.
 			return tool.Fail(tool.CodeCancelled, "fx:block: %v", ctx.Err())
 		}))
-	add(nativetools.New(tool.Spec{Name: "fx:sleep", Description: "Sleep, then answer (or end when the call is cancelled).",
+	add(native.New(tool.Spec{Name: "fx:sleep", Description: "Sleep, then answer (or end when the call is cancelled).",
 		DefaultTimeout: sleepDefaultTimeout, MaxTimeout: sleepMaxTimeout,
 		Annotations: tool.Annotations{ReadOnlyHint: true, IdempotentHint: true}},
 		func(ctx context.Context, env *tool.Env, in sleepIn) tool.Output {
@@ -151,20 +153,20 @@ func fixtureNative(t testing.TB) *nativetools.Registry {
 				return tool.Fail(tool.CodeCancelled, "fx:sleep: %v", ctx.Err())
 			}
 		}))
-	add(nativetools.New(tool.Spec{Name: "fx:big", Description: "Return a text of the given size.",
+	add(native.New(tool.Spec{Name: "fx:big", Description: "Return a text of the given size.",
 		Annotations: tool.Annotations{ReadOnlyHint: true, IdempotentHint: true}},
 		func(ctx context.Context, env *tool.Env, in bigIn) tool.Output {
 			return tool.OK(map[string]any{"text": strings.Repeat("x", in.Bytes)})
 		}))
-	add(nativetools.New(tool.Spec{Name: "fx:hidden", Description: "Excluded by configuration.",
+	add(native.New(tool.Spec{Name: "fx:hidden", Description: "Excluded by configuration.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output { return tool.OK("seen") }))
 	return r
 }
 
-func fixtureCommands(t testing.TB) *commands.Registry {
-	r := commands.NewRegistry()
-	require.NoError(t, r.Add(commands.Command{Name: "fx:greet", Domain: "fx", New: newGreetApp, Main: greetMain}))
+func fixtureCommands(t testing.TB) *legacy.Registry {
+	r := legacy.NewRegistry()
+	require.NoError(t, r.Add(legacy.Command{Name: "fx:greet", Domain: "fx", New: newGreetApp, Main: greetMain}))
 	return r
 }
 

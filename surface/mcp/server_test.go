@@ -20,9 +20,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -375,8 +375,8 @@ func TestLargeResultsAreTruncatedWithAMarker(t *testing.T) {
 }
 
 func TestServerRefusesANonObjectSchema(t *testing.T) {
-	r := nativetools.NewRegistry()
-	require.NoError(t, r.Add(nativetools.Raw(tool.Spec{Name: "fx:scalar", Description: "takes a string",
+	r := native.NewRegistry()
+	require.NoError(t, r.Add(native.Raw(tool.Spec{Name: "fx:scalar", Description: "takes a string",
 		InputSchema: &jsonschema.Schema{Type: "string"}},
 		func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output { return tool.OK(nil) })))
 	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Native: r, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})

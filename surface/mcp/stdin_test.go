@@ -14,12 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // fx:cat is a legacy command that prints the file --file names, "-" reading standard
@@ -32,7 +32,7 @@ func newCatApp() *cli.App {
 			&cli.StringFlag{Name: "file", Usage: "file to read, or - for standard input", Required: true},
 			&cli.BoolFlag{Name: "json", Usage: "print the JSON envelope"},
 		},
-		Metadata: map[string]interface{}{commands.MetaReadOnly: true},
+		Metadata: map[string]interface{}{legacy.MetaReadOnly: true},
 		Action: func(c *cli.Context) error {
 			if c.String("file") != "-" {
 				return cli.Exit("only - is supported", 2)
@@ -56,11 +56,11 @@ type catIn struct {
 // it returns lists the stdin_hash of every finished call's receipt.
 func catKernel(t *testing.T, maxStdin int) (*kernel.Kernel, func() []string) {
 	t.Helper()
-	cmds := commands.NewRegistry()
-	require.NoError(t, cmds.Add(commands.Command{Name: "fx:cat", Domain: "fx", New: newCatApp,
+	cmds := legacy.NewRegistry()
+	require.NoError(t, cmds.Add(legacy.Command{Name: "fx:cat", Domain: "fx", New: newCatApp,
 		Main: func(ctx context.Context) { _ = newCatApp().RunContext(ctx, os.Args) }}))
-	native := nativetools.NewRegistry()
-	require.NoError(t, native.Add(nativetools.New(tool.Spec{Name: "fx:ncat", Description: "Print standard input.",
+	nreg := native.NewRegistry()
+	require.NoError(t, nreg.Add(native.New(tool.Spec{Name: "fx:ncat", Description: "Print standard input.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in catIn) tool.Output {
 			b, err := io.ReadAll(env.Stdin)
@@ -72,7 +72,7 @@ func catKernel(t *testing.T, maxStdin int) (*kernel.Kernel, func() []string) {
 	var mu sync.Mutex
 	var hashes []string
 	k, err := kernel.New(kernel.Config{
-		Workspace: t.TempDir(), Commands: cmds, Native: native, MaxStdin: maxStdin,
+		Workspace: t.TempDir(), Commands: cmds, Native: nreg, MaxStdin: maxStdin,
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 		OnResult: func(_ kernel.Request, res kernel.Result) {
 			mu.Lock()

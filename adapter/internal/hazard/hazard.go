@@ -14,12 +14,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Registry returns a fresh registry holding every hazard command.
-func Registry() *commands.Registry {
-	r := commands.NewRegistry()
+func Registry() *legacy.Registry {
+	r := legacy.NewRegistry()
 	for _, c := range all {
 		if err := r.Add(inProcess(c)); err != nil {
 			panic(err)
@@ -30,7 +30,7 @@ func Registry() *commands.Registry {
 
 // Lookup returns the hazard command with this name, panicking when there is none
 // (tests name them literally).
-func Lookup(name string) commands.Command {
+func Lookup(name string) legacy.Command {
 	for _, c := range all {
 		if c.Name == name {
 			return inProcess(c)
@@ -42,12 +42,12 @@ func Lookup(name string) commands.Command {
 // inProcess gives a hazard command the in-process tier: the tests choose each call's
 // lane themselves (a command nobody analysed would go to the subprocess lane whenever a
 // binary is configured).
-func inProcess(c commands.Command) commands.Command {
-	c.Tier = commands.TierInProcess
+func inProcess(c legacy.Command) legacy.Command {
+	c.Tier = legacy.TierInProcess
 	return c
 }
 
-var all = []commands.Command{
+var all = []legacy.Command{
 	{Name: "hello", Domain: "hazard", New: newHelloApp, Main: func(ctx context.Context) { runApp(ctx, newHelloApp()) }},
 	{Name: "echo", Domain: "hazard", New: newEchoApp, Main: func(ctx context.Context) { runApp(ctx, newEchoApp()) }},
 	{Name: "flags", Domain: "hazard", New: newFlagsApp, Main: func(ctx context.Context) { runApp(ctx, newFlagsApp()) }},
@@ -125,7 +125,7 @@ func newHelloApp() *cli.App {
 func newEchoApp() *cli.App {
 	app := baseApp("echo", "print the arguments")
 	app.ArgsUsage = "[<ARGS>...]"
-	app.Metadata = map[string]any{commands.MetaReadOnly: true, commands.MetaIdempotent: true}
+	app.Metadata = map[string]any{legacy.MetaReadOnly: true, legacy.MetaIdempotent: true}
 	app.Flags = append(app.Flags,
 		&cli.BoolFlag{Name: "fail", Usage: "fail with NOT_FOUND"},
 		&cli.BoolFlag{Name: "lie", Usage: "report ok but exit 1"},
@@ -158,7 +158,7 @@ func newEchoApp() *cli.App {
 	return app
 }
 
-// level is a Generic flag value with a fixed set of words (a commands.Choices).
+// level is a Generic flag value with a fixed set of words (a legacy.Choices).
 type level struct{ v string }
 
 func (l *level) Set(s string) error {
@@ -183,9 +183,9 @@ func newFlagsApp() *cli.App {
 	app := baseApp("flags", "declare every urfave/cli flag type and print what was parsed")
 	app.ArgsUsage = "<NAME> [<EXTRA>...] -- [<COMMAND>...]"
 	app.Metadata = map[string]any{
-		commands.MetaDestructive: true,
-		commands.MetaNetwork:     true,
-		commands.MetaPaths:       map[string]string{"path": "write", "name": "read"},
+		legacy.MetaDestructive: true,
+		legacy.MetaNetwork:     true,
+		legacy.MetaPaths:       map[string]string{"path": "write", "name": "read"},
 	}
 	app.Flags = append(app.Flags,
 		&cli.StringFlag{Name: "title", Aliases: []string{"t"}, Usage: "a string", Required: true},

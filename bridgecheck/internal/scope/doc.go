@@ -7,7 +7,7 @@
 //
 // A package is a legacy command package when it registers a command — it holds a
 // registration: a struct literal with a constant string Name, a New func() *cli.App
-// and a Main field, the shape of commands.Command, whatever the struct's package — or
+// and a Main field, the shape of legacy.Command, whatever the struct's package — or
 // when it builds commands for registrations made elsewhere: an exported function
 // returning a *cli.App or *cli.Command that it builds with an Action, Before or After
 // (commands/convention's App). The registry and dispatcher (commands) and programs

@@ -14,10 +14,11 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() {
-	commands.Register(commands.Command{Name: "demo:greet", Domain: "demo", New: newGreetApp, Main: mainGreet})
+	commands.Register(legacy.Command{Name: "demo:greet", Domain: "demo", New: newGreetApp, Main: mainGreet})
 }
 
 func newGreetApp() *cli.App {
@@ -34,7 +35,7 @@ func newGreetApp() *cli.App {
 			convention.Enum("tone", "how to sound", "warm", "warm", "dry"),
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON envelope"},
 		},
-		Metadata: map[string]any{commands.MetaReadOnly: true, commands.MetaIdempotent: true},
+		Metadata: map[string]any{legacy.MetaReadOnly: true, legacy.MetaIdempotent: true},
 		Action:   greet,
 	}
 }

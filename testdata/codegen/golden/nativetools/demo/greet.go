@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // GreetInput is demo:greet's input: one field per adapter schema property, in the same order.
@@ -26,7 +27,7 @@ type GreetInput struct {
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema nativetools.New infers equals the adapter's.
+// schema native.New infers equals the adapter's.
 func (GreetInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["times"].Default = json.RawMessage(`1`)
 	s.Properties["max_width"].Description = "wrap=column at which lines wrap (0: never)"
@@ -36,7 +37,7 @@ func (GreetInput) AdjustSchema(s *jsonschema.Schema) {
 }
 
 func init() {
-	nativetools.Register(nativetools.New(tool.Spec{
+	nativetools.Register(native.New(tool.Spec{
 		Name:         "demo:greet",
 		Domain:       "demo",
 		Description:  "Greet someone a number of times",

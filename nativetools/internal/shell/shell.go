@@ -1,7 +1,7 @@
-// Package native holds what the delivery native tools share: the per-call runtime and
+// Package shell holds what the delivery native tools share: the per-call runtime and
 // workspace built from tool.Env, a git runner that passes only declared git variables,
 // and the mapping of delivery errors to tool.Output. It reads no process globals.
-package native
+package shell
 
 import (
 	"context"

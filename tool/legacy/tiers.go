@@ -1,4 +1,4 @@
-package commands
+package legacy
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package commands
+package legacy
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// TreeOptions say how [FromApp] turns an app's command tree into commands.
+// TreeOptions say how [FromApp] turns an app's command tree into legacy.
 type TreeOptions struct {
 	// Program is os.Args[0] of in-process runs (default: the app's HelpName, else Name).
 	Program string

@@ -1,4 +1,4 @@
-package commands
+package legacy
 
 // Keys of cli.App.Metadata through which a command describes itself as a tool. The flag
 // table plus these keys are the command's one declaration: the adapter derives the tool

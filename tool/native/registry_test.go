@@ -1,0 +1,50 @@
+package native_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+type sampleIn struct {
+	Name  string   `json:"name" jsonschema:"who"`
+	Files []string `json:"files,omitempty"`
+	Force bool     `json:"force,omitempty"`
+}
+
+func TestNewInfersSchemaAndDecodes(t *testing.T) {
+	tl := native.New(tool.Spec{Name: "x:y"}, func(ctx context.Context, env *tool.Env, in sampleIn) tool.Output {
+		return tool.OK(in)
+	})
+	s := tl.Spec.InputSchema
+	assert.Equal(t, "object", s.Type)
+	assert.Equal(t, []string{"name"}, s.Required)
+	assert.Equal(t, "who", s.Properties["name"].Description)
+	assert.Equal(t, "array", s.Properties["files"].Type)
+	out := tl.Call(context.Background(), &tool.Env{}, json.RawMessage(`{"name":"a","files":["f"]}`))
+	require.True(t, out.Success)
+	assert.Equal(t, sampleIn{Name: "a", Files: []string{"f"}}, out.Data)
+	out = tl.Call(context.Background(), &tool.Env{}, json.RawMessage(`{"nme":"a"}`))
+	assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
+}
+
+func TestRegistryRejectsDuplicates(t *testing.T) {
+	r := native.NewRegistry()
+	h := func(context.Context, *tool.Env, struct{}) tool.Output { return tool.OK(nil) }
+	require.NoError(t, r.Add(native.New(tool.Spec{Name: "git:status"}, h)))
+	assert.ErrorContains(t, r.Add(native.New(tool.Spec{Name: "git:status"}, h)), "twice")
+	assert.ErrorContains(t, r.Add(native.New(tool.Spec{Name: "git_status"}, h)), "spelled differently")
+}
+
+func TestHandlerPanicIsInternal(t *testing.T) {
+	tl := native.New(tool.Spec{Name: "x:boom"}, func(context.Context, *tool.Env, struct{}) tool.Output { panic("boom") })
+	out := tl.Call(context.Background(), &tool.Env{}, nil)
+	require.NotNil(t, out.Error)
+	assert.Equal(t, tool.CodeInternal, out.Error.Code)
+}
