@@ -20,6 +20,6 @@ func (AdapterBridge) Spec(c legacy.Command) (tool.Spec, error) { return adapter.
 func (AdapterBridge) Call(ctx context.Context, call AdapterCall) tool.Output {
 	return adapter.Call(ctx, call.Command, call.Input, call.Lane, adapter.Options{
 		Dir: call.Dir, Env: call.Options.Env, MaxOutput: call.Options.MaxOutput, Binary: call.Options.Binary,
-		Stdin: call.Stdin,
+		Prefix: call.Options.Prefix, InProcess: call.Options.InProcess, Stdin: call.Stdin,
 	})
 }

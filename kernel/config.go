@@ -103,8 +103,14 @@ type EvidenceConfig struct {
 
 // AdapterOptions are the adapter settings the kernel passes on each call.
 type AdapterOptions struct {
-	// Binary is the delivery executable the subprocess lane runs.
+	// Binary is the program the subprocess lane runs (adapter.Options.Binary).
 	Binary string
+	// Prefix are argv words written between Binary and the command (adapter.Options.Prefix).
+	Prefix []string
+	// InProcess lets the adapter lane run commands nobody analysed in-process
+	// (adapter.Options.InProcess); without it they run on the subprocess lane whenever
+	// Binary is set.
+	InProcess bool
 	// MaxOutput caps captured stdout and stderr (0: the adapter's default).
 	MaxOutput int
 	// Env holds declared environment variables for the command.
