@@ -1,6 +1,7 @@
-// Command cmdbridge lists, describes and calls governed tools over the delivery corpus;
-// see package surface/cli. Invoked under the name "delivery" (a symlink or a copy) it is
-// the legacy multi-call CLI itself, so one binary can serve as the subprocess lane.
+// Command cmdbridge serves the delivery corpus as governed tools: the standalone entry
+// point (cmdbridge.Main) with the corpus's registries. Invoked under the name "delivery"
+// (a symlink or a copy) it is the legacy multi-call CLI itself, so one binary can serve
+// as the subprocess lane.
 package main
 
 import (
@@ -8,17 +9,20 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cmdbridge/cmdbridge"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
-	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
 func main() {
 	if filepath.Base(os.Args[0]) == "delivery" {
 		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
 	}
-	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr, cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime}))
+	os.Exit(cmdbridge.Main(nil, &cmdbridge.Config{
+		Pack: commands.Pack, Version: commands.Version, Commands: commands.Default, Native: nativetools.Default,
+		Binary: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE", Runtime: delivery.ToolRuntime,
+	}))
 }

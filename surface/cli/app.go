@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -24,9 +26,17 @@ const (
 	ExitUsage  = 2
 )
 
-// Host is what the binary plugs in: the command corpus, the native tools, and the clock
-// and id source native handlers get (the corpus's deterministic runtime).
+// Host is what the binary plugs in: the program's commands and native tools, how the
+// subprocess lane runs the program, and the clock and id source native handlers get.
+// Nothing in it defaults to a corpus: a zero Host serves no tools.
 type Host struct {
+	// Name is the command line's name in help and messages (default "cmdbridge"; an
+	// adopter's bridge subcommand says "gizmo bridge").
+	Name string
+	// Self are the argv words after this executable that reach this command line (nil
+	// for a standalone binary; ["bridge"] for a subcommand): `mcp enable` and the
+	// sandbox runner re-launch the executable with them.
+	Self []string
 	// Version is the version the MCP server reports (default "dev").
 	Version string
 	// Pack names the tool pack (kernel.Config.Pack): the manifest and GET /tools show it,
@@ -34,14 +44,27 @@ type Host struct {
 	Pack     string
 	Commands *legacy.Registry
 	Native   *native.Registry
+	// Program is the name the program is run as (the corpus's "delivery", gizmo): a
+	// bare Binary is looked up under it, and parity scripts call it by that name.
+	Program string
+	// Binary is the program the subprocess lane runs when --bin is not given: a path,
+	// or a name looked up next to this executable and then on $PATH. Empty: Program.
+	Binary string
+	// Prefix are argv words the subprocess lane writes between Binary and the command.
+	Prefix []string
+	// InProcess lets the adapter lane run commands nobody analysed (no tier) in-process;
+	// without it they run on the subprocess lane whenever a binary is known.
+	InProcess bool
+	// WorkspaceEnv names the environment variable that gives the default workspace
+	// (default CMDBRIDGE_WORKSPACE; the corpus uses DELIVERY_WORKSPACE).
+	WorkspaceEnv string
 	// Runtime builds a call's clock and id source from its environment (nil: wall clock
 	// and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
 }
 
 // Main runs the cmdbridge command line on args and returns the exit status. stdout and
-// stderr receive everything it prints. Zero fields of host default to the default
-// registries.
+// stderr receive everything it prints.
 func Main(args []string, stdout, stderr io.Writer, host Host) int {
 	if host.Commands == nil {
 		host.Commands = legacy.NewRegistry()
@@ -49,10 +72,16 @@ func Main(args []string, stdout, stderr io.Writer, host Host) int {
 	if host.Native == nil {
 		host.Native = native.NewRegistry()
 	}
-	app := newApp(stdout, stderr)
+	if host.Name == "" {
+		host.Name = "cmdbridge"
+	}
+	if host.WorkspaceEnv == "" {
+		host.WorkspaceEnv = "CMDBRIDGE_WORKSPACE"
+	}
+	app := newApp(host, stdout, stderr)
 	app.Metadata = map[string]any{hostKey: host}
 	err := app.Run(intersperse(app, args))
-	return exitStatus(err, stderr)
+	return exitStatus(host.Name, err, stderr)
 }
 
 // version is Version, or "dev" when the host gave none.
@@ -68,19 +97,19 @@ const hostKey = "cmdbridge.host"
 func hostOf(c *ucli.Context) Host { return c.App.Metadata[hostKey].(Host) }
 
 // exitStatus maps the error an app run returned to an exit status, printing it.
-func exitStatus(err error, stderr io.Writer) int {
+func exitStatus(name string, err error, stderr io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
 	var ec ucli.ExitCoder
 	if errors.As(err, &ec) {
 		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(stderr, "cmdbridge: "+msg)
+			fmt.Fprintln(stderr, name+": "+msg)
 		}
 		return ec.ExitCode()
 	}
 	// urfave/cli returns plain errors for flag parsing problems: usage errors.
-	fmt.Fprintln(stderr, "cmdbridge: "+err.Error())
+	fmt.Fprintln(stderr, name+": "+err.Error())
 	return ExitUsage
 }
 
@@ -95,24 +124,24 @@ func failed(format string, args ...any) error {
 // silentFailure ends a command with status 1 after it already printed its result.
 var silentFailure = ucli.Exit("", ExitFailed)
 
-func newApp(stdout, stderr io.Writer) *ucli.App {
+func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 	return &ucli.App{
-		Name:            "cmdbridge",
+		Name:            host.Name,
 		Usage:           "governed tools from legacy CLI commands",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*ucli.Context, error) {}, // Main maps errors to statuses itself
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "workspace", Usage: "workspace directory (default: $DELIVERY_WORKSPACE or the current directory)"},
-			&ucli.StringFlag{Name: "delivery-bin", Usage: "path of the delivery binary for the subprocess lane (default: next to cmdbridge, then $PATH)", EnvVars: []string{"CMDBRIDGE_DELIVERY_BIN"}},
+			&ucli.StringFlag{Name: "workspace", Usage: "workspace directory (default: $" + host.WorkspaceEnv + " or the current directory)"},
+			&ucli.StringFlag{Name: "bin", Usage: "the program the subprocess lane runs (default: " + defaultBinary(host) + ")", EnvVars: []string{"CMDBRIDGE_BIN"}},
 		},
 		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
 			return usageError("%v", err)
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return usageError("unknown command %q (run 'cmdbridge --help')", c.Args().First())
+				return usageError("unknown command %q (run '%s --help')", c.Args().First(), host.Name)
 			}
 			return ucli.ShowAppHelp(c)
 		},
@@ -157,7 +186,7 @@ func printJSON(w io.Writer, v any) error {
 func workspaceDir(c *ucli.Context) (string, error) {
 	dir := c.String("workspace")
 	if dir == "" {
-		dir = os.Getenv("DELIVERY_WORKSPACE")
+		dir = os.Getenv(hostOf(c).WorkspaceEnv)
 	}
 	if dir == "" {
 		wd, err := os.Getwd()
@@ -169,16 +198,43 @@ func workspaceDir(c *ucli.Context) (string, error) {
 	return filepath.Abs(dir)
 }
 
-// deliveryBinary finds the delivery binary the subprocess lane runs.
-func deliveryBinary(c *ucli.Context) string {
-	if p := c.String("delivery-bin"); p != "" {
+// defaultBinary describes, for --help, the program the subprocess lane runs when --bin
+// is not given.
+func defaultBinary(h Host) string {
+	switch {
+	case h.Binary != "" && filepath.IsAbs(h.Binary):
+		return h.Binary
+	case h.Binary != "":
+		return h.Binary + " next to this executable, then on $PATH"
+	case h.Program != "":
+		return h.Program + " next to this executable, then on $PATH"
+	}
+	return "none"
+}
+
+// subprocessBinary is the program the subprocess lane runs: --bin, else the host's
+// Binary (or Program) — a path as given, a bare name next to this executable when
+// there is such a file, else on $PATH. Empty when the host names none.
+func subprocessBinary(c *ucli.Context) string {
+	if p := c.String("bin"); p != "" {
 		return p
 	}
+	h := hostOf(c)
+	name := h.Binary
+	if name == "" {
+		name = h.Program
+	}
+	if name == "" || strings.ContainsRune(name, filepath.Separator) {
+		return name
+	}
 	if exe, err := os.Executable(); err == nil {
-		sibling := filepath.Join(filepath.Dir(exe), "delivery")
+		sibling := filepath.Join(filepath.Dir(exe), name)
 		if st, err := os.Stat(sibling); err == nil && !st.IsDir() {
 			return sibling
 		}
 	}
-	return "delivery"
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	return name
 }

@@ -43,7 +43,7 @@ func run(t *testing.T, ws string, args ...string) (string, string, int) {
 	require.NoError(t, err)
 	t.Setenv(asDelivery, "1") // inherited by the subprocess lane only: this process is past TestMain
 	var out, errb bytes.Buffer
-	argv := append([]string{"cmdbridge", "--workspace", ws, "--delivery-bin", exe}, args...)
+	argv := append([]string{"cmdbridge", "--workspace", ws, "--bin", exe}, args...)
 	code := cli.Main(argv, &out, &errb, corpusHost())
 	return out.String(), errb.String(), code
 }
@@ -254,5 +254,5 @@ func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
 // tools, pack and runtime.
 func corpusHost() cli.Host {
 	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
-		Native: nativetools.Default, Runtime: delivery.ToolRuntime}
+		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE"}
 }

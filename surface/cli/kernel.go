@@ -32,11 +32,11 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 		Commands:       hostOf(c).Commands,
 		Native:         hostOf(c).Native,
 		Adapter:        kernel.AdapterBridge{},
-		AdapterOptions: kernel.AdapterOptions{Binary: deliveryBinary(c)},
+		AdapterOptions: kernel.AdapterOptions{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess},
 		LookupEnv:      os.LookupEnv,
 		Runtime:        hostOf(c).Runtime,
 		Approver:       terminalApprover(c.App.Reader, c.App.ErrWriter),
-		Sandbox:        &lazySandbox{},
+		Sandbox:        &lazySandbox{self: hostOf(c).Self},
 	}
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
 	if err != nil {
@@ -107,6 +107,7 @@ func terminalApprover(in io.Reader, out io.Writer) kernel.Approver {
 // call never pay for the host probe (two bwrap spawns). The runner is this executable's
 // hidden SandboxRunCommand.
 type lazySandbox struct {
+	self   []string // Host.Self: the words that reach this command line
 	once   sync.Once
 	runner *sandbox.Runner
 	err    error
@@ -119,7 +120,8 @@ func (l *lazySandbox) get() (*sandbox.Runner, error) {
 			l.err = fmt.Errorf("sandbox runner: %w", err)
 			return
 		}
-		l.runner, l.err = sandbox.New(sandbox.Options{Runner: []string{exe, SandboxRunCommand}})
+		runner := append(append([]string{exe}, l.self...), SandboxRunCommand)
+		l.runner, l.err = sandbox.New(sandbox.Options{Runner: runner})
 	})
 	return l.runner, l.err
 }

@@ -55,7 +55,7 @@ func mcpCommand() *ucli.Command {
 			}
 			defer k.Close()
 			if label := k.ViewLabel(); label != "" {
-				fmt.Fprintf(c.App.ErrWriter, "cmdbridge mcp: serving %d tools (%s)\n", len(k.Tools()), label)
+				fmt.Fprintf(c.App.ErrWriter, "%s mcp: serving %d tools (%s)\n", hostOf(c).Name, len(k.Tools()), label)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -97,13 +97,13 @@ func mcpEnableCommand() *ucli.Command {
 			if err != nil {
 				return failed("%v", err)
 			}
-			args := []string{"--workspace", ws}
-			if bin := c.String("delivery-bin"); bin != "" {
+			args := append(append([]string(nil), hostOf(c).Self...), "--workspace", ws)
+			if bin := c.String("bin"); bin != "" {
 				abs, err := filepath.Abs(bin)
 				if err != nil {
-					return failed("delivery-bin: %v", err)
+					return failed("bin: %v", err)
 				}
-				args = append(args, "--delivery-bin", abs)
+				args = append(args, "--bin", abs)
 			}
 			args = append(args, "mcp")
 			if view.Profile != "" {

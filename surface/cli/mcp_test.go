@@ -290,7 +290,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 		Extra json.RawMessage `json:"extra"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(readText(t, project)), &cfg))
-	wantArgs := []string{"--workspace", ws, "--delivery-bin", exe, "mcp", "--profile", "read-only"}
+	wantArgs := []string{"--workspace", ws, "--bin", exe, "mcp", "--profile", "read-only"}
 	assert.Equal(t, exe, cfg.MCPServers[name].Command)
 	assert.Equal(t, wantArgs, cfg.MCPServers[name].Args)
 	assert.Equal(t, "node", cfg.MCPServers["keep"].Command, "other servers survive")
@@ -309,7 +309,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 	_, stderr, code = run(t, ws, "mcp", "enable", "vscode", "--scope", "user", "--tools", "wu:*", "--name", "wu-only")
 	require.Equal(t, 0, code, stderr)
 	vscodeUser := filepath.Join(xdg, "Code", "User", "mcp.json")
-	assert.JSONEq(t, fmt.Sprintf(`{"servers": {"wu-only": {"type": "stdio", "command": %q, "args": ["--workspace", %q, "--delivery-bin", %q, "mcp", "--tools", "wu:*"]}}}`, exe, ws, exe), readText(t, vscodeUser))
+	assert.JSONEq(t, fmt.Sprintf(`{"servers": {"wu-only": {"type": "stdio", "command": %q, "args": ["--workspace", %q, "--bin", %q, "mcp", "--tools", "wu:*"]}}}`, exe, ws, exe), readText(t, vscodeUser))
 	assert.NoFileExists(t, vscodeUser+".bak", "a new file has no backup")
 	_, stderr, code = run(t, ws, "mcp", "enable", "cursor", "--scope", "user")
 	require.Equal(t, 0, code, stderr)

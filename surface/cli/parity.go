@@ -99,10 +99,10 @@ func runParity(c *ucli.Context) error {
 }
 
 // deliveryLink makes a temporary directory holding a `delivery` symlink to
-// the binary the subprocess lane runs: --delivery-bin when given, else this
+// the binary the subprocess lane runs: --bin when given, else this
 // executable, which dispatches as the legacy CLI under that name.
 func deliveryLink(c *ucli.Context) (string, func(), error) {
-	target := c.String("delivery-bin")
+	target := c.String("bin")
 	if target == "" {
 		exe, err := os.Executable()
 		if err != nil {

@@ -39,7 +39,7 @@ func runParityCLI(t *testing.T, nreg *native.Registry, args ...string) (string, 
 	require.NoError(t, err)
 	t.Setenv(asDelivery, "1") // the subprocess lane's delivery symlink points at this test binary
 	results := filepath.Join(t.TempDir(), "last.json")
-	argv := append([]string{"cmdbridge", "--delivery-bin", exe, "parity", "--results", results}, args...)
+	argv := append([]string{"cmdbridge", "--bin", exe, "parity", "--results", results}, args...)
 	var out, errb bytes.Buffer
 	code := cli.Main(argv, &out, &errb, cli.Host{Commands: commands.Default, Native: nreg, Runtime: delivery.ToolRuntime})
 	return out.String(), errb.String(), code, results

@@ -63,7 +63,7 @@ func runServe(c *ucli.Context) error {
 	defer hub.Close()
 	stderr := c.App.ErrWriter
 	hook := surfacehttp.ToolCalledHook(surfacehttp.PublishToolCalled(hub, func(err error) {
-		fmt.Fprintf(stderr, "cmdbridge serve: event: %v\n", err)
+		fmt.Fprintf(stderr, "%s serve: event: %v\n", hostOf(c).Name, err)
 	}))
 	// The one kernel builder every command uses (sandbox lane included), plus the event
 	// hook and the evidence durability the flags ask for. Calls are never interactive
@@ -96,7 +96,7 @@ func runServe(c *ucli.Context) error {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(c.App.Writer, "http://%s\n", ln.Addr())
-	fmt.Fprintf(stderr, "cmdbridge serve: workspace %s; mint a token with 'cmdbridge token mint'; Ctrl-C stops\n", ws)
+	fmt.Fprintf(stderr, "%s serve: workspace %s; mint a token with '%s token mint'; Ctrl-C stops\n", hostOf(c).Name, ws, hostOf(c).Name)
 
 	select {
 	case <-ctx.Done():
@@ -110,10 +110,10 @@ func runServe(c *ucli.Context) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(stderr, "cmdbridge serve: shutdown: %v\n", err)
+		fmt.Fprintf(stderr, "%s serve: shutdown: %v\n", hostOf(c).Name, err)
 		_ = hs.Close()
 	}
-	fmt.Fprintln(stderr, "cmdbridge serve: stopped")
+	fmt.Fprintln(stderr, hostOf(c).Name+" serve: stopped")
 	return nil
 }
 

@@ -238,7 +238,7 @@ func runCat(t *testing.T, ws string, stdin []byte, args ...string) (string, stri
 	quietRace(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, append([]string{catCLI, "--workspace", ws, "--delivery-bin", exe}, args...)...)
+	cmd := exec.CommandContext(ctx, exe, append([]string{catCLI, "--workspace", ws, "--bin", exe}, args...)...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

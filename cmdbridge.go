@@ -1,0 +1,244 @@
+package cmdbridge
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/urfave/cli/v2"
+
+	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// Config says how a program's commands become tools. Every field is optional: nil (or
+// the zero Config) serves every leaf of the app's command tree with the plain output
+// convention, on the subprocess lane.
+type Config struct {
+	// Name is the bridge subcommand's name ([Command]; default "bridge").
+	Name string
+	// Pack names the tool pack: a spelling may carry it as a prefix, and the manifest
+	// and GET /tools show it. Default: none.
+	Pack string
+	// Version is the version the MCP server reports (default: the app's Version).
+	Version string
+	// Output is the output convention of every command of the app (legacy.OutputPlain,
+	// the default, or legacy.OutputEnvelope); Outputs overrides it per tool name.
+	Output  string
+	Outputs map[string]string
+	// Commands are legacy commands registered one app per command (the corpus's shape),
+	// served besides (or, for [Main] with a nil constructor, instead of) the app's tree.
+	Commands *legacy.Registry
+	// Native are native implementations of some tools, with their routes
+	// (native.Registry.SetRoutes). Default: none.
+	Native *native.Registry
+	// Tiers is a tier table written by `bridgecheck -tiers` in your repository (embed
+	// it): commands it judged safe may run in-process, the others never do.
+	Tiers []byte
+	// InProcess is your own verdict: tools (names or doublestar globs over them, "*" for
+	// all) that may run in-process on the adapter lane although no tier table judged
+	// them. List only commands you know never end the process themselves (os.Exit,
+	// log.Fatal or cli.Show*AndExit called directly): the others stay on the subprocess
+	// lane. A verdict of the tier table wins over it.
+	InProcess []string
+	// Binary is the program the subprocess lane runs. [Command] defaults to the running
+	// executable (your program itself). [Main] defaults to the app's name looked up next
+	// to this executable and on $PATH, and when there is none, to this executable
+	// re-running the app ([Main]'s hidden "program" word).
+	Binary string
+	// OnError handles the error the app's Run returns on the in-process lane and when
+	// [Main] re-runs the app, as your main does (default: print it on stderr and exit 1).
+	OnError func(err error)
+	// WorkspaceEnv names the variable holding the default workspace (default
+	// CMDBRIDGE_WORKSPACE).
+	WorkspaceEnv string
+	// Runtime builds the clock and id source of a native call from its environment (nil:
+	// wall clock and random ids).
+	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
+}
+
+// programWord is the hidden first argument with which a standalone [Main] runs the app
+// itself: the subprocess lane's argv when no program binary is installed.
+const programWord = "__program"
+
+// Command returns the bridge subcommand to append to your app's Commands:
+//
+//	app.Commands = append(app.Commands, cmdbridge.Command(nil))
+//
+// `yourprogram bridge tools|call|batch|serve|mcp|parity|status|scaffold|evidence|token`
+// then serves every other leaf command of the app as a tool, and the subprocess lane
+// runs your program itself with the leaf's path. cfg may be nil.
+func Command(cfg *Config) *cli.Command {
+	c := config(cfg)
+	name := c.Name
+	if name == "" {
+		name = "bridge"
+	}
+	return &cli.Command{
+		Name:            name,
+		Usage:           "serve this program's commands as governed tools (cmdbridge; '" + name + " --help' lists what it does)",
+		SkipFlagParsing: true,
+		HideHelp:        true,
+		Action: func(ctx *cli.Context) error {
+			app := ctx.App
+			exe, err := os.Executable()
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
+			}
+			host, err := c.host(func() *cli.App { return app }, app, true, exe)
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
+			}
+			host.Name = app.Name + " " + name
+			host.Self = []string{name}
+			args := append([]string{host.Name}, ctx.Args().Slice()...)
+			if code := bridgecli.Main(args, app.Writer, errWriter(app), host); code != 0 {
+				return cli.Exit("", code)
+			}
+			return nil
+		},
+	}
+}
+
+// Main is the standalone entry point for a program you can import but not change: it
+// serves the command tree of the app newApp builds (a fresh app per call), plus
+// cfg.Commands, and returns the exit status.
+//
+//	func main() { os.Exit(cmdbridge.Main(app.New, nil)) }
+func Main(newApp func() *cli.App, cfg *Config) int {
+	c := config(cfg)
+	if newApp != nil && len(os.Args) > 1 && os.Args[1] == programWord {
+		return c.runProgram(newApp, os.Args[2:])
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
+		return bridgecli.ExitFailed
+	}
+	var app *cli.App
+	if newApp != nil {
+		app = newApp()
+	}
+	host, err := c.host(newApp, app, false, exe)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
+		return bridgecli.ExitFailed
+	}
+	host.Name = filepath.Base(os.Args[0])
+	return bridgecli.Main(os.Args, os.Stdout, os.Stderr, host)
+}
+
+func config(cfg *Config) Config {
+	if cfg == nil {
+		return Config{}
+	}
+	return *cfg
+}
+
+// host builds the command line's Host: the tree of app (when there is one) and
+// c.Commands as one registry, the tier table applied, and the subprocess lane. live says
+// newApp returns the running app (the bridge subcommand), which can be described but
+// never run again in-process.
+func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string) (bridgecli.Host, error) {
+	reg := legacy.NewRegistry()
+	if c.Commands != nil {
+		for _, cmd := range c.Commands.All() {
+			if err := reg.Add(cmd); err != nil {
+				return bridgecli.Host{}, err
+			}
+		}
+	}
+	h := bridgecli.Host{
+		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
+		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary,
+	}
+	if app != nil {
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError}
+		if live {
+			bridge := c.Name
+			if bridge == "" {
+				bridge = "bridge"
+			}
+			opts.Skip = func(cmd *cli.Command) bool { return cmd.Name == bridge }
+		}
+		if err := reg.AddApp(newApp, opts); err != nil {
+			return bridgecli.Host{}, err
+		}
+		if h.Version == "" {
+			h.Version = app.Version
+		}
+		h.Program = app.Name
+		switch {
+		case h.Binary != "":
+		case live:
+			h.Binary = exe
+		case !installed(app.Name, exe):
+			h.Binary, h.Prefix = exe, []string{programWord}
+		}
+	}
+	if h.Program == "" && c.Binary != "" {
+		h.Program = filepath.Base(c.Binary)
+	}
+	verdicts := legacy.Tiers{}
+	for _, cmd := range reg.All() {
+		for _, pattern := range c.InProcess {
+			if ok, err := doublestar.Match(pattern, cmd.Name); err != nil {
+				return bridgecli.Host{}, fmt.Errorf("in-process pattern %q: %w", pattern, err)
+			} else if ok && cmd.Tier == "" {
+				verdicts[cmd.Name] = legacy.Verdict{Tier: legacy.TierInProcess}
+			}
+		}
+	}
+	if len(c.Tiers) > 0 {
+		t, err := legacy.ParseTiers(c.Tiers)
+		if err != nil {
+			return bridgecli.Host{}, err
+		}
+		maps.Copy(verdicts, t)
+	}
+	if err := reg.SetTiers(verdicts); err != nil {
+		return bridgecli.Host{}, err
+	}
+	return h, nil
+}
+
+// installed reports whether the program name is an executable next to exe or on $PATH.
+func installed(name, exe string) bool {
+	if st, err := os.Stat(filepath.Join(filepath.Dir(exe), name)); err == nil && !st.IsDir() {
+		return true
+	}
+	_, err := exec.LookPath(name)
+	return err == nil
+}
+
+// runProgram runs the app as the program itself would: os.Args[0] is its name (urfave/cli
+// derives help names from it), and an error its Run returns goes to c.OnError.
+func (c Config) runProgram(newApp func() *cli.App, args []string) int {
+	app := newApp()
+	os.Args = append([]string{app.Name}, args...)
+	err := app.RunContext(context.Background(), os.Args)
+	if err == nil {
+		return 0
+	}
+	if c.OnError != nil {
+		c.OnError(err)
+		return bridgecli.ExitFailed
+	}
+	fmt.Fprintln(os.Stderr, err)
+	return bridgecli.ExitFailed
+}
+
+func errWriter(app *cli.App) io.Writer {
+	if app.ErrWriter != nil {
+		return app.ErrWriter
+	}
+	return os.Stderr
+}

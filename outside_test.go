@@ -1,0 +1,446 @@
+package cmdbridge_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The outside module (testdata/outside) is gizmo, a small notes CLI written for this test
+// the way programs are written without cmdbridge in mind: a command tree with inherited
+// flags, plain text output, one command printing JSON, stdin read from "-", an --output
+// file, a slice flag and a MultiStringFlag, a variadic positional, a
+// cli.ShowCommandHelpAndExit and an os.Exit inside actions. It adopts cmdbridge through
+// both entry points:
+//
+//   - cmd/gizmo: gizmo's own main plus one line (cmdbridge.Command(nil)): `gizmo bridge …`;
+//   - cmd/gizmo-tools: a standalone main of a few lines (cmdbridge.Main(app.New, …)).
+//
+// The tests build both against this working tree (a replace directive) and drive them as
+// a user would.
+
+// outside is the built outside module: its directory and its binaries.
+type outside struct {
+	dir   string // the module copy
+	bin   string // holds gizmo and gizmo-tools
+	gizmo string
+	tools string
+}
+
+var (
+	outsideOnce  sync.Once
+	outsideBuilt outside
+	outsideErr   error
+)
+
+// buildOutside copies testdata/outside, points its replace directive at this working
+// tree, tidies it (the toolkit's dependencies may have moved since its go.sum was
+// written) and builds both binaries into one directory, so gizmo-tools finds gizmo next
+// to it. It runs once per test binary.
+func buildOutside(t *testing.T) outside {
+	t.Helper()
+	outsideOnce.Do(func() { outsideBuilt, outsideErr = build() })
+	require.NoError(t, outsideErr)
+	return outsideBuilt
+}
+
+func build() (outside, error) {
+	root, err := filepath.Abs(".")
+	if err != nil {
+		return outside{}, err
+	}
+	tmp, err := os.MkdirTemp("", "cmdbridge-outside-")
+	if err != nil {
+		return outside{}, err
+	}
+	o := outside{dir: filepath.Join(tmp, "src"), bin: filepath.Join(tmp, "bin")}
+	o.gizmo, o.tools = filepath.Join(o.bin, "gizmo"), filepath.Join(o.bin, "gizmo-tools")
+	if err := os.CopyFS(o.dir, os.DirFS(filepath.Join(root, "testdata", "outside"))); err != nil {
+		return o, err
+	}
+	for _, args := range [][]string{
+		{"mod", "edit", "-replace", "github.com/cmdbridge/cmdbridge=" + root},
+		{"mod", "tidy"},
+		{"build", "-o", o.bin + string(filepath.Separator), "./cmd/..."},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = o.dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return o, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return o, nil
+}
+
+// run is one process's result.
+type run struct {
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+	ExitCode int    `json:"exit_code"`
+}
+
+// runIn runs exe with args in dir, with stdin.
+func runIn(t *testing.T, dir, stdin, exe string, args ...string) run {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err, "%s %s", exe, strings.Join(args, " "))
+	}
+	return run{out.String(), errb.String(), code}
+}
+
+// entry is one way gizmo's tools are served: the argv words before the bridge's own.
+type entry struct {
+	name string
+	argv func(o outside) []string
+	// inProcess: the adapter lane runs these tools in the process (gizmo-tools' own
+	// verdict); every other call asked for on the adapter lane runs as a subprocess.
+	inProcess map[string]bool
+}
+
+var entries = []entry{
+	{name: "one line", argv: func(o outside) []string { return []string{o.gizmo, "bridge"} }},
+	{name: "standalone main", argv: func(o outside) []string { return []string{o.tools} },
+		inProcess: map[string]bool{"notes:list": true, "notes:show": true, "notes:export": true, "notes:rm": true, "text:upper": true, "version": true}},
+}
+
+func (e entry) run(t *testing.T, o outside, dir, stdin string, args ...string) run {
+	t.Helper()
+	argv := append(e.argv(o), args...)
+	return runIn(t, dir, stdin, argv[0], argv[1:]...)
+}
+
+// seeded is a fresh data directory with two notes, written by gizmo itself.
+func seeded(t *testing.T, o outside) string {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"notes", "add", "--tag=work", "--body=first line", "alpha"},
+		{"notes", "--notebook=misc", "add", "--body=elsewhere", "beta"},
+		{"notes", "add", "--body=second", "gamma"},
+	} {
+		r := runIn(t, dir, "", o.gizmo, args...)
+		require.Equal(t, 0, r.ExitCode, "%+v", r)
+	}
+	return dir
+}
+
+// TestOutsideToolsHaveSchemas: every leaf of gizmo's tree is a tool named by its path,
+// with its own and inherited flags and its positionals in the schema, through both entry
+// points; the bridge subcommand itself is no tool.
+func TestOutsideToolsHaveSchemas(t *testing.T) {
+	o := buildOutside(t)
+	want := []string{"notes:add", "notes:export", "notes:list", "notes:rm", "notes:show", "text:count", "text:upper", "version"}
+	for _, e := range entries {
+		t.Run(e.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := e.run(t, o, dir, "", "tools", "list", "--json")
+			require.Equal(t, 0, r.ExitCode, "%+v", r)
+			var list []struct {
+				Name     string   `json:"name"`
+				Warnings []string `json:"warnings"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(r.Stdout), &list), r.Stdout)
+			var names []string
+			for _, tl := range list {
+				names = append(names, tl.Name)
+			}
+			assert.Equal(t, want, names)
+
+			schema := func(name string) map[string]any {
+				r := e.run(t, o, dir, "", "tools", "schema", name)
+				require.Equal(t, 0, r.ExitCode, "%+v", r)
+				var s map[string]any
+				require.NoError(t, json.Unmarshal([]byte(r.Stdout), &s))
+				return s
+			}
+			add := schema("notes:add")
+			props := add["properties"].(map[string]any)
+			for _, p := range []string{"title", "tag", "label", "body", "notebook", "data_dir"} {
+				assert.Contains(t, props, p, "notes:add: own, parent and app flags and the TITLE positional")
+			}
+			assert.Equal(t, "array", props["tag"].(map[string]any)["type"], "a slice flag")
+			assert.Equal(t, "array", props["label"].(map[string]any)["type"], "a MultiStringFlag")
+			assert.Contains(t, add["required"], "title")
+			assert.NotContains(t, fmt.Sprint(props["label"]), "`", "urfave's backtick placeholders are stripped")
+			upper := schema("text:upper")["properties"].(map[string]any)
+			require.Contains(t, upper, "word")
+			assert.Equal(t, "array", upper["word"].(map[string]any)["type"], "WORD [WORD...] is variadic")
+		})
+	}
+}
+
+// callCase is one call: the tool input, the argv gizmo itself is run with, and stdin.
+type callCase struct {
+	tool, input string
+	argv        []string
+	stdin       string
+	// output names a file (in the data directory) the command writes.
+	output string
+}
+
+var callCases = []callCase{
+	{tool: "notes:list", input: `{}`, argv: []string{"notes", "list"}},
+	{tool: "notes:list", input: `{"notebook":"misc"}`, argv: []string{"notes", "--notebook=misc", "list"}},
+	{tool: "notes:show", input: `{"title":"alpha"}`, argv: []string{"notes", "show", "alpha"}},
+	{tool: "notes:show", input: `{"title":"nope"}`, argv: []string{"notes", "show", "nope"}},
+	{tool: "notes:export", input: `{"output":"all.txt"}`, argv: []string{"notes", "export", "--output=all.txt"}, output: "all.txt"},
+	{tool: "text:upper", input: `{"word":["a","-b","c d"]}`, argv: []string{"text", "upper", "--", "a", "-b", "c d"}},
+	{tool: "text:count", input: `{"file":"-","verbose":true}`, argv: []string{"text", "count", "-v", "-"}, stdin: "one two\nthree four five\n"},
+	{tool: "version", input: `{}`, argv: []string{"version"}},
+	{tool: "notes:rm", input: `{"title":"gamma"}`, argv: []string{"notes", "rm", "gamma"}},
+}
+
+// streams extracts the run a plain tool's Output describes: data (success) or
+// error.details (failure) as {stdout, stderr, exit_code}, or, when stdout was one JSON
+// document, that document as the data.
+type callOutput struct {
+	Success bool            `json:"success"`
+	Data    json.RawMessage `json:"data"`
+	Error   *struct {
+		Code    string          `json:"code"`
+		Message string          `json:"message"`
+		Details json.RawMessage `json:"details"`
+	} `json:"error"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// TestOutsideCallsMatchTheProgram: every call, on the subprocess and the adapter lane,
+// through both entry points, gives what gizmo run directly gives — stdout, stderr and
+// exit code byte for byte, the JSON document of notes:show as data, and the same files.
+func TestOutsideCallsMatchTheProgram(t *testing.T) {
+	o := buildOutside(t)
+	for _, e := range entries {
+		for _, lane := range []string{"subprocess", "adapter"} {
+			for _, tc := range callCases {
+				t.Run(fmt.Sprintf("%s/%s/%s%s", e.name, lane, tc.tool, tc.input), func(t *testing.T) {
+					direct := seeded(t, o)
+					want := runIn(t, direct, tc.stdin, o.gizmo, tc.argv...)
+
+					ws := seeded(t, o)
+					args := []string{"--workspace", ws, "call", tc.tool, "--input", tc.input, "--lane", lane}
+					stdin := ""
+					if tc.stdin != "" {
+						args, stdin = append(args, "--stdin", "-"), tc.stdin
+					}
+					r := e.run(t, o, ws, stdin, args...)
+					var out callOutput
+					require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), "%+v", r)
+
+					wantLane := "subprocess"
+					if lane == "adapter" && e.inProcess[tc.tool] {
+						wantLane = "adapter"
+					}
+					assert.Equal(t, wantLane, out.Metadata["lane"], "lane")
+					if want.ExitCode != 0 {
+						require.False(t, out.Success)
+						require.Equal(t, "COMMAND_FAILED", out.Error.Code)
+						assert.Contains(t, out.Error.Message, fmt.Sprintf("exited with code %d", want.ExitCode))
+						var got run
+						require.NoError(t, json.Unmarshal(out.Error.Details, &got))
+						assert.Equal(t, want, got)
+						assert.Equal(t, 1, r.ExitCode, "cmdbridge call exits 1 on a failed tool")
+						return
+					}
+					require.True(t, out.Success, "%+v", out.Error)
+					if json.Valid([]byte(want.Stdout)) && strings.TrimSpace(want.Stdout) != "" {
+						assert.JSONEq(t, want.Stdout, string(out.Data), "stdout is one JSON document: it is the data")
+					} else {
+						var got run
+						require.NoError(t, json.Unmarshal(out.Data, &got))
+						assert.Equal(t, want, got)
+					}
+					if tc.output != "" {
+						wantFile, err := os.ReadFile(filepath.Join(direct, tc.output))
+						require.NoError(t, err)
+						gotFile, err := os.ReadFile(filepath.Join(ws, tc.output))
+						require.NoError(t, err)
+						assert.Equal(t, string(wantFile), string(gotFile))
+					}
+					assert.Equal(t, listing(t, direct), listing(t, ws), "the same files")
+				})
+			}
+		}
+	}
+}
+
+// listing is every regular file under dir with its content, cmdbridge's state left out.
+func listing(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() && (rel == ".cmdbridge" || rel == ".git") {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[filepath.ToSlash(rel)] = string(b)
+		}
+		return nil
+	}))
+	return out
+}
+
+// TestOutsideHazardsNeverEndTheServer: text:count on a missing file calls os.Exit inside
+// gizmo's action, and notes:add without a title reaches cli.ShowCommandHelpAndExit (the
+// schema refuses that input, so it is posted with the title empty as well). Posted to a
+// running serve of each entry point, they come back as answers, and the next call works.
+func TestOutsideHazardsNeverEndTheServer(t *testing.T) {
+	o := buildOutside(t)
+	for _, e := range entries {
+		t.Run(e.name, func(t *testing.T) {
+			ws := seeded(t, o)
+			mint := e.run(t, o, ws, "", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--write", ".")
+			require.Equal(t, 0, mint.ExitCode, "%+v", mint)
+			token := strings.TrimSpace(mint.Stdout)
+			url, stop := serve(t, e, o, ws)
+			defer stop()
+
+			post := func(tool, input string) (int, callOutput) {
+				req, err := http.NewRequest("POST", url+"/tools/"+tool, strings.NewReader(input))
+				require.NoError(t, err)
+				req.Header.Set("Authorization", "Bearer "+token)
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err, "the server must still answer")
+				defer resp.Body.Close()
+				var out callOutput
+				body, _ := io.ReadAll(resp.Body)
+				require.NoError(t, json.Unmarshal(body, &out), string(body))
+				return resp.StatusCode, out
+			}
+			status, out := post("text:count", `{"file":"missing.txt"}`)
+			require.Equal(t, 200, status)
+			require.False(t, out.Success)
+			assert.Equal(t, "COMMAND_FAILED", out.Error.Code)
+			assert.Contains(t, out.Error.Message, "exited with code 3: gizmo: count: open missing.txt")
+
+			status, out = post("notes:list", `{}`)
+			require.Equal(t, 200, status)
+			require.True(t, out.Success, "%+v", out.Error)
+			var got run
+			require.NoError(t, json.Unmarshal(out.Data, &got))
+			assert.Equal(t, "alpha\ngamma\n", got.Stdout)
+		})
+	}
+}
+
+// serve starts the entry point's serve on a free loopback port and returns its URL.
+func serve(t *testing.T, e entry, o outside, ws string) (string, func()) {
+	t.Helper()
+	argv := append(e.argv(o), "--workspace", ws, "serve", "--addr", "127.0.0.1:0")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = ws
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	lines := make(chan string, 1)
+	go func() {
+		s := bufio.NewScanner(stdout)
+		if s.Scan() {
+			lines <- s.Text()
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case url := <-lines:
+		return url, func() {
+			_ = cmd.Process.Signal(os.Interrupt)
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+			}
+		}
+	case err := <-done:
+		t.Fatalf("serve ended before it listened: %v\n%s", err, stderr.String())
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("serve did not print its address\n%s", stderr.String())
+	}
+	return "", nil
+}
+
+// TestOutsideMCPToolsList: the official TypeScript MCP client lists gizmo's tools over
+// stdio from both entry points, every schema through the SDK's validation.
+func TestOutsideMCPToolsList(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("needs Node.js (node on PATH) to run the official TypeScript MCP client")
+	}
+	client, _ := filepath.Abs(filepath.Join("testdata", "mcpclient"))
+	if _, err := os.Stat(filepath.Join(client, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		t.Fatalf("node is installed but the TypeScript SDK is not: run `make deps`")
+	}
+	o := buildOutside(t)
+	for _, e := range entries {
+		t.Run(e.name, func(t *testing.T) {
+			ws := t.TempDir()
+			args := append([]string{"conformance.mjs", "stdio", "corpus", "8"}, append(e.argv(o), "--workspace", ws, "mcp")...)
+			r := runIn(t, client, "", node, args...)
+			require.Equal(t, 0, r.ExitCode, "%+v", r)
+			var rep struct {
+				Tools int `json:"tools"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rep), r.Stdout)
+			assert.Equal(t, 8, rep.Tools)
+		})
+	}
+}
+
+// TestOutsideBridgecheck: bridgecheck, run in the outside module as its maintainers
+// would, finds gizmo's app package by what it builds (no path convention) and reports
+// both hazards.
+func TestOutsideBridgecheck(t *testing.T) {
+	o := buildOutside(t)
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	bc := filepath.Join(t.TempDir(), "bridgecheck")
+	if runtime.GOOS == "windows" {
+		bc += ".exe"
+	}
+	b := exec.Command("go", "build", "-o", bc, "./cmd/bridgecheck")
+	b.Dir = root
+	out, err := b.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	r := runIn(t, o.dir, "", bc, "./...")
+	assert.Equal(t, 3, r.ExitCode, "findings: %+v", r)
+	assert.Contains(t, r.Stderr+r.Stdout, "[show-and-exit] cli.ShowCommandHelpAndExit")
+	assert.Contains(t, r.Stderr+r.Stdout, "os.Exit")
+}

@@ -1,0 +1,17 @@
+// Command gizmo-tools serves gizmo's commands as governed tools without changing gizmo:
+// cmdbridge's standalone entry point. The subprocess lane runs the installed gizmo.
+package main
+
+import (
+	"os"
+
+	"example.com/gizmo/app"
+	"github.com/cmdbridge/cmdbridge"
+)
+
+func main() {
+	os.Exit(cmdbridge.Main(app.New, &cmdbridge.Config{
+		// Our own reading: these never leave the process themselves (text count does).
+		InProcess: []string{"notes:{list,show,export,rm}", "text:upper", "version"},
+	}))
+}

@@ -1,0 +1,19 @@
+// Command gizmo keeps plain-text notes.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/gizmo/app"
+	"github.com/cmdbridge/cmdbridge"
+)
+
+func main() {
+	a := app.New()
+	a.Commands = append(a.Commands, cmdbridge.Command(nil)) // cmdbridge: the one added line
+	if err := a.Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "gizmo:", err)
+		os.Exit(1)
+	}
+}
