@@ -185,11 +185,12 @@ func TestTimeoutIs124AndLaterCallsGoToTheSubprocessLane(t *testing.T) {
 }
 
 func TestSubprocessTimeoutKillsTheGroup(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	// The deadline leaves a loaded machine time to start the child and see it print; the
+	// child would sleep far longer than any test timeout, so returning at all shows the
+	// kill (no wall-clock assertion).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	start := time.Now()
-	got := RunSubprocess(ctx, hazard.Lookup("hang"), []string{"--for=5s"}, Options{Binary: binary})
-	assert.Less(t, time.Since(start), 3*time.Second)
+	got := RunSubprocess(ctx, hazard.Lookup("hang"), []string{"--for=1h"}, Options{Binary: binary})
 	assert.Equal(t, ExitTimeout, got.ExitCode)
 	assert.Equal(t, TimedOut, got.Status)
 	assert.Equal(t, "sleeping\n", string(got.Stdout))
