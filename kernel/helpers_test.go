@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
@@ -204,14 +203,6 @@ func receipts(t testing.TB, ws string) []evidence.Receipt {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
-
-func mustSchema(s string) *jsonschema.Schema {
-	var sc jsonschema.Schema
-	if err := json.Unmarshal([]byte(s), &sc); err != nil {
-		panic(err)
-	}
-	return &sc
-}
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 

@@ -14,7 +14,8 @@ import (
 // caller's scopes (package kernel/sandbox).
 const LaneSandbox = "sandbox"
 
-// SandboxRunner is the sandbox lane: *sandbox.Runner, or a lazy wrapper around one.
+// SandboxRunner is what the sandbox lane runs calls through (Config.Sandbox):
+// *sandbox.Runner, or a lazy wrapper around one.
 type SandboxRunner interface {
 	Run(ctx context.Context, req sandbox.Request) (tool.Output, sandbox.Info)
 	Host() sandbox.Host
