@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -64,10 +63,8 @@ type call struct {
 	rec      evidence.Receipt
 	admitted time.Time
 	started  time.Time
-	// shadow is the note of a shadow run, stored by the lane goroutine.
-	shadow atomic.Pointer[evidence.ShadowNote]
-	// sbox is the note of a sandbox-lane run.
-	sbox atomic.Pointer[evidence.SandboxNote]
+	// notes are the shadow and sandbox notes the lanes leave for the receipt.
+	notes laneNotes
 	// readOnly is the effect of this call's input: a read-only call never takes the
 	// workspace write lock.
 	readOnly bool
@@ -240,19 +237,17 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		return c.interrupt(ctx, "before dispatch")
 	}
 	c.started = time.Now()
-	var run func(ctx context.Context) tool.Output
-	if lane == LaneSandbox {
-		run = c.sandboxed(e, input)
-	} else {
-		run, err = c.bind(e, lane, input)
+	l := k.lanes[lane]
+	if e.route == RouteShadow && c.req.Lane == "" && e.native != nil {
+		l = shadowLane{k: k, primary: l, secondary: k.lanes[LaneNative]}
 	}
+	// Binding runs in this goroutine (the native lane decodes the input here), which
+	// keeps the dispatch goroutine small.
+	run, err := bind(l, c.laneCall(e, input))
 	if err != nil {
 		// The lane rejected the input the schema accepted: a lane/schema disagreement.
 		c.fire(EvComplete)
 		return c.finish(tool.Fail(tool.CodeInvalidInput, "%s: %v", e.spec.Name, err), evidence.StatusFailed)
-	}
-	if e.route == RouteShadow && c.req.Lane == "" && e.native != nil {
-		run = c.shadowed(e, input, run)
 	}
 	done := make(chan tool.Output, 1)
 	go func() { done <- safely(e.spec.Name, lane, func() tool.Output { return run(dctx) }) }()
@@ -303,22 +298,15 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 	return "", &out
 }
 
-// bind prepares the lane call in the caller's goroutine (decoding a native tool's
-// input there keeps the dispatch goroutine small).
-func (c *call) bind(e *entry, lane string, input json.RawMessage) (func(ctx context.Context) tool.Output, error) {
-	k := c.k
-	if lane == LaneNative {
-		run, err := e.native.Bind(input)
-		if err != nil {
-			return nil, err
-		}
-		env := c.nativeEnv()
-		return func(ctx context.Context) tool.Output { return run(ctx, env) }, nil
+// laneCall is what this call's lane gets: the resolved tool, the validated input, and
+// the request's stdin, caller and mode, in the workspace.
+func (c *call) laneCall(e *entry, input json.RawMessage) LaneCall {
+	return LaneCall{
+		Spec: &e.spec, Route: e.route, Command: e.command, Native: e.native,
+		Input: input, Dir: c.k.workspace, Stdin: c.req.Stdin,
+		Caller: c.req.Caller, Interactive: c.req.Interactive, ReceiptID: c.rec.ID,
+		notes: &c.notes,
 	}
-	opts := k.cfg.AdapterOptions
-	opts.Env = tool.WithCaller(opts.Env, c.req.Caller.Subject) // the caller reaches the command as CMDBRIDGE_CALLER
-	call := AdapterCall{Command: *e.command, Input: input, Lane: lane, Dir: k.workspace, Options: opts, Stdin: c.req.Stdin}
-	return func(ctx context.Context) tool.Output { return k.cfg.Adapter.Call(ctx, call) }, nil
 }
 
 // safely runs a lane call, turning a panic into EXECUTION_FAILED.
@@ -352,13 +340,13 @@ func (c *call) refuse(out tool.Output) Result {
 func (c *call) finish(out tool.Output, status string) Result {
 	end := time.Now()
 	c.rec.Status = status
-	c.rec.Shadow = c.shadow.Load()
+	c.rec.Shadow = c.notes.shadow.Load()
 	if l, _ := out.Metadata["lane"].(string); c.rec.Lane == LaneAdapter && l == LaneSubprocess {
 		// The adapter moved a subprocess-tier command (bridgecheck) to the subprocess lane:
 		// the receipt names the lane that really ran it.
 		c.rec.Lane = l
 	}
-	c.rec.Sandbox = c.sbox.Load()
+	c.rec.Sandbox = c.notes.sbox.Load()
 	if out.Error != nil {
 		c.rec.ErrorCode = out.Error.Code
 	}
@@ -492,15 +480,6 @@ func (k *Kernel) env(interactive bool) *tool.Env {
 	}
 	return &tool.Env{Dir: k.workspace, Now: now, IDs: ids, LookupEnv: lookup,
 		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive}
-}
-
-// nativeEnv is the tool.Env of this call's native run: the kernel's, with the request's
-// stdin and the caller's subject.
-func (c *call) nativeEnv() *tool.Env {
-	env := c.k.env(c.req.Interactive)
-	env.Stdin = bytes.NewReader(c.req.Stdin)
-	env.Caller = c.req.Caller.Subject
-	return env
 }
 
 // MaxStdin is the longest Request.Stdin this kernel accepts, in bytes.

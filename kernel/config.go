@@ -1,10 +1,9 @@
 package kernel
 
 import (
-	"context"
-	"encoding/json"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -20,14 +19,21 @@ type Config struct {
 	// (software-delivery:wu_create), and the manifest and GET /tools show it. Empty: no
 	// pack prefix.
 	Pack string
-	// Commands are the legacy commands served through Adapter (nil: none).
+	// Commands are the legacy commands, served on the adapter and subprocess lanes; their
+	// specs are derived by the adapter package (nil: none).
 	Commands *legacy.Registry
 	// Native are the native tools (nil: none).
 	Native *native.Registry
-	// Adapter serves command-backed tools (nil: AdapterBridge, the adapter package).
-	Adapter Adapter
-	// AdapterOptions are passed to every adapter and subprocess call.
-	AdapterOptions AdapterOptions
+	// Legacy configures the lanes that run legacy commands (adapter.Options): Binary and
+	// Prefix are the program the subprocess lane runs, InProcess lets commands nobody
+	// analysed run in-process, MaxOutput caps captured output, and Env holds the declared
+	// environment (the sandbox lane's too). Dir and Stdin are per call (the workspace,
+	// Request.Stdin); setting them fails New.
+	Legacy adapter.Options
+	// Lanes replace the built-in lane of the same name (LaneAdapter, LaneSubprocess,
+	// LaneNative, LaneSandbox); tests plug a fake legacy lane here. Another name, or a
+	// name given twice, fails New.
+	Lanes []Lane
 
 	Governance Governance
 	// Profiles are named tool subsets, laid over BuiltinProfiles (profile.go).
@@ -99,38 +105,4 @@ type EvidenceConfig struct {
 	// checkpoint (evidence.Options.Witness); `cmdbridge evidence verify --witness`
 	// checks the log against it.
 	Witness string
-}
-
-// AdapterOptions are the adapter settings the kernel passes on each call.
-type AdapterOptions struct {
-	// Binary is the program the subprocess lane runs (adapter.Options.Binary).
-	Binary string
-	// Prefix are argv words written between Binary and the command (adapter.Options.Prefix).
-	Prefix []string
-	// InProcess lets the adapter lane run commands nobody analysed in-process
-	// (adapter.Options.InProcess); without it they run on the subprocess lane whenever
-	// Binary is set.
-	InProcess bool
-	// MaxOutput caps captured stdout and stderr (0: the adapter's default).
-	MaxOutput int
-	// Env holds declared environment variables for the command.
-	Env map[string]string
-}
-
-// AdapterCall is one call handed to an Adapter.
-type AdapterCall struct {
-	Command legacy.Command
-	Input   json.RawMessage
-	// Lane is "adapter" or "subprocess".
-	Lane    string
-	Dir     string
-	Options AdapterOptions
-	// Stdin is the command's whole standard input (Request.Stdin; nil means empty).
-	Stdin []byte
-}
-
-// Adapter is the bridge to legacy commands (the adapter package, see AdapterBridge).
-type Adapter interface {
-	Spec(c legacy.Command) (tool.Spec, error)
-	Call(ctx context.Context, call AdapterCall) tool.Output
 }

@@ -52,13 +52,27 @@
 // exactly one per request; once the context is cancelled nothing new is dispatched and
 // the rest get CANCELLED results (with receipts).
 //
-// Routes (which lane serves a tool) are data: routes.json in this package holds the
-// defaults (commands → adapter, native-only tools → native) and per-tool entries;
-// Config.Routes overrides them. "shadow" serves the adapter lane; comparing it with the
-// native lane is the parity package's job.
+// Lanes run the calls dispatch hands them. Each is a [Lane] (a name, and Run of one
+// resolved [LaneCall]: tool spec, command or native entry, input, directory, stdin,
+// caller): adapter (the legacy main in-process, through the adapter package; a
+// subprocess-tier or unanalysed command moves to a subprocess and the receipt says so),
+// subprocess (the host's program as a real process), native (the Go handler with a
+// tool.Env built from Config), and sandbox (either of those inside bwrap, through
+// Config.Sandbox). The two legacy lanes take their settings from Config.Legacy
+// (adapter.Options: binary, argv prefix, in-process opt-in, output cap, declared
+// environment); Config.Lanes replaces a built-in lane by name (a test's fake).
+//
+// Routes (which lane serves a tool) are data: the defaults (commands → adapter,
+// native-only tools → native), the native registry's routes, and Config.Routes over
+// them. "shadow" serves the adapter lane (the sandbox lane for a sandboxed tool)
+// through a decorator that also runs the native lane on a scratch copy of the workspace
+// and records the differences in the receipt and [Kernel.ShadowStats]; the served
+// result is always the primary lane's. Request.Lane forces a lane for one call (no
+// shadow then); a tool listed in Config.Sandboxed runs on the sandbox lane whatever
+// its route, and forcing another lane is refused.
 //
 // Hosts build a Config in code or from a workspace's .cmdbridge/config.yaml
-// ([LoadFileConfig], [FileConfig.Apply]); the adapter lane defaults to [AdapterBridge].
+// ([LoadFileConfig], [FileConfig.Apply]).
 // Config.View narrows a kernel to a profile ([Profile]: a named tool subset from
 // Config.Profiles or [BuiltinProfiles]) and/or tool patterns, intersected; tools outside
 // it are hidden from [Kernel.Tools] and the manifest and refused when called. A view

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
@@ -115,33 +114,53 @@ func testRegistry(t testing.TB, p *probe) *native.Registry {
 	return r
 }
 
-// fakeAdapter serves commands by echoing their input; one call at a time like the real
-// adapter lock.
+// fakeAdapter serves commands by echoing their input on both legacy lanes (plug it with
+// Config.Lanes = fakeAdapter.lanes()); one call at a time like the real adapter lock.
 type fakeAdapter struct {
 	mu    sync.Mutex
-	calls []kernel.AdapterCall
+	calls []fakeCall
 	panic bool
 }
 
-func (f *fakeAdapter) Spec(c legacy.Command) (tool.Spec, error) {
-	return tool.Spec{Name: c.Name, Description: c.New().Usage, InputSchema: mustSchema(`{"type":"object","properties":{"id":{"type":"string"},"force":{"type":"boolean"}},"required":["id"],"additionalProperties":false}`)}, nil
+// fakeCall is one call a fakeAdapter served, and the lane it came on.
+type fakeCall struct {
+	kernel.LaneCall
+	Lane string
 }
 
-func (f *fakeAdapter) Call(ctx context.Context, call kernel.AdapterCall) tool.Output {
+func (f *fakeAdapter) lanes() []kernel.Lane {
+	return []kernel.Lane{fakeLane{f, kernel.LaneAdapter}, fakeLane{f, kernel.LaneSubprocess}}
+}
+
+// fakeLane is one legacy lane of a fakeAdapter.
+type fakeLane struct {
+	f    *fakeAdapter
+	name string
+}
+
+func (l fakeLane) Name() string { return l.name }
+
+func (l fakeLane) Run(ctx context.Context, call kernel.LaneCall) tool.Output {
+	f := l.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.panic {
 		panic("adapter exploded")
 	}
-	f.calls = append(f.calls, call)
+	f.calls = append(f.calls, fakeCall{LaneCall: call, Lane: l.name})
 	return tool.OK(json.RawMessage(call.Input)).WithMeta("exit_code", 0)
 }
 
+// testCommands are legacy commands taking a required id and a force switch; the adapter
+// package derives their schema from those flags, as for any command.
 func testCommands(t testing.TB, names ...string) *legacy.Registry {
 	r := legacy.NewRegistry()
 	for _, n := range names {
 		require.NoError(t, r.Add(legacy.Command{Name: n, Domain: "wu",
-			New: func() *cli.App { return &cli.App{Name: n, Usage: "legacy " + n} }, Main: func(context.Context) {}}))
+			New: func() *cli.App {
+				return &cli.App{Name: n, Usage: "legacy " + n, Flags: []cli.Flag{
+					&cli.StringFlag{Name: "id", Required: true}, &cli.BoolFlag{Name: "force"}}}
+			}, Main: func(context.Context) {}}))
 	}
 	return r
 }
@@ -155,7 +174,7 @@ func newKernel(t testing.TB, p *probe, opts ...kopt) (*kernel.Kernel, string) {
 	ws := t.TempDir()
 	cfg := kernel.Config{
 		Workspace: ws, Pack: testPack, Native: testRegistry(t, p), Commands: testCommands(t, "wu:edit"),
-		Adapter: &fakeAdapter{}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		Lanes: (&fakeAdapter{}).lanes(), Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -184,14 +203,6 @@ func receipts(t testing.TB, ws string) []evidence.Receipt {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
-
-func mustSchema(s string) *jsonschema.Schema {
-	var sc jsonschema.Schema
-	if err := json.Unmarshal([]byte(s), &sc); err != nil {
-		panic(err)
-	}
-	return &sc
-}
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/rogpeppe/go-internal/lockedfile"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -48,6 +49,8 @@ type Kernel struct {
 	scopeCache sync.Map
 	paths      pathLocks
 	shadows    shadowStats
+	// lanes are the lanes by name (lane.go); a shadow-routed call decorates its own.
+	lanes map[string]Lane
 }
 
 // entry is one tool in the registry.
@@ -93,6 +96,9 @@ func New(cfg Config) (*Kernel, error) {
 	if err := k.buildRegistry(); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
+	if err := k.buildLanes(); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
 	if k.policy, err = compilePolicy(cfg.Policy, k.names); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
@@ -128,9 +134,6 @@ func (k *Kernel) buildRegistry() error {
 	var cmds []legacy.Command
 	if k.cfg.Commands != nil {
 		cmds = k.cfg.Commands.All()
-	}
-	if k.cfg.Adapter == nil {
-		k.cfg.Adapter = AdapterBridge{}
 	}
 	natives := k.cfg.Native.All()
 	// Each name appears once per source; a native tool with a command's exact name is
@@ -178,7 +181,7 @@ func (k *Kernel) buildRegistry() error {
 			return err
 		}
 		if e.command != nil && (e.route != RouteNative || e.native == nil) {
-			if e.spec, err = adapterSpec(k.cfg.Adapter, *e.command); err != nil {
+			if e.spec, err = legacySpec(*e.command); err != nil {
 				// One command whose spec cannot be derived must not sink the registry:
 				// it is listed with the reason and refuses every call (govern).
 				e.spec, e.unavailable = unavailableSpec(*e.command, err), "its spec could not be derived: "+err.Error()
@@ -239,14 +242,15 @@ func (k *Kernel) buildGovernance() error {
 	return err
 }
 
-// adapterSpec is a.Spec(c), a panic (in the command's New, say) turned into an error.
-func adapterSpec(a Adapter, c legacy.Command) (spec tool.Spec, err error) {
+// legacySpec is adapter.Spec(c), a panic (in the command's New, say) turned into an
+// error.
+func legacySpec(c legacy.Command) (spec tool.Spec, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			spec, err = tool.Spec{}, fmt.Errorf("deriving its spec panicked: %v", r)
 		}
 	}()
-	return a.Spec(c)
+	return adapter.Spec(c)
 }
 
 // unavailableSpec stands in for the spec of a command the adapter could not describe:

@@ -93,7 +93,7 @@ func TestRefusalsCarryCodesAndReceipts(t *testing.T) {
 		{name: "timeout", req: req("test:block", `{}`), code: tool.CodeTimeout, status: evidence.StatusTimeout},
 		{name: "cancelled", ctx: cancelled, req: req("test:echo", `{}`), code: tool.CodeCancelled, status: evidence.StatusCancelled},
 		{name: "lane unavailable", req: withLane(req("test:echo", `{}`), kernel.LaneSubprocess), code: tool.CodeInvalidInput, status: evidence.StatusRefused},
-		{name: "lane panics", opts: []kopt{func(c *kernel.Config) { c.Adapter = &fakeAdapter{panic: true} }},
+		{name: "lane panics", opts: []kopt{func(c *kernel.Config) { c.Lanes = (&fakeAdapter{panic: true}).lanes() }},
 			req: req("wu:edit", `{"id":"WU-1"}`), code: tool.CodeExecutionFailed, status: evidence.StatusFailed},
 	}
 	for _, tc := range cases {
@@ -203,7 +203,7 @@ func TestStartupRejectsBadRegistries(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := kernel.Config{Workspace: t.TempDir(), Pack: testPack, Native: testRegistry(t, &probe{}),
-				Commands: testCommands(t, "wu:edit"), Adapter: &fakeAdapter{}}
+				Commands: testCommands(t, "wu:edit"), Lanes: (&fakeAdapter{}).lanes()}
 			tc.opt(&cfg)
 			_, err := kernel.New(cfg)
 			require.Error(t, err)

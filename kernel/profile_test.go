@@ -128,7 +128,7 @@ func TestViewErrorsAtStart(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := kernel.Config{
 				Workspace: t.TempDir(), Native: testRegistry(t, &probe{}), Commands: legacy.NewRegistry(),
-				Adapter: &fakeAdapter{}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+				Lanes: (&fakeAdapter{}).lanes(), Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 				Profiles: profiles, View: tc.view,
 				Governance: kernel.Governance{Disabled: []string{"test:destroy"}},
 			}

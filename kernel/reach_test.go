@@ -31,7 +31,7 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 	}
 	ad := &fakeAdapter{}
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
-		c.Native, c.Adapter = spies, ad
+		c.Native, c.Lanes = spies, ad.lanes()
 		c.Commands = testCommands(t, "wu:edit", "wu:done")
 		c.Policy = []kernel.Rule{{Decision: kernel.Allow}}
 	})

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -15,7 +14,8 @@ import (
 // caller's scopes (package kernel/sandbox).
 const LaneSandbox = "sandbox"
 
-// SandboxRunner is the sandbox lane: *sandbox.Runner, or a lazy wrapper around one.
+// SandboxRunner is what the sandbox lane runs calls through (Config.Sandbox):
+// *sandbox.Runner, or a lazy wrapper around one.
 type SandboxRunner interface {
 	Run(ctx context.Context, req sandbox.Request) (tool.Output, sandbox.Info)
 	Host() sandbox.Host
@@ -35,42 +35,50 @@ func (k *Kernel) requiresSandbox(name string) bool {
 	return false
 }
 
-// sandboxed returns the run of a sandbox-lane call: the routed implementation (native
-// when routed native, else the in-process adapter) runs inside bwrap with the caller's
-// resolved scopes, the kernel's receipt id, and only the declared environment. Without a
-// configured sandbox the call is refused, never run unconfined.
-func (c *call) sandboxed(e *entry, input json.RawMessage) func(ctx context.Context) tool.Output {
-	k := c.k
-	entry := sandbox.Entry{Lane: sandbox.LaneAdapter, Command: e.spec.Name}
-	if e.command == nil || (e.route == RouteNative && e.native != nil) {
-		entry = sandbox.Entry{Lane: sandbox.LaneNative, Native: e.spec.Name}
+// sandboxLane runs a call's routed implementation (native when routed native or when
+// the tool has no command, else the in-process adapter) inside bwrap with the caller's
+// resolved scopes, the kernel's receipt id, and only the declared environment
+// (Config.Legacy.Env and the caller). Without a runner the call is refused, never run
+// unconfined.
+type sandboxLane struct {
+	k      *Kernel
+	runner SandboxRunner
+}
+
+// Name is LaneSandbox.
+func (sandboxLane) Name() string { return LaneSandbox }
+
+// Run hands the call to the runner and records the host class and profile for the
+// receipt.
+func (l sandboxLane) Run(ctx context.Context, call LaneCall) tool.Output {
+	k := l.k
+	name := call.Spec.Name
+	if l.runner == nil {
+		call.notes.storeSandbox(&evidence.SandboxNote{Host: string(sandbox.HostAbsent)})
+		return tool.FailDetails(tool.CodeSandboxUnavailable, map[string]any{"host": sandbox.HostAbsent},
+			"%s must run in the sandbox and this kernel has none configured", name)
 	}
-	write := k.resolveScopes(c.req.Caller.Write)
-	req := sandbox.Request{
-		ToolName:      e.spec.Name,
+	entry := sandbox.Entry{Lane: sandbox.LaneAdapter, Command: name}
+	if call.Command == nil || (call.Route == RouteNative && call.Native != nil) {
+		entry = sandbox.Entry{Lane: sandbox.LaneNative, Native: name}
+	}
+	out, info := l.runner.Run(ctx, sandbox.Request{
+		ToolName:      name,
 		HandlerEntry:  entry,
-		Input:         input,
-		ScopeEnforced: sandbox.Scopes{Read: k.resolveScopes(c.req.Caller.Read), Write: write},
-		ReceiptID:     c.rec.ID,
-		Workspace:     k.workspace,
-		Env:           tool.WithCaller(k.cfg.AdapterOptions.Env, c.req.Caller.Subject),
-		Network:       e.spec.Network,
+		Input:         call.Input,
+		ScopeEnforced: sandbox.Scopes{Read: k.resolveScopes(call.Caller.Read), Write: k.resolveScopes(call.Caller.Write)},
+		ReceiptID:     call.ReceiptID,
+		Workspace:     call.Dir,
+		Env:           tool.WithCaller(k.cfg.Legacy.Env, call.Caller.Subject),
+		Network:       call.Spec.Network,
 		Hidden:        []string{k.state.Root},
-		Stdin:         c.req.Stdin,
+		Stdin:         call.Stdin,
+	})
+	if inner, ok := out.Metadata["lane"]; ok {
+		// The receipt's lane is the sandbox; what ran inside it is kept apart.
+		out.Metadata["sandbox_inner_lane"] = inner
+		delete(out.Metadata, "lane")
 	}
-	return func(ctx context.Context) tool.Output {
-		if k.cfg.Sandbox == nil {
-			c.sbox.Store(&evidence.SandboxNote{Host: string(sandbox.HostAbsent)})
-			return tool.FailDetails(tool.CodeSandboxUnavailable, map[string]any{"host": sandbox.HostAbsent},
-				"%s must run in the sandbox and this kernel has none configured", e.spec.Name)
-		}
-		out, info := k.cfg.Sandbox.Run(ctx, req)
-		if inner, ok := out.Metadata["lane"]; ok {
-			// The receipt's lane is the sandbox; what ran inside it is kept apart.
-			out.Metadata["sandbox_inner_lane"] = inner
-			delete(out.Metadata, "lane")
-		}
-		c.sbox.Store(&evidence.SandboxNote{Host: string(info.Host), ProfileHash: info.ProfileHash, Degraded: info.Degraded})
-		return out
-	}
+	call.notes.storeSandbox(&evidence.SandboxNote{Host: string(info.Host), ProfileHash: info.ProfileHash, Degraded: info.Degraded})
+	return out
 }

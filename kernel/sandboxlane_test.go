@@ -104,14 +104,17 @@ func TestSandboxLane(t *testing.T) {
 
 // When the adapter reroutes a subprocess-tier command, the receipt names the lane that ran.
 func TestReceiptNamesTheReroutedLane(t *testing.T) {
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Adapter = &reroutingAdapter{} })
+	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Lanes = []kernel.Lane{reroutingLane{}} })
 	res := k.Call(context.Background(), req("wu:edit", `{"id":"WU-1"}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
 	assert.Equal(t, kernel.LaneSubprocess, res.Receipt.Lane)
 }
 
-type reroutingAdapter struct{ fakeAdapter }
+// reroutingLane answers as the adapter does when it moves a command to a subprocess.
+type reroutingLane struct{}
 
-func (*reroutingAdapter) Call(ctx context.Context, call kernel.AdapterCall) tool.Output {
+func (reroutingLane) Name() string { return kernel.LaneAdapter }
+
+func (reroutingLane) Run(ctx context.Context, call kernel.LaneCall) tool.Output {
 	return tool.OK(nil).WithMeta("lane", kernel.LaneSubprocess).WithMeta("reason", "tier")
 }

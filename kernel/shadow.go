@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,68 +65,91 @@ func (k *Kernel) ShadowStats() map[string]ShadowStat {
 	return out
 }
 
-// shadowed wraps the adapter run of a shadow-routed call. Before the adapter touches the
-// workspace it is copied to a scratch directory (without .cmdbridge, the kernel's own
-// state); the native lane runs on the copy at the same time as the adapter runs on the
-// real workspace; the served result is always the adapter's. Afterwards the two outputs
-// and the two resulting trees are compared with parity's normalisation, and the outcome
-// lands in the receipt (Shadow) and in ShadowStats. A shadow that cannot be made never
-// changes the served result; it is recorded as an error.
-func (c *call) shadowed(e *entry, input json.RawMessage, served func(ctx context.Context) tool.Output) func(ctx context.Context) tool.Output {
-	k := c.k
-	return func(ctx context.Context) tool.Output {
-		start := time.Now()
-		note := &evidence.ShadowNote{}
-		defer func() {
-			note.DurationUS = time.Since(start).Microseconds()
-			c.shadow.Store(note)
-			k.shadows.add(e.spec.Name, note)
-		}()
-		scratch, err := os.MkdirTemp("", "cmdbridge-shadow-")
-		if err != nil {
-			note.Error = fmt.Sprintf("scratch directory: %v", err)
-			return served(ctx)
-		}
-		copyDir := filepath.Join(scratch, "ws")
-		skip := func(rel string) bool {
-			return rel == statedir.LegacyDir || within(filepath.Join(k.workspace, rel), k.state.Root)
-		}
-		if err := parity.CopyTree(k.workspace, copyDir, skip); err != nil {
-			_ = os.RemoveAll(scratch)
-			note.Error = fmt.Sprintf("copy workspace: %v", err)
-			return served(ctx)
-		}
-		run, err := e.native.Bind(input)
-		if err != nil {
-			_ = os.RemoveAll(scratch)
-			note.Error = fmt.Sprintf("native lane rejected the input: %v", err)
-			return served(ctx)
-		}
-		env := c.nativeEnv()
-		env.Dir = copyDir
-		native := make(chan tool.Output, 1)
-		go func() {
-			native <- safely(e.spec.Name, LaneNative, func() tool.Output { return run(ctx, env) })
-		}()
-		out := served(ctx)
-		var nout tool.Output
-		select {
-		case nout = <-native:
-		case <-ctx.Done():
-			note.Error = "the native lane did not finish before the call's deadline"
-			// The copy goes when the native run ends; the served result does not wait.
-			go func() { <-native; _ = os.RemoveAll(scratch) }()
-			return out
-		}
-		defer os.RemoveAll(scratch)
-		note.Diffs, err = shadowDiffs(k.workspace, copyDir, out, nout)
-		if err != nil {
-			note.Error = err.Error()
-			return out
-		}
-		note.Match = len(note.Diffs) == 0
+// shadowLane decorates the lane a shadow-routed call is served on (primary: the adapter
+// lane, or the sandbox lane for a sandboxed tool) with a run of its secondary (the
+// native lane). Before the primary touches the workspace it is copied to a scratch
+// directory (without .cmdbridge and the kernel's state); the secondary runs on the copy
+// at the same time as the primary runs on the real workspace; the served result is
+// always the primary's. Afterwards the two outputs and the two resulting trees are
+// compared with parity's normalisation, and the outcome lands in the receipt (Shadow)
+// and in ShadowStats. A shadow that cannot be made never changes the served result; it
+// is recorded as an error.
+type shadowLane struct {
+	k                  *Kernel
+	primary, secondary Lane
+}
+
+// Name is the primary's name: the receipt records the lane that served the call.
+func (s shadowLane) Name() string { return s.primary.Name() }
+
+// Run serves the primary and records the comparison with the secondary.
+func (s shadowLane) Run(ctx context.Context, call LaneCall) tool.Output {
+	return runBound(ctx, s, call)
+}
+
+// bind prepares the primary first: an input the primary rejects fails the call as it
+// would unshadowed.
+func (s shadowLane) bind(call LaneCall) (func(ctx context.Context) tool.Output, error) {
+	served, err := bind(s.primary, call)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) tool.Output { return s.run(ctx, call, served) }, nil
+}
+
+func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx context.Context) tool.Output) tool.Output {
+	k := s.k
+	start := time.Now()
+	note := &evidence.ShadowNote{}
+	defer func() {
+		note.DurationUS = time.Since(start).Microseconds()
+		call.notes.storeShadow(note)
+		k.shadows.add(call.Spec.Name, note)
+	}()
+	scratch, err := os.MkdirTemp("", "cmdbridge-shadow-")
+	if err != nil {
+		note.Error = fmt.Sprintf("scratch directory: %v", err)
+		return served(ctx)
+	}
+	copyDir := filepath.Join(scratch, "ws")
+	skip := func(rel string) bool {
+		return rel == statedir.LegacyDir || within(filepath.Join(call.Dir, rel), k.state.Root)
+	}
+	if err := parity.CopyTree(call.Dir, copyDir, skip); err != nil {
+		_ = os.RemoveAll(scratch)
+		note.Error = fmt.Sprintf("copy workspace: %v", err)
+		return served(ctx)
+	}
+	shadow := call
+	shadow.Dir = copyDir
+	run, err := bind(s.secondary, shadow)
+	if err != nil {
+		_ = os.RemoveAll(scratch)
+		note.Error = fmt.Sprintf("%s lane rejected the input: %v", s.secondary.Name(), err)
+		return served(ctx)
+	}
+	second := make(chan tool.Output, 1)
+	go func() {
+		second <- safely(call.Spec.Name, s.secondary.Name(), func() tool.Output { return run(ctx) })
+	}()
+	out := served(ctx)
+	var sout tool.Output
+	select {
+	case sout = <-second:
+	case <-ctx.Done():
+		note.Error = "the " + s.secondary.Name() + " lane did not finish before the call's deadline"
+		// The copy goes when the secondary run ends; the served result does not wait.
+		go func() { <-second; _ = os.RemoveAll(scratch) }()
 		return out
 	}
+	defer os.RemoveAll(scratch)
+	note.Diffs, err = shadowDiffs(call.Dir, copyDir, out, sout)
+	if err != nil {
+		note.Error = err.Error()
+		return out
+	}
+	note.Match = len(note.Diffs) == 0
+	return out
 }
 
 // shadowDiffs compares the served and native results and trees; one line per difference.

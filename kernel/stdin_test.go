@@ -61,7 +61,7 @@ func TestStdinReachesTheNativeLane(t *testing.T) {
 
 func TestStdinReachesTheAdapter(t *testing.T) {
 	fa := &fakeAdapter{}
-	k, _ := newKernel(t, nil, func(cfg *kernel.Config) { cfg.Adapter = fa })
+	k, _ := newKernel(t, nil, func(cfg *kernel.Config) { cfg.Lanes = fa.lanes() })
 	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess} {
 		r := req("wu:edit", `{"id":"WU-1"}`)
 		r.Lane, r.Stdin = lane, []byte("from stdin")
@@ -144,7 +144,7 @@ func TestStdinReachesBothSidesOfAShadowRun(t *testing.T) {
 	fa := &fakeAdapter{}
 	nativeSeen := make(chan string, 1)
 	k, _ := newKernel(t, nil, func(cfg *kernel.Config) {
-		cfg.Adapter = fa
+		cfg.Lanes = fa.lanes()
 		cfg.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
 		r := native.NewRegistry()
 		require.NoError(t, r.Add(native.New(tool.Spec{Name: "wu:edit", Description: "edit"},

@@ -23,7 +23,7 @@ import (
 func corpusKernel(t *testing.T) *kernel.Kernel {
 	t.Helper()
 	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
-		c.Commands, c.Native, c.Adapter = commands.Default, nativetools.Default, nil
+		c.Commands, c.Native, c.Lanes = commands.Default, nativetools.Default, nil
 	})
 	return k
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
@@ -118,7 +119,7 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 				require.NoError(t, parity.CopyTree(base, ws, nil))
 				before := hashTree(t, ws)
 				k, err := kernel.New(kernel.Config{Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-					AdapterOptions: kernel.AdapterOptions{Binary: bin}, LookupEnv: os.LookupEnv,
+					Legacy: adapter.Options{Binary: bin}, LookupEnv: os.LookupEnv,
 					Runtime: delivery.ToolRuntime,
 					// The evidence log is the kernel's own state, not the tool's effect; it
 					// is kept out of the workspace so the whole tree can be compared.

@@ -14,6 +14,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -27,16 +28,15 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 		return nil, err
 	}
 	cfg := kernel.Config{
-		Workspace:      ws,
-		Pack:           hostOf(c).Pack,
-		Commands:       hostOf(c).Commands,
-		Native:         hostOf(c).Native,
-		Adapter:        kernel.AdapterBridge{},
-		AdapterOptions: kernel.AdapterOptions{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess},
-		LookupEnv:      os.LookupEnv,
-		Runtime:        hostOf(c).Runtime,
-		Approver:       terminalApprover(c.App.Reader, c.App.ErrWriter),
-		Sandbox:        &lazySandbox{self: hostOf(c).Self},
+		Workspace: ws,
+		Pack:      hostOf(c).Pack,
+		Commands:  hostOf(c).Commands,
+		Native:    hostOf(c).Native,
+		Legacy:    adapter.Options{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess},
+		LookupEnv: os.LookupEnv,
+		Runtime:   hostOf(c).Runtime,
+		Approver:  terminalApprover(c.App.Reader, c.App.ErrWriter),
+		Sandbox:   &lazySandbox{self: hostOf(c).Self},
 	}
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
@@ -40,8 +41,8 @@ func corpusKernel(t *testing.T, ws string, routes map[string]string) *kernel.Ker
 	k, err := kernel.New(kernel.Config{
 		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
 		Runtime: delivery.ToolRuntime, LookupEnv: os.LookupEnv, Routes: routes,
-		AdapterOptions: kernel.AdapterOptions{Binary: exe},
-		Evidence:       kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		Legacy:   adapter.Options{Binary: exe},
+		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

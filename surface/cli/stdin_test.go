@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -146,7 +147,7 @@ func catKernel(t *testing.T, maxStdin int) (*kernel.Kernel, string, bool) {
 	require.NoError(t, err)
 	k, err := kernel.New(kernel.Config{
 		Workspace: ws, Commands: catCommands(), Native: catNative(),
-		Adapter: kernel.AdapterBridge{}, AdapterOptions: kernel.AdapterOptions{Binary: exe},
+		Legacy:  adapter.Options{Binary: exe},
 		Sandbox: sb, MaxStdin: maxStdin,
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})

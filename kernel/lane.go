@@ -1,0 +1,183 @@
+package kernel
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// Lane runs calls the kernel has already governed, validated, scoped and recorded. The
+// kernel has one lane per name (LaneAdapter, LaneSubprocess, LaneNative, LaneSandbox);
+// a shadow-routed call runs on a decorator over its lane. A lane never refuses on
+// policy grounds: by the time it runs, the call is allowed.
+type Lane interface {
+	// Name is the lane's name, the one a receipt records and Request.Lane forces.
+	Name() string
+	// Run runs one call under ctx (the call's deadline) and returns its Output. A lane
+	// that cannot run the call (no implementation of its kind) returns a failure.
+	Run(ctx context.Context, call LaneCall) tool.Output
+}
+
+// LaneCall is one resolved call, as the kernel hands it to a lane.
+type LaneCall struct {
+	// Spec is the tool's spec; lanes read it and never change it.
+	Spec *tool.Spec
+	// Route is the tool's route (RouteAdapter, RouteNative or RouteShadow): the sandbox
+	// lane runs the implementation it names.
+	Route string
+	// Command is the legacy command serving the tool (nil: none).
+	Command *legacy.Command
+	// Native is the tool's native implementation (nil: none).
+	Native *native.Tool
+	// Input is the validated input, canonical JSON.
+	Input json.RawMessage
+	// Dir is the directory the tool runs in: the workspace, or a shadow run's copy of it.
+	Dir string
+	// Stdin is the call's whole standard input (Request.Stdin; nil means empty).
+	Stdin []byte
+	// Caller is who calls, from the surface's authentication: the subject reaches the
+	// tool (tool.Env.Caller, CMDBRIDGE_CALLER), the scopes bound the sandbox.
+	Caller Caller
+	// Interactive says a person can answer during the call.
+	Interactive bool
+	// ReceiptID is the call's receipt id (the sandbox runner echoes it).
+	ReceiptID string
+
+	// notes is where the kernel's own lanes leave evidence for the receipt (nil outside
+	// a dispatch).
+	notes *laneNotes
+}
+
+// laneNotes are what a call's lanes record beside their Output. The lane goroutine
+// stores them and the call reads them when it finishes, possibly after a timeout, so
+// they are atomic.
+type laneNotes struct {
+	shadow atomic.Pointer[evidence.ShadowNote]
+	sbox   atomic.Pointer[evidence.SandboxNote]
+}
+
+// storeShadow keeps a shadow run's note; notes of a call made outside a dispatch go
+// nowhere.
+func (n *laneNotes) storeShadow(note *evidence.ShadowNote) {
+	if n != nil {
+		n.shadow.Store(note)
+	}
+}
+
+// storeSandbox keeps a sandbox run's note, like storeShadow.
+func (n *laneNotes) storeSandbox(note *evidence.SandboxNote) {
+	if n != nil {
+		n.sbox.Store(note)
+	}
+}
+
+// binder is a lane that can prepare a call before running it: the native lane decodes
+// the input into the tool's Input struct in the caller's goroutine, so an input the
+// schema accepted and the lane rejects is told apart from a failure of the tool.
+type binder interface {
+	bind(call LaneCall) (func(ctx context.Context) tool.Output, error)
+}
+
+// bind prepares call on l: through its own bind when it has one, else a plain Run.
+func bind(l Lane, call LaneCall) (func(ctx context.Context) tool.Output, error) {
+	if b, ok := l.(binder); ok {
+		return b.bind(call)
+	}
+	return func(ctx context.Context) tool.Output { return l.Run(ctx, call) }, nil
+}
+
+// runBound is Run for a binder: a rejected input is INVALID_INPUT.
+func runBound(ctx context.Context, b binder, call LaneCall) tool.Output {
+	run, err := b.bind(call)
+	if err != nil {
+		return tool.Fail(tool.CodeInvalidInput, "%s: %v", call.Spec.Name, err)
+	}
+	return run(ctx)
+}
+
+// legacyLane runs legacy commands through the adapter package: in-process under the
+// costume (LaneAdapter, which moves a subprocess-tier or unanalysed command to a
+// subprocess and says why in the metadata) or as a real process (LaneSubprocess).
+type legacyLane struct {
+	name string
+	// opts are Config.Legacy; Dir and Stdin are set per call.
+	opts adapter.Options
+}
+
+// Name is LaneAdapter or LaneSubprocess.
+func (l legacyLane) Name() string { return l.name }
+
+// Run runs call.Command with the call's directory and stdin, and the caller's subject as
+// CMDBRIDGE_CALLER on top of the declared environment.
+func (l legacyLane) Run(ctx context.Context, call LaneCall) tool.Output {
+	if call.Command == nil {
+		return tool.Fail(tool.CodeExecutionFailed, "%s: no legacy command for lane %s", call.Spec.Name, l.name)
+	}
+	opts := l.opts
+	opts.Dir, opts.Stdin = call.Dir, call.Stdin
+	opts.Env = tool.WithCaller(opts.Env, call.Caller.Subject)
+	return adapter.Call(ctx, *call.Command, call.Input, l.name, opts)
+}
+
+// nativeLane calls native handlers with a tool.Env the kernel builds from its Config.
+type nativeLane struct{ k *Kernel }
+
+// Name is LaneNative.
+func (nativeLane) Name() string { return LaneNative }
+
+// Run decodes the input and calls the handler.
+func (l nativeLane) Run(ctx context.Context, call LaneCall) tool.Output {
+	return runBound(ctx, l, call)
+}
+
+func (l nativeLane) bind(call LaneCall) (func(ctx context.Context) tool.Output, error) {
+	if call.Native == nil {
+		return nil, errors.New("no native implementation")
+	}
+	run, err := call.Native.Bind(call.Input)
+	if err != nil {
+		return nil, err
+	}
+	env := l.k.env(call.Interactive)
+	env.Dir = call.Dir
+	env.Stdin = bytes.NewReader(call.Stdin)
+	env.Caller = call.Caller.Subject
+	return func(ctx context.Context) tool.Output { return run(ctx, env) }, nil
+}
+
+// buildLanes makes the kernel's lanes: the built-in ones, then Config.Lanes in place of
+// the built-in lane of the same name.
+func (k *Kernel) buildLanes() error {
+	if k.cfg.Legacy.Dir != "" || k.cfg.Legacy.Stdin != nil {
+		// Silently ignoring them would run a command somewhere the host did not mean.
+		return errors.New("legacy lane settings: Dir and Stdin are set per call (the workspace, Request.Stdin), not in Config.Legacy")
+	}
+	k.lanes = map[string]Lane{
+		LaneAdapter:    legacyLane{name: LaneAdapter, opts: k.cfg.Legacy},
+		LaneSubprocess: legacyLane{name: LaneSubprocess, opts: k.cfg.Legacy},
+		LaneNative:     nativeLane{k: k},
+		LaneSandbox:    sandboxLane{k: k, runner: k.cfg.Sandbox},
+	}
+	replaced := map[string]bool{}
+	for _, l := range k.cfg.Lanes {
+		name := l.Name()
+		if _, ok := k.lanes[name]; !ok {
+			return fmt.Errorf("lane %q: no such lane (want %s, %s, %s or %s)", name, LaneAdapter, LaneSubprocess, LaneNative, LaneSandbox)
+		}
+		if replaced[name] {
+			return fmt.Errorf("lane %q: given twice", name)
+		}
+		replaced[name] = true
+		k.lanes[name] = l
+	}
+	return nil
+}
