@@ -4,8 +4,9 @@
 // A legacy command is a constructor returning a fresh *cli.App and a main that runs it on
 // os.Args, prints results to os.Stdout and diagnostics to os.Stderr, and exits through
 // cli.OsExiter (never os.Exit). Commands register themselves by canonical name from an
-// init function in their domain package (commands/<domain>); this package holds no
-// command of its own, so the toolkit can import it without the corpus.
+// init function in their domain package, one file each named by the tool's stem
+// (commands/<domain>/<tool.Stem(name)>.go, docs/architecture.md "Where a tool lives");
+// this package holds no command of its own.
 //
 // Invariants:
 //

@@ -6,7 +6,9 @@
 // the property names, jsonschema tags the descriptions, omitempty marks optional fields),
 // so the schema and the decoder can never disagree. Domain packages (nativetools/git,
 // nativetools/worktree, …) register one tool per file from init, each file in the same
-// order: Input struct, registration, handler. nativetools/all blank-imports every domain.
+// order: Input struct, registration, handler, and named by the tool's stem
+// (nativetools/<domain>/<tool.Stem(name)>.go, docs/architecture.md "Where a tool lives").
+// nativetools/all blank-imports every domain.
 //
 // Invariants:
 //

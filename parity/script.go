@@ -450,6 +450,6 @@ func (s Suite) ToolNames() []string {
 	return out
 }
 
-// ScriptName is the script file name (without .txtar) of a tool: ':'
-// becomes '_' (wu:status → wu_status).
-func ScriptName(toolName string) string { return strings.ReplaceAll(toolName, ":", "_") }
+// ScriptName is the script file name (without .txtar) of a tool: tool.Stem, the name
+// with ':' and '-' as '_' (wu:status → wu_status), as every piece of a tool is named.
+func ScriptName(toolName string) string { return tool.Stem(toolName) }

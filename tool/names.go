@@ -29,6 +29,19 @@ func MCPName(name string) string {
 	return strings.NewReplacer(":", "_", "-", "_").Replace(name)
 }
 
+// Stem is the file stem every piece of a corpus tool is named by (docs/architecture.md,
+// "Where a tool lives"): the canonical name lower-cased, with ":" and "-" as "_"
+// (wu:create → wu_create, lane-lock:acquire → lane_lock_acquire, doctor → doctor).
+func Stem(name string) string { return strings.ToLower(MCPName(name)) }
+
+// Domain is the listing group a name implies: the part before the first ":", or the
+// whole name when it has none (wu:create → wu, doctor → doctor). Registries fill it in
+// for a command or spec that declares no domain of its own.
+func Domain(name string) string {
+	d, _, _ := strings.Cut(name, ":")
+	return d
+}
+
 // PropertyName maps a flag name to its input property name (--code-paths → code_paths).
 func PropertyName(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
 

@@ -73,3 +73,15 @@ func TestCanonicalJSONSortsKeys(t *testing.T) {
 	assert.Equal(t, string(a), string(b))
 	assert.JSONEq(t, `{"a":[2],"b":1}`, string(a))
 }
+
+func TestStemAndDomainFollowTheName(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"wu:create":         {"wu_create", "wu"},
+		"wu:infer-lane":     {"wu_infer_lane", "wu"},
+		"lane-lock:acquire": {"lane_lock_acquire", "lane-lock"},
+		"doctor":            {"doctor", "doctor"},
+	} {
+		assert.Equal(t, want[0], tool.Stem(name), name)
+		assert.Equal(t, want[1], tool.Domain(name), name)
+	}
+}

@@ -1,7 +1,7 @@
 // Package scaffold generates the starting point of a command's migration to the native
 // lane: `cmdbridge scaffold COMMAND` writes
 //
-//   - nativetools/<domain>/<tool>.go: an exported Input struct (<Tool>Input) with one
+//   - nativetools/<domain>/<stem>.go: an exported Input struct (<Tool>Input) with one
 //     field per adapter schema property, in schema order, json names equal to the
 //     properties, the usage as jsonschema tag and omitempty on optional fields; an
 //     AdjustSchema method (native.SchemaAdjuster) setting the keywords a tag cannot
@@ -9,18 +9,21 @@
 //     properties with tool.ApplyConstraints (adapter.Constraints); the registration into
 //     nativetools.Default with the adapter spec's description, annotations, effects
 //     and path inputs; and a handler skeleton returning NOT_IMPLEMENTED;
-//   - nativetools/<domain>/<tool>_test.go: schema equality with adapter.Schema, decode
+//   - nativetools/<domain>/<stem>_test.go: schema equality with adapter.Schema, decode
 //     of a full input, and the NOT_IMPLEMENTED assertion the maintainer deletes;
-//   - testdata/script/parity/<tool>.txtar, seeded from the command's corpus script
-//     (testdata/script/*/<tool>.txtar): same archive and setup, each `exec delivery TOOL
+//   - testdata/script/parity/<stem>.txtar, seeded from the command's corpus script
+//     (testdata/script/*/<stem>.txtar): same archive and setup, each `exec delivery TOOL
 //     args` turned into `parity TOOL 'json'`;
 //   - nativetools/<domain>/doc.go for a new domain package, and nativetools/all/all.go
 //     regenerated to blank-import every domain package.
 //
-// <domain> is the command's legacy.Command.Domain and <tool> the part of its name
-// after ':' with '-' as '_' (wu:status → nativetools/wu/status.go); when two commands of
-// a domain share that part, the one whose prefix is not the domain keeps its prefix
-// (plan:create → plan_create.go next to initiative:create's create.go).
+// <domain> is the command's legacy.Command.Domain (tool.Domain(name), the part before
+// ':', when the registration declares none) and <stem> is tool.Stem(name), the name with
+// ':' and '-' as '_' (wu:status → nativetools/wu/wu_status.go): the path pattern every
+// piece of a corpus tool follows (docs/architecture.md). Type and handler names use the
+// part of the name after ':'; when two commands of a domain share that part, the one
+// whose prefix is not the domain keeps its prefix (plan:create → PlanCreateInput next to
+// initiative:create's CreateInput).
 //
 // Commands are located in source with golang.org/x/tools/go/packages (syntax and
 // types): the commands.Register call, its constant Name and Domain, and the constructor

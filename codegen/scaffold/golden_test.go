@@ -49,7 +49,7 @@ func TestGoldenGreet(t *testing.T) {
 		paths = append(paths, filepath.ToSlash(f.Path))
 	}
 	assert.ElementsMatch(t, []string{
-		"nativetools/demo/greet.go", "nativetools/demo/greet_test.go", "nativetools/demo/doc.go",
+		"nativetools/demo/demo_greet.go", "nativetools/demo/demo_greet_test.go", "nativetools/demo/doc.go",
 		"testdata/script/parity/demo_greet.txtar", "nativetools/all/all.go",
 	}, pathsWithoutDoc(paths, golden))
 	if *update {

@@ -10,6 +10,8 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // commandsPkg is the import path of the registry legacy commands register into.
@@ -18,7 +20,8 @@ const commandsPkg = "github.com/cmdbridge/cmdbridge/commands"
 // Located is where a legacy command is declared, as read from source: the
 // commands.Register call naming it and the constructor its New field points at.
 type Located struct {
-	// Name and Domain are the constant values of the registration's fields.
+	// Name and Domain are the constant values of the registration's fields; a
+	// registration without a Domain has tool.Domain(Name), as the registry gives it.
 	Name, Domain string
 	// PkgPath and PkgName identify the package declaring the command.
 	PkgPath, PkgName string
@@ -133,8 +136,11 @@ func located(pkg *packages.Package, arg ast.Expr) (Located, error) {
 			loc.Constructor, loc.File, loc.Line = fn.Name(), pos.Filename, pos.Line
 		}
 	}
-	if loc.Name == "" || loc.Domain == "" || loc.Constructor == "" {
-		return Located{}, fmt.Errorf("legacy.Command literal needs constant Name and Domain and a named New")
+	if loc.Name == "" || loc.Constructor == "" {
+		return Located{}, fmt.Errorf("legacy.Command literal needs a constant Name and a named New")
+	}
+	if loc.Domain == "" {
+		loc.Domain = tool.Domain(loc.Name)
 	}
 	return loc, nil
 }

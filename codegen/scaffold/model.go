@@ -63,10 +63,12 @@ var (
 	wordPrefix = regexp.MustCompile(`^[^ \t\n]*=`)
 )
 
-// naming derives the package, file stem, type and handler names of every located
-// command. The stem is the part of the name after ':' ('-' → '_'); when two commands of
-// one domain share it, a command whose prefix is not the domain keeps its prefix
-// (initiative:create → create, plan:create → plan_create).
+// naming derives the file stem, type and handler names of every located command. The
+// file stem is tool.Stem(name), the path pattern every piece of a corpus tool follows
+// (wu:status → wu_status). Type and handler names come from the part of the name after
+// ':' ('-' → '_'); when two commands of one domain share it, a command whose prefix is
+// not the domain keeps its prefix (initiative:create → CreateInput, plan:create →
+// PlanCreateInput).
 func naming(all []Located) map[string][3]string {
 	byDomainBase := map[string][]Located{}
 	base := func(name string) string {
@@ -89,7 +91,7 @@ func naming(all []Located) map[string][3]string {
 		}
 		words := strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == ':' })
 		camel := camelWords(words)
-		out[l.Name] = [3]string{strings.Join(words, "_"), camel + "Input", "run" + camel}
+		out[l.Name] = [3]string{tool.Stem(l.Name), camel + "Input", "run" + camel}
 	}
 	return out
 }

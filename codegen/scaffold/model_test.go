@@ -17,11 +17,11 @@ func TestNamingDisambiguatesWithinADomain(t *testing.T) {
 	}
 	got := naming(all)
 	cases := map[string][3]string{
-		"initiative:create": {"create", "CreateInput", "runCreate"},
+		"initiative:create": {"initiative_create", "CreateInput", "runCreate"},
 		"plan:create":       {"plan_create", "PlanCreateInput", "runPlanCreate"},
-		"wu:status":         {"status", "StatusInput", "runStatus"},
-		"wu:unlock-lane":    {"unlock_lane", "UnlockLaneInput", "runUnlockLane"},
-		"mem:checkpoint":    {"checkpoint", "CheckpointInput", "runCheckpoint"},
+		"wu:status":         {"wu_status", "StatusInput", "runStatus"},
+		"wu:unlock-lane":    {"wu_unlock_lane", "UnlockLaneInput", "runUnlockLane"},
+		"mem:checkpoint":    {"mem_checkpoint", "CheckpointInput", "runCheckpoint"},
 		"doctor":            {"doctor", "DoctorInput", "runDoctor"},
 	}
 	for name, want := range cases {

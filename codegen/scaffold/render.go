@@ -176,8 +176,12 @@ func goTypeCode(t string) jen.Code {
 func specLiteral(t Tool) jen.Code {
 	s := t.Spec
 	kv := func(key string, v jen.Code) jen.Code { return jen.Line().Id(key).Op(":").Add(v) }
-	items := []jen.Code{kv("Name", jen.Lit(s.Name)), kv("Domain", jen.Lit(s.Domain)),
-		kv("Description", jen.Lit(s.Description))}
+	items := []jen.Code{kv("Name", jen.Lit(s.Name))}
+	if s.Domain != tool.Domain(s.Name) {
+		// An undeclared domain is the name's prefix (native.Registry.Add fills it in).
+		items = append(items, kv("Domain", jen.Lit(s.Domain)))
+	}
+	items = append(items, kv("Description", jen.Lit(s.Description)))
 	var ann []jen.Code
 	a := s.Annotations
 	if a.Title != "" {

@@ -23,7 +23,7 @@ var assertions = map[string]bool{"stdout": true, "stderr": true, "cmp": true, "c
 // scriptName is the corpus and parity script file name of a tool (wu:status →
 // wu_status.txtar).
 func scriptName(name string) string {
-	return strings.NewReplacer(":", "_", "-", "_").Replace(name) + ".txtar"
+	return tool.Stem(name) + ".txtar"
 }
 
 // findCorpusScript returns the corpus golden script of name under scriptRoot

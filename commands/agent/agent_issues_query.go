@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "agent:issues-query", Domain: "agent",
+	commands.Register(legacy.Command{Name: "agent:issues-query",
 		New: newAgentIssuesQueryApp, Main: convention.Main(newAgentIssuesQueryApp)})
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "agent:log-issue", Domain: "agent",
+	commands.Register(legacy.Command{Name: "agent:log-issue",
 		New: newAgentLogIssueApp, Main: convention.Main(newAgentLogIssueApp)})
 }
 

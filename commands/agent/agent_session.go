@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "agent:session", Domain: "agent",
+	commands.Register(legacy.Command{Name: "agent:session",
 		New: newAgentSessionApp, Main: convention.Main(newAgentSessionApp)})
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "agent:session-end", Domain: "agent",
+	commands.Register(legacy.Command{Name: "agent:session-end",
 		New: newAgentSessionEndApp, Main: convention.Main(newAgentSessionEndApp)})
 }
 

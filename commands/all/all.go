@@ -10,6 +10,7 @@ package all
 import (
 	// Domains register their commands from init.
 	_ "github.com/cmdbridge/cmdbridge/commands/agent"
+	_ "github.com/cmdbridge/cmdbridge/commands/config"
 	_ "github.com/cmdbridge/cmdbridge/commands/files"
 	_ "github.com/cmdbridge/cmdbridge/commands/flow"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"

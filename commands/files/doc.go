@@ -1,6 +1,6 @@
-// Package files holds the legacy file, config and git-read commands of spec §3.3
-// (file:read, file:write, file:edit, file:delete, config:get, config:set, git:branch,
-// git:diff, git:log), one file per command.
+// Package files holds the legacy file and git-read commands of spec §3.3 (file:read,
+// file:write, file:edit, file:delete, git:branch, git:diff, git:log), one file per
+// command; config:get and config:set are in package config.
 //
 // Every command file reads top-down in the same order: registration, flag table and
 // constructor (newXApp), action, output types. The commands follow spec §2 through
@@ -18,7 +18,6 @@
 //     rename, directory fsync).
 //   - git:* pass --no-optional-locks, and git:diff runs on a scratch copy of the index,
 //     so a read never rewrites .git/index (porcelain diff refreshes it otherwise).
-//   - file:read, config:get and git:* never write anything (spec "RO"); no file command
-//     commits; config:set commits only workspace.yaml.
+//   - file:read and git:* never write anything (spec "RO"); no file command commits.
 //   - Payloads are byte-exact: file:read and git:diff print exactly the bytes they read.
 package files

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "flow:bottlenecks", Domain: "flow",
+	commands.Register(legacy.Command{Name: "flow:bottlenecks",
 		New: newFlowBottlenecksApp, Main: convention.Main(newFlowBottlenecksApp)})
 }
 

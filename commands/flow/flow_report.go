@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "flow:report", Domain: "flow",
+	commands.Register(legacy.Command{Name: "flow:report",
 		New: newFlowReportApp, Main: convention.Main(newFlowReportApp)})
 }
 

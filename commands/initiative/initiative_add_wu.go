@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:add-wu", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:add-wu",
 		New: newInitiativeAddWUApp, Main: convention.Main(newInitiativeAddWUApp)})
 }
 

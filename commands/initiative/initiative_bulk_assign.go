@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:bulk-assign", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:bulk-assign",
 		New: newInitiativeBulkAssignApp, Main: convention.Main(newInitiativeBulkAssignApp)})
 }
 

@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:create", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:create",
 		New: newInitiativeCreateApp, Main: convention.Main(newInitiativeCreateApp)})
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:edit", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:edit",
 		New: newInitiativeEditApp, Main: convention.Main(newInitiativeEditApp)})
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:list", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:list",
 		New: newInitiativeListApp, Main: convention.Main(newInitiativeListApp)})
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:plan", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:plan",
 		New: newInitiativePlanApp, Main: convention.Main(newInitiativePlanApp)})
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:remove-wu", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:remove-wu",
 		New: newInitiativeRemoveWUApp, Main: convention.Main(newInitiativeRemoveWUApp)})
 }
 

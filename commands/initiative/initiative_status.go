@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "initiative:status", Domain: "initiative",
+	commands.Register(legacy.Command{Name: "initiative:status",
 		New: newInitiativeStatusApp, Main: convention.Main(newInitiativeStatusApp)})
 }
 

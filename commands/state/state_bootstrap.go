@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "state:bootstrap", Domain: "state",
+	commands.Register(legacy.Command{Name: "state:bootstrap",
 		New: newStateBootstrapApp, Main: convention.Main(newStateBootstrapApp)})
 }
 

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "state:cleanup", Domain: "state",
+	commands.Register(legacy.Command{Name: "state:cleanup",
 		New: newStateCleanupApp, Main: convention.Main(newStateCleanupApp)})
 }
 

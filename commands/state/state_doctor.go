@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "state:doctor", Domain: "state",
+	commands.Register(legacy.Command{Name: "state:doctor",
 		New: newStateDoctorApp, Main: convention.Main(newStateDoctorApp)})
 }
 

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "workspace:init", Domain: "workspace",
+	commands.Register(legacy.Command{Name: "workspace:init",
 		New: newWorkspaceInitApp, Main: convention.Main(newWorkspaceInitApp)})
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:block", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:block",
 		New: newWUBlockApp, Main: convention.Main(newWUBlockApp)})
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:brief", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:brief",
 		New: newWUBriefApp, Main: convention.Main(newWUBriefApp)})
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:claim", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:claim",
 		New: newWUClaimApp, Main: convention.Main(newWUClaimApp)})
 }
 

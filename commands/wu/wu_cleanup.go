@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:cleanup", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:cleanup",
 		New: newWUCleanupApp, Main: convention.Main(newWUCleanupApp)})
 }
 

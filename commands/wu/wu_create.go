@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:create", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:create",
 		New: newWUCreateApp, Main: convention.Main(newWUCreateApp)})
 }
 

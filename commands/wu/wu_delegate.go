@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:delegate", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:delegate",
 		New: newWUDelegateApp, Main: convention.Main(newWUDelegateApp)})
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:delete", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:delete",
 		New: newWUDeleteApp, Main: convention.Main(newWUDeleteApp)})
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:deps", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:deps",
 		New: newWUDepsApp, Main: convention.Main(newWUDepsApp)})
 }
 

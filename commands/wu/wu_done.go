@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:done", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:done",
 		New: newWUDoneApp, Main: convention.Main(newWUDoneApp)})
 }
 

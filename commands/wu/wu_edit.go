@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:edit", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:edit",
 		New: newWUEditApp, Main: convention.Main(newWUEditApp)})
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:infer-lane", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:infer-lane",
 		New: newWUInferLaneApp, Main: convention.Main(newWUInferLaneApp)})
 }
 

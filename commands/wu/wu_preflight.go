@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:preflight", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:preflight",
 		New: newWUPreflightApp, Main: convention.Main(newWUPreflightApp)})
 }
 

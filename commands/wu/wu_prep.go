@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:prep", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:prep",
 		New: newWUPrepApp, Main: convention.Main(newWUPrepApp)})
 }
 

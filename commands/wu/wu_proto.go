@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:proto", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:proto",
 		New: newWUProtoApp, Main: convention.Main(newWUProtoApp)})
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:prune", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:prune",
 		New: newWUPruneApp, Main: convention.Main(newWUPruneApp)})
 }
 

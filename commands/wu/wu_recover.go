@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:recover", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:recover",
 		New: newWURecoverApp, Main: convention.Main(newWURecoverApp)})
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:release", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:release",
 		New: newWUReleaseApp, Main: convention.Main(newWUReleaseApp)})
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:repair", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:repair",
 		New: newWURepairApp, Main: convention.Main(newWURepairApp)})
 }
 

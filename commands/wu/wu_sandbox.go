@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:sandbox", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:sandbox",
 		New: newWUSandboxApp, Main: convention.Main(newWUSandboxApp)})
 }
 

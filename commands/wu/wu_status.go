@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:status", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:status",
 		New: newWUStatusApp, Main: convention.Main(newWUStatusApp)})
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:unblock", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:unblock",
 		New: newWUUnblockApp, Main: convention.Main(newWUUnblockApp)})
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:unlock-lane", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:unlock-lane",
 		New: newWUUnlockLaneApp, Main: convention.Main(newWUUnlockLaneApp)})
 }
 

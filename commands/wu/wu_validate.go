@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "wu:validate", Domain: "wu",
+	commands.Register(legacy.Command{Name: "wu:validate",
 		New: newWUValidateApp, Main: convention.Main(newWUValidateApp)})
 }
 

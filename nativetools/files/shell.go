@@ -1,7 +1,6 @@
 package files
 
 import (
-	"context"
 	"slices"
 	"strings"
 
@@ -77,14 +76,6 @@ func lookupEnv(env *tool.Env) delivery.LookupEnv {
 		return delivery.LookupEnv(tool.EnvFromMap(nil))
 	}
 	return delivery.LookupEnv(env.LookupEnv)
-}
-
-// openWorkspace opens the call's workspace (§1.1: NO_WORKSPACE when there is none).
-// config:get and config:set read no typed configuration section up front, so no keys
-// are checked here (config:set's commit checks software_delivery.git itself). The
-// error is returned as is: it already carries the command's code and message.
-func openWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, error) {
-	return ops.OpenWorkspace(ctx, env.Dir, lookupEnv(env))
 }
 
 // result is the Output of an operation: its data on success, its coded error otherwise,

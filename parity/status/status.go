@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // SchemaVersion is the schema_version of the JSON document; it changes only when a field
@@ -165,7 +166,7 @@ type ToolStatus struct {
 	ParityDurationMS int64    `json:"parity_duration_ms,omitempty"`
 	// Diff is the readable difference of a failing or erroring parity run.
 	Diff string `json:"diff,omitempty"`
-	// ParityScript is testdata/script/parity/<name with ':' as '_'>.txtar; Exists says
+	// ParityScript is testdata/script/parity/<tool.Stem(name)>.txtar; Exists says
 	// whether it is there.
 	ParityScript       string `json:"parity_script"`
 	ParityScriptExists bool   `json:"parity_script_exists"`
@@ -184,7 +185,7 @@ const ScriptDir = "testdata/script"
 
 // ParityScript is the parity script path of a tool, relative to the repository.
 func ParityScript(name string) string {
-	return ScriptDir + "/parity/" + strings.ReplaceAll(name, ":", "_") + ".txtar"
+	return ScriptDir + "/parity/" + tool.Stem(name) + ".txtar"
 }
 
 // Build reads the results file and the scripts and assembles the report.

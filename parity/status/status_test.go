@@ -215,5 +215,5 @@ func TestInvoked(t *testing.T) {
 
 func TestParityScript(t *testing.T) {
 	assert.Equal(t, "testdata/script/parity/wu_status.txtar", status.ParityScript("wu:status"))
-	assert.Equal(t, "testdata/script/parity/lane-lock_acquire.txtar", status.ParityScript("lane-lock:acquire"))
+	assert.Equal(t, "testdata/script/parity/lane_lock_acquire.txtar", status.ParityScript("lane-lock:acquire"))
 }

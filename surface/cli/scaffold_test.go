@@ -31,38 +31,38 @@ func TestScaffoldWritesRefusesAndForces(t *testing.T) {
 
 	stdout, stderr, code := scaffoldRun(t, "--root", root, "config:get")
 	require.Equal(t, cli.ExitOK, code, stderr)
-	for _, p := range []string{"nativetools/files/get.go", "nativetools/files/get_test.go",
-		"nativetools/files/doc.go", "testdata/script/parity/config_get.txtar", "nativetools/all/all.go"} {
+	for _, p := range []string{"nativetools/config/config_get.go", "nativetools/config/config_get_test.go",
+		"nativetools/config/doc.go", "testdata/script/parity/config_get.txtar", "nativetools/all/all.go"} {
 		assert.Contains(t, stdout, "wrote "+p)
 		assert.FileExists(t, filepath.Join(root, p))
 	}
-	toolFile := filepath.Join(root, "nativetools", "files", "get.go")
+	toolFile := filepath.Join(root, "nativetools", "config", "config_get.go")
 	generated, err := os.ReadFile(toolFile)
 	require.NoError(t, err)
 	assert.Contains(t, string(generated), "type GetInput struct")
 	assert.Contains(t, string(generated), "tool.CodeNotImplemented")
 
 	// A maintainer has started the handler: a plain rerun must not touch it.
-	require.NoError(t, os.WriteFile(toolFile, []byte("package files // edited\n"), 0o644))
+	require.NoError(t, os.WriteFile(toolFile, []byte("package config // edited\n"), 0o644))
 	_, stderr, code = scaffoldRun(t, "--root", root, "config:get")
 	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, stderr, "refusing to overwrite existing files (use --force)")
-	assert.Contains(t, stderr, "nativetools/files/get.go")
+	assert.Contains(t, stderr, "nativetools/config/config_get.go")
 	assert.Contains(t, stderr, "testdata/script/parity/config_get.txtar")
 	edited, err := os.ReadFile(toolFile)
 	require.NoError(t, err)
-	assert.Equal(t, "package files // edited\n", string(edited))
+	assert.Equal(t, "package config // edited\n", string(edited))
 
 	stdout, stderr, code = scaffoldRun(t, "--keep-existing", "--root", root, "config:get")
 	require.Equal(t, cli.ExitOK, code, stderr)
-	assert.Contains(t, stdout, "kept nativetools/files/get.go")
+	assert.Contains(t, stdout, "kept nativetools/config/config_get.go")
 	edited, err = os.ReadFile(toolFile)
 	require.NoError(t, err)
-	assert.Equal(t, "package files // edited\n", string(edited))
+	assert.Equal(t, "package config // edited\n", string(edited))
 
 	stdout, stderr, code = scaffoldRun(t, "--force", "--root", root, "config:get")
 	require.Equal(t, cli.ExitOK, code, stderr)
-	assert.Contains(t, stdout, "wrote nativetools/files/get.go")
+	assert.Contains(t, stdout, "wrote nativetools/config/config_get.go")
 	again, err := os.ReadFile(toolFile)
 	require.NoError(t, err)
 	assert.Equal(t, string(generated), string(again))

@@ -7,13 +7,16 @@ import (
 	"sync"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // Command is one registered legacy command.
 type Command struct {
 	// Name is the canonical name (wu:create).
 	Name string
-	// Domain groups commands in listings (wu, state, files, memory, …).
+	// Domain groups commands in listings (wu, state, files, memory, …). Empty means
+	// tool.Domain(Name), the part of the name before ':'; [Registry.Add] fills it in.
 	Domain string
 	// New builds a fresh app. Its Flags are the command's flag table.
 	New func() *cli.App
@@ -97,6 +100,9 @@ func (r *Registry) Add(c Command) error {
 	}
 	if err := checkTier(c.Name, c.Tier); err != nil {
 		return err
+	}
+	if c.Domain == "" {
+		c.Domain = tool.Domain(c.Name)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -47,3 +47,15 @@ func TestRegistryRejectsBadEntries(t *testing.T) {
 	assert.ErrorContains(t, r.Add(cmd("")), "name, constructor and main are all required")
 	assert.Len(t, r.All(), 1)
 }
+
+func TestRegistryDerivesAnUndeclaredDomainFromTheName(t *testing.T) {
+	r := legacy.NewRegistry()
+	c := cmd("wu:infer-lane")
+	c.Domain = ""
+	require.NoError(t, r.Add(c))
+	require.NoError(t, r.Add(cmd("mem:inbox")))
+	got, _ := r.Lookup("wu:infer-lane")
+	assert.Equal(t, "wu", got.Domain)
+	got, _ = r.Lookup("mem:inbox")
+	assert.Equal(t, "d", got.Domain, "a declared domain is kept")
+}

@@ -128,7 +128,8 @@ type Registry struct {
 func NewRegistry() *Registry { return &Registry{byName: map[string]Tool{}} }
 
 // Add registers t, failing on an empty name, a nil handler, a name taken, or a name that
-// is another registered name spelled differently.
+// is another registered name spelled differently. A spec without a Domain gets
+// tool.Domain(Name), the part of the name before ':'.
 func (r *Registry) Add(t Tool) error {
 	if t.Spec.Name == "" || t.bind == nil {
 		return fmt.Errorf("native tool %q: build it with native.New", t.Spec.Name)
@@ -141,6 +142,9 @@ func (r *Registry) Add(t Tool) error {
 	}
 	if _, err := tool.NewNames(append(names, t.Spec.Name)); err != nil {
 		return fmt.Errorf("native tool: %w", err)
+	}
+	if t.Spec.Domain == "" {
+		t.Spec.Domain = tool.Domain(t.Spec.Name)
 	}
 	r.byName[t.Spec.Name] = t
 	return nil

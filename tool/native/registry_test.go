@@ -48,3 +48,14 @@ func TestHandlerPanicIsInternal(t *testing.T) {
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeInternal, out.Error.Code)
 }
+
+func TestRegistryDerivesAnUndeclaredDomainFromTheName(t *testing.T) {
+	h := func(context.Context, *tool.Env, struct{}) tool.Output { return tool.OK(nil) }
+	r := native.NewRegistry()
+	require.NoError(t, r.Add(native.New(tool.Spec{Name: "lane-lock:acquire"}, h)))
+	require.NoError(t, r.Add(native.New(tool.Spec{Name: "mem:inbox", Domain: "memory"}, h)))
+	got, _ := r.Lookup("lane-lock:acquire")
+	assert.Equal(t, "lane-lock", got.Spec.Domain)
+	got, _ = r.Lookup("mem:inbox")
+	assert.Equal(t, "memory", got.Spec.Domain, "a declared domain is kept")
+}

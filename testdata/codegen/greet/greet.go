@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "demo:greet", Domain: "demo", New: newGreetApp, Main: mainGreet})
+	commands.Register(legacy.Command{Name: "demo:greet", New: newGreetApp, Main: mainGreet})
 }
 
 func newGreetApp() *cli.App {

@@ -39,7 +39,6 @@ func (GreetInput) AdjustSchema(s *jsonschema.Schema) {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:         "demo:greet",
-		Domain:       "demo",
 		Description:  "Greet someone a number of times",
 		Annotations:  tool.Annotations{ReadOnlyHint: true, IdempotentHint: true},
 		ParallelSafe: true,

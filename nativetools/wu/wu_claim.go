@@ -27,7 +27,6 @@ type ClaimInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:claim",
-		Domain:      "wu",
 		Description: "Claim a ready WU: lock its lane, mark it in_progress and create its worktree",
 	}, runClaim))
 }

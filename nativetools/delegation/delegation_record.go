@@ -24,7 +24,6 @@ type RecordInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "delegation:record",
-		Domain:      "delegation",
 		Description: "Record a pending delegation from one WU to another in the delegation registry and the event log.",
 		Annotations: tool.Annotations{Title: "Record delegation"},
 	}, record))

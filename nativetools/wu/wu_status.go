@@ -23,7 +23,6 @@ type StatusInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:         "wu:status",
-		Domain:       "wu",
 		Description:  "Show one WU with its event state, lock, worktree and location",
 		Annotations:  tool.Annotations{ReadOnlyHint: true, IdempotentHint: true},
 		ParallelSafe: true,

@@ -1,4 +1,4 @@
-package files
+package config
 
 import (
 	"github.com/urfave/cli/v2"
@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "config:get", Domain: "files",
+	commands.Register(legacy.Command{Name: "config:get",
 		New: newConfigGetApp, Main: convention.Main(newConfigGetApp)})
 }
 

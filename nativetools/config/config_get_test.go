@@ -1,6 +1,6 @@
 // Scaffolded by `cmdbridge scaffold config:get`: the native tool's contract with its legacy command.
 
-package files_test
+package config_test
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
-	_ "github.com/cmdbridge/cmdbridge/commands/files"
+	_ "github.com/cmdbridge/cmdbridge/commands/config"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/files"
+	"github.com/cmdbridge/cmdbridge/nativetools/config"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -45,7 +45,7 @@ func TestGetDecodesFullInput(t *testing.T) {
 	require.NoError(t, err)
 	v, err := nt.Decode(raw)
 	require.NoError(t, err)
-	in, ok := v.(files.GetInput)
+	in, ok := v.(config.GetInput)
 	require.True(t, ok, "decoded %T", v)
 	back, err := json.Marshal(in)
 	require.NoError(t, err)

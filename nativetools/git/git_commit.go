@@ -20,7 +20,6 @@ type CommitInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "git:commit",
-		Domain:      "git",
 		Description: "Commit files (or what is staged) on the current branch with the §2.4 identity and date rules; never pushes.",
 		Annotations: tool.Annotations{Title: "Git commit"},
 		Paths:       []tool.PathInput{{Property: "files", Access: tool.Write}},

@@ -53,7 +53,6 @@ func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:create",
-		Domain:      "wu",
 		Description: "Create a WU spec in status ready and commit it",
 	}, runCreate))
 }

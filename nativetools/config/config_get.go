@@ -1,8 +1,8 @@
-// Scaffolded by `cmdbridge scaffold config:get` from newConfigGetApp (commands/files/config_get.go).
+// Scaffolded by `cmdbridge scaffold config:get` from newConfigGetApp (commands/config/config_get.go).
 // The Input struct reproduces the adapter's input schema; the handler is the command's shell
 // around ops.ConfigGet, minus printing.
 
-package files
+package config
 
 import (
 	"context"
@@ -24,7 +24,6 @@ type GetInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:         "config:get",
-		Domain:       "files",
 		Description:  "Print a workspace.yaml value by dotted key, as the file has it",
 		Annotations:  tool.Annotations{ReadOnlyHint: true, IdempotentHint: true},
 		ParallelSafe: true,

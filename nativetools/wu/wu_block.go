@@ -24,7 +24,6 @@ type BlockInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:block",
-		Domain:      "wu",
 		Description: "Mark an in-progress WU as blocked",
 		Annotations: tool.Annotations{DestructiveHint: true},
 		Effects:     []tool.Effect{tool.WritesWhen(tool.IsUnset("remove_worktree"))},

@@ -23,7 +23,6 @@ type UnblockInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:unblock",
-		Domain:      "wu",
 		Description: "Return a blocked WU to in_progress",
 	}, runUnblock))
 }

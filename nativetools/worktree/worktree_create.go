@@ -23,7 +23,6 @@ type CreateInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "worktree:create",
-		Domain:      "worktree",
 		Description: "Create a git worktree under the worktrees directory, creating the branch when it does not exist.",
 		Annotations: tool.Annotations{Title: "Create worktree"},
 		Paths:       []tool.PathInput{{Property: "path", Access: tool.Write}},

@@ -34,7 +34,6 @@ func (StatusInput) AdjustSchema(s *jsonschema.Schema) {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:         "initiative:status",
-		Domain:       "initiative",
 		Description:  "Show an initiative with its progress, phases and WUs",
 		Annotations:  tool.Annotations{ReadOnlyHint: true, IdempotentHint: true},
 		ParallelSafe: true,

@@ -1,8 +1,8 @@
-// Scaffolded by `cmdbridge scaffold config:set` from newConfigSetApp (commands/files/config_set.go).
+// Scaffolded by `cmdbridge scaffold config:set` from newConfigSetApp (commands/config/config_set.go).
 // The Input struct reproduces the adapter's input schema; the handler is the command's shell
 // around ops.ConfigSet, minus printing.
 
-package files
+package config
 
 import (
 	"context"
@@ -25,7 +25,6 @@ type SetInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "config:set",
-		Domain:      "files",
 		Description: "Set a workspace.yaml value by dotted key and commit it",
 		Annotations: tool.Annotations{DestructiveHint: true},
 	}, runSet))

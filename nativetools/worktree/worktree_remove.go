@@ -21,7 +21,6 @@ type RemoveInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "worktree:remove",
-		Domain:      "worktree",
 		Description: "Remove a git worktree and optionally its branch.",
 		Annotations: tool.Annotations{Title: "Remove worktree", DestructiveHint: true},
 		Paths:       []tool.PathInput{{Property: "path", Access: tool.Write}},

@@ -20,7 +20,6 @@ type ReleaseInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "lane-lock:release",
-		Domain:      "lane-lock",
 		Description: "Release a lane lock held by owner (or any owner with force); not releasing is not an error.",
 		Annotations: tool.Annotations{Title: "Release lane lock", DestructiveHint: true, IdempotentHint: true},
 		// Only force takes away a lock another owner holds.

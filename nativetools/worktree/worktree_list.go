@@ -18,7 +18,6 @@ type ListInput struct{}
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:         "worktree:list",
-		Domain:       "worktree",
 		Description:  "List git worktrees with the WU and lane parsed from lane branches.",
 		Annotations:  tool.Annotations{Title: "List worktrees", ReadOnlyHint: true, IdempotentHint: true},
 		ParallelSafe: true,

@@ -20,7 +20,6 @@ type StatusInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:         "git:status",
-		Domain:       "git",
 		Description:  "Show the working tree status: branch, upstream, ahead/behind and changed entries. Never initialises a repository.",
 		Annotations:  tool.Annotations{Title: "Git status", ReadOnlyHint: true, IdempotentHint: true},
 		Paths:        []tool.PathInput{{Property: "path", Access: tool.Read}},

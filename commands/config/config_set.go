@@ -1,4 +1,4 @@
-package files
+package config
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	commands.Register(legacy.Command{Name: "config:set", Domain: "files",
+	commands.Register(legacy.Command{Name: "config:set",
 		New: newConfigSetApp, Main: convention.Main(newConfigSetApp)})
 }
 

@@ -19,7 +19,6 @@ type AddInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "git:add",
-		Domain:      "git",
 		Description: "Stage the given files: additions, changes and deletions alike.",
 		Annotations: tool.Annotations{Title: "Git add", IdempotentHint: true},
 		Paths:       []tool.PathInput{{Property: "files", Access: tool.Write}},

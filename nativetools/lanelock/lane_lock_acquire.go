@@ -22,7 +22,6 @@ type AcquireInput struct {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "lane-lock:acquire",
-		Domain:      "lane-lock",
 		Description: "Acquire a lane lock for a WU (§1.11), taking over a stale lock.",
 		Annotations: tool.Annotations{Title: "Acquire lane lock", IdempotentHint: true},
 	}, acquire))
