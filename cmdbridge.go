@@ -187,6 +187,15 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	if h.Program == "" && c.Binary != "" {
 		h.Program = filepath.Base(c.Binary)
 	}
+	var table legacy.Table
+	if len(c.Tiers) > 0 {
+		var err error
+		if table, err = legacy.ParseTiers(c.Tiers); err != nil {
+			return bridgecli.Host{}, err
+		}
+	}
+	// Your own verdicts come after the table's command verdicts and before its package
+	// verdicts, which judge a whole package by its worst finding.
 	verdicts := legacy.Tiers{}
 	for _, cmd := range reg.All() {
 		for _, pattern := range c.InProcess {
@@ -197,14 +206,9 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 			}
 		}
 	}
-	if len(c.Tiers) > 0 {
-		t, err := legacy.ParseTiers(c.Tiers)
-		if err != nil {
-			return bridgecli.Host{}, err
-		}
-		maps.Copy(verdicts, t)
-	}
-	if err := reg.SetTiers(verdicts); err != nil {
+	maps.Copy(verdicts, table.Commands)
+	table.Commands = verdicts
+	if err := reg.SetTiers(table); err != nil {
 		return bridgecli.Host{}, err
 	}
 	return h, nil

@@ -443,4 +443,23 @@ func TestOutsideBridgecheck(t *testing.T) {
 	assert.Equal(t, 3, r.ExitCode, "findings: %+v", r)
 	assert.Contains(t, r.Stderr+r.Stdout, "[show-and-exit] cli.ShowCommandHelpAndExit")
 	assert.Contains(t, r.Stderr+r.Stdout, "os.Exit")
+
+	// The tier table written in the outside module judges gizmo's app package, where
+	// every leaf's action lives, by its worst finding.
+	table := filepath.Join(t.TempDir(), "tiers.json")
+	r = runIn(t, o.dir, "", bc, "-tiers", table, "./...")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	data, err := os.ReadFile(table)
+	require.NoError(t, err)
+	var tiers struct {
+		Packages map[string]struct {
+			Tier     string   `json:"tier"`
+			Findings []string `json:"findings"`
+		} `json:"packages"`
+	}
+	require.NoError(t, json.Unmarshal(data, &tiers))
+	pkg, ok := tiers.Packages["example.com/gizmo/app"]
+	require.True(t, ok, "%s", data)
+	assert.Equal(t, "subprocess", pkg.Tier)
+	assert.Len(t, pkg.Findings, 2, "ShowCommandHelpAndExit and os.Exit: %v", pkg.Findings)
 }

@@ -33,6 +33,11 @@ type Table struct {
 	// Shared lists, by package, the findings of legacy packages that register no command
 	// (helpers such as commands/convention): charged to no command, listed for review.
 	Shared map[string][]string `json:"shared"`
+	// Packages gives every legacy package, by import path, a tier of its own: in-process
+	// when nothing at all was found in it, subprocess otherwise. It judges the leaves of
+	// command trees whose actions live there (legacy.Table.Packages), which register no
+	// command by name.
+	Packages map[string]Entry `json:"packages"`
 }
 
 // Entry is one command's tier and the findings charged to it, each as
@@ -58,7 +63,7 @@ func Tiers(dir string, patterns ...string) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
-	t := &Table{Generated: GeneratedNote, Commands: map[string]Entry{}, Shared: map[string][]string{}}
+	t := &Table{Generated: GeneratedNote, Commands: map[string]Entry{}, Shared: map[string][]string{}, Packages: map[string]Entry{}}
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			return nil, fmt.Errorf("analyse %s: %w", act.Package.PkgPath, act.Err)
@@ -70,6 +75,14 @@ func Tiers(dir string, patterns ...string) (*Table, error) {
 		describe := func(f Finding) string {
 			return f.Rule + " " + relFile(act.Package, act.Package.Fset.Position(f.Pos).Filename) + ": " + f.Subject
 		}
+		pkg := Entry{Tier: TierInProcess, Findings: []string{}}
+		for _, f := range res.Findings {
+			pkg.Findings = append(pkg.Findings, describe(f))
+		}
+		if len(pkg.Findings) > 0 {
+			pkg.Tier = TierSubprocess
+		}
+		t.Packages[act.Package.PkgPath] = pkg
 		if len(res.Commands) == 0 {
 			if len(res.Findings) > 0 {
 				var fs []string

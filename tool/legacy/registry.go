@@ -48,6 +48,10 @@ type Command struct {
 	// Findings are what bridgecheck charged to a subprocess-tier command, one
 	// "<rule> <file>: <subject>" line each.
 	Findings []string
+	// Package is the import path of the package a tree leaf's action lives in ([FromApp]
+	// sets it): a tier table's package verdict judges the leaf when no command verdict
+	// names it.
+	Package string
 }
 
 // Output conventions of a legacy command.
@@ -142,12 +146,25 @@ func checkTier(name, tier string) error {
 }
 
 // SetTiers records bridgecheck's verdicts (a tier table, see [ParseTiers]) on the
-// registered legacy. A verdict for a command the registry does not hold is an error:
-// the table is stale.
-func (r *Registry) SetTiers(t Tiers) error {
+// registered commands: a command verdict by name, else, for a command without a tier
+// whose Package the table judges, the package verdict. A command verdict for a command
+// the registry does not hold is an error: the table is stale.
+func (r *Registry) SetTiers(t Table) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for name, v := range t {
+	for name, c := range r.byName {
+		if _, named := t.Commands[name]; named || c.Tier != "" || c.Package == "" {
+			continue
+		}
+		if v, ok := t.Packages[c.Package]; ok {
+			if err := checkTier(c.Package, v.Tier); err != nil {
+				return fmt.Errorf("tier table: %w", err)
+			}
+			c.Tier, c.Findings = v.Tier, append([]string(nil), v.Findings...)
+			r.byName[name] = c
+		}
+	}
+	for name, v := range t.Commands {
 		c, ok := r.byName[name]
 		if !ok {
 			return fmt.Errorf("tier table: no command %q is registered (regenerate the table)", name)

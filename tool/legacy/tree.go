@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"reflect"
+	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -74,6 +76,11 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		}
 		if o, ok := opts.Outputs[name]; ok {
 			cmd.Output = o
+		}
+		if c != nil {
+			cmd.Package = funcPackage(c.Action)
+		} else {
+			cmd.Package = funcPackage(app.Action)
 		}
 		leafApp(app, path, cmd.FlagLevel, program)
 		cmd.New = func() *cli.App { return leafApp(newApp(), path, nil, program) }
@@ -203,4 +210,24 @@ func leafApp(app *cli.App, path []string, level map[string]int, program string) 
 		}
 	}
 	return out
+}
+
+// funcPackage is the import path of the package that defines f (a function or closure
+// value), "" for nil: the runtime's name of a function is its package path, a dot, and
+// its name within the package ("example.com/gizmo/app.notesAdd",
+// "example.com/gizmo/app.textCommand.func1").
+func funcPackage(f cli.ActionFunc) string {
+	if f == nil {
+		return ""
+	}
+	fn := runtime.FuncForPC(reflect.ValueOf(f).Pointer())
+	if fn == nil {
+		return ""
+	}
+	name := fn.Name()
+	slash := strings.LastIndexByte(name, '/')
+	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
+		return name[:slash+1+dot]
+	}
+	return ""
 }
