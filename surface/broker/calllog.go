@@ -27,7 +27,9 @@ type callRecord struct {
 	Key    string          `json:"key"`
 	Call   string          `json:"call,omitempty"`
 	CallID string          `json:"call_id,omitempty"`
-	Output json.RawMessage `json:"output,omitempty"`
+	// Output is the reply body byte for byte (a string, so that JSON re-encoding can
+	// never change what a replay answers).
+	Output string `json:"output,omitempty"`
 	At     time.Time       `json:"at"`
 }
 
@@ -101,7 +103,7 @@ func openCallLog(dir string, retention time.Duration, now time.Time) (*callLog, 
 			l.entries[r.Key] = &callEntry{call: r.Call, at: r.At}
 		case "done":
 			if e := l.entries[r.Key]; e != nil {
-				e.callID, e.out = r.CallID, r.Output
+				e.callID, e.out = r.CallID, []byte(r.Output)
 			}
 		}
 	}
@@ -124,7 +126,7 @@ func openCallLog(dir string, retention time.Duration, now time.Time) (*callLog, 
 func (l *callLog) rewrite(path string) error {
 	var buf bytes.Buffer
 	for k, e := range l.entries {
-		for _, r := range []callRecord{{Op: "begin", Key: k, Call: e.call, At: e.at}, {Op: "done", Key: k, CallID: e.callID, Output: e.out, At: e.at}} {
+		for _, r := range []callRecord{{Op: "begin", Key: k, Call: e.call, At: e.at}, {Op: "done", Key: k, CallID: e.callID, Output: string(e.out), At: e.at}} {
 			if r.Op == "done" && e.out == nil {
 				continue
 			}
@@ -216,7 +218,7 @@ func (l *callLog) finish(key string, e *callEntry, callID string, out []byte) er
 	if l.f == nil {
 		err = errors.New("broker: call log closed")
 	} else {
-		err = l.append(callRecord{Op: "done", Key: key, CallID: callID, Output: out, At: e.at.UTC()})
+		err = l.append(callRecord{Op: "done", Key: key, CallID: callID, Output: string(out), At: e.at.UTC()})
 	}
 	if err == nil {
 		e.callID, e.out = callID, out

@@ -178,7 +178,9 @@ func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs 
 	reg := nativetools.NewRegistry()
 	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "t:echo", Domain: "t", Description: "Echo the text.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}, ParallelSafe: true},
-		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output { return tool.OK(map[string]any{"text": in.Text}) })))
+		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output {
+			return tool.OK(map[string]any{"text": in.Text})
+		})))
 	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "t:count", Domain: "t", Description: "Count one write."},
 		func(ctx context.Context, env *tool.Env, in countIn) tool.Output {
 			if w.release != nil {

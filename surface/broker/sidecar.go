@@ -197,6 +197,9 @@ func (s *Sidecar) Start(hub *events.Hub) error {
 			return fmt.Errorf("broker: subscribe to tool calls: %w", err)
 		}
 		s.sub = sub
+		// Best effort: the server knows the subscription before Start returns when it is
+		// reachable; when it is not, the subscription is sent on (re)connect.
+		_ = s.cfg.Conn.FlushTimeout(time.Second)
 		s.wg.Add(1)
 		go s.consumeCommands()
 	}
