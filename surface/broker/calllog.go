@@ -23,14 +23,14 @@ const callLogName = "calls.jsonl"
 // before the kernel runs the call; "done" after, with the receipt id (the kernel's
 // call id) and the exact reply body.
 type callRecord struct {
-	Op     string          `json:"op"`
-	Key    string          `json:"key"`
-	Call   string          `json:"call,omitempty"`
-	CallID string          `json:"call_id,omitempty"`
+	Op     string `json:"op"`
+	Key    string `json:"key"`
+	Call   string `json:"call,omitempty"`
+	CallID string `json:"call_id,omitempty"`
 	// Output is the reply body byte for byte (a string, so that JSON re-encoding can
 	// never change what a replay answers).
-	Output string `json:"output,omitempty"`
-	At     time.Time       `json:"at"`
+	Output string    `json:"output,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 // callEntry is what the log knows of one idempotency key.
