@@ -127,10 +127,15 @@ func (s *Sidecar) pumpEphemeral() {
 // Announcement is what a workspace publishes on cmdbridge.<ws>.announce, at start and
 // every Config.AnnounceEvery: a control plane lists workspaces by listening.
 type Announcement struct {
-	Workspace string    `json:"workspace"`
-	Subject   string    `json:"subject"`
-	Tools     []string  `json:"tools"`
-	At        time.Time `json:"at"`
+	Workspace string `json:"workspace"`
+	Subject   string `json:"subject"`
+	// Name is the enrollment's human name, when it has one.
+	Name  string   `json:"name,omitempty"`
+	Tools []string `json:"tools"`
+	// Enrollment is the enrollment token, for the control plane to verify
+	// ([VerifyAnnouncement]); empty when the sidecar was given a subject without one.
+	Enrollment string    `json:"enrollment,omitempty"`
+	At         time.Time `json:"at"`
 }
 
 func (s *Sidecar) announce() {
@@ -140,7 +145,8 @@ func (s *Sidecar) announce() {
 		tools = s.cfg.Server.ToolNames()
 	}
 	for {
-		b, err := json.Marshal(Announcement{Workspace: s.ws, Subject: s.cfg.Subject, Tools: tools, At: s.cfg.Now().UTC()})
+		b, err := json.Marshal(Announcement{Workspace: s.ws, Subject: s.cfg.Subject, Name: s.cfg.Name,
+			Tools: tools, Enrollment: s.cfg.Enrollment, At: s.cfg.Now().UTC()})
 		if err == nil {
 			err = s.cfg.Conn.Publish(AnnounceSubject(s.ws), b)
 		}

@@ -42,6 +42,9 @@ type Config struct {
 	// Subject is the enrolled subject, <workspace_id> or <workspace_id>:phone:<device>:
 	// the workspace of every subject used, and the from of every event published.
 	Subject string
+	// Enrollment is the enrollment token Subject came from and Name its human name
+	// (Enrollment); both are announced, for the control plane to verify and record.
+	Enrollment, Name string
 	// Server, when set, runs tool calls and accepts commands; without it the sidecar
 	// only publishes events.
 	Server *surfacehttp.Server
