@@ -144,7 +144,7 @@ func (s *Sidecar) announce() {
 	if s.cfg.Server != nil {
 		tools = s.cfg.Server.ToolNames()
 	}
-	for {
+	publish := func() {
 		b, err := json.Marshal(Announcement{Workspace: s.ws, Subject: s.cfg.Subject, Name: s.cfg.Name,
 			Tools: tools, Enrollment: s.cfg.Enrollment, At: s.cfg.Now().UTC()})
 		if err == nil {
@@ -153,8 +153,31 @@ func (s *Sidecar) announce() {
 		if err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
 			s.report(fmt.Errorf("broker: announce: %w", err))
 		}
-		if !s.sleep(s.cfg.AnnounceEvery) {
+	}
+	// A control plane that starts listening asks everyone at once on DiscoverSubject;
+	// the answer still goes out on the workspace's own announce subject, where the
+	// broker's permissions vouch for it.
+	asked := make(chan struct{}, 1)
+	sub, err := s.cfg.Conn.Subscribe(DiscoverSubject, func(*nats.Msg) {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		s.report(fmt.Errorf("broker: discover: %w", err))
+	} else {
+		defer func() { _ = sub.Unsubscribe() }()
+	}
+	t := time.NewTicker(s.cfg.AnnounceEvery)
+	defer t.Stop()
+	for {
+		publish()
+		select {
+		case <-s.ctx.Done():
 			return
+		case <-t.C:
+		case <-asked:
 		}
 	}
 }

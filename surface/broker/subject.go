@@ -84,6 +84,10 @@ func CommandSubject(ws string) string { return Prefix + "." + Escape(ws) + ".com
 // cmdbridge.<ws>.announce.
 func AnnounceSubject(ws string) string { return Prefix + "." + Escape(ws) + ".announce" }
 
+// DiscoverSubject is where a control plane asks every workspace to announce itself now.
+// It has two tokens, so no workspace's subjects (three or more) can collide with it.
+const DiscoverSubject = Prefix + ".discover"
+
 // WorkspaceSubjects is the subject space workspace ws may use, and the only one its
 // credentials should allow: cmdbridge.<ws>.> (docs/scale.md).
 func WorkspaceSubjects(ws string) string { return Prefix + "." + Escape(ws) + ".>" }
