@@ -72,6 +72,8 @@ func (b *serveBroker) start(srv *surfacehttp.Server, hub *events.Hub, dir string
 	opts := []nats.Option{
 		nats.Name("cmdbridge serve " + b.enrollment.Subject + " " + commands.Version),
 		nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true), nats.ReconnectWait(time.Second),
+		// Replies come to inboxes only this workspace's credentials may read.
+		nats.CustomInboxPrefix(broker.InboxPrefix(broker.WorkspaceOf(b.enrollment.Subject))),
 	}
 	if b.creds != "" {
 		opts = append(opts, nats.UserCredentials(b.creds))
