@@ -98,3 +98,24 @@ func TestBrokerDownDrainsInOrder(t *testing.T) {
 	assert.Zero(t, dups)
 	assert.Equal(t, "step", got[len(got)-1].event.Payload["command"])
 }
+
+// TestWorkspacesNeverShareAnEventID: two workspaces publishing identical content (same
+// kind, payload and seq) both reach the control plane: the enrolled subject is the
+// events' source, an input of the id, so the stream's duplicate window keeps both.
+func TestWorkspacesNeverShareAnEventID(t *testing.T) {
+	node := singleNode(t)
+	nc := connect(t, node.url())
+	js := ensureStreams(t, nc, 1)
+	cp := newControlPlane(t, js, "control")
+	var runs atomic.Int64
+	a := newWorkspace(t, nc, "ws-a", t.TempDir(), t.TempDir(), &runs, nil)
+	b := newWorkspace(t, nc, "ws-b", t.TempDir(), t.TempDir(), &runs, nil)
+	ea, err := a.hub.Publish(context.Background(), events.Command("ops", "pause", nil))
+	require.NoError(t, err)
+	eb, err := b.hub.Publish(context.Background(), events.Command("ops", "pause", nil))
+	require.NoError(t, err)
+	require.Equal(t, ea.Seq, eb.Seq)
+	assert.NotEqual(t, ea.EventID, eb.EventID)
+	got, _ := cp.collect(t, 2, 20*time.Second)
+	require.Len(t, got, 2)
+}

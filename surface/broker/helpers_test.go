@@ -198,7 +198,7 @@ func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs 
 	onErr := func(err error) { w.mu.Lock(); w.errs = append(w.errs, err); w.mu.Unlock() }
 	var fwd func(events.Event, bool)
 	var err error
-	hubCfg := events.Config{Dir: filepath.Join(state, "events"), Source: broker.WorkspaceOf(subject), From: subject,
+	hubCfg := events.Config{Dir: filepath.Join(state, "events"), Source: subject, From: subject,
 		Forward: func(e events.Event, d bool) { fwd(e, d) }}
 	w.hub, err = events.NewHub(hubCfg)
 	require.NoError(t, err)

@@ -65,7 +65,13 @@ func runServe(c *ucli.Context) error {
 	if err != nil {
 		return failed("%v", err)
 	}
-	hubCfg := events.Config{Dir: st.Path(statedir.Events), Source: "cmdbridge", From: bc.enrollment.Subject}
+	hubCfg := events.Config{Dir: st.Path(statedir.Events), Source: "cmdbridge"}
+	if sub := bc.enrollment.Subject; sub != "" {
+		// The enrolled subject names the producer: event ids hash the source, so two
+		// workspaces (or devices) publishing identical content never share an id — the
+		// broker's duplicate window would drop one of them.
+		hubCfg.Source, hubCfg.From = sub, sub
+	}
 	if bc.url != "" {
 		hubCfg.Forward = bc.forward
 	}

@@ -112,6 +112,7 @@ func TestServeJoinsNATS(t *testing.T) {
 	require.NoError(t, json.Unmarshal(msg.Data(), &ev))
 	assert.Equal(t, events.KindCommand, ev.Kind)
 	assert.Equal(t, "ws-7", ev.From, "from is the enrolled subject")
+	assert.Equal(t, "ws-7", ev.Source, "so is the source, an input of the event id")
 	assert.Equal(t, broker.EventSubject("ws-7", events.KindCommand), msg.Subject())
 
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
