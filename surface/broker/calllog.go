@@ -57,10 +57,18 @@ const (
 // callLog is the durable idempotency store of keyed write calls. Its methods are safe
 // for concurrent use.
 type callLog struct {
-	mu      sync.Mutex
-	f       *os.File
-	entries map[string]*callEntry
+	mu        sync.Mutex
+	f         *os.File
+	path      string
+	retention time.Duration
+	appended  int // records appended since the last prune
+	entries   map[string]*callEntry
 }
+
+// pruneEvery is how many appends pass between two prunes of expired keys: memory and
+// the file stay bounded by what the retention keeps, at the cost of one rewrite per
+// pruneEvery calls.
+const pruneEvery = 4096
 
 // openCallLog opens (or creates) the log in dir, locked against a second sidecar, and
 // keeps the records younger than retention; older ones are compacted away, so the log
@@ -79,7 +87,7 @@ func openCallLog(dir string, retention time.Duration, now time.Time) (*callLog, 
 		f.Close()
 		return nil, fmt.Errorf("broker: call log %s is in use by another sidecar: %w", path, err)
 	}
-	l := &callLog{f: f, entries: map[string]*callEntry{}}
+	l := &callLog{f: f, path: path, retention: retention, entries: map[string]*callEntry{}}
 	data, err := io.ReadAll(f)
 	if err != nil {
 		f.Close()
@@ -202,6 +210,9 @@ func (l *callLog) begin(key, call string, now time.Time) (verdict, *callEntry, e
 	if err := l.append(callRecord{Op: "begin", Key: key, Call: call, At: now.UTC()}); err != nil {
 		return 0, nil, err
 	}
+	if l.appended >= pruneEvery {
+		l.prune(now)
+	}
 	e := &callEntry{call: call, at: now, done: make(chan struct{})}
 	l.entries[key] = e
 	return runIt, e, nil
@@ -226,6 +237,23 @@ func (l *callLog) finish(key string, e *callEntry, callID string, out []byte) er
 	return err
 }
 
+// prune forgets finished keys older than the retention and rewrites the file without
+// them. A key still running, or in doubt, is kept whatever its age. A failed rewrite
+// leaves the old, complete file in place. l.mu is held.
+func (l *callLog) prune(now time.Time) {
+	l.appended = 0
+	dropped := false
+	for k, e := range l.entries {
+		if now.Sub(e.at) > l.retention && e.out != nil {
+			delete(l.entries, k)
+			dropped = true
+		}
+	}
+	if dropped {
+		_ = l.rewrite(l.path) // on failure the log keeps its old records: larger, still right
+	}
+}
+
 // append writes one record and fsyncs it. l.mu is held.
 func (l *callLog) append(r callRecord) error {
 	b, err := json.Marshal(r)
@@ -238,6 +266,7 @@ func (l *callLog) append(r callRecord) error {
 	if err := l.f.Sync(); err != nil {
 		return fmt.Errorf("broker: call log sync: %w", err)
 	}
+	l.appended++
 	return nil
 }
 
