@@ -27,7 +27,16 @@ func (s *Sidecar) onCall(m *nats.Msg) {
 	case <-s.ctx.Done():
 		return
 	}
+	// Counted under the lock Close takes first, so Close's wait sees every call it
+	// has to wait for, and no call starts after it.
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		<-s.sem
+		return
+	}
 	s.calls.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.calls.Done()
 		defer func() { <-s.sem }()

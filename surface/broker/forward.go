@@ -77,7 +77,9 @@ func (s *Sidecar) drainOnce() error {
 			return nil
 		}
 		_, err := hub.Ack(done)
-		s.stats.durable.Add(uint64(len(done)))
+		if err == nil {
+			s.stats.durable.Add(uint64(len(done)))
+		}
 		done = done[:0]
 		return err
 	}

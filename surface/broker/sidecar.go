@@ -185,8 +185,9 @@ func (s *Sidecar) poke() {
 
 // Start begins draining hub's outbox to JetStream, publishing ephemeral events,
 // announcing the workspace, and — with a Server — answering tool calls and consuming
-// the workspace's commands. Nothing here waits for the broker: while it is away, calls
-// cannot arrive and durable events wait in the outbox.
+// the workspace's commands. Nothing here waits for the broker (beyond a one-second
+// flush of the call subscription): while it is away, calls cannot arrive and durable
+// events wait in the outbox.
 func (s *Sidecar) Start(hub *events.Hub) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
