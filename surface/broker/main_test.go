@@ -3,6 +3,8 @@ package broker_test
 import (
 	"os"
 	"testing"
+
+	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
@@ -10,5 +12,5 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(childEnv); spec != "" {
 		os.Exit(runChild(spec))
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
