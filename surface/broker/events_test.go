@@ -3,6 +3,9 @@ package broker_test
 import (
 	"context"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -85,6 +88,19 @@ func TestBrokerDownDrainsInOrder(t *testing.T) {
 	second := publishDurable(t, w.hub, "ws-1", 30)
 	assert.Less(t, time.Since(start), 5*time.Second, "publishing does not wait for the broker")
 	assert.Len(t, w.hub.Pending(), 30, "durable events wait in the outbox")
+	// A tool call over HTTP publishes its tool_called while the broker is away, and does
+	// not wait for it.
+	ts := httptest.NewServer(w.srv)
+	defer ts.Close()
+	req, err := http.NewRequest("POST", ts.URL+"/tools/t:echo", strings.NewReader(`{"text":"offline"}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+mint(t, "ws-1", []string{"t:*"}, false))
+	start = time.Now()
+	resp, err := ts.Client().Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Less(t, time.Since(start), 5*time.Second, "a call does not wait for the broker")
 
 	startNode(t, opts)
 	eventually(t, 30*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "outbox not drained after the broker returned: %d left", len(w.hub.Pending()))
