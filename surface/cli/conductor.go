@@ -97,6 +97,22 @@ func conductorCommand() *ucli.Command {
 				},
 			},
 			{
+				Name:      "permissions",
+				Usage:     "print the NATS permissions of one workspace's user (a nats-server authorization block; JSON is valid there)",
+				ArgsUsage: "WORKSPACE_ID",
+				Action: func(c *ucli.Context) error {
+					if c.NArg() != 1 {
+						return usageError("conductor permissions: want one WORKSPACE_ID argument")
+					}
+					p := broker.WorkspacePermissions(c.Args().First())
+					return printJSON(c.App.Writer, map[string]any{
+						"publish":         map[string]any{"allow": p.Publish},
+						"subscribe":       map[string]any{"allow": p.Subscribe},
+						"allow_responses": p.AllowResponses,
+					})
+				},
+			},
+			{
 				Name:  "workspaces",
 				Usage: "list the workspaces that announce themselves: subject, registry name, whether their enrollment verifies, tools",
 				Flags: append([]ucli.Flag{&ucli.DurationFlag{Name: "listen", Usage: "how long to listen for announcements", Value: 2 * time.Second}}, conn...),

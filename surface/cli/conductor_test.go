@@ -58,6 +58,15 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	out, errs, code := cp("conductor", "provision", "--nats", url)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "ready")
+	out, errs, code = cp("conductor", "permissions", "ws-a")
+	require.Equal(t, 0, code, errs)
+	var perms struct {
+		Publish   struct{ Allow []string } `json:"publish"`
+		Subscribe struct{ Allow []string } `json:"subscribe"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &perms), out)
+	assert.Contains(t, perms.Publish.Allow, "cmdbridge.ws-a.>")
+	assert.Contains(t, perms.Subscribe.Allow, "_INBOX_ws-a.>")
 	out, errs, code = cp("conductor", "issue", "--subject", "ws-a", "--name", "Ana's box")
 	require.Equal(t, 0, code, errs)
 	_, errs, code = ws("enroll", strings.TrimSpace(out))
