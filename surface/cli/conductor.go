@@ -190,10 +190,12 @@ func conductorCommand() *ucli.Command {
 				Flags: append([]ucli.Flag{
 					&ucli.StringFlag{Name: "command", Usage: "the command", Required: true},
 					&ucli.StringFlag{Name: "args", Usage: "its arguments, one JSON object"},
-					&ucli.StringFlag{Name: "channel", Usage: "the channel (default: the token's subject)"},
+					&ucli.StringFlag{Name: "channel", Usage: "the channel (default: the workspace id, so the workspace's own agent sees it; the token's events globs must allow it)"},
 				}, target...),
 				Action: func(c *ucli.Context) error {
-					body := map[string]any{"command": c.String("command")}
+					// Addressed to the workspace unless told otherwise: a command on the control
+					// plane's own channel would be invisible to the workspace's agent.
+					body := map[string]any{"command": c.String("command"), "channel": c.String("to")}
 					if ch := c.String("channel"); ch != "" {
 						body["channel"] = ch
 					}

@@ -134,6 +134,7 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 		assert.Equal(t, "Ana's box", ev["name"])
 	}
 	assert.Equal(t, true, kinds["conductor:command"]["durable"])
+	assert.Equal(t, "ws-a", kinds["conductor:command"]["event"].(map[string]any)["channel"], "addressed to the workspace by default")
 
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
 	code, stderr := exited(t)
