@@ -48,6 +48,23 @@ func TestCommandsIn(t *testing.T) {
 	// Nothing else arrives: the refused commands were terminated, the repeat dropped.
 	more, _ := cp.collect(t, 1, time.Second)
 	assert.Empty(t, more)
+	// A redelivered command (same stream sequence) keeps its event_id, and the control
+	// plane gets it once even after the first copy already left the outbox.
+	claims, err := w.srv.Authenticate(ctl)
+	require.NoError(t, err)
+	body := []byte(`{"command":"resume","channel":"ws-1"}`)
+	first, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
+	require.Equal(t, 202, status)
+	got, _ = cp.collect(t, 1, 20*time.Second)
+	require.Len(t, got, 1)
+	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "first copy not drained")
+	again, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
+	require.Equal(t, 202, status)
+	assert.Equal(t, first.EventID, again.EventID)
+	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "second copy not drained")
+	more, _ = cp.collect(t, 1, time.Second)
+	assert.Empty(t, more, "the stream's duplicate window dropped the re-send")
+
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	assert.Len(t, w.errs, 2, "the two refusals are reported: %v", w.errs)
