@@ -27,7 +27,8 @@ import (
 // cluster and the node it is connected to — the event stream's leader — is killed
 // mid-stream. Every durable event reaches the control plane's consumer, in order, none
 // lost (duplicates are removed by id), the outbox ends empty, and a keyed write call
-// retried across the failover ran once.
+// that was running when the node died, retried by its caller across the failover, ran
+// once.
 func TestClusterFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three-node cluster")
@@ -72,7 +73,23 @@ func TestClusterFailover(t *testing.T) {
 	cp := newControlPlane(t, cpJS, "control")
 
 	var runs atomic.Int64
-	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil)
+	release := make(chan struct{})
+	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, release)
+
+	// A keyed write call is in flight when the node dies: the sidecar's connection, and
+	// with it the reply's way back, go away mid-call. The caller retries with the key.
+	writer := mint(t, "ws-1", []string{"t:*"}, true)
+	req := broker.CallRequest{Workspace: "ws-1", Tool: "t:count", Token: writer, Key: "failover-1"}
+	type result struct {
+		r   broker.Reply
+		err error
+	}
+	inFlight := make(chan result, 1)
+	go func() {
+		r, err := broker.Call(context.Background(), cpConn, req, 60, 500*time.Millisecond)
+		inFlight <- result{r, err}
+	}()
+	eventually(t, 10*time.Second, func() bool { return w.srv.Active() == 1 }, "the write call did not start")
 
 	// The publisher runs on while the leader is killed: the outbox holds events that
 	// were not yet acknowledged when the node died.
@@ -92,6 +109,8 @@ func TestClusterFailover(t *testing.T) {
 	eventually(t, 20*time.Second, func() bool { return w.sc.Stats().Durable >= 50 }, "nothing drained before the kill")
 	pendingAtKill := len(w.hub.Pending())
 	nodes[leader].stop()
+	time.Sleep(time.Second) // retries of the call arrive while it still runs
+	close(release)
 	var ids []string
 	select {
 	case ids = <-published:
@@ -100,12 +119,16 @@ func TestClusterFailover(t *testing.T) {
 	}
 	require.Len(t, ids, total)
 
-	// A write call across the failover, retried with its key.
-	writer := mint(t, "ws-1", []string{"t:*"}, true)
-	req := broker.CallRequest{Workspace: "ws-1", Tool: "t:count", Token: writer, Key: "failover-1"}
-	r, err := broker.Call(context.Background(), cpConn, req, 40, 500*time.Millisecond)
-	require.NoError(t, err)
+	var first result
+	select {
+	case first = <-inFlight:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the write call never got a reply")
+	}
+	require.NoError(t, first.err)
+	r := first.r
 	require.Equal(t, 200, r.Status)
+	require.True(t, decode(t, r.Body).Success, string(r.Body))
 	again, err := broker.Call(context.Background(), cpConn, req, 40, 500*time.Millisecond)
 	require.NoError(t, err)
 	assert.Equal(t, r.Body, again.Body)
