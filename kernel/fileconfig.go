@@ -39,6 +39,9 @@ const ConfigFile = ".cmdbridge/config.yaml"
 //	    tools: [wu:status, "file:*", "git:*"]
 //	    read_only: true                # keep only readOnlyHint tools; destructive: false likewise
 //	    require: [wu:status, file:read]
+//	nats:                            # cmdbridge serve also joins this broker (docs/scale.md)
+//	  url: nats://127.0.0.1:4222
+//	  creds: /etc/cmdbridge/ws-1.creds
 type FileConfig struct {
 	Governance      *Governance        `yaml:"governance"`
 	Policy          []Rule             `yaml:"policy"`
@@ -49,8 +52,17 @@ type FileConfig struct {
 	MaxParallel     int                `yaml:"max_parallel"`
 	MaxStdin        int                `yaml:"max_stdin"`
 	Profiles        map[string]Profile `yaml:"profiles"`
+	// NATS is read by cmdbridge serve, not by the kernel: Apply ignores it.
+	NATS *FileNATS `yaml:"nats"`
 
 	policySet bool
+}
+
+// FileNATS is the broker a sidecar joins besides serving HTTP: the server URLs
+// (comma-separated) and an optional NATS credentials file.
+type FileNATS struct {
+	URL   string `yaml:"url"`
+	Creds string `yaml:"creds"`
 }
 
 type fileEvidence struct {

@@ -5,7 +5,10 @@
 //   - mcp — the MCP server on stdio (--profile, --tools: a kernel view); mcp enable,
 //     disable, list — its entry in a host's configuration (package mcphost); mcp
 //     profiles — the profiles a view can name; serve — the HTTP conductor sidecar (tools, events,
-//     /mcp) on loopback; token mint|verify|rotate — its bearer tokens;
+//     /mcp) on loopback, and with --nats also on a broker (package broker); token
+//     mint|verify|rotate — its bearer tokens; enroll — the identity a control plane
+//     issued; conductor — a small control plane over the broker (provision, issue,
+//     permissions, workspaces, call, send, tail);
 //   - parity — the three-lane parity suite; status — the migration report (text, JSON,
 //     HTML); scaffold — a native tool's starting point generated from a command;
 //   - __sandbox-run (hidden) — the tool runner the sandbox lane starts inside bwrap.

@@ -34,6 +34,8 @@ func serveCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "allow-remote", Usage: "allow a non-loopback listen address"},
 			&ucli.Int64Flag{Name: "max-body", Usage: "largest POST /tools body in bytes", Value: surfacehttp.DefaultMaxBody},
 			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
+			&ucli.StringFlag{Name: "nats", Usage: "also join this NATS broker (comma-separated URLs; needs 'cmdbridge enroll'; default: nats.url of .cmdbridge/config.yaml; see docs/scale.md)"},
+			&ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file (default: nats.creds of .cmdbridge/config.yaml)"},
 		}, viewFlags()...),
 		Action: runServe,
 	}
@@ -56,7 +58,23 @@ func runServe(c *ucli.Context) error {
 	if err != nil {
 		return failed("%v", err)
 	}
-	hub, err := events.NewHub(events.Config{Dir: st.Path(statedir.Events), Source: "cmdbridge"})
+	// The broker is an option: without --nats (or nats.url in the config file) nothing
+	// below changes what serve does.
+	bc, err := brokerOf(c, ws, st.Root)
+	if err != nil {
+		return failed("%v", err)
+	}
+	hubCfg := events.Config{Dir: st.Path(statedir.Events), Source: "cmdbridge"}
+	if sub := bc.enrollment.Subject; sub != "" {
+		// The enrolled subject names the producer: event ids hash the source, so two
+		// workspaces (or devices) publishing identical content never share an id — the
+		// broker's duplicate window would drop one of them.
+		hubCfg.Source, hubCfg.From = sub, sub
+	}
+	if bc.url != "" {
+		hubCfg.Forward = bc.forward
+	}
+	hub, err := events.NewHub(hubCfg)
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -84,6 +102,16 @@ func runServe(c *ucli.Context) error {
 	})
 	if err != nil {
 		return failed("%v", err)
+	}
+	if bc.url != "" {
+		stop, err := bc.start(srv, hub, st.Path(brokerStateDir), func(err error) {
+			fmt.Fprintf(stderr, "cmdbridge serve: nats: %v\n", err)
+		})
+		if err != nil {
+			return failed("%v", err)
+		}
+		defer stop()
+		fmt.Fprintf(stderr, "cmdbridge serve: joining NATS at %s as %s\n", bc.url, bc.enrollment.Subject)
 	}
 	// Signals are caught before the URL is printed: whoever reads the URL may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

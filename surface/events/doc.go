@@ -33,6 +33,10 @@
 //     context carries ([WithVisibility]): events it does not let the viewer see are
 //     never queued, replayed or retired for that viewer.
 //
+//   - Config.Forward, when set, sees every accepted event in stream order, durable ones
+//     after their outbox commit, whether or not anyone subscribes; it runs under the
+//     hub's lock and must not block (surface/broker queues and returns).
+//
 // The package never authenticates and never decides who may see which event (the HTTP
 // surface turns a token into a Visibility); it never runs a recovery_action: it only
 // carries it to the operator.

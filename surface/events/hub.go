@@ -30,6 +30,12 @@ type Config struct {
 	QueueSize int
 	// WriteTimeout bounds one write to a subscriber (default 30s).
 	WriteTimeout time.Duration
+	// Forward, when set, is handed every accepted event in stream order, whether or not
+	// anyone subscribes, with whether its kind is durable (a durable one is already
+	// committed to the outbox). It runs with the hub's lock held so that order is the
+	// stream's; it must not block. A broker bridge (surface/broker) uses it to queue
+	// ephemeral events and wake its outbox drainer.
+	Forward func(e Event, durable bool)
 }
 
 func (c *Config) defaults() error {
@@ -247,6 +253,9 @@ func (h *Hub) Publish(ctx context.Context, e Event) (Event, error) {
 	}
 	h.next++
 	h.stats.Published++
+	if h.cfg.Forward != nil {
+		h.cfg.Forward(e, durable)
+	}
 	if !durable && len(h.subs) == 0 {
 		h.stats.DroppedNoSub++
 		return e, nil

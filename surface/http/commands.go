@@ -90,33 +90,58 @@ func (s *Server) postCommand(w nethttp.ResponseWriter, r *nethttp.Request, c tok
 	if !ok {
 		return
 	}
-	req, args, why := parseCommand(body, c.Subject)
-	if why != "" {
-		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
-		return
-	}
-	if !c.SeesEventsOf(req.Channel) {
-		// Only a channel the token may watch: a workspace cannot queue commands on
-		// another's channel, an operator token (events "*") can address any.
-		writeFailure(w, nethttp.StatusForbidden, tool.CodeScopeDenied,
-			fmt.Sprintf("channel %q is not this token's subject or one of its event subjects", req.Channel))
-		return
-	}
-	extra := map[string]any{}
-	if args != nil {
-		extra["args"] = args
-	}
-	e, err := s.publish(events.Command(req.Channel, req.Command, extra), c.Subject)
-	if err != nil {
-		status := nethttp.StatusInternalServerError
-		if errors.Is(err, events.ErrClosed) {
-			status = nethttp.StatusServiceUnavailable
-		}
-		writeFailure(w, status, tool.CodeInternal, fmt.Sprintf("command not accepted: %v", err))
+	acc, status, failure := s.AcceptCommand(c, body, 0, "")
+	if failure != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		_, _ = w.Write(failure)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(nethttp.StatusAccepted)
-	_ = json.NewEncoder(w).Encode(CommandAccepted{EventID: e.EventID, Channel: e.Channel, Seq: e.Seq})
+	_ = json.NewEncoder(w).Encode(acc)
+}
+
+// AcceptCommand is POST /commands for another transport (surface/broker): body is what
+// POST /commands takes, the event's from is c's subject, and the channel must be one c
+// may watch. seq, when not zero, is the event's seq and ref its call_id — a broker's
+// stream sequence and a name for where it came from — so a redelivered message makes
+// the same event_id (the outbox keeps one copy while it is pending, consumers dedupe
+// the rest) and never the id of a command that came another way. On refusal it returns the status POST /commands would answer and the
+// tool.Output body; on success 202 and no body.
+func (s *Server) AcceptCommand(c token.Claims, body []byte, seq uint64, ref string) (CommandAccepted, int, []byte) {
+	if s.pub == nil {
+		return CommandAccepted{}, nethttp.StatusNotFound, failureBody(tool.CodeNotFound, "no event stream: commands are not accepted")
+	}
+	if int64(len(body)) > s.cfg.MaxBodyBytes {
+		return CommandAccepted{}, nethttp.StatusRequestEntityTooLarge,
+			failureBody(tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.cfg.MaxBodyBytes))
+	}
+	req, args, why := parseCommand(body, c.Subject)
+	if why != "" {
+		return CommandAccepted{}, nethttp.StatusBadRequest, failureBody(tool.CodeInvalidInput, why)
+	}
+	if !c.SeesEventsOf(req.Channel) {
+		// Only a channel the token may watch: a workspace cannot queue commands on
+		// another's channel, an operator token (events "*") can address any.
+		return CommandAccepted{}, nethttp.StatusForbidden, failureBody(tool.CodeScopeDenied,
+			fmt.Sprintf("channel %q is not this token's subject or one of its event subjects", req.Channel))
+	}
+	extra := map[string]any{}
+	if args != nil {
+		extra["args"] = args
+	}
+	ev := events.Command(req.Channel, req.Command, extra)
+	ev.Seq, ev.CallID = seq, ref
+	e, err := s.publish(ev, c.Subject)
+	if err != nil {
+		status := nethttp.StatusInternalServerError
+		if errors.Is(err, events.ErrClosed) {
+			status = nethttp.StatusServiceUnavailable
+		}
+		return CommandAccepted{}, status, failureBody(tool.CodeInternal, fmt.Sprintf("command not accepted: %v", err))
+	}
+	return CommandAccepted{EventID: e.EventID, Channel: e.Channel, Seq: e.Seq}, nethttp.StatusAccepted, nil
 }

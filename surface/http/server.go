@@ -194,6 +194,16 @@ func (s *Server) ServeHTTP(w nethttp.ResponseWriter, r *nethttp.Request) { s.mux
 // later calls end cancelled before dispatch. Shut the net/http server down after it.
 func (s *Server) Close() { s.stop() }
 
+// ToolNames lists the canonical names of the tools governance lets run, sorted: what a
+// workspace announces to a control plane (each token still sees only its globs).
+func (s *Server) ToolNames() []string {
+	out := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		out[i] = t.name
+	}
+	return out
+}
+
 // Active is the number of POST /tools calls in flight.
 func (s *Server) Active() int { return int(s.metrics.active.Load()) }
 
@@ -331,41 +341,105 @@ func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 	if !ok {
 		return
 	}
-	input, stdin, why := parseCallBody(r, body)
+	input, stdin, why := parseCallBody(r.URL.Query().Get(StdinQuery), body)
 	if why != "" {
 		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
 		return
 	}
+	// The status is 200 whatever the tool does, so the headers go out as soon as the call
+	// has its id: a client learns it while the call runs and can cancel it.
+	out := s.RunCall(r.Context(), s.checked(name, c, input, stdin), func(id string) {
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Cache-Control", "no-store")
+		h.Set(CallIDHeader, id)
+		w.WriteHeader(nethttp.StatusOK)
+		if f, ok := w.(nethttp.Flusher); ok {
+			f.Flush()
+		}
+	})
+	_, _ = w.Write(out)
+}
 
+// CheckedCall is a tool call that passed the transport's checks — a verified token, a
+// tool that token may see, a well-formed body — and is ready for the kernel. Only
+// [Server.CheckCall] makes one, so every transport applies the same checks.
+type CheckedCall struct {
+	// Name is the tool's canonical name.
+	Name string
+	// ReadOnly is the tool's read-only annotation: a call that cannot write.
+	ReadOnly bool
+	// Claims are the verified token's claims; the kernel caller is made from them.
+	Claims token.Claims
+	// Input is the call's input object and Stdin its standard input (nil: none).
+	Input json.RawMessage
+	Stdin []byte
+}
+
+func (s *Server) checked(name string, c token.Claims, input json.RawMessage, stdin []byte) CheckedCall {
+	return CheckedCall{Name: name, ReadOnly: s.readOnly[name], Claims: c, Input: input, Stdin: stdin}
+}
+
+// Authenticate verifies a raw bearer token (without the "Bearer " prefix) exactly as
+// every HTTP request's Authorization header is verified.
+func (s *Server) Authenticate(raw string) (token.Claims, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return token.Claims{}, errors.New("a bearer token is required")
+	}
+	return token.Verify(s.cfg.Key, raw, s.cfg.Now())
+}
+
+// CheckCall is POST /tools/{name}'s checks for another transport (surface/broker): the
+// tool spelling must name a tool c may see, and body is what POST /tools takes — the
+// input object, or with wrapped the {"input": {...}, "stdin": "..."} wrapper of
+// ?stdin=1. On refusal it returns the HTTP status POST /tools would answer and the
+// tool.Output body (404 TOOL_NOT_FOUND for unknown and hidden tools alike, 400
+// INVALID_INPUT, 413 TOO_LARGE); nothing reached the kernel.
+func (s *Server) CheckCall(c token.Claims, spelling string, body []byte, wrapped bool) (CheckedCall, int, []byte) {
+	name, ok := s.visible(spelling, c)
+	if !ok {
+		return CheckedCall{}, nethttp.StatusNotFound, s.hidden
+	}
+	if int64(len(body)) > s.cfg.MaxBodyBytes {
+		return CheckedCall{}, nethttp.StatusRequestEntityTooLarge,
+			failureBody(tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.cfg.MaxBodyBytes))
+	}
+	mode := ""
+	if wrapped {
+		mode = "1"
+	}
+	input, stdin, why := parseCallBody(mode, body)
+	if why != "" {
+		return CheckedCall{}, nethttp.StatusBadRequest, failureBody(tool.CodeInvalidInput, why)
+	}
+	return s.checked(name, c, input, stdin), nethttp.StatusOK, nil
+}
+
+// RunCall runs a checked call through the kernel, non-interactively, as the token's
+// caller, and returns the tool.Output as the JSON body POST /tools answers (one line).
+// started, when not nil, is told the call id before the kernel runs (DELETE
+// /calls/{id} by the same subject cancels it). ctx ending, or Close, cancels the call.
+func (s *Server) RunCall(ctx context.Context, cc CheckedCall, started func(id string)) []byte {
 	id := s.idBase + fmt.Sprint(s.idSeq.Add(1))
-	ctx, cancel := context.WithCancel(r.Context()) // a client disconnect cancels
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	unhook := context.AfterFunc(s.base, cancel) // so does Close
+	unhook := context.AfterFunc(s.base, cancel) // Close cancels too
 	defer unhook()
-	s.calls.Store(id, &running{subject: c.Subject, cancel: cancel})
+	s.calls.Store(id, &running{subject: cc.Claims.Subject, cancel: cancel})
 	defer s.calls.Delete(id)
 	s.metrics.active.Add(1)
 	defer s.metrics.active.Add(-1)
-
-	// The status is 200 whatever the tool does, so the headers go out now: a client
-	// learns the call id while the call runs and can cancel it.
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	h.Set(CallIDHeader, id)
-	w.WriteHeader(nethttp.StatusOK)
-	if f, ok := w.(nethttp.Flusher); ok {
-		f.Flush()
+	if started != nil {
+		started(id)
 	}
-	res := s.k.Call(ctx, kernel.Request{Tool: name, Input: input, Caller: Caller(c), Interactive: false, Stdin: stdin})
+	res := s.k.Call(ctx, kernel.Request{Tool: cc.Name, Input: cc.Input, Caller: Caller(cc.Claims), Interactive: false, Stdin: cc.Stdin})
 	out, err := json.Marshal(res.Output)
 	if err != nil {
 		// Data a native tool returned that JSON cannot hold: still a tool failure.
-		out = failureBody(tool.CodeInternal, fmt.Sprintf("%s: output is not JSON: %v", name, err))
-	} else {
-		out = append(out, '\n')
+		return failureBody(tool.CodeInternal, fmt.Sprintf("%s: output is not JSON: %v", cc.Name, err))
 	}
-	_, _ = w.Write(out)
+	return append(out, '\n')
 }
 
 // readBody reads a request body within the size limit, answering 413 or 400 itself

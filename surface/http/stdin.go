@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"encoding/json"
-	nethttp "net/http"
 )
 
 // StdinQuery is the query parameter of POST /tools/{name} that wraps the body: with
@@ -18,10 +17,11 @@ type callBody struct {
 	Stdin *string         `json:"stdin"`
 }
 
-// parseCallBody reads a call's body: the input object, or, when the request asks for
-// it with ?stdin=1, the wrapper holding the input and the stdin. why is the 400 answer.
-func parseCallBody(r *nethttp.Request, body []byte) (input json.RawMessage, stdin []byte, why string) {
-	switch r.URL.Query().Get(StdinQuery) {
+// parseCallBody reads a call's body: the input object, or, when mode (the ?stdin=
+// query value) asks for it, the wrapper holding the input and the stdin. why is the 400
+// answer.
+func parseCallBody(mode string, body []byte) (input json.RawMessage, stdin []byte, why string) {
+	switch mode {
 	case "":
 		input, why = objectBody(body)
 		return input, nil, why

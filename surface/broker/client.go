@@ -1,0 +1,101 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// CallRequest is one tool call a control plane sends to a workspace.
+type CallRequest struct {
+	Workspace string
+	Tool      string
+	// Token is the bearer token, minted with the workspace's key.
+	Token string
+	// Body is what POST /tools takes: the input object (empty: {}).
+	Body []byte
+	// Key is the idempotency key (Nats-Msg-Id). Retries of one call must reuse it; a
+	// write call with a key runs at most once.
+	Key string
+}
+
+// Reply is a workspace's answer to a call.
+type Reply struct {
+	// Status is what POST /tools would have answered: 200 once the call was dispatched,
+	// whatever the tool did; 401, 403, 404, 400, 409 or 413 when refused.
+	Status int
+	// Body is the tool.Output as JSON.
+	Body []byte
+	// Replayed: the key had already run; Body is its recorded reply.
+	Replayed bool
+}
+
+// Call sends req and waits for the reply, retrying with the same key when no reply
+// comes within perTry (the request or the reply was lost, the workspace was away), at
+// most attempts times. Retrying is safe only because of the key: without one, a write
+// call could run again, so Call then tries once.
+func Call(ctx context.Context, nc *nats.Conn, req CallRequest, attempts int, perTry time.Duration) (Reply, error) {
+	if req.Key == "" || attempts < 1 {
+		attempts = 1
+	}
+	var last error
+	for range attempts {
+		m := nats.NewMsg(ToolSubject(req.Workspace, req.Tool))
+		m.Header.Set(AuthHeader, "Bearer "+req.Token)
+		if req.Key != "" {
+			m.Header.Set(nats.MsgIdHdr, req.Key)
+		}
+		m.Data = req.Body
+		tctx, cancel := context.WithTimeout(ctx, perTry)
+		r, err := nc.RequestMsgWithContext(tctx, m)
+		cancel()
+		if err == nil {
+			status, perr := strconv.Atoi(r.Header.Get(StatusHeader))
+			if perr != nil {
+				return Reply{}, fmt.Errorf("broker: call %s on %s: reply without a status", req.Tool, req.Workspace)
+			}
+			return Reply{Status: status, Body: r.Data, Replayed: r.Header.Get(ReplayedHeader) == "true"}, nil
+		}
+		last = err
+		if ctx.Err() != nil {
+			break
+		}
+		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, nats.ErrTimeout) {
+			break
+		}
+		if errors.Is(err, nats.ErrNoResponders) {
+			// Nobody serves the workspace right now: give it a moment rather than spin.
+			t := time.NewTimer(perTry / 4)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return Reply{}, fmt.Errorf("broker: call %s on %s: %w", req.Tool, req.Workspace, ctx.Err())
+			case <-t.C:
+			}
+		}
+	}
+	return Reply{}, fmt.Errorf("broker: call %s on %s: %w", req.Tool, req.Workspace, last)
+}
+
+// SendCommand publishes a command for workspace ws into the command stream, with the
+// bearer token the workspace checks and key as its message id (the stream drops a
+// repeat within its dedup window). body is what POST /commands takes. It returns once
+// JetStream has the command; the workspace takes it when it is connected.
+func SendCommand(ctx context.Context, js jetstream.JetStream, ws, tok, key string, body []byte) error {
+	m := nats.NewMsg(CommandSubject(ws))
+	m.Header.Set(AuthHeader, "Bearer "+tok)
+	m.Data = body
+	var opts []jetstream.PublishOpt
+	if key != "" {
+		opts = append(opts, jetstream.WithMsgID(key))
+	}
+	if _, err := js.PublishMsg(ctx, m, opts...); err != nil {
+		return fmt.Errorf("broker: command for %s: %w", ws, err)
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package broker_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/events"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+)
+
+// TestCommandsIn: a command a control plane puts in the command stream becomes a
+// durable conductor:command in the workspace's outbox (what its agent reads on GET
+// /events) from the token's subject, and comes back out on the event stream. A command
+// with a bad token, or for a channel the token may not address, is not accepted.
+func TestCommandsIn(t *testing.T) {
+	node := singleNode(t)
+	nc := connect(t, node.url())
+	js := ensureStreams(t, nc, 1)
+	cp := newControlPlane(t, js, "control")
+	var runs atomic.Int64
+	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil)
+
+	ctl, _, err := token.Mint(testKey, token.MintOptions{Subject: "control", Tools: []string{"*"}, Events: []string{"*", "*:**"}, TTL: time.Hour})
+	require.NoError(t, err)
+	other := mint(t, "ws-2", []string{"*"}, false)
+	ctx := context.Background()
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "not-a-token", "c-0", []byte(`{"command":"bad-token"}`)))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", other, "c-1", []byte(`{"command":"wrong-channel","channel":"ws-1"}`)))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", ctl, "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", ctl, "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)), "a repeat within the dedup window")
+
+	got, _ := cp.collect(t, 1, 20*time.Second)
+	require.Len(t, got, 1)
+	ev := got[0].event
+	assert.Equal(t, events.KindCommand, ev.Kind)
+	assert.Equal(t, "pause", ev.Payload["command"])
+	assert.Equal(t, "ws-1", ev.Channel)
+	assert.Equal(t, "ws-1", ev.From, "on the broker, from is the enrolled subject")
+	assert.Regexp(t, `^nats:CMDBRIDGE_COMMANDS:\d+$`, ev.CallID, "the stream sequence names the command")
+	assert.EqualValues(t, 1, w.sc.Stats().Commands)
+
+	// Nothing else arrives: the refused commands were terminated, the repeat dropped.
+	more, _ := cp.collect(t, 1, time.Second)
+	assert.Empty(t, more)
+	// A redelivered command (same stream sequence) keeps its event_id, and the control
+	// plane gets it once even after the first copy already left the outbox.
+	claims, err := w.srv.Authenticate(ctl)
+	require.NoError(t, err)
+	body := []byte(`{"command":"resume","channel":"ws-1"}`)
+	first, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
+	require.Equal(t, 202, status)
+	got, _ = cp.collect(t, 1, 20*time.Second)
+	require.Len(t, got, 1)
+	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "first copy not drained")
+	again, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
+	require.Equal(t, 202, status)
+	assert.Equal(t, first.EventID, again.EventID)
+	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "second copy not drained")
+	more, _ = cp.collect(t, 1, time.Second)
+	assert.Empty(t, more, "the stream's duplicate window dropped the re-send")
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	assert.Len(t, w.errs, 2, "the two refusals are reported: %v", w.errs)
+}

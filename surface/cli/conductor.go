@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+func init() { register(conductorCommand) }
+
+// conductorCommand is a small control plane over the broker: provision the streams,
+// issue enrollment tokens, list the workspaces that announce themselves, call a tool
+// on one, send it a command, and tail the events of all. Its own state (the key that
+// signs enrollment tokens, the device registry) is the --workspace's state directory.
+func conductorCommand() *ucli.Command {
+	natsFlag := &ucli.StringFlag{Name: "nats", Usage: "NATS server URLs, comma-separated", Value: nats.DefaultURL}
+	credsFlag := &ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file"}
+	conn := []ucli.Flag{natsFlag, credsFlag}
+	target := append([]ucli.Flag{
+		&ucli.StringFlag{Name: "to", Usage: "the workspace id", Required: true},
+		&ucli.StringFlag{Name: "token", Usage: "a bearer token minted by that workspace (cmdbridge token mint)", Required: true, EnvVars: []string{"CMDBRIDGE_TOKEN"}},
+		&ucli.StringFlag{Name: "key", Usage: "idempotency key (message id): retries of one call or command must reuse it; default: a fresh one"},
+		&ucli.DurationFlag{Name: "timeout", Usage: "give up after this long", Value: 30 * time.Second},
+	}, conn...)
+	return &ucli.Command{
+		Name:  "conductor",
+		Usage: "a control plane over NATS: provision, issue enrollment tokens, list workspaces, call tools, send commands, tail events (docs/scale.md)",
+		Subcommands: []*ucli.Command{
+			{
+				Name:  "provision",
+				Usage: "create or update the event and command streams",
+				Flags: append([]ucli.Flag{&ucli.IntFlag{Name: "replicas", Usage: "servers holding each stream", Value: 1}}, conn...),
+				Action: func(c *ucli.Context) error {
+					nc, err := dialBroker(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					defer nc.Close()
+					js, err := jetstream.New(nc)
+					if err != nil {
+						return failed("%v", err)
+					}
+					ctx, cancel := context.WithTimeout(c.Context, 30*time.Second)
+					defer cancel()
+					if err := broker.EnsureStreams(ctx, js, broker.StreamOptions{Replicas: c.Int("replicas")}); err != nil {
+						return failed("%v", err)
+					}
+					fmt.Fprintf(c.App.Writer, "streams %s and %s ready\n", broker.EventStream, broker.CommandStream)
+					return nil
+				},
+			},
+			{
+				Name:  "issue",
+				Usage: "print an enrollment token for a workspace or phone device (signed with this control plane's key) and record its name",
+				Flags: []ucli.Flag{
+					&ucli.StringFlag{Name: "subject", Usage: "<workspace_id> or <workspace_id>:phone:<device_id>", Required: true},
+					&ucli.StringFlag{Name: "name", Usage: "a human name for the device registry"},
+					&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of the enrollment", Value: 30 * 24 * time.Hour},
+				},
+				Action: func(c *ucli.Context) error {
+					st, err := stateOf(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					key, err := token.LoadKey(st.Root)
+					if err != nil {
+						return failed("%v", err)
+					}
+					tok, _, err := token.Mint(key, token.MintOptions{Subject: c.String("subject"), Tools: []string{}, TTL: c.Duration("ttl")})
+					if err != nil {
+						return usageError("%v", err)
+					}
+					if name := c.String("name"); name != "" {
+						devs, err := broker.LoadDevices(st.Root)
+						if err != nil {
+							return failed("%v", err)
+						}
+						devs[c.String("subject")] = name
+						if err := devs.Save(st.Root); err != nil {
+							return failed("%v", err)
+						}
+					}
+					fmt.Fprintln(c.App.Writer, tok)
+					return nil
+				},
+			},
+			{
+				Name:      "permissions",
+				Usage:     "print the NATS permissions of one workspace's user (a nats-server authorization block; JSON is valid there)",
+				ArgsUsage: "WORKSPACE_ID",
+				Action: func(c *ucli.Context) error {
+					if c.NArg() != 1 {
+						return usageError("conductor permissions: want one WORKSPACE_ID argument")
+					}
+					p := broker.WorkspacePermissions(c.Args().First())
+					return printJSON(c.App.Writer, map[string]any{
+						"publish":         map[string]any{"allow": p.Publish},
+						"subscribe":       map[string]any{"allow": p.Subscribe},
+						"allow_responses": p.AllowResponses,
+					})
+				},
+			},
+			{
+				Name:  "workspaces",
+				Usage: "list the workspaces that announce themselves: subject, registry name, whether their enrollment verifies, tools",
+				Flags: append([]ucli.Flag{&ucli.DurationFlag{Name: "listen", Usage: "how long to listen for announcements", Value: 2 * time.Second}}, conn...),
+				Action: func(c *ucli.Context) error {
+					st, err := stateOf(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					key, err := token.LoadKey(st.Root)
+					if err != nil {
+						return failed("%v", err)
+					}
+					devs, err := broker.LoadDevices(st.Root)
+					if err != nil {
+						return failed("%v", err)
+					}
+					nc, err := dialBroker(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					defer nc.Close()
+					list, err := broker.ListWorkspaces(c.Context, nc, c.Duration("listen"))
+					if err != nil {
+						return failed("%v", err)
+					}
+					for _, a := range list {
+						row := map[string]any{"workspace": a.Workspace, "subject": a.Subject, "name": devs[a.Subject],
+							"announced_name": a.Name, "verified": true, "tools": a.Tools}
+						if err := broker.VerifyAnnouncement(key, a, time.Now()); err != nil {
+							row["verified"], row["why"] = false, err.Error()
+						}
+						if err := printJSONLine(c, row); err != nil {
+							return err
+						}
+					}
+					return nil
+				},
+			},
+			{
+				Name:      "call",
+				Usage:     "call a tool on a workspace over request/reply (retried with the same key until a reply comes); prints the Output",
+				ArgsUsage: "TOOL",
+				Flags:     append([]ucli.Flag{&ucli.StringFlag{Name: "input", Usage: "the input JSON object", Value: "{}"}}, target...),
+				Action: func(c *ucli.Context) error {
+					if c.NArg() != 1 {
+						return usageError("conductor call: want one TOOL argument")
+					}
+					nc, err := dialBroker(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					defer nc.Close()
+					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
+					defer cancel()
+					r, err := broker.Call(ctx, nc, broker.CallRequest{
+						Workspace: c.String("to"), Tool: c.Args().First(), Token: c.String("token"),
+						Body: []byte(c.String("input")), Key: keyOf(c),
+					}, 10, c.Duration("timeout")/10)
+					if err != nil {
+						return failed("%v", err)
+					}
+					if _, err := c.App.Writer.Write(r.Body); err != nil {
+						return err
+					}
+					var out tool.Output
+					if r.Status != 200 || json.Unmarshal(r.Body, &out) != nil || !out.Success {
+						return silentFailure
+					}
+					return nil
+				},
+			},
+			{
+				Name:  "send",
+				Usage: "send a command to a workspace through the command stream (its agent reads it as conductor:command)",
+				Flags: append([]ucli.Flag{
+					&ucli.StringFlag{Name: "command", Usage: "the command", Required: true},
+					&ucli.StringFlag{Name: "args", Usage: "its arguments, one JSON object"},
+					&ucli.StringFlag{Name: "channel", Usage: "the channel (default: the workspace id, so the workspace's own agent sees it; the token's events globs must allow it)"},
+				}, target...),
+				Action: func(c *ucli.Context) error {
+					// Addressed to the workspace unless told otherwise: a command on the control
+					// plane's own channel would be invisible to the workspace's agent.
+					body := map[string]any{"command": c.String("command"), "channel": c.String("to")}
+					if ch := c.String("channel"); ch != "" {
+						body["channel"] = ch
+					}
+					if a := c.String("args"); a != "" {
+						body["args"] = json.RawMessage(a)
+					}
+					b, err := json.Marshal(body)
+					if err != nil {
+						return usageError("conductor send: --args: %v", err)
+					}
+					nc, err := dialBroker(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					defer nc.Close()
+					js, err := jetstream.New(nc)
+					if err != nil {
+						return failed("%v", err)
+					}
+					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
+					defer cancel()
+					if err := broker.SendCommand(ctx, js, c.String("to"), c.String("token"), keyOf(c), b); err != nil {
+						return failed("%v", err)
+					}
+					return nil
+				},
+			},
+			{
+				Name:  "tail",
+				Usage: "print every workspace's events as JSON lines, with the registry name of their subject",
+				Flags: append([]ucli.Flag{
+					&ucli.StringFlag{Name: "durable", Usage: "durable consumer name: durable events missed while away are delivered too, acknowledged once printed"},
+					&ucli.DurationFlag{Name: "for", Usage: "stop after this long (0: until Ctrl-C)"},
+					&ucli.IntFlag{Name: "count", Usage: "stop after this many events (0: no limit)"},
+				}, conn...),
+				Action: func(c *ucli.Context) error {
+					st, err := stateOf(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					devs, err := broker.LoadDevices(st.Root)
+					if err != nil {
+						return failed("%v", err)
+					}
+					nc, err := dialBroker(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					defer nc.Close()
+					ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+					defer stop()
+					if d := c.Duration("for"); d > 0 {
+						var cancel context.CancelFunc
+						ctx, cancel = context.WithTimeout(ctx, d)
+						defer cancel()
+					}
+					ctx, cancel := context.WithCancel(ctx)
+					defer cancel()
+					n, limit := 0, c.Int("count")
+					ready := func() { fmt.Fprintln(c.App.ErrWriter, "cmdbridge conductor: tailing every workspace's events") }
+					err = broker.Tail(ctx, nc, c.String("durable"), ready, func(t broker.Tailed) {
+						if limit > 0 && n >= limit {
+							return
+						}
+						n++
+						_ = printJSONLine(c, map[string]any{"from": t.Event.From, "name": devs[t.Event.From],
+							"durable": t.Durable, "subject": t.Subject, "event": t.Event})
+						if limit > 0 && n >= limit {
+							cancel()
+						}
+					})
+					if err != nil {
+						return failed("%v", err)
+					}
+					return nil
+				},
+			},
+		},
+	}
+}
+
+// dialBroker connects to --nats with --nats-creds, failing fast: a control-plane
+// command is interactive, so a broker that is away is an error, not a wait.
+func dialBroker(c *ucli.Context) (*nats.Conn, error) {
+	opts := []nats.Option{nats.Name("cmdbridge conductor"), nats.Timeout(5 * time.Second)}
+	if creds := c.String("nats-creds"); creds != "" {
+		opts = append(opts, nats.UserCredentials(creds))
+	}
+	nc, err := nats.Connect(c.String("nats"), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("nats %s: %w", c.String("nats"), err)
+	}
+	return nc, nil
+}
+
+// keyOf is --key, or a fresh random key for this invocation (its own retries reuse it).
+func keyOf(c *ucli.Context) string {
+	if k := c.String("key"); k != "" {
+		return k
+	}
+	return "cli-" + nats.NewInbox()[len(nats.InboxPrefix):]
+}
+
+func printJSONLine(c *ucli.Context, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return failed("%v", err)
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "%s\n", b)
+	return err
+}

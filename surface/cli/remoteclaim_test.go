@@ -1,0 +1,88 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
+)
+
+// TestRemoteClaimOverNATS is the conductor walkthrough on the real corpus and a real
+// repository: a control plane claims a WU over the broker, the claim's tool_called
+// event arrives with the call's ids, and a redelivery of the claim (same key) answers
+// the recorded result without claiming twice — one claim commit.
+func TestRemoteClaimOverNATS(t *testing.T) {
+	opts := server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
+	ns, err := server.NewServer(&opts)
+	require.NoError(t, err)
+	go ns.Start()
+	require.True(t, ns.ReadyForConnections(10*time.Second))
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+
+	ws := gitWorkspace(t)
+	call := func(name, input string) {
+		t.Helper()
+		out, errs, code := run(t, ws, "call", name, "--input", input)
+		require.Equal(t, 0, code, "%s: %s %s", name, out, errs)
+	}
+	call("workspace:init", `{"name":"demo"}`)
+	gitIn(t, ws, "add", "-A")
+	gitIn(t, ws, "commit", "-qm", "chore: demo workspace")
+	call("wu:create", `{"lane":"General","title":"Add health endpoint","description":"Expose GET /healthz so the load balancer can probe instances.","acceptance":["GET /healthz returns 200"],"code_paths":["internal/api/health.go"],"exposure":"api"}`)
+	enrollTok, _, err := token.Mint(bytes.Repeat([]byte{3}, token.KeySize), token.MintOptions{Subject: "ws-demo", Tools: []string{}, TTL: time.Hour})
+	require.NoError(t, err)
+	_, errs, code := run(t, ws, "enroll", enrollTok)
+	require.Equal(t, 0, code, errs)
+	out, errs, code := run(t, ws, "token", "mint", "--subject", "control", "--tools", "wu:*", "--read", ".", "--write", ".", "--events", "*", "--ttl", "1h")
+	require.Equal(t, 0, code, errs)
+	tok := strings.TrimSpace(out)
+
+	cp, err := nats.Connect(ns.ClientURL())
+	require.NoError(t, err)
+	t.Cleanup(cp.Close)
+	tail, err := cp.SubscribeSync("cmdbridge.ws-demo.events.>")
+	require.NoError(t, err)
+	require.NoError(t, cp.Flush())
+
+	_, exited := startServe(t, ws, cli.Host{Runtime: delivery.ToolRuntime}, "--nats", ns.ClientURL())
+	req := broker.CallRequest{Workspace: "ws-demo", Tool: "wu:claim", Token: tok, Body: []byte(`{"id":"WU-1","lane":"General"}`), Key: "claim-WU-1"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	first, err := broker.Call(ctx, cp, req, 5, 20*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, 200, first.Status)
+	claimed := decodeOutput(t, string(first.Body))
+	require.True(t, claimed.Success, string(first.Body))
+
+	m, err := tail.NextMsg(15 * time.Second)
+	require.NoError(t, err, "no tool_called for the claim")
+	assert.Equal(t, "cmdbridge.ws-demo.events.agent-runtime:tool_called", m.Subject)
+	assert.Contains(t, string(m.Data), `"tool":"wu:claim"`)
+	assert.Contains(t, string(m.Data), claimed.Metadata["call_id"].(string), "the event carries the call's id")
+	assert.Regexp(t, `^[0-9a-f]{64}$`, m.Header.Get(nats.MsgIdHdr))
+
+	again, err := broker.Call(ctx, cp, req, 5, 20*time.Second)
+	require.NoError(t, err)
+	assert.True(t, again.Replayed)
+	assert.Equal(t, first.Body, again.Body)
+	_, err = tail.NextMsg(500 * time.Millisecond)
+	assert.ErrorIs(t, err, nats.ErrTimeout, "a replayed call does not run, so it makes no event")
+	log := gitIn(t, ws, "log", "--oneline")
+	assert.Equal(t, 1, strings.Count(log, "claim"), "one claim commit:\n%s", log)
+
+	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+	code, stderr := exited(t)
+	assert.Equal(t, 0, code, stderr)
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/events"
+	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
+)
+
+// brokerStateDir is the broker's entry in the state directory (the idempotency log).
+const brokerStateDir = "broker"
+
+// serveBroker is what serve needs to join a broker: where, as whom, and the sidecar
+// once started. With no URL it is inert.
+type serveBroker struct {
+	url, creds string
+	enrollment broker.Enrollment
+	sc         atomic.Pointer[broker.Sidecar]
+}
+
+// brokerOf reads --nats / --nats-creds, falling back to the config file's nats key, and
+// the workspace's enrollment (required with a broker: it is the sidecar's identity).
+func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
+	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	if err != nil {
+		return nil, err
+	}
+	b := &serveBroker{url: c.String("nats"), creds: c.String("nats-creds")}
+	if fc.NATS != nil {
+		if b.url == "" {
+			b.url = fc.NATS.URL
+		}
+		if b.creds == "" {
+			b.creds = fc.NATS.Creds
+		}
+	}
+	e, ok, err := broker.LoadEnrollment(state)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		b.enrollment = e
+	}
+	if b.url != "" && !ok {
+		return nil, errors.New("serve --nats: this workspace is not enrolled; run 'cmdbridge enroll TOKEN' with the token your control plane issued")
+	}
+	return b, nil
+}
+
+// forward is the hub's Forward hook; events published before the sidecar exists stay
+// in the outbox (durable, drained at start) or are dropped (ephemeral, as with nobody
+// listening).
+func (b *serveBroker) forward(e events.Event, durable bool) {
+	if sc := b.sc.Load(); sc != nil {
+		sc.Forward(e, durable)
+	}
+}
+
+// start connects (retrying in the background when the broker is away: serving HTTP
+// never waits for it) and starts the sidecar; stop closes both.
+func (b *serveBroker) start(srv *surfacehttp.Server, hub *events.Hub, dir string, onError func(error)) (stop func(), err error) {
+	opts := []nats.Option{
+		nats.Name("cmdbridge serve " + b.enrollment.Subject + " " + commands.Version),
+		nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true), nats.ReconnectWait(time.Second),
+		// Replies come to inboxes only this workspace's credentials may read.
+		nats.CustomInboxPrefix(broker.InboxPrefix(broker.WorkspaceOf(b.enrollment.Subject))),
+	}
+	if b.creds != "" {
+		opts = append(opts, nats.UserCredentials(b.creds))
+	}
+	nc, err := nats.Connect(b.url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("nats %s: %w", b.url, err)
+	}
+	sc, err := broker.New(broker.Config{
+		Conn: nc, Subject: b.enrollment.Subject, Enrollment: b.enrollment.Token, Name: b.enrollment.Name,
+		Server: srv, StateDir: dir, OnError: onError,
+	})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	if err := sc.Start(hub); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	b.sc.Store(sc)
+	return func() {
+		if err := sc.Close(); err != nil {
+			onError(err)
+		}
+		nc.Close()
+	}, nil
+}
