@@ -20,12 +20,12 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 var testKey = bytes.Repeat([]byte{7}, token.KeySize)
@@ -175,13 +175,13 @@ type workspace struct {
 func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}) *workspace {
 	t.Helper()
 	w := &workspace{subject: subject, dir: dir, state: state, runs: runs, release: release}
-	reg := nativetools.NewRegistry()
-	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "t:echo", Domain: "t", Description: "Echo the text.",
+	reg := native.NewRegistry()
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "t:echo", Domain: "t", Description: "Echo the text.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}, ParallelSafe: true},
 		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output {
 			return tool.OK(map[string]any{"text": in.Text})
 		})))
-	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "t:count", Domain: "t", Description: "Count one write."},
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "t:count", Domain: "t", Description: "Count one write."},
 		func(ctx context.Context, env *tool.Env, in countIn) tool.Output {
 			if w.release != nil {
 				select {
@@ -192,7 +192,7 @@ func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs 
 			}
 			return tool.OK(map[string]any{"run": w.runs.Add(1), "note": in.Note})
 		})))
-	require.NoError(t, reg.Add(nativetools.New(tool.Spec{Name: "t:hidden", Domain: "t", Description: "Seen by no test token.",
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "t:hidden", Domain: "t", Description: "Seen by no test token.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output { return tool.OK(nil) })))
 	onErr := func(err error) { w.mu.Lock(); w.errs = append(w.errs, err); w.mu.Unlock() }
