@@ -30,6 +30,7 @@ func parityCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "fixtures", Usage: "directory $FIXTURES points to (default: DIR/../../workspaces)"},
 			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)"},
 			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
+			&ucli.StringFlag{Name: "program", Value: "delivery", Usage: "`NAME` the subprocess lane runs commands that are not tree leaves under (a tree leaf runs under its own program's name)"},
 		},
 		Action: runParity,
 	}
@@ -44,7 +45,7 @@ func runParity(c *ucli.Context) error {
 	}
 	suite := parity.Suite{
 		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
-		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime,
+		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: c.String("program"),
 	}
 	for _, name := range c.Args().Slice() {
 		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
@@ -53,12 +54,12 @@ func runParity(c *ucli.Context) error {
 		}
 		suite.Files = append(suite.Files, script)
 	}
-	bin, cleanup, err := deliveryLink(c)
+	binDir, cleanup, err := programLinks(c, suite.Programs())
 	if err != nil {
 		return failed("parity: %v", err)
 	}
 	defer cleanup()
-	suite.BinDir, suite.Binary = filepath.Dir(bin), bin
+	suite.BinDir = binDir
 
 	var progress func(parity.ToolResult, bool)
 	if !c.Bool("json") {
@@ -98,10 +99,11 @@ func runParity(c *ucli.Context) error {
 	return nil
 }
 
-// deliveryLink makes a temporary directory holding a `delivery` symlink to
-// the binary the subprocess lane runs: --delivery-bin when given, else this
-// executable, which dispatches as the legacy CLI under that name.
-func deliveryLink(c *ucli.Context) (string, func(), error) {
+// programLinks makes a temporary directory holding, for each program the subprocess
+// lane runs, a symlink of that name to the binary: --delivery-bin when given, else this
+// executable, which dispatches as the legacy CLI under the program's name. Scripts find
+// the programs on PATH, so each runs under its own name, as its users run it.
+func programLinks(c *ucli.Context, programs []string) (string, func(), error) {
 	target := c.String("delivery-bin")
 	if target == "" {
 		exe, err := os.Executable()
@@ -118,12 +120,17 @@ func deliveryLink(c *ucli.Context) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	link := filepath.Join(dir, "delivery")
-	if err := os.Symlink(target, link); err != nil {
-		os.RemoveAll(dir)
-		return "", nil, err
+	for _, p := range programs {
+		if p != filepath.Base(p) || p == "." || p == ".." {
+			os.RemoveAll(dir)
+			return "", nil, fmt.Errorf("program name %q is not a file name", p)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, p)); err != nil {
+			os.RemoveAll(dir)
+			return "", nil, err
+		}
 	}
-	return link, func() { os.RemoveAll(dir) }, nil
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
 // isTerminal reports whether w is a terminal (then progress is one line
