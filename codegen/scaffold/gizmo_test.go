@@ -206,3 +206,36 @@ func TestGizmoHandlerPassesParity(t *testing.T) {
 	assert.False(t, rep.OK())
 	assert.Contains(t, rep.String(), "subprocess/native stream stderr")
 }
+
+// TestLocateEveryRegistrationShape: a legacy.Command literal is found wherever it is
+// (handed to a method, to a local helper, through a variable, in a table), with the
+// registry its registration reaches when the source shows it; a computed name is not.
+func TestLocateEveryRegistrationShape(t *testing.T) {
+	dir := filepath.Join(moduleRoot(t), "testdata", "codegen", "shapes")
+	locs, err := scaffold.Locate(context.Background(), dir, "./...")
+	require.NoError(t, err)
+	reg := scaffold.Qual{Path: "github.com/cmdbridge/cmdbridge/testdata/codegen/shapes", Pkg: "shapes", Name: "Registry"}
+	got := map[string]scaffold.Located{}
+	for _, l := range locs {
+		got[l.Name] = l
+	}
+	for name, want := range map[string]struct {
+		constructor string
+		registry    scaffold.Qual
+	}{
+		"shape:direct": {"newDirectApp", reg},
+		"shape:helper": {"newHelperApp", reg},
+		"shape:var":    {"newVarApp", reg},
+		"shape:table":  {"newTableApp", scaffold.Qual{}}, // Plan falls back to the one registry declared
+	} {
+		l, ok := got[name]
+		if !assert.True(t, ok, "%s not located", name) {
+			continue
+		}
+		assert.Equal(t, "shape", l.Domain, name)
+		assert.Equal(t, want.constructor, l.Constructor, name)
+		assert.Equal(t, want.registry, l.Registry, name)
+		assert.Equal(t, "shapes", l.PkgName, name)
+	}
+	assert.Len(t, locs, 4, "the computed name is not a constant")
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"reflect"
@@ -66,6 +67,34 @@ type discovery struct {
 	legacies map[Qual]bool // package-level *legacy.Registry variables
 	natives  map[Qual]bool // package-level *native.Registry variables
 	skipped  []string      // packages that did not load, with their first error
+	// held maps a variable holding a legacy.Command literal to the literal's index in
+	// literals; passed maps a variable handed to a function taking a legacy.Command
+	// (Register(c), r.Add(c)) to that call, so the literal learns its registration.
+	held   map[varKey]int
+	passed map[varKey]passing
+}
+
+// varKey identifies a variable across the packages of one load: package-level ones by
+// name (another package sees them through export data), local ones by position too.
+type varKey struct {
+	path, name string
+	pos        token.Pos
+}
+
+func keyOf(v *types.Var) varKey {
+	if v.Pkg() == nil {
+		return varKey{name: v.Name(), pos: v.Pos()}
+	}
+	if v.Parent() == v.Pkg().Scope() {
+		return varKey{path: v.Pkg().Path(), name: v.Name()}
+	}
+	return varKey{path: v.Pkg().Path(), name: v.Name(), pos: v.Pos()}
+}
+
+// passing is a call registering a variable: the registry it reaches and its package.
+type passing struct {
+	registry         Qual
+	pkgPath, pkgName string
 }
 
 // treeReg is one command tree registered whole.
@@ -109,7 +138,7 @@ func discover(ctx context.Context, dir string, patterns []string) (*discovery, e
 	if err != nil {
 		return nil, fmt.Errorf("load %v: %w", patterns, err)
 	}
-	d := &discovery{legacies: map[Qual]bool{}, natives: map[Qual]bool{}}
+	d := &discovery{legacies: map[Qual]bool{}, natives: map[Qual]bool{}, held: map[varKey]int{}, passed: map[varKey]passing{}}
 	for _, pkg := range pkgs {
 		if len(pkg.Errors) > 0 {
 			// One broken package of a module does not hide the registrations of the
@@ -134,6 +163,12 @@ func discover(ctx context.Context, dir string, patterns []string) (*discovery, e
 			d.inspect(pkg, file)
 		}
 	}
+	for k, i := range d.held {
+		if p, ok := d.passed[k]; ok {
+			d.literals[i].Registry = p.registry
+			d.literals[i].PkgPath, d.literals[i].PkgName, d.literals[i].Main = p.pkgPath, p.pkgName, p.pkgName == "main"
+		}
+	}
 	return d, nil
 }
 
@@ -152,7 +187,11 @@ func (d *discovery) inspect(pkg *packages.Package, file *ast.File) {
 			switch t := info.TypeOf(n); {
 			case isNamed(t, legacyPkg, "Command"):
 				if loc, ok := commandLiteral(pkg, n); ok {
-					loc.Registry = registryOf(info, enclosingCall(stack))
+					call := enclosingCall(stack)
+					loc.Registry = registryOf(info, call)
+					if v := heldBy(info, stack); call == nil && v != nil {
+						d.held[keyOf(v)] = len(d.literals)
+					}
 					d.literals = append(d.literals, loc)
 				}
 			case isNamed(t, cliPkg, "Command"):
@@ -166,6 +205,13 @@ func (d *discovery) inspect(pkg *packages.Package, file *ast.File) {
 			if tree, ok := treeCall(pkg, n); ok {
 				tree.Registry = registryOf(info, n)
 				d.trees = append(d.trees, tree)
+			}
+			for _, arg := range n.Args {
+				if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok && isNamed(v.Type(), legacyPkg, "Command") {
+						d.passed[keyOf(v)] = passing{registryOf(info, n), pkg.PkgPath, pkg.Name}
+					}
+				}
 			}
 		}
 		return true
@@ -288,6 +334,38 @@ func registryOf(info *types.Info, call *ast.CallExpr) Qual {
 		return found[0]
 	}
 	return Qual{}
+}
+
+// heldBy is the variable a literal at the top of stack initialises (var c =
+// legacy.Command{…}, c := legacy.Command{…}), when it does.
+func heldBy(info *types.Info, stack []ast.Node) *types.Var {
+	if len(stack) < 2 {
+		return nil
+	}
+	lit := stack[len(stack)-1]
+	var ids []*ast.Ident
+	var values []ast.Expr
+	switch p := stack[len(stack)-2].(type) {
+	case *ast.ValueSpec:
+		ids, values = p.Names, p.Values
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			id, _ := l.(*ast.Ident)
+			ids = append(ids, id)
+		}
+		values = p.Rhs
+	}
+	for i, v := range values {
+		if v == lit && i < len(ids) && ids[i] != nil {
+			obj := info.Defs[ids[i]]
+			if obj == nil {
+				obj = info.Uses[ids[i]]
+			}
+			v, _ := obj.(*types.Var)
+			return v
+		}
+	}
+	return nil
 }
 
 // enclosingCall is the call a literal is an argument of, when it is one.
