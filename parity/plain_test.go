@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
@@ -102,4 +104,30 @@ func TestPlainCommandStreamsOnEveryLane(t *testing.T) {
 			assert.Equal(t, tc.diffs, got, rep.String())
 		})
 	}
+}
+
+// TestSuiteRunsATreeLeafUnderItsProgram: a script's parity call on a tree leaf runs
+// the subprocess lane as the leaf's own program (echoer, found on PATH), with no
+// Binary and no Program configured; the plain command agrees on three lanes.
+func TestSuiteRunsATreeLeafUnderItsProgram(t *testing.T) {
+	cmds := legacy.NewRegistry()
+	require.NoError(t, cmds.AddApp(newEchoer, legacy.TreeOptions{}))
+	nat := native.NewRegistry()
+	require.NoError(t, nat.Add(native.New(tool.Spec{Name: "echoer"}, func(_ context.Context, _ *tool.Env, in echoIn) tool.Output {
+		return tool.OK(streams(in.Text+"\n", "echoer: done\n", 0))
+	})))
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "echoer.txtar"),
+		[]byte("parity echoer '{\"text\":\"hi\"}'\nstdout '\"stdout\": \"hi\\\\n\"'\n"), 0o644))
+	suite := parity.Suite{Dir: dir, Commands: cmds, Native: nat}
+	assert.Equal(t, []string{"echoer"}, suite.Programs())
+	var lanes []string
+	suite.Observe = func(_ string, rep *parity.Report, err error) {
+		require.NoError(t, err)
+		lanes = rep.Lanes
+	}
+	p, err := suite.Params()
+	require.NoError(t, err)
+	testscript.RunT(serialT{T: t}, p)
+	assert.Equal(t, []string{parity.LaneSubprocess, parity.LaneAdapter, parity.LaneNative}, lanes)
 }
