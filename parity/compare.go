@@ -16,14 +16,7 @@ import (
 // metadata are not compared: lanes may word a failure differently, and
 // metadata holds lane facts. Lanes is left empty for the caller to fill.
 func CompareOutputs(a, b tool.Output, norm Normalizer) []Diff {
-	var out []Diff
-	if a.Success != b.Success {
-		out = append(out, Diff{Kind: KindOutput, Path: "/success",
-			Want: strconv.FormatBool(a.Success), Got: strconv.FormatBool(b.Success)})
-	}
-	if ca, cb := errorCode(a), errorCode(b); ca != cb {
-		out = append(out, Diff{Kind: KindOutput, Path: "/error/code", Want: ca, Got: cb})
-	}
+	out := CompareStatus(a, b)
 	da, errA := norm.JSON(a.Data)
 	db, errB := norm.JSON(b.Data)
 	if errA != nil || errB != nil {
@@ -32,6 +25,66 @@ func CompareOutputs(a, b tool.Output, norm Normalizer) []Diff {
 		return out
 	}
 	return append(out, compareJSON("/data", da, db)...)
+}
+
+// CompareStatus returns the differences of success and error.code alone.
+func CompareStatus(a, b tool.Output) []Diff {
+	var out []Diff
+	if a.Success != b.Success {
+		out = append(out, Diff{Kind: KindOutput, Path: "/success",
+			Want: strconv.FormatBool(a.Success), Got: strconv.FormatBool(b.Success)})
+	}
+	if ca, cb := errorCode(a), errorCode(b); ca != cb {
+		out = append(out, Diff{Kind: KindOutput, Path: "/error/code", Want: ca, Got: cb})
+	}
+	return out
+}
+
+// compareDetails compares two failures' details (a plain command's streams).
+func compareDetails(a, b tool.Output, norm Normalizer) []Diff {
+	var da, db any
+	if a.Error != nil {
+		da = a.Error.Details
+	}
+	if b.Error != nil {
+		db = b.Error.Details
+	}
+	na, errA := norm.JSON(da)
+	nb, errB := norm.JSON(db)
+	if errA != nil || errB != nil {
+		return []Diff{{Kind: KindOutput, Path: "/error/details",
+			Want: fmt.Sprintf("%v", orJSON(da, errA)), Got: fmt.Sprintf("%v", orJSON(db, errB))}}
+	}
+	return compareJSON("/error/details", na, nb)
+}
+
+// PlainStreams recovers the streams from the output of a plain command's call, the
+// inverse of the adapter's plain mapping: data (on success) or error details (on
+// failure) that are exactly {stdout, stderr, exit_code}. It returns nil when the output
+// has another shape (the parsed JSON document a command printed, or a native failure
+// without streams).
+func PlainStreams(o tool.Output) *Streams {
+	v := o.Data
+	if o.Error != nil {
+		v = o.Error.Details
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || len(m) != 3 {
+		return nil
+	}
+	var s struct {
+		Stdout   *string `json:"stdout"`
+		Stderr   *string `json:"stderr"`
+		ExitCode *int    `json:"exit_code"`
+	}
+	if json.Unmarshal(raw, &s) != nil || s.Stdout == nil || s.Stderr == nil || s.ExitCode == nil {
+		return nil
+	}
+	return &Streams{Stdout: []byte(*s.Stdout), Stderr: []byte(*s.Stderr), ExitCode: *s.ExitCode}
 }
 
 func errorCode(o tool.Output) string {
@@ -123,7 +176,8 @@ func render(v any) string {
 }
 
 // Streams are the raw results of a legacy-lane run that parity compares
-// byte for byte between the subprocess and adapter lanes.
+// byte for byte between the subprocess and adapter lanes, and, for a plain
+// command, with the native lane's (see PlainStreams).
 type Streams struct {
 	Stdout, Stderr []byte
 	ExitCode       int

@@ -10,7 +10,7 @@ import (
 // Kinds of Diff.
 const (
 	KindOutput = "output" // a field of tool.Output: Path is a JSON pointer (/data/status)
-	KindStream = "stream" // raw stdout, stderr or exit_code (subprocess vs adapter only)
+	KindStream = "stream" // raw stdout, stderr or exit_code (legacy lanes; every lane of a plain command)
 	KindTree   = "tree"   // a file of the resulting tree, or a .git fact (Path ".git:log")
 )
 

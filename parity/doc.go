@@ -11,6 +11,13 @@
 //   - Compared for every lane pair: success, data, error.code and the file
 //     tree the call leaves behind. Between subprocess and adapter also the raw
 //     stdout, stderr and exit code, byte for byte after the $WORK rewrite.
+//   - For a plain command (legacy.OutputPlain) stdout, stderr and exit code
+//     are compared byte for byte between every pair of lanes, native included:
+//     its output is read back through the adapter's plain mapping (data, or a
+//     failure's details, {stdout, stderr, exit_code}); when a lane printed or
+//     returned one JSON document instead, its data is compared as JSON.
+//   - The subprocess lane runs the command's own program: Options.Binary, which
+//     a Suite finds on PATH by the leaf's Program or Suite.Program.
 //   - The package never imports kernel (the kernel imports parity for its
 //     shadow route) and touches no process globals.
 package parity

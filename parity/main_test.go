@@ -3,6 +3,7 @@ package parity_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -17,10 +18,20 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the parity scripts' goldens (cmp and cmptree)")
 
-// TestMain makes the test binary double as the delivery binary: testscript
-// puts it on PATH under that name, for `exec delivery` and the subprocess lane.
+// TestMain makes the test binary double as the delivery binary and as the
+// echoer program: testscript puts it on PATH under those names, for `exec
+// delivery` and the subprocess lane.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"delivery": deliveryMain})
+	testscript.Main(m, map[string]func(){"delivery": deliveryMain, "echoer": echoerMain})
+}
+
+// echoerMain runs the plain test program newEchoer as a process, as its own main would.
+func echoerMain() {
+	if err := newEchoer().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // deliveryMain records its exit code where `exitcode N` reads it.

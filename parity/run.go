@@ -43,7 +43,8 @@ type Options struct {
 	Commands *legacy.Registry
 	// Native holds native implementations (nil: no native lane).
 	Native *native.Registry
-	// Binary is the delivery multi-call binary of the subprocess lane.
+	// Binary is the executable the subprocess lane runs: the program of a tree leaf
+	// (legacy.Command.Program), or the multi-call binary of a command of its own.
 	Binary string
 	// Env sets variables for the call on every lane, on top of the host
 	// environment. A value naming the workspace (or a path inside it) is
@@ -65,7 +66,8 @@ type Options struct {
 type LaneResult struct {
 	Lane   string
 	Output tool.Output
-	// Streams are set for the subprocess and adapter lanes.
+	// Streams are set for the subprocess and adapter lanes, and for the native
+	// lane of a plain command whose output carries them (PlainStreams).
 	Streams *Streams
 	// Tree is the normalised snapshot of the lane's copy after the call.
 	Tree Tree
@@ -146,7 +148,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 		return nil, fmt.Errorf("parity %s: %d lane(s) available (%s), need two to compare", toolName, len(lanes), strings.Join(lanes, ", "))
 	}
 	if slices.Contains(lanes, LaneSubprocess) && opts.Binary == "" {
-		return nil, fmt.Errorf("parity %s: the subprocess lane needs Options.Binary (the delivery binary)", toolName)
+		return nil, fmt.Errorf("parity %s: the subprocess lane needs Options.Binary (the program %s)", toolName, cmd.Argv0())
 	}
 	ws, err := filepath.Abs(opts.Workspace)
 	if err != nil {
@@ -171,6 +173,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 		norm.Work = append(norm.Work, dirs[l])
 	}
 	rep := &Report{Tool: toolName, Input: input, Lanes: lanes}
+	plain := hasCmd && cmd.Output == legacy.OutputPlain
 	for _, l := range lanes {
 		res := LaneResult{Lane: l}
 		env := laneEnv(opts.Env, ws, dirs[l])
@@ -181,6 +184,9 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 			})
 		case LaneNative:
 			res.Output = runNative(ctx, native, input, dirs[l], env, opts)
+			if plain {
+				res.Streams = PlainStreams(res.Output)
+			}
 		}
 		tree, err := Snapshot(dirs[l])
 		if err != nil {
@@ -193,9 +199,22 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	for _, other := range rep.Results[1:] {
 		pair := ref.Lane + "/" + other.Lane
 		var ds []Diff
-		ds = append(ds, CompareOutputs(ref.Output, other.Output, norm)...)
-		if ref.Streams != nil && other.Streams != nil {
+		switch {
+		case plain && ref.Streams != nil && other.Streams != nil:
+			// A plain command's data and error details are its streams: compare them
+			// once, byte for byte, with the outcome.
+			ds = append(ds, CompareStatus(ref.Output, other.Output)...)
 			ds = append(ds, CompareStreams(*ref.Streams, *other.Streams, ref.Lane, other.Lane, norm)...)
+		case plain:
+			// One side printed (or returned) one JSON document: compare the data, and
+			// a failure's details, which hold the streams.
+			ds = append(ds, CompareOutputs(ref.Output, other.Output, norm)...)
+			ds = append(ds, compareDetails(ref.Output, other.Output, norm)...)
+		default:
+			ds = append(ds, CompareOutputs(ref.Output, other.Output, norm)...)
+			if ref.Streams != nil && other.Streams != nil {
+				ds = append(ds, CompareStreams(*ref.Streams, *other.Streams, ref.Lane, other.Lane, norm)...)
+			}
 		}
 		ds = append(ds, CompareTrees(ref.Tree, other.Tree)...)
 		for i := range ds {

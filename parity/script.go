@@ -52,10 +52,15 @@ type Suite struct {
 	Commands *legacy.Registry
 	Native   *native.Registry
 	Runtime  func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
-	// Binary is the delivery binary of the subprocess lane ("": "delivery"
-	// looked up on the script's PATH).
+	// Binary, when set, is the executable the subprocess lane runs for every
+	// command. When empty, each call's program is looked up on the script's PATH
+	// by name: a tree leaf's legacy.Command.Program, else Program.
 	Binary string
-	// BinDir is prepended to the scripts' PATH (where a `delivery` lives).
+	// Program is the name the subprocess lane runs commands of their own (not
+	// tree leaves) under, such as a multi-call binary ("": those commands have no
+	// subprocess lane unless Binary is set).
+	Program string
+	// BinDir is prepended to the scripts' PATH (where the programs live).
 	BinDir string
 	// Env are extra variables set in every script.
 	Env map[string]string
@@ -195,11 +200,11 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	if len(args) == 2 {
 		input = json.RawMessage(args[1])
 	}
-	bin := c.suite.Binary
-	if bin == "" {
-		bin = lookPath(ts, "delivery")
-	}
 	name := c.suite.Resolve(args[0])
+	bin := c.suite.Binary
+	if prog := c.suite.program(name); bin == "" && prog != "" {
+		bin = lookPath(ts, prog)
+	}
 	rep, err := Run(context.Background(), name, input, Options{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Commands: c.suite.Commands, Native: c.suite.Native,
 		Binary: bin, Env: callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(),
@@ -222,6 +227,39 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	case !rep.OK():
 		ts.Logf("%s", rep.String())
 	}
+}
+
+// program is the name the subprocess lane runs the command under: a tree
+// leaf's own program, else the suite's Program.
+func (s Suite) program(name string) string {
+	if s.Commands != nil {
+		if c, ok := s.Commands.Lookup(name); ok && c.Program != "" {
+			return c.Program
+		}
+	}
+	return s.Program
+}
+
+// Programs returns every program name the suite's subprocess lane may run:
+// Program and the tree leaves' programs, sorted, without duplicates. A host
+// puts an executable of each name in BinDir.
+func (s Suite) Programs() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	add(s.Program)
+	if s.Commands != nil {
+		for _, c := range s.Commands.All() {
+			add(c.Program)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // native TOOL [JSON]: run the native implementation in the current

@@ -44,6 +44,7 @@ func TestScripts(t *testing.T) {
 	seen := &observed{}
 	p, err := parity.Suite{
 		Dir: dir, Update: *update, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+		Program: "delivery", // testscript.Main puts this test binary on PATH under that name
 		Observe: seen.observe,
 	}.Params()
 	require.NoError(t, err)

@@ -6,14 +6,19 @@
 //     properties, the usage as jsonschema tag and omitempty on optional fields; an
 //     AdjustSchema method (native.SchemaAdjuster) setting the keywords a tag cannot
 //     carry (defaults, enums, minimum, minItems…) and writing the command's rules between
-//     properties with tool.ApplyConstraints (adapter.Constraints); the registration into
-//     nativetools.Default with the adapter spec's description, annotations, effects
-//     and path inputs; and a handler skeleton returning NOT_IMPLEMENTED;
-//   - nativetools/<domain>/<stem>_test.go: schema equality with adapter.Schema, decode
-//     of a full input, and the NOT_IMPLEMENTED assertion the maintainer deletes;
-//   - testdata/script/parity/<stem>.txtar, seeded from the command's corpus script
-//     (testdata/script/*/<stem>.txtar): same archive and setup, each `exec delivery TOOL
-//     args` turned into `parity TOOL 'json'`;
+//     properties with tool.ApplyConstraints (adapter.Constraints); the registration
+//     (native.New) into the registry Config.Registry names with the adapter spec's
+//     description, annotations, effects and path inputs; and a handler skeleton
+//     returning NOT_IMPLEMENTED;
+//   - nativetools/<domain>/<stem>_test.go: schema equality with adapter.Schema (of the
+//     command looked up in the *legacy.Registry its registration reaches, or, when no
+//     importable registry holds it, of the schema as scaffolded), decode of a full input
+//     computed at generation time, and the NOT_IMPLEMENTED assertion the maintainer
+//     deletes;
+//   - testdata/script/parity/<stem>.txtar, seeded from the command's own golden script
+//     (Config.Scripts/*/<stem>.txtar): same archive and setup, each `exec PROGRAM TOOL
+//     args` (for a tree leaf `exec PROGRAM path... args`) turned into `parity TOOL
+//     'json'`; without one, a call setting the required inputs on an empty workspace;
 //   - nativetools/<domain>/doc.go for a new domain package, and nativetools/all/all.go
 //     regenerated to blank-import every domain package.
 //
@@ -25,12 +30,18 @@
 // whose prefix is not the domain keeps its prefix (plan:create → PlanCreateInput next to
 // initiative:create's CreateInput).
 //
-// Commands are located in source with golang.org/x/tools/go/packages (syntax and
-// types): the commands.Register call, its constant Name and Domain, and the constructor
-// New names. The flag table is read from the pristine app that constructor builds,
-// through adapter.Spec, so the generated Input reproduces the one flag-to-schema mapping
-// the adapter, the argv builder and the kernel use; code is written with
-// github.com/dave/jennifer with every import name given explicitly.
+// Commands are looked up in Config.Commands (the registry's runtime view) and found in
+// source by discovery with golang.org/x/tools/go/packages (syntax and types): first the
+// packages their constructors are declared in, then "./..." of Config.Dir (or the
+// Config.Patterns given). A registration is any legacy.Command literal with a constant
+// Name, whatever receives it (commands.Register, r.Add, a local helper, a table), or
+// for a command-tree leaf the (*legacy.Registry).AddApp or legacy.FromApp call and the
+// cli.Command literal named like the leaf whose enclosing literals match its path. A
+// command not found in source is scaffolded from the runtime view alone, and Config.Log
+// and the file header say so. The flag table is always read from the pristine app the
+// command's New builds, through adapter.Spec, so the generated Input reproduces the one
+// flag-to-schema mapping the adapter, the argv builder and the kernel use; code is
+// written with github.com/dave/jennifer with every import name given explicitly.
 //
 // Invariants:
 //
@@ -42,4 +53,7 @@
 //     rewritten whenever its import list changes.
 //   - The scaffold never edits routes (the route table stays adapter) and never touches
 //     the legacy command.
+//   - Generated files hold no corpus data: they import the toolkit, testify and the
+//     adopter's own registries only; the corpus registry is the default target in the
+//     cmdbridge module alone.
 package scaffold

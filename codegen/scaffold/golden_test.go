@@ -77,15 +77,16 @@ func pathsWithoutDoc(paths []string, golden string) []string {
 	return paths
 }
 
-// TestGeneratedGreetBuildsVetsAndPasses builds and vets the golden package and runs the
-// unit tests the scaffold generated for it (schema equality, full decode, and the
-// NOT_IMPLEMENTED skeleton).
+// TestGeneratedGreetBuildsVetsAndPasses builds and vets the golden packages (demo:greet's
+// and gizmo's notes:add) and runs the unit tests the scaffold generated for them (schema
+// equality, full decode, and the NOT_IMPLEMENTED skeleton).
 func TestGeneratedGreetBuildsVetsAndPasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the go command")
 	}
-	pkg := "./testdata/codegen/golden/nativetools/..."
-	for _, args := range [][]string{{"build", pkg}, {"vet", pkg}, {"test", "-count=1", pkg}} {
+	pkgs := []string{"./testdata/codegen/golden/nativetools/...", "./testdata/codegen/golden-gizmo/nativetools/..."}
+	for _, args := range [][]string{{"build"}, {"vet"}, {"test", "-count=1"}} {
+		args = append(args, pkgs...)
 		out, err := goCmd(t, moduleRoot(t), args...)
 		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
 	}

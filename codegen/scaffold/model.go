@@ -11,14 +11,23 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Tool is everything the generator writes for one command: where, under which Go names,
 // and the Input fields with the schema keywords their tags cannot carry.
 type Tool struct {
 	Loc Located
+	// Command is the registry's view of the command.
+	Command legacy.Command
 	// Spec is the adapter's tool spec (the ground truth for schema and annotations).
 	Spec tool.Spec
+	// Native is where the tool registers; Legacy the registry variable the test looks
+	// the command up in (zero: the test compares with the schema as scaffolded).
+	Native target
+	Legacy Qual
+	// Local is the module path of the generated code: its imports are grouped last.
+	Local string
 	// Package is the nativetools domain package name and directory (nativetools/<Package>).
 	Package string
 	// Base is the file stem (status → status.go, status_test.go).
@@ -30,6 +39,14 @@ type Tool struct {
 	// Constraints are the rules between properties (adapter.Constraints), which
 	// AdjustSchema writes with tool.ApplyConstraints as the adapter does.
 	Constraints []tool.Constraint
+}
+
+// target is the native registry generated tools register into: Register is a
+// *native.Registry variable (IsVar: registered with Add) or a func(native.Tool); Lookup
+// is the *native.Registry variable tests look tools up in.
+type target struct {
+	Register, Lookup Qual
+	IsVar            bool
 }
 
 // Field is one Input struct field, one schema property.

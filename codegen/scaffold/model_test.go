@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func TestNamingDisambiguatesWithinADomain(t *testing.T) {
@@ -95,4 +97,57 @@ func newTestApp(argsUsage string, flags ...string) *cli.App {
 		app.Flags = append(app.Flags, &cli.StringFlag{Name: f})
 	}
 	return app
+}
+
+func TestFindLeafMatchesThePath(t *testing.T) {
+	d := &discovery{leaves: []leafLit{
+		{name: "add", parents: []string{"notes"}, line: 1},
+		{name: "add", parents: []string{"tasks"}, line: 2},
+		{name: "add", line: 3}, // declared by a constructor of its own
+		{name: "list", parents: []string{"notes"}, line: 4},
+		{name: "list", parents: []string{"tasks"}, line: 5},
+	}}
+	for _, tc := range []struct {
+		path []string
+		line int // 0: no answer
+	}{
+		{[]string{"notes", "add"}, 1},
+		{[]string{"tasks", "add"}, 2},
+		{[]string{"add"}, 3},
+		{[]string{"other", "list"}, 0}, // two equally good candidates
+		{[]string{"remove"}, 0},
+	} {
+		l, ok := d.findLeaf(tc.path)
+		assert.Equal(t, tc.line != 0, ok, "%v", tc.path)
+		if ok {
+			assert.Equal(t, tc.line, l.line, "%v", tc.path)
+		}
+	}
+}
+
+func TestFindTreeByProgram(t *testing.T) {
+	one := &discovery{trees: []treeReg{{program: ""}}}
+	_, ok := one.findTree("gizmo")
+	assert.True(t, ok, "the only tree is the one")
+	two := &discovery{trees: []treeReg{{program: "gizmo", Located: Located{Line: 1}}, {program: "other", Located: Located{Line: 2}}}}
+	tr, ok := two.findTree("other")
+	require.True(t, ok)
+	assert.Equal(t, 2, tr.Line)
+	_, ok = two.findTree("third")
+	assert.False(t, ok)
+}
+
+func TestCommandArgsOfTreeLeavesAndCommands(t *testing.T) {
+	leaf := legacy.Command{Name: "notes:add", Program: "gizmo", Path: []string{"notes", "add"}}
+	args, ok := commandArgs(scriptWords(`exec gizmo --upper notes add --text 'a b'`), leaf)
+	require.True(t, ok)
+	assert.Equal(t, []string{"--upper", "--text", "a b"}, args)
+	_, ok = commandArgs(scriptWords(`exec gizmo notes list --input x`), leaf)
+	assert.False(t, ok, "another leaf")
+	_, ok = commandArgs(scriptWords(`exec other notes add`), leaf)
+	assert.False(t, ok, "another program")
+	flat := legacy.Command{Name: "wu:status"}
+	args, ok = commandArgs(scriptWords(`exec delivery wu:status --id WU-1`), flat)
+	require.True(t, ok)
+	assert.Equal(t, []string{"--id", "WU-1"}, args)
 }

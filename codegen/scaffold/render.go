@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -16,39 +17,45 @@ import (
 // Import paths the generated code uses, each with its explicit package name: jennifer
 // never guesses an alias.
 const (
-	pathContext     = "context"
-	pathJSON        = "encoding/json"
-	pathIO          = "io"
-	pathStrings     = "strings"
-	pathTesting     = "testing"
-	pathJSONSchema  = "github.com/google/jsonschema-go/jsonschema"
-	pathNativetools = "github.com/cmdbridge/cmdbridge/nativetools"
-	pathNative      = "github.com/cmdbridge/cmdbridge/tool/native"
-	pathSchematest  = "github.com/cmdbridge/cmdbridge/nativetools/schematest"
-	pathTool        = "github.com/cmdbridge/cmdbridge/tool"
-	pathAdapter     = "github.com/cmdbridge/cmdbridge/adapter"
-	pathCommands    = "github.com/cmdbridge/cmdbridge/commands"
-	pathAssert      = "github.com/stretchr/testify/assert"
-	pathRequire     = "github.com/stretchr/testify/require"
+	pathContext    = "context"
+	pathJSON       = "encoding/json"
+	pathIO         = "io"
+	pathStrings    = "strings"
+	pathTesting    = "testing"
+	pathJSONSchema = "github.com/google/jsonschema-go/jsonschema"
+	pathNative     = "github.com/cmdbridge/cmdbridge/tool/native"
+	pathTool       = "github.com/cmdbridge/cmdbridge/tool"
+	pathAdapter    = "github.com/cmdbridge/cmdbridge/adapter"
+	pathAssert     = "github.com/stretchr/testify/assert"
+	pathRequire    = "github.com/stretchr/testify/require"
+	// pathNativetools is the corpus's native registry package, the default target of
+	// tools scaffolded in the cmdbridge module only.
+	pathNativetools = corpusModule + "/nativetools"
 )
 
 var importNames = map[string]string{
 	pathContext: "context", pathJSON: "json", pathIO: "io", pathStrings: "strings",
-	pathTesting: "testing", pathJSONSchema: "jsonschema", pathNativetools: "nativetools", pathNative: "native",
-	pathSchematest: "schematest", pathTool: "tool", pathAdapter: "adapter",
-	pathCommands: "commands", pathAssert: "assert", pathRequire: "require",
+	pathTesting: "testing", pathJSONSchema: "jsonschema", pathNative: "native",
+	pathTool: "tool", pathAdapter: "adapter", pathAssert: "assert", pathRequire: "require",
 }
 
-func newFile(pkgPath, pkgName string) *jen.File {
+// newFile starts a file, naming every import it may use, the given registries'
+// packages included.
+func newFile(pkgPath, pkgName string, quals ...Qual) *jen.File {
 	f := jen.NewFilePathName(pkgPath, pkgName)
 	f.ImportNames(importNames)
+	for _, q := range quals {
+		if q.Path != "" {
+			f.ImportName(q.Path, q.Pkg)
+		}
+	}
 	return f
 }
 
 // render renders f and groups its imports the project's way: standard library,
-// third-party, then this module's packages, each group separated by a blank line
-// (jennifer writes one sorted block).
-func render(f *jen.File) ([]byte, error) {
+// third-party, then the packages of the module local (the generated code's own), each
+// group separated by a blank line (jennifer writes one sorted block).
+func render(f *jen.File, local string) ([]byte, error) {
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
 		return nil, err
@@ -67,7 +74,7 @@ func render(f *jen.File) ([]byte, error) {
 	for _, line := range strings.Split(src[body:body+end], "\n") {
 		path := line[strings.Index(line, `"`)+1:]
 		switch first, _, _ := strings.Cut(path, "/"); {
-		case strings.HasPrefix(path, modulePrefix):
+		case strings.HasPrefix(path, local+"/") || strings.HasPrefix(path, local+`"`):
 			groups[2] = append(groups[2], line)
 		case !strings.Contains(first, "."):
 			groups[0] = append(groups[0], line)
@@ -89,14 +96,20 @@ func render(f *jen.File) ([]byte, error) {
 	return formatted, nil
 }
 
-// modulePrefix is the import path prefix of this project's packages, grouped last.
-const modulePrefix = "github.com/cmdbridge/cmdbridge/"
-
 // toolFile renders nativetools/<pkg>/<base>.go: Input struct, AdjustSchema when needed,
 // registration, handler skeleton.
 func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
-	f := newFile(pkgPath, t.Package)
-	f.HeaderComment(fmt.Sprintf("Scaffolded by `cmdbridge scaffold %s` from %s (%s).", t.Spec.Name, t.Loc.Constructor, source))
+	f := newFile(pkgPath, t.Package, t.Native.Register)
+	switch {
+	case t.Loc.Runtime:
+		f.HeaderComment(fmt.Sprintf("Scaffolded by `cmdbridge scaffold %s` from the command registry's runtime view:", t.Spec.Name))
+		f.HeaderComment("its registration was not found in source.")
+	case t.Loc.Leaf != "":
+		f.HeaderComment(fmt.Sprintf("Scaffolded by `cmdbridge scaffold %s` from `%s %s`, a leaf of %s's tree (%s).",
+			t.Spec.Name, t.Command.Program, t.Loc.Leaf, orUnknown(t.Loc.Constructor), source))
+	default:
+		f.HeaderComment(fmt.Sprintf("Scaffolded by `cmdbridge scaffold %s` from %s (%s).", t.Spec.Name, orUnknown(t.Loc.Constructor), source))
+	}
 	f.HeaderComment("The Input struct reproduces the adapter's input schema; write the handler, then delete the")
 	f.HeaderComment("NOT_IMPLEMENTED test and route the tool native once its parity script passes.")
 
@@ -145,10 +158,13 @@ func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
 	}
 
 	f.Line()
-	f.Func().Id("init").Params().Block(
-		jen.Qual(pathNativetools, "Register").Call(jen.Qual(pathNative, "New").Call(
-			specLiteral(t), jen.Id(t.Handler))),
-	)
+	tl := jen.Qual(pathNative, "New").Call(specLiteral(t), jen.Id(t.Handler))
+	reg := jen.Qual(t.Native.Register.Path, t.Native.Register.Name).Call(tl)
+	if t.Native.IsVar {
+		reg = jen.If(jen.Err().Op(":=").Qual(t.Native.Register.Path, t.Native.Register.Name).Dot("Add").Call(tl),
+			jen.Err().Op("!=").Nil()).Block(jen.Panic(jen.Err()))
+	}
+	f.Func().Id("init").Params().Block(reg)
 
 	f.Line()
 	f.Commentf("%s serves %s natively. Until it is written the tool answers NOT_IMPLEMENTED, so its", t.Handler, t.Spec.Name)
@@ -161,7 +177,14 @@ func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
 		jen.Return(jen.Qual(pathTool, "Fail").Call(jen.Qual(pathTool, "CodeNotImplemented"),
 			jen.Lit(t.Spec.Name+": the native handler is not written yet"))),
 	)
-	return render(f)
+	return render(f, t.Local)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unnamed constructor"
+	}
+	return s
 }
 
 func goTypeCode(t string) jen.Code {
@@ -305,34 +328,54 @@ func keywordValue(k Keyword) (jen.Code, error) {
 	return nil, fmt.Errorf("keyword %s has no Go form", k.Path)
 }
 
-// testFile renders nativetools/<pkg>/<base>_test.go (package <pkg>_test).
+// testFile renders nativetools/<pkg>/<base>_test.go (package <pkg>_test). The full
+// input is computed now from the adapter schema, so the test imports nothing but the
+// toolkit, testify and the adopter's own registries.
 func testFile(t Tool, pkgPath string) ([]byte, error) {
-	f := newFile(pkgPath+"_test", t.Package+"_test")
+	f := newFile(pkgPath+"_test", t.Package+"_test", t.Native.Lookup, t.Legacy)
 	f.ImportName(pkgPath, t.Package)
-	f.Anon(t.Loc.PkgPath)
+	if t.Legacy != (Qual{}) && t.Loc.PkgPath != "" && t.Loc.PkgPath != t.Legacy.Path && t.Loc.PkgPath != pkgPath {
+		f.Anon(t.Loc.PkgPath) // registers the command
+	}
 	f.HeaderComment(fmt.Sprintf("Scaffolded by `cmdbridge scaffold %s`: the native tool's contract with its legacy command.", t.Spec.Name))
+	sample, err := inputJSON(sampleInput(t.Spec.InputSchema))
+	if err != nil {
+		return nil, err
+	}
 	prefix := strings.TrimSuffix(t.TypeName, "Input")
 	name := jen.Lit(t.Spec.Name)
 	lookup := func(g *jen.Group) {
-		g.List(jen.Id("nt"), jen.Id("ok")).Op(":=").Qual(pathNativetools, "Default").Dot("Lookup").Call(name)
+		g.List(jen.Id("nt"), jen.Id("ok")).Op(":=").Qual(t.Native.Lookup.Path, t.Native.Lookup.Name).Dot("Lookup").Call(name)
 		g.Qual(pathRequire, "True").Call(jen.Id("t"), jen.Id("ok"), jen.Lit("native tool not registered"))
 	}
 	fullInput := func(g *jen.Group) {
-		g.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(
-			jen.Qual(pathSchematest, "FullInput").Call(jen.Id("nt").Dot("Spec").Dot("InputSchema")))
-		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		g.Id("raw").Op(":=").Index().Byte().Call(rawString(sample))
 	}
 	tParam := jen.Id("t").Op("*").Qual(pathTesting, "T")
 
-	f.Commentf("Test%sSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.", prefix)
+	if t.Legacy != (Qual{}) {
+		f.Commentf("Test%sSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.", prefix)
+	} else {
+		f.Commentf("Test%sSchemaEqualsAdapter: the native input schema is the adapter's as it was when", prefix)
+		f.Comment("scaffolded (no registry this test can import holds the command; rescaffold when its flags change).")
+	}
 	f.Func().Id("Test" + prefix + "SchemaEqualsAdapter").Params(tParam).BlockFunc(func(g *jen.Group) {
-		g.List(jen.Id("c"), jen.Id("ok")).Op(":=").Qual(pathCommands, "Lookup").Call(name)
-		g.Qual(pathRequire, "True").Call(jen.Id("t"), jen.Id("ok"), jen.Lit("legacy command not registered"))
-		g.List(jen.Id("want"), jen.Err()).Op(":=").Qual(pathAdapter, "Schema").Call(jen.Id("c"))
-		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		if t.Legacy != (Qual{}) {
+			g.List(jen.Id("c"), jen.Id("ok")).Op(":=").Qual(t.Legacy.Path, t.Legacy.Name).Dot("Lookup").Call(name)
+			g.Qual(pathRequire, "True").Call(jen.Id("t"), jen.Id("ok"), jen.Lit("legacy command not registered"))
+			g.List(jen.Id("want"), jen.Err()).Op(":=").Qual(pathAdapter, "Schema").Call(jen.Id("c"))
+			g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+			g.List(jen.Id("wantJSON"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(jen.Id("want"))
+			g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
+		} else {
+			raw, err := json.Marshal(t.Spec.InputSchema)
+			if err != nil {
+				g.Panic(jen.Lit(err.Error())) // unreachable: the adapter built the schema from JSON values
+				return
+			}
+			g.Id("wantJSON").Op(":=").Index().Byte().Call(rawString(string(raw)))
+		}
 		lookup(g)
-		g.List(jen.Id("wantJSON"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(jen.Id("want"))
-		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
 		g.List(jen.Id("gotJSON"), jen.Err()).Op(":=").Qual(pathJSON, "Marshal").Call(jen.Id("nt").Dot("Spec").Dot("InputSchema"))
 		g.Qual(pathRequire, "NoError").Call(jen.Id("t"), jen.Err())
 		g.Qual(pathAssert, "Equal").Call(jen.Id("t"), jen.String().Call(jen.Id("wantJSON")), jen.String().Call(jen.Id("gotJSON")))
@@ -365,31 +408,77 @@ func testFile(t Tool, pkgPath string) ([]byte, error) {
 		g.Qual(pathRequire, "NotNil").Call(jen.Id("t"), jen.Id("out").Dot("Error"))
 		g.Qual(pathAssert, "Equal").Call(jen.Id("t"), jen.Qual(pathTool, "CodeNotImplemented"), jen.Id("out").Dot("Error").Dot("Code"))
 	})
-	return render(f)
+	return render(f, t.Local)
+}
+
+// rawString is s as a raw string literal when it can be one (readable JSON), else as
+// an interpreted one.
+func rawString(s string) jen.Code {
+	if !strings.Contains(s, "`") && !strings.Contains(s, "\r") {
+		return jen.Id("`" + s + "`")
+	}
+	return jen.Lit(s)
+}
+
+// sampleInput is an input setting every property of s to a non-zero value of its type
+// (the first enum value, an integer at least the minimum, one-item arrays), for the
+// generated decode test.
+func sampleInput(s *jsonschema.Schema) map[string]any {
+	out := map[string]any{}
+	for name, p := range s.Properties {
+		out[name] = sampleValue(name, p)
+	}
+	return out
+}
+
+func sampleValue(name string, s *jsonschema.Schema) any {
+	if s == nil {
+		return "x-" + name
+	}
+	if len(s.Enum) > 0 {
+		return s.Enum[0]
+	}
+	switch s.Type {
+	case "boolean":
+		return true
+	case "integer":
+		v := 7.0
+		if s.Minimum != nil && *s.Minimum > v {
+			v = *s.Minimum
+		}
+		return int64(v)
+	case "number":
+		return 7.5
+	case "array":
+		return []any{sampleValue(name, s.Items)}
+	case "object":
+		return sampleInput(s)
+	}
+	return "x-" + name
 }
 
 // docFile renders the doc.go of a domain package the scaffold creates.
-func docFile(pkgPath, pkg, domain string) ([]byte, error) {
-	f := newFile(pkgPath, pkg)
-	f.PackageComment(fmt.Sprintf("Package %s holds the native implementations of the %s domain's tools, one file per", pkg, domain))
+func docFile(t Tool, pkgPath string) ([]byte, error) {
+	f := newFile(pkgPath, t.Package)
+	f.PackageComment(fmt.Sprintf("Package %s holds the native implementations of the %s domain's tools, one file per", t.Package, t.Command.Domain))
 	f.PackageComment("tool in the same order: Input struct, registration, handler. Each registers into")
-	f.PackageComment("nativetools.Default from init.")
+	f.PackageComment(t.Native.Register.Short() + " from init.")
 	f.PackageComment("")
 	f.PackageComment("Invariants: an Input's schema equals the legacy command's adapter schema (each tool's test")
 	f.PackageComment("checks it); handlers reach the world only through their *tool.Env and never touch")
 	f.PackageComment("process globals.")
-	return render(f)
+	return render(f, t.Local)
 }
 
 // allFile renders nativetools/all/all.go blank-importing every domain package.
-func allFile(pkgPath string, domains []string) ([]byte, error) {
+func allFile(pkgPath string, domains []string, tg target, local string) ([]byte, error) {
 	f := newFile(pkgPath, "all")
 	f.HeaderComment("Code generated by cmdbridge scaffold. DO NOT EDIT.")
-	f.PackageComment("Package all registers every native tool domain in nativetools.Default by importing it.")
+	f.PackageComment("Package all registers every native tool domain in " + tg.Lookup.Short() + " by importing it.")
 	sorted := append([]string(nil), domains...)
 	sort.Strings(sorted)
 	f.Anon(sorted...)
-	return render(f)
+	return render(f, local)
 }
 
 // constraintLiteral is a tool.Constraint as Go source.

@@ -8,6 +8,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +17,7 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -26,17 +29,35 @@ type Config struct {
 	// testdata/script/parity/…). It must lie inside a Go module: generated import paths
 	// are derived from the module path.
 	Root string
-	// Dir is where the command packages are loaded from (default: the root of Root's
-	// module); Patterns are the go/packages patterns naming them (default ./commands/...).
+	// Dir is where packages are discovered from (default: the root of Root's module).
+	// Patterns are go/packages patterns relative to it; by default the scaffold loads
+	// the packages the commands' constructors are declared in, then, for a command not
+	// found there (a command-tree leaf), "./...".
 	Dir      string
 	Patterns []string
 	// Commands is the registry whose pristine apps give the adapter schema, the ground
-	// truth the Input struct reproduces (default commands.Default).
+	// truth the Input struct reproduces, and the runtime view of a command whose
+	// registration is not found in source.
 	Commands *legacy.Registry
-	// Scripts is the folder of the corpus golden scripts (default: testdata/script in the
-	// root of Root's module).
+	// Scripts is the folder of the command golden scripts a parity script is seeded from
+	// (default: testdata/script in the root of Root's module).
 	Scripts string
+	// Registry names the native registry generated tools register into, as
+	// "importpath.Name": a func(native.Tool) (registered with a call) or a
+	// *native.Registry variable (registered with Add). Default: in the cmdbridge module,
+	// the corpus's nativetools.Register; elsewhere the one *native.Registry variable
+	// the discovered packages declare.
+	Registry string
+	// Legacy names the *legacy.Registry variable ("importpath.Name") the generated test
+	// looks the command up in (default: the one its registration reaches).
+	Legacy string
+	// Log receives notes about what the scaffold could not find in source (nil: none).
+	Log io.Writer
 }
+
+// corpusModule is the module path of cmdbridge itself, whose native tools register in
+// the corpus registry by default.
+const corpusModule = "github.com/cmdbridge/cmdbridge"
 
 // File is one generated file: its path relative to Root and its content.
 type File struct {
@@ -47,9 +68,9 @@ type File struct {
 }
 
 // Plan computes the files scaffolding names would write, without writing anything. It
-// locates every command once (so file names are disambiguated against the whole
-// domain), then renders each named command's tool file, test file and parity script,
-// the doc.go of any domain package that has none, and nativetools/all/all.go.
+// looks every command up in cfg.Commands, discovers its registration in source, then
+// renders each named command's tool file, test file and parity script, the doc.go of
+// any domain package that has none, and nativetools/all/all.go.
 func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 	if cfg.Root == "" {
 		return nil, errors.New("scaffold: no root directory")
@@ -58,13 +79,13 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(cfg.Patterns) == 0 {
-		cfg.Patterns = []string{"./commands/..."}
-	}
 	if cfg.Commands == nil {
 		cfg.Commands = legacy.NewRegistry()
 	}
-	nativePath, modRoot, err := importPath(root)
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	nativePath, modRoot, modPath, err := importPath(root)
 	if err != nil {
 		return nil, err
 	}
@@ -75,33 +96,45 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		cfg.Scripts = filepath.Join(modRoot, "testdata", "script")
 	}
 	nativePath += "/nativetools"
-	all, err := Locate(ctx, cfg.Dir, cfg.Patterns...)
+	cmds := make([]legacy.Command, len(names))
+	for i, name := range names {
+		c, ok := cfg.Commands.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("scaffold %s: no command of that name is registered", name)
+		}
+		cmds[i] = c
+	}
+	locs, d, err := locateAll(ctx, cfg, modPath, cmds)
 	if err != nil {
 		return nil, err
 	}
-	byName := map[string]Located{}
-	for _, l := range all {
-		byName[l.Name] = l
+	target, err := nativeTarget(ctx, cfg, modPath, d)
+	if err != nil {
+		return nil, err
 	}
-	names2 := naming(all)
+	var everyone []Located
+	for _, c := range cfg.Commands.All() {
+		everyone = append(everyone, Located{Name: c.Name, Domain: c.Domain})
+	}
+	names2 := naming(everyone)
 	var files []File
 	domains := map[string]bool{}
 	docs := map[string]bool{}
-	for _, name := range names {
-		loc, ok := byName[name]
-		if !ok {
-			return nil, fmt.Errorf("scaffold %s: no commands.Register of that name in %v", name, cfg.Patterns)
-		}
-		c, ok := cfg.Commands.Lookup(name)
-		if !ok {
-			return nil, fmt.Errorf("scaffold %s: found in source but not registered in this binary's command registry", name)
+	for i, name := range names {
+		c, loc := cmds[i], locs[i]
+		if loc.Runtime {
+			fmt.Fprintf(cfg.Log, "scaffold %s: registration not found in source; using the registry's runtime view (flags from the command's New)\n", name)
 		}
 		spec, err := adapter.Spec(c)
 		if err != nil {
 			return nil, fmt.Errorf("scaffold %s: %w", name, err)
 		}
 		n := names2[name]
-		t := Tool{Loc: loc, Spec: spec, Package: packageName(loc.Domain), Base: n[0], TypeName: n[1], Handler: n[2]}
+		t := Tool{Loc: loc, Spec: spec, Command: c, Native: target, Local: modPath,
+			Package: packageName(c.Domain), Base: n[0], TypeName: n[1], Handler: n[2]}
+		if t.Legacy, err = legacyRegistry(cfg, loc, d); err != nil {
+			return nil, fmt.Errorf("scaffold %s: %w", name, err)
+		}
 		if t.Fields, err = fields(name, spec.InputSchema); err != nil {
 			return nil, fmt.Errorf("scaffold %s: %w", name, err)
 		}
@@ -133,7 +166,7 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		domains[pkgPath] = true
 		if !docs[t.Package] {
 			if _, err := os.Stat(filepath.Join(root, dir, "doc.go")); errors.Is(err, os.ErrNotExist) {
-				doc, err := docFile(pkgPath, t.Package, loc.Domain)
+				doc, err := docFile(t, pkgPath)
 				if err != nil {
 					return nil, err
 				}
@@ -142,7 +175,7 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 			docs[t.Package] = true
 		}
 	}
-	existing, err := domainPackages(filepath.Join(root, "nativetools"), nativePath)
+	existing, err := domainPackages(filepath.Join(root, "nativetools"), nativePath, target.Register.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -154,13 +187,174 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		list = append(list, p)
 	}
 	sort.Strings(list)
-	allSrc, err := allFile(nativePath+"/all", list)
+	allSrc, err := allFile(nativePath+"/all", list, target, modPath)
 	if err != nil {
 		return nil, fmt.Errorf("scaffold: render all.go: %w", err)
 	}
 	files = append(files, File{Path: filepath.Join("nativetools", "all", "all.go"), Content: allSrc, Maintained: true})
 	return files, nil
 }
+
+// locateAll finds each command's registration in source. Without configured patterns
+// it loads the packages the commands' constructors are declared in first (the runtime
+// knows them), then "./..." for the commands still missing; a command found nowhere is
+// located by the registry's runtime view (Located.Runtime).
+func locateAll(ctx context.Context, cfg Config, modPath string, cmds []legacy.Command) ([]Located, *discovery, error) {
+	var passes [][]string
+	if len(cfg.Patterns) > 0 {
+		passes = [][]string{cfg.Patterns}
+	} else {
+		seen := map[string]bool{}
+		var hints []string
+		for _, c := range cmds {
+			// A constructor declared in a test (package path ending in _test) has no
+			// package to load.
+			if p := funcPackage(c.New); p != "" && p != legacyPkg && !seen[p] && !strings.HasSuffix(p, "_test") &&
+				(p == modPath || strings.HasPrefix(p, modPath+"/")) {
+				seen[p] = true
+				hints = append(hints, p)
+			}
+		}
+		if len(hints) > 0 {
+			passes = append(passes, hints)
+		}
+		passes = append(passes, []string{"./..."})
+	}
+	locs := make([]Located, len(cmds))
+	found := make([]bool, len(cmds))
+	var d *discovery
+	for _, patterns := range passes {
+		var err error
+		if d, err = discover(ctx, cfg.Dir, patterns); err != nil {
+			return nil, nil, err
+		}
+		missing := 0
+		for i, c := range cmds {
+			if !found[i] {
+				locs[i], found[i] = d.resolve(c)
+			}
+			if !found[i] {
+				missing++
+			}
+		}
+		if missing == 0 {
+			break
+		}
+	}
+	for i, c := range cmds {
+		if !found[i] {
+			locs[i] = Located{Name: c.Name, Domain: c.Domain, Runtime: true}
+			for _, s := range d.skipped {
+				fmt.Fprintf(cfg.Log, "scaffold %s: not searched: %s\n", c.Name, s)
+			}
+		}
+	}
+	return locs, d, nil
+}
+
+// resolve finds c's registration in what d discovered: its legacy.Command literal, or
+// for a tree leaf the tree's registration and the leaf's cli.Command literal.
+func (d *discovery) resolve(c legacy.Command) (Located, bool) {
+	for _, l := range d.literals {
+		if l.Name == c.Name {
+			if l.Domain == "" {
+				l.Domain = c.Domain
+			}
+			return l, true
+		}
+	}
+	if c.Program == "" {
+		return Located{}, false
+	}
+	tree, ok := d.findTree(c.Program)
+	if !ok {
+		return Located{}, false
+	}
+	loc := tree.Located
+	loc.Name, loc.Domain, loc.Leaf = c.Name, c.Domain, strings.Join(c.Path, " ")
+	if leaf, ok := d.findLeaf(c.Path); ok {
+		loc.File, loc.Line = leaf.file, leaf.line
+	}
+	return loc, true
+}
+
+// nativeTarget resolves the registry generated tools register into (Config.Registry
+// or its default) and the *native.Registry variable their tests look them up in.
+func nativeTarget(ctx context.Context, cfg Config, modPath string, d *discovery) (target, error) {
+	spec := cfg.Registry
+	if spec == "" {
+		// The adopter's own registry when the discovered packages declare exactly one;
+		// the corpus's registers through nativetools.Register, as its tools do.
+		if q, ok := only(d.natives); ok && q.Path != pathNativetools {
+			return target{Register: q, Lookup: q, IsVar: true}, nil
+		}
+		if modPath != corpusModule {
+			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found; name the one generated tools register into (Config.Registry, --registry IMPORTPATH.NAME)", len(d.natives))
+		}
+		spec = pathNativetools + ".Register"
+	}
+	dot := strings.LastIndex(spec, ".")
+	if dot <= strings.LastIndex(spec, "/") || dot == len(spec)-1 {
+		return target{}, fmt.Errorf("scaffold: registry %q is not IMPORTPATH.NAME", spec)
+	}
+	path, name := spec[:dot], spec[dot+1:]
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Dir: cfg.Dir, Mode: packages.NeedName | packages.NeedTypes}, path)
+	if err != nil {
+		return target{}, fmt.Errorf("scaffold: load registry package %s: %w", path, err)
+	}
+	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 || pkgs[0].Types == nil {
+		return target{}, fmt.Errorf("scaffold: registry package %s does not load", path)
+	}
+	pkg := pkgs[0].Types
+	reg := Qual{path, pkg.Name(), name}
+	switch obj := pkg.Scope().Lookup(name).(type) {
+	case *types.Var:
+		if isPtrTo(obj.Type(), nativePkg, "Registry") {
+			return target{Register: reg, Lookup: reg, IsVar: true}, nil
+		}
+	case *types.Func:
+		sig := obj.Type().(*types.Signature)
+		if sig.Params().Len() == 1 && isNamed(sig.Params().At(0).Type(), nativePkg, "Tool") {
+			var vars []Qual
+			for _, n := range pkg.Scope().Names() {
+				if v, ok := pkg.Scope().Lookup(n).(*types.Var); ok && v.Exported() && isPtrTo(v.Type(), nativePkg, "Registry") {
+					vars = append(vars, Qual{path, pkg.Name(), n})
+				}
+			}
+			if len(vars) != 1 {
+				return target{}, fmt.Errorf("scaffold: registry %s: its package declares %d *native.Registry variables, need one for the generated test to look tools up in (name the variable instead)", spec, len(vars))
+			}
+			return target{Register: reg, Lookup: vars[0]}, nil
+		}
+	}
+	return target{}, fmt.Errorf("scaffold: registry %s is neither a *native.Registry variable nor a func(native.Tool)", spec)
+}
+
+// legacyRegistry is the *legacy.Registry variable the generated test looks the command
+// up in, or the zero Qual when the test cannot reach a registered command (the
+// registration happens in a main package or was not found in source): the test then
+// compares with the adapter schema as it was when scaffolded.
+func legacyRegistry(cfg Config, loc Located, d *discovery) (Qual, error) {
+	if cfg.Legacy != "" {
+		dot := strings.LastIndex(cfg.Legacy, ".")
+		if dot <= strings.LastIndex(cfg.Legacy, "/") || dot == len(cfg.Legacy)-1 {
+			return Qual{}, fmt.Errorf("legacy registry %q is not IMPORTPATH.NAME", cfg.Legacy)
+		}
+		path := cfg.Legacy[:dot]
+		return Qual{path, pathBase(path), cfg.Legacy[dot+1:]}, nil
+	}
+	if loc.Runtime || loc.Main {
+		return Qual{}, nil
+	}
+	if loc.Registry != (Qual{}) {
+		return loc.Registry, nil
+	}
+	q, _ := only(d.legacies)
+	return q, nil
+}
+
+// pathBase is the last element of an import path, the package name by convention.
+func pathBase(path string) string { return path[strings.LastIndex(path, "/")+1:] }
 
 // ExistsError lists the files a scaffold would overwrite.
 type ExistsError struct{ Paths []string }
@@ -228,34 +422,34 @@ func Scaffold(ctx context.Context, cfg Config, force bool, names ...string) ([]s
 	return Write(cfg.Root, files, force)
 }
 
-// importPath returns the import path of dir, from the go.mod of its module, and the
-// module's root directory.
-func importPath(dir string) (string, string, error) {
+// importPath returns the import path of dir, from the go.mod of its module, the
+// module's root directory and its module path.
+func importPath(dir string) (string, string, string, error) {
 	for d := dir; ; d = filepath.Dir(d) {
 		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err == nil {
 			mod := modfile.ModulePath(data)
 			if mod == "" {
-				return "", "", fmt.Errorf("scaffold: %s has no module line", filepath.Join(d, "go.mod"))
+				return "", "", "", fmt.Errorf("scaffold: %s has no module line", filepath.Join(d, "go.mod"))
 			}
 			rel, err := filepath.Rel(d, dir)
 			if err != nil {
-				return "", "", err
+				return "", "", "", err
 			}
 			if rel == "." {
-				return mod, d, nil
+				return mod, d, mod, nil
 			}
-			return mod + "/" + filepath.ToSlash(rel), d, nil
+			return mod + "/" + filepath.ToSlash(rel), d, mod, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", "", fmt.Errorf("scaffold: %s is not inside a Go module", dir)
+			return "", "", "", fmt.Errorf("scaffold: %s is not inside a Go module", dir)
 		}
 	}
 }
 
 // domainPackages lists the import paths of the nativetools subfolders holding a tool
-// package: a non-test file that imports nativetools and has an init function.
-func domainPackages(dir, nativePath string) ([]string, error) {
+// package: a non-test file that imports the registry package and has an init function.
+func domainPackages(dir, nativePath, registryPath string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -273,7 +467,7 @@ func domainPackages(dir, nativePath string) ([]string, error) {
 			if strings.HasSuffix(f, "_test.go") {
 				continue
 			}
-			if registers(f, nativePath) {
+			if registers(f, registryPath) {
 				out = append(out, nativePath+"/"+e.Name())
 				break
 			}
@@ -282,14 +476,14 @@ func domainPackages(dir, nativePath string) ([]string, error) {
 	return out, nil
 }
 
-func registers(file, nativePath string) bool {
+func registers(file, registryPath string) bool {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
 	if err != nil {
 		return false
 	}
 	imports := false
 	for _, imp := range f.Imports {
-		if p, _ := strconv.Unquote(imp.Path.Value); p == nativePath || p == pathNativetools {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == registryPath {
 			imports = true
 		}
 	}

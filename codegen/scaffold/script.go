@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // assertions are the script commands that check the previous command's output; a parity
@@ -41,18 +42,25 @@ func findCorpusScript(scriptRoot, name string) (string, error) {
 	return "", nil
 }
 
-// parityScript seeds testdata/script/parity/<tool>.txtar from the corpus script: the
-// same archive files and setup lines; each `exec delivery NAME args` becomes `parity
-// NAME 'json'` (the input the adapter would turn back into those args), followed, for a
-// command that writes, by the original exec so later calls see the workspace the corpus
-// script built. Assertions on a command's output are dropped: parity compares the lanes.
-// Lines it cannot convert (help, usage errors) stay as comments for the maintainer.
+// parityScript seeds testdata/script/parity/<tool>.txtar from the command's own script:
+// the same archive files and setup lines; each `exec PROGRAM NAME args` (for a tree
+// leaf, `exec PROGRAM path... args`) becomes `parity NAME 'json'` (the input the
+// adapter would turn back into those args), followed, for a command that writes, by the
+// original exec so later calls see the workspace the script built. Assertions on a
+// command's output are dropped: parity compares the lanes. Lines it cannot convert
+// (help, usage errors) stay as comments for the maintainer. Without a script, the seed
+// is one call setting the command's required inputs on an empty workspace.
 func parityScript(t Tool, app *cli.App, corpus string, corpusRel string) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Parity of %s: every lane (subprocess, adapter, native) on its own copy of the workspace.\n", t.Spec.Name)
 	if corpus == "" {
-		fmt.Fprintf(&b, "# Scaffolded with no corpus script to seed from: add calls as `parity %s '{...}'`.\n", t.Spec.Name)
-		fmt.Fprintf(&b, "parity %s '{}'\n\n-- workspace.yaml --\nid: acme\n", t.Spec.Name)
+		raw, err := inputJSON(requiredInput(t.Spec.InputSchema))
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "# Scaffolded with no script of the command to seed from: the call sets its required inputs.\n")
+		fmt.Fprintf(&b, "# Add calls as `parity %s '{...}'` and the files the command reads as archive files.\n", t.Spec.Name)
+		fmt.Fprintf(&b, "parity %s %s\n", t.Spec.Name, quoteWord(raw))
 		return b.Bytes(), nil
 	}
 	src, err := os.ReadFile(corpus)
@@ -70,13 +78,14 @@ func parityScript(t Tool, app *cli.App, corpus string, corpusRel string) ([]byte
 		if negated {
 			words = words[1:]
 		}
+		args, isCall := commandArgs(words, t.Command)
 		switch {
 		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
 			b.WriteString(line + "\n")
 		case len(words) > 0 && assertions[words[0]]:
 			// the previous command's output check: parity compares the lanes instead
-		case len(words) >= 3 && words[0] == "exec" && words[1] == "delivery" && words[2] == t.Spec.Name:
-			input, err := argvInput(app, t.Spec.InputSchema, words[3:])
+		case isCall:
+			input, err := argvInput(app, t.Spec.InputSchema, args)
 			if err != nil {
 				fmt.Fprintf(&b, "# not converted (%v): %s\n", err, trimmed)
 				continue
@@ -99,6 +108,52 @@ func parityScript(t Tool, app *cli.App, corpus string, corpusRel string) ([]byte
 	}
 	ar.Comment = b.Bytes()
 	return txtar.Format(ar), nil
+}
+
+// commandArgs returns the arguments of a script line that runs c as a process: `exec
+// PROGRAM NAME args...` for a command of its own, `exec PROGRAM path... args...` for a
+// tree leaf (its path words in order, wherever inherited flags put them).
+func commandArgs(words []string, c legacy.Command) ([]string, bool) {
+	if len(words) < 2 || words[0] != "exec" {
+		return nil, false
+	}
+	if c.Program == "" {
+		if len(words) < 3 || words[2] != c.Name {
+			return nil, false
+		}
+		return words[3:], true
+	}
+	if filepath.Base(words[1]) != c.Program {
+		return nil, false
+	}
+	var args []string
+	next := 0
+	for _, w := range words[2:] {
+		if next < len(c.Path) && w == c.Path[next] && !strings.HasPrefix(w, "-") {
+			next++
+			continue
+		}
+		args = append(args, w)
+	}
+	return args, next == len(c.Path)
+}
+
+// requiredInput sets each required property of s to its default, its first choice,
+// or a sample value of its type.
+func requiredInput(s *jsonschema.Schema) map[string]any {
+	in := map[string]any{}
+	for _, name := range s.Required {
+		p := s.Properties[name]
+		if p != nil && len(p.Default) > 0 {
+			var v any
+			if json.Unmarshal(p.Default, &v) == nil {
+				in[name] = v
+				continue
+			}
+		}
+		in[name] = sampleValue(name, p)
+	}
+	return in
 }
 
 // scriptWords splits a testscript line into words: single quotes group, ” inside

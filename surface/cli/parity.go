@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -30,6 +31,7 @@ func parityCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "fixtures", Usage: "directory $FIXTURES points to (default: DIR/../../workspaces)"},
 			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)"},
 			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
+			&ucli.StringFlag{Name: "program", Usage: "`NAME` the subprocess lane runs commands that are not tree leaves under (default: the host's program; a tree leaf runs under its own program's name)"},
 		},
 		Action: runParity,
 	}
@@ -44,7 +46,7 @@ func runParity(c *ucli.Context) error {
 	}
 	suite := parity.Suite{
 		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
-		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime,
+		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: parityProgram(c),
 	}
 	for _, name := range c.Args().Slice() {
 		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
@@ -53,12 +55,12 @@ func runParity(c *ucli.Context) error {
 		}
 		suite.Files = append(suite.Files, script)
 	}
-	bin, cleanup, err := deliveryLink(c)
+	binDir, cleanup, err := programLinks(c, suite.Programs())
 	if err != nil {
 		return failed("parity: %v", err)
 	}
 	defer cleanup()
-	suite.BinDir, suite.Binary = filepath.Dir(bin), bin
+	suite.BinDir = binDir
 
 	var progress func(parity.ToolResult, bool)
 	if !c.Bool("json") {
@@ -98,11 +100,21 @@ func runParity(c *ucli.Context) error {
 	return nil
 }
 
-// deliveryLink makes a temporary directory holding a `delivery` symlink to
-// the binary the subprocess lane runs: --bin when given, else this
-// executable, which dispatches as the legacy CLI under that name.
-func deliveryLink(c *ucli.Context) (string, func(), error) {
-	target := c.String("bin")
+// programLinks makes a temporary directory holding, for each program the subprocess
+// lane runs, a symlink of that name to the binary: --bin when given, else this
+// executable, which dispatches as the legacy CLI under the program's name. Scripts find
+// the programs on PATH, so each runs under its own name, as its users run it.
+func programLinks(c *ucli.Context, programs []string) (string, func(), error) {
+	target, prefix := c.String("bin"), []string(nil)
+	if target == "" {
+		// The program the subprocess lane runs, when there is one to run; else this
+		// executable, which dispatches as the legacy CLI under the program's name.
+		if bin := subprocessBinary(c); bin != "" {
+			if p, err := exec.LookPath(bin); err == nil {
+				target, prefix = p, hostOf(c).Prefix
+			}
+		}
+	}
 	if target == "" {
 		exe, err := os.Executable()
 		if err != nil {
@@ -118,13 +130,34 @@ func deliveryLink(c *ucli.Context) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	link := filepath.Join(dir, "delivery")
-	if err := os.Symlink(target, link); err != nil {
-		os.RemoveAll(dir)
-		return "", nil, err
+	for _, p := range programs {
+		if p != filepath.Base(p) || p == "." || p == ".." {
+			os.RemoveAll(dir)
+			return "", nil, fmt.Errorf("program name %q is not a file name", p)
+		}
+		if err := linkProgram(filepath.Join(dir, p), target, prefix); err != nil {
+			os.RemoveAll(dir)
+			return "", nil, err
+		}
 	}
-	return link, func() { os.RemoveAll(dir) }, nil
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
+
+// linkProgram makes path run target: a symlink, or, when target needs argv words before
+// the program's own (a standalone host re-running the app), a shell script that adds them.
+func linkProgram(path, target string, prefix []string) error {
+	if len(prefix) == 0 {
+		return os.Symlink(target, path)
+	}
+	script := "#!/bin/sh\nexec " + shellQuote(target)
+	for _, w := range prefix {
+		script += " " + shellQuote(w)
+	}
+	return os.WriteFile(path, []byte(script+" \"$@\"\n"), 0o755)
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // isTerminal reports whether w is a terminal (then progress is one line
 // rewritten in place).
@@ -237,4 +270,12 @@ func defaultResults(dir string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(d.Path(statedir.Parity), "last.json"), nil
+}
+
+// parityProgram is --program, else the host's program name.
+func parityProgram(c *ucli.Context) string {
+	if p := c.String("program"); p != "" {
+		return p
+	}
+	return hostOf(c).Program
 }

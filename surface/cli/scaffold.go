@@ -25,7 +25,9 @@ func scaffoldCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "force", Usage: "overwrite files that already exist"},
 			&ucli.BoolFlag{Name: "keep-existing", Usage: "write only the files that do not exist yet (e.g. keep a hand-written parity script)"},
 			&ucli.StringFlag{Name: "root", Usage: "directory the files are written under (default: the root of the Go module holding the current directory)"},
-			&ucli.StringSliceFlag{Name: "commands", Usage: "go/packages pattern of the command packages, relative to the module root (repeatable; default ./commands/...)"},
+			&ucli.StringSliceFlag{Name: "commands", Usage: "go/packages pattern of the packages registering the commands, relative to the module root (repeatable; default: discovered)"},
+			&ucli.StringFlag{Name: "registry", Usage: "native registry the tools register into, `IMPORTPATH.NAME` of a func(native.Tool) or a *native.Registry (default: the corpus's nativetools.Register in cmdbridge, else the module's one *native.Registry)"},
+			&ucli.StringFlag{Name: "legacy-registry", Usage: "*legacy.Registry the generated tests look commands up in, `IMPORTPATH.NAME` (default: the one the registration reaches)"},
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
@@ -44,7 +46,8 @@ func scaffoldCommand() *ucli.Command {
 			if c.Bool("force") && c.Bool("keep-existing") {
 				return usageError("scaffold: --force and --keep-existing exclude each other")
 			}
-			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: hostOf(c).Commands}
+			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: hostOf(c).Commands,
+				Registry: c.String("registry"), Legacy: c.String("legacy-registry"), Log: c.App.ErrWriter}
 			files, err := scaffold.Plan(context.Background(), cfg, c.Args().Slice()...)
 			if err != nil {
 				return failed("%v", err)

@@ -75,5 +75,5 @@ func TestScaffoldRejectsUnknownAndMissingNames(t *testing.T) {
 
 	_, stderr, code = scaffoldRun(t, "--root", ".", "no:such-command")
 	assert.Equal(t, cli.ExitFailed, code)
-	assert.Contains(t, stderr, `scaffold no:such-command: no commands.Register of that name`)
+	assert.Contains(t, stderr, `scaffold no:such-command: no command of that name is registered`)
 }
