@@ -463,3 +463,135 @@ func TestOutsideBridgecheck(t *testing.T) {
 	assert.Equal(t, "subprocess", pkg.Tier)
 	assert.Len(t, pkg.Findings, 2, "ShowCommandHelpAndExit and os.Exit: %v", pkg.Findings)
 }
+
+// TestOutsideMigratesACommand: gizmo's maintainers migrate notes:list as the docs say —
+// scaffold it by discovery, wire the registry into their standalone main, prove with
+// parity that the skeleton differs and that a written handler matches the program on
+// every lane (stdout, stderr, exit code and files), then serve it natively.
+func TestOutsideMigratesACommand(t *testing.T) {
+	o := buildOutside(t)
+	mod := filepath.Join(t.TempDir(), "gizmo")
+	require.NoError(t, os.CopyFS(mod, os.DirFS(o.dir)))
+	write := func(rel, text string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(mod, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(mod, rel), []byte(text), 0o644))
+	}
+	write("tools/tools.go", `// Package tools holds gizmo's commands migrated to native Go.
+package tools
+
+import "github.com/cmdbridge/cmdbridge/tool/native"
+
+// Registry is where migrated tools register (cmdbridge.Config.Native).
+var Registry = native.NewRegistry()
+`)
+	r := runIn(t, mod, "", o.tools, "scaffold", "notes:list")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	for _, f := range []string{"nativetools/notes/notes_list.go", "nativetools/notes/notes_list_test.go", "testdata/script/parity/notes_list.txtar"} {
+		b, err := os.ReadFile(filepath.Join(mod, f))
+		require.NoError(t, err, "scaffold wrote %s", f)
+		assert.NotContains(t, string(b), "acme", "no corpus data in %s", f)
+		assert.NotContains(t, string(b), "delivery", "no corpus data in %s", f)
+	}
+	// The maintainer's edits: the standalone main serves the registry, and the parity
+	// script gets a workspace worth comparing on.
+	main, err := os.ReadFile(filepath.Join(mod, "cmd", "gizmo-tools", "main.go"))
+	require.NoError(t, err)
+	edited := strings.Replace(string(main), `	"example.com/gizmo/app"`, `	"example.com/gizmo/app"
+	_ "example.com/gizmo/nativetools/all"
+	"example.com/gizmo/tools"`, 1)
+	edited = strings.Replace(edited, `&cmdbridge.Config{`, `&cmdbridge.Config{Native: tools.Registry,`, 1)
+	require.NotEqual(t, string(main), edited)
+	write("cmd/gizmo-tools/main.go", edited)
+	write("testdata/script/parity/notes_list.txtar", `# notes:list on every lane, with notes in two notebooks.
+parity notes:list '{}'
+parity notes:list '{"notebook":"misc"}'
+parity notes:list '{"notebook":"empty"}'
+-- default/beta.txt --
+b
+-- default/alpha.txt --
+#tags: x
+a
+-- misc/gamma.txt --
+g
+-- default/not-a-note.md --
+`)
+	bin := filepath.Join(mod, "bin")
+	rebuild := func() {
+		t.Helper()
+		cmd := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/...")
+		cmd.Dir = mod
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	rebuild()
+	tools := filepath.Join(bin, "gizmo-tools")
+
+	r = runIn(t, mod, "", tools, "parity", "--json")
+	require.Equal(t, 1, r.ExitCode, "the skeleton must fail parity: %+v", r)
+	assert.Contains(t, r.Stdout, "NOT_IMPLEMENTED")
+
+	handler := filepath.Join(mod, "nativetools", "notes", "notes_list.go")
+	src, err := os.ReadFile(handler)
+	require.NoError(t, err)
+	body := `	return tool.Fail(tool.CodeNotImplemented, "notes:list: the native handler is not written yet")`
+	require.Contains(t, string(src), body)
+	written := strings.Replace(string(src), body, `	dir, notebook := in.DataDir, in.Notebook // an absent property decodes empty: gizmo's defaults
+	if dir == "" {
+		dir = "."
+	}
+	if notebook == "" {
+		notebook = "default"
+	}
+	entries, err := os.ReadDir(filepath.Join(env.Dir, dir, notebook))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return tool.Fail(tool.CodeCommandFailed, "notes:list: %v", err)
+	}
+	var out strings.Builder
+	for _, e := range entries { // ReadDir sorts by name, as gizmo does
+		if name, ok := strings.CutSuffix(e.Name(), ".txt"); ok && !e.IsDir() {
+			out.WriteString(name + "\n")
+		}
+	}
+	return tool.OK(map[string]any{"stdout": out.String(), "stderr": "", "exit_code": 0})`, 1)
+	written = strings.Replace(written, "import (\n", "import (\n\t\"errors\"\n\t\"io/fs\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"strings\"\n", 1)
+	require.NoError(t, os.WriteFile(handler, []byte(written), 0o644))
+	// The scaffolded test pins NOT_IMPLEMENTED until the handler is written; the
+	// maintainer turns it into a test of the handler.
+	testFile := filepath.Join(mod, "nativetools", "notes", "notes_list_test.go")
+	testSrc, err := os.ReadFile(testFile)
+	require.NoError(t, err)
+	pinned := "require.NotNil(t, out.Error)\n\tassert.Equal(t, tool.CodeNotImplemented, out.Error.Code)"
+	require.Contains(t, string(testSrc), pinned)
+	require.NoError(t, os.WriteFile(testFile, []byte(strings.Replace(string(testSrc), pinned,
+		"require.Nil(t, out.Error)\n\tassert.True(t, out.Success)", 1)), 0o644))
+	rebuild()
+	// The scaffolded test uses testify: `go mod tidy` records it, as it would for gizmo.
+	gotest := exec.Command("sh", "-c", "go mod tidy && go test ./nativetools/...")
+	gotest.Dir = mod
+	out, err := gotest.CombinedOutput()
+	require.NoError(t, err, "the scaffolded unit test passes with the handler written:\n%s", out)
+
+	r = runIn(t, mod, "", tools, "parity")
+	if r.ExitCode != 0 {
+		j := runIn(t, mod, "", tools, "parity", "--json")
+		t.Fatalf("the written handler must pass parity on every lane: %+v\n%s", r, j.Stdout)
+	}
+	assert.Contains(t, r.Stdout, "1 passed, 0 failed")
+
+	status := runIn(t, mod, "", tools, "status", "--json")
+	require.Equal(t, 0, status.ExitCode, "%+v", status)
+	assert.Contains(t, status.Stdout, `"notes:list"`)
+
+	// Routed native in the workspace's config, the tool is served by the handler.
+	ws := seeded(t, o)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("routes:\n  notes:list: native\n"), 0o644))
+	r = runIn(t, ws, "", tools, "call", "notes:list")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	var call callOutput
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &call))
+	assert.Equal(t, "native", call.Metadata["lane"])
+	var got run
+	require.NoError(t, json.Unmarshal(call.Data, &got))
+	assert.Equal(t, runIn(t, ws, "", o.gizmo, "notes", "list"), got)
+}

@@ -154,6 +154,11 @@ func contains(list []string, s string) bool {
 // as an error, those it could not (an entry already present in d is never
 // overwritten: the old copy stays and is reported).
 func Migrate(workspace string, d Dir) (moved []string, err error) {
+	// A relative workspace ("." for the current directory) must compare equal to the
+	// absolute root Find gives for the same place.
+	if abs, err := filepath.Abs(workspace); err == nil {
+		workspace = abs
+	}
 	legacy := filepath.Join(workspace, LegacyDir)
 	if realpath(legacy) == realpath(d.Root) {
 		return nil, nil

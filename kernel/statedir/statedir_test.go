@@ -125,3 +125,17 @@ func TestMigrateMovesLegacyStateOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "k", string(got))
 }
+
+// Outside a repository the state is <workspace>/.cmdbridge itself: named relatively
+// ("." for the current directory) it is still the same place, and nothing is migrated
+// or reported.
+func TestMigrateRelativeWorkspaceIsTheSamePlace(t *testing.T) {
+	ws := t.TempDir()
+	t.Chdir(ws)
+	d, err := statedir.Find(".", nil)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(d.Path(statedir.Parity), 0o755))
+	moved, err := statedir.Migrate(".", d)
+	require.NoError(t, err)
+	assert.Empty(t, moved)
+}

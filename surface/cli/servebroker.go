@@ -10,7 +10,6 @@ import (
 	"github.com/nats-io/nats.go"
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
@@ -24,6 +23,7 @@ const brokerStateDir = "broker"
 // once started. With no URL it is inert.
 type serveBroker struct {
 	url, creds string
+	name       string // the NATS connection's name: who serves, as the server lists it
 	enrollment broker.Enrollment
 	sc         atomic.Pointer[broker.Sidecar]
 }
@@ -35,7 +35,8 @@ func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &serveBroker{url: c.String("nats"), creds: c.String("nats-creds")}
+	b := &serveBroker{url: c.String("nats"), creds: c.String("nats-creds"),
+		name: hostOf(c).Name + " serve " + hostOf(c).version()}
 	if fc.NATS != nil {
 		if b.url == "" {
 			b.url = fc.NATS.URL
@@ -70,7 +71,7 @@ func (b *serveBroker) forward(e events.Event, durable bool) {
 // never waits for it) and starts the sidecar; stop closes both.
 func (b *serveBroker) start(srv *surfacehttp.Server, hub *events.Hub, dir string, onError func(error)) (stop func(), err error) {
 	opts := []nats.Option{
-		nats.Name("cmdbridge serve " + b.enrollment.Subject + " " + commands.Version),
+		nats.Name(b.name + " " + b.enrollment.Subject),
 		nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true), nats.ReconnectWait(time.Second),
 		// Replies come to inboxes only this workspace's credentials may read.
 		nats.CustomInboxPrefix(broker.InboxPrefix(broker.WorkspaceOf(b.enrollment.Subject))),
