@@ -92,6 +92,10 @@ func (h Host) version() string {
 	return h.Version
 }
 
+// serverName is the name the MCP server reports: the program serving ("gizmo" for
+// "gizmo bridge", "cmdbridge" standalone).
+func (h Host) serverName() string { return strings.Fields(h.Name + " cmdbridge")[0] }
+
 const hostKey = "cmdbridge.host"
 
 func hostOf(c *ucli.Context) Host { return c.App.Metadata[hostKey].(Host) }

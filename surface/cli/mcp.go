@@ -59,7 +59,7 @@ func mcpCommand() *ucli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation("cmdbridge", hostOf(c).version())); err != nil {
+			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())); err != nil {
 				return failed("mcp: %v", err)
 			}
 			return nil

@@ -98,7 +98,7 @@ func runServe(c *ucli.Context) error {
 	defer k.Close()
 	srv, err := surfacehttp.New(surfacehttp.Config{
 		Kernel: k, Key: key, Events: hub, MaxBodyBytes: c.Int64("max-body"),
-		MCPOptions: []mcp.Option{mcp.WithImplementation("cmdbridge", hostOf(c).version())},
+		MCPOptions: []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
 	})
 	if err != nil {
 		return failed("%v", err)
