@@ -13,9 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
-	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
 
@@ -56,7 +54,7 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cp.Flush())
 
-	_, exited := startServe(t, ws, cli.Host{Runtime: delivery.ToolRuntime}, "--nats", ns.ClientURL())
+	_, exited := startServe(t, ws, corpusHost(), "--nats", ns.ClientURL())
 	req := broker.CallRequest{Workspace: "ws-demo", Tool: "wu:claim", Token: tok, Body: []byte(`{"id":"WU-1","lane":"General"}`), Key: "claim-WU-1"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
