@@ -36,14 +36,14 @@ func runGet(ctx context.Context, env *tool.Env, in GetInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return *fail
 	}
-	op := ops.ConfigGetInput{Key: deref(in.Key)}
-	if err := firstErr(requireFlag("key", in.Key != nil), op.Check()); err != nil {
-		return result(nil, ops.Notes{}, err)
+	op := ops.ConfigGetInput{Key: shell.Deref(in.Key)}
+	if err := shell.FirstErr(shell.RequireFlag("key", in.Key != nil), op.Check()); err != nil {
+		return shell.Result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)
 	if err != nil {
-		return result(nil, ops.Notes{}, err)
+		return shell.Result(nil, ops.Notes{}, err)
 	}
 	data, notes, err := ops.ConfigGet(ws, op)
-	return result(data, notes, err)
+	return shell.Result(data, notes, err)
 }

@@ -37,14 +37,14 @@ func runSet(ctx context.Context, env *tool.Env, in SetInput) tool.Output {
 	if fail != nil {
 		return *fail
 	}
-	op := ops.ConfigSetInput{Key: deref(in.Key), Value: deref(in.Value)}
-	if err := firstErr(requireFlag("key", in.Key != nil), requireFlag("value", in.Value != nil), op.Check()); err != nil {
-		return result(nil, ops.Notes{}, err)
+	op := ops.ConfigSetInput{Key: shell.Deref(in.Key), Value: shell.Deref(in.Value)}
+	if err := shell.FirstErr(shell.RequireFlag("key", in.Key != nil), shell.RequireFlag("value", in.Value != nil), op.Check()); err != nil {
+		return shell.Result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)
 	if err != nil {
-		return result(nil, ops.Notes{}, err)
+		return shell.Result(nil, ops.Notes{}, err)
 	}
 	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.ConfigSetData, ops.Notes, error) { return ops.ConfigSet(ctx, ws, call.RT, op) })
-	return result(data, notes, err)
+	return shell.Result(data, notes, err)
 }

@@ -57,12 +57,12 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return *fail
 	}
-	if err := firstErr(checkMin("start_line", in.StartLine, 1), checkMin("end_line", in.EndLine, 1),
-		checkEnum("encoding", in.Encoding, "utf8", "base64"), requireFlag("path", in.Path != nil)); err != nil {
-		return result(nil, ops.Notes{}, err)
+	if err := shell.FirstErr(checkMin("start_line", in.StartLine, 1), checkMin("end_line", in.EndLine, 1),
+		checkEnum("encoding", in.Encoding, "utf8", "base64"), shell.RequireFlag("path", in.Path != nil)); err != nil {
+		return shell.Result(nil, ops.Notes{}, err)
 	}
-	op := ops.FileReadInput{Path: deref(in.Path), StartLine: intPtr(in.StartLine), EndLine: intPtr(in.EndLine),
-		MaxSize: intPtr(in.MaxSize), Encoding: deref(in.Encoding), JSON: true}
-	data, notes, err := ops.FileRead(ctx, env.Dir, lookupEnv(env), op)
-	return result(data, notes, err)
+	op := ops.FileReadInput{Path: shell.Deref(in.Path), StartLine: intPtr(in.StartLine), EndLine: intPtr(in.EndLine),
+		MaxSize: intPtr(in.MaxSize), Encoding: shell.Deref(in.Encoding), JSON: true}
+	data, notes, err := ops.FileRead(ctx, env.Dir, shell.LookupEnv(env), op)
+	return shell.Result(data, notes, err)
 }
