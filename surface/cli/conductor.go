@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -117,23 +118,15 @@ func conductorCommand() *ucli.Command {
 				Usage: "list the workspaces that announce themselves: subject, registry name, whether their enrollment verifies, tools",
 				Flags: append([]ucli.Flag{&ucli.DurationFlag{Name: "listen", Usage: "how long to listen for announcements", Value: 2 * time.Second}}, conn...),
 				Action: func(c *ucli.Context) error {
-					st, err := stateOf(c)
-					if err != nil {
-						return failed("%v", err)
-					}
-					key, err := token.LoadKey(st.Root)
-					if err != nil {
-						return failed("%v", err)
-					}
-					devs, err := broker.LoadDevices(st.Root)
-					if err != nil {
-						return failed("%v", err)
-					}
-					nc, err := dialBroker(c)
+					st, devs, nc, err := controlPlane(c)
 					if err != nil {
 						return failed("%v", err)
 					}
 					defer nc.Close()
+					key, err := token.LoadKey(st.Root)
+					if err != nil {
+						return failed("%v", err)
+					}
 					list, err := broker.ListWorkspaces(c.Context, nc, c.Duration("listen"))
 					if err != nil {
 						return failed("%v", err)
@@ -232,15 +225,7 @@ func conductorCommand() *ucli.Command {
 					&ucli.IntFlag{Name: "count", Usage: "stop after this many events (0: no limit)"},
 				}, conn...),
 				Action: func(c *ucli.Context) error {
-					st, err := stateOf(c)
-					if err != nil {
-						return failed("%v", err)
-					}
-					devs, err := broker.LoadDevices(st.Root)
-					if err != nil {
-						return failed("%v", err)
-					}
-					nc, err := dialBroker(c)
+					_, devs, nc, err := controlPlane(c)
 					if err != nil {
 						return failed("%v", err)
 					}
@@ -306,4 +291,23 @@ func printJSONLine(c *ucli.Context, v any) error {
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "%s\n", b)
 	return err
+}
+
+// controlPlane is what the listening conductor commands start from: the workspace's
+// state, its device registry (subject → name) and a broker connection, which the caller
+// closes.
+func controlPlane(c *ucli.Context) (statedir.Dir, broker.Devices, *nats.Conn, error) {
+	st, err := stateOf(c)
+	if err != nil {
+		return statedir.Dir{}, nil, nil, err
+	}
+	devs, err := broker.LoadDevices(st.Root)
+	if err != nil {
+		return statedir.Dir{}, nil, nil, err
+	}
+	nc, err := dialBroker(c)
+	if err != nil {
+		return statedir.Dir{}, nil, nil, err
+	}
+	return st, devs, nc, nil
 }
