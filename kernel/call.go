@@ -491,7 +491,7 @@ func (k *Kernel) env(interactive bool) *tool.Env {
 		now, ids = k.cfg.Runtime(lookup)
 	}
 	return &tool.Env{Dir: k.workspace, Now: now, IDs: ids, LookupEnv: lookup,
-		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive}
+		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive, Store: k.cfg.Store}
 }
 
 // nativeEnv is the tool.Env of this call's native run: the kernel's, with the request's
