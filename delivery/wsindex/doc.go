@@ -26,7 +26,9 @@
 //     An untrusted entry is re-read on every access and compared byte for byte (parsing
 //     again only when the bytes differ) until a read qualifies. A time in the future is
 //     never trusted. ctime cannot be set by user code, so a back-dated mtime (touch -d,
-//     tar, a tool restoring times) still shows.
+//     tar, a tool restoring times) still shows. The rule assumes the filesystem's clock
+//     and Options.Now agree within the window (a local filesystem; a clock stepped back
+//     by more than the window could hide one edit until the file changes again).
 //   - The watcher (github.com/fsnotify/fsnotify, the directories read so far) only adds
 //     suspicion: a path it reports is re-read on its next access whatever its signature
 //     says. A watcher error or a dropped-events overflow means every entry is re-read on
@@ -35,6 +37,8 @@
 //   - Values handed out are shared between calls and must not be changed: a workspace
 //     with a Source is for reading tools (see delivery.Source). Entries are replaced,
 //     never mutated, so a call keeps a consistent value while another refreshes.
-//   - Stamps and lane locks are not cached: answering them is one stat or one small read,
-//     which is what validating a cached answer would cost.
+//   - Only what exists is cached. A missing file, stamps and lane locks are asked of the
+//     disk each time: answering them is one failed open, one stat or one small read,
+//     which is what validating a cached answer would cost (and ids that name no file
+//     cannot grow the cache).
 package wsindex

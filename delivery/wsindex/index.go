@@ -39,7 +39,7 @@ type Options struct {
 type Stats struct {
 	// Stats is the number of stat calls that validated a cached entry.
 	Stats int
-	// Reads is the number of files and directories read.
+	// Reads is the number of files and directories read (a missing one is not read).
 	Reads int
 	// Parses is the number of files parsed (a read that found the same bytes does not parse).
 	Parses int
@@ -82,8 +82,9 @@ func (s sig) equal(o sig) bool {
 		s.mtime.Equal(o.mtime) && s.ctime.Equal(o.ctime)
 }
 
-// entry is one cached file or directory listing. Entries are immutable once stored: a
-// refresh stores a new one, so values handed out stay consistent.
+// entry is one cached file or directory listing (only existing ones are cached). Entries
+// are immutable once stored: a refresh stores a new one, so values handed out stay
+// consistent.
 type entry struct {
 	exists  bool
 	openErr error // why it does not exist (the open error), when !exists
@@ -207,10 +208,7 @@ func (x *Index) file(rel string, parse func([]byte) (any, error)) (*entry, error
 	if old != nil && x.fresh(old, abs) {
 		fi, err := x.stat(abs)
 		x.stats.Stats++
-		switch {
-		case err == nil && old.exists && sigOf(fi).equal(old.sig):
-			return old, nil
-		case errors.Is(err, fs.ErrNotExist) && !old.exists:
+		if err == nil && sigOf(fi).equal(old.sig) {
 			return old, nil
 		}
 	}
@@ -218,18 +216,18 @@ func (x *Index) file(rel string, parse func([]byte) (any, error)) (*entry, error
 	delete(x.suspect, abs)
 	t0 := x.opts.Now()
 	data, s, stable, err := readFile(abs)
-	x.stats.Reads++
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			e := &entry{openErr: err, trusted: true, epoch: x.epoch, parse: parse}
-			x.files[rel] = e
-			return e, nil
-		}
+		// A missing file is not kept: asking again costs the same failed open a cached
+		// answer would need to validate, and ids that name no file cannot pile up.
 		delete(x.files, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return &entry{openErr: err}, nil
+		}
 		return nil, err
 	}
+	x.stats.Reads++
 	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), epoch: x.epoch, data: data, parse: parse}
-	if old != nil && old.exists && bytes.Equal(old.data, data) {
+	if old != nil && bytes.Equal(old.data, data) {
 		e.val, e.err = old.val, old.err
 	} else {
 		e.val, e.err = parse(data)
@@ -271,32 +269,27 @@ func (x *Index) dir(rel string, derive func([]name) any) (*entry, error) {
 	if old != nil && x.fresh(old, abs) {
 		fi, err := x.stat(abs)
 		x.stats.Stats++
-		switch {
-		case err == nil && old.exists && sigOf(fi).equal(old.sig):
-			return old, nil
-		case errors.Is(err, fs.ErrNotExist) && !old.exists:
+		if err == nil && sigOf(fi).equal(old.sig) {
 			return old, nil
 		}
 	}
 	delete(x.suspect, abs)
 	t0 := x.opts.Now()
 	names, s, stable, err := readDir(abs)
-	x.stats.Reads++
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			e := &entry{openErr: err, trusted: true, epoch: x.epoch, derive: derive}
-			x.dirs[rel] = e
-			return e, nil
-		}
 		delete(x.dirs, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return &entry{openErr: err}, nil
+		}
 		return nil, err
 	}
-	if old != nil && old.exists && old.sig.ino != s.ino {
+	x.stats.Reads++
+	if old != nil && old.sig.ino != s.ino {
 		x.rewatch(abs) // a new directory under the old name has no watch yet
 	}
 	x.watchLater(abs)
 	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), epoch: x.epoch, names: names, derive: derive}
-	if old != nil && old.exists && slices.Equal(old.names, names) {
+	if old != nil && slices.Equal(old.names, names) {
 		e.val = old.val
 	} else {
 		e.val = derive(names)
