@@ -30,6 +30,7 @@ func parityCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "fixtures", Usage: "directory $FIXTURES points to (default: DIR/../../workspaces)"},
 			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)"},
 			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
+			&ucli.BoolFlag{Name: "warm", Usage: "run the native lane as a long-lived host does: one store and directory per script, so native tools' warm state is reused across its calls"},
 		},
 		Action: runParity,
 	}
@@ -44,7 +45,7 @@ func runParity(c *ucli.Context) error {
 	}
 	suite := parity.Suite{
 		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
-		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime,
+		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Warm: c.Bool("warm"),
 	}
 	for _, name := range c.Args().Slice() {
 		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
