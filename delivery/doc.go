@@ -42,7 +42,7 @@
 //   - Lane locks live in the subpackage lanelock.
 //   - Warm reads: a [Workspace] whose Source is set (the warm index of a long-lived host,
 //     subpackage wsindex) serves ReadWU, ListWUs, ListInitiatives and [Workspace.Events]
-//     from memory, validated on each call; legacy runs never set it.
+//     from memory, validated on every call; legacy runs never set it.
 //   - Write journal: [BeginJournal], [Runtime.Journal] and [Runtime.EndJournal]: a
 //     command run that fails after it started writing leaves the workspace as it found it
 //     (see below).

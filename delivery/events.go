@@ -193,12 +193,17 @@ func LoadEvents(root string) (*EventLog, error) {
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
+	return EventLogOf(lines), nil
+}
+
+// EventLogOf parses the log's lines (ReadLines or SplitLines of its content).
+func EventLogOf(lines []Line) *EventLog {
 	log := &EventLog{Lines: make([]EventLine, 0, len(lines))}
 	for _, l := range lines {
 		ev, err := ParseEvent(l.Raw)
 		log.Lines = append(log.Lines, EventLine{N: l.N, Raw: l.Raw, Event: ev, Err: err})
 	}
-	return log, nil
+	return log
 }
 
 // Events returns the valid events in file order.

@@ -90,6 +90,9 @@ var initFileRe = regexp.MustCompile(`^(INIT-[0-9A-Z][0-9A-Z-]*)\.yaml$`)
 
 // ListInitiatives reads every INIT-*.yaml, sorted by the numeric part of the id, then id.
 func ListInitiatives(ws *Workspace) ([]*Initiative, error) {
+	if ws.Source != nil {
+		return ws.Source.Initiatives()
+	}
 	dir := ws.Abs(cleanDir(ws.Config.InitiativesDir))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -115,6 +118,11 @@ func ListInitiatives(ws *Workspace) ([]*Initiative, error) {
 		}
 		out = append(out, in)
 	}
+	sortInitiatives(out)
+	return out, nil
+}
+
+func sortInitiatives(out []*Initiative) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := initNumber(out[i].ID), initNumber(out[j].ID)
 		if a != b {
@@ -122,7 +130,6 @@ func ListInitiatives(ws *Workspace) ([]*Initiative, error) {
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out, nil
 }
 
 var initDigitsRe = regexp.MustCompile(`^INIT-(\d+)$`)

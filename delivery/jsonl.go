@@ -173,6 +173,16 @@ func ReadLines(path string) ([]Line, error) {
 		}
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
+	lines, err := SplitLines(data)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return lines, nil
+}
+
+// SplitLines returns the non-blank lines of JSONL content with their line numbers, as
+// ReadLines reads a file (a warm cache parses the bytes it already holds).
+func SplitLines(data []byte) ([]Line, error) {
 	var lines []Line
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
@@ -184,7 +194,7 @@ func ReadLines(path string) ([]Line, error) {
 		lines = append(lines, Line{N: n, Raw: append([]byte(nil), raw...)})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	return lines, nil
 }

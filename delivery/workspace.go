@@ -54,6 +54,9 @@ type Workspace struct {
 	Doc *yaml.Node
 	// Config is the typed view with defaults.
 	Config *Config
+	// Source, when set, serves WU specs, initiatives and the event log from a warm cache
+	// instead of the disk (see source.go); nil reads the disk, as every legacy run does.
+	Source Source
 }
 
 // FindRoot resolves the workspace root for a command started in dir (spec §1.1):
@@ -129,7 +132,12 @@ func Open(ctx context.Context, dir string, env LookupEnv) (*Workspace, error) {
 // Load reads workspace.yaml of root. A file that is not valid YAML is CONFIG_INVALID.
 func Load(root, checkout string) (*Workspace, error) {
 	data, err := os.ReadFile(filepath.Join(root, ConfigFile))
-	if err != nil {
+	return LoadBytes(root, checkout, data, err)
+}
+
+// LoadBytes is Load of workspace.yaml content already read (readErr: the read's error).
+func LoadBytes(root, checkout string, data []byte, readErr error) (*Workspace, error) {
+	if err := readErr; err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, Errorf(tool.CodeNoWorkspace, "no %s in %s", ConfigFile, root)
 		}

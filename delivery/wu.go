@@ -414,13 +414,13 @@ func NewWU(wuDir string, in NewWUInput) *WU {
 
 // ReadWU reads <wuDir>/<id>.yaml: NOT_FOUND when missing, VALIDATION when it does not parse.
 func ReadWU(ws *Workspace, id string) (*WU, error) {
+	if ws.Source != nil {
+		return ws.Source.WU(id)
+	}
 	rel := ws.WUPath(id)
 	data, err := os.ReadFile(ws.Abs(rel))
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, Errorf(tool.CodeNotFound, "%s not found (%s)", id, rel)
-		}
-		return nil, Errorf(tool.CodeIOError, "read %s: %w", rel, err)
+		return nil, WUReadError(id, rel, err)
 	}
 	return ParseWU(rel, data)
 }
@@ -449,6 +449,9 @@ type WUFile struct {
 // ListWUs reads every WU-<n>.yaml in wuDir in ascending numeric order. Files that fail to
 // parse are returned with their error (never silently dropped).
 func ListWUs(ws *Workspace) ([]WUFile, error) {
+	if ws.Source != nil {
+		return ws.Source.WUs()
+	}
 	ids, err := wuFileIDs(ws)
 	if err != nil {
 		return nil, err

@@ -479,7 +479,7 @@ func (k *Kernel) env(interactive bool) *tool.Env {
 		now, ids = k.cfg.Runtime(lookup)
 	}
 	return &tool.Env{Dir: k.workspace, Now: now, IDs: ids, LookupEnv: lookup,
-		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive}
+		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive, Store: k.cfg.Store}
 }
 
 // MaxStdin is the longest Request.Stdin this kernel accepts, in bytes.

@@ -76,6 +76,10 @@ type Config struct {
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
 	// OnResult, when set, is called once per finished call (step 9's event hook).
 	OnResult func(Request, Result)
+	// Store is handed to every native call as tool.Env.Store: the host's cache of values
+	// that outlive a call (a corpus's warm workspace index). nil: none, as a one-shot
+	// call wants. The host owns it and closes it after the kernel.
+	Store *tool.Store
 }
 
 // DefaultMaxStdin is the stdin bound of a kernel whose Config.MaxStdin is zero: 1 MiB.

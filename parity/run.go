@@ -60,6 +60,9 @@ type Options struct {
 	// Scratch is where the lane copies are made (""; os.TempDir()). They are
 	// removed before Run returns.
 	Scratch string
+	// Warm, when set, runs the native lane in Warm.Dir (synced, not copied) with
+	// Warm.Store, as a long-lived host would (see Warm).
+	Warm *Warm
 }
 
 // LaneResult is what one lane produced.
@@ -167,6 +170,14 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	dirs := map[string]string{}
 	for _, l := range lanes {
 		dirs[l] = filepath.Join(scratch, l)
+		if l == LaneNative && opts.Warm != nil {
+			dirs[l] = opts.Warm.Dir
+			if err := SyncTree(ws, dirs[l]); err != nil {
+				return nil, fmt.Errorf("parity %s: sync workspace for the warm native lane: %w", toolName, err)
+			}
+			norm.Work = append(norm.Work, dirs[l])
+			continue
+		}
 		if err := CopyTree(ws, dirs[l], nil); err != nil {
 			return nil, fmt.Errorf("parity %s: copy workspace for lane %s: %w", toolName, l, err)
 		}
@@ -291,6 +302,9 @@ func runNative(ctx context.Context, t native.Tool, input json.RawMessage, dir st
 	// The legacy lanes see the caller as CMDBRIDGE_CALLER in their environment; the
 	// native lane gets the same subject as Env.Caller.
 	e.Caller, _ = lookup(tool.CallerEnv)
+	if opts.Warm != nil {
+		e.Store = opts.Warm.Store
+	}
 	if opts.Runtime != nil {
 		e.Now, e.IDs = opts.Runtime(lookup)
 	}

@@ -64,6 +64,10 @@ type Suite struct {
 	BinDir string
 	// Env are extra variables set in every script.
 	Env map[string]string
+	// Warm runs every script's native lane as a long-lived host would: one Warm (store
+	// and native directory) per script, shared by all its parity and native commands,
+	// so the native tools' warm state must follow every change the script makes.
+	Warm bool
 	// Observe, when set, is called after each `parity` command with the
 	// script's name and the report or the error that stopped it.
 	Observe func(script string, rep *Report, err error)
@@ -125,6 +129,9 @@ func (s Suite) Params() (testscript.Params, error) {
 			}
 			for k, v := range s.Env {
 				env.Setenv(k, v)
+			}
+			if s.Warm {
+				return setupWarm(env)
 			}
 			return nil
 		},
@@ -207,7 +214,7 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	}
 	rep, err := Run(context.Background(), name, input, Options{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Commands: c.suite.Commands, Native: c.suite.Native,
-		Binary: bin, Env: callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(),
+		Binary: bin, Env: callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts),
 	})
 	if c.suite.Observe != nil {
 		c.suite.Observe(ts.Name(), rep, err)
@@ -281,7 +288,7 @@ func (c *scriptCmds) native(ts *testscript.TestScript, neg bool, args []string) 
 		input = json.RawMessage(args[1])
 	}
 	dir := ts.MkAbs(".")
-	out := runNative(context.Background(), t, input, dir, callEnv(ts), Options{Runtime: c.suite.Runtime})
+	out := runNative(context.Background(), t, input, dir, callEnv(ts), Options{Runtime: c.suite.Runtime, Warm: warmOf(ts)})
 	out.Metadata = nil
 	norm := NewNormalizer(dir, ts.Getenv("WORK"))
 	v, err := norm.JSON(out)

@@ -33,6 +33,9 @@ type Env struct {
 	// records who did something records this, never a name from its input. Legacy
 	// commands receive it as the environment variable CallerEnv.
 	Caller string
+	// Store is the host's cache for values that outlive one call (nil: the host keeps
+	// nothing between calls, as a one-shot call). It is valid to use a nil Store.
+	Store *Store
 }
 
 // CallerEnv is the environment variable through which the legacy lanes (adapter,

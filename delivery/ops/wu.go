@@ -26,7 +26,7 @@ func LockPolicy(ws *delivery.Workspace, lane string) string {
 
 // loadEvents reads the event log and records one warning per skipped line (spec §1.7).
 func loadEvents(ws *delivery.Workspace, notes *Notes) (*delivery.EventLog, error) {
-	log, err := delivery.LoadEvents(ws.Root)
+	log, err := ws.Events()
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -52,11 +51,7 @@ func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
 	if err := op.Check(); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	lookup := env.LookupEnv
-	if lookup == nil {
-		lookup = tool.EnvFromMap(nil)
-	}
-	ws, err := ops.OpenWorkspace(ctx, env.Dir, delivery.LookupEnv(lookup), ops.InitiativeKeys...)
+	ws, err := shell.ReadWorkspace(ctx, env, ops.InitiativeKeys...)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

@@ -93,6 +93,7 @@ func serve[D any](ctx context.Context, env *tool.Env, argv error, op operation[D
 		return withWarnings(shell.Fail(err), nil)
 	}
 	data, notes, err := shell.Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op(ctx, ws, c.RT) })
+	shell.Wrote(env, ws.Root)
 	if err != nil {
 		return withWarnings(shell.Fail(err), notes.Warnings)
 	}

@@ -34,7 +34,7 @@ func init() {
 func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
 	var u usage
 	u.wuID("id", in.ID)
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUStatusData, ops.Notes, error) {
+	return serveRead(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUStatusData, ops.Notes, error) {
 		return ops.WUStatus(ctx, ws, rt, ops.WUStatusInput{ID: deref(in.ID)})
 	})
 }

@@ -213,7 +213,9 @@ func batchCommand() *ucli.Command {
 					reqs[i].Stdin = []byte(*it.Stdin)
 				}
 			}
-			k, err := openKernel(c)
+			store, withStore := hostStore()
+			defer store.Close()
+			k, err := openKernel(c, withStore)
 			if err != nil {
 				return failed("%v", err)
 			}

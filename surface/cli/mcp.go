@@ -49,7 +49,9 @@ func mcpCommand() *ucli.Command {
 			}
 			caller.Subject = "mcp:" + caller.Subject
 			view := viewOf(c)
-			k, err := openKernel(c, func(cfg *kernel.Config) { cfg.View = view })
+			store, withStore := hostStore()
+			defer store.Close()
+			k, err := openKernel(c, withStore, func(cfg *kernel.Config) { cfg.View = view })
 			if err != nil {
 				return failed("%v", err)
 			}

@@ -32,6 +32,7 @@ func parityCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)"},
 			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
 			&ucli.StringFlag{Name: "program", Usage: "`NAME` the subprocess lane runs commands that are not tree leaves under (default: the host's program; a tree leaf runs under its own program's name)"},
+			&ucli.BoolFlag{Name: "warm", Usage: "run the native lane as a long-lived host does: one store and directory per script, so native tools' warm state is reused across its calls"},
 		},
 		Action: runParity,
 	}
@@ -46,7 +47,7 @@ func runParity(c *ucli.Context) error {
 	}
 	suite := parity.Suite{
 		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
-		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: parityProgram(c),
+		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: parityProgram(c), Warm: c.Bool("warm"),
 	}
 	for _, name := range c.Args().Slice() {
 		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")

@@ -86,7 +86,9 @@ func runServe(c *ucli.Context) error {
 	// The one kernel builder every command uses (sandbox lane included), plus the event
 	// hook and the evidence durability the flags ask for. Calls are never interactive
 	// here, so no approver is configured.
-	k, err := openKernel(c, func(cfg *kernel.Config) {
+	store, withStore := hostStore()
+	defer store.Close()
+	k, err := openKernel(c, withStore, func(cfg *kernel.Config) {
 		cfg.OnResult, cfg.Approver = hook, nil
 		if c.Bool("buffered-evidence") {
 			cfg.Evidence.Sync = evidence.SyncBuffered

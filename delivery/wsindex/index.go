@@ -1,0 +1,335 @@
+package wsindex
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+)
+
+// DefaultRacyWindow is Options.RacyWindow's default: wider than the coarse kernel clock
+// (a few milliseconds) and than the one- and two-second times of some filesystems.
+const DefaultRacyWindow = 2 * time.Second
+
+// Options tune an index; the zero value is the production setting.
+type Options struct {
+	// RacyWindow: an entry whose mtime or ctime is less than this before the moment it was
+	// read is re-read on every access (see the package doc). 0: DefaultRacyWindow.
+	RacyWindow time.Duration
+	// Now is the clock of the racy rule (nil: time.Now). It must follow the clock the
+	// filesystem stamps files with.
+	Now func() time.Time
+	// NoWatch leaves the watcher out: validation alone keeps the index true.
+	NoWatch bool
+	// OnWatch, when set, is called by the watcher goroutine after it handled an event
+	// (err nil, the event's path) or an error; tests wait on it instead of sleeping.
+	OnWatch func(path string, err error)
+}
+
+// Stats count what the index did since New, for tests and benchmarks.
+type Stats struct {
+	// Stats is the number of stat calls that validated a cached entry.
+	Stats int
+	// Reads is the number of files and directories read (a missing one is not read).
+	Reads int
+	// Parses is the number of files parsed (a read that found the same bytes does not parse).
+	Parses int
+	// Events is the number of watcher events handled.
+	Events int
+	// Rescans is the number of times every entry was marked for re-reading (watcher
+	// overflow or error).
+	Rescans int
+}
+
+// Index is the warm index of one workspace root. It is safe for concurrent use.
+type Index struct {
+	root string
+	opts Options
+	stat func(string) (fs.FileInfo, error) // os.Stat; tests replace it
+
+	mu      sync.Mutex
+	files   map[string]*entry // root-relative slash path → file entry
+	dirs    map[string]*entry // root-relative slash path → directory listing
+	suspect map[string]bool   // absolute paths the watcher reported since they were read
+	epoch   uint64            // bumped by a rescan; entries of an older epoch are re-read
+	stats   Stats
+	pending []string        // directories to watch, added outside mu (see flushWatches)
+	queued  map[string]bool // directories queued or watched
+
+	w    *fsnotify.Watcher
+	done chan struct{}
+}
+
+// sig is what validation compares: identity, size, mode and both change times.
+type sig struct {
+	dev, ino     uint64
+	size         int64
+	mode         fs.FileMode
+	mtime, ctime time.Time
+}
+
+func (s sig) equal(o sig) bool {
+	return s.dev == o.dev && s.ino == o.ino && s.size == o.size && s.mode == o.mode &&
+		s.mtime.Equal(o.mtime) && s.ctime.Equal(o.ctime)
+}
+
+// entry is one cached file or directory listing (only existing ones are cached). Entries
+// are immutable once stored: a refresh stores a new one, so values handed out stay
+// consistent.
+type entry struct {
+	exists  bool
+	openErr error // why it does not exist (the open error), when !exists
+	sig     sig
+	trusted bool // the racy rule passed: the signature alone validates it
+	epoch   uint64
+	data    []byte // file content
+	names   []name // directory entries, sorted
+	val     any    // the parsed value
+	err     error  // the parse error, kept with the bytes it came from
+
+	parse  func([]byte) (any, error) // a file's parser, for Refresh
+	derive func([]name) any          // a listing's value, for Refresh
+}
+
+type name struct {
+	name string
+	dir  bool
+}
+
+// New returns the index of root (the workspace's main checkout). Nothing is read until a
+// call asks. The watcher starts now unless opts.NoWatch; a watcher that cannot start is
+// not an error (validation alone is correct).
+func New(root string, opts Options) *Index {
+	if opts.RacyWindow <= 0 {
+		opts.RacyWindow = DefaultRacyWindow
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	x := &Index{root: filepath.Clean(root), opts: opts, stat: os.Stat, files: map[string]*entry{},
+		dirs: map[string]*entry{}, suspect: map[string]bool{}, queued: map[string]bool{}}
+	if !opts.NoWatch {
+		if w, err := fsnotify.NewWatcher(); err == nil {
+			x.w, x.done = w, make(chan struct{})
+			go x.watch()
+		}
+	}
+	return x
+}
+
+// Root is the workspace root the index serves.
+func (x *Index) Root() string { return x.root }
+
+// Close stops the watcher; the index keeps answering through validation alone.
+func (x *Index) Close() error {
+	if x.w == nil {
+		return nil
+	}
+	err := x.w.Close()
+	<-x.done
+	return err
+}
+
+// Stats returns the counters.
+func (x *Index) Stats() Stats {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.stats
+}
+
+// Workspace opens the workspace of a call whose checkout is checkout (delivery.FindRoot's
+// second result): workspace.yaml from the index, validated, and a Source over the index.
+// Its errors are delivery.Load's.
+func (x *Index) Workspace(checkout string) (*delivery.Workspace, error) {
+	x.mu.Lock()
+	e, err := x.file(delivery.ConfigFile, func(data []byte) (any, error) {
+		return delivery.LoadBytes(x.root, x.root, data, nil)
+	})
+	x.mu.Unlock()
+	x.flushWatches()
+	switch {
+	case err != nil:
+		return delivery.LoadBytes(x.root, checkout, nil, err)
+	case !e.exists:
+		return delivery.LoadBytes(x.root, checkout, nil, e.openErr)
+	case e.err != nil:
+		return nil, e.err
+	}
+	cfg := e.val.(*delivery.Workspace)
+	ws := &delivery.Workspace{Root: x.root, Checkout: checkout, Doc: cfg.Doc, Config: cfg.Config}
+	ws.Source = &source{x: x, ws: ws}
+	return ws, nil
+}
+
+// Refresh validates every cached entry now, re-reading what changed, so that the next
+// call finds it warm. Native writers call it after they wrote.
+func (x *Index) Refresh() {
+	x.mu.Lock()
+	for rel, e := range x.files {
+		_, _ = x.file(rel, e.parse)
+	}
+	for rel, e := range x.dirs {
+		_, _ = x.dir(rel, e.derive)
+	}
+	x.mu.Unlock()
+	x.flushWatches()
+}
+
+func (x *Index) abs(rel string) string { return filepath.Join(x.root, filepath.FromSlash(rel)) }
+
+// settled is the racy rule: the entry was read (t0 taken before its stat) more than the
+// racy window after its last change, so any later write gets a later time.
+func (x *Index) settled(t0 time.Time, s sig) bool {
+	w := x.opts.RacyWindow
+	return t0.Sub(s.mtime) > w && (s.ctime.IsZero() || t0.Sub(s.ctime) > w)
+}
+
+// fresh reports whether e may be validated by its signature alone.
+func (x *Index) fresh(e *entry, abs string) bool {
+	return e.trusted && e.epoch == x.epoch && !x.suspect[abs]
+}
+
+// file returns the validated entry of a root-relative file, reading and parsing it with
+// parse when it is new, changed, untrusted or suspect. An error is a read error other
+// than "does not exist" (a missing file is an entry with exists false). x.mu is held.
+func (x *Index) file(rel string, parse func([]byte) (any, error)) (*entry, error) {
+	abs := x.abs(rel)
+	x.watchLater(filepath.Dir(abs))
+	old := x.files[rel]
+	if old != nil && x.fresh(old, abs) {
+		fi, err := x.stat(abs)
+		x.stats.Stats++
+		if err == nil && sigOf(fi).equal(old.sig) {
+			return old, nil
+		}
+	}
+	// Cleared before reading: an event that arrives while we read marks it again.
+	delete(x.suspect, abs)
+	t0 := x.opts.Now()
+	data, s, stable, err := readFile(abs)
+	if err != nil {
+		// A missing file is not kept: asking again costs the same failed open a cached
+		// answer would need to validate, and ids that name no file cannot pile up.
+		delete(x.files, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return &entry{openErr: err}, nil
+		}
+		return nil, err
+	}
+	x.stats.Reads++
+	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), epoch: x.epoch, data: data, parse: parse}
+	if old != nil && bytes.Equal(old.data, data) {
+		e.val, e.err = old.val, old.err
+	} else {
+		e.val, e.err = parse(data)
+		x.stats.Parses++
+	}
+	x.files[rel] = e
+	return e, nil
+}
+
+// readFile reads a file through one descriptor, with its signature; stable says the
+// signature did not move while the content was read.
+func readFile(abs string) (data []byte, s sig, stable bool, err error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	defer f.Close()
+	before, err := f.Stat()
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	data, err = io.ReadAll(f)
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	after, err := f.Stat()
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	s = sigOf(after)
+	return data, s, sigOf(before).equal(s), nil
+}
+
+// dir returns the validated listing of a root-relative directory; derive, when set,
+// computes the listing's value (sorted ids) once per read. x.mu is held.
+func (x *Index) dir(rel string, derive func([]name) any) (*entry, error) {
+	abs := x.abs(rel)
+	old := x.dirs[rel]
+	if old != nil && x.fresh(old, abs) {
+		fi, err := x.stat(abs)
+		x.stats.Stats++
+		if err == nil && sigOf(fi).equal(old.sig) {
+			return old, nil
+		}
+	}
+	delete(x.suspect, abs)
+	t0 := x.opts.Now()
+	names, s, stable, err := readDir(abs)
+	if err != nil {
+		delete(x.dirs, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return &entry{openErr: err}, nil
+		}
+		return nil, err
+	}
+	x.stats.Reads++
+	if old != nil && old.sig.ino != s.ino {
+		x.rewatch(abs) // a new directory under the old name has no watch yet
+	}
+	x.watchLater(abs)
+	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), epoch: x.epoch, names: names, derive: derive}
+	if old != nil && slices.Equal(old.names, names) {
+		e.val = old.val
+	} else {
+		e.val = derive(names)
+	}
+	x.dirs[rel] = e
+	return e, nil
+}
+
+// readDir lists a directory through one descriptor, sorted by name as os.ReadDir does.
+func readDir(abs string) ([]name, sig, bool, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	defer f.Close()
+	before, err := f.Stat()
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	des, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	after, err := f.Stat()
+	if err != nil {
+		return nil, sig{}, false, err
+	}
+	names := make([]name, len(des))
+	for i, d := range des {
+		names[i] = name{name: d.Name(), dir: d.IsDir()}
+	}
+	slices.SortFunc(names, func(a, b name) int {
+		switch {
+		case a.name < b.name:
+			return -1
+		case a.name > b.name:
+			return 1
+		}
+		return 0
+	})
+	s := sigOf(after)
+	return names, s, sigOf(before).equal(s), nil
+}

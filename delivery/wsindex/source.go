@@ -1,0 +1,151 @@
+package wsindex
+
+import (
+	"fmt"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// source is the delivery.Source of one call's workspace: the index, read with that
+// call's configuration (the directories it names). Every method validates what it
+// answers from and gives the errors the disk path gives.
+type source struct {
+	x  *Index
+	ws *delivery.Workspace
+}
+
+var _ delivery.Source = (*source)(nil)
+
+// WU is delivery.ReadWU.
+func (s *source) WU(id string) (*delivery.WU, error) {
+	s.x.mu.Lock()
+	w, err := s.wu(id)
+	s.x.mu.Unlock()
+	s.x.flushWatches()
+	return w, err
+}
+
+// wu reads one WU spec; x.mu is held.
+func (s *source) wu(id string) (*delivery.WU, error) {
+	rel := s.ws.WUPath(id)
+	e, err := s.x.file(rel, func(data []byte) (any, error) { return delivery.ParseWU(rel, data) })
+	switch {
+	case err != nil:
+		return nil, delivery.WUReadError(id, rel, err)
+	case !e.exists:
+		return nil, delivery.WUReadError(id, rel, e.openErr)
+	case e.err != nil:
+		return nil, e.err
+	}
+	return e.val.(*delivery.WU), nil
+}
+
+// WUs is delivery.ListWUs.
+func (s *source) WUs() ([]delivery.WUFile, error) {
+	s.x.mu.Lock()
+	out, err := s.wus()
+	s.x.mu.Unlock()
+	s.x.flushWatches()
+	return out, err
+}
+
+func (s *source) wus() ([]delivery.WUFile, error) {
+	d, err := s.x.dir(s.ws.WUDir(), wuIDs)
+	if err != nil {
+		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", s.ws.Config.WUDir, err)
+	}
+	var ids []string
+	if d.exists {
+		ids = d.val.([]string)
+	}
+	out := make([]delivery.WUFile, 0, len(ids))
+	for _, id := range ids {
+		w, err := s.wu(id)
+		out = append(out, delivery.WUFile{ID: id, WU: w, Err: err})
+	}
+	return out, nil
+}
+
+// wuIDs are the WU ids of a WU directory's files in ListWUs order, derived once per
+// listing (sorting by number is the costly part of listing a large directory).
+func wuIDs(names []name) any {
+	ids := []string{}
+	for _, n := range names {
+		if id, ok := delivery.WUFileID(n.name); ok && !n.dir {
+			ids = append(ids, id)
+		}
+	}
+	delivery.SortWUIDs(ids)
+	return ids
+}
+
+// Initiatives is delivery.ListInitiatives.
+func (s *source) Initiatives() ([]*delivery.Initiative, error) {
+	s.x.mu.Lock()
+	out, err := s.initiatives()
+	s.x.mu.Unlock()
+	s.x.flushWatches()
+	return out, err
+}
+
+func (s *source) initiatives() ([]*delivery.Initiative, error) {
+	d, err := s.x.dir(s.ws.InitiativesDir(), initiativeIDs)
+	if err != nil {
+		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", s.ws.Config.InitiativesDir, err)
+	}
+	if !d.exists {
+		return nil, nil
+	}
+	var out []*delivery.Initiative
+	for _, id := range d.val.([]string) {
+		rel := s.ws.InitiativePath(id)
+		e, err := s.x.file(rel, func(data []byte) (any, error) { return delivery.ParseInitiative(rel, data) })
+		switch {
+		case err != nil:
+			return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", rel, err)
+		case !e.exists:
+			return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", rel, e.openErr)
+		case e.err != nil:
+			return nil, e.err
+		}
+		out = append(out, e.val.(*delivery.Initiative))
+	}
+	delivery.SortInitiatives(out)
+	return out, nil
+}
+
+// initiativeIDs are the initiative ids of a directory's files in directory order.
+func initiativeIDs(names []name) any {
+	var ids []string
+	for _, n := range names {
+		if id, ok := delivery.InitiativeFileID(n.name); ok && !n.dir {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// Events is delivery.LoadEvents of the workspace root.
+func (s *source) Events() (*delivery.EventLog, error) {
+	s.x.mu.Lock()
+	defer s.x.flushWatches()
+	defer s.x.mu.Unlock()
+	path := delivery.EventsPath(s.x.root)
+	e, err := s.x.file(delivery.EventsFile, func(data []byte) (any, error) {
+		lines, err := delivery.SplitLines(data)
+		if err != nil {
+			return nil, delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", path, err))
+		}
+		return delivery.EventLogOf(lines), nil
+	})
+	switch {
+	case err != nil:
+		return nil, delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", path, err))
+	case !e.exists:
+		return delivery.EventLogOf(nil), nil
+	case e.err != nil:
+		return nil, e.err
+	}
+	return e.val.(*delivery.EventLog), nil
+}

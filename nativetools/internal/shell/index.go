@@ -1,0 +1,55 @@
+package shell
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/delivery/wsindex"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// indexKey is the key of a workspace root's warm index in the host's tool.Store.
+func indexKey(root string) string { return "delivery/wsindex:" + root }
+
+// ReadWorkspace opens the call's workspace for a tool that only reads, like
+// ops.OpenWorkspace (§1.1, then the configuration sections keys checked): through the
+// host's warm index of the workspace root when the host keeps a store (a long-lived host;
+// the index is built on first use and lives as long as the store), from the disk
+// otherwise. The root is resolved on every call, so DELIVERY_WORKSPACE and the checkout
+// are always the call's own. The workspace it returns must not be edited.
+func ReadWorkspace(ctx context.Context, env *tool.Env, keys ...string) (*delivery.Workspace, error) {
+	look := delivery.LookupEnv(lookup(env))
+	if env.Store == nil {
+		return ops.OpenWorkspace(ctx, env.Dir, look, keys...)
+	}
+	root, checkout, err := delivery.FindRoot(ctx, env.Dir, look)
+	if err != nil {
+		return nil, err
+	}
+	v, _, err := env.Store.Get(indexKey(root), func() (any, error) { return wsindex.New(root, wsindex.Options{}), nil })
+	if err != nil {
+		// A closed store (the host is stopping): answer from the disk.
+		return ops.OpenWorkspace(ctx, env.Dir, look, keys...)
+	}
+	ws, err := v.(*wsindex.Index).Workspace(checkout)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) > 0 {
+		if err := ws.Config.Check(keys...); err != nil {
+			return nil, err
+		}
+	}
+	return ws, nil
+}
+
+// Wrote tells the host's index of root, if there is one, that the call wrote there: it
+// re-validates its entries now, re-reading only what changed, so the next read is warm.
+// Reads would see the write without it (every read validates); this moves the re-read
+// from the next reader to the writer.
+func Wrote(env *tool.Env, root string) {
+	if v, ok := env.Store.Lookup(indexKey(root)); ok {
+		v.(*wsindex.Index).Refresh()
+	}
+}

@@ -1,0 +1,175 @@
+package parity
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Warm runs the native lane as a long-lived host runs it: always in the same directory,
+// with the host's store handed to the call, so the warm state a native tool keeps per
+// workspace root (the corpus's index) is reused from call to call. Before each call the
+// directory is brought to the workspace's content by SyncTree, which rewrites only what
+// differs, in place: the warm state must notice exactly those changes, which is what a
+// warm parity run checks.
+type Warm struct {
+	// Store is handed to the native call as tool.Env.Store.
+	Store *tool.Store
+	// Dir is where the native lane's copy lives; it must not lie inside the workspace.
+	Dir string
+}
+
+// SyncTree makes dst hold what CopyTree(src, dst, nil) would create, changing only what
+// differs: files whose content or mode differ are rewritten in place (same inode, so a
+// cache validated by signature sees an in-place edit, maybe of the same size), missing
+// entries are created, entries src lacks are removed. Worktree links are rewritten from
+// src to dst as CopyTree does.
+func SyncTree(src, dst string) error {
+	keep := map[string]bool{}
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			keep[rel] = true
+			return syncDir(target, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			keep[rel] = true
+			link, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			if cur, err := os.Readlink(target); err == nil && cur == link {
+				return nil
+			}
+			if err := os.RemoveAll(target); err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case !info.Mode().IsRegular():
+			return nil // CopyTree leaves them out too
+		}
+		keep[rel] = true
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if isWorktreeLink(rel, d.Name()) {
+			data = bytes.ReplaceAll(data, []byte(src), []byte(dst))
+		}
+		return syncFile(target, data, info.Mode().Perm())
+	})
+	if err != nil {
+		return err
+	}
+	// Remove what src lacks, deepest first, so a removed directory is already empty of
+	// kept entries when its turn comes.
+	var extra []string
+	err = filepath.WalkDir(dst, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dst, path)
+		if err != nil {
+			return err
+		}
+		if !keep[rel] {
+			extra = append(extra, path)
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(extra, func(a, b string) int { return strings.Compare(b, a) })
+	for _, p := range extra {
+		if err := os.RemoveAll(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func syncDir(target string, perm fs.FileMode) error {
+	info, err := os.Lstat(target)
+	if err == nil && !info.IsDir() {
+		if err := os.RemoveAll(target); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(target, perm); err != nil {
+		return err
+	}
+	return os.Chmod(target, perm)
+}
+
+func syncFile(target string, data []byte, perm fs.FileMode) error {
+	info, err := os.Lstat(target)
+	switch {
+	case err == nil && info.Mode().IsRegular():
+		cur, err := os.ReadFile(target)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(cur, data) {
+			// In place: O_TRUNC keeps the inode, as an editor saving in place does.
+			if err := os.WriteFile(target, data, perm); err != nil {
+				return err
+			}
+		}
+		if info.Mode().Perm() != perm {
+			return os.Chmod(target, perm)
+		}
+		return nil
+	case err == nil:
+		if err := os.RemoveAll(target); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(target, data, perm)
+}
+
+// warmKey is the testscript value under which a warm suite keeps a script's Warm.
+type warmKey struct{}
+
+// setupWarm gives one script its Warm: one store and one native directory for all of its
+// parity and native commands, closed and removed when the script ends.
+func setupWarm(env *testscript.Env) error {
+	dir, err := os.MkdirTemp("", "parity-warm-")
+	if err != nil {
+		return err
+	}
+	w := &Warm{Store: tool.NewStore(), Dir: filepath.Join(dir, "native")}
+	env.Values[warmKey{}] = w
+	env.Defer(func() {
+		_ = w.Store.Close()
+		_ = os.RemoveAll(dir)
+	})
+	return nil
+}
+
+// warmOf is the script's Warm, or nil when the suite is not warm.
+func warmOf(ts *testscript.TestScript) *Warm {
+	w, _ := ts.Value(warmKey{}).(*Warm)
+	return w
+}
