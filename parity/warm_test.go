@@ -24,6 +24,7 @@ func TestScriptsWarm(t *testing.T) {
 	p, err := parity.Suite{
 		Dir: filepath.Join("..", "testdata", "script", "parity"), Commands: commands.Default,
 		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Warm: true,
+		Program: "delivery", // testscript.Main puts this test binary on PATH under that name
 	}.Params()
 	require.NoError(t, err)
 	testscript.RunT(serialT{T: t, verbose: testing.Verbose()}, p)
