@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sync"
 
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -179,9 +181,15 @@ type EventLine struct {
 	Err   error
 }
 
-// EventLog is the parsed wu-events.jsonl.
+// EventLog is the parsed wu-events.jsonl. Lines must not change once the log is in use:
+// [EventLog.For] and [EventLog.State] read a per-WU index built from them on first use,
+// so that a command asking about every WU reads the log once (linear in events), not
+// once per WU.
 type EventLog struct {
 	Lines []EventLine
+
+	indexOnce sync.Once
+	byWU      map[string][]Event
 }
 
 // EventsPath is the absolute event log of root.
@@ -212,15 +220,22 @@ func (l *EventLog) Events() []Event {
 	return out
 }
 
-// For returns the valid events of one WU in file order.
+// For returns the valid events of one WU in file order. The slice is shared with the
+// log's index: callers read it and never modify its elements (appending is safe, it is
+// clipped).
 func (l *EventLog) For(id string) []Event {
-	var out []Event
+	l.indexOnce.Do(l.buildIndex)
+	return slices.Clip(l.byWU[id])
+}
+
+// buildIndex groups the valid events by WU, in file order, in one pass.
+func (l *EventLog) buildIndex() {
+	l.byWU = map[string][]Event{}
 	for _, ln := range l.Lines {
-		if ln.Err == nil && ln.Event.WUID == id {
-			out = append(out, ln.Event)
+		if ln.Err == nil {
+			l.byWU[ln.Event.WUID] = append(l.byWU[ln.Event.WUID], ln.Event)
 		}
 	}
-	return out
 }
 
 // Invalid returns the skipped lines.
