@@ -680,13 +680,14 @@ func (g *gen) writeEvents() error {
 			add(w, w.claimed.Add(10*time.Minute), delivery.Event{Type: delivery.EventCheckpoint,
 				Note: "[wu:brief] generated via claude-code", Progress: "wu:brief executed", NextSteps: "client=claude-code"})
 		case roleDone:
-			mid := w.claimed.Add(w.completed.Sub(w.claimed) / 2)
+			// Checkpoints, blocks and unblocks fall strictly inside the claim.
+			d := w.completed.Sub(w.claimed)
 			if w.n%4 == 0 {
-				add(w, mid, delivery.Event{Type: delivery.EventCheckpoint, Note: "halfway: " + words[w.n%len(words)] + " done"})
+				add(w, w.claimed.Add(d/2), delivery.Event{Type: delivery.EventCheckpoint, Note: "halfway: " + words[w.n%len(words)] + " done"})
 			}
 			if w.n%17 == 0 {
-				add(w, mid.Add(time.Minute), delivery.Event{Type: delivery.EventBlock, Reason: "waiting for CI"})
-				add(w, mid.Add(20*time.Minute), delivery.Event{Type: delivery.EventUnblock})
+				add(w, w.claimed.Add(d/4), delivery.Event{Type: delivery.EventBlock, Reason: "waiting for CI"})
+				add(w, w.claimed.Add(d*3/4), delivery.Event{Type: delivery.EventUnblock})
 			}
 			add(w, w.completed, delivery.Event{Type: delivery.EventComplete})
 		}

@@ -118,6 +118,9 @@ func TestGenerateWritesTheRealShapes(t *testing.T) {
 		assert.DirExists(t, filepath.Join(dir, filepath.FromSlash(w.WorktreePath)), id)
 	}
 	for _, f := range files {
+		if st, ok := states[f.ID]; ok && f.WU.NormStatus() != delivery.StatusClosed {
+			assert.Equal(t, f.WU.NormStatus(), st, "%s: the events end where the YAML is", f.ID)
+		}
 		for _, b := range f.WU.BlockedBy {
 			assert.Contains(t, byID, b, "%s: blocked_by names an existing WU", f.ID)
 		}
