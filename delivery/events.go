@@ -296,9 +296,31 @@ func (l *EventLog) MaxWUNumber() int {
 }
 
 // Consistent reports whether an event state agrees with a YAML status: a WU with no event
-// state is consistent, otherwise the state must equal the normalised status.
+// state is consistent, otherwise the state must equal the normalised status. A closed WU
+// is the exception: no event produces closed, so its events can only end where the work
+// stopped — ready (claimed then released, or only created) or done (completed, then
+// superseded). Both agree with closed; an active state (in_progress, blocked, waiting)
+// does not: the claim was never let go (docs/real-data.md).
 func Consistent(eventState string, hasState bool, yamlStatus string) bool {
-	return !hasState || eventState == NormalizeStatus(yamlStatus)
+	if !hasState {
+		return true
+	}
+	status := NormalizeStatus(yamlStatus)
+	if status == StatusClosed {
+		return eventState == StatusReady || eventState == StatusDone
+	}
+	return eventState == status
+}
+
+// ReconcileTarget is the event state a reconciliation (wu:repair, state:doctor --fix)
+// moves a WU's events to so they agree with its YAML status: the normalised status, or
+// ready for a closed WU (no event produces closed; releasing the claim is the move that
+// makes the log agree).
+func ReconcileTarget(yamlStatus string) string {
+	if s := NormalizeStatus(yamlStatus); s != StatusClosed {
+		return s
+	}
+	return StatusReady
 }
 
 // AppendEvents appends events to root's log in one write. Each event is validated first.

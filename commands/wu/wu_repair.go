@@ -191,7 +191,7 @@ func repairWU(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog
 	now := c.Runtime().Now()
 	f := factsOf(c, ws, log, w)
 	issues := diagnoseWU(w, f)
-	target := w.NormStatus()
+	target := delivery.ReconcileTarget(w.Status)
 	for _, is := range issues {
 		if is.Code == issueStampNotDone {
 			target = delivery.StatusDone
