@@ -3,12 +3,15 @@ package all_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/wsgen"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -187,4 +190,51 @@ func TestRealDataCycleTimesAreNeverNegative(t *testing.T) {
 		}
 		assert.GreaterOrEqual(t, met.DORA.LeadTime.MedianHours, 0.0, "lead time over %d days", days)
 	}
+}
+
+// A closed WU whose events end active (claimed again, never released) is a mismatch that
+// wu:repair reconciles towards ready with a release, after which state:doctor passes.
+// Runs on a private 1× workspace: it writes.
+func TestRealDataClosedButActiveIsRepairedByRelease(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: generates a 1,265-WU workspace")
+	}
+	m, err := wsgen.Generate(filepath.Join(t.TempDir(), "ws"), wsgen.Options{Seed: scaleSeed, Git: true})
+	require.NoError(t, err)
+	id := m.ReleasedThenClosed[0]
+	reclaim := delivery.Event{Type: delivery.EventClaim, WUID: id, Timestamp: delivery.Timestamp(m.Now.Add(-time.Hour)),
+		Lane: "Framework: Core", Title: "claimed again by mistake"}
+	require.NoError(t, delivery.AppendEvents(m.Dir, reclaim))
+
+	var check struct {
+		Issues []struct{ ID, Code, Action string }
+	}
+	out := scaleCall(t, m, "wu:repair", "adapter", fmt.Sprintf(`{"id":%q,"check":true}`, id))
+	require.NotNil(t, out.Error)
+	assert.Equal(t, tool.CodeCheckFailed, out.Error.Code)
+	raw, err := json.Marshal(out.Data)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &check))
+	require.Len(t, check.Issues, 1)
+	assert.Equal(t, "STATUS_MISMATCH", check.Issues[0].Code)
+
+	var repaired struct {
+		Issues []struct {
+			Code     string
+			Repaired bool
+			Action   string
+		}
+	}
+	dataOf(t, scaleCall(t, m, "wu:repair", "adapter", fmt.Sprintf(`{"id":%q}`, id)), &repaired)
+	require.Len(t, repaired.Issues, 1)
+	assert.True(t, repaired.Issues[0].Repaired)
+	assert.Equal(t, "append events: release", repaired.Issues[0].Action)
+	log, err := delivery.LoadEvents(m.Dir)
+	require.NoError(t, err)
+	state, _ := log.State(id)
+	assert.Equal(t, delivery.StatusReady, state)
+
+	var doctor struct{ Issues []struct{ Code string } }
+	dataOf(t, scaleCall(t, m, "state:doctor", "adapter", `{}`), &doctor)
+	assert.Empty(t, doctor.Issues)
 }
