@@ -74,6 +74,7 @@ func wuRepair(c *convention.Call) error {
 			return err
 		}
 		var paths []string
+		staged := map[string]bool{}
 		repairedWUs := 0 // WUs with at least one repaired issue, for the --all subject
 		for _, w := range wus {
 			data.Checked = append(data.Checked, w.ID)
@@ -88,11 +89,11 @@ func wuRepair(c *convention.Call) error {
 					break
 				}
 			}
-			if len(res.paths) > 0 {
-				for _, p := range res.paths {
-					if !containsString(paths, p) {
-						paths = append(paths, p)
-					}
+			for _, p := range res.paths {
+				// A set, not a scan of paths: --all may write thousands of files.
+				if !staged[p] {
+					staged[p] = true
+					paths = append(paths, p)
 				}
 			}
 		}
