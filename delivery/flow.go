@@ -48,6 +48,18 @@ func completion(w *WU) (at time.Time, timed, ok bool) {
 	return time.Time{}, false, false
 }
 
+// CompletedBy is the latest instant a WU's completion can have happened: completed_at,
+// or the end (23:59:59.999Z) of the completion date when only a date is known. Durations
+// that start at the claim use it, so a same-day, date-only completion never precedes its
+// claim (docs/real-data.md).
+func CompletedBy(w *WU) (time.Time, bool) {
+	at, timed, ok := completion(w)
+	if ok && !timed {
+		at = at.Add(24*time.Hour - time.Millisecond)
+	}
+	return at, ok
+}
+
 // CycleHours is completed − claimed_at in hours (spec §3.7); ok is false for a WU without
 // a parsable claimed_at or completion. A completion known only by its date happened some
 // time that day: it counts as the end of the day (23:59:59.999Z), the one reading that
@@ -55,12 +67,9 @@ func completion(w *WU) (at time.Time, timed, ok bool) {
 // claim recorded after the completion) is contradictory data and is left out, as a WU
 // without claimed_at is (docs/real-data.md).
 func CycleHours(w *WU) (float64, bool) {
-	done, timed, ok := completion(w)
+	done, ok := CompletedBy(w)
 	if !ok {
 		return 0, false
-	}
-	if !timed {
-		done = done.Add(24*time.Hour - time.Millisecond)
 	}
 	claimed, err := ParseTimestamp(w.ClaimedAt)
 	if err != nil {

@@ -238,3 +238,30 @@ func TestRealDataClosedButActiveIsRepairedByRelease(t *testing.T) {
 	dataOf(t, scaleCall(t, m, "state:doctor", "adapter", `{}`), &doctor)
 	assert.Empty(t, doctor.Issues)
 }
+
+// state:bootstrap rebuilds the log of a mature project from its specs: every WU but the
+// closed ones gets events, date-only completions included, and the result is consistent
+// (state:doctor finds nothing). Runs on a private 1× workspace: it writes.
+func TestRealDataBootstrapIsConsistent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: generates a 1,265-WU workspace")
+	}
+	m, err := wsgen.Generate(filepath.Join(t.TempDir(), "ws"), wsgen.Options{Seed: scaleSeed, Git: true})
+	require.NoError(t, err)
+	var boot struct {
+		Skipped []string
+		DryRun  bool `json:"dry_run"`
+	}
+	out := scaleCall(t, m, "state:bootstrap", "adapter", `{"execute":true,"force":true}`)
+	dataOf(t, out, &boot)
+	assert.False(t, boot.DryRun)
+	assert.ElementsMatch(t, m.Closed, boot.Skipped, "only closed WUs are skipped")
+	for _, w := range warningsOf(out) {
+		assert.NotContains(t, w, "not a timestamp")
+	}
+	var doctor struct {
+		Issues []struct{ Code, Subject string }
+	}
+	dataOf(t, scaleCall(t, m, "state:doctor", "adapter", `{}`), &doctor)
+	assert.Empty(t, doctor.Issues)
+}
