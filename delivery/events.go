@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sync"
 
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -182,14 +181,16 @@ type EventLine struct {
 }
 
 // EventLog is the parsed wu-events.jsonl. Lines must not change once the log is in use:
-// [EventLog.For] and [EventLog.State] read a per-WU index built from them on first use,
-// so that a command asking about every WU reads the log once (linear in events), not
-// once per WU.
+// [EventLog.For] and [EventLog.State] read a per-WU index of line positions built from
+// them on first use, so that a command asking about every WU reads the log once (linear
+// in events), not once per WU.
 type EventLog struct {
 	Lines []EventLine
 
 	indexOnce sync.Once
-	byWU      map[string][]Event
+	// byWU holds, per WU, the positions in Lines of its valid events, in file order:
+	// positions rather than copies, so a one-WU read pays little for the index.
+	byWU map[string][]int32
 }
 
 // EventsPath is the absolute event log of root.
@@ -220,22 +221,31 @@ func (l *EventLog) Events() []Event {
 	return out
 }
 
-// For returns the valid events of one WU in file order. The slice is shared with the
-// log's index: callers read it and never modify its elements (appending is safe, it is
-// clipped).
+// For returns the valid events of one WU in file order, in a slice of its own.
 func (l *EventLog) For(id string) []Event {
-	l.indexOnce.Do(l.buildIndex)
-	return slices.Clip(l.byWU[id])
+	pos := l.positions(id)
+	if len(pos) == 0 {
+		return nil
+	}
+	out := make([]Event, len(pos))
+	for i, k := range pos {
+		out[i] = l.Lines[k].Event
+	}
+	return out
 }
 
-// buildIndex groups the valid events by WU, in file order, in one pass.
-func (l *EventLog) buildIndex() {
-	l.byWU = map[string][]Event{}
-	for _, ln := range l.Lines {
-		if ln.Err == nil {
-			l.byWU[ln.Event.WUID] = append(l.byWU[ln.Event.WUID], ln.Event)
+// positions returns where the WU's valid events are in Lines, building the index on the
+// first call.
+func (l *EventLog) positions(id string) []int32 {
+	l.indexOnce.Do(func() {
+		l.byWU = map[string][]int32{}
+		for i, ln := range l.Lines {
+			if ln.Err == nil {
+				l.byWU[ln.Event.WUID] = append(l.byWU[ln.Event.WUID], int32(i))
+			}
 		}
-	}
+	})
+	return l.byWU[id]
 }
 
 // Invalid returns the skipped lines.
@@ -275,8 +285,8 @@ func (l *EventLog) Replay() map[string]string {
 // State returns one WU's event state and whether it has one.
 func (l *EventLog) State(id string) (string, bool) {
 	state, seen := "", false
-	for _, ev := range l.For(id) {
-		state, seen = ev.StateAfter(state), true
+	for _, k := range l.positions(id) {
+		state, seen = l.Lines[k].Event.StateAfter(state), true
 	}
 	return state, seen
 }

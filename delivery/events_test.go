@@ -99,8 +99,8 @@ func TestAppendAndRewriteEvents(t *testing.T) {
 }
 
 // TestEventLogForUsesFileOrderPerWU checks the per-WU index behind For and State: each
-// WU's valid events in file order, invalid lines left out, and a caller appending to one
-// WU's events never changes what the log returns next.
+// WU's valid events in file order, invalid lines left out, and a caller editing or
+// appending to one WU's events never changes what the log returns next.
 func TestEventLogForUsesFileOrderPerWU(t *testing.T) {
 	root := t.TempDir()
 	log := strings.Join([]string{
@@ -124,9 +124,11 @@ func TestEventLogForUsesFileOrderPerWU(t *testing.T) {
 	assert.Equal(t, []string{EventClaim, EventComplete}, types(l.For("WU-1")))
 	assert.Equal(t, []string{EventClaim, EventRelease}, types(l.For("WU-2")))
 	assert.Empty(t, l.For("WU-3"))
-	grown := append(l.For("WU-1"), Event{Type: EventBlock})
+	mine := l.For("WU-1")
+	mine[0].Type = EventBlock
+	grown := append(mine, Event{Type: EventBlock})
 	assert.Len(t, grown, 3)
-	assert.Equal(t, []string{EventClaim, EventComplete}, types(l.For("WU-1")), "an append by a caller stays its own")
+	assert.Equal(t, []string{EventClaim, EventComplete}, types(l.For("WU-1")), "what a caller does with its slice stays its own")
 	for _, id := range []string{"WU-1", "WU-2", "WU-3"} {
 		state, has := l.State(id)
 		replayed, ok := l.Replay()[id]
