@@ -28,7 +28,9 @@
 //     [NormalizeStatus], [CanTransition], [CheckTransition], [ValidateStructure],
 //     [ValidateStrict]. A [WU] keeps its YAML document: edit with Set/Delete, then Refresh.
 //   - Event log (§1.7): [LoadEvents] (replay, per-line warnings, invalid lines),
-//     [AppendEvents], [RewriteEvents], [Consistent].
+//     [AppendEvents], [RewriteEvents], [Consistent], [ReconcileTarget]. [EventLog.For] and
+//     [EventLog.State] read a per-WU index built once per log, so whole-workspace
+//     commands stay linear in WUs + events.
 //   - JSONL stores: [AppendJSONL] (one write on O_APPEND under an exclusive flock of the
 //     file itself, no sidecar files), [ReadRecords] (blank lines ignored, bad lines
 //     reported with their numbers and skipped), [RewriteJSONL].
@@ -38,7 +40,11 @@
 //     [GitGlobalArgs] (--no-optional-locks) first, so reads never rewrite .git/index.
 //   - Gates (§1.2, §1.12): [SelectGates], [RunGates], [LaneOfBranch], [GateResult].
 //   - Initiatives (§1.6): [ListInitiatives], [ResolveInitiative], [NextInitiativeID],
-//     [InitiativeWUs], [DerivedStatus], [WriteInitiative]. Board: [BuildBoard].
+//     [InitiativeWUs] (one initiative) or [NewMembershipIndex] (many), [DerivedStatus],
+//     [WriteInitiative]. Board: [BuildBoard]. Lanes and their sub-lanes: [IsSubLane].
+//   - How these rules read real, mature data (closed WUs, sub-lanes, date-only
+//     completions, listed WUs whose spec is gone, orphan stamps) is docs/real-data.md;
+//     the subpackage wsgen writes such workspaces, at any scale, for tests and benchmarks.
 //   - Lane locks live in the subpackage lanelock.
 //   - Warm reads: a [Workspace] whose Source is set (the warm index of a long-lived host,
 //     subpackage wsindex) serves ReadWU, ListWUs, ListInitiatives and [Workspace.Events]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -179,9 +180,17 @@ type EventLine struct {
 	Err   error
 }
 
-// EventLog is the parsed wu-events.jsonl.
+// EventLog is the parsed wu-events.jsonl. Lines must not change once the log is in use:
+// [EventLog.For] and [EventLog.State] read a per-WU index of line positions built from
+// them on first use, so that a command asking about every WU reads the log once (linear
+// in events), not once per WU.
 type EventLog struct {
 	Lines []EventLine
+
+	indexOnce sync.Once
+	// byWU holds, per WU, the positions in Lines of its valid events, in file order:
+	// positions rather than copies, so a one-WU read pays little for the index.
+	byWU map[string][]int32
 }
 
 // EventsPath is the absolute event log of root.
@@ -217,15 +226,31 @@ func (l *EventLog) Events() []Event {
 	return out
 }
 
-// For returns the valid events of one WU in file order.
+// For returns the valid events of one WU in file order, in a slice of its own.
 func (l *EventLog) For(id string) []Event {
-	var out []Event
-	for _, ln := range l.Lines {
-		if ln.Err == nil && ln.Event.WUID == id {
-			out = append(out, ln.Event)
-		}
+	pos := l.positions(id)
+	if len(pos) == 0 {
+		return nil
+	}
+	out := make([]Event, len(pos))
+	for i, k := range pos {
+		out[i] = l.Lines[k].Event
 	}
 	return out
+}
+
+// positions returns where the WU's valid events are in Lines, building the index on the
+// first call.
+func (l *EventLog) positions(id string) []int32 {
+	l.indexOnce.Do(func() {
+		l.byWU = map[string][]int32{}
+		for i, ln := range l.Lines {
+			if ln.Err == nil {
+				l.byWU[ln.Event.WUID] = append(l.byWU[ln.Event.WUID], int32(i))
+			}
+		}
+	})
+	return l.byWU[id]
 }
 
 // Invalid returns the skipped lines.
@@ -265,8 +290,8 @@ func (l *EventLog) Replay() map[string]string {
 // State returns one WU's event state and whether it has one.
 func (l *EventLog) State(id string) (string, bool) {
 	state, seen := "", false
-	for _, ev := range l.For(id) {
-		state, seen = ev.StateAfter(state), true
+	for _, k := range l.positions(id) {
+		state, seen = l.Lines[k].Event.StateAfter(state), true
 	}
 	return state, seen
 }
@@ -286,9 +311,31 @@ func (l *EventLog) MaxWUNumber() int {
 }
 
 // Consistent reports whether an event state agrees with a YAML status: a WU with no event
-// state is consistent, otherwise the state must equal the normalised status.
+// state is consistent, otherwise the state must equal the normalised status. A closed WU
+// is the exception: no event produces closed, so its events can only end where the work
+// stopped — ready (claimed then released, or only created) or done (completed, then
+// superseded). Both agree with closed; an active state (in_progress, blocked, waiting)
+// does not: the claim was never let go (docs/real-data.md).
 func Consistent(eventState string, hasState bool, yamlStatus string) bool {
-	return !hasState || eventState == NormalizeStatus(yamlStatus)
+	if !hasState {
+		return true
+	}
+	status := NormalizeStatus(yamlStatus)
+	if status == StatusClosed {
+		return eventState == StatusReady || eventState == StatusDone
+	}
+	return eventState == status
+}
+
+// ReconcileTarget is the event state a reconciliation (wu:repair, state:doctor --fix)
+// moves a WU's events to so they agree with its YAML status: the normalised status, or
+// ready for a closed WU (no event produces closed; releasing the claim is the move that
+// makes the log agree).
+func ReconcileTarget(yamlStatus string) string {
+	if s := NormalizeStatus(yamlStatus); s != StatusClosed {
+		return s
+	}
+	return StatusReady
 }
 
 // AppendEvents appends events to root's log in one write. Each event is validated first.

@@ -97,3 +97,42 @@ func TestAppendAndRewriteEvents(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"type":"create","wuId":"WU-1","timestamp":"2026-03-02T10:00:00.000Z","lane":"L","title":"T"}`+"\n", string(data))
 }
+
+// TestEventLogForUsesFileOrderPerWU checks the per-WU index behind For and State: each
+// WU's valid events in file order, invalid lines left out, and a caller editing or
+// appending to one WU's events never changes what the log returns next.
+func TestEventLogForUsesFileOrderPerWU(t *testing.T) {
+	root := t.TempDir()
+	log := strings.Join([]string{
+		`{"type":"claim","wuId":"WU-1","timestamp":"2026-03-02T10:00:00.000Z","lane":"L","title":"a"}`,
+		`{"type":"claim","wuId":"WU-2","timestamp":"2026-03-02T10:01:00.000Z","lane":"L","title":"b"}`,
+		`{"type":"block","wuId":"WU-1","timestamp":"bad"}`,
+		`{"type":"complete","wuId":"WU-1","timestamp":"2026-03-02T11:00:00.000Z"}`,
+		`{"type":"release","wuId":"WU-2","timestamp":"2026-03-02T11:01:00.000Z","reason":"r"}`,
+	}, "\n") + "\n"
+	require.NoError(t, os.MkdirAll(filepath.Dir(EventsPath(root)), 0o755))
+	require.NoError(t, os.WriteFile(EventsPath(root), []byte(log), 0o644))
+	l, err := LoadEvents(root)
+	require.NoError(t, err)
+	types := func(evs []Event) []string {
+		var out []string
+		for _, e := range evs {
+			out = append(out, e.Type)
+		}
+		return out
+	}
+	assert.Equal(t, []string{EventClaim, EventComplete}, types(l.For("WU-1")))
+	assert.Equal(t, []string{EventClaim, EventRelease}, types(l.For("WU-2")))
+	assert.Empty(t, l.For("WU-3"))
+	mine := l.For("WU-1")
+	mine[0].Type = EventBlock
+	grown := append(mine, Event{Type: EventBlock})
+	assert.Len(t, grown, 3)
+	assert.Equal(t, []string{EventClaim, EventComplete}, types(l.For("WU-1")), "what a caller does with its slice stays its own")
+	for _, id := range []string{"WU-1", "WU-2", "WU-3"} {
+		state, has := l.State(id)
+		replayed, ok := l.Replay()[id]
+		assert.Equal(t, ok, has, id)
+		assert.Equal(t, replayed, state, id)
+	}
+}

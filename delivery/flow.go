@@ -26,22 +26,48 @@ func DateWindow(start, end time.Time) Window {
 // Contains reports whether t lies in the window, both ends included.
 func (w Window) Contains(t time.Time) bool { return !t.Before(w.Start) && !t.After(w.End) }
 
-// CompletedAt is when a WU was completed: completed_at, else the completed date at 00:00Z.
-// ok is false when neither parses.
+// CompletedAt is when a WU was completed: completed_at, else the completed date at 00:00Z
+// (a completed_at holding only a date counts as that date). ok is false when neither
+// parses.
 func CompletedAt(w *WU) (time.Time, bool) {
+	at, _, ok := completion(w)
+	return at, ok
+}
+
+// completion is CompletedAt, and whether the completion carries a time of day or only a
+// date (legacy and hand-edited specs record `completed: <date>` and nothing else).
+func completion(w *WU) (at time.Time, timed, ok bool) {
 	if t, err := ParseTimestamp(w.CompletedAt); err == nil {
-		return t.UTC(), true
+		return t.UTC(), true, true
 	}
-	if t, err := time.Parse(DateLayout, w.Completed); err == nil {
-		return t, true
+	for _, d := range []string{w.Completed, w.CompletedAt} {
+		if t, err := time.Parse(DateLayout, d); err == nil {
+			return t, false, true
+		}
 	}
-	return time.Time{}, false
+	return time.Time{}, false, false
+}
+
+// CompletedBy is the latest instant a WU's completion can have happened: completed_at,
+// or the end (23:59:59.999Z) of the completion date when only a date is known. Durations
+// that start at the claim use it, so a same-day, date-only completion never precedes its
+// claim (docs/real-data.md).
+func CompletedBy(w *WU) (time.Time, bool) {
+	at, timed, ok := completion(w)
+	if ok && !timed {
+		at = at.Add(24*time.Hour - time.Millisecond)
+	}
+	return at, ok
 }
 
 // CycleHours is completed − claimed_at in hours (spec §3.7); ok is false for a WU without
-// a parsable claimed_at or completion.
+// a parsable claimed_at or completion. A completion known only by its date happened some
+// time that day: it counts as the end of the day (23:59:59.999Z), the one reading that
+// never puts a same-day completion before its claim. A cycle that is still negative (a
+// claim recorded after the completion) is contradictory data and is left out, as a WU
+// without claimed_at is (docs/real-data.md).
 func CycleHours(w *WU) (float64, bool) {
-	done, ok := CompletedAt(w)
+	done, ok := CompletedBy(w)
 	if !ok {
 		return 0, false
 	}
@@ -49,7 +75,11 @@ func CycleHours(w *WU) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return done.Sub(claimed).Hours(), true
+	h := done.Sub(claimed).Hours()
+	if h < 0 {
+		return 0, false
+	}
+	return h, true
 }
 
 // CompletedIn returns the WUs whose completion falls inside win, ordered by completion

@@ -183,28 +183,53 @@ func ResolveInitiative(ws *Workspace, ref string) (*Initiative, error) {
 
 // InitiativeWUs returns the WUs of an initiative: its wus list plus every WU whose
 // initiative field is its id or slug, in ascending numeric id order. Ids of the wus list
-// without a file are returned in missing.
+// without a file are returned in missing, in list order. For several initiatives over the
+// same WUs, build one [MembershipIndex] instead (this builds one per call).
 func InitiativeWUs(in *Initiative, all []*WU) (wus []*WU, missing []string) {
-	byID := map[string]*WU{}
+	return NewMembershipIndex(all).Members(in)
+}
+
+// MembershipIndex answers "which WUs belong to this initiative" for many initiatives
+// after one pass over the WUs, so listing every initiative stays linear in WUs +
+// initiatives' lists.
+type MembershipIndex struct {
+	byID map[string]*WU
+	// byRef groups the WUs by their initiative field (an id or a slug), in input order.
+	byRef map[string][]*WU
+}
+
+// NewMembershipIndex indexes all by id and by initiative field.
+func NewMembershipIndex(all []*WU) *MembershipIndex {
+	x := &MembershipIndex{byID: make(map[string]*WU, len(all)), byRef: map[string][]*WU{}}
 	for _, w := range all {
-		byID[w.ID] = w
+		x.byID[w.ID] = w
+		if w.Initiative != "" {
+			x.byRef[w.Initiative] = append(x.byRef[w.Initiative], w)
+		}
 	}
+	return x
+}
+
+// Members is InitiativeWUs over the indexed WUs.
+func (x *MembershipIndex) Members(in *Initiative) (wus []*WU, missing []string) {
 	seen := map[string]bool{}
 	for _, id := range in.WUs {
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
-		if w, ok := byID[id]; ok {
+		if w, ok := x.byID[id]; ok {
 			wus = append(wus, w)
 		} else {
 			missing = append(missing, id)
 		}
 	}
-	for _, w := range all {
-		if !seen[w.ID] && w.Initiative != "" && (w.Initiative == in.ID || w.Initiative == in.Slug) {
-			seen[w.ID] = true
-			wus = append(wus, w)
+	for _, ref := range []string{in.ID, in.Slug} {
+		for _, w := range x.byRef[ref] {
+			if ref != "" && !seen[w.ID] {
+				seen[w.ID] = true
+				wus = append(wus, w)
+			}
 		}
 	}
 	sort.SliceStable(wus, func(i, j int) bool { return wus[i].Number() < wus[j].Number() })

@@ -64,3 +64,18 @@ func CutRunes(s string, n int) string {
 	}
 	return string(r[:n-3]) + "..."
 }
+
+// IsSubLane reports whether sub is a sub-lane of parent: its name is the parent's name
+// followed by more words (`Framework: Core` → `Framework: Core Lifecycle`). A sub-lane
+// owns part of its parent's code on purpose, so lane:health does not count the files
+// they share as a conflict (docs/real-data.md).
+func IsSubLane(parent, sub string) bool {
+	if parent == "" || len(sub) <= len(parent)+1 || !strings.HasPrefix(sub, parent) {
+		return false
+	}
+	switch sub[len(parent)] {
+	case ' ', ':', '/', '-':
+		return strings.TrimLeft(sub[len(parent):], " :/-") != ""
+	}
+	return false
+}

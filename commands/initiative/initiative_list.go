@@ -2,6 +2,7 @@ package initiative
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,15 +44,20 @@ func initiativeList(c *convention.Call) error {
 	}
 	data := initiativeListData{Initiatives: []initiativeRow{}}
 	var rows [][]string
+	members := delivery.NewMembershipIndex(wus)
 	for _, in := range all {
-		mine, _ := delivery.InitiativeWUs(in, wus)
+		mine, missing := members.Members(in)
 		status := delivery.DerivedStatus(in, mine)
 		if c.IsSet("status") && status != c.String("status") {
 			continue
 		}
+		// A listed WU without a spec is neither counted nor hidden (docs/real-data.md).
+		if len(missing) > 0 {
+			c.Warn("%s lists WUs that have no spec: %s", in.ID, strings.Join(missing, ", "))
+		}
 		p := progressOf(mine)
 		row := initiativeRow{ID: in.ID, Slug: in.Slug, Title: in.Title, Status: status,
-			RawStatus: in.Status, Priority: priorityOf(in), Done: p.Done, Total: p.Total}
+			RawStatus: in.Status, Priority: priorityOf(in), Done: p.Done, Total: p.Total, Missing: append([]string{}, missing...)}
 		data.Initiatives = append(data.Initiatives, row)
 		rows = append(rows, []string{row.ID, row.Status, fmt.Sprintf("%d/%d", row.Done, row.Total), row.Priority, row.Title})
 	}
@@ -72,4 +78,6 @@ type initiativeRow struct {
 	Priority  string `json:"priority"`
 	Done      int    `json:"done"`
 	Total     int    `json:"total"`
+	// Missing are the listed WUs whose spec is gone: not counted in done or total.
+	Missing []string `json:"missing"`
 }

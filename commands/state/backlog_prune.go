@@ -124,16 +124,9 @@ func lastActivity(w *delivery.WU, log *delivery.EventLog) time.Time {
 	return last
 }
 
-// completedAt is when a done WU was completed: completed_at, else the completed date.
-func completedAt(w *delivery.WU) (time.Time, bool) {
-	if t, err := delivery.ParseTimestamp(w.CompletedAt); err == nil {
-		return t, true
-	}
-	if t, err := time.Parse(time.DateOnly, w.Completed); err == nil {
-		return t, true
-	}
-	return time.Time{}, false
-}
+// completedAt is when a done WU was completed: completed_at, else the completed date
+// (delivery.CompletedAt, which also reads a date written in completed_at).
+func completedAt(w *delivery.WU) (time.Time, bool) { return delivery.CompletedAt(w) }
 
 // appendNote adds a line to the WU's notes: an item of a legacy list, otherwise a new
 // line of the string (the key is appended at the end when absent, spec §1.14).

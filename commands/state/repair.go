@@ -72,7 +72,7 @@ func stampDateFor(w *delivery.WU, today string) string {
 	if w.Completed != "" {
 		return w.Completed
 	}
-	if t, err := delivery.ParseTimestamp(w.CompletedAt); err == nil {
+	if t, ok := delivery.CompletedAt(w); ok { // a date in completed_at counts too, as in wu:repair
 		return delivery.Date(t)
 	}
 	return today

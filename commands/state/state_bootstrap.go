@@ -138,11 +138,18 @@ func bootstrapEvents(w *delivery.WU) ([]timedEvent, error) {
 	case delivery.StatusBlocked:
 		out = append(out, at(claimAt.Add(time.Second), delivery.Event{Type: delivery.EventBlock, Reason: bootstrapBlockReason}))
 	case delivery.StatusDone:
-		doneAt := created
-		if w.CompletedAt != "" {
-			if doneAt, err = delivery.ParseTimestamp(w.CompletedAt); err != nil {
+		// completed_at, else the end of a date-only completion (completed, or a date in
+		// completed_at), else created; and never before the claim, so the replay ends
+		// done as the YAML says (docs/real-data.md).
+		doneAt, ok := delivery.CompletedBy(w)
+		if !ok {
+			if w.CompletedAt != "" {
 				return nil, fmt.Errorf("completed_at %q is not a timestamp", w.CompletedAt)
 			}
+			doneAt = created
+		}
+		if doneAt.Before(claimAt) {
+			doneAt = claimAt.Add(time.Second)
 		}
 		out = append(out, at(doneAt, delivery.Event{Type: delivery.EventComplete}))
 	}

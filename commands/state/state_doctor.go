@@ -160,6 +160,9 @@ func examine(c *convention.Call, ws *delivery.Workspace) (*diagnosis, error) {
 			c.Warn("%s skipped: %s", f.ID, delivery.AsError(f.Err).Message)
 		}
 	}
+	if err := warnOrphanStamps(c, ws, known); err != nil {
+		return nil, err
+	}
 
 	for _, f := range files {
 		if f.Err != nil {
@@ -168,7 +171,7 @@ func examine(c *convention.Call, ws *delivery.Workspace) (*diagnosis, error) {
 		w := f.WU
 		status := w.NormStatus()
 		stamp := delivery.StampExists(ws.Root, w.ID)
-		target := status
+		target, toDone := delivery.ReconcileTarget(w.Status), false
 		if status == delivery.StatusDone && !stamp {
 			d.stamps[w] = stampDateFor(w, delivery.Date(now))
 			d.wuOrder = append(d.wuOrder, w)
@@ -183,13 +186,13 @@ func examine(c *convention.Call, ws *delivery.Workspace) (*diagnosis, error) {
 				}
 				d.markDone[w] = date
 				d.wuOrder = append(d.wuOrder, w)
-				target = delivery.StatusDone
+				target, toDone = delivery.StatusDone, true
 			}
 			d.add(issueStampNotDone, w.ID, fmt.Sprintf("stamp %s exists but YAML status is %s", delivery.StampRel(w.ID), status), fixable)
 		}
 		state, has := log.State(w.ID)
 		mismatch := !delivery.Consistent(state, has, w.Status)
-		if mismatch || target != status {
+		if mismatch || toDone {
 			evs, ok := correctiveEvents(w, state, target, delivery.Timestamp(now))
 			if ok {
 				d.appendEvents = append(d.appendEvents, evs...)
@@ -333,4 +336,22 @@ type doctorData struct {
 	Fixed     int                `json:"fixed"`
 	Remaining int                `json:"remaining"`
 	Commit    *convention.Commit `json:"commit"`
+}
+
+// warnOrphanStamps warns about each stamp whose WU has no spec. A mature project keeps the
+// stamps of WUs whose specs were deleted; they harm nothing (their ids stay taken: see
+// delivery.NextWUID) and deleting them would erase history, so they are reported, never
+// counted as issues (docs/real-data.md).
+func warnOrphanStamps(c *convention.Call, ws *delivery.Workspace, known map[string]bool) error {
+	ids, err := delivery.StampIDs(ws.Root)
+	if err != nil {
+		return err
+	}
+	delivery.SortWUIDs(ids)
+	for _, id := range ids {
+		if !known[id] {
+			c.Warn("stamp %s has no WU spec (%s)", delivery.StampRel(id), ws.WUPath(id))
+		}
+	}
+	return nil
 }

@@ -75,6 +75,7 @@ func wuRepair(c *convention.Call) error {
 			return err
 		}
 		var paths []string
+		staged := map[string]bool{}
 		repairedWUs := 0 // WUs with at least one repaired issue, for the --all subject
 		for _, w := range wus {
 			data.Checked = append(data.Checked, w.ID)
@@ -89,11 +90,11 @@ func wuRepair(c *convention.Call) error {
 					break
 				}
 			}
-			if len(res.paths) > 0 {
-				for _, p := range res.paths {
-					if !containsString(paths, p) {
-						paths = append(paths, p)
-					}
+			for _, p := range res.paths {
+				// A set, not a scan of paths: --all may write thousands of files.
+				if !staged[p] {
+					staged[p] = true
+					paths = append(paths, p)
 				}
 			}
 		}
@@ -192,7 +193,7 @@ func repairWU(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog
 	now := c.Runtime().Now()
 	f := factsOf(c, ws, log, w)
 	issues := diagnoseWU(w, f)
-	target := w.NormStatus()
+	target := delivery.ReconcileTarget(w.Status)
 	for _, is := range issues {
 		if is.Code == issueStampNotDone {
 			target = delivery.StatusDone

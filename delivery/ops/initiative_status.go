@@ -56,6 +56,9 @@ type InitiativeStatusData struct {
 	SuccessMetrics []string           `json:"success_metrics"`
 	Labels         []string           `json:"labels"`
 	RelatedPlan    *string            `json:"related_plan"`
+	// Missing are the ids the wus list names whose spec is gone: shown, never counted in
+	// progress or the derived status (docs/real-data.md).
+	Missing []string `json:"missing"`
 }
 
 // InitiativePhase is one phase with the ids of its WUs.
@@ -90,12 +93,13 @@ func InitiativeStatus(ctx context.Context, ws *delivery.Workspace, in Initiative
 	if err != nil {
 		return InitiativeStatusData{}, notes, err
 	}
-	wus, _ := delivery.InitiativeWUs(ini, all)
+	wus, missing := delivery.InitiativeWUs(ini, all)
 	d := InitiativeStatusData{ID: ini.ID, Slug: ini.Slug, Title: ini.Title, Description: ini.Description,
 		Status: delivery.DerivedStatus(ini, wus), RawStatus: ini.Status, Priority: InitiativePriority(ini),
 		Owner: strPtr(ini.Owner), Created: strPtr(ini.Created), TargetDate: strPtr(ini.TargetDate),
 		Progress: ProgressOf(wus), Phases: []InitiativePhase{}, WUs: []InitiativeWU{},
-		SuccessMetrics: orEmpty(ini.SuccessMetrics), Labels: orEmpty(ini.Labels), RelatedPlan: strPtr(ini.RelatedPlan)}
+		SuccessMetrics: orEmpty(ini.SuccessMetrics), Labels: orEmpty(ini.Labels), RelatedPlan: strPtr(ini.RelatedPlan),
+		Missing: orEmpty(missing)}
 	var text strings.Builder
 	fmt.Fprintf(&text, "%s %s [%s]\n", d.ID, d.Title, d.Status)
 	fmt.Fprintf(&text, "  progress: %d%% (%d/%d)\n", d.Progress.Percentage, d.Progress.Done, d.Progress.Total)
@@ -126,6 +130,12 @@ func InitiativeStatus(ctx context.Context, ws *delivery.Workspace, in Initiative
 	}
 	if len(unphased) > 0 {
 		text.WriteString("Unphased\n" + strings.Join(unphased, ""))
+	}
+	if len(missing) > 0 {
+		text.WriteString("Missing (listed, no WU spec)\n")
+		for _, id := range missing {
+			fmt.Fprintf(&text, "  - %s\n", id)
+		}
 	}
 	notes.Text = text.String()
 	return d, notes, nil

@@ -1,0 +1,191 @@
+package all_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/wsgen"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestMain removes the generated workspaces shared by the scale tests and benchmarks.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if scaleRoot != "" {
+		_ = os.RemoveAll(scaleRoot)
+	}
+	os.Exit(code)
+}
+
+// scaleSeed is the seed of every generated workspace here.
+const scaleSeed = 14
+
+var (
+	scaleMu   sync.Mutex
+	scaleRoot string
+	scaleWS   = map[int]*wsgen.Manifest{}
+	// scaleChecked records the benchmark cases whose output was checked.
+	scaleChecked = map[string]bool{}
+)
+
+// generated returns the git workspace of the given scale, generated once per test
+// binary: writing a 16× workspace takes seconds, and the calls measured on it are
+// read-only, so every benchmark and test may share it.
+func generated(tb testing.TB, scale int) *wsgen.Manifest {
+	tb.Helper()
+	scaleMu.Lock()
+	defer scaleMu.Unlock()
+	if m := scaleWS[scale]; m != nil {
+		return m
+	}
+	if scaleRoot == "" {
+		dir, err := os.MkdirTemp("", "wsgen-")
+		if err != nil {
+			tb.Fatalf("temp dir: %v", err)
+		}
+		scaleRoot = dir
+	}
+	m, err := wsgen.Generate(filepath.Join(scaleRoot, fmt.Sprintf("x%d", scale)), wsgen.Options{Scale: scale, Seed: scaleSeed, Git: true})
+	if err != nil {
+		tb.Fatalf("generate the %d× workspace: %v", scale, err)
+	}
+	scaleWS[scale] = m
+	return m
+}
+
+// scaleEnv is the call environment on a generated workspace: its clock, and git shut
+// off from the host's configuration.
+func scaleEnv(m *wsgen.Manifest) map[string]string {
+	return map[string]string{
+		"DELIVERY_NOW":        delivery.Timestamp(m.Now),
+		"DELIVERY_SEED":       "cmdbridge",
+		"DELIVERY_OWNER":      "tester@example.com",
+		"GIT_CONFIG_GLOBAL":   "/dev/null",
+		"GIT_CONFIG_NOSYSTEM": "1",
+	}
+}
+
+// scaleCall runs one tool on a lane ("adapter" or "native") over a generated workspace.
+func scaleCall(tb testing.TB, m *wsgen.Manifest, name, lane, input string) tool.Output {
+	tb.Helper()
+	switch lane {
+	case "native":
+		nt, ok := nativetools.Default.Lookup(name)
+		if !ok {
+			tb.Fatalf("%s: no native implementation", name)
+		}
+		lookup := tool.EnvFromMap(scaleEnv(m))
+		now, ids := delivery.ToolRuntime(lookup)
+		env := &tool.Env{Dir: m.Dir, Now: now, IDs: ids, LookupEnv: lookup, Log: discard{}}
+		return nt.Call(context.Background(), env, json.RawMessage(input))
+	default:
+		cmd, ok := commands.Lookup(name)
+		if !ok {
+			tb.Fatalf("%s: no legacy command", name)
+		}
+		return adapter.Call(context.Background(), cmd, json.RawMessage(input), adapter.LaneAdapter,
+			adapter.Options{Dir: m.Dir, Env: scaleEnv(m), MaxOutput: 64 << 20})
+	}
+}
+
+// scaleCase is one command measured on generated workspaces.
+type scaleCase struct {
+	name  string // sub-benchmark name
+	tool  string
+	input func(m *wsgen.Manifest) string
+	// native also measures the tool's native twin.
+	native bool
+}
+
+func fixed(s string) func(*wsgen.Manifest) string { return func(*wsgen.Manifest) string { return s } }
+
+// scaleCases are the commands that read every WU or every event, and the single-item
+// reads issue 14 found paying for the whole workspace. All are read-only.
+var scaleCases = []scaleCase{
+	{name: "backlog:status", tool: "backlog:status", input: fixed(`{}`)},
+	{name: "state:doctor", tool: "state:doctor", input: fixed(`{}`)},
+	{name: "wu:repair--check", tool: "wu:repair", input: fixed(`{"all":true,"check":true}`)},
+	{name: "backlog:prune", tool: "backlog:prune", input: fixed(`{}`)},
+	{name: "metrics", tool: "metrics", input: fixed(`{}`)},
+	{name: "lane:health", tool: "lane:health", input: fixed(`{}`)},
+	{name: "validate", tool: "validate", input: fixed(`{}`)},
+	{name: "initiative:list", tool: "initiative:list", input: fixed(`{}`)},
+	{name: "flow:bottlenecks", tool: "flow:bottlenecks", input: fixed(`{}`)},
+	{name: "wu:status", tool: "wu:status", native: true,
+		input: func(m *wsgen.Manifest) string { return fmt.Sprintf(`{"id":%q}`, m.InProgress[0]) }},
+	{name: "wu:deps", tool: "wu:deps",
+		input: func(m *wsgen.Manifest) string { return fmt.Sprintf(`{"id":%q}`, m.Ready[len(m.Ready)-1]) }},
+	{name: "initiative:status", tool: "initiative:status", native: true,
+		input: func(m *wsgen.Manifest) string {
+			return fmt.Sprintf(`{"id":%q}`, m.InitiativeIDs[len(m.InitiativeIDs)/2])
+		}},
+}
+
+// BenchmarkScale runs each scale case on generated workspaces at 1× and 16× (issue 14:
+// no command may cost more than twice backlog:status at 16×; compare the ns/op of
+// BenchmarkScale/16x/<name> with BenchmarkScale/16x/backlog:status). The 16× workspace
+// (20k WUs, 48k events) takes tens of seconds to write and seconds per call, so -short
+// skips it.
+func BenchmarkScale(b *testing.B) {
+	for _, scale := range []int{1, 16} {
+		b.Run(fmt.Sprintf("%dx", scale), func(b *testing.B) {
+			if scale > 1 && testing.Short() {
+				b.Skip("-short: the 16× workspace is slow to write and to read")
+			}
+			m := generated(b, scale)
+			for _, tc := range scaleCases {
+				lanes := []string{"adapter"}
+				if tc.native {
+					lanes = append(lanes, "native")
+				}
+				for _, lane := range lanes {
+					name := tc.name
+					if tc.native {
+						name += "/" + lane
+					}
+					b.Run(name, func(b *testing.B) {
+						in := tc.input(m)
+						// The call is checked once per test binary: -count repeats would
+						// otherwise pay for a 16× call twice.
+						key := fmt.Sprintf("%d/%s/%s", scale, tc.name, lane)
+						scaleMu.Lock()
+						done := scaleChecked[key]
+						scaleChecked[key] = true
+						scaleMu.Unlock()
+						if !done {
+							checkScaleOutput(b, tc.tool, scaleCall(b, m, tc.tool, lane, in))
+						}
+						b.ReportAllocs()
+						b.ResetTimer()
+						for i := 0; i < b.N; i++ {
+							scaleCall(b, m, tc.tool, lane, in)
+						}
+					})
+				}
+			}
+		})
+	}
+}
+
+// checkScaleOutput fails a case whose call did not do the command's work: success, or a
+// check that reports findings (CHECK_FAILED) after doing all of it.
+func checkScaleOutput(tb testing.TB, name string, out tool.Output) {
+	tb.Helper()
+	if out.Success || (out.Error != nil && out.Error.Code == tool.CodeCheckFailed) {
+		return
+	}
+	msg := ""
+	if out.Error != nil {
+		msg = out.Error.Code + ": " + out.Error.Message
+	}
+	tb.Fatalf("%s on a generated workspace: %s", name, msg)
+}
