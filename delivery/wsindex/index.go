@@ -198,6 +198,17 @@ func (x *Index) fresh(e *entry, abs string) bool {
 	return e.trusted && e.epoch == x.epoch && !x.suspect[abs]
 }
 
+// unchanged reports whether a cached entry still holds: trusted, not suspect, and its
+// path's signature is the one it was read with (one stat).
+func (x *Index) unchanged(old *entry, abs string) bool {
+	if old == nil || !x.fresh(old, abs) {
+		return false
+	}
+	fi, err := x.stat(abs)
+	x.stats.Stats++
+	return err == nil && sigOf(fi).equal(old.sig)
+}
+
 // file returns the validated entry of a root-relative file, reading and parsing it with
 // parse when it is new, changed, untrusted or suspect. An error is a read error other
 // than "does not exist" (a missing file is an entry with exists false). x.mu is held.
@@ -205,12 +216,8 @@ func (x *Index) file(rel string, parse func([]byte) (any, error)) (*entry, error
 	abs := x.abs(rel)
 	x.watchLater(filepath.Dir(abs))
 	old := x.files[rel]
-	if old != nil && x.fresh(old, abs) {
-		fi, err := x.stat(abs)
-		x.stats.Stats++
-		if err == nil && sigOf(fi).equal(old.sig) {
-			return old, nil
-		}
+	if x.unchanged(old, abs) {
+		return old, nil
 	}
 	// Cleared before reading: an event that arrives while we read marks it again.
 	delete(x.suspect, abs)
@@ -266,12 +273,8 @@ func readFile(abs string) (data []byte, s sig, stable bool, err error) {
 func (x *Index) dir(rel string, derive func([]name) any) (*entry, error) {
 	abs := x.abs(rel)
 	old := x.dirs[rel]
-	if old != nil && x.fresh(old, abs) {
-		fi, err := x.stat(abs)
-		x.stats.Stats++
-		if err == nil && sigOf(fi).equal(old.sig) {
-			return old, nil
-		}
+	if x.unchanged(old, abs) {
+		return old, nil
 	}
 	delete(x.suspect, abs)
 	t0 := x.opts.Now()
