@@ -50,12 +50,14 @@
 //
 // # Tiers
 //
-// tiers.json, written by `go generate ./adapter` (cmd/bridgecheck -tiers) and checked
-// for staleness by a test, gives each legacy command of commands.Default a tier:
-// in-process, or subprocess when the bridgecheck analyzer found code the costume cannot
-// contain. [Call] never runs a subprocess-tier command in-process: asked for the
-// adapter lane it runs the subprocess lane, with metadata lane "subprocess" and reason
-// "tier". [Run] does what it is told whatever the tier (parity compares both lanes).
+// A command's Tier (legacy.Command.Tier) is bridgecheck's verdict, read from the tier
+// table the program keeps in its own repository (`bridgecheck -tiers`; the corpus's
+// commands/all/tiers.json): in-process, or subprocess when the analyzer found code the
+// costume cannot contain. [Call] never runs a subprocess-tier command in-process: asked
+// for the adapter lane it runs the subprocess lane, with metadata lane "subprocess" and
+// reason "tier". A command with no tier (nobody analysed it) does the same, with reason
+// "unanalysed", whenever a binary is configured and Options.InProcess is not set. [Run]
+// does what it is told whatever the tier (parity compares both lanes).
 //
 // # Schema and texts
 //

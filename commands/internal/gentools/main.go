@@ -62,7 +62,7 @@ func render(tools []kernel.ManifestTool) []byte {
 	b.WriteString("# Tool reference\n\n")
 	fmt.Fprintf(&b, "%d tools. Every tool is called with a JSON object whose properties are listed below; "+
 		"any spelling of a name resolves (`wu:create`, `wu_create`, `WuCreate`, `software-delivery:wu_create`). "+
-		"Route is the lane that serves the tool by default (kernel/routes.json).\n\n", len(tools))
+		"Route is the lane that serves the tool by default (nativetools/all/routes.json).\n\n", len(tools))
 	byDomain := map[string][]kernel.ManifestTool{}
 	var domains []string
 	for _, t := range tools {
