@@ -595,3 +595,26 @@ g
 	require.NoError(t, json.Unmarshal(call.Data, &got))
 	assert.Equal(t, runIn(t, ws, "", o.gizmo, "notes", "list"), got)
 }
+
+// TestOutsideStandaloneWithoutTheProgram: with no gizmo installed (not next to
+// gizmo-tools, not on $PATH), the standalone main's subprocess lane re-runs the app
+// itself, and the output is still gizmo's.
+func TestOutsideStandaloneWithoutTheProgram(t *testing.T) {
+	o := buildOutside(t)
+	alone := filepath.Join(t.TempDir(), "gizmo-tools")
+	b, err := os.ReadFile(o.tools)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(alone, b, 0o755))
+	t.Setenv("PATH", filepath.Dir(alone)) // no gizmo anywhere on it
+
+	ws := seeded(t, o)
+	want := runIn(t, ws, "", o.gizmo, "notes", "--notebook=misc", "list")
+	r := runIn(t, ws, "", alone, "call", "notes:list", "--input", `{"notebook":"misc"}`, "--lane", "subprocess")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	var out callOutput
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out))
+	assert.Equal(t, "subprocess", out.Metadata["lane"])
+	var got run
+	require.NoError(t, json.Unmarshal(out.Data, &got))
+	assert.Equal(t, want, got)
+}
