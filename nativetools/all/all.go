@@ -11,6 +11,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/lanelock"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/memory"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/state"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/workspace"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/worktree"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/wu"
