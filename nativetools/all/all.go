@@ -7,6 +7,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/nativetools/config"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/delegation"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/files"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/flow"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/git"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/lanelock"
