@@ -10,6 +10,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -35,11 +36,13 @@ func flowBottlenecks(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	wus, err := loadWUs(c, ws)
+	b, notes, err := ops.FlowBottlenecks(c.Context(), ws, ops.FlowBottlenecksInput{Limit: c.Int("limit")})
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
+	}
 	if err != nil {
 		return err
 	}
-	b := delivery.FindBottlenecks(wus, c.Int("limit"))
 	if c.JSON {
 		return c.Print("", b)
 	}

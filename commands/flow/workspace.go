@@ -3,12 +3,13 @@ package flow
 import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // open opens the workspace and checks the keys every flow command reads.
 func open(c *convention.Call) (*delivery.Workspace, error) {
-	return c.Workspace("software_delivery.directories", "software_delivery.lanes")
+	return c.Workspace(ops.FlowKeys...)
 }
 
 // loadWUs reads every WU spec; a file that does not parse is left out of the figures with

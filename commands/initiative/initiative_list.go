@@ -2,13 +2,12 @@ package initiative
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -34,50 +33,21 @@ func initiativeList(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	all, err := delivery.ListInitiatives(ws)
+	var in ops.InitiativeListInput
+	if c.IsSet("status") {
+		status := c.String("status")
+		in.Status = &status
+	}
+	data, notes, err := ops.InitiativeList(c.Context(), ws, in)
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
+	}
 	if err != nil {
 		return err
 	}
-	wus, err := readWUs(c, ws)
-	if err != nil {
-		return err
-	}
-	data := initiativeListData{Initiatives: []initiativeRow{}}
-	var rows [][]string
-	members := delivery.NewMembershipIndex(wus)
-	for _, in := range all {
-		mine, missing := members.Members(in)
-		status := delivery.DerivedStatus(in, mine)
-		if c.IsSet("status") && status != c.String("status") {
-			continue
-		}
-		// A listed WU without a spec is neither counted nor hidden (docs/real-data.md).
-		if len(missing) > 0 {
-			c.Warn("%s lists WUs that have no spec: %s", in.ID, strings.Join(missing, ", "))
-		}
-		p := progressOf(mine)
-		row := initiativeRow{ID: in.ID, Slug: in.Slug, Title: in.Title, Status: status,
-			RawStatus: in.Status, Priority: priorityOf(in), Done: p.Done, Total: p.Total, Missing: append([]string{}, missing...)}
-		data.Initiatives = append(data.Initiatives, row)
+	rows := make([][]string, 0, len(data.Initiatives))
+	for _, row := range data.Initiatives {
 		rows = append(rows, []string{row.ID, row.Status, fmt.Sprintf("%d/%d", row.Done, row.Total), row.Priority, row.Title})
 	}
 	return c.Print(convention.Table("initiatives", []string{"id", "status", "progress", "priority", "title"}, rows), data)
-}
-
-// initiativeListData is initiative:list's JSON data.
-type initiativeListData struct {
-	Initiatives []initiativeRow `json:"initiatives"`
-}
-
-type initiativeRow struct {
-	ID        string `json:"id"`
-	Slug      string `json:"slug"`
-	Title     string `json:"title"`
-	Status    string `json:"status"`
-	RawStatus string `json:"raw_status"`
-	Priority  string `json:"priority"`
-	Done      int    `json:"done"`
-	Total     int    `json:"total"`
-	// Missing are the listed WUs whose spec is gone: not counted in done or total.
-	Missing []string `json:"missing"`
 }

@@ -55,7 +55,7 @@ func laneSuggest(c *convention.Call) error {
 			return err
 		}
 	}
-	files, err := repoFiles(c.Context(), ws, c.Runtime())
+	files, err := delivery.RepoFiles(c.Context(), ws, c.Runtime())
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func suggestLanes(ws *delivery.Workspace, files []string) []laneSuggestion {
 		}
 		covered := false
 		for _, l := range ws.Config.Lanes {
-			if matchesAny(l.CodePaths, f) {
+			if delivery.MatchGlobs(l.CodePaths, f) {
 				covered = true
 				break
 			}

@@ -7,10 +7,13 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/nativetools/config"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/delegation"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/files"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/flow"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/git"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/lanelock"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/memory"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/state"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/workspace"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/worktree"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/wu"
 )

@@ -104,31 +104,33 @@ func TestRealDataClosedAfterReleaseIsConsistent(t *testing.T) {
 	}
 }
 
-// lane:health is healthy when the only shared files are a lane's and its sub-lanes',
-// and lists those pairs apart.
+// lane:health (both lanes) is healthy when the only shared files are a lane's and its
+// sub-lanes', and lists those pairs apart.
 func TestRealDataSubLanesAreNotOverlaps(t *testing.T) {
 	m := realData(t)
-	var h struct {
-		Overlaps        []struct{ Lanes []string }
-		SubLaneOverlaps []struct {
-			Lanes     []string
-			FileCount int `json:"file_count"`
-		} `json:"sub_lane_overlaps"`
-		Healthy bool
+	for _, lane := range []string{"adapter", "native"} {
+		var h struct {
+			Overlaps        []struct{ Lanes []string }
+			SubLaneOverlaps []struct {
+				Lanes     []string
+				FileCount int `json:"file_count"`
+			} `json:"sub_lane_overlaps"`
+			Healthy bool
+		}
+		dataOf(t, scaleCall(t, m, "lane:health", lane, `{}`), &h)
+		assert.True(t, h.Healthy, lane)
+		assert.Empty(t, h.Overlaps, lane)
+		var pairs [][2]string
+		for _, o := range h.SubLaneOverlaps {
+			require.Len(t, o.Lanes, 2)
+			assert.Positive(t, o.FileCount)
+			pairs = append(pairs, [2]string{o.Lanes[0], o.Lanes[1]})
+		}
+		assert.ElementsMatch(t, m.SubLanes, pairs, lane)
 	}
-	dataOf(t, scaleCall(t, m, "lane:health", "adapter", `{}`), &h)
-	assert.True(t, h.Healthy)
-	assert.Empty(t, h.Overlaps)
-	var pairs [][2]string
-	for _, o := range h.SubLaneOverlaps {
-		require.Len(t, o.Lanes, 2)
-		assert.Positive(t, o.FileCount)
-		pairs = append(pairs, [2]string{o.Lanes[0], o.Lanes[1]})
-	}
-	assert.ElementsMatch(t, m.SubLanes, pairs)
 }
 
-// initiative:status (both lanes) and initiative:list show the listed WUs whose spec is
+// initiative:status and initiative:list (both lanes) show the listed WUs whose spec is
 // gone, and leave them out of the progress.
 func TestRealDataInitiativesShowMissingWUs(t *testing.T) {
 	m := realData(t)
@@ -141,14 +143,16 @@ func TestRealDataInitiativesShowMissingWUs(t *testing.T) {
 		Progress struct{ Done, Total int }
 	}
 	var list struct{ Initiatives []row }
-	out := scaleCall(t, m, "initiative:list", "adapter", `{}`)
-	dataOf(t, out, &list)
-	require.Len(t, list.Initiatives, m.Initiatives)
-	warned := strings.Join(warningsOf(out), "\n")
-	for _, r := range list.Initiatives {
-		assert.ElementsMatch(t, m.GoneListedBy[r.ID], r.Missing, r.ID)
-		for _, id := range m.GoneListedBy[r.ID] {
-			assert.Contains(t, warned, id, "%s: a warning names %s", r.ID, id)
+	for _, lane := range []string{"native", "adapter"} { // the adapter's list is used below
+		out := scaleCall(t, m, "initiative:list", lane, `{}`)
+		dataOf(t, out, &list)
+		require.Len(t, list.Initiatives, m.Initiatives, lane)
+		warned := strings.Join(warningsOf(out), "\n")
+		for _, r := range list.Initiatives {
+			assert.ElementsMatch(t, m.GoneListedBy[r.ID], r.Missing, "%s on the %s lane", r.ID, lane)
+			for _, id := range m.GoneListedBy[r.ID] {
+				assert.Contains(t, warned, id, "%s on the %s lane: a warning names %s", r.ID, lane, id)
+			}
 		}
 	}
 	for id, gone := range m.GoneListedBy {

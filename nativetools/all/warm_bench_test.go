@@ -31,6 +31,11 @@ func BenchmarkWarmIndex(b *testing.B) {
 	for _, tc := range []migratedCase{
 		{tool: "wu:status", input: `{"id":"WU-15"}`},
 		{tool: "initiative:status", input: `{"id":"INIT-1"}`},
+		{tool: "backlog:status", input: `{}`},
+		{tool: "lane:health", input: `{}`},
+		{tool: "wu:deps", input: `{"id":"WU-42"}`},
+		{tool: "initiative:list", input: `{}`},
+		{tool: "flow:bottlenecks", input: `{}`},
 	} {
 		b.Run(tc.tool, func(b *testing.B) {
 			nt, ok := nativetools.Default.Lookup(tc.tool)

@@ -1,4 +1,4 @@
-package state
+package delivery
 
 import (
 	"context"
@@ -10,19 +10,17 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// repoFiles lists the repository's files as root-relative slash paths, sorted: `git
+// RepoFiles lists the repository's files as root-relative slash paths, sorted: `git
 // ls-files` inside a work tree, otherwise a walk that skips .git, the worktrees directory
 // and .lumenflow (spec §3.2 lane:health).
-// TODO(delivery): move to delivery.RepoFiles (lane:health, lane:suggest, wu:infer-lane).
-func repoFiles(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) ([]string, error) {
-	if delivery.InWorkTree(ctx, ws.Root) {
-		out, err := delivery.NewGit(ws.Root, rt).Output(ctx, "ls-files", "-z")
+func RepoFiles(ctx context.Context, ws *Workspace, rt *Runtime) ([]string, error) {
+	if InWorkTree(ctx, ws.Root) {
+		out, err := NewGit(ws.Root, rt).Output(ctx, "ls-files", "-z")
 		if err != nil {
-			return nil, delivery.Errorf(tool.CodeGitError, "git ls-files: %w", err)
+			return nil, Errorf(tool.CodeGitError, "git ls-files: %w", err)
 		}
 		var files []string
 		for _, f := range strings.Split(out, "\x00") {
@@ -53,16 +51,15 @@ func repoFiles(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 		return nil
 	})
 	if err != nil {
-		return nil, delivery.Errorf(tool.CodeIOError, "list files: %w", err)
+		return nil, Errorf(tool.CodeIOError, "list files: %w", err)
 	}
 	sort.Strings(files)
 	return files, nil
 }
 
-// matchesAny reports whether file matches one of the globs (doublestar, case-insensitive,
+// MatchGlobs reports whether file matches one of the globs (doublestar, case-insensitive,
 // spec §1.14).
-// TODO(delivery): move to delivery.MatchGlobs.
-func matchesAny(globs []string, file string) bool {
+func MatchGlobs(globs []string, file string) bool {
 	lf := strings.ToLower(file)
 	for _, g := range globs {
 		if ok, _ := doublestar.Match(strings.ToLower(g), lf); ok {
