@@ -32,14 +32,6 @@ func loadMemory(c *convention.Call, ws *delivery.Workspace) (*delivery.Memory, e
 // nodeLines renders nodes one per line (ops.NodeLines), or empty when there are none.
 func nodeLines(nodes []*delivery.MemNode) string { return ops.NodeLines(nodes) }
 
-// nonNil turns a nil node list into an empty one, so JSON shows [].
-func nonNil(nodes []*delivery.MemNode) []*delivery.MemNode {
-	if nodes == nil {
-		return []*delivery.MemNode{}
-	}
-	return nodes
-}
-
 // newNode builds a node of type t created now, with its lifecycle and a spec §2.5 id.
 func newNode(m *delivery.Memory, t, content, createdAt, basis string) *delivery.MemNode {
 	lifecycle, _ := delivery.LifecycleOf(t)
