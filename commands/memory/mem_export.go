@@ -1,13 +1,12 @@
 package memory
 
 import (
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -35,36 +34,11 @@ func memExport(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	wu, _ := sessionDefaults(c, ws, c.Value("wu"), "")
-	typ, lifecycle := c.String("type"), c.Value("lifecycle")
-	m, err := loadMemory(c, ws)
+	data, notes, err := ops.MemExport(c.Context(), ws, ops.MemExportInput{WU: c.Value("wu"),
+		Type: c.String("type"), Lifecycle: c.Value("lifecycle")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	nodes := []*delivery.MemNode{}
-	for _, n := range m.Visible() {
-		if (wu == "" || n.WUID == wu) && (typ == "" || n.Type == typ) && (lifecycle == "" || n.Lifecycle == lifecycle) {
-			nodes = append(nodes, n)
-		}
-	}
-	delivery.SortNodes(nodes)
-	var b strings.Builder
-	b.WriteString("# Memory export\n")
-	for _, n := range nodes {
-		b.WriteString("## " + n.ID + " (" + n.Type + ", " + n.Lifecycle + ")\n")
-		b.WriteString("- created: " + n.CreatedAt + "\n")
-		if n.WUID != "" {
-			b.WriteString("- wu: " + n.WUID + "\n")
-		}
-		if len(n.Tags) > 0 {
-			b.WriteString("- tags: " + strings.Join(n.Tags, ", ") + "\n")
-		}
-		b.WriteString("\n" + n.Content + "\n\n")
-	}
-	return c.Print(b.String(), memExportData{Nodes: nodes})
-}
-
-// memExportData is mem:export's JSON data.
-type memExportData struct {
-	Nodes []*delivery.MemNode `json:"nodes"`
+	return c.Print(notes.Text, data)
 }

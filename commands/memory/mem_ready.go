@@ -1,13 +1,12 @@
 package memory
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -30,25 +29,14 @@ func newMemReadyApp() *cli.App {
 }
 
 func memReady(c *convention.Call) error {
-	wu := c.Value("wu")
 	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
-	m, err := loadMemory(c, ws)
+	data, notes, err := ops.MemReady(c.Context(), ws, ops.MemReadyInput{WU: c.Value("wu"), Type: c.Value("type")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	nodes := nonNil(m.ReadyNodes(wu, c.Value("type")))
-	text := nodeLines(nodes)
-	if len(nodes) == 0 {
-		text = fmt.Sprintf("No ready nodes for %s.\n", wu)
-	}
-	return c.Print(text, memReadyData{WU: wu, Nodes: nodes})
-}
-
-// memReadyData is mem:ready's JSON data.
-type memReadyData struct {
-	WU    string              `json:"wu"`
-	Nodes []*delivery.MemNode `json:"nodes"`
+	return c.Print(notes.Text, data)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -68,55 +69,55 @@ func memRecover(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	r := cappedText{max: c.Int("max-size")}
-	r.add("# Recovery context for "+id, "")
-	r.add("## Work unit", "")
+	r := ops.CappedText{Max: c.Int("max-size")}
+	r.Add("# Recovery context for "+id, "")
+	r.Add("## Work unit", "")
 	worktree := w.WorktreePath
 	if worktree == "" {
 		worktree = "(none)"
 	}
 	for _, l := range []string{"- Title: " + w.Title, "- Lane: " + w.Lane, "- Status: " + w.NormStatus(), "- Worktree: " + worktree} {
-		r.add(l, "")
+		r.Add(l, "")
 	}
-	r.add("### Acceptance", "")
+	r.Add("### Acceptance", "")
 	for _, a := range w.Acceptance {
-		r.add("- "+oneLine(a), "")
+		r.Add("- "+ops.OneLine(a), "")
 	}
-	r.add("### Code paths", "")
+	r.Add("### Code paths", "")
 	for _, p := range w.CodePaths {
-		r.add("- "+p, "")
+		r.Add("- "+p, "")
 	}
-	r.add("## Last checkpoint", "")
+	r.Add("## Last checkpoint", "")
 	var checkpointID *string
 	if last == nil {
-		r.add("(none)", "")
+		r.Add("(none)", "")
 	} else {
 		checkpointID = &last.ID
-		r.add(oneLine(last.Content), "")
-		r.add("- created_at: "+last.CreatedAt, "")
+		r.Add(ops.OneLine(last.Content), "")
+		r.Add("- created_at: "+last.CreatedAt, "")
 		if p := last.Metadata.String("progress"); p != "" {
-			r.add("- progress: "+oneLine(p), "")
+			r.Add("- progress: "+ops.OneLine(p), "")
 		}
 		if s := last.Metadata.String("nextSteps"); s != "" {
-			r.add("- next steps: "+oneLine(s), "")
+			r.Add("- next steps: "+ops.OneLine(s), "")
 		}
 	}
 	if constraints != nil {
-		r.add("## Constraints", "")
+		r.Add("## Constraints", "")
 		for _, l := range constraints {
-			r.add(l, "")
+			r.Add(l, "")
 		}
 	}
-	r.add("## Commands", "")
+	r.Add("## Commands", "")
 	for _, l := range []string{
 		"- `delivery wu:status --id " + id + "`",
 		"- `delivery wu:prep --id " + id + "`",
 		"- `delivery wu:done --id " + id + "`",
 		"- `delivery mem:checkpoint --wu " + id + " --note \"<progress>\"`",
 	} {
-		r.add(l, "")
+		r.Add(l, "")
 	}
-	return c.Print(r.text(), memRecoverData{WU: id, Context: r.text(), Truncated: r.truncated, CheckpointID: checkpointID})
+	return c.Print(r.Text(), memRecoverData{WU: id, Context: r.Text(), Truncated: r.Truncated(), CheckpointID: checkpointID})
 }
 
 // readConstraints returns the first lines of .lumenflow/constraints.md, or nil when absent.

@@ -1,8 +1,6 @@
 package memory
 
 import (
-	"strings"
-
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -31,29 +29,8 @@ func loadMemory(c *convention.Call, ws *delivery.Workspace) (*delivery.Memory, e
 	return m, nil
 }
 
-// nodeLine is the memory commands' node text line (spec §3.4):
-// <id>  <type>  <lifecycle>  <created_at>  <first line of content>.
-func nodeLine(n *delivery.MemNode) string {
-	first, _, _ := strings.Cut(n.Content, "\n")
-	return strings.Join([]string{n.ID, n.Type, n.Lifecycle, n.CreatedAt, first}, "  ") + "\n"
-}
-
-// nodeLines renders nodes one per line, or empty when there are none.
-func nodeLines(nodes []*delivery.MemNode) string {
-	var b strings.Builder
-	for _, n := range nodes {
-		b.WriteString(nodeLine(n))
-	}
-	return b.String()
-}
-
-// nonNil turns a nil node list into an empty one, so JSON shows [].
-func nonNil(nodes []*delivery.MemNode) []*delivery.MemNode {
-	if nodes == nil {
-		return []*delivery.MemNode{}
-	}
-	return nodes
-}
+// nodeLines renders nodes one per line (ops.NodeLines), or empty when there are none.
+func nodeLines(nodes []*delivery.MemNode) string { return ops.NodeLines(nodes) }
 
 // newNode builds a node of type t created now, with its lifecycle and a spec §2.5 id.
 func newNode(m *delivery.Memory, t, content, createdAt, basis string) *delivery.MemNode {

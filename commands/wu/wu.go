@@ -59,12 +59,6 @@ func clearKeys(w *delivery.WU, keys ...string) {
 	}
 }
 
-// exists reports whether a root-relative path exists.
-func exists(ws *delivery.Workspace, rel string) bool {
-	_, err := os.Lstat(ws.Abs(rel))
-	return err == nil
-}
-
 // worktreeDir returns the WU's worktree (root-relative) when it is claimed in worktree mode
 // and the directory exists, else "".
 func worktreeDir(ws *delivery.Workspace, w *delivery.WU) string {

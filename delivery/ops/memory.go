@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"strings"
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
@@ -82,3 +83,79 @@ func newNode(m *delivery.Memory, t, content, createdAt, basis string) *delivery.
 	return &delivery.MemNode{ID: delivery.MemoryID(basis, m.Exists), Type: t, Lifecycle: lifecycle,
 		Content: content, CreatedAt: createdAt}
 }
+
+// NodeLine is the memory commands' node text line (spec §3.4):
+// <id>  <type>  <lifecycle>  <created_at>  <first line of content>.
+func NodeLine(n *delivery.MemNode) string {
+	first, _, _ := strings.Cut(n.Content, "\n")
+	return strings.Join([]string{n.ID, n.Type, n.Lifecycle, n.CreatedAt, first}, "  ") + "\n"
+}
+
+// NodeLines renders nodes one per line, or empty when there are none.
+func NodeLines(nodes []*delivery.MemNode) string {
+	var b strings.Builder
+	for _, n := range nodes {
+		b.WriteString(NodeLine(n))
+	}
+	return b.String()
+}
+
+// nonNilNodes turns a nil node list into an empty one, so JSON shows [].
+func nonNilNodes(nodes []*delivery.MemNode) []*delivery.MemNode {
+	if nodes == nil {
+		return []*delivery.MemNode{}
+	}
+	return nodes
+}
+
+// OneLine keeps a bullet on one line: newlines become spaces.
+func OneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+
+// CappedText accumulates lines while the total stays within Max bytes; the first line
+// that would exceed it stops the text and appends "(truncated)" (mem:context,
+// mem:recover).
+type CappedText struct {
+	// Max is the size cap in bytes, "(truncated)\n" excluded.
+	Max       int
+	b         strings.Builder
+	nodeIDs   []string
+	truncated bool
+}
+
+// Add appends one line (and records the node it shows, unless nodeID is ""); false once
+// truncated.
+func (r *CappedText) Add(line, nodeID string) bool {
+	if r.truncated {
+		return false
+	}
+	if r.b.Len()+len(line)+1 > r.Max {
+		r.truncated = true
+		r.b.WriteString("(truncated)\n")
+		return false
+	}
+	r.b.WriteString(line + "\n")
+	if nodeID != "" {
+		r.nodeIDs = append(r.nodeIDs, nodeID)
+	}
+	return true
+}
+
+// Section adds a heading and one "- [<type>] <content>" line per node; nothing when empty.
+func (r *CappedText) Section(heading string, nodes []*delivery.MemNode) {
+	if len(nodes) == 0 {
+		return
+	}
+	r.Add(heading, "")
+	for _, n := range nodes {
+		r.Add("- ["+n.Type+"] "+OneLine(n.Content), n.ID)
+	}
+}
+
+// Text is the text so far.
+func (r *CappedText) Text() string { return r.b.String() }
+
+// Truncated reports whether a line was left out.
+func (r *CappedText) Truncated() bool { return r.truncated }
+
+// IDs are the nodes shown, in order ([] when none).
+func (r *CappedText) IDs() []string { return orEmpty(r.nodeIDs) }

@@ -47,3 +47,30 @@ func read(t *testing.T, root, rel string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// memoryNodes is a store for the read tools: WU-1 nodes with priorities, an ephemeral,
+// an archived and a blocked one, a WU-2 node, two project nodes (one per lane scope), a
+// malformed line and a later version of mem-0002.
+const memoryNodes = `{"id":"mem-0001","type":"discovery","lifecycle":"wu","content":"late P1","created_at":"2026-03-01T08:00:00.000Z","wu_id":"WU-1","metadata":{"priority":"P1"}}
+{"id":"mem-0002","type":"note","lifecycle":"session","content":"no priority\nsecond line","created_at":"2026-03-01T07:00:00.000Z","wu_id":"WU-1"}
+{"id":"mem-0003","type":"discovery","lifecycle":"wu","content":"urgent","created_at":"2026-03-01T09:00:00.000Z","wu_id":"WU-1","metadata":{"priority":"P0"}}
+{"id":"mem-0004","type":"note","lifecycle":"ephemeral","content":"ephemeral","created_at":"2026-03-01T07:00:00.000Z","wu_id":"WU-1"}
+{"id":"mem-0005","type":"note","lifecycle":"session","content":"blocked by mem-0001","created_at":"2026-03-01T07:00:00.000Z","wu_id":"WU-1"}
+{"id":"mem-0006","type":"note","lifecycle":"session","content":"archived","created_at":"2026-03-01T07:00:00.000Z","wu_id":"WU-1","metadata":{"status":"archived"}}
+{"id":"mem-0007","type":"note","lifecycle":"session","content":"has blocked_by","created_at":"2026-03-01T07:00:00.000Z","wu_id":"WU-1","metadata":{"blocked_by":["mem-0003"]}}
+{"id":"mem-0008","type":"note","lifecycle":"session","content":"other WU","created_at":"2026-03-01T07:00:00.000Z","wu_id":"WU-2"}
+{"id":"mem-0009","type":"note","lifecycle":"project","content":"api lane","created_at":"2026-03-01T06:00:00.000Z","metadata":{"lane":"Core: API"}}
+{"id":"mem-0010","type":"note","lifecycle":"project","content":"any lane","created_at":"2026-03-01T06:30:00.000Z"}
+{not json
+{"id":"mem-0002","type":"note","lifecycle":"session","content":"no priority v2","created_at":"2026-03-01T07:00:00.000Z","wu_id":"WU-1"}
+`
+
+// nodeIDs is the ids of a node list in data.
+func nodeIDs(t *testing.T, nodes any) []string {
+	t.Helper()
+	var ids []string
+	for _, n := range nodes.([]any) {
+		ids = append(ids, n.(map[string]any)["id"].(string))
+	}
+	return ids
+}

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -23,6 +25,33 @@ func checkWU(prop string, v *string) error {
 		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected WU-<number>", *v, tool.FlagName(prop))
 	}
 	return nil
+}
+
+// checkEnum rejects a present choice property that is not one of choices (USAGE), ""
+// included, as the command's enum flag does.
+func checkEnum(prop string, v *string, choices []string) error {
+	if v != nil && !slices.Contains(choices, *v) {
+		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected one of %s", *v, tool.FlagName(prop), strings.Join(choices, ", "))
+	}
+	return nil
+}
+
+// checkAtLeast rejects a present integer property below lo (USAGE), as the command's
+// bounded INT flag does.
+func checkAtLeast(prop string, v *int64, lo int64) error {
+	if v != nil && *v < lo {
+		return delivery.Errorf(tool.CodeUsage, "invalid value \"%d\" for --%s: expected integer >= %d", *v, tool.FlagName(prop), lo)
+	}
+	return nil
+}
+
+// present is a required string property as a pointer: nil when it is "", which for a
+// required flag is the same USAGE failure as absent.
+func present(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return &v
 }
 
 // requireFlag rejects an absent required property (USAGE), as a missing required flag.

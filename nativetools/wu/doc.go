@@ -1,6 +1,6 @@
 // Package wu holds the native implementations of the wu domain's tools (wu:status,
-// wu:create, wu:claim, wu:block, wu:unblock), one file per tool in the same order: Input
-// struct, registration, handler. Each registers into nativetools.Default from init.
+// wu:validate, wu:create, wu:claim, wu:block, wu:unblock), one file per tool in the same
+// order: Input struct, registration, handler. Each registers into nativetools.Default from init.
 //
 // A handler is the legacy command's shell around the same delivery/ops operation, minus
 // the printing: the runtime from the call's environment, the argv-phase checks the
@@ -14,7 +14,8 @@
 //     an absent flag, so the two lanes agree on both.
 //   - Error precedence is the command's: a USAGE problem is reported before the
 //     workspace is looked for.
-//   - Data is the operation's data unchanged (the command's --json data), errors carry
+//   - Data is the operation's data unchanged (the command's --json data; a check's
+//     CHECK_FAILED carries it too, as the command's failure envelope does), errors carry
 //     the command's codes, and warnings are listed in metadata["warnings"] (always a
 //     list, on failure too), as the adapter maps the envelope.
 //   - Handlers reach the world only through their *tool.Env: they never print and never

@@ -1,0 +1,59 @@
+// Scaffolded by `cmdbridge scaffold mem:context` from newMemContextApp (commands/memory/mem_context.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.MemContext, minus printing.
+
+package memory
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// ContextInput is mem:context's input: one field per adapter schema property, in the same order.
+// WU is required: an absent and an empty wu are both USAGE. An empty lane is no lane
+// filter, as `--lane=` is. MaxSize is a pointer: absent is the workspace's cap, while 0 is
+// below the flag's bound (USAGE).
+type ContextInput struct {
+	WU      string `json:"wu" jsonschema:"work unit (WU-<n>)"`
+	Lane    string `json:"lane,omitempty" jsonschema:"only project nodes of this lane (or of none)"`
+	MaxSize *int64 `json:"max_size,omitempty" jsonschema:"size cap in bytes (default: memory.delegation_context_max_size) (integer >= 1)"`
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:         "mem:context",
+		Domain:       "memory",
+		Description:  "Render the memory context of a WU as size-capped markdown",
+		Annotations:  tool.Annotations{ReadOnlyHint: true, IdempotentHint: true},
+		ParallelSafe: true,
+	}, runContext))
+}
+
+// runContext serves mem:context natively: the command's argv checks (wu, then max_size,
+// then the missing wu), then the workspace (through the host's warm index, the cap's
+// configuration key checked) and ops.MemContext.
+func runContext(ctx context.Context, env *tool.Env, in ContextInput) tool.Output {
+	if _, fail := shell.Start(env); fail != nil {
+		return *fail
+	}
+	wu := present(in.WU)
+	if err := firstErr(checkWU("wu", wu), checkAtLeast("max_size", in.MaxSize, 1), requireFlag("wu", wu)); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := shell.ReadWorkspace(ctx, env, ops.MemContextKeys...)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	op := ops.MemContextInput{WU: in.WU, Lane: in.Lane}
+	if in.MaxSize != nil {
+		size := int(*in.MaxSize)
+		op.MaxSize = &size
+	}
+	data, notes, err := ops.MemContext(ctx, ws, op)
+	return result(data, notes, err)
+}

@@ -1,0 +1,86 @@
+// Scaffolded by `cmdbridge scaffold mem:context`: the native tool's contract with its legacy command.
+
+package memory_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/memory"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/memory"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestContextSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestContextSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("mem:context")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("mem:context")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestContextDecodesFullInput: every property decodes into ContextInput and survives the round trip.
+func TestContextDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("mem:context")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"lane":"x-lane","max_size":7,"wu":"x-wu"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(memory.ContextInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestContextRendersSections: the project, WU and discovery sections, the lane filter on
+// project nodes (archived ones hidden, ephemeral ones shown), and the size cap with its
+// truncation marker.
+func TestContextRendersSections(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.Write(t, root, ".lumenflow/memory/memory.jsonl", memoryNodes)
+
+	data := nativetest.Data(t, nativetest.Call(t, root, "mem:context", `{"wu":"WU-1","lane":"Docs"}`))
+	assert.Equal(t, "## Memory context for WU-1\n### Project\n- [note] any lane\n### This WU\n"+
+		"- [note] no priority v2\n- [note] ephemeral\n- [note] blocked by mem-0001\n- [note] has blocked_by\n"+
+		"### Discoveries\n- [discovery] late P1\n- [discovery] urgent\n", data["context"])
+	assert.Equal(t, false, data["truncated"])
+	assert.Equal(t, []any{"mem-0010", "mem-0002", "mem-0004", "mem-0005", "mem-0007", "mem-0001", "mem-0003"}, data["node_ids"])
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "mem:context", `{"wu":"WU-2","max_size":40}`))
+	assert.Equal(t, "## Memory context for WU-2\n### Project\n(truncated)\n", data["context"], "39 bytes fit, the next line does not")
+	assert.Equal(t, true, data["truncated"])
+	assert.Equal(t, []any{}, data["node_ids"])
+
+	nativetest.Write(t, root, ".lumenflow/memory/memory.jsonl", "")
+	data = nativetest.Data(t, nativetest.Call(t, root, "mem:context", `{"wu":"WU-1"}`))
+	assert.Equal(t, "", data["context"], "nothing to show is empty")
+}
+
+// TestContextFailures: wu and max_size forms are USAGE before the workspace is opened;
+// a cap of the wrong type in the configuration is CONFIG_INVALID.
+func TestContextFailures(t *testing.T) {
+	assertFailures(t, "mem:context", `{"wu":"WU-1"}`, []failure{
+		{"missing wu", `{}`, tool.CodeUsage},
+		{"bad wu", `{"wu":"WU-"}`, tool.CodeUsage},
+		{"zero max_size", `{"wu":"WU-1","max_size":0}`, tool.CodeUsage},
+	})
+	root := nativetest.Workspace(t)
+	nativetest.Write(t, root, "workspace.yaml", "id: acme\nsoftware_delivery:\n  memory:\n    delegation_context_max_size: big\n")
+	out := nativetest.Call(t, root, "mem:context", `{"wu":"WU-1"}`)
+	assert.Equal(t, tool.CodeConfigInvalid, nativetest.Code(t, out))
+}

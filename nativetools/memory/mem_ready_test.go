@@ -1,0 +1,79 @@
+// Scaffolded by `cmdbridge scaffold mem:ready`: the native tool's contract with its legacy command.
+
+package memory_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/memory"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/memory"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestReadySchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestReadySchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("mem:ready")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("mem:ready")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestReadyDecodesFullInput: every property decodes into ReadyInput and survives the round trip.
+func TestReadyDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("mem:ready")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"type":"session","wu":"x-wu"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(memory.ReadyInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestReadyListsOpenNodes: open nodes of the WU by priority, then created_at; closed,
+// ephemeral and blocked nodes are left out; type narrows the list.
+func TestReadyListsOpenNodes(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.Write(t, root, ".lumenflow/memory/memory.jsonl", memoryNodes)
+	nativetest.Write(t, root, ".lumenflow/memory/relationships.jsonl",
+		`{"from_id":"mem-0001","to_id":"mem-0005","type":"blocks","created_at":"2026-03-01T07:00:00.000Z"}`+"\n")
+
+	data := nativetest.Data(t, nativetest.Call(t, root, "mem:ready", `{"wu":"WU-1"}`))
+	assert.Equal(t, "WU-1", data["wu"])
+	assert.Equal(t, []string{"mem-0003", "mem-0001", "mem-0002"}, nodeIDs(t, data["nodes"]))
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "mem:ready", `{"wu":"WU-1","type":"note"}`))
+	assert.Equal(t, []string{"mem-0002"}, nodeIDs(t, data["nodes"]))
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "mem:ready", `{"wu":"WU-9"}`))
+	assert.Equal(t, []any{}, data["nodes"], "nothing ready is an empty list")
+}
+
+// TestReadyFailures: wu and type forms, and a missing wu, are USAGE before the workspace
+// is opened.
+func TestReadyFailures(t *testing.T) {
+	assertFailures(t, "mem:ready", `{"wu":"WU-1"}`, []failure{
+		{"missing wu", `{}`, tool.CodeUsage},
+		{"empty wu", `{"wu":""}`, tool.CodeUsage},
+		{"bad wu", `{"wu":"WU-x"}`, tool.CodeUsage},
+		{"bad type", `{"wu":"WU-1","type":"bogus"}`, tool.CodeUsage},
+		{"empty type", `{"wu":"WU-1","type":""}`, tool.CodeUsage},
+	})
+}

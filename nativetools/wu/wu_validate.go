@@ -1,0 +1,51 @@
+// Scaffolded by `cmdbridge scaffold wu:validate` from newWUValidateApp (commands/wu/wu_validate.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.WUValidate, minus printing.
+
+package wu
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// ValidateInput is wu:validate's input: one field per adapter schema property, in the same order.
+// ID is required: an absent and an empty id are both USAGE, so "" needs no pointer.
+type ValidateInput struct {
+	ID       string `json:"id" jsonschema:"WU to validate (WU-<n>)"`
+	NoStrict bool   `json:"no_strict,omitempty" jsonschema:"structural checks only"`
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:         "wu:validate",
+		Description:  "Validate one WU spec",
+		Annotations:  tool.Annotations{ReadOnlyHint: true, IdempotentHint: true},
+		ParallelSafe: true,
+	}, runValidate))
+}
+
+// runValidate serves wu:validate natively: the id check, then the workspace (through the
+// host's warm index) and ops.WUValidate. An invalid WU is CHECK_FAILED with its report as
+// data, as the command's failure envelope carries it.
+func runValidate(ctx context.Context, env *tool.Env, in ValidateInput) tool.Output {
+	var u usage
+	requiredWU(&u, "id", in.ID)
+	var report *ops.WUValidateData
+	out := serveRead(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUValidateData, ops.Notes, error) {
+		data, notes, err := ops.WUValidate(ctx, ws, ops.WUValidateInput{ID: in.ID, NoStrict: in.NoStrict})
+		if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
+			report = &data
+		}
+		return data, notes, err
+	})
+	if report != nil {
+		out.Data = *report // a check reports what it found with its failure
+	}
+	return out
+}

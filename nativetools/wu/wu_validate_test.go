@@ -1,0 +1,128 @@
+// Scaffolded by `cmdbridge scaffold wu:validate`: the native tool's contract with its legacy command.
+
+package wu_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/wu"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestValidateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestValidateSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("wu:validate")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("wu:validate")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestValidateDecodesFullInput: every property decodes into ValidateInput and survives the round trip.
+func TestValidateDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:validate")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"id":"x-id","no_strict":true}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(wu.ValidateInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// healthWU is a spec that passes the strict rules, with a lane the workspace does not
+// define and a blocked_by id without a spec file (two warnings).
+const healthWU = `id: WU-1
+title: Add health endpoint
+lane: 'Core: Web'
+type: feature
+created: 2026-02-27
+description: Expose GET /healthz returning build info so the load balancer can probe.
+acceptance:
+  - GET /healthz returns 200
+code_paths:
+  - internal/api/health.go
+exposure: api
+blocked_by:
+  - WU-8
+`
+
+// thinWU passes the structural checks but not the strict ones.
+const thinWU = `id: WU-2
+title: Thin
+lane: 'Core: API'
+created: 2026-02-27
+description: '[PLACEHOLDER] fill me in later, when we know what this unit delivers.'
+acceptance: []
+code_paths:
+  - x.go
+exposure: api
+`
+
+// TestValidateReportsErrorsAndWarnings: a valid WU with its warnings; an invalid one is
+// CHECK_FAILED with the report as data; no_strict checks the structure only.
+func TestValidateReportsErrorsAndWarnings(t *testing.T) {
+	ws := nt.Workspace(t)
+	nt.Write(t, ws, "docs/tasks/wu/WU-1.yaml", healthWU)
+	nt.Write(t, ws, "docs/tasks/wu/WU-2.yaml", thinWU)
+
+	data := nt.Data(t, nt.Call(t, ws, "wu:validate", `{"id":"WU-1"}`))
+	assert.Equal(t, map[string]any{"id": "WU-1", "valid": true, "strict": true, "errors": []any{},
+		"warnings": []any{`lane "Core: Web" is not defined in workspace.yaml`, "blocked_by WU-8 does not exist"}}, data)
+
+	out := nt.Call(t, ws, "wu:validate", `{"id":"WU-2"}`)
+	assert.Equal(t, tool.CodeCheckFailed, nt.Code(t, out))
+	report, ok := out.Data.(map[string]any)
+	require.True(t, ok, "the report comes with the failure: %#v", out.Data)
+	assert.Equal(t, false, report["valid"])
+	assert.Len(t, report["errors"], 2)
+	assert.Equal(t, "WU-2 is invalid (2 error(s))", out.Error.Message)
+
+	data = nt.Data(t, nt.Call(t, ws, "wu:validate", `{"id":"WU-2","no_strict":true}`))
+	assert.Equal(t, false, data["strict"])
+	assert.Equal(t, true, data["valid"])
+}
+
+// TestValidateFailures: a missing or malformed id is USAGE even without a workspace; an
+// unknown WU is NOT_FOUND without data.
+func TestValidateFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"missing id", `{}`, true, tool.CodeUsage},
+		{"empty id", `{"id":""}`, false, tool.CodeUsage},
+		{"malformed id", `{"id":"WU-"}`, false, tool.CodeUsage},
+		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
+		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nt.Workspace(t)
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			out := nt.Call(t, dir, "wu:validate", tc.input)
+			assert.Equal(t, tc.code, nt.Code(t, out))
+			assert.Nil(t, out.Data)
+		})
+	}
+}
