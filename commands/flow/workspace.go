@@ -4,7 +4,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
-	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // open opens the workspace and checks the keys every flow command reads.
@@ -28,23 +27,4 @@ func loadWUs(c *convention.Call, ws *delivery.Workspace) ([]*delivery.WU, error)
 		wus = append(wus, f.WU)
 	}
 	return wus, nil
-}
-
-// skipGateTimestamps reads the timestamps of the skip-gates audit records (spec §1.12).
-func skipGateTimestamps(c *convention.Call, ws *delivery.Workspace) ([]string, error) {
-	type audit struct {
-		Timestamp string `json:"timestamp"`
-	}
-	recs, bad, err := delivery.ReadRecords[audit](ws.Abs(delivery.SkipGatesAudit), nil)
-	if err != nil {
-		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", delivery.SkipGatesAudit, err)
-	}
-	for _, b := range bad {
-		c.Warn("%s", b.Warning("skip-gates-audit.ndjson"))
-	}
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = r.Timestamp
-	}
-	return out, nil
 }
