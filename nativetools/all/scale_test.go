@@ -121,7 +121,7 @@ var scaleCases = []scaleCase{
 	{name: "state:doctor", tool: "state:doctor", input: fixed(`{}`)},
 	{name: "wu:repair--check", tool: "wu:repair", input: fixed(`{"all":true,"check":true}`)},
 	{name: "backlog:prune", tool: "backlog:prune", input: fixed(`{}`)},
-	{name: "metrics", tool: "metrics", input: fixed(`{}`)},
+	{name: "metrics", tool: "metrics", native: true, input: fixed(`{}`)},
 	{name: "lane:health", tool: "lane:health", native: true, input: fixed(`{}`)},
 	{name: "validate", tool: "validate", input: fixed(`{}`)},
 	{name: "initiative:list", tool: "initiative:list", native: true, input: fixed(`{}`)},

@@ -36,6 +36,8 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},
 		{tool: "flow:bottlenecks", input: `{}`},
+		{tool: "metrics", input: `{}`},
+		{tool: "flow:report", input: `{}`},
 	} {
 		b.Run(tc.tool, func(b *testing.B) {
 			nt, ok := nativetools.Default.Lookup(tc.tool)
