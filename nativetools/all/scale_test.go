@@ -123,7 +123,7 @@ var scaleCases = []scaleCase{
 	{name: "backlog:prune", tool: "backlog:prune", input: fixed(`{}`)},
 	{name: "metrics", tool: "metrics", native: true, input: fixed(`{}`)},
 	{name: "lane:health", tool: "lane:health", native: true, input: fixed(`{}`)},
-	{name: "validate", tool: "validate", input: fixed(`{}`)},
+	{name: "validate", tool: "validate", native: true, input: fixed(`{}`)},
 	{name: "initiative:list", tool: "initiative:list", native: true, input: fixed(`{}`)},
 	{name: "flow:bottlenecks", tool: "flow:bottlenecks", native: true, input: fixed(`{}`)},
 	{name: "wu:status", tool: "wu:status", native: true,
