@@ -12,7 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -36,8 +36,7 @@ func newFlowReportApp() *cli.App {
 }
 
 func flowReport(c *convention.Call) error {
-	now := c.Runtime().Now()
-	win, err := reportWindow(c, now)
+	win, err := ops.FlowReportWindow(ops.FlowReportInput{Start: flagDate(c, "start"), End: flagDate(c, "end"), Days: c.Int("days"), Now: c.Runtime().Now()})
 	if err != nil {
 		return err
 	}
@@ -45,54 +44,23 @@ func flowReport(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	gates, bad, err := delivery.ReadRecords[delivery.GateTelemetry](ws.Abs(delivery.GatesTelemetry), nil)
-	if err != nil {
-		return delivery.Errorf(tool.CodeIOError, "read %s: %w", delivery.GatesTelemetry, err)
+	r, notes, err := ops.FlowReport(c.Context(), ws, win)
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
 	}
-	for _, b := range bad {
-		c.Warn("%s", b.Warning("gates.ndjson"))
-	}
-	wus, err := loadWUs(c, ws)
 	if err != nil {
 		return err
 	}
-	r := delivery.BuildFlowReport(win, gates, wus)
 	if c.JSON {
 		return c.Print("", r)
 	}
 	return c.Print(flowReportText(r), r)
 }
 
-// reportWindow applies the flag rules: --start (with --end, default today) gives a date
-// window; otherwise the window is the last --days days ending now, or ending with the day
-// --end names. A start after the end is refused.
-func reportWindow(c *convention.Call, now time.Time) (delivery.Window, error) {
-	end, hasEnd := flagDate(c, "end")
-	if start, ok := flagDate(c, "start"); ok {
-		if !hasEnd {
-			end = now
-		}
-		win := delivery.DateWindow(start, end)
-		if win.Start.After(win.End) {
-			return win, c.Failf(tool.CodeValidation, "--start %s is after the end of the window %s",
-				delivery.Date(start), delivery.Date(end))
-		}
-		return win, nil
-	}
-	if hasEnd {
-		now = delivery.DateWindow(end, end).End
-	}
-	return delivery.DaysWindow(now, c.Int("days")), nil
-}
-
-// flagDate returns a DATE flag's day at 00:00Z when the flag was given.
-func flagDate(c *convention.Call, name string) (time.Time, bool) {
-	v := c.Value(name)
-	if v == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(delivery.DateLayout, v)
-	return t, err == nil
+// flagDate returns a DATE flag's day at 00:00Z, the zero time when the flag was not given.
+func flagDate(c *convention.Call, name string) time.Time {
+	t, _ := time.Parse(delivery.DateLayout, c.Value(name))
+	return t
 }
 
 // flowReportText is the text layout of spec §3.7.

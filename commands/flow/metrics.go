@@ -10,6 +10,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -49,22 +50,18 @@ func metrics(c *convention.Call) error {
 	return c.Print(metricsText(m), m)
 }
 
-// computeMetrics reads the workspace and computes the requested sections.
+// computeMetrics reads the workspace and computes the requested sections (ops.Metrics),
+// printing its warnings.
 func computeMetrics(c *convention.Call, kind string, days int) (delivery.Metrics, error) {
 	ws, err := open(c)
 	if err != nil {
 		return delivery.Metrics{}, err
 	}
-	wus, err := loadWUs(c, ws)
-	if err != nil {
-		return delivery.Metrics{}, err
+	m, notes, err := ops.Metrics(c.Context(), ws, ops.MetricsInput{Kind: kind, Days: days, Now: c.Runtime().Now()})
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
 	}
-	skips, err := skipGateTimestamps(c, ws)
-	if err != nil {
-		return delivery.Metrics{}, err
-	}
-	return delivery.ComputeMetrics(delivery.MetricsInput{Kind: kind, Days: days, Now: c.Runtime().Now(),
-		Config: ws.Config, WUs: wus, SkipGates: skips}), nil
+	return m, err
 }
 
 // metricsText renders the DORA, Lanes and Flow sections that were requested.

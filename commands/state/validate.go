@@ -1,14 +1,12 @@
 package state
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -34,57 +32,18 @@ func newValidateApp() *cli.App {
 }
 
 func validate(c *convention.Call) error {
-	ws, err := c.Workspace()
+	ws, err := c.Workspace(ops.ValidateKeys...)
 	if err != nil {
 		return err
 	}
-	if err := ws.Config.Check("software_delivery.directories", "software_delivery.lanes", "software_delivery.wu"); err != nil {
-		return err
-	}
-	files, err := delivery.ListWUs(ws)
+	data, notes, err := ops.Validate(c.Context(), ws, ops.ValidateInput{ID: c.Value("id"),
+		Strict: c.Bool("strict"), DoneOnly: c.Bool("done-only")})
 	if err != nil {
-		return err
-	}
-	only := c.Value("id")
-	if only != "" && !hasFile(files, only) {
-		return c.Failf(tool.CodeNotFound, "%s not found (%s)", only, ws.WUPath(only))
-	}
-	rep, err := delivery.ValidateWUs(ws, files, only, c.Bool("done-only"))
-	if err != nil {
-		return err
-	}
-	data := validateData{Checked: rep.Checked, Errors: rep.Errors(), Warnings: rep.Warnings()}
-	var text strings.Builder
-	for _, f := range rep.Findings {
-		kind := "warning"
-		if f.Error {
-			kind = "error"
+		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
+			// A failed check prints its report and carries it in the failure envelope.
+			return checkFailed(c, notes.Text, data, de.Code, de.Message)
 		}
-		fmt.Fprintf(&text, "%s %s: %s\n", f.ID, kind, f.Message)
+		return err
 	}
-	failed := len(data.Errors) > 0 || (c.Bool("strict") && len(data.Warnings) > 0)
-	data.Passed = !failed
-	fmt.Fprintf(&text, "Validated %d WU(s): %d error(s), %d warning(s)\n", data.Checked, len(data.Errors), len(data.Warnings))
-	if failed {
-		msg := fmt.Sprintf("validation failed: %d error(s), %d warning(s)", len(data.Errors), len(data.Warnings))
-		return checkFailed(c, text.String(), data, tool.CodeCheckFailed, msg)
-	}
-	return c.Print(text.String(), data)
-}
-
-func hasFile(files []delivery.WUFile, id string) bool {
-	for _, f := range files {
-		if f.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// validateData is validate's JSON data.
-type validateData struct {
-	Checked  int                          `json:"checked"`
-	Errors   []delivery.ValidationFinding `json:"errors"`
-	Warnings []delivery.ValidationFinding `json:"warnings"`
-	Passed   bool                         `json:"passed"`
+	return c.Print(notes.Text, data)
 }

@@ -36,6 +36,9 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},
 		{tool: "flow:bottlenecks", input: `{}`},
+		{tool: "metrics", input: `{}`},
+		{tool: "flow:report", input: `{}`},
+		{tool: "validate", input: `{}`, fails: tool.CodeCheckFailed}, // the fixture has findings by design
 	} {
 		b.Run(tc.tool, func(b *testing.B) {
 			nt, ok := nativetools.Default.Lookup(tc.tool)

@@ -1,0 +1,96 @@
+// Scaffolded by `cmdbridge scaffold flow:report`: the native tool's contract with its legacy command.
+
+package flow_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/flow"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/flow"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestReportSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestReportSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("flow:report")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("flow:report")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestReportDecodesFullInput: every property decodes into ReportInput and survives the round trip.
+func TestReportDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("flow:report")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"days":7,"end":"2026-02-20","start":"2026-02-01"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(flow.ReportInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestReportCountsGatesAndCompletionsInTheWindow: the gate runs and the completed WUs
+// inside the window are counted, those outside it are not; a date window ends with its
+// last day.
+func TestReportCountsGatesAndCompletionsInTheWindow(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.WU(t, root, "WU-1", "Core: API")
+	nativetest.Write(t, root, "docs/tasks/wu/WU-2.yaml",
+		"id: WU-2\ntitle: B\nlane: 'Core: API'\nstatus: done\ncreated: 2026-02-01\ndescription: d\nacceptance: []\n"+
+			"claimed_at: 2026-03-01T08:00:00.000Z\ncompleted_at: 2026-03-01T20:00:00.000Z\ncompleted: 2026-03-01\n")
+	nativetest.Write(t, root, ".lumenflow/telemetry/gates.ndjson",
+		`{"timestamp":"2026-03-01T19:00:00.000Z","wu_id":"WU-2","gate_name":"test","passed":true,"duration_ms":100}`+"\n"+
+			`{"timestamp":"2026-03-01T19:30:00.000Z","wu_id":"WU-2","gate_name":"test","passed":false,"duration_ms":300}`+"\n"+
+			`{"timestamp":"2026-01-01T00:00:00.000Z","wu_id":null,"gate_name":"vet","passed":true,"duration_ms":5}`+"\n")
+
+	data := nativetest.Data(t, nativetest.Call(t, root, "flow:report", `{}`))
+	assert.Equal(t, map[string]any{"start": "2026-02-23", "end": "2026-03-02"}, data["range"])
+	gates := data["gates"].(map[string]any)
+	assert.Equal(t, 2.0, gates["total"])
+	assert.Equal(t, 1.0, gates["passed"])
+	wus := data["wus"].(map[string]any)
+	assert.Equal(t, 1.0, wus["completed"])
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "flow:report", `{"start":"2026-01-01","end":"2026-01-01"}`))
+	assert.Equal(t, 1.0, data["gates"].(map[string]any)["total"])
+	assert.Equal(t, 0.0, data["wus"].(map[string]any)["completed"])
+}
+
+// TestReportFailures: a date that is not a calendar day is USAGE and a start after the end
+// VALIDATION, both before the workspace is looked for.
+func TestReportFailures(t *testing.T) {
+	cases := []struct {
+		name, input, code string
+	}{
+		{"not a day", `{"start":"2026-02-30"}`, tool.CodeUsage},
+		{"one-digit month", `{"end":"2026-3-01"}`, tool.CodeUsage},
+		{"empty date", `{"end":""}`, tool.CodeUsage},
+		{"start after end", `{"start":"2026-02-21","end":"2026-02-20"}`, tool.CodeValidation},
+		{"no workspace", `{}`, tool.CodeNoWorkspace},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := nativetest.Call(t, t.TempDir(), "flow:report", tc.input)
+			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			assert.Contains(t, out.Metadata, "warnings")
+		})
+	}
+}

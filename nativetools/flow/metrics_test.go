@@ -1,0 +1,95 @@
+// Scaffolded by `cmdbridge scaffold metrics`: the native tool's contract with its legacy command.
+
+package flow_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/flow"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/flow"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestMetricsSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestMetricsSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("metrics")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("metrics")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestMetricsDecodesFullInput: every property decodes into MetricsInput and survives the round trip.
+func TestMetricsDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("metrics")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"days":7,"kind":"dora"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(flow.MetricsInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestMetricsComputesTheSectionsAsked: the default is every section over 7 days; a
+// completed bug counts in deploys, lead time and MTTR, an open WU in the flow; a kind asks
+// for one section and leaves the others null.
+func TestMetricsComputesTheSectionsAsked(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.WU(t, root, "WU-1", "Core: API")
+	nativetest.Write(t, root, "docs/tasks/wu/WU-2.yaml",
+		"id: WU-2\ntitle: B\nlane: 'Core: API'\ntype: bug\nstatus: done\ncreated: 2026-02-27\ndescription: d\nacceptance: []\n"+
+			"claimed_at: 2026-03-01T08:00:00.000Z\ncompleted_at: 2026-03-01T20:00:00.000Z\ncompleted: 2026-03-01\n")
+
+	data := nativetest.Data(t, nativetest.Call(t, root, "metrics", `{}`))
+	assert.Equal(t, "all", data["kind"])
+	assert.Equal(t, 7.0, data["days"])
+	dora, ok := data["dora"].(map[string]any)
+	require.True(t, ok, "dora: %#v", data["dora"])
+	assert.Equal(t, 12.0, dora["lead_time"].(map[string]any)["average_hours"])
+	assert.Equal(t, 1.0, dora["mean_time_to_recovery"].(map[string]any)["incidents"])
+	flowSection, ok := data["flow"].(map[string]any)
+	require.True(t, ok, "flow: %#v", data["flow"])
+	assert.Equal(t, 1.0, flowSection["ready"])
+	assert.Equal(t, 1.0, flowSection["done"])
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "metrics", `{"kind":"flow","days":1}`))
+	assert.Equal(t, 1.0, data["days"])
+	assert.Nil(t, data["dora"])
+	assert.Nil(t, data["lanes"])
+	assert.NotNil(t, data["flow"])
+}
+
+// TestMetricsFailures: an unknown or empty kind is USAGE before the workspace is looked for.
+func TestMetricsFailures(t *testing.T) {
+	cases := []struct {
+		name, input, code string
+	}{
+		{"unknown kind", `{"kind":"Dora"}`, tool.CodeUsage},
+		{"empty kind", `{"kind":""}`, tool.CodeUsage},
+		{"no workspace", `{}`, tool.CodeNoWorkspace},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := nativetest.Call(t, t.TempDir(), "metrics", tc.input)
+			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			assert.Contains(t, out.Metadata, "warnings")
+		})
+	}
+}

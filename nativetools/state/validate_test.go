@@ -1,0 +1,100 @@
+// Scaffolded by `cmdbridge scaffold validate`: the native tool's contract with its legacy command.
+
+package state_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/state"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/state"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestValidateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestValidateSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("validate")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("validate")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestValidateDecodesFullInput: every property decodes into ValidateInput and survives the round trip.
+func TestValidateDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("validate")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"done_only":true,"id":"WU-1","strict":true}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(state.ValidateInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestValidateReportsFindingsWithTheFailure: a done WU without a stamp is an error, so the
+// check fails with CHECK_FAILED and still carries its report; --id limits the check to a WU
+// that passes.
+func TestValidateReportsFindingsWithTheFailure(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.WU(t, root, "WU-1", "Core: API")
+	nativetest.Write(t, root, "docs/tasks/wu/WU-2.yaml",
+		"id: WU-2\ntitle: Done without a stamp\nlane: 'Core: API'\ntype: feature\nstatus: done\npriority: P2\ncreated: 2026-02-01\n"+
+			"description: A done WU whose stamp was never written, so validate reports it.\nacceptance: [it is found]\n"+
+			"completed: 2026-02-02\n")
+
+	out := nativetest.Call(t, root, "validate", `{}`)
+	assert.Equal(t, tool.CodeCheckFailed, nativetest.Code(t, out))
+	data, ok := out.Data.(map[string]any)
+	require.True(t, ok, "a failed check carries its report: %#v", out.Data)
+	assert.Equal(t, 2.0, data["checked"])
+	assert.Equal(t, false, data["passed"])
+	errs, ok := data["errors"].([]any)
+	require.True(t, ok)
+	require.NotEmpty(t, errs)
+	assert.Equal(t, "WU-2", errs[0].(map[string]any)["id"])
+
+	data = nativetest.Data(t, nativetest.Call(t, root, "validate", `{"id":"WU-1"}`))
+	assert.Equal(t, 1.0, data["checked"])
+	assert.Equal(t, []any{}, data["errors"])
+}
+
+// TestValidateFailures: a malformed id ("" included) is USAGE before the workspace is
+// looked for; an id without a file is NOT_FOUND.
+func TestValidateFailures(t *testing.T) {
+	root := nativetest.Workspace(t)
+	cases := []struct {
+		name, dir, input, code string
+	}{
+		{"malformed id", "", `{"id":"12"}`, tool.CodeUsage},
+		{"empty id", "", `{"id":""}`, tool.CodeUsage},
+		{"no workspace", "", `{}`, tool.CodeNoWorkspace},
+		{"unknown id", root, `{"id":"WU-404"}`, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tc.dir
+			if dir == "" {
+				dir = t.TempDir()
+			}
+			out := nativetest.Call(t, dir, "validate", tc.input)
+			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			assert.Contains(t, out.Metadata, "warnings")
+		})
+	}
+}
