@@ -45,9 +45,6 @@ type progress = ops.InitiativeProgress
 // progressOf counts an initiative's WUs by normalised status (ops.ProgressOf).
 func progressOf(wus []*delivery.WU) progress { return ops.ProgressOf(wus) }
 
-// priorityOf is the initiative priority with its P2 default (ops.InitiativePriority).
-func priorityOf(in *delivery.Initiative) string { return ops.InitiativePriority(in) }
-
 // nullable turns "" into a JSON null.
 func nullable(s string) *string {
 	if s == "" {
