@@ -39,11 +39,7 @@ func orchestrateInitiative(c *convention.Call) error {
 		return err
 	}
 	if c.Bool("progress") {
-		text, data, err := initStatus(c, ws, c.String("initiative"))
-		if err != nil {
-			return err
-		}
-		return c.Print(text, data)
+		return printInitStatus(c, ws, c.String("initiative"))
 	}
 	in, err := resolve(ws, c.String("initiative"))
 	if err != nil {

@@ -21,11 +21,6 @@ func TestFirstSentence(t *testing.T) {
 	}
 }
 
-func TestCutContent(t *testing.T) {
-	assert.Equal(t, strings.Repeat("x", 200), cutContent(strings.Repeat("x", 200)))
-	assert.Equal(t, strings.Repeat("x", 197)+"...", cutContent(strings.Repeat("x", 201)))
-}
-
 func TestSince(t *testing.T) {
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {

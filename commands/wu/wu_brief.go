@@ -5,7 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -33,33 +33,17 @@ func wuBrief(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	w, err := delivery.ReadWU(ws, c.Value("id"))
+	data, notes, err := ops.WUBrief(c.Context(), ws, c.Runtime(), ops.WUBriefInput{ID: c.Value("id"),
+		Client: c.String("client"), NoContext: c.Bool("no-context"), EvidenceOnly: c.Bool("evidence-only")})
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
+	}
 	if err != nil {
 		return err
 	}
-	client, err := briefClient(c, ws)
-	if err != nil {
-		return err
+	if data.EvidenceOnly {
+		return c.Result(notes.Text, data)
 	}
-	evidenceOnly := c.Bool("evidence-only")
-	br, err := briefFor(c, ws, w, client, c.Bool("no-context"), evidenceOnly)
-	if err != nil {
-		return err
-	}
-	data := wuBriefData{ID: w.ID, Client: client, EvidenceOnly: evidenceOnly, PromptSHA256: br.SHA256, PromptLength: br.Length}
-	if evidenceOnly {
-		return c.Result("Recorded brief evidence for "+w.ID, data)
-	}
-	data.Prompt = &br.Prompt
-	return c.Print(br.Prompt, data)
-}
-
-// wuBriefData is wu:brief's JSON data; prompt is null with --evidence-only.
-type wuBriefData struct {
-	ID           string  `json:"id"`
-	Client       string  `json:"client"`
-	EvidenceOnly bool    `json:"evidence_only"`
-	Prompt       *string `json:"prompt"`
-	PromptSHA256 string  `json:"prompt_sha256"`
-	PromptLength int     `json:"prompt_length"`
+	// The prompt is the whole text output (no R2 fields).
+	return c.Print(notes.Text, data)
 }

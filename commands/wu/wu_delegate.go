@@ -6,6 +6,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -45,7 +46,7 @@ func wuDelegate(c *convention.Call) error {
 		}
 		return err
 	}
-	client, err := briefClient(c, ws)
+	client, err := ops.BriefClient(ws, c.String("client"))
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,11 @@ func wuDelegate(c *convention.Call) error {
 	}
 	rt := c.Runtime()
 	id := delivery.NewID(rt, delivery.KindDelegation, reg.Has)
-	br, err := briefFor(c, ws, w, client, c.Bool("no-context"), false)
+	var notes ops.Notes
+	br, err := ops.Brief(ws, rt, &notes, w, client, c.Bool("no-context"), false)
+	for _, warning := range notes.Warnings {
+		c.Warn("%s", warning)
+	}
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -95,4 +96,10 @@ func TestParseSince(t *testing.T) {
 			assert.True(t, tc.want.Equal(got), "%s != %s", got, tc.want)
 		})
 	}
+}
+
+func TestCutSummaryLine(t *testing.T) {
+	assert.Equal(t, strings.Repeat("x", 200), cutSummaryLine(strings.Repeat("x", 200)))
+	assert.Equal(t, strings.Repeat("x", 197)+"...", cutSummaryLine(strings.Repeat("x", 201)))
+	assert.Equal(t, strings.Repeat("é", 197)+"...", cutSummaryLine(strings.Repeat("é", 201)), "counts characters, not bytes")
 }

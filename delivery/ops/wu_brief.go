@@ -1,6 +1,7 @@
-package wu
+package ops
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,10 +11,105 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
+
+// WUBriefInput is wu:brief's input.
+type WUBriefInput struct {
+	// ID is the WU to brief (required; its form is the shell's check).
+	ID string
+	// Client is the agent client; "" is agents.defaultClient.
+	Client string
+	// NoContext leaves the memory context out of the prompt.
+	NoContext bool
+	// EvidenceOnly records the evidence without returning the prompt.
+	EvidenceOnly bool
+}
+
+// WUBriefData is wu:brief's JSON data; prompt is null with --evidence-only.
+type WUBriefData struct {
+	ID           string  `json:"id"`
+	Client       string  `json:"client"`
+	EvidenceOnly bool    `json:"evidence_only"`
+	Prompt       *string `json:"prompt"`
+	PromptSHA256 string  `json:"prompt_sha256"`
+	PromptLength int     `json:"prompt_length"`
+}
+
+// WUBrief is spec §3.1 wu:brief: the handoff prompt of a WU, with the checkpoint event
+// that records it appended (nothing committed). The workspace's WUKeys must have been
+// checked. Notes.Text is the prompt, or the evidence headline with EvidenceOnly.
+func WUBrief(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in WUBriefInput) (WUBriefData, Notes, error) {
+	var notes Notes
+	w, err := delivery.ReadWU(ws, in.ID)
+	if err != nil {
+		return WUBriefData{}, notes, err
+	}
+	client, err := BriefClient(ws, in.Client)
+	if err != nil {
+		return WUBriefData{}, notes, err
+	}
+	br, err := Brief(ws, rt, &notes, w, client, in.NoContext, in.EvidenceOnly)
+	if err != nil {
+		return WUBriefData{}, notes, err
+	}
+	data := WUBriefData{ID: w.ID, Client: client, EvidenceOnly: in.EvidenceOnly, PromptSHA256: br.SHA256, PromptLength: br.Length}
+	if in.EvidenceOnly {
+		notes.Text = "Recorded brief evidence for " + w.ID
+		return data, notes, nil
+	}
+	data.Prompt = &br.Prompt
+	notes.Text = br.Prompt
+	return data, notes, nil
+}
+
+// BriefResult is a generated prompt and its attestation values.
+type BriefResult struct {
+	Prompt string
+	SHA256 string
+	Length int
+}
+
+// Brief builds the prompt of w for a client and appends the wu:brief checkpoint event
+// (wu:delegate briefs the same way). Memory warnings go to notes.
+func Brief(ws *delivery.Workspace, rt *delivery.Runtime, notes *Notes, w *delivery.WU, client string, noContext, evidenceOnly bool) (BriefResult, error) {
+	mem := ""
+	if !noContext {
+		if err := ws.Config.Check("software_delivery.memory"); err != nil {
+			return BriefResult{}, err
+		}
+		var err error
+		if mem, err = briefMemory(ws, notes, w.ID, w.Lane); err != nil {
+			return BriefResult{}, err
+		}
+	}
+	prompt, err := briefPrompt(ws, w, mem)
+	if err != nil {
+		return BriefResult{}, err
+	}
+	sum := sha256.Sum256([]byte(prompt))
+	note := "[wu:brief] generated via " + client
+	if evidenceOnly {
+		note = "[wu:brief] evidence recorded via " + client
+	}
+	if err := AppendEvent(ws, rt, delivery.Event{Type: delivery.EventCheckpoint, WUID: w.ID, Note: note,
+		Progress: "wu:brief executed", NextSteps: "client=" + client}); err != nil {
+		return BriefResult{}, err
+	}
+	return BriefResult{Prompt: prompt, SHA256: hex.EncodeToString(sum[:]), Length: len(prompt)}, nil
+}
+
+// BriefClient is the client flag's value, else agents.defaultClient.
+func BriefClient(ws *delivery.Workspace, flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if err := ws.Config.Check("software_delivery.agents"); err != nil {
+		return "", err
+	}
+	return ws.Config.AgentsDefaultClient, nil
+}
 
 // briefPrompt renders the wu:brief handoff prompt (spec §3.1) for w: markdown with LF
 // line endings. memory is the mem:context text ("" to omit the section).
@@ -117,17 +213,18 @@ func briefPrompt(ws *delivery.Workspace, w *delivery.WU, memory string) (string,
 	return b.String(), nil
 }
 
-// memoryContext renders the mem:context markdown of a WU (spec §3.4) within maxSize
-// bytes: project nodes (newest 10, lane-filtered), the WU's non-discovery nodes oldest
-// first, then its open discoveries. Empty when nothing matches.
-// TODO(delivery): move to delivery.MemoryContext (mem:context renders the same text).
-func memoryContext(c *convention.Call, ws *delivery.Workspace, wuID, lane string) (string, error) {
+// briefMemory renders the mem:context markdown of a WU (spec §3.4) within the
+// workspace's delegation_context_max_size: project nodes (newest 10, of the WU's lane or
+// of none), the WU's non-discovery nodes oldest first, then its open discoveries. Empty
+// when nothing matches. It is wu:brief's own rendering, not ops.MemContext: the two
+// differ in how they cut at the size cap, and each command's bytes are its own.
+func briefMemory(ws *delivery.Workspace, notes *Notes, wuID, lane string) (string, error) {
 	mem, err := delivery.LoadMemory(ws.Root)
 	if err != nil {
 		return "", err
 	}
 	for _, w := range mem.Warnings() {
-		c.Warn("%s", w)
+		notes.Warn("%s", w)
 	}
 	var project, own, discoveries []*delivery.MemNode
 	for _, n := range mem.Visible() {
@@ -183,50 +280,4 @@ func memoryContext(c *convention.Call, ws *delivery.Workspace, wuID, lane string
 		b.WriteString(l + "\n")
 	}
 	return b.String(), nil
-}
-
-// briefFor builds the prompt of w for a client and appends the wu:brief checkpoint event.
-func briefFor(c *convention.Call, ws *delivery.Workspace, w *delivery.WU, client string, noContext, evidenceOnly bool) (briefResult, error) {
-	mem := ""
-	if !noContext {
-		if err := ws.Config.Check("software_delivery.memory"); err != nil {
-			return briefResult{}, err
-		}
-		var err error
-		if mem, err = memoryContext(c, ws, w.ID, w.Lane); err != nil {
-			return briefResult{}, err
-		}
-	}
-	prompt, err := briefPrompt(ws, w, mem)
-	if err != nil {
-		return briefResult{}, err
-	}
-	sum := sha256.Sum256([]byte(prompt))
-	note := "[wu:brief] generated via " + client
-	if evidenceOnly {
-		note = "[wu:brief] evidence recorded via " + client
-	}
-	if err := appendEvent(c, ws, delivery.Event{Type: delivery.EventCheckpoint, WUID: w.ID, Note: note,
-		Progress: "wu:brief executed", NextSteps: "client=" + client}); err != nil {
-		return briefResult{}, err
-	}
-	return briefResult{Prompt: prompt, SHA256: hex.EncodeToString(sum[:]), Length: len(prompt)}, nil
-}
-
-// briefResult is a generated prompt and its attestation values.
-type briefResult struct {
-	Prompt string
-	SHA256 string
-	Length int
-}
-
-// briefClient is --client, else agents.defaultClient.
-func briefClient(c *convention.Call, ws *delivery.Workspace) (string, error) {
-	if v := c.String("client"); v != "" {
-		return v, nil
-	}
-	if err := ws.Config.Check("software_delivery.agents"); err != nil {
-		return "", err
-	}
-	return ws.Config.AgentsDefaultClient, nil
 }

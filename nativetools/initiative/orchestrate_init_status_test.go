@@ -1,0 +1,102 @@
+// Scaffolded by `cmdbridge scaffold orchestrate:init-status`: the native tool's contract with its legacy command.
+
+package initiative_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestInitStatusSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestInitStatusSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("orchestrate:init-status")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("orchestrate:init-status")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestInitStatusDecodesFullInput: every property decodes into InitStatusInput and survives the round trip.
+func TestInitStatusDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("orchestrate:init-status")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"initiative":"x-initiative"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(initiative.InitStatusInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestInitStatusListsWUsByPhase: by id or slug, the progress and the WUs sorted by
+// phase, then id, unphased last; a WU file that does not parse is a warning and left out.
+func TestInitStatusListsWUsByPhase(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.Write(t, root, "docs/tasks/initiatives/INIT-3.yaml", initYAML)
+	wu := "id: %s\ntitle: %s\nlane: 'Core: API'\nstatus: %s\ncreated: 2026-02-01\ndescription: d\nacceptance: []\ninitiative: INIT-3\n%s"
+	nativetest.Write(t, root, "docs/tasks/wu/WU-1.yaml", fmt.Sprintf(wu, "WU-1", "Login", "done", "phase: 2\n"))
+	nativetest.Write(t, root, "docs/tasks/wu/WU-2.yaml", fmt.Sprintf(wu, "WU-2", "Endpoints", "in_progress", "phase: 1\n"))
+	nativetest.Write(t, root, "docs/tasks/wu/WU-3.yaml", fmt.Sprintf(wu, "WU-3", "Docs", "ready", ""))
+	nativetest.Write(t, root, "docs/tasks/wu/WU-4.yaml", "id: [broken\n")
+
+	for _, ref := range []string{"INIT-3", "public-api"} {
+		out := nativetest.Call(t, root, "orchestrate:init-status", `{"initiative":"`+ref+`"}`)
+		data := nativetest.Data(t, out)
+		assert.Equal(t, "INIT-3", data["id"])
+		assert.Equal(t, "Public API v1", data["title"])
+		assert.Equal(t, map[string]any{"percentage": 33.0, "done": 1.0, "in_progress": 1.0, "blocked": 0.0,
+			"ready": 1.0, "total": 3.0}, data["progress"])
+		var rows []string
+		for _, r := range data["wus"].([]any) {
+			m := r.(map[string]any)
+			rows = append(rows, fmt.Sprintf("%s@%v:%s", m["id"], m["phase"], m["status"]))
+		}
+		assert.Equal(t, []string{"WU-2@1:in_progress", "WU-1@2:done", "WU-3@<nil>:ready"}, rows)
+		warnings, ok := out.Metadata["warnings"].([]string)
+		require.True(t, ok, "warnings listed: %#v", out.Metadata)
+		require.Len(t, warnings, 1)
+		assert.Contains(t, warnings[0], "WU-4")
+	}
+}
+
+// TestInitStatusFailures: an absent initiative is a missing required flag (USAGE) before
+// the workspace is opened; an unknown or empty one is NOT_FOUND.
+func TestInitStatusFailures(t *testing.T) {
+	root := nativetest.Workspace(t)
+	cases := []struct {
+		name, dir, input, code string
+	}{
+		{"missing initiative", root, `{}`, tool.CodeUsage},
+		{"missing initiative outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
+		{"empty initiative", root, `{"initiative":""}`, tool.CodeNotFound},
+		{"unknown initiative", root, `{"initiative":"INIT-99"}`, tool.CodeNotFound},
+		{"no workspace", t.TempDir(), `{"initiative":"INIT-3"}`, tool.CodeNoWorkspace},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := nativetest.Call(t, tc.dir, "orchestrate:init-status", tc.input)
+			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			assert.Contains(t, out.Metadata, "warnings")
+		})
+	}
+}

@@ -1,0 +1,51 @@
+// Scaffolded by `cmdbridge scaffold mem:summarize` from newMemSummarizeApp (commands/memory/mem_summarize.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.MemSummarize, minus printing.
+
+package memory
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// SummarizeInput is mem:summarize's input: one field per adapter schema property, in the same order.
+type SummarizeInput struct {
+	WU     string `json:"wu" jsonschema:"work unit (WU-<n>)"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"print the summary without writing"`
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:        "mem:summarize",
+		Domain:      "memory",
+		Description: "Aggregate a WU's memory nodes into one project summary node",
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
+	}, runSummarize))
+}
+
+// runSummarize serves mem:summarize natively: the required --wu, then ops.MemSummarize
+// inside the call's journal (a failed call leaves memory.jsonl as it was).
+func runSummarize(ctx context.Context, env *tool.Env, in SummarizeInput) tool.Output {
+	call, fail := shell.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	wu := present(in.WU) // absent or empty: the required flag's check reports it
+	if err := firstErr(checkWU("wu", wu), requireFlag("wu", wu)); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemSummarizeData, ops.Notes, error) {
+		return ops.MemSummarize(ctx, ws, call.RT, ops.MemSummarizeInput{WU: in.WU, DryRun: in.DryRun})
+	})
+	return result(data, notes, err)
+}

@@ -1,0 +1,122 @@
+// Scaffolded by `cmdbridge scaffold wu:infer-lane`: the native tool's contract with its legacy command.
+
+package wu_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/wu"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestInferLaneSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestInferLaneSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("wu:infer-lane")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("wu:infer-lane")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestInferLaneDecodesFullInput: every property decodes into InferLaneInput and survives the round trip.
+func TestInferLaneDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:infer-lane")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"desc":"x-desc","id":"x-id","paths":["x-paths"]}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(wu.InferLaneInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// inferLanes defines an API lane (path pattern and keywords), a docs lane, and a lane
+// without either.
+const inferLanes = `id: acme
+software_delivery:
+  lanes:
+    definitions:
+      - name: 'Core: API'
+        description: HTTP endpoint handlers
+        code_paths:
+          - internal/api/**
+      - name: 'Content: Docs'
+        description: docs site and guides
+        code_paths:
+          - docs/**
+      - name: Ops
+`
+
+// TestInferLaneScores: 10 per matching pattern, 3 per keyword; ties go to the earlier
+// definition; a WU's code_paths, title and description with id; nothing scored is null.
+func TestInferLaneScores(t *testing.T) {
+	root := nativetest.Workspace(t)
+	nativetest.Write(t, root, "workspace.yaml", inferLanes)
+	nativetest.Write(t, root, "docs/tasks/wu/WU-1.yaml",
+		"id: WU-1\ntitle: Docs for the API guide\nlane: Ops\ncreated: 2026-03-01\ndescription: ''\nacceptance: []\ncode_paths:\n  - docs/guide.md\n")
+	cases := []struct {
+		name, input string
+		lane        any
+		confidence  float64
+		candidates  int
+	}{
+		{"path and keyword", `{"paths":["internal/API/health.go"],"desc":"add an endpoint"}`, "Core: API", 13, 1},
+		{"tie keeps definition order", `{"paths":["./docs/a.md","internal/api/x.go"]}`, "Core: API", 10, 2},
+		{"keywords only", `{"desc":"Write the docs site guide"}`, "Content: Docs", 6, 1},
+		{"from a WU", `{"id":"WU-1"}`, "Content: Docs", 13, 2},
+		{"nothing matches", `{"desc":"zz"}`, nil, 0, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			data := nativetest.Data(t, nativetest.Call(t, root, "wu:infer-lane", tc.input))
+			assert.Equal(t, tc.lane, data["lane"])
+			assert.Equal(t, tc.confidence, data["confidence"])
+			assert.Len(t, data["candidates"], tc.candidates)
+		})
+	}
+}
+
+// TestInferLaneFailures: the argv rules are USAGE before the workspace is opened; an
+// unknown WU and a workspace without lane definitions are NOT_FOUND.
+func TestInferLaneFailures(t *testing.T) {
+	root := nativetest.Workspace(t)
+	bare := nativetest.Workspace(t)
+	nativetest.Write(t, bare, "workspace.yaml", "id: acme\n")
+	cases := []struct {
+		name, dir, input, code string
+	}{
+		{"none given", root, `{}`, tool.CodeUsage},
+		{"empty paths", root, `{"paths":[]}`, tool.CodeUsage},
+		{"id with desc", root, `{"id":"WU-1","desc":"x"}`, tool.CodeUsage},
+		{"id with paths", root, `{"id":"WU-1","paths":["a"]}`, tool.CodeUsage},
+		{"empty id", root, `{"id":""}`, tool.CodeUsage},
+		{"none given outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
+		{"unknown WU", root, `{"id":"WU-9"}`, tool.CodeNotFound},
+		{"no lanes", bare, `{"desc":"api"}`, tool.CodeNotFound},
+		{"no workspace", t.TempDir(), `{"desc":"api"}`, tool.CodeNoWorkspace},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := nativetest.Call(t, tc.dir, "wu:infer-lane", tc.input)
+			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			assert.Contains(t, out.Metadata, "warnings")
+		})
+	}
+}
