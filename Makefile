@@ -49,6 +49,7 @@ bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 30m ./... | tee bench.txt
 	@if command -v benchstat >/dev/null 2>&1; then benchstat bench.txt; \
 	 else echo "(install benchstat with: go install golang.org/x/perf/cmd/benchstat@latest)"; fi
+	@scripts/bench-ratio.sh bench.txt
 
 ## lint: gofmt check, go vet, staticcheck (pinned, fetched through the module proxy) and
 ## bridgecheck on the native tools

@@ -62,6 +62,8 @@ type Manifest struct {
 	OrphanStamps []string
 	// InitiativeIDs are every initiative, in file order.
 	InitiativeIDs []string
+	// WithMemory are the WUs that memory nodes point at, in the order of their first node.
+	WithMemory []string
 	// Worktrees are the root-relative worktree paths of the WUs in progress (linked git
 	// worktrees with Options.Git, plain directories otherwise).
 	Worktrees []string
@@ -781,6 +783,9 @@ func (g *gen) writeMemory() error {
 	var ids []string
 	for i := 0; i < n; i++ {
 		w := ex[len(ex)*i/n]
+		if k := len(g.m.WithMemory); k == 0 || g.m.WithMemory[k-1] != w.id {
+			g.m.WithMemory = append(g.m.WithMemory, w.id)
+		}
 		typ := types[g.rng.IntN(len(types))]
 		life, _ := delivery.LifecycleOf(typ)
 		node := &delivery.MemNode{ID: fmt.Sprintf("mem-%04x", (i*40503+7)&0xffff), Type: typ, Lifecycle: life,
