@@ -13,7 +13,8 @@
 // Invariants:
 //
 //   - Never stale. Every access validates exactly what its answer depends on (the file,
-//     or the directory and every file of a listing) against the disk before answering:
+//     or the directory and every file of a listing) before answering, by the barrier
+//     below when the watcher runs, else against the disk:
 //     the identity and size of the file (device, inode, size) and its change times
 //     (mtime, ctime). A change by anyone — a person editing YAML, git checkout, a legacy
 //     command, another process — is seen on the very next call, watcher or not.
@@ -29,11 +30,25 @@
 //     tar, a tool restoring times) still shows. The rule assumes the filesystem's clock
 //     and Options.Now agree within the window (a local filesystem; a clock stepped back
 //     by more than the window could hide one edit until the file changes again).
-//   - The watcher (github.com/fsnotify/fsnotify, the directories read so far) only adds
+//   - The watcher (github.com/fsnotify/fsnotify, the directories read so far) adds
 //     suspicion: a path it reports is re-read on its next access whatever its signature
 //     says. A watcher error or a dropped-events overflow means every entry is re-read on
 //     its next access (a rescan); a watcher that cannot start leaves validation alone,
 //     which is enough to be correct.
+//   - The barrier replaces the stat per file when the watcher runs. One inotify instance
+//     queues its events in the order the changes happened, across all its directories.
+//     Each call first creates a numbered file in a private directory the same watcher
+//     watches and waits until that file's event was handled: every change made before
+//     the call began has then been handled too. An entry read after the watch on its
+//     directory was in place ("covered") is then valid as long as no event made it
+//     suspect and no rescan happened, with no stat. What inotify cannot see is checked
+//     per call: the identity (device, inode) of every watched directory and of its
+//     ancestors up to the root, so a directory replaced as a whole (renamed away, an
+//     ancestor moved) orders a rescan. A call whose barrier is not handled within
+//     Options.BarrierTimeout, or an index without a watcher, validates by stat as above.
+//     Assumed: changes reach the files through the watched directories (inotify does
+//     not report a write through a hard link in another directory, an mmap'ed write, or
+//     a change made on another machine of a network filesystem).
 //   - Values handed out are shared between calls and must not be changed: a workspace
 //     with a Source is for reading tools (see delivery.Source). Entries are replaced,
 //     never mutated, so a call keeps a consistent value while another refreshes.

@@ -33,6 +33,9 @@ type Options struct {
 	// OnWatch, when set, is called by the watcher goroutine after it handled an event
 	// (err nil, the event's path) or an error; tests wait on it instead of sleeping.
 	OnWatch func(path string, err error)
+	// BarrierTimeout bounds a call's wait for the watcher to catch up (see the package
+	// doc); a call that waits longer validates by stat. 0: DefaultBarrierTimeout.
+	BarrierTimeout time.Duration
 }
 
 // Stats count what the index did since New, for tests and benchmarks.
@@ -46,8 +49,11 @@ type Stats struct {
 	// Events is the number of watcher events handled.
 	Events int
 	// Rescans is the number of times every entry was marked for re-reading (watcher
-	// overflow or error).
+	// overflow or error, a watched directory replaced).
 	Rescans int
+	// Barriers is the number of calls that caught up with the watcher, and so trusted
+	// covered entries without a stat.
+	Barriers int
 }
 
 // Index is the warm index of one workspace root. It is safe for concurrent use.
@@ -67,6 +73,14 @@ type Index struct {
 
 	w    *fsnotify.Watcher
 	done chan struct{}
+
+	// The barrier (barrier.go). watched: directories whose watch is in place; chain: the
+	// identity of each watched directory and of its ancestors up to the root.
+	barrierDir               string
+	barrierNext, barrierSeen uint64
+	barrierCh                chan struct{} // closed when barrierSeen grows
+	watched                  map[string]bool
+	chain                    map[string]sig
 }
 
 // sig is what validation compares: identity, size, mode and both change times.
@@ -90,6 +104,10 @@ type entry struct {
 	openErr error // why it does not exist (the open error), when !exists
 	sig     sig
 	trusted bool // the racy rule passed: the signature alone validates it
+	// covered: read after the watch on its directory (or, for a listing, on itself) was
+	// in place, so any later change makes it suspect; a call past the barrier trusts it
+	// without a stat.
+	covered bool
 	epoch   uint64
 	data    []byte // file content
 	names   []name // directory entries, sorted
@@ -115,11 +133,16 @@ func New(root string, opts Options) *Index {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.BarrierTimeout <= 0 {
+		opts.BarrierTimeout = DefaultBarrierTimeout
+	}
 	x := &Index{root: filepath.Clean(root), opts: opts, stat: os.Stat, files: map[string]*entry{},
-		dirs: map[string]*entry{}, suspect: map[string]bool{}, queued: map[string]bool{}}
+		dirs: map[string]*entry{}, suspect: map[string]bool{}, queued: map[string]bool{},
+		watched: map[string]bool{}, chain: map[string]sig{}}
 	if !opts.NoWatch {
 		if w, err := fsnotify.NewWatcher(); err == nil {
 			x.w, x.done = w, make(chan struct{})
+			x.startBarrier()
 			go x.watch()
 		}
 	}
@@ -136,6 +159,7 @@ func (x *Index) Close() error {
 	}
 	err := x.w.Close()
 	<-x.done
+	x.closeBarrier()
 	return err
 }
 
@@ -150,8 +174,9 @@ func (x *Index) Stats() Stats {
 // second result): workspace.yaml from the index, validated, and a Source over the index.
 // Its errors are delivery.Load's.
 func (x *Index) Workspace(checkout string) (*delivery.Workspace, error) {
+	fast := x.sync()
 	x.mu.Lock()
-	e, err := x.file(delivery.ConfigFile, func(data []byte) (any, error) {
+	e, err := x.file(fast, delivery.ConfigFile, func(data []byte) (any, error) {
 		return delivery.LoadBytes(x.root, x.root, data, nil)
 	})
 	x.mu.Unlock()
@@ -166,7 +191,7 @@ func (x *Index) Workspace(checkout string) (*delivery.Workspace, error) {
 	}
 	cfg := e.val.(*delivery.Workspace)
 	ws := &delivery.Workspace{Root: x.root, Checkout: checkout, Doc: cfg.Doc, Config: cfg.Config}
-	ws.Source = &source{x: x, ws: ws}
+	ws.Source = &source{x: x, ws: ws, fast: fast}
 	return ws, nil
 }
 
@@ -175,10 +200,10 @@ func (x *Index) Workspace(checkout string) (*delivery.Workspace, error) {
 func (x *Index) Refresh() {
 	x.mu.Lock()
 	for rel, e := range x.files {
-		_, _ = x.file(rel, e.parse)
+		_, _ = x.file(false, rel, e.parse)
 	}
 	for rel, e := range x.dirs {
-		_, _ = x.dir(rel, e.derive)
+		_, _ = x.dir(false, rel, e.derive)
 	}
 	x.mu.Unlock()
 	x.flushWatches()
@@ -193,32 +218,51 @@ func (x *Index) settled(t0 time.Time, s sig) bool {
 	return t0.Sub(s.mtime) > w && (s.ctime.IsZero() || t0.Sub(s.ctime) > w)
 }
 
-// fresh reports whether e may be validated by its signature alone.
-func (x *Index) fresh(e *entry, abs string) bool {
-	return e.trusted && e.epoch == x.epoch && !x.suspect[abs]
-}
-
-// unchanged reports whether a cached entry still holds: trusted, not suspect, and its
-// path's signature is the one it was read with (one stat).
-func (x *Index) unchanged(old *entry, abs string) bool {
-	if old == nil || !x.fresh(old, abs) {
-		return false
+// unchanged reports whether a cached entry still holds and returns it: in a call past the
+// barrier, a covered entry nothing made suspect holds as it is (no stat); otherwise a
+// trusted one, not suspect, holds when its path's signature is the one it was read with
+// (one stat), and comes back covered when its watch is now in place. watchDir is the
+// directory whose watch covers the entry.
+func (x *Index) unchanged(fast bool, old *entry, abs, watchDir string) (*entry, bool) {
+	if old == nil || old.epoch != x.epoch || x.suspect[abs] {
+		return nil, false
+	}
+	if fast && old.covered {
+		return old, true
+	}
+	if !old.trusted {
+		return nil, false
 	}
 	fi, err := x.stat(abs)
 	x.stats.Stats++
-	return err == nil && sigOf(fi).equal(old.sig)
+	if err != nil || !sigOf(fi).equal(old.sig) {
+		return nil, false
+	}
+	if fast && x.watched[watchDir] {
+		// Unchanged since it was read, and watched since before this stat: any change
+		// from now on makes it suspect.
+		e := *old
+		e.covered = true
+		return &e, true
+	}
+	return old, true
 }
 
 // file returns the validated entry of a root-relative file, reading and parsing it with
 // parse when it is new, changed, untrusted or suspect. An error is a read error other
 // than "does not exist" (a missing file is an entry with exists false). x.mu is held.
-func (x *Index) file(rel string, parse func([]byte) (any, error)) (*entry, error) {
+func (x *Index) file(fast bool, rel string, parse func([]byte) (any, error)) (*entry, error) {
 	abs := x.abs(rel)
-	x.watchLater(filepath.Dir(abs))
+	dir := filepath.Dir(abs)
+	x.watchLater(dir)
 	old := x.files[rel]
-	if x.unchanged(old, abs) {
-		return old, nil
+	if e, ok := x.unchanged(fast, old, abs, dir); ok {
+		if e != old {
+			x.files[rel] = e
+		}
+		return e, nil
 	}
+	covered := fast && x.watched[dir] // the watch is in place before the read
 	// Cleared before reading: an event that arrives while we read marks it again.
 	delete(x.suspect, abs)
 	t0 := x.opts.Now()
@@ -233,7 +277,7 @@ func (x *Index) file(rel string, parse func([]byte) (any, error)) (*entry, error
 		return nil, err
 	}
 	x.stats.Reads++
-	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), epoch: x.epoch, data: data, parse: parse}
+	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), covered: covered, epoch: x.epoch, data: data, parse: parse}
 	if old != nil && bytes.Equal(old.data, data) {
 		e.val, e.err = old.val, old.err
 	} else {
@@ -270,12 +314,16 @@ func readFile(abs string) (data []byte, s sig, stable bool, err error) {
 
 // dir returns the validated listing of a root-relative directory; derive, when set,
 // computes the listing's value (sorted ids) once per read. x.mu is held.
-func (x *Index) dir(rel string, derive func([]name) any) (*entry, error) {
+func (x *Index) dir(fast bool, rel string, derive func([]name) any) (*entry, error) {
 	abs := x.abs(rel)
 	old := x.dirs[rel]
-	if x.unchanged(old, abs) {
-		return old, nil
+	if e, ok := x.unchanged(fast, old, abs, abs); ok {
+		if e != old {
+			x.dirs[rel] = e
+		}
+		return e, nil
 	}
+	covered := fast && x.watched[abs]
 	delete(x.suspect, abs)
 	t0 := x.opts.Now()
 	names, s, stable, err := readDir(abs)
@@ -291,7 +339,7 @@ func (x *Index) dir(rel string, derive func([]name) any) (*entry, error) {
 		x.rewatch(abs) // a new directory under the old name has no watch yet
 	}
 	x.watchLater(abs)
-	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), epoch: x.epoch, names: names, derive: derive}
+	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), covered: covered, epoch: x.epoch, names: names, derive: derive}
 	if old != nil && slices.Equal(old.names, names) {
 		e.val = old.val
 	} else {

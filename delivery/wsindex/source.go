@@ -13,6 +13,8 @@ import (
 type source struct {
 	x  *Index
 	ws *delivery.Workspace
+	// fast: the call is past the barrier (covered entries need no stat).
+	fast bool
 }
 
 var _ delivery.Source = (*source)(nil)
@@ -29,7 +31,7 @@ func (s *source) WU(id string) (*delivery.WU, error) {
 // wu reads one WU spec; x.mu is held.
 func (s *source) wu(id string) (*delivery.WU, error) {
 	rel := s.ws.WUPath(id)
-	e, err := s.x.file(rel, func(data []byte) (any, error) { return delivery.ParseWU(rel, data) })
+	e, err := s.x.file(s.fast, rel, func(data []byte) (any, error) { return delivery.ParseWU(rel, data) })
 	switch {
 	case err != nil:
 		return nil, delivery.WUReadError(id, rel, err)
@@ -51,7 +53,7 @@ func (s *source) WUs() ([]delivery.WUFile, error) {
 }
 
 func (s *source) wus() ([]delivery.WUFile, error) {
-	d, err := s.x.dir(s.ws.WUDir(), wuIDs)
+	d, err := s.x.dir(s.fast, s.ws.WUDir(), wuIDs)
 	if err != nil {
 		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", s.ws.Config.WUDir, err)
 	}
@@ -90,7 +92,7 @@ func (s *source) Initiatives() ([]*delivery.Initiative, error) {
 }
 
 func (s *source) initiatives() ([]*delivery.Initiative, error) {
-	d, err := s.x.dir(s.ws.InitiativesDir(), initiativeIDs)
+	d, err := s.x.dir(s.fast, s.ws.InitiativesDir(), initiativeIDs)
 	if err != nil {
 		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", s.ws.Config.InitiativesDir, err)
 	}
@@ -100,7 +102,7 @@ func (s *source) initiatives() ([]*delivery.Initiative, error) {
 	var out []*delivery.Initiative
 	for _, id := range d.val.([]string) {
 		rel := s.ws.InitiativePath(id)
-		e, err := s.x.file(rel, func(data []byte) (any, error) { return delivery.ParseInitiative(rel, data) })
+		e, err := s.x.file(s.fast, rel, func(data []byte) (any, error) { return delivery.ParseInitiative(rel, data) })
 		switch {
 		case err != nil:
 			return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", rel, err)
@@ -132,7 +134,7 @@ func (s *source) Events() (*delivery.EventLog, error) {
 	defer s.x.flushWatches()
 	defer s.x.mu.Unlock()
 	path := delivery.EventsPath(s.x.root)
-	e, err := s.x.file(delivery.EventsFile, func(data []byte) (any, error) {
+	e, err := s.x.file(s.fast, delivery.EventsFile, func(data []byte) (any, error) {
 		lines, err := delivery.SplitLines(data)
 		if err != nil {
 			return nil, delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", path, err))

@@ -19,6 +19,10 @@ func (x *Index) watch() {
 				events = nil
 				continue
 			}
+			if x.barrierDir != "" && filepath.Dir(ev.Name) == x.barrierDir {
+				x.barrierEvent(ev.Name, ev.Has(fsnotify.Create))
+				continue
+			}
 			x.mark(ev)
 			if x.opts.OnWatch != nil {
 				x.opts.OnWatch(ev.Name, nil)
@@ -49,6 +53,7 @@ func (x *Index) mark(ev fsnotify.Event) {
 		// A watched directory that went away took its watch with it; it is watched again
 		// when it is next read.
 		delete(x.queued, p)
+		delete(x.watched, p)
 	}
 }
 
@@ -58,9 +63,14 @@ func (x *Index) mark(ev fsnotify.Event) {
 // signature any more. Entries are re-read lazily, on their next access.
 func (x *Index) watchError(error) {
 	x.mu.Lock()
+	x.rescanLocked()
+	x.mu.Unlock()
+}
+
+// rescanLocked makes every entry be re-read on its next access. x.mu is held.
+func (x *Index) rescanLocked() {
 	x.epoch++
 	x.stats.Rescans++
-	x.mu.Unlock()
 }
 
 // watchLater queues a directory for a watch, once. x.mu is held.
@@ -75,6 +85,7 @@ func (x *Index) watchLater(dir string) {
 // x.mu is held.
 func (x *Index) rewatch(dir string) {
 	delete(x.queued, dir)
+	delete(x.watched, dir)
 	x.watchLater(dir)
 }
 
@@ -90,10 +101,20 @@ func (x *Index) flushWatches() {
 	x.pending = nil
 	x.mu.Unlock()
 	for _, d := range dirs {
-		if err := x.w.Add(d); err != nil {
-			x.mu.Lock()
-			delete(x.queued, d)
-			x.mu.Unlock()
+		before, err := x.stat(d)
+		if err == nil {
+			err = x.w.Add(d)
 		}
+		if err == nil {
+			// The watch is on the directory Add found; it covers entries only when that
+			// is the one stat'ed before and after (not replaced in between).
+			if after, err := x.stat(d); err == nil && sameIdentity(sigOf(before), sigOf(after)) {
+				x.noteWatched(d, sigOf(after))
+				continue
+			}
+		}
+		x.mu.Lock()
+		delete(x.queued, d)
+		x.mu.Unlock()
 	}
 }
