@@ -14,9 +14,10 @@ import (
 const DefaultBarrierTimeout = time.Second
 
 // The barrier: one inotify instance delivers its events in the order the changes were
-// made, across every directory it watches. A call creates a file named after a fresh
-// sequence number in a private directory the same watcher watches, and waits until the
-// watcher has handled that file's event: by then every change made before the call
+// made, across every directory it watches. A call renames the one file of a private
+// directory the same watcher watches to a fresh sequence number (a rename costs a
+// fraction of a create, which some filesystems journal), and waits until the watcher
+// has handled the event of that name: by then every change made before the call
 // started has been handled too (its path marked suspect, or a rescan ordered). Entries
 // read under a watch are then valid without a stat until an event or a rescan says
 // otherwise; only the watched directories and their ancestors are stat'ed, to see a
@@ -31,23 +32,28 @@ func (x *Index) startBarrier() {
 	if err != nil {
 		return
 	}
+	name := filepath.Join(dir, barrierPrefix+"0")
+	if err := os.WriteFile(name, nil, 0o600); err != nil {
+		_ = os.RemoveAll(dir)
+		return
+	}
 	if err := x.w.Add(dir); err != nil {
 		_ = os.RemoveAll(dir)
 		return
 	}
-	x.barrierDir = dir
+	x.barrierDir, x.barrierName = dir, name
 	x.barrierCh = make(chan struct{})
 }
 
-// barrierEvent handles an event of the private directory: a created barrier file
-// releases the calls waiting for its number (and every smaller one), then goes.
+// barrierEvent handles an event of the private directory: the barrier file arriving
+// under a name (fsnotify reports a rename's new name as Create) releases the calls
+// waiting for its number and every smaller one.
 func (x *Index) barrierEvent(path string, created bool) {
 	name := filepath.Base(path)
 	n, err := strconv.ParseUint(strings.TrimPrefix(name, barrierPrefix), 10, 64)
 	if !created || !strings.HasPrefix(name, barrierPrefix) || err != nil {
 		return
 	}
-	_ = os.Remove(path)
 	x.mu.Lock()
 	if n > x.barrierSeen {
 		x.barrierSeen = n
@@ -65,15 +71,18 @@ func (x *Index) sync() bool {
 	if x.barrierDir == "" {
 		return false
 	}
-	x.mu.Lock()
+	x.barrierMu.Lock()
 	x.barrierNext++
 	n := x.barrierNext
-	x.mu.Unlock()
-	f, err := os.OpenFile(filepath.Join(x.barrierDir, fmt.Sprintf("%s%d", barrierPrefix, n)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	next := filepath.Join(x.barrierDir, fmt.Sprintf("%s%d", barrierPrefix, n))
+	err := os.Rename(x.barrierName, next)
+	if err == nil {
+		x.barrierName = next
+	}
+	x.barrierMu.Unlock()
 	if err != nil {
 		return false
 	}
-	_ = f.Close()
 	timeout := time.NewTimer(x.opts.BarrierTimeout)
 	defer timeout.Stop()
 	for {

@@ -76,11 +76,14 @@ type Index struct {
 
 	// The barrier (barrier.go). watched: directories whose watch is in place; chain: the
 	// identity of each watched directory and of its ancestors up to the root.
-	barrierDir               string
-	barrierNext, barrierSeen uint64
-	barrierCh                chan struct{} // closed when barrierSeen grows
-	watched                  map[string]bool
-	chain                    map[string]sig
+	barrierDir  string
+	barrierMu   sync.Mutex // orders the renames: barrierNext, barrierName
+	barrierNext uint64
+	barrierName string        // the barrier file's current path
+	barrierSeen uint64        // the highest number the watcher handled (x.mu)
+	barrierCh   chan struct{} // closed when barrierSeen grows
+	watched     map[string]bool
+	chain       map[string]sig
 }
 
 // sig is what validation compares: identity, size, mode and both change times.
