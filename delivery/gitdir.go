@@ -166,7 +166,15 @@ func openDotGit(top string, tfi fs.FileInfo, dot string, dfi fs.FileInfo) (gitRe
 			return gitRepo{}, discoverAskGit
 		}
 	}
-	if !plainConfig(filepath.Join(commonDir, "config")) {
+	// With extensions.worktreeConfig, git also reads the work tree's own config.worktree
+	// (in its git directory): it must be plain too, and may not turn on more of itself.
+	plain, perWorktree := plainConfig(filepath.Join(commonDir, "config"))
+	if plain && perWorktree {
+		var nested bool
+		plain, nested = plainConfig(filepath.Join(gitDir, "config.worktree"))
+		plain = plain && !nested
+	}
+	if !plain {
 		return gitRepo{}, discoverAskGit
 	}
 	return gitRepo{gitDir: gitDir, commonDir: commonDir, top: top}, discoverWorkTree
@@ -205,18 +213,20 @@ func validHead(path string) bool {
 	return err == nil
 }
 
-// plainConfig reports whether the repository configuration at path leaves discovery to the
-// plain rules: no core.worktree (submodules, custom layouts), no per-worktree
-// configuration, not core.bare, a repository format git supports, no includes that could
-// say otherwise. The scan is deliberately coarse: a key named worktree in any section, or
-// a line it cannot read, counts as unusual, since a false alarm only costs a subprocess.
-func plainConfig(path string) bool {
+// plainConfig reports whether the configuration file at path leaves discovery to the
+// plain rules: no core.worktree (submodules, custom layouts), not core.bare, a repository
+// format git supports, no includes that could say otherwise; and whether it turns on
+// extensions.worktreeConfig (perWorktree: the work tree's config.worktree counts too).
+// The scan is deliberately coarse: a key named worktree in any section, worktreeConfig
+// outside [extensions], or a line it cannot read, counts as unusual, since a false alarm
+// only costs a subprocess.
+func plainConfig(path string) (plain, perWorktree bool) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return true
+		return true, false
 	}
 	if err != nil {
-		return false
+		return false, false
 	}
 	section := ""
 	for _, line := range bytes.Split(data, []byte("\n")) {
@@ -225,12 +235,12 @@ func plainConfig(path string) bool {
 			continue
 		}
 		if strings.HasSuffix(s, `\`) {
-			return false // a continued value: not worth parsing
+			return false, false // a continued value: not worth parsing
 		}
 		if s[0] == '[' {
 			end := strings.IndexByte(s, ']')
 			if end < 0 {
-				return false
+				return false, false
 			}
 			name := s[1:end]
 			if i := strings.IndexAny(name, " \t\""); i >= 0 {
@@ -238,29 +248,38 @@ func plainConfig(path string) bool {
 			}
 			section = strings.ToLower(name)
 			if section == "include" || section == "includeif" {
-				return false
+				return false, false
 			}
 			// git allows a key on the header's line.
 			if s = strings.TrimSpace(s[end+1:]); s == "" || s[0] == '#' || s[0] == ';' {
 				continue
 			}
 		}
-		key, val, _ := strings.Cut(s, "=")
+		key, val, hasVal := strings.Cut(s, "=")
 		key = strings.ToLower(strings.TrimSpace(key))
 		if i := strings.IndexAny(val, "#;"); i >= 0 {
 			val = val[:i]
 		}
 		val = strings.ToLower(strings.Trim(strings.TrimSpace(val), `"`))
 		switch {
+		case section == "extensions" && key == "worktreeconfig":
+			switch {
+			case !hasVal || val == "true" || val == "yes" || val == "on" || val == "1":
+				perWorktree = true
+			case val == "false" || val == "no" || val == "off" || val == "0":
+				perWorktree = false
+			default:
+				return false, false
+			}
 		case key == "worktree" || key == "worktreeconfig":
-			return false
+			return false, false
 		case section == "core" && key == "bare" && val != "false" && val != "no" && val != "off" && val != "0":
-			return false
+			return false, false
 		case section == "core" && key == "repositoryformatversion" && val != "0" && val != "1":
-			return false
+			return false, false
 		}
 	}
-	return true
+	return true, perWorktree
 }
 
 // deviceOf returns the device of a file, for git's stop at a mount point.

@@ -56,6 +56,19 @@ func gitLayout(t testing.TB) string {
 	mkdir("cw")
 	git(at("cw"), "init", "-q", "-b", "main")
 	git(at("cw"), "config", "core.worktree", at("cw"))
+	// Per-worktree configuration: plain in one repository (and its linked worktree), a
+	// core.worktree in the other's config.worktree.
+	mkdir("pw")
+	git(at("pw"), "init", "-q", "-b", "main")
+	git(at("pw"), "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "init")
+	git(at("pw"), "config", "extensions.worktreeConfig", "true")
+	git(at("pw"), "config", "--worktree", "user.name", "per-worktree")
+	git(at("pw"), "worktree", "add", "-q", "-b", "side", "../pwwt")
+	git(at("pwwt"), "config", "--worktree", "core.sparseCheckout", "false")
+	mkdir("pwcw")
+	git(at("pwcw"), "init", "-q", "-b", "main")
+	git(at("pwcw"), "config", "extensions.worktreeConfig", "true")
+	git(at("pwcw"), "config", "--worktree", "core.worktree", at("pwcw"))
 	mkdir("repo/emptydot/.git")
 	mkdir("plain/sub")
 	return root
@@ -114,6 +127,9 @@ func TestDiscoverGitMatchesGit(t *testing.T) {
 		{name: "empty .git directory", dir: "repo/emptydot", want: askGit, wantMain: "=", wantIn: true},
 		{name: "bare repository", dir: "bare.git", want: askGit, wantMain: "=", wantIn: false},
 		{name: "core.worktree set", dir: "cw", want: askGit, wantMain: "=", wantIn: true},
+		{name: "per-worktree config, plain", dir: "pw", want: worktree, wantMain: "=", wantIn: true},
+		{name: "linked worktree with per-worktree config", dir: "pwwt", want: worktree, wantMain: "pw", wantIn: true},
+		{name: "core.worktree in config.worktree", dir: "pwcw", want: askGit, wantMain: "=", wantIn: true},
 		{name: "missing directory", dir: "missing", want: askGit, wantMain: "=", wantIn: false},
 		{name: "GIT_DIR set", dir: "wt/sub", env: map[string]string{"GIT_DIR": "{root}/repo/.git"},
 			want: askGit, wantMain: "=", wantIn: true},
@@ -185,7 +201,9 @@ func TestPlainConfig(t *testing.T) {
 		{"core.worktree", "[core]\n\tworktree = ../../../sub\n", false},
 		{"worktree key any case", "[Core]\n\tWorkTree=/x\n", false},
 		{"key on the header line", "[core] worktree = /x\n", false},
-		{"per-worktree config", "[extensions]\n\tworktreeConfig = true\n", false},
+		{"per-worktree config", "[extensions]\n\tworktreeConfig = true\n", true},
+		{"per-worktree config off", "[extensions]\n\tworktreeConfig = false\n", true},
+		{"worktreeConfig outside extensions", "[core]\n\tworktreeConfig = true\n", false},
 		{"bare true", "[core]\n\tbare = true\n", false},
 		{"bare without value", "[core]\n\tbare\n", false},
 		{"bare false with comment", "[core]\n\tbare = false ; not bare\n", true},
@@ -201,10 +219,13 @@ func TestPlainConfig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "config")
 			require.NoError(t, os.WriteFile(path, []byte(tc.config), 0o644))
-			assert.Equal(t, tc.plain, plainConfig(path))
+			plain, perWorktree := plainConfig(path)
+			assert.Equal(t, tc.plain, plain)
+			assert.Equal(t, tc.name == "per-worktree config", perWorktree, "extensions.worktreeConfig")
 		})
 	}
-	assert.True(t, plainConfig(filepath.Join(t.TempDir(), "missing")), "a missing config is git's defaults")
+	plain, _ := plainConfig(filepath.Join(t.TempDir(), "missing"))
+	assert.True(t, plain, "a missing config is git's defaults")
 }
 
 func TestValidHead(t *testing.T) {
