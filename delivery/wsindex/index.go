@@ -201,12 +201,13 @@ func (x *Index) Workspace(checkout string) (*delivery.Workspace, error) {
 // Refresh validates every cached entry now, re-reading what changed, so that the next
 // call finds it warm. Native writers call it after they wrote.
 func (x *Index) Refresh() {
+	fast := x.sync() // past the barrier, only what the writes made suspect is re-read
 	x.mu.Lock()
 	for rel, e := range x.files {
-		_, _ = x.file(false, rel, e.parse)
+		_, _ = x.file(fast, rel, e.parse)
 	}
 	for rel, e := range x.dirs {
-		_, _ = x.dir(false, rel, e.derive)
+		_, _ = x.dir(fast, rel, e.derive)
 	}
 	x.mu.Unlock()
 	x.flushWatches()
