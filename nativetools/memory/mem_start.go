@@ -58,13 +58,8 @@ func runStart(ctx context.Context, env *tool.Env, in StartInput) tool.Output {
 	if err := firstErr(checkWU("wu", wu), requireFlag("wu", wu)); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	op := ops.MemStartInput{WU: in.WU, AgentType: defaultAgentType, ContextTier: defaultContextTier}
-	if in.AgentType != nil {
-		op.AgentType = *in.AgentType
-	}
-	if in.ContextTier != nil {
-		op.ContextTier = *in.ContextTier
-	}
+	op := ops.MemStartInput{WU: in.WU, AgentType: orDefault(in.AgentType, defaultAgentType),
+		ContextTier: orDefault(in.ContextTier, defaultContextTier)}
 	ws, err := openWorkspace(ctx, env)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
