@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"strings"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -23,4 +25,31 @@ func orDefault(p *string, def string) string {
 		return def
 	}
 	return *p
+}
+
+// checkDuration rejects a present DURATION-typed property that is not a duration (USAGE),
+// "" included, as the command's DURATION flag does.
+func checkDuration(prop string, v *string) error {
+	if v == nil {
+		return nil
+	}
+	if _, err := delivery.ParseDuration(*v); err != nil {
+		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected duration like 30m, 24h or 7d", *v, tool.FlagName(prop))
+	}
+	return nil
+}
+
+// oneOf rejects a call that gives none of the properties (USAGE), as the command's OneOf
+// rule does; given says which were given, in the rule's order.
+func oneOf(props []string, given ...bool) error {
+	for _, g := range given {
+		if g {
+			return nil
+		}
+	}
+	flags := make([]string, len(props))
+	for i, p := range props {
+		flags[i] = tool.FlagName(p)
+	}
+	return delivery.Errorf(tool.CodeUsage, "one of --%s is required", strings.Join(flags, ", --"))
 }
