@@ -1,25 +1,11 @@
 package memory
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 )
-
-func TestFirstSentence(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"The DB is slow. Cache it.", "The DB is slow"},
-		{"Why is it flaky? No idea", "Why is it flaky"},
-		{"Boom! again", "Boom"},
-		{"no terminator\nsecond line. x", "no terminator"},
-		{strings.Repeat("a", 81), strings.Repeat("a", 77) + "..."},
-		{strings.Repeat("é", 80), strings.Repeat("é", 80)},
-	} {
-		assert.Equal(t, tc.want, firstSentence(tc.in), tc.in)
-	}
-}
 
 func TestSince(t *testing.T) {
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

@@ -1,14 +1,11 @@
 package memory
 
 import (
-	"fmt"
-	"slices"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -36,62 +33,21 @@ func newMemDeleteApp() *cli.App {
 }
 
 func memDelete(c *convention.Call) error {
-	ids := c.Strings("id")
-	for _, id := range ids {
-		// TODO(convention): a repeatable MEM flag type would report this before the action.
-		if !delivery.ValidMemoryID(id) {
-			return c.Failf(tool.CodeUsage, "invalid value %q for --id: expected memory id like mem-1a2b", id)
-		}
+	age, byAge := convention.ParseDuration(c.Value("older-than"))
+	in := ops.MemDeleteInput{IDs: c.Strings("id"), Tag: c.String("tag"), OlderThan: age, ByAge: byAge,
+		DryRun: c.Bool("dry-run")}
+	// TODO(convention): a repeatable MEM flag type would report a bad id before the action.
+	if err := in.Check(); err != nil {
+		return err
 	}
 	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
-	m, err := loadMemory(c, ws)
+	data, notes, err := ops.MemDelete(c.Context(), ws, c.Runtime(), in)
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		if !m.Exists(id) {
-			return c.Failf(tool.CodeNotFound, "memory node %s not found", id)
-		}
-	}
-	rt := c.Runtime()
-	now := rt.Now()
-	tag := c.String("tag")
-	age, byAge := convention.ParseDuration(c.Value("older-than"))
-	deleted, skipped := []string{}, []string{}
-	var versions []*delivery.MemNode
-	for _, n := range m.Nodes {
-		selected := slices.Contains(ids, n.ID) || (tag != "" && slices.Contains(n.Tags, tag)) ||
-			(byAge && now.Sub(n.Created()) > age)
-		if !selected {
-			continue
-		}
-		if n.Deleted() {
-			skipped = append(skipped, n.ID)
-			continue
-		}
-		v := n.Clone()
-		ts := delivery.Timestamp(now)
-		v.Meta().Set("status", delivery.MemStatusDeleted)
-		v.Meta().Set("deleted_at", ts)
-		v.UpdatedAt = ts
-		versions = append(versions, v)
-		deleted = append(deleted, n.ID)
-	}
-	dry := c.Bool("dry-run")
-	if !dry && len(versions) > 0 {
-		if err := delivery.AppendMemory(ws.Root, versions...); err != nil {
-			return err
-		}
-	}
-	return c.Result(fmt.Sprintf("Deleted %d node(s)", len(deleted)), memDeleteData{Deleted: deleted, Skipped: skipped, DryRun: dry})
-}
-
-// memDeleteData is mem:delete's JSON data.
-type memDeleteData struct {
-	Deleted []string `json:"deleted"`
-	Skipped []string `json:"skipped"`
-	DryRun  bool     `json:"dry_run"`
+	return c.Result(notes.Headline, data)
 }

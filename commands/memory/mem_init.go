@@ -5,7 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -28,17 +28,10 @@ func memInit(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	jsonl, cfg, err := delivery.InitMemory(ws.Root)
+	data, notes, err := ops.MemInit(c.Context(), ws, c.Runtime(), ops.MemInitInput{})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	return c.Result("Memory initialised at "+delivery.MemoryDir,
-		memInitData{MemoryDir: delivery.MemoryDir, CreatedMemoryJSONL: jsonl, CreatedConfigYAML: cfg})
-}
-
-// memInitData is mem:init's JSON data.
-type memInitData struct {
-	MemoryDir          string `json:"memory_dir"`
-	CreatedMemoryJSONL bool   `json:"created_memory_jsonl"`
-	CreatedConfigYAML  bool   `json:"created_config_yaml"`
+	return c.Result(notes.Headline, data)
 }

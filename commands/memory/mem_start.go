@@ -1,13 +1,11 @@
 package memory
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -30,30 +28,15 @@ func newMemStartApp() *cli.App {
 }
 
 func memStart(c *convention.Call) error {
-	wu, agent, tier := c.Value("wu"), c.String("agent-type"), c.String("context-tier")
 	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
-	m, err := loadMemory(c, ws)
+	data, notes, err := ops.MemStart(c.Context(), ws, c.Runtime(), ops.MemStartInput{WU: c.Value("wu"),
+		AgentType: c.String("agent-type"), ContextTier: c.String("context-tier")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	rt := c.Runtime()
-	now := delivery.Timestamp(rt.Now())
-	sessionID := delivery.NewID(rt, delivery.KindUUID, nil)
-	content := fmt.Sprintf("Session started for %s. Agent: %s, Context: %s", wu, agent, tier)
-	n := newNode(m, delivery.MemTypeSession, content, now, content+"-"+now+"-"+sessionID)
-	n.WUID, n.SessionID = wu, sessionID
-	n.Meta().Set("agentType", agent)
-	n.Meta().Set("contextTier", tier)
-	if err := delivery.AppendMemory(ws.Root, n); err != nil {
-		return err
-	}
-	return c.Result(fmt.Sprintf("Started session %s for %s (%s)", sessionID, wu, n.ID), memStartData{Node: n})
-}
-
-// memStartData is mem:start's JSON data.
-type memStartData struct {
-	Node *delivery.MemNode `json:"node"`
+	return c.Result(notes.Headline, data)
 }

@@ -103,3 +103,16 @@ func TestCutSummaryLine(t *testing.T) {
 	assert.Equal(t, strings.Repeat("x", 197)+"...", cutSummaryLine(strings.Repeat("x", 201)))
 	assert.Equal(t, strings.Repeat("é", 197)+"...", cutSummaryLine(strings.Repeat("é", 201)), "counts characters, not bytes")
 }
+
+func TestFirstSentence(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"The DB is slow. Cache it.", "The DB is slow"},
+		{"Why is it flaky? No idea", "Why is it flaky"},
+		{"Boom! again", "Boom"},
+		{"no terminator\nsecond line. x", "no terminator"},
+		{strings.Repeat("a", 81), strings.Repeat("a", 77) + "..."},
+		{strings.Repeat("é", 80), strings.Repeat("é", 80)},
+	} {
+		assert.Equal(t, tc.want, firstSentence(tc.in), tc.in)
+	}
+}

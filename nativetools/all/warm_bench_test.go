@@ -38,6 +38,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "flow:bottlenecks", input: `{}`},
 		{tool: "metrics", input: `{}`},
 		{tool: "flow:report", input: `{}`},
+		{tool: "mem:triage", input: `{}`},
 		{tool: "validate", input: `{}`, fails: tool.CodeCheckFailed}, // the fixture has findings by design
 	} {
 		b.Run(tc.tool, func(b *testing.B) {

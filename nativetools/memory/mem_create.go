@@ -1,0 +1,75 @@
+// Scaffolded by `cmdbridge scaffold mem:create` from newMemCreateApp (commands/memory/mem_create.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.MemCreate, minus printing.
+
+package memory
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// CreateInput is mem:create's input: one field per adapter schema property, in the same order.
+// Pointers mark what the command tells apart from "not given": an absent message is a
+// missing required flag (USAGE) while a blank one is VALIDATION; an absent wu means the
+// session's while "" is not a WU id; an absent type is "discovery" while "" is not a type;
+// an empty discovered_from or priority is a malformed value (USAGE), not "none".
+type CreateInput struct {
+	Message        *string  `json:"message" jsonschema:"node content (non-empty)"`
+	WU             *string  `json:"wu,omitempty" jsonschema:"work unit (default: the current session's) (WU-<n>)"`
+	Type           *string  `json:"type,omitempty" jsonschema:"node type, or bug, idea, question, dependency (a tagged discovery)"`
+	Tags           []string `json:"tags,omitempty" jsonschema:"tag (repeatable)"`
+	DiscoveredFrom *string  `json:"discovered_from,omitempty" jsonschema:"node this one was discovered from (mem-xxxx)"`
+	Session        string   `json:"session,omitempty" jsonschema:"session uuid (default: the current session's)"`
+	Priority       *string  `json:"priority,omitempty" jsonschema:"priority (P0|P1|P2|P3)"`
+}
+
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// schema native.New infers equals the adapter's.
+func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
+	s.Properties["type"].Default = json.RawMessage(`"discovery"`)
+	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:        "mem:create",
+		Domain:      "memory",
+		Description: "Create a memory node (a discovery by default)",
+	}, runCreate))
+}
+
+// runCreate serves mem:create natively: the command's argv checks (typed values in flag
+// order, then the required message), the message and type checks, then the workspace and
+// ops.MemCreate inside the call's journal.
+func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
+	call, fail := shell.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	op := ops.MemCreateInput{Message: value(in.Message), WU: value(in.WU),
+		Type: orDefault(in.Type, ops.DefaultMemCreateType), Tags: in.Tags,
+		DiscoveredFrom: value(in.DiscoveredFrom), Session: in.Session, Priority: value(in.Priority)}
+	if err := firstErr(checkWU("wu", in.WU), checkMEM("discovered_from", in.DiscoveredFrom),
+		checkEnum("priority", in.Priority, delivery.Priorities), requireFlag("message", in.Message),
+		op.Check()); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemCreateData, ops.Notes, error) {
+		return ops.MemCreate(ctx, ws, call.RT, op)
+	})
+	return result(data, notes, err)
+}

@@ -1,0 +1,71 @@
+// Scaffolded by `cmdbridge scaffold mem:start` from newMemStartApp (commands/memory/mem_start.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.MemStart, minus printing.
+
+package memory
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// StartInput is mem:start's input: one field per adapter schema property, in the same order.
+// AgentType and ContextTier are pointers: an absent one takes the command's default
+// ("unknown", "full") while a given "" is recorded as "", as `--agent-type=` is.
+type StartInput struct {
+	WU          string  `json:"wu" jsonschema:"work unit the session works on (WU-<n>)"`
+	AgentType   *string `json:"agent_type,omitempty" jsonschema:"kind of agent"`
+	ContextTier *string `json:"context_tier,omitempty" jsonschema:"context tier the agent loaded"`
+}
+
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// schema native.New infers equals the adapter's.
+func (StartInput) AdjustSchema(s *jsonschema.Schema) {
+	s.Properties["agent_type"].Default = json.RawMessage(`"unknown"`)
+	s.Properties["context_tier"].Default = json.RawMessage(`"full"`)
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:        "mem:start",
+		Domain:      "memory",
+		Description: "Record the start of an agent session on a WU as a memory node",
+	}, runStart))
+}
+
+// The command's flag defaults.
+const (
+	defaultAgentType   = "unknown"
+	defaultContextTier = "full"
+)
+
+// runStart serves mem:start natively: the required --wu, then ops.MemStart inside the
+// call's journal.
+func runStart(ctx context.Context, env *tool.Env, in StartInput) tool.Output {
+	call, fail := shell.Start(env)
+	if fail != nil {
+		return *fail
+	}
+	wu := present(in.WU) // absent or empty: the required flag's check reports it
+	if err := firstErr(checkWU("wu", wu), requireFlag("wu", wu)); err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	op := ops.MemStartInput{WU: in.WU, AgentType: orDefault(in.AgentType, defaultAgentType),
+		ContextTier: orDefault(in.ContextTier, defaultContextTier)}
+	ws, err := openWorkspace(ctx, env)
+	if err != nil {
+		return result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemStartData, ops.Notes, error) {
+		return ops.MemStart(ctx, ws, call.RT, op)
+	})
+	return result(data, notes, err)
+}
