@@ -1,15 +1,12 @@
 package agent
 
 import (
-	"fmt"
-	"strings"
-	"time"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -37,50 +34,16 @@ func agentIssuesQuery(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	all, warnings, err := delivery.ReadIncidents(ws.Root)
+	data, notes, err := ops.AgentIssuesQuery(c.Context(), ws, ops.AgentIssuesQueryInput{Since: c.Int("since"),
+		Category: c.String("category"), Severity: c.Value("severity"), Now: c.Runtime().Now()})
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
+	}
 	if err != nil {
 		return err
 	}
-	for _, w := range warnings {
-		c.Warn("%s", w)
-	}
-	days := c.Int("since")
-	since := c.Runtime().Now().Add(-time.Duration(days) * 24 * time.Hour)
-	sum := delivery.QueryIncidents(all, delivery.IncidentQuery{Since: since, Category: c.String("category"), Severity: c.Value("severity")})
-	data := issuesData{Total: sum.Total, ByCategory: counts(sum.ByCategory), BySeverity: counts(sum.BySeverity), Recent: sum.Recent}
 	if c.JSON {
 		return c.Print("", data)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d issue(s) in the last %d day(s)\n", sum.Total, days)
-	b.WriteString("By category:\n")
-	for _, n := range sum.ByCategory {
-		fmt.Fprintf(&b, "  %s: %d\n", n.Name, n.N)
-	}
-	b.WriteString("By severity:\n")
-	for _, n := range sum.BySeverity {
-		fmt.Fprintf(&b, "  %s: %d\n", n.Name, n.N)
-	}
-	b.WriteString("Recent:\n")
-	for _, i := range sum.Recent {
-		fmt.Fprintf(&b, "  %s  %s  %s  %s\n", i.Timestamp, i.Severity, i.Category, i.Title)
-	}
-	return c.Print(b.String(), data)
-}
-
-// counts keeps the summary's order (descending count, then name) in the JSON object.
-func counts(cs []delivery.Count) *convention.OrderedMap {
-	m := &convention.OrderedMap{}
-	for _, n := range cs {
-		m.Set(n.Name, n.N)
-	}
-	return m
-}
-
-// issuesData is agent:issues-query's JSON data.
-type issuesData struct {
-	Total      int                    `json:"total"`
-	ByCategory *convention.OrderedMap `json:"by_category"`
-	BySeverity *convention.OrderedMap `json:"by_severity"`
-	Recent     []delivery.Incident    `json:"recent"`
+	return c.Print(notes.Text, data)
 }

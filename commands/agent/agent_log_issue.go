@@ -1,14 +1,12 @@
 package agent
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -40,61 +38,18 @@ func newAgentLogIssueApp() *cli.App {
 }
 
 func agentLogIssue(c *convention.Call) error {
-	ws, err := c.Workspace()
+	ws, err := c.Workspace() // starts the call's journal: a failure rolls the writes back
 	if err != nil {
 		return err
 	}
-	inc := delivery.Incident{
-		Category:    c.Value("category"),
-		Severity:    c.Value("severity"),
-		Title:       c.String("title"),
-		Description: c.String("description"),
-		Resolution:  c.String("resolution"),
-		Tags:        nonNil(c.Strings("tag")),
-		Context:     delivery.IncidentContext{CurrentStep: c.String("step"), RelatedFiles: c.Strings("file")},
-	}
-	// Bad input is reported before anything else is looked at, so it never writes.
-	if errs := delivery.ValidateIncident(inc); len(errs) > 0 {
-		return c.Fail(tool.CodeValidation, errs[0], map[string]any{"errors": errs})
-	}
-	s, err := delivery.ReadSession(ws.Root)
+	data, notes, err := ops.AgentLogIssue(c.Context(), ws, c.Runtime(), ops.AgentLogIssueInput{
+		Category: c.Value("category"), Severity: c.Value("severity"),
+		Title: c.String("title"), Description: c.String("description"),
+		Resolution: c.String("resolution"), Step: c.String("step"),
+		Tags: c.Strings("tag"), Files: c.Strings("file"),
+	})
 	if err != nil {
 		return err
 	}
-	if s == nil {
-		return c.Failf(tool.CodeNotFound, "no active session (start one with agent:session)")
-	}
-	inc.Timestamp = c.Runtime().NowString()
-	inc.SessionID, inc.WUID, inc.Lane = s.SessionID, s.WUID, s.Lane
-	if delivery.InWorkTree(c.Context(), ws.Root) {
-		branch, err := delivery.NewGit(ws.Root, c.Runtime()).CurrentBranch(c.Context())
-		if err == nil {
-			inc.Context.GitBranch = branch
-		}
-	}
-	if err := delivery.AppendIncident(ws.Root, inc); err != nil {
-		return err
-	}
-	s.IncidentsLogged++
-	if inc.Major() {
-		s.IncidentsMajor++
-	}
-	if err := delivery.WriteSession(ws.Root, s); err != nil {
-		return err
-	}
-	return c.Result(fmt.Sprintf("Logged %s %s issue: %s", inc.Severity, inc.Category, inc.Title),
-		logIssueData{Incident: inc, File: delivery.IncidentRel(inc.Category)})
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-// logIssueData is agent:log-issue's JSON data.
-type logIssueData struct {
-	Incident delivery.Incident `json:"incident"`
-	File     string            `json:"file"`
+	return c.Result(notes.Headline, data)
 }

@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "github.com/cmdbridge/cmdbridge/nativetools/agent"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/config"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/delegation"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/files"

@@ -50,6 +50,7 @@ var migratedCases = []migratedCase{
 	{tool: "config:get", input: `{"key":"software_delivery.lanes"}`},  // a list of mappings, keeping order and types
 	{tool: "file:read", input: `{"path":"docs/tasks/wu/WU-15.yaml"}`}, // a whole WU spec
 	{tool: "mem:triage", input: `{}`},                                 // open discoveries: the session file and the memory store (empty in the fixture)
+	{tool: "agent:issues-query", input: `{"since":30}`},               // every incident file (the fixture has none)
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +

@@ -40,6 +40,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "flow:report", input: `{}`},
 		{tool: "mem:triage", input: `{}`},
 		{tool: "validate", input: `{}`, fails: tool.CodeCheckFailed}, // the fixture has findings by design
+		{tool: "agent:issues-query", input: `{"since":30}`},
 	} {
 		b.Run(tc.tool, func(b *testing.B) {
 			nt, ok := nativetools.Default.Lookup(tc.tool)

@@ -1,0 +1,63 @@
+// Scaffolded by `cmdbridge scaffold file:write` from newFileWriteApp (commands/files/file_write.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.FileWrite, minus printing.
+
+package files
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// WriteInput is file:write's input: one field per adapter schema property, in the same order.
+// Path and Content are pointers because an absent one is a missing required flag (USAGE)
+// while "" is given (an empty path reaches the path checks, empty content writes an empty
+// file); Encoding because "" is not an encoding (USAGE) while absent is utf8.
+type WriteInput struct {
+	Path         *string `json:"path" jsonschema:"file to write"`
+	Content      *string `json:"content" jsonschema:"the bytes to write (may be empty)"`
+	Encoding     *string `json:"encoding,omitempty" jsonschema:"encoding of content (utf8|base64)"`
+	NoCreateDirs bool    `json:"no_create_dirs,omitempty" jsonschema:"fail instead of creating missing parent directories"`
+}
+
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// schema native.New infers equals the adapter's.
+func (WriteInput) AdjustSchema(s *jsonschema.Schema) {
+	s.Properties["encoding"].Default = json.RawMessage(`"utf8"`)
+	s.Properties["encoding"].Enum = []any{"utf8", "base64"}
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:        "file:write",
+		Domain:      "files",
+		Description: "Write exactly the given bytes to a workspace file, atomically",
+		Annotations: tool.Annotations{DestructiveHint: true, IdempotentHint: true},
+		Paths:       []tool.PathInput{{Property: "path", Access: tool.Write}},
+	}, runWrite))
+}
+
+// runWrite serves file:write natively: the command's argv checks (the encoding, then the
+// missing required flags in table order), then ops.FileWrite in the call's directory. It
+// needs no workspace (outside one the path is confined to the directory) and commits
+// nothing.
+func runWrite(ctx context.Context, env *tool.Env, in WriteInput) tool.Output {
+	if _, fail := shell.Start(env); fail != nil {
+		return fail.WithMeta("warnings", []string{})
+	}
+	if err := shell.FirstErr(checkEnum("encoding", in.Encoding, "utf8", "base64"),
+		shell.RequireFlag("path", in.Path != nil), shell.RequireFlag("content", in.Content != nil)); err != nil {
+		return shell.Result(nil, ops.Notes{}, err)
+	}
+	op := ops.FileWriteInput{Path: *in.Path, Content: *in.Content, Encoding: shell.Deref(in.Encoding), NoCreateDirs: in.NoCreateDirs}
+	data, notes, err := ops.FileWrite(ctx, env.Dir, shell.LookupEnv(env), op)
+	return shell.Result(data, notes, err)
+}
