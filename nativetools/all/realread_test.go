@@ -38,10 +38,11 @@ func midInitiative(m *wsgen.Manifest) string {
 // (TestEveryNativeReadToolHasARealDataCase keeps it so). A tool whose worst case writes
 // (mem:inbox can mark signals read) is here with an input that only reads.
 var readCases = map[string]readCase{
-	"backlog:status":  {input: fixed(`{}`)},
-	"config:get":      {input: fixed(`{"key":"software_delivery.lanes"}`)},
-	"delegation:list": {input: id(midInitiative, `{"initiative":%q}`)},
-	"doctor":          {input: fixed(`{}`)},
+	"agent:issues-query": {input: fixed(`{"since":30}`)},
+	"backlog:status":     {input: fixed(`{}`)},
+	"config:get":         {input: fixed(`{"key":"software_delivery.lanes"}`)},
+	"delegation:list":    {input: id(midInitiative, `{"initiative":%q}`)},
+	"doctor":             {input: fixed(`{}`)},
 	"file:read": {input: func(m *wsgen.Manifest) string {
 		return fmt.Sprintf(`{"path":%q}`, path.Join(m.WUDir, m.Done[0]+".yaml"))
 	}},
@@ -58,6 +59,7 @@ var readCases = map[string]readCase{
 	"mem:summarize":           {input: id(withMemory, `{"wu":%q,"dry_run":true}`)},
 	"mem:triage":              {input: fixed(`{}`)},
 	"metrics":                 {input: fixed(`{}`)},
+	"metrics:snapshot":        {input: fixed(`{"days":30,"dry_run":true}`)},
 	"orchestrate:init-status": {input: id(midInitiative, `{"initiative":%q}`)},
 	"validate":                {input: fixed(`{}`)},
 	"wu:deps":                 {input: id(lastReady, `{"id":%q}`)},
