@@ -38,7 +38,7 @@ type migratedCase struct {
 	fails string
 }
 
-// migratedCases are the 12 tools migrated by issue 6, each with an input that does the
+// migratedCases are the tools migrated since issue 6, each with an input that does the
 // tool's real work on the acme fixture. The copy is not a git work tree, so writers do
 // everything but the commit: spec §2.4 skips committing outside a work tree, which each
 // writer finds out by running `git rev-parse` once (on both lanes alike).
@@ -49,6 +49,7 @@ var migratedCases = []migratedCase{
 	{tool: "mem:inbox", input: `{"all":true}`},                        // every signal, read ones included (no receipts written)
 	{tool: "config:get", input: `{"key":"software_delivery.lanes"}`},  // a list of mappings, keeping order and types
 	{tool: "file:read", input: `{"path":"docs/tasks/wu/WU-15.yaml"}`}, // a whole WU spec
+	{tool: "wu:preflight", input: `{"id":"WU-42"}`},                   // every code and test path of a WU, found
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +
