@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
@@ -115,39 +114,6 @@ func (v *nonEmptyValue) Expected() string { return "non-empty string" }
 // nonEmpty declares a required STRING flag that rejects an empty value as a usage error.
 func nonEmpty(name, usage string) *cli.GenericFlag {
 	return &cli.GenericFlag{Name: name, Usage: usage, Required: true, Value: &nonEmptyValue{}}
-}
-
-// seqWithout returns a copy of a string sequence node without the given item.
-func seqWithout(items []string, drop string) *yaml.Node {
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		if it != drop {
-			out = append(out, it)
-		}
-	}
-	return delivery.StrSeq(out)
-}
-
-// addToInitiative adds id to the initiative's wus list (no duplicate) and writes it,
-// reporting whether the file changed.
-func addToInitiative(ws *delivery.Workspace, in *delivery.Initiative, id string) (bool, error) {
-	if slices.Contains(in.WUs, id) {
-		return false, nil
-	}
-	in.Set("wus", delivery.StrSeq(append(slices.Clone(in.WUs), id)))
-	in.Refresh()
-	return true, delivery.WriteInitiative(ws.Root, in)
-}
-
-// removeFromInitiative removes id from the initiative's wus list and writes it, reporting
-// whether the file changed.
-func removeFromInitiative(ws *delivery.Workspace, in *delivery.Initiative, id string) (bool, error) {
-	if !slices.Contains(in.WUs, id) {
-		return false, nil
-	}
-	in.Set("wus", seqWithout(in.WUs, id))
-	in.Refresh()
-	return true, delivery.WriteInitiative(ws.Root, in)
 }
 
 // relDir renders a directory for output: root-relative with "/" separators, "." for the
