@@ -7,7 +7,7 @@
 // registration from init, the constructor newXApp returning a fresh *cli.App, the action,
 // then its output types. Domain logic lives in package delivery; wu.go holds the steps
 // several commands share as unexported functions: createWU and claimWU (wu:create,
-// wu:claim, wu:proto), planDeletion/apply (wu:delete, wu:recover nuke), diagnose (the
+// wu:claim, wu:proto), planDeletion/apply (ops.PlanDeletion, for wu:recover nuke), diagnose (the
 // issue codes of wu:status, wu:recover, wu:repair), runWUGates (wu:prep, wu:done), and the
 // lock, worktree, note and commit helpers.
 //

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
@@ -117,39 +116,6 @@ func nonEmpty(name, usage string) *cli.GenericFlag {
 	return &cli.GenericFlag{Name: name, Usage: usage, Required: true, Value: &nonEmptyValue{}}
 }
 
-// seqWithout returns a copy of a string sequence node without the given item.
-func seqWithout(items []string, drop string) *yaml.Node {
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		if it != drop {
-			out = append(out, it)
-		}
-	}
-	return delivery.StrSeq(out)
-}
-
-// addToInitiative adds id to the initiative's wus list (no duplicate) and writes it,
-// reporting whether the file changed.
-func addToInitiative(ws *delivery.Workspace, in *delivery.Initiative, id string) (bool, error) {
-	if slices.Contains(in.WUs, id) {
-		return false, nil
-	}
-	in.Set("wus", delivery.StrSeq(append(slices.Clone(in.WUs), id)))
-	in.Refresh()
-	return true, delivery.WriteInitiative(ws.Root, in)
-}
-
-// removeFromInitiative removes id from the initiative's wus list and writes it, reporting
-// whether the file changed.
-func removeFromInitiative(ws *delivery.Workspace, in *delivery.Initiative, id string) (bool, error) {
-	if !slices.Contains(in.WUs, id) {
-		return false, nil
-	}
-	in.Set("wus", seqWithout(in.WUs, id))
-	in.Refresh()
-	return true, delivery.WriteInitiative(ws.Root, in)
-}
-
 // relDir renders a directory for output: root-relative with "/" separators, "." for the
 // root, absolute when it lies outside the root.
 func relDir(ws *delivery.Workspace, abs string) string {
@@ -223,102 +189,34 @@ func removeWorktreeOrWarn(c *convention.Call, ws *delivery.Workspace, w *deliver
 	return removed
 }
 
-// deletion is the plan of wu:delete's deletions (shared with wu:recover --action nuke):
-// which files go, which event lines stay, which initiatives lose ids, which locks are
-// released. Planning reads only; apply writes.
+// deletion is the plan of wu:delete's deletions (ops.Deletion), as wu:recover --action
+// nuke uses it: which files go and how many event lines. Planning reads only; apply writes.
 type deletion struct {
-	wus         []*delivery.WU
-	files       []string // root-relative files that exist and will be removed
-	events      int      // event lines removed
-	keptLines   [][]byte // the event log without those lines
-	initiatives []*delivery.Initiative
+	plan   *ops.Deletion
+	files  []string // root-relative files that exist and will be removed
+	events int      // event lines removed
 }
 
-// planDeletion checks every id before anything is deleted: each must exist, parse and not
-// be in_progress (INVALID_TRANSITION: release it first).
+// planDeletion checks every id before anything is deleted (ops.PlanDeletion), printing
+// the event log's warnings.
 func planDeletion(c *convention.Call, ws *delivery.Workspace, ids []string) (*deletion, error) {
-	d := &deletion{files: []string{}}
-	drop := map[string]bool{}
-	for _, id := range ids {
-		w, err := delivery.ReadWU(ws, id)
-		if err != nil {
-			return nil, err
-		}
-		if w.NormStatus() == delivery.StatusInProgress {
-			return nil, delivery.Errorf(tool.CodeInvalidTransition, "%s is in_progress: release it before deleting it", id)
-		}
-		d.wus = append(d.wus, w)
-		drop[id] = true
-		d.files = append(d.files, w.Path)
-		if delivery.StampExists(ws.Root, id) {
-			d.files = append(d.files, delivery.StampRel(id))
-		}
-	}
-	log, err := loadEvents(c, ws)
+	var notes ops.Notes
+	plan, err := ops.PlanDeletion(ws, &notes, ids)
+	warnNotes(c, notes)
 	if err != nil {
 		return nil, err
 	}
-	for _, ln := range log.Lines {
-		if drop[ln.Event.WUID] {
-			d.events++
-			continue
-		}
-		d.keptLines = append(d.keptLines, ln.Raw)
-	}
-	all, err := delivery.ListInitiatives(ws)
-	if err != nil {
-		return nil, err
-	}
-	for _, in := range all {
-		for _, id := range in.WUs {
-			if drop[id] {
-				d.initiatives = append(d.initiatives, in)
-				break
-			}
-		}
-	}
-	return d, nil
+	return &deletion{plan: plan, files: plan.Files, events: plan.Events}, nil
 }
 
 // initiativeIDs lists the ids of the initiatives the deletion updates.
-func (d *deletion) initiativeIDs() []string {
-	out := make([]string, 0, len(d.initiatives))
-	for _, in := range d.initiatives {
-		out = append(out, in.ID)
-	}
-	return out
-}
+func (d *deletion) initiativeIDs() []string { return d.plan.InitiativeIDs() }
 
 // apply performs the deletion and returns the committable paths it changed.
-func (d *deletion) apply(ws *delivery.Workspace) ([]string, error) {
-	paths := append([]string(nil), d.files...)
-	for _, f := range d.files {
-		delivery.JournalWrite(ws.Abs(f))
-		if err := os.Remove(ws.Abs(f)); err != nil && !os.IsNotExist(err) {
-			return nil, delivery.Errorf(tool.CodeIOError, "delete %s: %w", f, err)
-		}
-	}
-	if d.events > 0 {
-		if err := delivery.RewriteEvents(ws.Root, d.keptLines); err != nil {
-			return nil, err
-		}
-		paths = append(paths, delivery.EventsFile)
-	}
-	for _, in := range d.initiatives {
-		for _, w := range d.wus {
-			if _, err := removeFromInitiative(ws, in, w.ID); err != nil {
-				return nil, err
-			}
-		}
-		paths = append(paths, in.Path)
-	}
-	for _, w := range d.wus {
-		if _, err := releaseLockFor(ws, w); err != nil {
-			return nil, err
-		}
-	}
-	return paths, nil
-}
+func (d *deletion) apply(ws *delivery.Workspace) ([]string, error) { return d.plan.Apply(ws) }
+
+// containsString reports whether list holds s.
+func containsString(list []string, s string) bool { return slices.Contains(list, s) }
 
 // gateRun is the outcome of running a WU's gates.
 type gateRun struct {

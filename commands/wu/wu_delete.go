@@ -1,13 +1,11 @@
 package wu
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -36,55 +34,10 @@ func wuDelete(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	var ids []string
-	for _, id := range c.Strings("id") {
-		if !containsString(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	plan, err := planDeletion(c, ws, ids)
+	data, notes, err := ops.WUDelete(c.Context(), ws, c.Runtime(), ops.WUDeleteInput{IDs: c.Strings("id"), DryRun: c.Bool("dry-run")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	data := wuDeleteData{Deleted: ids, FilesRemoved: plan.files, EventsRemoved: plan.events,
-		InitiativesUpdated: plan.initiativeIDs(), DryRun: c.Bool("dry-run")}
-	headline := "Would delete " + strings.Join(ids, ", ")
-	if !data.DryRun {
-		headline = "Deleted " + strings.Join(ids, ", ")
-		paths, err := plan.apply(ws)
-		if err != nil {
-			return err
-		}
-		subject := "docs: delete " + strings.ToLower(ids[0])
-		if len(ids) > 1 {
-			subject = fmt.Sprintf("docs: delete %d wus (%s)", len(ids), strings.ToLower(strings.Join(ids, ", ")))
-		}
-		if data.Commit, err = c.Commit(ws, subject, paths...); err != nil {
-			return err
-		}
-	}
-	return c.Result(headline, data)
+	return opsResult(c, notes.Headline, data, data.Commit, "")
 }
-
-// containsString reports whether list holds s.
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// wuDeleteData is wu:delete's JSON data.
-type wuDeleteData struct {
-	Deleted            []string           `json:"deleted"`
-	FilesRemoved       []string           `json:"files_removed"`
-	EventsRemoved      int                `json:"events_removed"`
-	InitiativesUpdated []string           `json:"initiatives_updated"`
-	DryRun             bool               `json:"dry_run"`
-	Commit             *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d wuDeleteData) Committed() *convention.Commit { return d.Commit }

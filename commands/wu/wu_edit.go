@@ -2,16 +2,13 @@ package wu
 
 import (
 	"errors"
-	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -81,126 +78,29 @@ func wuEdit(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	w, err := delivery.ReadWU(ws, c.Value("id"))
+	// given is a flag's value when it was given (STRING flags through String, the enums
+	// through Value), else nil.
+	given := func(flag string, value func(string) string) *string {
+		if !c.IsSet(flag) {
+			return nil
+		}
+		v := value(flag)
+		return &v
+	}
+	in := ops.WUEditInput{ID: c.Value("id"), Title: given("title", c.String), Description: given("description", c.String),
+		Acceptance: c.Strings("acceptance"), ReplaceAcceptance: c.Bool("replace-acceptance"),
+		CodePaths: c.Strings("code-paths"), ReplaceCodePaths: c.Bool("replace-code-paths"),
+		Notes: given("notes", c.String), ReplaceNotes: c.Bool("replace-notes"), Lane: given("lane", c.String),
+		Priority: given("priority", c.Value), Type: given("type", c.Value), Exposure: given("exposure", c.Value),
+		Initiative: given("initiative", c.String), BlockedBy: c.Strings("blocked-by")}
+	if c.IsSet("phase") {
+		p := int64(c.Int("phase"))
+		in.Phase = &p
+	}
+	data, notes, err := ops.WUEdit(c.Context(), ws, c.Runtime(), in)
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	if s := w.NormStatus(); s == delivery.StatusDone || s == delivery.StatusClosed {
-		return delivery.Errorf(tool.CodeInvalidTransition, "%s is %s: it cannot be edited", w.ID, s)
-	}
-	data := wuEditData{ID: w.ID, Changed: []string{}}
-	setStr := func(field, old, val string) {
-		if val != old {
-			w.Set(field, delivery.StrNode(val))
-			data.Changed = append(data.Changed, field)
-		}
-	}
-	setList := func(field string, old, given []string, replace bool) {
-		next := slices.Clone(given)
-		if !replace {
-			next = slices.Clone(old)
-			for _, v := range given {
-				if !slices.Contains(next, v) {
-					next = append(next, v)
-				}
-			}
-		}
-		if !slices.Equal(next, old) || w.Get(field) == nil {
-			w.Set(field, delivery.StrSeq(next))
-			data.Changed = append(data.Changed, field)
-		}
-	}
-	var oldInit, newInit *delivery.Initiative
-	for _, f := range editFlags {
-		if !c.IsSet(f.flag) {
-			continue
-		}
-		switch f.flag {
-		case "title", "description":
-			old := w.Title
-			if f.flag == "description" {
-				old = w.Description
-			}
-			setStr(f.field, old, c.String(f.flag))
-		case "acceptance":
-			if len(w.AcceptanceGroups) > 0 && !c.Bool("replace-acceptance") {
-				return validationError(w.ID, []string{"acceptance uses the map form: use --replace-acceptance"})
-			}
-			setList("acceptance", w.Acceptance, c.Strings("acceptance"), c.Bool("replace-acceptance"))
-		case "code-paths":
-			setList("code_paths", w.CodePaths, c.Strings("code-paths"), c.Bool("replace-code-paths"))
-		case "notes":
-			notes := c.String("notes")
-			if !c.Bool("replace-notes") && w.Notes != "" {
-				notes = w.Notes + "\n" + notes
-			}
-			setStr("notes", w.Notes, notes)
-		case "lane":
-			if lane := c.String("lane"); lane != w.Lane {
-				if s := w.NormStatus(); s == delivery.StatusInProgress || s == delivery.StatusBlocked {
-					return validationError(w.ID, []string{fmt.Sprintf("the lane of %s cannot change while it is %s", w.ID, s)})
-				}
-				setStr("lane", w.Lane, lane)
-			}
-		case "priority":
-			setStr("priority", w.Priority, c.Value("priority"))
-		case "type":
-			setStr("type", w.Type, c.Value("type"))
-		case "exposure":
-			setStr("exposure", w.Exposure, c.Value("exposure"))
-		case "initiative":
-			ref := c.String("initiative")
-			if newInit, err = delivery.ResolveInitiative(ws, ref); err != nil {
-				return err
-			}
-			if w.Initiative != "" {
-				oldInit, _ = delivery.ResolveInitiative(ws, w.Initiative) // a dangling old link is just dropped
-			}
-			setStr("initiative", w.Initiative, ref)
-		case "phase":
-			if p := c.Int("phase"); p != w.Phase || w.Get("phase") == nil {
-				w.Set("phase", delivery.IntNode(int64(p)))
-				data.Changed = append(data.Changed, "phase")
-			}
-		case "blocked-by":
-			setList("blocked_by", w.BlockedBy, c.Strings("blocked-by"), true)
-		}
-	}
-	w.Refresh()
-	if v := delivery.ValidateStructure(w); len(v) > 0 {
-		return validationError(w.ID, v)
-	}
-	if len(data.Changed) == 0 && (newInit == nil || slices.Contains(newInit.WUs, w.ID)) {
-		return c.Result("Edited "+w.ID, data) // nothing changed: nothing written
-	}
-	if err := delivery.WriteWU(ws.Root, w); err != nil {
-		return err
-	}
-	paths := []string{w.Path}
-	if oldInit != nil && (newInit == nil || oldInit.ID != newInit.ID) {
-		if _, err := removeFromInitiative(ws, oldInit, w.ID); err != nil {
-			return err
-		}
-		paths = append(paths, oldInit.Path)
-	}
-	if newInit != nil {
-		if _, err := addToInitiative(ws, newInit, w.ID); err != nil {
-			return err
-		}
-		paths = append(paths, newInit.Path)
-	}
-	if data.Commit, err = c.Commit(ws, fmt.Sprintf("docs: edit %s spec", strings.ToLower(w.ID)), paths...); err != nil {
-		return err
-	}
-	return c.Result("Edited "+w.ID, data)
+	return opsResult(c, notes.Headline, data, data.Commit, "")
 }
-
-// wuEditData is wu:edit's JSON data.
-type wuEditData struct {
-	ID      string             `json:"id"`
-	Changed []string           `json:"changed"`
-	Commit  *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d wuEditData) Committed() *convention.Commit { return d.Commit }

@@ -1,15 +1,13 @@
 package wu
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -47,17 +45,13 @@ func wuUnlockLane(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	rt := c.Runtime()
 	if c.Bool("list") {
-		entries, err := lanelock.List(ws.Root)
+		data, _, err := ops.WULaneLocks(c.Context(), ws, c.Runtime())
 		if err != nil {
-			return delivery.Errorf(tool.CodeIOError, "list locks: %w", err)
+			return err
 		}
-		data := wuLockList{Locks: []lockInfo{}}
 		var rows [][]string
-		for _, e := range entries {
-			info := newLockInfo(c, &e.Lock, e.Path)
-			data.Locks = append(data.Locks, info)
+		for _, info := range data.Locks {
 			age := "-"
 			if info.AgeMinutes != nil {
 				age = strconv.Itoa(*info.AgeMinutes) + "m"
@@ -70,38 +64,13 @@ func wuUnlockLane(c *convention.Call) error {
 		}
 		return c.Print(convention.Table("locks", []string{"lane", "wu", "owner", "age", "stale"}, rows), data)
 	}
-	lane := c.String("lane")
-	lk, err := lanelock.Read(ws.Root, lane)
+	data, notes, err := ops.WUUnlockLane(c.Context(), ws, c.Runtime(), ops.WUUnlockLaneInput{Lane: c.String("lane"),
+		Reason: c.String("reason"), Force: c.Bool("force")})
 	if err != nil {
-		return delivery.Errorf(tool.CodeIOError, "read lock of %s: %w", lane, err)
+		return err
 	}
-	if lk == nil {
-		return delivery.Errorf(tool.CodeNotFound, "lane %s has no lock (%s)", lane, lanelock.Rel(lane))
-	}
-	prev := newLockInfo(c, lk, lanelock.Rel(lane))
-	forced := !lk.Stale(rt.Now(), rt.StaleThreshold())
-	if forced && !c.Bool("force") {
-		return (&delivery.Error{Code: tool.CodeLockActive,
-			Message: fmt.Sprintf("lock of lane %s is active (%s by %s); use --force to clear it", lane, lk.WUID, lk.Owner)}).
-			WithDetails(map[string]any{"holder": prev})
-	}
-	if _, err := lanelock.Release(ws.Root, lane, "", true); err != nil {
-		return delivery.Errorf(tool.CodeIOError, "release lock of %s: %w", lane, err)
-	}
-	c.Progress("unlocked %s (was %s by %s): %s", lane, lk.WUID, lk.Owner, c.String("reason"))
-	return c.Result("Unlocked "+lane, wuUnlockData{Lane: lane, LockPath: prev.Path, Previous: prev, Forced: forced})
-}
-
-// newLockInfo describes a lock as of the runtime's now; age is null without a timestamp.
-func newLockInfo(c *convention.Call, lk *lanelock.Lock, rel string) lockInfo {
-	rt := c.Runtime()
-	info := lockInfo{Lane: lk.Lane, WUID: lk.WUID, Owner: lk.Owner, Timestamp: strPtr(lk.Timestamp),
-		Stale: lk.Stale(rt.Now(), rt.StaleThreshold()), Path: rel}
-	if ts, err := delivery.ParseTimestamp(lk.Timestamp); err == nil && lk.Valid {
-		age := int(rt.Now().Sub(ts).Minutes())
-		info.AgeMinutes = &age
-	}
-	return info
+	c.Progress("%s", data.Audit)
+	return opsResult(c, notes.Headline, data, nil, "")
 }
 
 func dash(s string) string {
@@ -109,29 +78,4 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// wuLockList is wu:unlock-lane --list's JSON data.
-type wuLockList struct {
-	Locks []lockInfo `json:"locks"`
-}
-
-// lockInfo is one lane lock.
-type lockInfo struct {
-	Lane       string  `json:"lane"`
-	WUID       string  `json:"wu_id"`
-	Owner      string  `json:"owner"`
-	Timestamp  *string `json:"timestamp"`
-	AgeMinutes *int    `json:"age_minutes"`
-	Stale      bool    `json:"stale"`
-	Path       string  `json:"path"`
-}
-
-// wuUnlockData is the JSON data of a cleared lock; forced is true when the lock was not
-// stale and --force cleared it.
-type wuUnlockData struct {
-	Lane     string   `json:"lane"`
-	LockPath string   `json:"lock_path"`
-	Previous lockInfo `json:"previous"`
-	Forced   bool     `json:"forced"`
 }

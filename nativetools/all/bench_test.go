@@ -38,7 +38,7 @@ type migratedCase struct {
 	fails string
 }
 
-// migratedCases are the 12 tools migrated by issue 6, each with an input that does the
+// migratedCases are the tools migrated since issue 6, each with an input that does the
 // tool's real work on the acme fixture. The copy is not a git work tree, so writers do
 // everything but the commit: spec §2.4 skips committing outside a work tree, which each
 // writer finds out by running `git rev-parse` once (on both lanes alike).
@@ -51,6 +51,7 @@ var migratedCases = []migratedCase{
 	{tool: "file:read", input: `{"path":"docs/tasks/wu/WU-15.yaml"}`}, // a whole WU spec
 	{tool: "mem:triage", input: `{}`},                                 // open discoveries: the session file and the memory store (empty in the fixture)
 	{tool: "agent:issues-query", input: `{"since":30}`},               // every incident file (the fixture has none)
+	{tool: "wu:preflight", input: `{"id":"WU-42"}`},                   // every code and test path of a WU, found
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +

@@ -34,6 +34,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "backlog:status", input: `{}`},
 		{tool: "lane:health", input: `{}`},
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
+		{tool: "wu:preflight", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},
 		{tool: "flow:bottlenecks", input: `{}`},
 		{tool: "metrics", input: `{}`},

@@ -1,7 +1,8 @@
 // Package wu holds the native implementations of the wu domain's tools (wu:status,
-// wu:validate, wu:create, wu:claim, wu:block, wu:unblock, wu:brief, wu:infer-lane), one
-// file per tool in the same order: Input struct, registration, handler. Each registers
-// into nativetools.Default from init.
+// wu:validate, wu:create, wu:claim, wu:block, wu:unblock, wu:brief, wu:infer-lane,
+// wu:preflight, wu:release, wu:delete, wu:unlock-lane, wu:edit), one file per tool in
+// the same order: Input struct, registration, handler. Each registers into
+// nativetools.Default from init.
 //
 // A handler is the legacy command's shell around the same delivery/ops operation, minus
 // the printing: the runtime from the call's environment, the argv-phase checks the

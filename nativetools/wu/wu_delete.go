@@ -1,0 +1,43 @@
+// Scaffolded by `cmdbridge scaffold wu:delete` from newWUDeleteApp (commands/wu/wu_delete.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.WUDelete, minus the printing.
+
+package wu
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// DeleteInput is wu:delete's input: one field per adapter schema property, in the same order.
+// An empty id list is a missing --id, so it needs no pointer.
+type DeleteInput struct {
+	ID     []string `json:"id" jsonschema:"WU to delete (WU-<n>, repeatable)"`
+	DryRun bool     `json:"dry_run,omitempty" jsonschema:"report what would be deleted without deleting"`
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:        "wu:delete",
+		Description: "Delete WU specs and everything derived from them",
+		Annotations: tool.Annotations{DestructiveHint: true},
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
+	}, runDelete))
+}
+
+// runDelete serves wu:delete natively: every id's form, then the missing-id check, then
+// ops.WUDelete in the call's journal (a dry run writes nothing).
+func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
+	var u usage
+	u.wuIDs("id", in.ID)
+	u.required("id", len(in.ID) > 0)
+	op := ops.WUDeleteInput{IDs: in.ID, DryRun: in.DryRun}
+	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUDeleteData, ops.Notes, error) {
+		return ops.WUDelete(ctx, ws, rt, op)
+	})
+}

@@ -1,0 +1,153 @@
+// Scaffolded by `cmdbridge scaffold wu:edit`: the native tool's contract with its legacy command.
+
+package wu_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/wu"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestEditSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestEditSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("wu:edit")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("wu:edit")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestEditDecodesFullInput: every property decodes into EditInput and survives the round trip.
+func TestEditDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:edit")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"acceptance":["x-acceptance"],"blocked_by":["x-blocked_by"],"code_paths":["x-code_paths"],"description":"x-description","exposure":"ui","id":"x-id","initiative":"x-initiative","lane":"x-lane","notes":"x-notes","phase":7,"priority":"P0","replace_acceptance":true,"replace_code_paths":true,"replace_notes":true,"title":"x-title","type":"feature"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(wu.EditInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// editWU is a ready WU in initiative INIT-1, with notes and a custom key.
+const editWU = `id: WU-1
+title: Add health endpoint
+lane: 'Core: API'
+status: ready
+created: 2026-02-27
+description: x
+acceptance:
+  - GET /healthz returns 200
+code_paths:
+  - internal/api/health.go
+notes: First note
+initiative: INIT-1
+custom_key: kept # a comment
+`
+
+// TestEdit: lists append without duplicates, notes append on a new line, the initiative
+// moves between files, changed lists the fields in flag order, one commit; the replace
+// flags replace; an edit that changes nothing writes nothing; refusals write nothing.
+func TestEdit(t *testing.T) {
+	ws := nt.Workspace(t)
+	nt.Write(t, ws, "docs/tasks/wu/WU-1.yaml", editWU)
+	nt.Write(t, ws, "docs/tasks/initiatives/INIT-1.yaml", "id: INIT-1\nslug: alpha\ntitle: Alpha\nstatus: open\ncreated: 2026-02-27\nwus:\n  - WU-1\n")
+	nt.Write(t, ws, "docs/tasks/initiatives/INIT-2.yaml", "id: INIT-2\nslug: beta\ntitle: Beta\nstatus: open\ncreated: 2026-02-27\n")
+	nt.Write(t, ws, "docs/tasks/wu/WU-3.yaml", "id: WU-3\ntitle: Three\nlane: Ops\nstatus: in_progress\ncreated: 2026-02-27\ndescription: x\nacceptance: []\n")
+	nt.Git(t, ws, "add", "-A")
+	nt.Git(t, ws, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "fixtures")
+
+	d := nt.Data(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","phase":2,"initiative":"beta","priority":"P0",`+
+		`"notes":"Second note","acceptance":["GET /healthz returns 200","Body has the version"],"title":"Add the health endpoint"}`))
+	assert.Equal(t, map[string]any{"id": "WU-1", "changed": []any{"title", "acceptance", "notes", "priority", "initiative", "phase"},
+		"commit": map[string]any{"sha": nt.Git(t, ws, "rev-parse", "HEAD"), "subject": "docs: edit wu-1 spec", "pushed": false}}, d)
+	assert.Equal(t, `id: WU-1
+title: Add the health endpoint
+lane: 'Core: API'
+status: ready
+created: 2026-02-27
+description: x
+acceptance:
+  - GET /healthz returns 200
+  - Body has the version
+code_paths:
+  - internal/api/health.go
+notes: |-
+  First note
+  Second note
+initiative: beta
+custom_key: kept # a comment
+priority: P0
+phase: 2
+`, readFile(t, ws, "docs/tasks/wu/WU-1.yaml"))
+	assert.Contains(t, readFile(t, ws, "docs/tasks/initiatives/INIT-1.yaml"), "wus: []")
+	assert.Contains(t, readFile(t, ws, "docs/tasks/initiatives/INIT-2.yaml"), "wus:\n  - WU-1\n")
+	assert.Empty(t, nt.Git(t, ws, "status", "--porcelain"))
+
+	d = nt.Data(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","code_paths":["a.go"],"replace_code_paths":true,"notes":"Only note","replace_notes":true,"blocked_by":["WU-2"]}`))
+	assert.Equal(t, []any{"code_paths", "notes", "blocked_by"}, d["changed"])
+	yaml := readFile(t, ws, "docs/tasks/wu/WU-1.yaml")
+	assert.Contains(t, yaml, "code_paths:\n  - a.go\n")
+	assert.Contains(t, yaml, "notes: Only note\n")
+
+	head := nt.Git(t, ws, "rev-parse", "HEAD")
+	d = nt.Data(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","title":"Add the health endpoint","code_paths":["a.go"]}`))
+	assert.Equal(t, map[string]any{"id": "WU-1", "changed": []any{}, "commit": nil}, d, "nothing changed")
+	assert.Equal(t, head, nt.Git(t, ws, "rev-parse", "HEAD"))
+
+	assert.Equal(t, tool.CodeValidation, nt.Code(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-3","lane":"Other"}`)))
+	assert.Equal(t, tool.CodeValidation, nt.Code(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","title":""}`)), "a given empty title is an edit")
+	assert.Equal(t, tool.CodeNotFound, nt.Code(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","initiative":"nope"}`)))
+	assert.Equal(t, yaml, readFile(t, ws, "docs/tasks/wu/WU-1.yaml"))
+	assert.Empty(t, nt.Git(t, ws, "status", "--porcelain"))
+}
+
+// TestEditFailures: malformed values, a missing id and nothing to edit are USAGE before
+// the workspace is looked for; a done WU is INVALID_TRANSITION.
+func TestEditFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"nothing to edit", `{"id":"WU-1","replace_notes":true}`, true, tool.CodeUsage},
+		{"empty lists are not edits", `{"id":"WU-1","acceptance":[],"blocked_by":[]}`, false, tool.CodeUsage},
+		{"missing id", `{"title":"x"}`, true, tool.CodeUsage},
+		{"malformed id", `{"id":"one","title":"x"}`, false, tool.CodeUsage},
+		{"bad priority", `{"id":"WU-1","priority":"P9"}`, false, tool.CodeUsage},
+		{"empty type", `{"id":"WU-1","type":""}`, false, tool.CodeUsage},
+		{"phase 0", `{"id":"WU-1","phase":0}`, false, tool.CodeUsage},
+		{"malformed blocked_by", `{"id":"WU-1","blocked_by":["two"]}`, false, tool.CodeUsage},
+		{"no workspace", `{"id":"WU-1","title":"x"}`, true, tool.CodeNoWorkspace},
+		{"unknown WU", `{"id":"WU-9","title":"x"}`, false, tool.CodeNotFound},
+		{"done", `{"id":"WU-2","title":"x"}`, false, tool.CodeInvalidTransition},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nt.Workspace(t)
+			nt.Write(t, dir, "docs/tasks/wu/WU-2.yaml", "id: WU-2\ntitle: Two\nlane: Ops\nstatus: done\ncreated: 2026-02-27\ndescription: x\nacceptance: []\n")
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:edit", tc.input)))
+		})
+	}
+}

@@ -1,0 +1,131 @@
+// Scaffolded by `cmdbridge scaffold wu:preflight`: the native tool's contract with its legacy command.
+
+package wu_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/wu"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestPreflightSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestPreflightSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("wu:preflight")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("wu:preflight")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestPreflightDecodesFullInput: every property decodes into PreflightInput and survives the round trip.
+func TestPreflightDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:preflight")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"id":"x-id","worktree":"x-worktree"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(wu.PreflightInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// preflightWU has a code path, a glob and a unit test, and prose manual tests.
+const preflightWU = `id: WU-1
+title: Add health endpoint
+lane: 'Core: API'
+created: 2026-02-27
+description: x
+acceptance: []
+code_paths:
+  - internal/api/health.go
+  - INTERNAL/**/*_test.go
+tests:
+  unit:
+    - internal/api/health_test.go
+  manual:
+    - curl it
+`
+
+// TestPreflightChecksPaths: every path present is ok; a missing file, a glob that matches
+// nothing and a missing test are CHECK_FAILED with the report as data; worktree moves the
+// base directory (relative to the call's directory); a structural error is reported.
+func TestPreflightChecksPaths(t *testing.T) {
+	ws := nt.Workspace(t)
+	nt.Write(t, ws, "docs/tasks/wu/WU-1.yaml", preflightWU)
+	nt.Write(t, ws, "docs/tasks/wu/WU-2.yaml", "id: WU-2\nlane: 'Core: API'\ncreated: 2026-02-27\ndescription: x\nacceptance: []\n")
+
+	out := nt.Call(t, ws, "wu:preflight", `{"id":"WU-1"}`)
+	assert.Equal(t, tool.CodeCheckFailed, nt.Code(t, out))
+	assert.Equal(t, "preflight of WU-1 failed: 3 missing path(s), 0 error(s)", out.Error.Message)
+	report, ok := out.Data.(map[string]any)
+	require.True(t, ok, "the report comes with the failure: %#v", out.Data)
+	assert.Equal(t, map[string]any{"id": "WU-1", "base_dir": ".", "ok": false,
+		"missing_code_paths": []any{"internal/api/health.go", "INTERNAL/**/*_test.go"},
+		"missing_test_paths": []any{"internal/api/health_test.go"}, "errors": []any{}}, report)
+
+	nt.Write(t, ws, "internal/api/health.go", "package api\n")
+	nt.Write(t, ws, "internal/api/Health_test.go", "package api\n")
+	out = nt.Call(t, ws, "wu:preflight", `{"id":"WU-1"}`)
+	assert.Equal(t, tool.CodeCheckFailed, nt.Code(t, out), "the glob matches case-insensitively, a plain path does not")
+	report = out.Data.(map[string]any)
+	assert.Equal(t, []any{}, report["missing_code_paths"])
+	assert.Equal(t, []any{"internal/api/health_test.go"}, report["missing_test_paths"])
+
+	nt.Write(t, ws, "sub/internal/api/health.go", "package api\n")
+	nt.Write(t, ws, "sub/internal/api/health_test.go", "package api\n")
+	data := nt.Data(t, nt.Call(t, ws, "wu:preflight", `{"id":"WU-1","worktree":"sub"}`))
+	assert.Equal(t, map[string]any{"id": "WU-1", "base_dir": "sub", "ok": true, "missing_code_paths": []any{},
+		"missing_test_paths": []any{}, "errors": []any{}}, data)
+	data = nt.Data(t, nt.Call(t, filepath.Join(ws, "sub"), "wu:preflight", `{"id":"WU-1","worktree":"."}`))
+	assert.Equal(t, "sub", data["base_dir"], "a relative worktree is taken from the call's directory")
+
+	out = nt.Call(t, ws, "wu:preflight", `{"id":"WU-2"}`)
+	assert.Equal(t, tool.CodeCheckFailed, nt.Code(t, out))
+	assert.Equal(t, []any{"title is required"}, out.Data.(map[string]any)["errors"])
+}
+
+// TestPreflightFailures: a missing or malformed id is USAGE even without a workspace; an
+// unknown WU is NOT_FOUND without data.
+func TestPreflightFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"missing id", `{}`, true, tool.CodeUsage},
+		{"empty id", `{"id":""}`, false, tool.CodeUsage},
+		{"malformed id", `{"id":"WU-x"}`, false, tool.CodeUsage},
+		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
+		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nt.Workspace(t)
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			out := nt.Call(t, dir, "wu:preflight", tc.input)
+			assert.Equal(t, tc.code, nt.Code(t, out))
+			assert.Nil(t, out.Data)
+		})
+	}
+}

@@ -1,0 +1,106 @@
+// Scaffolded by `cmdbridge scaffold wu:release`: the native tool's contract with its legacy command.
+
+package wu_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/wu"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestReleaseSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestReleaseSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("wu:release")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("wu:release")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestReleaseDecodesFullInput: every property decodes into ReleaseInput and survives the round trip.
+func TestReleaseDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:release")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"id":"x-id","reason":"x-reason","remove_worktree":true}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(wu.ReleaseInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestRelease: an in-progress WU goes back to ready with its claim fields cleared, the
+// lock held for it released, a release event and a commit; a blank reason is the default
+// one; a ready WU cannot be released.
+func TestRelease(t *testing.T) {
+	ws := nt.Workspace(t)
+	id := create(t, ws)
+	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:release", `{"id":"`+id+`"}`)),
+		"a ready WU cannot be released")
+	nt.Data(t, nt.Call(t, ws, "wu:claim", `{"id":"`+id+`","lane":"Core: API"}`))
+	require.FileExists(t, filepath.Join(ws, ".lumenflow", "locks", "core-api.lock"))
+
+	d := nt.Data(t, nt.Call(t, ws, "wu:release", `{"id":"`+id+`","reason":"  ","remove_worktree":true}`))
+	assert.Equal(t, map[string]any{"id": id, "status": "ready", "reason": "released via wu:release",
+		"lock_released": true, "worktree_removed": true,
+		"commit": map[string]any{"sha": nt.Git(t, ws, "rev-parse", "HEAD"), "subject": "wu(wu-1): release", "pushed": false}}, d)
+	yaml := readFile(t, ws, "docs/tasks/wu/WU-1.yaml")
+	assert.Contains(t, yaml, "status: ready")
+	for _, k := range []string{"claimed_at", "claimed_mode", "claimed_branch", "worktree_path", "session_id"} {
+		assert.NotContains(t, yaml, k+":")
+	}
+	assert.NoFileExists(t, filepath.Join(ws, ".lumenflow", "locks", "core-api.lock"))
+	assert.NoDirExists(t, filepath.Join(ws, "worktrees", "core-api-wu-1"))
+	assert.Contains(t, nt.Git(t, ws, "branch", "--list", "lane/core-api/wu-1"), "lane/core-api/wu-1", "the branch is kept")
+	assert.Contains(t, readFile(t, ws, ".lumenflow/state/wu-events.jsonl"),
+		`{"type":"release","wuId":"WU-1","timestamp":"2026-03-02T18:37:08.384Z","reason":"released via wu:release"}`)
+	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:release", `{"id":"`+id+`"}`)))
+
+	claim(t, ws, id)
+	d = nt.Data(t, nt.Call(t, ws, "wu:release", `{"id":"`+id+`","reason":"agent crashed"}`))
+	assert.Equal(t, "agent crashed", d["reason"])
+	assert.Equal(t, false, d["worktree_removed"])
+}
+
+// TestReleaseFailures: a missing or malformed id is USAGE before the workspace is looked
+// for; an unknown WU is NOT_FOUND.
+func TestReleaseFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"missing id, no workspace", `{"reason":"x"}`, true, tool.CodeUsage},
+		{"malformed id", `{"id":"one"}`, false, tool.CodeUsage},
+		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
+		{"unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nt.Workspace(t)
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:release", tc.input)))
+		})
+	}
+}

@@ -1,0 +1,110 @@
+// Scaffolded by `cmdbridge scaffold wu:unlock-lane`: the native tool's contract with its legacy command.
+
+package wu_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/wu"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/nativetools/wu"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestUnlockLaneSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestUnlockLaneSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("wu:unlock-lane")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("wu:unlock-lane")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestUnlockLaneDecodesFullInput: every property decodes into UnlockLaneInput and survives the round trip.
+func TestUnlockLaneDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("wu:unlock-lane")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"force":true,"lane":"x-lane","list":true,"reason":"x-reason"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(wu.UnlockLaneInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestUnlockLane: list shows every lock with its age and staleness and writes nothing; a
+// stale lock is cleared; an active one needs force (LOCK_ACTIVE otherwise, the lock
+// kept); no lock is NOT_FOUND.
+func TestUnlockLane(t *testing.T) {
+	ws := nt.Workspace(t)
+	// nativetest's clock is 2026-03-02T18:37:08.384Z: the API lock is 30 minutes old, the
+	// Ops one 5 hours (stale after the default 2 hours).
+	nt.Write(t, ws, ".lumenflow/locks/core-api.lock", `{"lane":"Core: API","wuId":"WU-1","owner":"ada@example.com","timestamp":"2026-03-02T18:07:08.384Z"}`+"\n")
+	nt.Write(t, ws, ".lumenflow/locks/ops.lock", `{"lane":"Ops","wuId":"WU-2","owner":"bob@example.com","timestamp":"2026-03-02T13:37:08.384Z"}`+"\n")
+
+	d := nt.Data(t, nt.Call(t, ws, "wu:unlock-lane", `{"list":true}`))
+	apiLock := map[string]any{"lane": "Core: API", "wu_id": "WU-1", "owner": "ada@example.com",
+		"timestamp": "2026-03-02T18:07:08.384Z", "age_minutes": float64(30), "stale": false, "path": ".lumenflow/locks/core-api.lock"}
+	assert.Equal(t, map[string]any{"locks": []any{apiLock, map[string]any{"lane": "Ops", "wu_id": "WU-2", "owner": "bob@example.com",
+		"timestamp": "2026-03-02T13:37:08.384Z", "age_minutes": float64(300), "stale": true, "path": ".lumenflow/locks/ops.lock"}}}, d)
+
+	d = nt.Data(t, nt.Call(t, ws, "wu:unlock-lane", `{"lane":"Ops","reason":"agent crashed"}`))
+	assert.Equal(t, false, d["forced"])
+	assert.Equal(t, ".lumenflow/locks/ops.lock", d["lock_path"])
+	assert.NoFileExists(t, filepath.Join(ws, ".lumenflow", "locks", "ops.lock"))
+
+	out := nt.Call(t, ws, "wu:unlock-lane", `{"lane":"Core: API","reason":"stuck"}`)
+	assert.Equal(t, tool.CodeLockActive, nt.Code(t, out))
+	assert.FileExists(t, filepath.Join(ws, ".lumenflow", "locks", "core-api.lock"))
+	d = nt.Data(t, nt.Call(t, ws, "wu:unlock-lane", `{"lane":"Core: API","reason":"stuck","force":true}`))
+	assert.Equal(t, map[string]any{"lane": "Core: API", "lock_path": ".lumenflow/locks/core-api.lock", "previous": apiLock, "forced": true}, d)
+	assert.NoFileExists(t, filepath.Join(ws, ".lumenflow", "locks", "core-api.lock"))
+
+	assert.Equal(t, tool.CodeNotFound, nt.Code(t, nt.Call(t, ws, "wu:unlock-lane", `{"lane":"Ops","reason":"again"}`)))
+	assert.Equal(t, map[string]any{"locks": []any{}}, nt.Data(t, nt.Call(t, ws, "wu:unlock-lane", `{"list":true}`)))
+}
+
+// TestUnlockLaneFailures: the combination rules are USAGE before the workspace is looked
+// for (a given "" counts as given); outside a workspace it is NO_WORKSPACE.
+func TestUnlockLaneFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"nothing", `{}`, true, tool.CodeUsage},
+		{"list with lane", `{"list":true,"lane":"Ops"}`, true, tool.CodeUsage},
+		{"list with an empty reason", `{"list":true,"reason":""}`, false, tool.CodeUsage},
+		{"list with force", `{"list":true,"force":true}`, false, tool.CodeUsage},
+		{"lane without reason", `{"lane":"Ops"}`, false, tool.CodeUsage},
+		{"reason only", `{"reason":"x"}`, false, tool.CodeUsage},
+		{"force only", `{"force":true}`, false, tool.CodeUsage},
+		{"no workspace", `{"list":true}`, true, tool.CodeNoWorkspace},
+		{"empty lane", `{"lane":"","reason":""}`, false, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nt.Workspace(t)
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:unlock-lane", tc.input)))
+		})
+	}
+}
