@@ -64,6 +64,9 @@ var readCases = map[string]readCase{
 	"validate":                {input: fixed(`{}`)},
 	"wu:deps":                 {input: id(lastReady, `{"id":%q}`)},
 	"wu:infer-lane":           {input: fixed(`{"desc":"document the deploy runbook","paths":["docs/runbooks/deploy.md"]}`)},
+	"wu:delete":               {input: id(lastReady, `{"id":[%q],"dry_run":true}`)},
+	"wu:preflight":            {input: id(inProgress, `{"id":%q}`), fails: tool.CodeCheckFailed}, // generated code paths are not files
+	"wu:unlock-lane":          {input: fixed(`{"list":true}`)},
 	"wu:status":               {input: id(inProgress, `{"id":%q}`)},
 	"wu:validate":             {input: id(lastReady, `{"id":%q}`)},
 }
