@@ -26,7 +26,8 @@ A function or method of another package that uses one of those globals, directly
 through functions it refers to (its ReadsGlobal fact, computed for every package outside
 the standard library), is reported where a native tool package refers to it:
 "[native-global] delivery.InWorkTree (which reads os.LookupEnv)". Calls through
-interfaces and function values are not followed.`
+interfaces and function values, the standard library and two vetted dependencies
+(jsonschema-go, fsnotify: their own debug switches) are not followed.`
 
 // Analyzer is the nativeglobals pass. Its result is the []scope.Finding it reported. Its
 // fact, on functions of every package outside the standard library, says they use a
