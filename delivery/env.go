@@ -14,21 +14,25 @@ import (
 //
 // A caller that hands in only a LookupEnv gives git the variables of gitEnvVars that
 // the LookupEnv sets, and nothing else: configuration, identity, discovery, locale,
-// credentials and proxies, PATH and HOME. The git binary itself is found on the host's
+// credentials, TLS and proxies, PATH and HOME. A variable outside the list (GIT_TRACE,
+// say) reaches a native call's git only through a host that hands in a whole list
+// ([Runtime.SetEnviron], [WithEnv]). The git binary itself is found on the host's
 // PATH (os/exec resolves it); a call whose environment has no PATH leaves git its
 // built-in default for the programs it starts.
 
 // gitEnvVars are the variables git and the programs it starts read that a call's
 // environment decides. GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n> follow GIT_CONFIG_COUNT.
 var gitEnvVars = []string{
-	"PATH", "HOME", "XDG_CONFIG_HOME", "USER", "LOGNAME", "EMAIL", "TZ", "TMPDIR",
+	"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "USER", "LOGNAME", "EMAIL", "TZ", "TMPDIR",
 	"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
 	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
 	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
 	"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
 	"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
 	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_INDEX_FILE", "GIT_NAMESPACE",
-	"GIT_OPTIONAL_LOCKS", "GIT_TERMINAL_PROMPT", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND", "SSH_AUTH_SOCK",
+	"GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_OPTIONAL_LOCKS", "GIT_ALLOW_PROTOCOL",
+	"GIT_TERMINAL_PROMPT", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND", "SSH_AUTH_SOCK",
+	"GIT_SSL_CAINFO", "GIT_SSL_CAPATH", "GIT_SSL_NO_VERIFY", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE",
 	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
 }
 
