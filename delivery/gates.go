@@ -74,8 +74,9 @@ type GateRun struct {
 // RunGates runs every gate in order with /bin/sh -c, no fail-fast, DELIVERY_GATE=<name> in
 // the environment. A gate's environment is the whole one ctx carries ([WithEnv]: a legacy
 // command's process environment; a native call's git variables), then run.Env; on a
-// context that carries none, only run.Env and DELIVERY_GATE. A gate past its timeout has its whole process tree killed (package
-// proctree: daemons that left the group included) and exit code 124.
+// context that carries none, only run.Env and DELIVERY_GATE. A gate past its timeout has
+// its whole process tree killed (package proctree: daemons that left the group included)
+// and exit code 124.
 // One telemetry record is appended per gate when TelemetryRoot is set, outside the
 // run's write journal ([KeepJSONL]): a failed gates run keeps its telemetry.
 func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
@@ -101,8 +102,9 @@ func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, err
 	return results, nil
 }
 
-// runShell runs script with /bin/sh -c, in the environment env, as a process tree (own process group, marked
-// descendants) and returns its exit code (124 on timeout, 127 when it cannot start).
+// runShell runs script with /bin/sh -c, in the environment env, as a process tree (own
+// process group, marked descendants) and returns its exit code (124 on timeout, 127 when
+// it cannot start).
 // Whatever the outcome, nothing the gate started outlives it.
 func runShell(ctx context.Context, dir, script string, env []string, out io.Writer, timeout time.Duration) int {
 	if timeout <= 0 {
