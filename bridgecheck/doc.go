@@ -10,7 +10,8 @@
 //     os.Stderr, os.Chdir, os.Setenv/Unsetenv/Clearenv;
 //   - goroutines: go statements a command can run;
 //   - recovers: recover();
-//   - nativeglobals: process globals in native tool packages.
+//   - nativeglobals: process globals in native tool packages, and calls of other
+//     packages' functions that use one (an analysis fact).
 //
 // Every family requires inspect.Analyzer (one traversal per package, shared) and the
 // scope pass (bridgecheck/internal/scope), which decides what is checked: a package is

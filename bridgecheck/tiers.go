@@ -111,8 +111,9 @@ func Tiers(dir string, patterns ...string) (*Table, error) {
 }
 
 // load loads the packages matching patterns, resolved from dir, and all their
-// dependencies with syntax and types: exitcall's Exits fact is computed on the
-// dependencies too. A package that fails to load or type-check is an error.
+// dependencies with syntax and types: exitcall's Exits and nativeglobals' ReadsGlobal
+// facts are computed on the dependencies too. A package that fails to load or
+// type-check is an error.
 func load(dir string, patterns []string) ([]*packages.Package, error) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir}
 	pkgs, err := packages.Load(cfg, patterns...)

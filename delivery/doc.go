@@ -38,6 +38,9 @@
 //     BranchDelete, Merge, Dirty, CurrentBranch), [InWorkTree], [CommitArtifacts] (the whole
 //     §2.4 rule for a command), [Commit] ({sha, subject, pushed}). Every git run passes
 //     [GitGlobalArgs] (--no-optional-locks) first, so reads never rewrite .git/index.
+//     Git runs in the call's environment: [NewGit] takes the runtime's
+//     ([Runtime.Environ]), the rest the context's ([WithEnv]; see env.go for what a
+//     native call's git gets).
 //   - Gates (§1.2, §1.12): [SelectGates], [RunGates], [LaneOfBranch], [GateResult].
 //   - Initiatives (§1.6): [ListInitiatives], [ResolveInitiative], [NextInitiativeID],
 //     [InitiativeWUs] (one initiative) or [NewMembershipIndex] (many), [DerivedStatus],
@@ -58,9 +61,14 @@
 //
 // Invariants:
 //
-//   - Nothing here reads process globals: the environment comes in as a [LookupEnv], the
-//     directory as an argument, so native tools (tool.Env) and legacy commands
-//     (os.LookupEnv, os.Getwd) share every function.
+//   - Nothing here reads process globals: the environment comes in as a [LookupEnv] (a
+//     [Runtime]'s, or a context's: [WithEnv], a native call's tool.Env), the directory as
+//     an argument, so native tools (tool.Env) and legacy commands (os.LookupEnv,
+//     os.Environ, os.Getwd) share every function. Git discovery included: discovery and
+//     the git it falls back to see the same, caller-given environment. The subprocesses
+//     (git, gates) get the caller's environment, never one read here; only a run on a
+//     context that carries none lets git inherit the process's (a legacy helper outside
+//     any call). bridgecheck's nativeglobals fact enforces this for the native lane.
 //   - YAML edits change only the nodes they touch; unknown keys and comments survive, new
 //     keys are appended at the end of their mapping.
 //   - Files are replaced atomically and durably (temp file, fsync, rename, directory

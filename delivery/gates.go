@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
 	"time"
 
@@ -61,7 +60,8 @@ type GateRun struct {
 	Dir string
 	// Output receives the children's stdout and stderr (the command's stderr).
 	Output io.Writer
-	// Env holds extra KEY=VALUE entries for every gate, after the inherited environment.
+	// Env holds extra KEY=VALUE entries for every gate, after the environment the
+	// context carries (see [RunGates]).
 	Env []string
 	// Now is the clock used for telemetry timestamps and durations.
 	Now func() time.Time
@@ -72,15 +72,20 @@ type GateRun struct {
 }
 
 // RunGates runs every gate in order with /bin/sh -c, no fail-fast, DELIVERY_GATE=<name> in
-// the environment. A gate past its timeout has its whole process tree killed (package
-// proctree: daemons that left the group included) and exit code 124.
+// the environment. A gate's environment is the whole one ctx carries ([WithEnv]: a legacy
+// command's process environment; a native call's git variables), then run.Env; on a
+// context that carries none, only run.Env and DELIVERY_GATE. A gate past its timeout has
+// its whole process tree killed (package proctree: daemons that left the group included)
+// and exit code 124.
 // One telemetry record is appended per gate when TelemetryRoot is set, outside the
 // run's write journal ([KeepJSONL]): a failed gates run keeps its telemetry.
 func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
 	results := make([]GateResult, 0, len(gates))
 	for _, g := range gates {
 		start := run.Now()
-		code := runShell(ctx, run.Dir, g.Run, append(append([]string(nil), run.Env...), "DELIVERY_GATE="+g.Name), run.Output, g.Timeout)
+		_, base, _ := envOf(ctx)
+		env := append(append(append([]string{}, base...), run.Env...), "DELIVERY_GATE="+g.Name)
+		code := runShell(ctx, run.Dir, g.Run, env, run.Output, g.Timeout)
 		dur := run.Now().Sub(start).Milliseconds()
 		res := GateResult{Name: g.Name, Passed: code == 0, ExitCode: code, DurationMS: dur}
 		results = append(results, res)
@@ -97,8 +102,9 @@ func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, err
 	return results, nil
 }
 
-// runShell runs script with /bin/sh -c as a process tree (own process group, marked
-// descendants) and returns its exit code (124 on timeout, 127 when it cannot start).
+// runShell runs script with /bin/sh -c, in the environment env, as a process tree (own
+// process group, marked descendants) and returns its exit code (124 on timeout, 127 when
+// it cannot start).
 // Whatever the outcome, nothing the gate started outlives it.
 func runShell(ctx context.Context, dir, script string, env []string, out io.Writer, timeout time.Duration) int {
 	if timeout <= 0 {
@@ -108,7 +114,7 @@ func runShell(ctx context.Context, dir, script string, env []string, out io.Writ
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", script)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = out, out
 	tree := proctree.Attach(cmd)
 	err := cmd.Run()

@@ -19,31 +19,26 @@ import (
 type Git struct {
 	// Dir is the directory git runs in.
 	Dir string
-	// Env holds extra KEY=VALUE entries appended to the inherited environment.
+	// Environ is the environment git starts from ([NewGit]: the runtime's). When it is
+	// nil, git gets the whole environment the context carries ([WithEnv], a native
+	// call's tool.Env); on a context that carries none, a Git with neither Env nor Now
+	// leaves git the environment it inherits, and one with either gives git only those.
+	Environ []string
+	// Env holds extra KEY=VALUE entries appended to Environ.
 	Env []string
 	// Now is DELIVERY_NOW as given ("" when unset); commits use it for both dates.
 	Now string
 }
 
-// callGitVars are the variables that decide which configuration and identity git uses.
-// A runtime built from a call's environment (a native tool's) hands them to git, so git
-// sees the call's values, as the command's own process would, instead of the host's.
-var callGitVars = []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME",
-	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
-
 // NewGit returns a Git for dir whose commit dates follow the runtime's DELIVERY_NOW and
-// whose configuration and identity variables are the runtime environment's.
+// whose environment is the runtime's ([Runtime.Environ]): a native call's git sees the
+// call's configuration, identity and discovery variables, as the command's own process
+// would, never the host's.
 func NewGit(dir string, rt *Runtime) *Git {
 	g := &Git{Dir: dir}
 	if rt != nil {
 		g.Now = rt.NowString()
-		if rt.env != nil {
-			for _, k := range callGitVars {
-				if v, ok := rt.env(k); ok {
-					g.Env = append(g.Env, k+"="+v)
-				}
-			}
-		}
+		g.Environ = rt.Environ()
 	}
 	return g
 }
@@ -69,9 +64,7 @@ func GitArgs(args ...string) []string {
 func (g *Git) run(ctx context.Context, extraEnv []string, args ...string) (string, string, error) {
 	cmd := exec.CommandContext(ctx, "git", GitArgs(args...)...)
 	cmd.Dir = g.Dir
-	if len(g.Env) > 0 || len(extraEnv) > 0 {
-		cmd.Env = append(append(os.Environ(), g.Env...), extraEnv...)
-	}
+	cmd.Env = g.environ(ctx, extraEnv)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -86,6 +79,20 @@ func (g *Git) run(ctx context.Context, extraEnv []string, args ...string) (strin
 	return stdout.String(), stderr.String(), nil
 }
 
+// environ is the environment of one git run: Environ (else the context's whole
+// environment), then Env, then extra; nil (git inherits) only when none is known and
+// there is nothing to add.
+func (g *Git) environ(ctx context.Context, extra []string) []string {
+	base := g.Environ
+	if base == nil {
+		_, base, _ = envOf(ctx)
+	}
+	if base == nil && len(g.Env) == 0 && len(extra) == 0 {
+		return nil
+	}
+	return append(append(append(make([]string, 0, len(base)+len(g.Env)+len(extra)), base...), g.Env...), extra...)
+}
+
 func firstLine(s string) string {
 	s = strings.TrimLeft(s, "\n")
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -96,16 +103,33 @@ func firstLine(s string) string {
 
 // InWorkTree reports whether dir is inside a git work tree (not inside a git directory, not
 // in a bare repository). It never runs git init. Like MainCheckout it reads files and runs
-// `git rev-parse --is-inside-work-tree` only for what discoverGit leaves to git, under the
-// process environment the subprocess would inherit.
+// `git rev-parse --is-inside-work-tree` only for what discoverGit leaves to git; discovery
+// and that git run see the same environment, the call's that ctx carries ([WithEnv], a
+// native call's tool.Env). On a context that carries none, git answers, in the
+// environment it inherits. A caller holding the runtime can use [Runtime.InWorkTree].
 func InWorkTree(ctx context.Context, dir string) bool {
-	switch _, found := discoverGit(dir, os.LookupEnv); found {
+	lookup, environ, ok := envOf(ctx)
+	if !ok {
+		return inWorkTreeGit(ctx, dir, nil)
+	}
+	return inWorkTree(ctx, dir, lookup, environ)
+}
+
+// InWorkTree is [InWorkTree] in the runtime's environment.
+func (r *Runtime) InWorkTree(ctx context.Context, dir string) bool {
+	return inWorkTree(ctx, dir, r.env, r.Environ())
+}
+
+// inWorkTree is InWorkTree with lookup as the environment discovery reads and environ as
+// the environment of the git fallback.
+func inWorkTree(ctx context.Context, dir string, lookup LookupEnv, environ []string) bool {
+	switch _, found := discoverGit(dir, lookup); found {
 	case discoverWorkTree:
 		return true
 	case discoverNone:
 		return false
 	}
-	return inWorkTreeGit(ctx, dir)
+	return inWorkTreeGit(ctx, dir, environ)
 }
 
 // CurrentBranch returns the checked-out branch, or "" when HEAD is detached.
@@ -225,7 +249,7 @@ func CommitArtifacts(ctx context.Context, ws *Workspace, rt *Runtime, subject st
 	if err := ws.Config.Check("software_delivery.git"); err != nil {
 		return nil, nil, err
 	}
-	if !ws.Config.AutoCommit || !InWorkTree(ctx, ws.Root) {
+	if !ws.Config.AutoCommit || !inWorkTreeOf(ctx, rt, ws.Root) {
 		return nil, nil, nil
 	}
 	g := NewGit(ws.Root, rt)
@@ -242,6 +266,14 @@ func CommitArtifacts(ctx context.Context, ws *Workspace, rt *Runtime, subject st
 		}
 	}
 	return c, warnings, nil
+}
+
+// inWorkTreeOf is rt.InWorkTree, or InWorkTree without a runtime.
+func inWorkTreeOf(ctx context.Context, rt *Runtime, dir string) bool {
+	if rt == nil {
+		return InWorkTree(ctx, dir)
+	}
+	return rt.InWorkTree(ctx, dir)
 }
 
 // Worktree is one entry of `git worktree list --porcelain`.

@@ -13,6 +13,12 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
+// processEnv is a context carrying the test process's environment, as the legacy
+// convention attaches it (tests may read the process).
+func processEnv() context.Context {
+	return WithEnv(context.Background(), os.LookupEnv, os.Environ)
+}
+
 func isolateGit(t *testing.T) {
 	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -20,7 +26,7 @@ func isolateGit(t *testing.T) {
 
 func TestCommitPathsCommitsOnlyGivenPaths(t *testing.T) {
 	isolateGit(t)
-	ctx := context.Background()
+	ctx := processEnv()
 	dir := realTemp(t)
 	gitInit(t, dir)
 	writeFile(t, filepath.Join(dir, "tracked.txt"), "v1\n")
@@ -58,7 +64,7 @@ func TestCommitPathsCommitsOnlyGivenPaths(t *testing.T) {
 
 func TestPushFailureIsWarning(t *testing.T) {
 	isolateGit(t)
-	ctx := context.Background()
+	ctx := processEnv()
 	dir := realTemp(t)
 	gitInit(t, dir)
 	g := &Git{Dir: dir}
@@ -79,7 +85,7 @@ func TestPushFailureIsWarning(t *testing.T) {
 
 func TestWorktreesBranchesMerge(t *testing.T) {
 	isolateGit(t)
-	ctx := context.Background()
+	ctx := processEnv()
 	dir := realTemp(t)
 	gitInit(t, dir)
 	g := &Git{Dir: dir}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -303,14 +302,13 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 // gitRevParse is the git subprocess answer for dir: the repository `git rev-parse` finds,
 // and false when git fails (not a repository, not a work tree, refused…). It is the
 // fallback of discoverGit and the oracle its tests compare against.
-func gitRevParse(ctx context.Context, dir string) (gitRepo, bool) {
-	cmd := exec.CommandContext(ctx, "git", GitArgs("rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
+// environ is git's environment (nil: the inherited one).
+func gitRevParse(ctx context.Context, dir string, environ []string) (gitRepo, bool) {
+	out, err := (&Git{Dir: dir, Environ: environ}).Output(ctx, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
 	if err != nil {
 		return gitRepo{}, false
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) < 3 {
 		return gitRepo{}, false
 	}
@@ -318,8 +316,8 @@ func gitRevParse(ctx context.Context, dir string) (gitRepo, bool) {
 }
 
 // mainCheckoutGit is the git subprocess answer of MainCheckout.
-func mainCheckoutGit(ctx context.Context, dir string) string {
-	repo, ok := gitRevParse(ctx, dir)
+func mainCheckoutGit(ctx context.Context, dir string, environ []string) string {
+	repo, ok := gitRevParse(ctx, dir, environ)
 	if !ok {
 		return dir
 	}
@@ -327,7 +325,7 @@ func mainCheckoutGit(ctx context.Context, dir string) string {
 }
 
 // inWorkTreeGit is the git subprocess answer of InWorkTree.
-func inWorkTreeGit(ctx context.Context, dir string) bool {
-	out, err := (&Git{Dir: dir}).Output(ctx, "rev-parse", "--is-inside-work-tree")
+func inWorkTreeGit(ctx context.Context, dir string, environ []string) bool {
+	out, err := (&Git{Dir: dir, Environ: environ}).Output(ctx, "rev-parse", "--is-inside-work-tree")
 	return err == nil && strings.TrimSpace(out) == "true"
 }

@@ -1,7 +1,6 @@
 package delivery
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,7 +84,7 @@ func gitRun(t testing.TB, dir string, args ...string) {
 
 func TestDiscoverGitMatchesGit(t *testing.T) {
 	isolateGit(t)
-	ctx := context.Background()
+	ctx := processEnv()
 	root := gitLayout(t)
 
 	const (
@@ -151,7 +150,7 @@ func TestDiscoverGitMatchesGit(t *testing.T) {
 
 			repo, found := discoverGit(dir, os.LookupEnv)
 			require.Equal(t, tc.want, found, "discovery outcome")
-			oracle, ok := gitRevParse(ctx, dir)
+			oracle, ok := gitRevParse(ctx, dir, nil)
 			if found == discoverWorkTree {
 				require.True(t, ok, "git finds no work tree where discovery does")
 				assert.Equal(t, oracle, repo, "the paths git prints")
@@ -160,9 +159,9 @@ func TestDiscoverGitMatchesGit(t *testing.T) {
 				assert.False(t, ok, "git finds a repository where discovery does not: %+v", oracle)
 			}
 
-			assert.Equal(t, mainCheckoutGit(ctx, dir), MainCheckout(ctx, dir), "MainCheckout against git")
-			assert.Equal(t, wantMain, MainCheckout(ctx, dir), "MainCheckout")
-			assert.Equal(t, inWorkTreeGit(ctx, dir), InWorkTree(ctx, dir), "InWorkTree against git")
+			assert.Equal(t, mainCheckoutGit(ctx, dir, nil), MainCheckout(ctx, dir, os.LookupEnv), "MainCheckout against git")
+			assert.Equal(t, wantMain, MainCheckout(ctx, dir, os.LookupEnv), "MainCheckout")
+			assert.Equal(t, inWorkTreeGit(ctx, dir, nil), InWorkTree(ctx, dir), "InWorkTree against git")
 			assert.Equal(t, tc.wantIn, InWorkTree(ctx, dir), "InWorkTree")
 		})
 	}
@@ -258,22 +257,22 @@ func TestValidHead(t *testing.T) {
 func BenchmarkMainCheckout(b *testing.B) {
 	b.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 	b.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	ctx := context.Background()
+	ctx := processEnv()
 	root := gitLayout(b)
 	for _, dir := range []string{"repo/worktrees/x-wu-1/sub", "repo"} {
 		abs := filepath.Join(root, filepath.FromSlash(dir))
-		want := mainCheckoutGit(ctx, abs)
-		require.Equal(b, want, MainCheckout(ctx, abs))
+		want := mainCheckoutGit(ctx, abs, nil)
+		require.Equal(b, want, MainCheckout(ctx, abs, os.LookupEnv))
 		b.Run("pure/"+dir, func(b *testing.B) {
 			for b.Loop() {
-				if MainCheckout(ctx, abs) != want {
+				if MainCheckout(ctx, abs, os.LookupEnv) != want {
 					b.Fatal("wrong main checkout")
 				}
 			}
 		})
 		b.Run("subprocess/"+dir, func(b *testing.B) {
 			for b.Loop() {
-				if mainCheckoutGit(ctx, abs) != want {
+				if mainCheckoutGit(ctx, abs, nil) != want {
 					b.Fatal("wrong main checkout")
 				}
 			}
@@ -285,7 +284,7 @@ func BenchmarkMainCheckout(b *testing.B) {
 func BenchmarkInWorkTree(b *testing.B) {
 	b.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 	b.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	ctx := context.Background()
+	ctx := processEnv()
 	abs := filepath.Join(gitLayout(b), "repo", "sub", "deep")
 	b.Run("pure", func(b *testing.B) {
 		for b.Loop() {
@@ -296,7 +295,7 @@ func BenchmarkInWorkTree(b *testing.B) {
 	})
 	b.Run("subprocess", func(b *testing.B) {
 		for b.Loop() {
-			if !inWorkTreeGit(ctx, abs) {
+			if !inWorkTreeGit(ctx, abs, nil) {
 				b.Fatal("not in a work tree")
 			}
 		}

@@ -17,7 +17,7 @@ import (
 // ls-files` inside a work tree, otherwise a walk that skips .git, the worktrees directory
 // and .lumenflow (spec §3.2 lane:health).
 func RepoFiles(ctx context.Context, ws *Workspace, rt *Runtime) ([]string, error) {
-	if InWorkTree(ctx, ws.Root) {
+	if inWorkTreeOf(ctx, rt, ws.Root) {
 		out, err := NewGit(ws.Root, rt).Output(ctx, "ls-files", "-z")
 		if err != nil {
 			return nil, Errorf(tool.CodeGitError, "git ls-files: %w", err)

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -39,6 +38,7 @@ func ParseTimestamp(s string) (time.Time, error) { return time.Parse(time.RFC333
 // tool.IDSource. A Runtime is safe for concurrent use.
 type Runtime struct {
 	env       LookupEnv
+	environ   func() []string
 	dir       string
 	frozen    *time.Time
 	seed      *string
@@ -109,6 +109,21 @@ func (r *Runtime) StaleThreshold() time.Duration { return r.threshold }
 
 // Env returns the lookup function the runtime was built with.
 func (r *Runtime) Env() LookupEnv { return r.env }
+
+// SetEnviron gives the runtime the whole environment of its invocation, for a host that
+// holds it (a legacy command: os.Environ): git then gets all of it. Call it before the
+// runtime is shared.
+func (r *Runtime) SetEnviron(environ func() []string) { r.environ = environ }
+
+// Environ is the environment of the subprocesses the invocation runs: the whole one
+// given to SetEnviron, else the git variables the runtime's lookup sets (a native call:
+// see gitEnvVars). It is never nil.
+func (r *Runtime) Environ() []string {
+	if r.environ != nil {
+		return append([]string{}, r.environ()...)
+	}
+	return environOf(r.env)
+}
 
 // Hex is rand_hex(kind, n) of spec §2.5: with DELIVERY_SEED, the first n hex characters
 // of sha256(seed|kind|k|now), k counting this runtime's draws of kind from 0; otherwise
@@ -183,7 +198,7 @@ func (r *Runtime) resolveOwner(ctx context.Context) string {
 	if v, ok := r.env("DELIVERY_OWNER"); ok && v != "" {
 		return v
 	}
-	if email := gitConfigValue(ctx, r.dir, "user.email"); email != "" {
+	if email := gitConfigValue(ctx, r.dir, "user.email", r.Environ()); email != "" {
 		return email
 	}
 	if v, ok := r.env("USER"); ok && v != "" {
@@ -192,14 +207,12 @@ func (r *Runtime) resolveOwner(ctx context.Context) string {
 	return "unknown"
 }
 
-func gitConfigValue(ctx context.Context, dir, key string) string {
-	cmd := exec.CommandContext(ctx, "git", GitArgs("config", "--get", key)...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
+func gitConfigValue(ctx context.Context, dir, key string, environ []string) string {
+	out, err := (&Git{Dir: dir, Environ: environ}).Output(ctx, "config", "--get", key)
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(out)
 }
 
 // Journal begins the run's write journal on the workspace at root the first time it is

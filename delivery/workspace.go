@@ -87,22 +87,23 @@ func FindRoot(ctx context.Context, dir string, env LookupEnv) (root, checkout st
 			}
 		}
 	}
-	return MainCheckout(ctx, checkout), checkout, nil
+	return MainCheckout(ctx, checkout, env), checkout, nil
 }
 
 // MainCheckout maps a linked worktree directory to the main worktree (the directory that
 // holds the common .git); any other directory, or a directory outside git, is returned as is.
 // The repository is found by reading files (discoverGit); git itself runs only for layouts
-// and environments discoverGit leaves to it. Discovery reads the process environment because
-// that is what the git fallback inherits: both must see the same GIT_* variables.
-func MainCheckout(ctx context.Context, dir string) string {
-	switch repo, found := discoverGit(dir, os.LookupEnv); found {
+// and environments discoverGit leaves to it. Discovery reads env, the caller's environment,
+// and the git fallback runs in the environment derived from it (or the whole one ctx
+// carries, [WithEnv]): both see the same GIT_* variables.
+func MainCheckout(ctx context.Context, dir string, env LookupEnv) string {
+	switch repo, found := discoverGit(dir, env); found {
 	case discoverWorkTree:
 		return mainOfRepo(dir, repo)
 	case discoverNone:
 		return dir
 	}
-	return mainCheckoutGit(ctx, dir)
+	return mainCheckoutGit(ctx, dir, gitEnviron(ctx, env))
 }
 
 // mainOfRepo maps dir, inside the work tree of repo, to the same place in the main

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"io"
 	"os"
 	"time"
@@ -76,3 +77,20 @@ func EnvFromMap(m map[string]string) func(string) (string, bool) {
 // ProcessEnv returns a LookupEnv over the process environment, for hosts (never for
 // native handlers, which receive it through Env).
 func ProcessEnv() func(string) (string, bool) { return os.LookupEnv }
+
+type envKey struct{}
+
+// ContextWithEnv returns ctx carrying env, the Env of the call ctx serves. Shared code
+// that is handed the call's context but not its Env (delivery's git discovery, reached
+// through helpers whose signatures predate the Env) reads the call's environment
+// through [EnvFromContext] instead of the host process's. native.Tool attaches it to
+// every call.
+func ContextWithEnv(ctx context.Context, env *Env) context.Context {
+	return context.WithValue(ctx, envKey{}, env)
+}
+
+// EnvFromContext returns the Env ctx carries, or nil.
+func EnvFromContext(ctx context.Context) *Env {
+	env, _ := ctx.Value(envKey{}).(*Env)
+	return env
+}

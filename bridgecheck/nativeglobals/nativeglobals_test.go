@@ -9,5 +9,6 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), nativeglobals.Analyzer, "nativetools/tool", "a")
+	analysistest.Run(t, analysistest.TestData(), nativeglobals.Analyzer,
+		"nativetools/tool", "a", "example.com/helper", "example.com/outer", "example.com/clean")
 }

@@ -30,8 +30,13 @@ type Call struct {
 	written  bool
 }
 
-// Context is the call's context (cancelled on timeout by the adapter).
-func (c *Call) Context() context.Context { return c.cli.Context }
+// Context is the call's context (cancelled on timeout by the adapter). It carries the
+// process environment (delivery.WithEnv), the legacy command's own: the delivery
+// functions that take no environment (InWorkTree, a bare delivery.Git, RunGates) give
+// git and the gates all of it, as a command run in its own process does.
+func (c *Call) Context() context.Context {
+	return delivery.WithEnv(c.cli.Context, os.LookupEnv, os.Environ)
+}
 
 // Runtime is the invocation's clock, id source and owner (spec §2.5). An app run
 // without Run (tests calling App.Run directly) gets one built from the process
@@ -43,6 +48,7 @@ func (c *Call) Runtime() *delivery.Runtime {
 		if err != nil {
 			rt, _ = delivery.NewRuntime(cwd, func(string) (string, bool) { return "", false })
 		}
+		rt.SetEnviron(os.Environ)
 		c.runtime = rt
 	}
 	return c.runtime

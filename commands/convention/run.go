@@ -37,6 +37,8 @@ func Run(ctx context.Context, app *cli.App, argv []string) {
 	rt, envErr := delivery.NewRuntime(cwd, os.LookupEnv)
 	if envErr != nil {
 		envErr = &UsageError{Message: envErr.Error()}
+	} else {
+		rt.SetEnviron(os.Environ) // git and the gates get the whole process environment
 	}
 	res, err := checkArgv(s, app.Flags, args, envErr)
 	if err != nil {

@@ -28,7 +28,8 @@ func (t Tool) Decode(input json.RawMessage) (any, error) { return t.decode(input
 
 // Bind decodes input and returns the call to run; input that does not decode into the
 // Input struct (unknown fields, wrong types) is an error. The kernel binds in the
-// caller's goroutine and runs the call under the deadline.
+// caller's goroutine and runs the call under the deadline. The handler's context
+// carries the call's Env (tool.EnvFromContext).
 func (t Tool) Bind(input json.RawMessage) (func(ctx context.Context, env *tool.Env) tool.Output, error) {
 	run, err := t.bind(input)
 	if err != nil {
@@ -41,7 +42,7 @@ func (t Tool) Bind(input json.RawMessage) (func(ctx context.Context, env *tool.E
 					"%s: panic: %v", t.Spec.Name, r)
 			}
 		}()
-		return run(ctx, env)
+		return run(tool.ContextWithEnv(ctx, env), env)
 	}, nil
 }
 

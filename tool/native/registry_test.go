@@ -59,3 +59,17 @@ func TestRegistryDerivesAnUndeclaredDomainFromTheName(t *testing.T) {
 	got, _ = r.Lookup("mem:inbox")
 	assert.Equal(t, "memory", got.Spec.Domain, "a declared domain is kept")
 }
+
+// TestCallContextCarriesTheEnv: shared code handed only the handler's context reads the
+// call's Env through it.
+func TestCallContextCarriesTheEnv(t *testing.T) {
+	env := &tool.Env{Dir: "/w"}
+	var got *tool.Env
+	tl := native.New(tool.Spec{Name: "x:ctx"}, func(ctx context.Context, _ *tool.Env, _ sampleIn) tool.Output {
+		got = tool.EnvFromContext(ctx)
+		return tool.OK(nil)
+	})
+	tl.Call(context.Background(), env, json.RawMessage(`{"name":"a"}`))
+	assert.Same(t, env, got)
+	assert.Nil(t, tool.EnvFromContext(context.Background()))
+}

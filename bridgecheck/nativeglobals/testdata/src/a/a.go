@@ -1,7 +1,11 @@
 // Package a is not a native tool package (its path does not match -native): nothing
-// here is reported.
+// here is reported, neither its own globals nor the shared functions it calls.
 package a
 
-import "os"
+import (
+	"os"
 
-func Handler() string { return os.Getenv("HOME") }
+	"example.com/helper"
+)
+
+func Handler() string { return os.Getenv("HOME") + helper.Dir() }
