@@ -49,6 +49,7 @@ var migratedCases = []migratedCase{
 	{tool: "mem:inbox", input: `{"all":true}`},                        // every signal, read ones included (no receipts written)
 	{tool: "config:get", input: `{"key":"software_delivery.lanes"}`},  // a list of mappings, keeping order and types
 	{tool: "file:read", input: `{"path":"docs/tasks/wu/WU-15.yaml"}`}, // a whole WU spec
+	{tool: "lane:suggest", input: `{}`},                               // every file against the lanes (a walk: the copy is no work tree)
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +

@@ -33,6 +33,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "initiative:status", input: `{"id":"INIT-1"}`},
 		{tool: "backlog:status", input: `{}`},
 		{tool: "lane:health", input: `{}`},
+		{tool: "lane:suggest", input: `{}`},
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},
 		{tool: "flow:bottlenecks", input: `{}`},
