@@ -50,6 +50,7 @@ var migratedCases = []migratedCase{
 	{tool: "config:get", input: `{"key":"software_delivery.lanes"}`},  // a list of mappings, keeping order and types
 	{tool: "file:read", input: `{"path":"docs/tasks/wu/WU-15.yaml"}`}, // a whole WU spec
 	{tool: "lane:suggest", input: `{}`},                               // every file against the lanes (a walk: the copy is no work tree)
+	{tool: "state:doctor", input: `{}`, fails: tool.CodeCheckFailed},  // WUs, stamps, events, signals, locks (the fixture has findings by design)
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +

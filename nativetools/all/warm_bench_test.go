@@ -34,6 +34,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "backlog:status", input: `{}`},
 		{tool: "lane:health", input: `{}`},
 		{tool: "lane:suggest", input: `{}`},
+		{tool: "state:doctor", input: `{}`, fails: tool.CodeCheckFailed}, // the fixture has findings by design
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},
 		{tool: "flow:bottlenecks", input: `{}`},
