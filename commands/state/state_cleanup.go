@@ -9,6 +9,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -64,11 +65,13 @@ func stateCleanup(c *convention.Call) error {
 	if runs("signals") {
 		if err := ws.Config.Check("software_delivery.memory.signalCleanup"); err != nil {
 			failed("signals", err)
-		} else if removed, kept, err := cleanupSignals(c, ws, defaultSignalPolicy(ws.Config), dryRun); err != nil {
+		} else if sig, notes, err := ops.SignalCleanup(c.Context(), ws, c.Runtime(), ops.SignalCleanupInput{DryRun: dryRun}); err != nil {
+			warnNotes(c, notes)
 			failed("signals", err)
 		} else {
-			data.Signals = &cleanupCounts{Removed: len(removed), Kept: kept}
-			lines = append(lines, fmt.Sprintf("Signals: removed %d, kept %d", len(removed), kept))
+			warnNotes(c, notes)
+			data.Signals = &cleanupCounts{Removed: len(sig.Removed), Kept: sig.Kept}
+			lines = append(lines, fmt.Sprintf("Signals: removed %d, kept %d", len(sig.Removed), sig.Kept))
 		}
 	}
 	if runs("memory") {

@@ -1,4 +1,4 @@
-package state
+package ops
 
 import (
 	"testing"
@@ -21,7 +21,7 @@ func TestPruneSignals(t *testing.T) {
 		sig("sig-d", 40, false, ""),     // unread, past 30d
 		sig("sig-e", 1, true, ""),       // fresh
 	}}
-	policy := signalPolicy{TTL: 7 * 24 * time.Hour, UnreadTTL: 30 * 24 * time.Hour, MaxEntries: 500}
+	policy := SignalPolicy{TTL: 7 * 24 * time.Hour, UnreadTTL: 30 * 24 * time.Hour, MaxEntries: 500}
 	for _, tc := range []struct {
 		name    string
 		max     int
