@@ -1,12 +1,11 @@
 package state
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -34,35 +33,27 @@ func newSignalCleanupApp() *cli.App {
 }
 
 func signalCleanup(c *convention.Call) error {
-	ws, err := c.Workspace()
+	ws, err := c.Workspace(ops.SignalCleanupKeys...)
 	if err != nil {
 		return err
 	}
-	if err := ws.Config.Check("software_delivery.directories", "software_delivery.memory.signalCleanup"); err != nil {
-		return err
-	}
-	p := defaultSignalPolicy(ws.Config)
+	in := ops.SignalCleanupInput{DryRun: c.Bool("dry-run")}
 	if c.IsSet("ttl") {
-		p.TTL, _ = convention.ParseDuration(c.Value("ttl"))
+		d, _ := convention.ParseDuration(c.Value("ttl"))
+		in.TTL = &d
 	}
 	if c.IsSet("unread-ttl") {
-		p.UnreadTTL, _ = convention.ParseDuration(c.Value("unread-ttl"))
+		d, _ := convention.ParseDuration(c.Value("unread-ttl"))
+		in.UnreadTTL = &d
 	}
 	if c.IsSet("max-entries") {
-		p.MaxEntries = c.Int("max-entries")
+		n := c.Int("max-entries")
+		in.MaxEntries = &n
 	}
-	dryRun := c.Bool("dry-run")
-	removed, kept, err := cleanupSignals(c, ws, p, dryRun)
+	data, notes, err := ops.SignalCleanup(c.Context(), ws, c.Runtime(), in)
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	return c.Result(fmt.Sprintf("Removed %d signal(s), kept %d", len(removed), kept),
-		signalCleanupData{Removed: removed, Kept: kept, DryRun: dryRun})
-}
-
-// signalCleanupData is signal:cleanup's JSON data.
-type signalCleanupData struct {
-	Removed []string `json:"removed"`
-	Kept    int      `json:"kept"`
-	DryRun  bool     `json:"dry_run"`
+	return c.Result(notes.Headline, data)
 }

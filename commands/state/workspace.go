@@ -2,7 +2,6 @@ package state
 
 import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
 // checkFailed reports a check command's failure: in text mode its report still goes to
@@ -15,11 +14,4 @@ func checkFailed(c *convention.Call, text string, data any, code, message string
 	}
 	c.Partial(data)
 	return c.Fail(code, message, nil)
-}
-
-// eventWarnings prints the event log's skipped-line warnings (spec §1.7).
-func eventWarnings(c *convention.Call, log *delivery.EventLog) {
-	for _, w := range log.Warnings() {
-		c.Warn("%s", w)
-	}
 }

@@ -52,6 +52,8 @@ var migratedCases = []migratedCase{
 	{tool: "mem:triage", input: `{}`},                                 // open discoveries: the session file and the memory store (empty in the fixture)
 	{tool: "agent:issues-query", input: `{"since":30}`},               // every incident file (the fixture has none)
 	{tool: "wu:preflight", input: `{"id":"WU-42"}`},                   // every code and test path of a WU, found
+	{tool: "lane:suggest", input: `{}`},                               // every file against the lanes (a walk: the copy is no work tree)
+	{tool: "state:doctor", input: `{}`, fails: tool.CodeCheckFailed},  // WUs, stamps, events, signals, locks (the fixture has findings by design)
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +

@@ -33,6 +33,8 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "initiative:status", input: `{"id":"INIT-1"}`},
 		{tool: "backlog:status", input: `{}`},
 		{tool: "lane:health", input: `{}`},
+		{tool: "lane:suggest", input: `{}`},
+		{tool: "state:doctor", input: `{}`, fails: tool.CodeCheckFailed}, // the fixture has findings by design
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
 		{tool: "wu:preflight", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},

@@ -1,23 +1,25 @@
-package state
+package ops
 
 import (
 	"sort"
 	"time"
 
-	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
-// signalPolicy is the TTL policy of signal:cleanup (spec §3.2), also the signal step of
+// Helpers shared by the state domain's operations (signal:cleanup and state:cleanup's
+// signal step).
+
+// SignalPolicy is the TTL policy of signal:cleanup (spec §3.2), also the signal step of
 // state:cleanup with the config defaults.
-type signalPolicy struct {
+type SignalPolicy struct {
 	TTL, UnreadTTL time.Duration
 	MaxEntries     int
 }
 
-// defaultSignalPolicy is the policy of workspace.yaml's memory.signalCleanup keys.
-func defaultSignalPolicy(cfg *delivery.Config) signalPolicy {
-	return signalPolicy{TTL: cfg.SignalTTL, UnreadTTL: cfg.SignalUnreadTTL, MaxEntries: cfg.SignalMaxEntries}
+// DefaultSignalPolicy is the policy of workspace.yaml's memory.signalCleanup keys.
+func DefaultSignalPolicy(cfg *delivery.Config) SignalPolicy {
+	return SignalPolicy{TTL: cfg.SignalTTL, UnreadTTL: cfg.SignalUnreadTTL, MaxEntries: cfg.SignalMaxEntries}
 }
 
 // pruneSignals decides which signals of the store survive the policy at now. Signals
@@ -26,7 +28,7 @@ func defaultSignalPolicy(cfg *delivery.Config) signalPolicy {
 // time, file order on ties) while more than MaxEntries remain. keep is in file order,
 // removed lists ids in file order.
 // TODO(delivery): move to delivery.PruneSignals.
-func pruneSignals(store *delivery.SignalStore, protected map[string]bool, now time.Time, p signalPolicy) (keep []delivery.Signal, removed []string) {
+func pruneSignals(store *delivery.SignalStore, protected map[string]bool, now time.Time, p SignalPolicy) (keep []delivery.Signal, removed []string) {
 	type cand struct {
 		idx int
 		at  time.Time
@@ -96,7 +98,7 @@ func activeWUs(files []delivery.WUFile) map[string]bool {
 // policy with the WUs of ws protected as activeWUs says, and unless dryRun rewrites
 // signals.jsonl and drops the receipts of removed signals. Nothing is written when
 // nothing is removed.
-func cleanupSignals(c *convention.Call, ws *delivery.Workspace, p signalPolicy, dryRun bool) (removed []string, kept int, err error) {
+func cleanupSignals(ws *delivery.Workspace, rt *delivery.Runtime, notes *Notes, p SignalPolicy, dryRun bool) (removed []string, kept int, err error) {
 	files, err := delivery.ListWUs(ws)
 	if err != nil {
 		return nil, 0, err
@@ -106,9 +108,9 @@ func cleanupSignals(c *convention.Call, ws *delivery.Workspace, p signalPolicy, 
 		return nil, 0, err
 	}
 	for _, w := range store.Warnings() {
-		c.Warn("%s", w)
+		notes.Warn("%s", w)
 	}
-	keep, removed := pruneSignals(store, activeWUs(files), c.Runtime().Now(), p)
+	keep, removed := pruneSignals(store, activeWUs(files), rt.Now(), p)
 	if !dryRun && len(removed) > 0 {
 		if err := delivery.RewriteSignalStore(ws.Root, keep); err != nil {
 			return nil, 0, err

@@ -1,0 +1,70 @@
+// Scaffolded by `cmdbridge scaffold signal:cleanup` from newSignalCleanupApp (commands/state/signal_cleanup.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.SignalCleanup, minus printing.
+
+package state
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// SignalCleanupInput is signal:cleanup's input: one field per adapter schema property, in the same order.
+// TTL, UnreadTTL and MaxEntries are pointers: absent is the configuration's value, while
+// "" is not a duration (USAGE) and 0 is a maximum.
+type SignalCleanupInput struct {
+	DryRun     bool    `json:"dry_run,omitempty" jsonschema:"report what would be removed without writing"`
+	TTL        *string `json:"ttl,omitempty" jsonschema:"remove read signals older than this (default: memory.signalCleanup.ttl) (e.g. 30m, 24h, 7d)"`
+	UnreadTTL  *string `json:"unread_ttl,omitempty" jsonschema:"remove unread signals older than this (default: memory.signalCleanup.unreadTtl) (e.g. 30m, 24h, 7d)"`
+	MaxEntries *int64  `json:"max_entries,omitempty" jsonschema:"then keep at most this many signals, removing the oldest (default: memory.signalCleanup.maxEntries)"`
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:        "signal:cleanup",
+		Domain:      "state",
+		Description: "Prune old signals under the TTL policy (signals of in_progress and blocked WUs are kept)",
+		Annotations: tool.Annotations{DestructiveHint: true, IdempotentHint: true},
+		Effects: []tool.Effect{{
+			ReadOnly: true,
+			When: []tool.Condition{tool.Condition{
+				Is:       tool.Set,
+				Property: "dry_run",
+			}},
+		}},
+	}, runSignalCleanup))
+}
+
+// runSignalCleanup serves signal:cleanup natively: the environment, the durations' form
+// (USAGE, as the argv phase rejects them), the workspace with the directories and
+// signalCleanup sections checked, then ops.SignalCleanup. A dry run is a read through the
+// host's warm index; a real run is a write: the workspace read from disk, the operation
+// in the call's write journal, the index refreshed after.
+func runSignalCleanup(ctx context.Context, env *tool.Env, in SignalCleanupInput) tool.Output {
+	c, fail := shell.Start(env)
+	if fail != nil {
+		return fail.WithMeta("warnings", []string{})
+	}
+	op := ops.SignalCleanupInput{DryRun: in.DryRun}
+	var err error
+	if op.TTL, err = duration("ttl", in.TTL); err == nil {
+		op.UnreadTTL, err = duration("unread_ttl", in.UnreadTTL)
+	}
+	if err != nil {
+		return shell.Result(nil, ops.Notes{}, err)
+	}
+	if in.MaxEntries != nil {
+		n := int(*in.MaxEntries)
+		op.MaxEntries = &n
+	}
+	run := func(ws *delivery.Workspace) (ops.SignalCleanupData, ops.Notes, error) {
+		return ops.SignalCleanup(ctx, ws, c.RT, op)
+	}
+	return serveState(ctx, env, c, !in.DryRun, ops.SignalCleanupKeys, run)
+}

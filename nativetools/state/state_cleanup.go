@@ -1,0 +1,78 @@
+// Scaffolded by `cmdbridge scaffold state:cleanup` from newStateCleanupApp (commands/state/state_cleanup.go).
+// The Input struct reproduces the adapter's input schema; the handler is the command's shell
+// around ops.StateCleanup, minus printing.
+
+package state
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// CleanupInput is state:cleanup's input: one field per adapter schema property, in the same order.
+type CleanupInput struct {
+	DryRun      bool `json:"dry_run,omitempty" jsonschema:"report what would be removed without writing"`
+	SignalsOnly bool `json:"signals_only,omitempty" jsonschema:"run only the signal step"`
+	MemoryOnly  bool `json:"memory_only,omitempty" jsonschema:"run only the memory step"`
+	EventsOnly  bool `json:"events_only,omitempty" jsonschema:"run only the event step"`
+}
+
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// schema native.New infers equals the adapter's.
+func (CleanupInput) AdjustSchema(s *jsonschema.Schema) {
+	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.Exclusive, Properties: []string{"signals_only", "memory_only"}}, tool.Constraint{Kind: tool.Exclusive, Properties: []string{"signals_only", "events_only"}}, tool.Constraint{Kind: tool.Exclusive, Properties: []string{"memory_only", "events_only"}}); err != nil {
+		panic(err)
+	}
+}
+
+func init() {
+	nativetools.Register(native.New(tool.Spec{
+		Name:        "state:cleanup",
+		Description: "Prune runtime state: expired signals, then memory, then archive the events of long-done WUs",
+		Annotations: tool.Annotations{DestructiveHint: true, IdempotentHint: true},
+		Effects: []tool.Effect{{
+			ReadOnly: true,
+			When: []tool.Condition{tool.Condition{
+				Is:       tool.Set,
+				Property: "dry_run",
+			}},
+		}},
+	}, runCleanup))
+}
+
+// runCleanup serves state:cleanup natively: the environment, the command's exclusive
+// only-flags (USAGE, in the command's rule order), the workspace with the directories,
+// git and cleanup sections checked, then ops.StateCleanup. A dry run is a read through
+// the host's warm index; a real run is a write: the workspace read from disk, the
+// operation in the call's write journal, the index refreshed after.
+func runCleanup(ctx context.Context, env *tool.Env, in CleanupInput) tool.Output {
+	c, fail := shell.Start(env)
+	if fail != nil {
+		return fail.WithMeta("warnings", []string{})
+	}
+	given := map[string]bool{"signals": in.SignalsOnly, "memory": in.MemoryOnly, "events": in.EventsOnly}
+	for _, pair := range [][2]string{{"signals", "memory"}, {"signals", "events"}, {"memory", "events"}} {
+		if given[pair[0]] && given[pair[1]] {
+			err := delivery.Errorf(tool.CodeUsage, "flags --%s-only and --%s-only cannot be used together", pair[0], pair[1])
+			return shell.Result(nil, ops.Notes{}, err)
+		}
+	}
+	op := ops.StateCleanupInput{DryRun: in.DryRun}
+	for _, step := range []string{"signals", "memory", "events"} {
+		if given[step] {
+			op.Only = step
+		}
+	}
+	run := func(ws *delivery.Workspace) (ops.StateCleanupData, ops.Notes, error) {
+		return ops.StateCleanup(ctx, ws, c.RT, op)
+	}
+	return serveState(ctx, env, c, !in.DryRun, ops.StateCleanupKeys, run)
+}
