@@ -10,6 +10,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -93,7 +94,7 @@ func initiativeEdit(c *convention.Call) error {
 		seq := seqOf(root, "phases")
 		for _, title := range adds {
 			next++
-			seq.Content = append(seq.Content, phaseNode(next, title, "pending"))
+			seq.Content = append(seq.Content, ops.PhaseNode(next, title, "pending"))
 		}
 		phasesChanged = true
 	}
