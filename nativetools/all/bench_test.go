@@ -49,6 +49,9 @@ var migratedCases = []migratedCase{
 	{tool: "mem:inbox", input: `{"all":true}`},                        // every signal, read ones included (no receipts written)
 	{tool: "config:get", input: `{"key":"software_delivery.lanes"}`},  // a list of mappings, keeping order and types
 	{tool: "file:read", input: `{"path":"docs/tasks/wu/WU-15.yaml"}`}, // a whole WU spec
+
+	// A writer measured in its read-only form: an initiative's wave plan, no signal sent.
+	{tool: "orchestrate:initiative", input: `{"initiative":"INIT-1","dry_run":true}`},
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +

@@ -35,6 +35,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "lane:health", input: `{}`},
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},
+		{tool: "orchestrate:initiative", input: `{"initiative":"INIT-1","dry_run":true}`},
 		{tool: "flow:bottlenecks", input: `{}`},
 		{tool: "metrics", input: `{}`},
 		{tool: "flow:report", input: `{}`},
