@@ -21,6 +21,6 @@
 //   - The read-only commands (initiative:list, initiative:status, orchestrate:init-status,
 //     delegation:list, and bulk-assign, orchestrate:initiative and orchestrate:monitor in
 //     their dry-run or report-only forms) write nothing at all.
-//   - Helpers not yet in package delivery (linkWUs, readBucketRules, parseSince) carry a
+//   - Helpers not yet in package delivery (readBucketRules, parseSince) carry a
 //     TODO(delivery) naming where they belong.
 package initiative

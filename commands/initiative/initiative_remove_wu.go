@@ -1,16 +1,11 @@
 package initiative
 
 import (
-	"fmt"
-	"slices"
-
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -37,61 +32,11 @@ func initiativeRemoveWU(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	in, err := resolve(ws, c.String("initiative"))
+	data, notes, err := ops.InitiativeRemoveWU(c.Context(), ws, c.Runtime(),
+		ops.InitiativeRemoveWUInput{Initiative: c.String("initiative"), WU: c.Value("wu")})
+	warnNotes(c, notes)
 	if err != nil {
 		return err
 	}
-	id := c.Value("wu")
-	w, err := delivery.ReadWU(ws, id)
-	inList := slices.Contains(in.WUs, id)
-	if err != nil && !(inList && delivery.CodeOf(err) == tool.CodeNotFound) {
-		return err // a listed id without a file can still be unlinked
-	}
-	pointsHere := w != nil && (w.Initiative == in.ID || w.Initiative == in.Slug)
-	if !inList && !pointsHere {
-		return c.Failf(tool.CodeNotFound, "%s is not linked to %s", id, in.ID)
-	}
-	var paths []string
-	if pointsHere {
-		w.Delete("initiative")
-		w.Delete("phase")
-		if err := delivery.WriteWU(ws.Root, w); err != nil {
-			return err
-		}
-		paths = append(paths, w.Path)
-	}
-	if inList {
-		seq := delivery.MapGet(delivery.Root(in.Doc), "wus")
-		keep := seq.Content[:0]
-		for _, n := range seq.Content {
-			if n.Kind != yaml.ScalarNode || n.Value != id {
-				keep = append(keep, n)
-			}
-		}
-		seq.Content = keep
-		if len(keep) == 0 {
-			seq.Style = yaml.FlowStyle
-		}
-		if err := delivery.WriteInitiative(ws.Root, in); err != nil {
-			return err
-		}
-		paths = append(paths, in.Path)
-	}
-	cm, err := c.Commit(ws, fmt.Sprintf("docs: unlink %s from %s", lower(id), lower(in.ID)), paths...)
-	if err != nil {
-		return err
-	}
-	return c.Result(fmt.Sprintf("Unlinked %s from %s", id, in.ID),
-		initiativeRemoveWUData{Initiative: in.ID, WU: id, Removed: true, Commit: cm})
+	return opsResult(c, notes.Headline, data, data.Commit)
 }
-
-// initiativeRemoveWUData is initiative:remove-wu's JSON data.
-type initiativeRemoveWUData struct {
-	Initiative string             `json:"initiative"`
-	WU         string             `json:"wu"`
-	Removed    bool               `json:"removed"`
-	Commit     *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d initiativeRemoveWUData) Committed() *convention.Commit { return d.Commit }

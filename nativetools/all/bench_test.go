@@ -54,6 +54,9 @@ var migratedCases = []migratedCase{
 	{tool: "wu:preflight", input: `{"id":"WU-42"}`},                   // every code and test path of a WU, found
 	{tool: "lane:suggest", input: `{}`},                               // every file against the lanes (a walk: the copy is no work tree)
 	{tool: "state:doctor", input: `{}`, fails: tool.CodeCheckFailed},  // WUs, stamps, events, signals, locks (the fixture has findings by design)
+
+	// A writer measured in its read-only form: an initiative's wave plan, no signal sent.
+	{tool: "orchestrate:initiative", input: `{"initiative":"INIT-1","dry_run":true}`},
 	// Writers, restored after each call.
 	{tool: "wu:create", writes: true, input: `{"lane":"Content: Docs","title":"Document the benchmark",` +
 		`"description":"Explain how the migrated tools are benchmarked on both lanes and what each case measures.",` +

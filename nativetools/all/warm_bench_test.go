@@ -38,6 +38,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 		{tool: "wu:deps", input: `{"id":"WU-42"}`},
 		{tool: "wu:preflight", input: `{"id":"WU-42"}`},
 		{tool: "initiative:list", input: `{}`},
+		{tool: "orchestrate:initiative", input: `{"initiative":"INIT-1","dry_run":true}`},
 		{tool: "flow:bottlenecks", input: `{}`},
 		{tool: "metrics", input: `{}`},
 		{tool: "flow:report", input: `{}`},

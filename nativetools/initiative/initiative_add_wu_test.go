@@ -1,0 +1,111 @@
+// Scaffolded by `cmdbridge scaffold initiative:add-wu`: the native tool's contract with its legacy command.
+
+package initiative_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestAddWUSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestAddWUSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("initiative:add-wu")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("initiative:add-wu")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestAddWUDecodesFullInput: every property decodes into AddWUInput and survives the round trip.
+func TestAddWUDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("initiative:add-wu")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"initiative":"x-initiative","phase":7,"wu":["x-wu"]}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(initiative.AddWUInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// initWithWUs is a workspace with INIT-3 (slug public-api), WU-1 and WU-2 free, and WU-3
+// linked to another initiative.
+func initWithWUs(t *testing.T) string {
+	t.Helper()
+	ws := nativetest.Workspace(t)
+	nativetest.Write(t, ws, "docs/tasks/initiatives/INIT-3.yaml", "id: INIT-3\nslug: public-api\ntitle: Public API\nstatus: open\ncreated: 2026-02-27\nwus: []\n")
+	for _, id := range []string{"WU-1", "WU-2", "WU-3"} {
+		nativetest.WU(t, ws, id, "Core: API")
+	}
+	nativetest.Write(t, ws, "docs/tasks/wu/WU-3.yaml", "id: WU-3\ntitle: t\nlane: 'Core: API'\nstatus: ready\ncreated: 2026-02-01\ninitiative: INIT-9\n")
+	nativetest.Git(t, ws, "add", "-A")
+	nativetest.Git(t, ws, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "fixtures")
+	return ws
+}
+
+// TestAddWULinksBothSidesAndCommits: each WU gets the initiative's id and the phase, the
+// wus list gains them, one commit; linking again is a no-op with no commit.
+func TestAddWULinksBothSidesAndCommits(t *testing.T) {
+	ws := initWithWUs(t)
+	d := nativetest.Data(t, nativetest.Call(t, ws, "initiative:add-wu", `{"initiative":"public-api","wu":["WU-1","WU-2","WU-1"],"phase":2}`))
+	sha := nativetest.Git(t, ws, "rev-parse", "HEAD")
+	assert.Equal(t, map[string]any{"initiative": "INIT-3", "linked": []any{"WU-1", "WU-2"}, "already_linked": []any{},
+		"commit": map[string]any{"sha": sha, "subject": "docs: link 2 wus to init-3", "pushed": false}}, d)
+	ini, err := os.ReadFile(filepath.Join(ws, "docs", "tasks", "initiatives", "INIT-3.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(ini), "wus:\n  - WU-1\n  - WU-2\n")
+	wu1, err := os.ReadFile(filepath.Join(ws, "docs", "tasks", "wu", "WU-1.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(wu1), "initiative: INIT-3\nphase: 2\n")
+	assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"))
+
+	d = nativetest.Data(t, nativetest.Call(t, ws, "initiative:add-wu", `{"initiative":"INIT-3","wu":["WU-2"]}`))
+	assert.Equal(t, map[string]any{"initiative": "INIT-3", "linked": []any{}, "already_linked": []any{"WU-2"}, "commit": nil}, d)
+	assert.Equal(t, sha, nativetest.Git(t, ws, "rev-parse", "HEAD"), "no commit")
+}
+
+// TestAddWUFailures: each refusal has the command's code and changes nothing.
+func TestAddWUFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		code        string
+	}{
+		{"missing wu", `{"initiative":"INIT-3"}`, tool.CodeUsage},
+		{"missing initiative", `{"wu":["WU-1"]}`, tool.CodeUsage},
+		{"phase zero", `{"initiative":"INIT-3","wu":["WU-1"],"phase":0}`, tool.CodeUsage},
+		{"malformed wu", `{"initiative":"INIT-3","wu":["WU-1","wu-2"]}`, tool.CodeUsage},
+		{"linked elsewhere", `{"initiative":"INIT-3","wu":["WU-1","WU-3"]}`, tool.CodeValidation},
+		{"unknown wu", `{"initiative":"INIT-3","wu":["WU-1","WU-9"]}`, tool.CodeNotFound},
+		{"empty initiative", `{"initiative":"","wu":["WU-1"]}`, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := initWithWUs(t)
+			head := nativetest.Git(t, ws, "rev-parse", "HEAD")
+			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, ws, "initiative:add-wu", tc.input)))
+			assert.Equal(t, head, nativetest.Git(t, ws, "rev-parse", "HEAD"))
+			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
+		})
+	}
+}

@@ -1,0 +1,109 @@
+// Scaffolded by `cmdbridge scaffold initiative:edit`: the native tool's contract with its legacy command.
+
+package initiative_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestEditSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestEditSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("initiative:edit")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("initiative:edit")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestEditDecodesFullInput: every property decodes into EditInput and survives the round trip.
+func TestEditDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("initiative:edit")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"add_phase":["x-add_phase"],"add_success_metric":["x-add_success_metric"],"blocked_by":"x-blocked_by","blocked_reason":"x-blocked_reason","description":"x-description","id":"x-id","notes":"x-notes","phase_id":7,"phase_status":"pending","status":"draft","target_date":"x-target_date","title":"x-title","unblock":true}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(initiative.EditInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestEditChangesAndCommits: each given change lands in the file (comments and unknown keys
+// kept), changed lists the keys that changed, one commit; a repeated edit changes nothing
+// and commits nothing.
+func TestEditChangesAndCommits(t *testing.T) {
+	ws := nativetest.Workspace(t)
+	nativetest.Write(t, ws, "docs/tasks/initiatives/INIT-3.yaml", "id: INIT-3\nslug: public-api\ntitle: Public API\n# note\nstatus: draft\ncreated: 2026-02-27\n"+
+		"phases:\n  - id: 4\n    title: Old\n    status: pending\ncustom: kept\n")
+	input := `{"id":"public-api","status":"open","add_phase":["New"],"phase_id":4,"phase_status":"done","blocked_by":"INIT-2","blocked_reason":"auth"}`
+	d := nativetest.Data(t, nativetest.Call(t, ws, "initiative:edit", input))
+	sha := nativetest.Git(t, ws, "rev-parse", "HEAD")
+	assert.Equal(t, map[string]any{"id": "INIT-3", "changed": []any{"status", "phases", "blocked_by", "blocked_reason"},
+		"commit": map[string]any{"sha": sha, "subject": "docs: edit init-3", "pushed": false}}, d)
+	got, err := os.ReadFile(filepath.Join(ws, "docs", "tasks", "initiatives", "INIT-3.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, "id: INIT-3\nslug: public-api\ntitle: Public API\n# note\nstatus: open\ncreated: 2026-02-27\n"+
+		"phases:\n  - id: 4\n    title: Old\n    status: done\n  - id: 5\n    title: New\n    status: pending\ncustom: kept\n"+
+		"blocked_by: INIT-2\nblocked_reason: auth\n", string(got))
+	assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"))
+
+	d = nativetest.Data(t, nativetest.Call(t, ws, "initiative:edit", `{"id":"INIT-3","status":"open","blocked_by":"INIT-2"}`))
+	assert.Equal(t, map[string]any{"id": "INIT-3", "changed": []any{}, "commit": nil}, d)
+	assert.Equal(t, sha, nativetest.Git(t, ws, "rev-parse", "HEAD"), "no commit")
+}
+
+// TestEditFailures: each refusal has the command's code and changes nothing.
+func TestEditFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code        string
+	}{
+		{"no change", `{"id":"INIT-3","unblock":false}`, false, tool.CodeUsage},
+		{"missing id", `{"title":"x"}`, false, tool.CodeUsage},
+		{"phase id alone", `{"id":"INIT-3","phase_id":1}`, false, tool.CodeUsage},
+		{"phase status alone", `{"id":"INIT-3","phase_status":"done","title":"x"}`, false, tool.CodeUsage},
+		{"reason without blocked_by", `{"id":"INIT-3","blocked_reason":"r","title":"x"}`, false, tool.CodeUsage},
+		{"unblock with blocked_by", `{"id":"INIT-3","blocked_by":"x","unblock":true}`, true, tool.CodeUsage},
+		{"status not a choice", `{"id":"INIT-3","status":"finished"}`, false, tool.CodeUsage},
+		{"not a date", `{"id":"INIT-3","target_date":"2026-13-01"}`, false, tool.CodeUsage},
+		{"no workspace", `{"id":"INIT-3","title":"x"}`, true, tool.CodeNoWorkspace},
+		{"unknown initiative", `{"id":"nope","title":"x"}`, false, tool.CodeNotFound},
+		{"unknown phase after a change", `{"id":"INIT-3","title":"x","phase_id":2,"phase_status":"done"}`, false, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := nativetest.Workspace(t)
+			nativetest.Write(t, ws, "docs/tasks/initiatives/INIT-3.yaml", "id: INIT-3\nslug: public-api\ntitle: Public API\nstatus: draft\ncreated: 2026-02-27\n")
+			nativetest.Git(t, ws, "add", "-A")
+			nativetest.Git(t, ws, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "fixtures")
+			dir := ws
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, dir, "initiative:edit", tc.input)))
+			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
+		})
+	}
+}

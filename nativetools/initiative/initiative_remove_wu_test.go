@@ -1,0 +1,95 @@
+// Scaffolded by `cmdbridge scaffold initiative:remove-wu`: the native tool's contract with its legacy command.
+
+package initiative_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// TestRemoveWUSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
+func TestRemoveWUSchemaEqualsAdapter(t *testing.T) {
+	c, ok := commands.Default.Lookup("initiative:remove-wu")
+	require.True(t, ok, "legacy command not registered")
+	want, err := adapter.Schema(c)
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	nt, ok := nativetools.Default.Lookup("initiative:remove-wu")
+	require.True(t, ok, "native tool not registered")
+	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// TestRemoveWUDecodesFullInput: every property decodes into RemoveWUInput and survives the round trip.
+func TestRemoveWUDecodesFullInput(t *testing.T) {
+	nt, ok := nativetools.Default.Lookup("initiative:remove-wu")
+	require.True(t, ok, "native tool not registered")
+	raw := []byte(`{"initiative":"x-initiative","wu":"x-wu"}`)
+	v, err := nt.Decode(raw)
+	require.NoError(t, err)
+	in, ok := v.(initiative.RemoveWUInput)
+	require.True(t, ok, "decoded %T", v)
+	back, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), string(back))
+}
+
+// TestRemoveWUUnlinksBothSidesAndCommits: the id leaves the wus list (an empty list stays
+// a list), the WU loses initiative and phase, one commit of both files.
+func TestRemoveWUUnlinksBothSidesAndCommits(t *testing.T) {
+	ws := initWithWUs(t)
+	nativetest.Data(t, nativetest.Call(t, ws, "initiative:add-wu", `{"initiative":"INIT-3","wu":["WU-1"],"phase":1}`))
+	d := nativetest.Data(t, nativetest.Call(t, ws, "initiative:remove-wu", `{"initiative":"public-api","wu":"WU-1"}`))
+	sha := nativetest.Git(t, ws, "rev-parse", "HEAD")
+	assert.Equal(t, map[string]any{"initiative": "INIT-3", "wu": "WU-1", "removed": true,
+		"commit": map[string]any{"sha": sha, "subject": "docs: unlink wu-1 from init-3", "pushed": false}}, d)
+	ini, err := os.ReadFile(filepath.Join(ws, "docs", "tasks", "initiatives", "INIT-3.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(ini), "wus: []\n")
+	wu1, err := os.ReadFile(filepath.Join(ws, "docs", "tasks", "wu", "WU-1.yaml"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(wu1), "initiative")
+	assert.NotContains(t, string(wu1), "phase")
+	assert.Equal(t, "docs/tasks/initiatives/INIT-3.yaml\ndocs/tasks/wu/WU-1.yaml", nativetest.Git(t, ws, "show", "--format=", "--name-only", "HEAD"))
+	assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"))
+}
+
+// TestRemoveWUFailures: each refusal has the command's code and changes nothing.
+func TestRemoveWUFailures(t *testing.T) {
+	cases := []struct {
+		name, input string
+		code        string
+	}{
+		{"missing wu", `{"initiative":"INIT-3"}`, tool.CodeUsage},
+		{"missing initiative", `{"wu":"WU-1"}`, tool.CodeUsage},
+		{"empty wu", `{"initiative":"INIT-3","wu":""}`, tool.CodeUsage},
+		{"not linked", `{"initiative":"INIT-3","wu":"WU-1"}`, tool.CodeNotFound},
+		{"linked elsewhere", `{"initiative":"INIT-3","wu":"WU-3"}`, tool.CodeNotFound},
+		{"unknown wu", `{"initiative":"INIT-3","wu":"WU-9"}`, tool.CodeNotFound},
+		{"empty initiative", `{"initiative":"","wu":"WU-1"}`, tool.CodeNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := initWithWUs(t)
+			head := nativetest.Git(t, ws, "rev-parse", "HEAD")
+			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, ws, "initiative:remove-wu", tc.input)))
+			assert.Equal(t, head, nativetest.Git(t, ws, "rev-parse", "HEAD"))
+			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
+		})
+	}
+}
