@@ -64,6 +64,12 @@ var readCases = map[string]readCase{
 	"validate":                {input: fixed(`{}`)},
 	"wu:deps":                 {input: id(lastReady, `{"id":%q}`)},
 	"wu:infer-lane":           {input: fixed(`{"desc":"document the deploy runbook","paths":["docs/runbooks/deploy.md"]}`)},
+	"backlog:prune":           {input: fixed(`{}`)},
+	"lane:suggest":            {input: fixed(`{}`)},
+	"orchestrate:initiative":  {input: id(midInitiative, `{"initiative":%q,"dry_run":true}`)},
+	"signal:cleanup":          {input: fixed(`{"dry_run":true}`)},
+	"state:cleanup":           {input: fixed(`{"dry_run":true}`)},
+	"state:doctor":            {input: fixed(`{}`)},
 	"wu:delete":               {input: id(lastReady, `{"id":[%q],"dry_run":true}`)},
 	"wu:preflight":            {input: id(inProgress, `{"id":%q}`), fails: tool.CodeCheckFailed}, // generated code paths are not files
 	"wu:unlock-lane":          {input: fixed(`{"list":true}`)},
