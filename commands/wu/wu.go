@@ -180,15 +180,6 @@ func claimWU(c *convention.Call, ws *delivery.Workspace, in claimInput) (*claimR
 		SessionID: res.SessionID, LockPath: res.LockPath, Commit: conventionCommit(res.Commit)}, nil
 }
 
-// removeWorktreeOrWarn removes the WU's worktree after the command's state change is
-// committed; a failure is a warning (ops.RemoveWorktreeOrWarn).
-func removeWorktreeOrWarn(c *convention.Call, ws *delivery.Workspace, w *delivery.WU) bool {
-	var notes ops.Notes
-	removed := ops.RemoveWorktreeOrWarn(c.Context(), ws, c.Runtime(), &notes, w)
-	warnNotes(c, notes)
-	return removed
-}
-
 // deletion is the plan of wu:delete's deletions (ops.Deletion), as wu:recover --action
 // nuke uses it: which files go and how many event lines. Planning reads only; apply writes.
 type deletion struct {
