@@ -9,43 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/agent"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/agent"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestIssuesQuerySchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestIssuesQuerySchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("agent:issues-query")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("agent:issues-query")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestIssuesQueryDecodesFullInput: every property decodes into IssuesQueryInput and survives the round trip.
-func TestIssuesQueryDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("agent:issues-query")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"category":"x-category","severity":"blocker","since":7}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(agent.IssuesQueryInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // incidents are two category files as agent:log-issue writes them, around now
 // (2026-03-02T18:37:08.384Z): one incident is 20 days old, and one line is not JSON.

@@ -12,43 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/agent"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/agent"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestLogIssueSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestLogIssueSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("agent:log-issue")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("agent:log-issue")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestLogIssueDecodesFullInput: every property decodes into LogIssueInput and survives the round trip.
-func TestLogIssueDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("agent:log-issue")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"category":"workflow","description":"x-description","file":["x-file"],"resolution":"x-resolution","severity":"blocker","step":"x-step","tag":["x-tag"],"title":"x-title"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(agent.LogIssueInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // session is an active session on WU-1 with one major incident logged already.
 const session = `{

@@ -12,45 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/config"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/config"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestGetSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestGetSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Lookup("config:get")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("config:get")
-	require.True(t, ok, "native tool not registered")
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestGetDecodesFullInput: every property decodes into GetInput and survives the round trip.
-func TestGetDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("config:get")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(config.GetInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // call runs the registered tool in dir with nativetest's pinned environment plus extra,
 // and returns its Output with data as generic JSON.

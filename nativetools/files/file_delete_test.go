@@ -3,7 +3,6 @@
 package files_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/files"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/files"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestDeleteSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestDeleteSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("file:delete")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("file:delete")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestDeleteDecodesFullInput: every property decodes into DeleteInput and survives the round trip.
-func TestDeleteDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("file:delete")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"force":true,"path":"x-path","recursive":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(files.DeleteInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestDeleteRemoves: a file, a directory with recursive, a missing path with force, a
 // symlink itself (never its target), and a file outside any workspace.

@@ -3,51 +3,14 @@
 package files_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/files"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/files"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestReadSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestReadSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Lookup("file:read")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("file:read")
-	require.True(t, ok, "native tool not registered")
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestReadDecodesFullInput: every property decodes into ReadInput and survives the round trip.
-func TestReadDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("file:read")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(files.ReadInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 func TestReadSelectsAndEncodes(t *testing.T) {
 	root := nativetest.Workspace(t)

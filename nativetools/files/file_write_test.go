@@ -3,7 +3,6 @@
 package files_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/files"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/files"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestWriteSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestWriteSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("file:write")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("file:write")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestWriteDecodesFullInput: every property decodes into WriteInput and survives the round trip.
-func TestWriteDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("file:write")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"content":"x-content","encoding":"utf8","no_create_dirs":true,"path":"x-path"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(files.WriteInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestWriteWritesExactBytes: new files (parents created, 0644), an overwrite keeping
 // the mode, empty content, base64, and a call outside any workspace.

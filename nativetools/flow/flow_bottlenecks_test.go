@@ -3,49 +3,14 @@
 package flow_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/flow"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/flow"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestBottlenecksSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestBottlenecksSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("flow:bottlenecks")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("flow:bottlenecks")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestBottlenecksDecodesFullInput: every property decodes into BottlenecksInput and survives the round trip.
-func TestBottlenecksDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("flow:bottlenecks")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"limit":7}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(flow.BottlenecksInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestBottlenecksRanksOpenWUs: an open WU blocking others is a bottleneck, done WUs are
 // left out of the graph, the limit defaults to 10 and 0 lists none.

@@ -3,49 +3,14 @@
 package flow_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/flow"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/flow"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestReportSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestReportSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("flow:report")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("flow:report")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestReportDecodesFullInput: every property decodes into ReportInput and survives the round trip.
-func TestReportDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("flow:report")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"days":7,"end":"2026-02-20","start":"2026-02-01"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(flow.ReportInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestReportCountsGatesAndCompletionsInTheWindow: the gate runs and the completed WUs
 // inside the window are counted, those outside it are not; a date window ends with its

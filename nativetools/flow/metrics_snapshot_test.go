@@ -12,43 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/flow"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/flow"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestSnapshotSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestSnapshotSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("metrics:snapshot")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("metrics:snapshot")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestSnapshotDecodesFullInput: every property decodes into SnapshotInput and survives the round trip.
-func TestSnapshotDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("metrics:snapshot")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"days":7,"dry_run":true,"output":"x-output","type":"all"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(flow.SnapshotInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestSnapshotWritesTheMetrics: the default file is relative to the workspace root from
 // any directory, written as the metrics data in 2-space JSON with a final newline and

@@ -3,49 +3,15 @@
 package flow_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/flow"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/flow"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestMetricsSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestMetricsSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("metrics")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("metrics")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestMetricsDecodesFullInput: every property decodes into MetricsInput and survives the round trip.
-func TestMetricsDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("metrics")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"days":7,"kind":"dora"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(flow.MetricsInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestMetricsComputesTheSectionsAsked: the default is every section over 7 days; a
 // completed bug counts in deploys, lead time and MTTR, an open WU in the flow; a kind asks

@@ -3,50 +3,16 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestDelegationListSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestDelegationListSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("delegation:list")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("delegation:list")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestDelegationListDecodesFullInput: every property decodes into DelegationListInput and survives the round trip.
-func TestDelegationListDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("delegation:list")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"initiative":"x-initiative","wu":"x-wu"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.DelegationListInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // delegationRegistry has a WU-1 → WU-2 → WU-3 chain, WU-1 → WU-4, an unrelated
 // WU-5 → WU-6, and a later record of dlg-a1 (the latest record per id is used).

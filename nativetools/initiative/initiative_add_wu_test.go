@@ -3,7 +3,6 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestAddWUSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestAddWUSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("initiative:add-wu")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("initiative:add-wu")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestAddWUDecodesFullInput: every property decodes into AddWUInput and survives the round trip.
-func TestAddWUDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("initiative:add-wu")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"initiative":"x-initiative","phase":7,"wu":["x-wu"]}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.AddWUInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // initWithWUs is a workspace with INIT-3 (slug public-api), WU-1 and WU-2 free, and WU-3
 // linked to another initiative.

@@ -3,7 +3,6 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestCreateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestCreateSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("initiative:create")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("initiative:create")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestCreateDecodesFullInput: every property decodes into CreateInput and survives the round trip.
-func TestCreateDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("initiative:create")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"description":"x-description","id":"x-id","owner":"x-owner","phase":["x-phase"],"priority":"P0","slug":"x-slug","success_metric":["x-success_metric"],"target_date":"x-target_date","title":"x-title"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.CreateInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestCreateWritesAndCommits: the file in the spec's key order with the defaults (next id,
 // kebab slug, P2, draft), one commit of that file alone, and nothing else in the

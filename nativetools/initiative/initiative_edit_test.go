@@ -3,7 +3,6 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestEditSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestEditSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("initiative:edit")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("initiative:edit")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestEditDecodesFullInput: every property decodes into EditInput and survives the round trip.
-func TestEditDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("initiative:edit")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"add_phase":["x-add_phase"],"add_success_metric":["x-add_success_metric"],"blocked_by":"x-blocked_by","blocked_reason":"x-blocked_reason","description":"x-description","id":"x-id","notes":"x-notes","phase_id":7,"phase_status":"pending","status":"draft","target_date":"x-target_date","title":"x-title","unblock":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.EditInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestEditChangesAndCommits: each given change lands in the file (comments and unknown keys
 // kept), changed lists the keys that changed, one commit; a repeated edit changes nothing

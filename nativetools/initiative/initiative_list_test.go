@@ -3,49 +3,15 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestListSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestListSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("initiative:list")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("initiative:list")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestListDecodesFullInput: every property decodes into ListInput and survives the round trip.
-func TestListDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("initiative:list")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"status":"x-status"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.ListInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestListFiltersOnTheDerivedStatus: every initiative with its derived status and
 // progress; --status filters on the derived status; a listed WU without a spec is shown in

@@ -3,7 +3,6 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestRemoveWUSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestRemoveWUSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("initiative:remove-wu")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("initiative:remove-wu")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestRemoveWUDecodesFullInput: every property decodes into RemoveWUInput and survives the round trip.
-func TestRemoveWUDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("initiative:remove-wu")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"initiative":"x-initiative","wu":"x-wu"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.RemoveWUInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestRemoveWUUnlinksBothSidesAndCommits: the id leaves the wus list (an empty list stays
 // a list), the WU loses initiative and phase, one commit of both files.

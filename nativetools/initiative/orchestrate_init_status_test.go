@@ -3,50 +3,16 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestInitStatusSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestInitStatusSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("orchestrate:init-status")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("orchestrate:init-status")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestInitStatusDecodesFullInput: every property decodes into InitStatusInput and survives the round trip.
-func TestInitStatusDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("orchestrate:init-status")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"initiative":"x-initiative"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.InitStatusInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestInitStatusListsWUsByPhase: by id or slug, the progress and the WUs sorted by
 // phase, then id, unphased last; a WU file that does not parse is a warning and left out.

@@ -3,7 +3,6 @@
 package initiative_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/initiative"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/initiative"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestInitiativeSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestInitiativeSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("orchestrate:initiative")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("orchestrate:initiative")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestInitiativeDecodesFullInput: every property decodes into InitiativeInput and survives the round trip.
-func TestInitiativeDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("orchestrate:initiative")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"dry_run":true,"initiative":"x-initiative","progress":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(initiative.InitiativeInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // orchestrated is a workspace with INIT-3 (slug public-api): WU-1 in Core: API, WU-2 in
 // Core: API waiting for WU-1, WU-3 in Content: Docs.

@@ -3,52 +3,16 @@
 package memory_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestCheckpointSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestCheckpointSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Lookup("mem:checkpoint")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:checkpoint")
-	require.True(t, ok, "native tool not registered")
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestCheckpointDecodesFullInput: every property decodes into CheckpointInput and survives the round trip.
-func TestCheckpointDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:checkpoint")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.CheckpointInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestCheckpointRecordsNodeAndEvent: a checkpoint on an existing WU is a node and an event;
 // without wu the session's WU and session are used, and a WU without a spec gets no event.

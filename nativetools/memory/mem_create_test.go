@@ -5,50 +5,15 @@ package memory_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestCreateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestCreateSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("mem:create")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:create")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestCreateDecodesFullInput: every property decodes into CreateInput and survives the round trip.
-func TestCreateDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:create")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"discovered_from":"x-discovered_from","message":"x-message","priority":"P0","session":"x-session","tags":["x-tags"],"type":"x-type","wu":"x-wu"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.CreateInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestCreateAppendsANode: a discovery by default (id of spec §2.5, priority in metadata);
 // an alias is a discovery tagged with it first, tags de-duplicated, discovered_from

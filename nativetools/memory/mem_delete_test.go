@@ -3,50 +3,15 @@
 package memory_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestDeleteSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestDeleteSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("mem:delete")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:delete")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestDeleteDecodesFullInput: every property decodes into DeleteInput and survives the round trip.
-func TestDeleteDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:delete")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"dry_run":true,"id":["x-id"],"older_than":"x-older_than","tag":"x-tag"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.DeleteInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // deleteNodes: one node per selector, a kept one, one already deleted.
 const deleteNodes = `{"id":"mem-0001","type":"note","lifecycle":"session","content":"by id","created_at":"2026-03-02T18:00:00.000Z"}

@@ -3,49 +3,14 @@
 package memory_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestExportSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestExportSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("mem:export")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:export")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestExportDecodesFullInput: every property decodes into ExportInput and survives the round trip.
-func TestExportDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:export")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"lifecycle":"ephemeral","type":"x-type","wu":"x-wu"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.ExportInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestExportFilters: visible nodes by created_at then id, narrowed by wu, type and
 // lifecycle; without wu, the current session's WU.

@@ -3,7 +3,6 @@
 package memory_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestInitSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestInitSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("mem:init")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:init")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestInitDecodesFullInput: every property decodes into InitInput and survives the round trip.
-func TestInitDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:init")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.InitInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestInitCreatesWhatIsMissing: the first call creates the directory, an empty
 // memory.jsonl and config.yaml (§1.8); a second call creates nothing and leaves an existing

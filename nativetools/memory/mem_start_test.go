@@ -3,7 +3,6 @@
 package memory_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestStartSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestStartSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("mem:start")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:start")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestStartDecodesFullInput: every property decodes into StartInput and survives the round trip.
-func TestStartDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:start")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"agent_type":"x-agent_type","context_tier":"x-context_tier","wu":"x-wu"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.StartInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestStartAppendsASessionNode: a session node (lifecycle wu) with the flag defaults, a
 // new session uuid and its metadata; a given "" is recorded as "", not defaulted; each

@@ -3,7 +3,6 @@
 package memory_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,43 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestSummarizeSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestSummarizeSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("mem:summarize")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:summarize")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestSummarizeDecodesFullInput: every property decodes into SummarizeInput and survives the round trip.
-func TestSummarizeDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:summarize")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"dry_run":true,"wu":"x-wu"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.SummarizeInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // summarizeNodes are WU-1's nodes: a wu discovery, a long session checkpoint, a project
 // note, and nodes that are never sources (ephemeral, deleted, a summary, another WU).

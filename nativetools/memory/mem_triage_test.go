@@ -3,7 +3,6 @@
 package memory_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/memory"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/memory"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestTriageSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestTriageSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("mem:triage")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("mem:triage")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestTriageDecodesFullInput: every property decodes into TriageInput and survives the round trip.
-func TestTriageDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("mem:triage")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"archive":"x-archive","lane":"x-lane","promote":"x-promote","reason":"x-reason","title":"x-title","wu":"x-wu"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(memory.TriageInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // triageNodes: three open discoveries (one with a priority), a note and a closed discovery.
 const triageNodes = `{"id":"mem-0001","type":"discovery","lifecycle":"wu","content":"The health handler must not hit the DB. It times out under load!","created_at":"2026-03-01T08:00:00.000Z","wu_id":"WU-1","metadata":{"priority":"P1"}}

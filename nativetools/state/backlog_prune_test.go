@@ -3,7 +3,6 @@
 package state_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/state"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/state"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestPruneSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestPruneSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("backlog:prune")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("backlog:prune")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestPruneDecodesFullInput: every property decodes into PruneInput and survives the round trip.
-func TestPruneDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("backlog:prune")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"archive_days":7,"execute":true,"stale_days_in_progress":7,"stale_days_ready":7}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(state.PruneInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestPruneTagsStaleWUs: at DELIVERY_NOW (2026-03-02) a ready WU created 40 days ago is
 // stale under the 30-day default and reported only in a dry run; execute tags its notes

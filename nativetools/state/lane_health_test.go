@@ -3,49 +3,15 @@
 package state_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/state"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/state"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestHealthSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestHealthSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("lane:health")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("lane:health")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestHealthDecodesFullInput: every property decodes into HealthInput and survives the round trip.
-func TestHealthDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("lane:health")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"no_coverage":true,"verbose":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(state.HealthInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestHealthReportsOverlapsAndGaps: a healthy board with its gaps as a warning; an
 // overlap fails with CHECK_FAILED and still carries the report as data.

@@ -3,7 +3,6 @@
 package state_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/state"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/state"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestSuggestSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestSuggestSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("lane:suggest")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("lane:suggest")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestSuggestDecodesFullInput: every property decodes into SuggestInput and survives the round trip.
-func TestSuggestDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("lane:suggest")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"output":"x-output"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(state.SuggestInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestSuggestProposesUncoveredDirectories: each top-level directory (packages/ expanded)
 // with a file no lane covers is a suggestion, sorted by path; nothing is written without

@@ -3,7 +3,6 @@
 package state_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/state"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/state"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestSignalCleanupSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestSignalCleanupSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("signal:cleanup")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("signal:cleanup")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestSignalCleanupDecodesFullInput: every property decodes into SignalCleanupInput and survives the round trip.
-func TestSignalCleanupDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("signal:cleanup")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"dry_run":true,"max_entries":7,"ttl":"x-ttl","unread_ttl":"x-unread_ttl"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(state.SignalCleanupInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // cleanupSignals are three signals at DELIVERY_NOW (2026-03-02T18:37:08Z): read and 9
 // days old, unread and 40 days old, and unread and old but linked to an in-progress WU.

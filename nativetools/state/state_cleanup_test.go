@@ -3,7 +3,6 @@
 package state_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,43 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/state"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/state"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestCleanupSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestCleanupSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("state:cleanup")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("state:cleanup")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestCleanupDecodesFullInput: every property decodes into CleanupInput and survives the round trip.
-func TestCleanupDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("state:cleanup")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"dry_run":true,"events_only":true,"memory_only":true,"signals_only":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(state.CleanupInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestCleanupRunsEachStep: every step reports in a dry run and writes nothing; the
 // events of a WU done long ago move to their month's archive, committed; one step alone

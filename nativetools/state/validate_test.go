@@ -3,49 +3,15 @@
 package state_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/state"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/state"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestValidateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestValidateSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("validate")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("validate")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestValidateDecodesFullInput: every property decodes into ValidateInput and survives the round trip.
-func TestValidateDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("validate")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"done_only":true,"id":"WU-1","strict":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(state.ValidateInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestValidateReportsFindingsWithTheFailure: a done WU without a stamp is an error, so the
 // check fails with CHECK_FAILED and still carries its report; --id limits the check to a WU

@@ -3,49 +3,15 @@
 package workspace_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/workspace"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/workspace"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestStatusSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestStatusSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("backlog:status")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("backlog:status")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestStatusDecodesFullInput: every property decodes into StatusInput and survives the round trip.
-func TestStatusDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("backlog:status")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"include_done":true,"lane":"x-lane","status":["x-status"]}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(workspace.StatusInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestStatusListsTheBoard: the board by lane, done WUs counted but listed only on request,
 // --lane narrowing to one lane (an empty lane being a lane too), and a WU file that does

@@ -5,7 +5,6 @@ package wu_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,43 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestBriefSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestBriefSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:brief")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:brief")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestBriefDecodesFullInput: every property decodes into BriefInput and survives the round trip.
-func TestBriefDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:brief")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"client":"x-client","evidence_only":true,"id":"x-id","no_context":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.BriefInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // briefWU is a WU with an acceptance map, tests and notes.
 const briefWU = `id: WU-1

@@ -3,52 +3,15 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestClaimSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestClaimSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Lookup("wu:claim")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:claim")
-	require.True(t, ok, "native tool not registered")
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestClaimDecodesFullInput: every property decodes into ClaimInput and survives the round trip.
-func TestClaimDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:claim")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.ClaimInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestClaimBranchOnly: status in_progress, the lane lock, the claim event and its commit;
 // a second claim of the same WU is an invalid transition.

@@ -3,7 +3,6 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,45 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestCreateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestCreateSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Lookup("wu:create")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:create")
-	require.True(t, ok, "native tool not registered")
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestCreateDecodesFullInput: every property decodes into CreateInput and survives the round trip.
-func TestCreateDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:create")
-	require.True(t, ok, "native tool not registered")
-	raw, err := json.Marshal(schematest.FullInput(nt.Spec.InputSchema))
-	require.NoError(t, err)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.CreateInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestCreateWritesCommitsAndWarns: the WU file, the create event and one commit with the
 // call's git identity (GIT_CONFIG_GLOBAL=/dev/null: the §2.4 fallback, not the host's

@@ -3,50 +3,15 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestDeleteSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestDeleteSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:delete")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:delete")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestDeleteDecodesFullInput: every property decodes into DeleteInput and survives the round trip.
-func TestDeleteDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:delete")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"dry_run":true,"id":["x-id"]}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.DeleteInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestDelete: a dry run changes nothing; a deletion removes the YAML, the stamp, the WU's
 // event lines, its initiative link and a lock it holds, in one commit; a repeated id

@@ -3,49 +3,15 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestDepsSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestDepsSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:deps")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:deps")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestDepsDecodesFullInput: every property decodes into DepsInput and survives the round trip.
-func TestDepsDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:deps")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"depth":7,"direction":"up","id":"x-id"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.DepsInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestDepsWalksBothSides: upstream follows blocked_by, downstream blocks and the reverse
 // blocked_by; a side not asked for is null; depth defaults to 3 and limits the tree.

@@ -3,49 +3,14 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestEditSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestEditSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:edit")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:edit")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestEditDecodesFullInput: every property decodes into EditInput and survives the round trip.
-func TestEditDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:edit")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"acceptance":["x-acceptance"],"blocked_by":["x-blocked_by"],"code_paths":["x-code_paths"],"description":"x-description","exposure":"ui","id":"x-id","initiative":"x-initiative","lane":"x-lane","notes":"x-notes","phase":7,"priority":"P0","replace_acceptance":true,"replace_code_paths":true,"replace_notes":true,"title":"x-title","type":"feature"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.EditInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // editWU is a ready WU in initiative INIT-1, with notes and a custom key.
 const editWU = `id: WU-1

@@ -3,49 +3,14 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestInferLaneSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestInferLaneSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:infer-lane")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:infer-lane")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestInferLaneDecodesFullInput: every property decodes into InferLaneInput and survives the round trip.
-func TestInferLaneDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:infer-lane")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"desc":"x-desc","id":"x-id","paths":["x-paths"]}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.InferLaneInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // inferLanes defines an API lane (path pattern and keywords), a docs lane, and a lane
 // without either.

@@ -3,50 +3,16 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestPreflightSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestPreflightSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:preflight")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:preflight")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestPreflightDecodesFullInput: every property decodes into PreflightInput and survives the round trip.
-func TestPreflightDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:preflight")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"id":"x-id","worktree":"x-worktree"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.PreflightInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // preflightWU has a code path, a glob and a unit test, and prose manual tests.
 const preflightWU = `id: WU-1

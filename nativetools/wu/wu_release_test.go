@@ -3,50 +3,16 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestReleaseSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestReleaseSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:release")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:release")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestReleaseDecodesFullInput: every property decodes into ReleaseInput and survives the round trip.
-func TestReleaseDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:release")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"id":"x-id","reason":"x-reason","remove_worktree":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.ReleaseInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestRelease: an in-progress WU goes back to ready with its claim fields cleared, the
 // lock held for it released, a release event and a commit; a blank reason is the default

@@ -3,50 +3,15 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestUnlockLaneSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestUnlockLaneSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:unlock-lane")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:unlock-lane")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestUnlockLaneDecodesFullInput: every property decodes into UnlockLaneInput and survives the round trip.
-func TestUnlockLaneDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:unlock-lane")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"force":true,"lane":"x-lane","list":true,"reason":"x-reason"}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.UnlockLaneInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // TestUnlockLane: list shows every lock with its age and staleness and writes nothing; a
 // stale lock is cleared; an active one needs force (LOCK_ACTIVE otherwise, the lock

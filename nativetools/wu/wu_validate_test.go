@@ -3,49 +3,15 @@
 package wu_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/nativetools/wu"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestValidateSchemaEqualsAdapter: the native input schema is the adapter's, byte for byte.
-func TestValidateSchemaEqualsAdapter(t *testing.T) {
-	c, ok := commands.Default.Lookup("wu:validate")
-	require.True(t, ok, "legacy command not registered")
-	want, err := adapter.Schema(c)
-	require.NoError(t, err)
-	wantJSON, err := json.Marshal(want)
-	require.NoError(t, err)
-	nt, ok := nativetools.Default.Lookup("wu:validate")
-	require.True(t, ok, "native tool not registered")
-	gotJSON, err := json.Marshal(nt.Spec.InputSchema)
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
-}
-
-// TestValidateDecodesFullInput: every property decodes into ValidateInput and survives the round trip.
-func TestValidateDecodesFullInput(t *testing.T) {
-	nt, ok := nativetools.Default.Lookup("wu:validate")
-	require.True(t, ok, "native tool not registered")
-	raw := []byte(`{"id":"x-id","no_strict":true}`)
-	v, err := nt.Decode(raw)
-	require.NoError(t, err)
-	in, ok := v.(wu.ValidateInput)
-	require.True(t, ok, "decoded %T", v)
-	back, err := json.Marshal(in)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(raw), string(back))
-}
 
 // healthWU is a spec that passes the strict rules, with a lane the workspace does not
 // define and a blocked_by id without a spec file (two warnings).
