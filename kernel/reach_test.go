@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"testing"
 
@@ -42,23 +43,23 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 		t.Run(spec.Name, func(t *testing.T) {
 			full := schematest.FullInput(spec.InputSchema)
 			// An input setting every property at once may break the tool's constraints
-			// (two exclusive properties): then each optional property goes alone, beside
-			// the required ones, so every property still has to reach the lane.
+			// (two exclusive properties): then each optional property goes with the
+			// required ones and the fewest other properties (none, one or two) its
+			// constraints accept, so every property still has to reach the lane.
 			inputs := []map[string]any{full}
 			raw, err := json.Marshal(full)
 			require.NoError(t, err)
 			if res := k.Call(context.Background(), req(spec.Name, string(raw))); !res.Output.Success {
 				require.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code, "%+v", res.Output.Error)
-				require.Contains(t, res.Output.Error.Message, "together", "only a constraint may refuse the full input")
+				details, _ := res.Output.Error.Details.(map[string]any)
+				require.Contains(t, details, "rule", "only a constraint may refuse the full input: %+v", res.Output.Error)
 				inputs = nil
-				for prop, v := range full {
+				for _, prop := range slices.Sorted(maps.Keys(full)) {
 					if slices.Contains(spec.InputSchema.Required, prop) {
 						continue
 					}
-					in := map[string]any{prop: v}
-					for _, r := range spec.InputSchema.Required {
-						in[r] = full[r]
-					}
+					in := companions(t, k, spec.Name, full, spec.InputSchema.Required, prop)
+					require.NotNil(t, in, "no input with %s and at most two other properties passes the constraints", prop)
 					inputs = append(inputs, in)
 				}
 			}
@@ -81,4 +82,47 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 			}
 		})
 	}
+}
+
+// companions is an input with prop, the required properties and the fewest others from
+// full (none, then one, then two, in name order) that the tool's constraints accept; nil
+// when there is none.
+func companions(t *testing.T, k *kernel.Kernel, name string, full map[string]any, required []string, prop string) map[string]any {
+	t.Helper()
+	base := map[string]any{prop: full[prop]}
+	for _, r := range required {
+		base[r] = full[r]
+	}
+	var others []string
+	for _, o := range slices.Sorted(maps.Keys(full)) {
+		if _, in := base[o]; !in {
+			others = append(others, o)
+		}
+	}
+	accepted := func(extra ...string) map[string]any {
+		in := maps.Clone(base)
+		for _, o := range extra {
+			in[o] = full[o]
+		}
+		raw, err := json.Marshal(in)
+		require.NoError(t, err)
+		if k.Call(context.Background(), req(name, string(raw))).Output.Success {
+			return in
+		}
+		return nil
+	}
+	if in := accepted(); in != nil {
+		return in
+	}
+	for i, a := range others {
+		if in := accepted(a); in != nil {
+			return in
+		}
+		for _, b := range others[i+1:] {
+			if in := accepted(a, b); in != nil {
+				return in
+			}
+		}
+	}
+	return nil
 }

@@ -60,27 +60,8 @@ func checkMin(prop string, v *int64, lo int64) error {
 	return nil
 }
 
-// serveWrite runs one initiative writer the way the legacy shell does: the runtime (a bad
-// DELIVERY_NOW is USAGE first), the argv problems, the workspace with ops.InitiativeKeys
-// checked, then the operation inside the call's write journal (a failed call leaves the
-// workspace as it found it). Data is the operation's data unchanged; warnings go to
-// metadata, on failure too.
+// serveWrite runs one initiative writer through shell.Serve with ops.InitiativeKeys
+// checked.
 func serveWrite[D any](ctx context.Context, env *tool.Env, argv error, op func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (D, ops.Notes, error)) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
-	if argv != nil {
-		return shell.Result(nil, ops.Notes{}, argv)
-	}
-	ws, err := ops.OpenWorkspace(ctx, env.Dir, shell.LookupEnv(env), ops.InitiativeKeys...)
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (D, ops.Notes, error) { return op(ctx, ws, call.RT) })
-	shell.Wrote(env, ws.Root)
-	if err != nil {
-		return shell.Result(nil, notes, err)
-	}
-	return shell.Result(data, notes, nil)
+	return shell.Serve(ctx, env, shell.Op[D]{Argv: argv, Write: true, Keys: ops.InitiativeKeys, Run: op})
 }

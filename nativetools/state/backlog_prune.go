@@ -58,18 +58,14 @@ func init() {
 // the workspace read from disk, the operation in the call's write journal, the index
 // refreshed after.
 func runPrune(ctx context.Context, env *tool.Env, in PruneInput) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
 	op := ops.BacklogPruneInput{Execute: in.Execute,
 		StaleInProgress: days(in.StaleDaysInProgress, ops.BacklogPruneStaleInProgress),
 		StaleReady:      days(in.StaleDaysReady, ops.BacklogPruneStaleReady),
 		ArchiveDays:     days(in.ArchiveDays, ops.BacklogPruneArchiveDays)}
-	run := func(ws *delivery.Workspace) (ops.BacklogPruneData, ops.Notes, error) {
-		return ops.BacklogPrune(ctx, ws, c.RT, op)
-	}
-	return serveState(ctx, env, c, in.Execute, ops.BacklogPruneKeys, run)
+	return shell.Serve(ctx, env, shell.Op[ops.BacklogPruneData]{Write: in.Execute, Keys: ops.BacklogPruneKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.BacklogPruneData, ops.Notes, error) {
+			return ops.BacklogPrune(ctx, ws, rt, op)
+		}})
 }
 
 // days is a threshold property's value, or def when it is absent.

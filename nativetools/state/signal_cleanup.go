@@ -47,24 +47,17 @@ func init() {
 // host's warm index; a real run is a write: the workspace read from disk, the operation
 // in the call's write journal, the index refreshed after.
 func runSignalCleanup(ctx context.Context, env *tool.Env, in SignalCleanupInput) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
 	op := ops.SignalCleanupInput{DryRun: in.DryRun}
-	var err error
-	if op.TTL, err = duration("ttl", in.TTL); err == nil {
-		op.UnreadTTL, err = duration("unread_ttl", in.UnreadTTL)
-	}
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
+	var argv error
+	if op.TTL, argv = duration("ttl", in.TTL); argv == nil {
+		op.UnreadTTL, argv = duration("unread_ttl", in.UnreadTTL)
 	}
 	if in.MaxEntries != nil {
 		n := int(*in.MaxEntries)
 		op.MaxEntries = &n
 	}
-	run := func(ws *delivery.Workspace) (ops.SignalCleanupData, ops.Notes, error) {
-		return ops.SignalCleanup(ctx, ws, c.RT, op)
-	}
-	return serveState(ctx, env, c, !in.DryRun, ops.SignalCleanupKeys, run)
+	return shell.Serve(ctx, env, shell.Op[ops.SignalCleanupData]{Argv: argv, Write: !in.DryRun, Keys: ops.SignalCleanupKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.SignalCleanupData, ops.Notes, error) {
+			return ops.SignalCleanup(ctx, ws, rt, op)
+		}})
 }

@@ -54,15 +54,11 @@ func init() {
 // the host's warm index; a real run is a write: the workspace read from disk, the
 // operation in the call's write journal, the index refreshed after.
 func runCleanup(ctx context.Context, env *tool.Env, in CleanupInput) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
+	var argv error
 	given := map[string]bool{"signals": in.SignalsOnly, "memory": in.MemoryOnly, "events": in.EventsOnly}
 	for _, pair := range [][2]string{{"signals", "memory"}, {"signals", "events"}, {"memory", "events"}} {
-		if given[pair[0]] && given[pair[1]] {
-			err := delivery.Errorf(tool.CodeUsage, "flags --%s-only and --%s-only cannot be used together", pair[0], pair[1])
-			return shell.Result(nil, ops.Notes{}, err)
+		if given[pair[0]] && given[pair[1]] && argv == nil {
+			argv = delivery.Errorf(tool.CodeUsage, "flags --%s-only and --%s-only cannot be used together", pair[0], pair[1])
 		}
 	}
 	op := ops.StateCleanupInput{DryRun: in.DryRun}
@@ -71,8 +67,8 @@ func runCleanup(ctx context.Context, env *tool.Env, in CleanupInput) tool.Output
 			op.Only = step
 		}
 	}
-	run := func(ws *delivery.Workspace) (ops.StateCleanupData, ops.Notes, error) {
-		return ops.StateCleanup(ctx, ws, c.RT, op)
-	}
-	return serveState(ctx, env, c, !in.DryRun, ops.StateCleanupKeys, run)
+	return shell.Serve(ctx, env, shell.Op[ops.StateCleanupData]{Argv: argv, Write: !in.DryRun, Keys: ops.StateCleanupKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.StateCleanupData, ops.Notes, error) {
+			return ops.StateCleanup(ctx, ws, rt, op)
+		}})
 }

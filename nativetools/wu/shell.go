@@ -66,47 +66,12 @@ func (u *usage) then(check func() error) error {
 	return u.err
 }
 
-// lookup is the call's environment lookup; a nil one is an empty environment.
-func lookup(env *tool.Env) delivery.LookupEnv {
-	if env.LookupEnv == nil {
-		return delivery.LookupEnv(tool.EnvFromMap(nil))
-	}
-	return delivery.LookupEnv(env.LookupEnv)
-}
-
 // operation is an ops function bound to its input.
 type operation[D any] func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (D, ops.Notes, error)
 
-// serve runs one wu operation the way the legacy shell does: runtime, argv problems,
-// workspace opened with ops.WUKeys, the operation. Data is the operation's data
-// unchanged (the command's --json data); warnings go to metadata, on failure too.
+// serve runs one wu writer through shell.Serve with ops.WUKeys checked.
 func serve[D any](ctx context.Context, env *tool.Env, argv error, op operation[D]) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return withWarnings(*fail, nil)
-	}
-	if argv != nil {
-		return withWarnings(shell.Fail(argv), nil)
-	}
-	ws, err := ops.OpenWorkspace(ctx, env.Dir, lookup(env), ops.WUKeys...)
-	if err != nil {
-		return withWarnings(shell.Fail(err), nil)
-	}
-	data, notes, err := shell.Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op(ctx, ws, c.RT) })
-	shell.Wrote(env, ws.Root)
-	if err != nil {
-		return withWarnings(shell.Fail(err), notes.Warnings)
-	}
-	return withWarnings(tool.OK(data), notes.Warnings)
-}
-
-// withWarnings lists the call's warnings in metadata, always as a list (the adapter's
-// envelope mapping does the same), so consumers never see a missing key.
-func withWarnings(out tool.Output, warnings []string) tool.Output {
-	if warnings == nil {
-		warnings = []string{}
-	}
-	return out.WithMeta("warnings", warnings)
+	return shell.Serve(ctx, env, shell.Op[D]{Argv: argv, Write: true, Keys: ops.WUKeys, Run: op})
 }
 
 // deref is *p, or "" for nil.

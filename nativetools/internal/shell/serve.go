@@ -1,0 +1,53 @@
+package shell
+
+import (
+	"context"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// Op is one operation a native tool serves, once its input decoded.
+type Op[D any] struct {
+	// Argv is the verdict of the command's argv checks on the input (a USAGE error, or
+	// nil); it is reported after the environment's, as the legacy shell orders them.
+	Argv error
+	// Write marks a writer: the workspace is read from the disk, the operation runs in
+	// the call's write journal (a failure rolls its writes back) and the host's warm
+	// index is refreshed after. A read goes through the warm index when the host has one.
+	Write bool
+	// Keys are the configuration sections checked when the workspace opens.
+	Keys []string
+	// Run is the shared operation (delivery/ops).
+	Run func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (D, ops.Notes, error)
+}
+
+// Serve runs op the way the legacy shell does: the runtime from the call's environment
+// (a bad DELIVERY_NOW is USAGE first), the argv verdict, the workspace, the operation.
+// The Output is Result's: the data on success, the coded error otherwise, the warnings
+// in metadata either way.
+func Serve[D any](ctx context.Context, env *tool.Env, op Op[D]) tool.Output {
+	c, fail := Start(env)
+	if fail != nil {
+		return fail.WithMeta("warnings", []string{})
+	}
+	if op.Argv != nil {
+		return Result(nil, ops.Notes{}, op.Argv)
+	}
+	if !op.Write {
+		ws, err := ReadWorkspace(ctx, env, op.Keys...)
+		if err != nil {
+			return Result(nil, ops.Notes{}, err)
+		}
+		data, notes, err := op.Run(ctx, ws, c.RT)
+		return Result(data, notes, err)
+	}
+	ws, err := ops.OpenWorkspace(ctx, env.Dir, LookupEnv(env), op.Keys...)
+	if err != nil {
+		return Result(nil, ops.Notes{}, err)
+	}
+	data, notes, err := Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op.Run(ctx, ws, c.RT) })
+	Wrote(env, ws.Root)
+	return Result(data, notes, err)
+}
