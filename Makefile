@@ -35,10 +35,12 @@ demo: build
 demo-check: build
 	@SERVE_DEMO_NO_BUILD=1 scripts/serve-demo.sh --check
 
-## test: lint, the whole suite under the race detector, the parity suite, the demo check
+## test: lint, the whole suite under the race detector (the parity package runs every
+## parity script on three lanes, cold and with the warm index, and holds the ratchet), the
+## demo check. `make parity` is the same scripts through the CLI, recording the results.
 test: deps lint
 	$(GO) test -race -count=1 -timeout 20m ./...
-	$(MAKE) --no-print-directory parity demo-check
+	$(MAKE) --no-print-directory demo-check
 
 ## parity: every three-lane parity script (adapter, subprocess, native); fails on any difference
 parity: deps
