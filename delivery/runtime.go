@@ -43,6 +43,9 @@ type Runtime struct {
 	frozen    *time.Time
 	seed      *string
 	threshold time.Duration
+	// clock and ids, when set (UseHost), are the host's: a native call's tool.Env.
+	clock func() time.Time
+	ids   tool.IDSource
 
 	mu      sync.Mutex
 	draws   map[string]int
@@ -85,8 +88,21 @@ func envError(name, reason string) *Error {
 	return Errorf(tool.CodeUsage, "invalid environment variable %s: %s", name, reason)
 }
 
-// Now returns DELIVERY_NOW when set (frozen), else the wall clock, in UTC.
+// UseHost makes the runtime take its clock and its ids from the host that runs the call
+// (a native tool's tool.Env: the host derives both from the call's DELIVERY_NOW and
+// DELIVERY_SEED once, as delivery.ToolRuntime does), instead of its own. A nil argument
+// keeps the runtime's own. The environment is still validated by NewRuntime, so a bad
+// variable is the same USAGE error on every lane.
+func (r *Runtime) UseHost(now func() time.Time, ids tool.IDSource) {
+	r.clock, r.ids = now, ids
+}
+
+// Now returns the host's clock (UseHost), else DELIVERY_NOW when set (frozen), else the
+// wall clock, in UTC.
 func (r *Runtime) Now() time.Time {
+	if r.clock != nil {
+		return r.clock().UTC()
+	}
 	if r.frozen != nil {
 		return *r.frozen
 	}
@@ -129,6 +145,9 @@ func (r *Runtime) Environ() []string {
 // of sha256(seed|kind|k|now), k counting this runtime's draws of kind from 0; otherwise
 // crypto/rand. n is at most 64.
 func (r *Runtime) Hex(kind string, n int) string {
+	if r.ids != nil {
+		return r.ids.Hex(kind, n)
+	}
 	r.mu.Lock()
 	k := r.draws[kind]
 	r.draws[kind] = k + 1

@@ -19,14 +19,16 @@ type Call struct {
 	RT  *delivery.Runtime
 }
 
-// Start builds the §2.5 runtime from the call's environment (the same variables the
-// legacy main reads from the process), or the USAGE failure for a bad variable.
+// Start builds the call's §2.5 runtime once: the environment validated as the legacy main
+// validates its process's (a bad variable is the USAGE failure), the clock and the ids
+// the host's, from tool.Env (Now, IDs).
 func Start(env *tool.Env) (*Call, *tool.Output) {
 	rt, err := delivery.NewRuntime(env.Dir, delivery.LookupEnv(lookup(env)))
 	if err != nil {
 		out := Fail(err)
 		return nil, &out
 	}
+	rt.UseHost(env.Now, env.IDs)
 	return &Call{Env: env, RT: rt}, nil
 }
 
