@@ -165,51 +165,20 @@ func exporting(path string) bool {
 // body refers to an exiting function: directly, through another package's function
 // with the fact, or through one of the package's own (to a fixed point).
 func exportExits(pass *analysis.Pass, sc *scope.Scope, insp *inspector.Inspector) {
-	via := map[*types.Func]string{}
-	local := map[*types.Func][]*types.Func{} // function → the package's functions it refers to
-	var order []*types.Func                  // source order, so that Via never depends on map order
-	for cur := range insp.Root().Preorder((*ast.FuncDecl)(nil)) {
-		fd := cur.Node().(*ast.FuncDecl)
-		fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if !ok || fd.Body == nil || !sc.Checked(fd.Pos()) {
-			continue
+	order, via := scope.Reaching(pass, sc, insp, func(obj types.Object) string {
+		callee, ok := obj.(*types.Func)
+		if !ok {
+			return ""
 		}
-		order = append(order, fn)
-		body, _ := cur.FindNode(fd.Body)
-		for idc := range body.Preorder((*ast.Ident)(nil)) {
-			callee, ok := pass.TypesInfo.Uses[idc.Node().(*ast.Ident)].(*types.Func)
-			if !ok {
-				continue
-			}
-			callee = callee.Origin()
-			if callee.Pkg() == pass.Pkg {
-				local[fn] = append(local[fn], callee)
-				continue
-			}
-			if v := isExit(callee); v != "" && via[fn] == "" {
-				via[fn] = v
-				continue
-			}
-			var e Exits
-			if via[fn] == "" && pass.ImportObjectFact(callee, &e) {
-				via[fn] = e.Via
-			}
+		if v := isExit(callee); v != "" {
+			return v
 		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range order {
-			if via[fn] != "" {
-				continue
-			}
-			for _, c := range local[fn] {
-				if via[c] != "" {
-					via[fn], changed = via[c], true
-					break
-				}
-			}
+		var e Exits
+		if pass.ImportObjectFact(callee, &e) {
+			return e.Via
 		}
-	}
+		return ""
+	})
 	for _, fn := range order {
 		if v := via[fn]; v != "" {
 			pass.ExportObjectFact(fn, &Exits{Via: v})

@@ -188,55 +188,16 @@ func exporting(path string) bool {
 // whose body uses a process global: directly, through another package's function with
 // the fact, or through one of the package's own (to a fixed point).
 func exportReads(pass *analysis.Pass, sc *scope.Scope, insp *inspector.Inspector) {
-	via := map[*types.Func]string{}
-	local := map[*types.Func][]*types.Func{} // function → the package's functions it refers to
-	var order []*types.Func                  // source order, so that Via never depends on map order
-	for cur := range insp.Root().Preorder((*ast.FuncDecl)(nil)) {
-		fd := cur.Node().(*ast.FuncDecl)
-		fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if !ok || fd.Body == nil || !sc.Checked(fd.Pos()) {
-			continue
+	order, via := scope.Reaching(pass, sc, insp, func(obj types.Object) string {
+		if g := global(obj); g != "" {
+			return g
 		}
-		order = append(order, fn)
-		body, _ := cur.FindNode(fd.Body)
-		for idc := range body.Preorder((*ast.Ident)(nil)) {
-			obj := pass.TypesInfo.Uses[idc.Node().(*ast.Ident)]
-			if via[fn] != "" {
-				break
-			}
-			if g := global(obj); g != "" {
-				via[fn] = g
-				continue
-			}
-			callee, ok := obj.(*types.Func)
-			if !ok {
-				continue
-			}
-			callee = callee.Origin()
-			if callee.Pkg() == pass.Pkg {
-				local[fn] = append(local[fn], callee)
-				continue
-			}
-			var r ReadsGlobal
-			if callee.Pkg() != nil && pass.ImportObjectFact(callee, &r) {
-				via[fn] = r.Via
-			}
+		var r ReadsGlobal
+		if callee, ok := obj.(*types.Func); ok && callee.Pkg() != nil && pass.ImportObjectFact(callee, &r) {
+			return r.Via
 		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range order {
-			if via[fn] != "" {
-				continue
-			}
-			for _, c := range local[fn] {
-				if via[c] != "" {
-					via[fn], changed = via[c], true
-					break
-				}
-			}
-		}
-	}
+		return ""
+	})
 	for _, fn := range order {
 		if v := via[fn]; v != "" {
 			pass.ExportObjectFact(fn, &ReadsGlobal{Via: v})
