@@ -51,26 +51,20 @@ var metricKinds = []string{delivery.MetricsAll, delivery.MetricsDORA, delivery.M
 // the argv phase rejects it, "" included; absent is all), the workspace with the directories and lanes
 // sections checked, read through the warm index, then ops.Metrics.
 func runMetrics(ctx context.Context, env *tool.Env, in MetricsInput) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
-	kind := delivery.MetricsAll
-	if in.Kind != nil {
-		kind = *in.Kind
-	}
+	kind, argv := metricKind(in.Kind, "KIND")
+	days := int(shell.Or(in.Days, 7))
+	return shell.Serve(ctx, env, shell.Op[delivery.Metrics]{Argv: argv, Keys: ops.FlowKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (delivery.Metrics, ops.Notes, error) {
+			return ops.Metrics(ctx, ws, ops.MetricsInput{Kind: kind, Days: days, Now: rt.Now()})
+		}})
+}
+
+// metricKind is a KIND or --type value (absent: all); an unknown one, "" included, is
+// USAGE, as the argv phase rejects it.
+func metricKind(v *string, flag string) (string, error) {
+	kind := shell.Or(v, delivery.MetricsAll)
 	if !slices.Contains(metricKinds, kind) {
-		err := delivery.Errorf(tool.CodeUsage, "invalid value %q for KIND: expected one of %s", kind, strings.Join(metricKinds, ", "))
-		return shell.Result(nil, ops.Notes{}, err)
+		return kind, delivery.Errorf(tool.CodeUsage, "invalid value %q for %s: expected one of %s", kind, flag, strings.Join(metricKinds, ", "))
 	}
-	days := int64(7)
-	if in.Days != nil {
-		days = *in.Days
-	}
-	ws, err := shell.ReadWorkspace(ctx, env, ops.FlowKeys...)
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := ops.Metrics(ctx, ws, ops.MetricsInput{Kind: kind, Days: int(days), Now: c.RT.Now()})
-	return shell.Result(data, notes, err)
+	return kind, nil
 }

@@ -7,8 +7,6 @@ package flow
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -56,31 +54,11 @@ func init() {
 // one, "" included, is USAGE, as the argv phase rejects it), the workspace with the flow
 // sections checked, then ops.MetricsSnapshot inside the call's journal.
 func runSnapshot(ctx context.Context, env *tool.Env, in SnapshotInput) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
-	kind := delivery.MetricsAll
-	if in.Type != nil {
-		kind = *in.Type
-	}
-	if !slices.Contains(metricKinds, kind) {
-		err := delivery.Errorf(tool.CodeUsage, "invalid value %q for --type: expected one of %s", kind, strings.Join(metricKinds, ", "))
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	days := int64(7)
-	if in.Days != nil {
-		days = *in.Days
-	}
-	ws, err := ops.OpenWorkspace(ctx, env.Dir, shell.LookupEnv(env), ops.FlowKeys...)
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	op := ops.MetricsSnapshotInput{Type: kind, Days: int(days), Output: in.Output, Dir: env.Dir,
-		DryRun: in.DryRun, Now: c.RT.Now()}
-	data, notes, err := shell.Journaled(ctx, c.RT, ws, func() (ops.MetricsSnapshotData, ops.Notes, error) {
-		return ops.MetricsSnapshot(ctx, ws, op)
-	})
-	shell.Wrote(env, ws.Root)
-	return shell.Result(data, notes, err)
+	kind, argv := metricKind(in.Type, "--type")
+	days := int(shell.Or(in.Days, 7))
+	return shell.Serve(ctx, env, shell.Op[ops.MetricsSnapshotData]{Argv: argv, Write: true, Keys: ops.FlowKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MetricsSnapshotData, ops.Notes, error) {
+			return ops.MetricsSnapshot(ctx, ws, ops.MetricsSnapshotInput{Type: kind, Days: days, Output: in.Output,
+				Dir: env.Dir, DryRun: in.DryRun, Now: rt.Now()})
+		}})
 }

@@ -57,7 +57,7 @@ func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
 		return *fail
 	}
 	op := ops.MemCreateInput{Message: value(in.Message), WU: value(in.WU),
-		Type: orDefault(in.Type, ops.DefaultMemCreateType), Tags: in.Tags,
+		Type: shell.Or(in.Type, ops.DefaultMemCreateType), Tags: in.Tags,
 		DiscoveredFrom: value(in.DiscoveredFrom), Session: in.Session, Priority: value(in.Priority)}
 	if err := firstErr(checkWU("wu", in.WU), checkMEM("discovered_from", in.DiscoveredFrom),
 		checkEnum("priority", in.Priority, delivery.Priorities), requireFlag("message", in.Message),

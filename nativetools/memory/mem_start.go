@@ -58,8 +58,8 @@ func runStart(ctx context.Context, env *tool.Env, in StartInput) tool.Output {
 	if err := firstErr(checkWU("wu", wu), requireFlag("wu", wu)); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	op := ops.MemStartInput{WU: in.WU, AgentType: orDefault(in.AgentType, defaultAgentType),
-		ContextTier: orDefault(in.ContextTier, defaultContextTier)}
+	op := ops.MemStartInput{WU: in.WU, AgentType: shell.Or(in.AgentType, defaultAgentType),
+		ContextTier: shell.Or(in.ContextTier, defaultContextTier)}
 	ws, err := openWorkspace(ctx, env)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)

@@ -19,14 +19,6 @@ func checkMEM(prop string, v *string) error {
 	return nil
 }
 
-// orDefault is *p, or def when the property is absent (a given "" stays "", as `--flag=`).
-func orDefault(p *string, def string) string {
-	if p == nil {
-		return def
-	}
-	return *p
-}
-
 // checkDuration rejects a present DURATION-typed property that is not a duration (USAGE),
 // "" included, as the command's DURATION flag does.
 func checkDuration(prop string, v *string) error {

@@ -38,6 +38,14 @@ func Deref[T any](p *T) T {
 	return *p
 }
 
+// Or is *p, or def when p is nil (an absent property's default).
+func Or[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
 // Result is the Output of an operation: its data on success, its coded error otherwise
 // (a VALIDATION error with the details the legacy envelope has), and its warnings in
 // metadata either way (a warning met before a failure is still part of the call's
