@@ -47,26 +47,13 @@ func TestBlockAndUnblock(t *testing.T) {
 // TestBlockFailures: a blank or missing reason and a malformed id are USAGE before the
 // workspace is looked for; an unknown WU is NOT_FOUND.
 func TestBlockFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code        string
-	}{
-		{"blank reason, no workspace", `{"id":"WU-1","reason":"  "}`, true, tool.CodeUsage},
-		{"missing reason", `{"id":"WU-1"}`, false, tool.CodeUsage},
-		{"malformed id", `{"id":"one","reason":"x"}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1","reason":"x"}`, true, tool.CodeNoWorkspace},
-		{"unknown WU", `{"id":"WU-9","reason":"x"}`, false, tool.CodeNotFound},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := nt.Workspace(t)
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:block", tc.input)))
-		})
-	}
+	nt.Failures(t, "wu:block", nil, []nt.Failure{
+		nt.Case("blank reason, no workspace", `{"id":"WU-1","reason":"  "}`, true, tool.CodeUsage),
+		nt.Case("missing reason", `{"id":"WU-1"}`, false, tool.CodeUsage),
+		nt.Case("malformed id", `{"id":"one","reason":"x"}`, false, tool.CodeUsage),
+		nt.Case("no workspace", `{"id":"WU-1","reason":"x"}`, true, tool.CodeNoWorkspace),
+		nt.Case("unknown WU", `{"id":"WU-9","reason":"x"}`, false, tool.CodeNotFound),
+	})
 }
 
 func readFile(t *testing.T, root, rel string) string {

@@ -58,24 +58,11 @@ func TestDelete(t *testing.T) {
 // TestDeleteFailures: a missing, empty or malformed id is USAGE before the workspace is
 // looked for; an unknown WU is NOT_FOUND.
 func TestDeleteFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code        string
-	}{
-		{"missing id, no workspace", `{"dry_run":true}`, true, tool.CodeUsage},
-		{"empty list", `{"id":[]}`, false, tool.CodeUsage},
-		{"malformed id", `{"id":["WU-1","one"]}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":["WU-1"]}`, true, tool.CodeNoWorkspace},
-		{"unknown WU", `{"id":["WU-9"]}`, false, tool.CodeNotFound},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := nt.Workspace(t)
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:delete", tc.input)))
-		})
-	}
+	nt.Failures(t, "wu:delete", nil, []nt.Failure{
+		nt.Case("missing id, no workspace", `{"dry_run":true}`, true, tool.CodeUsage),
+		nt.Case("empty list", `{"id":[]}`, false, tool.CodeUsage),
+		nt.Case("malformed id", `{"id":["WU-1","one"]}`, false, tool.CodeUsage),
+		nt.Case("no workspace", `{"id":["WU-1"]}`, true, tool.CodeNoWorkspace),
+		nt.Case("unknown WU", `{"id":["WU-9"]}`, false, tool.CodeNotFound),
+	})
 }

@@ -50,23 +50,10 @@ func TestRelease(t *testing.T) {
 // TestReleaseFailures: a missing or malformed id is USAGE before the workspace is looked
 // for; an unknown WU is NOT_FOUND.
 func TestReleaseFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code        string
-	}{
-		{"missing id, no workspace", `{"reason":"x"}`, true, tool.CodeUsage},
-		{"malformed id", `{"id":"one"}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
-		{"unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := nt.Workspace(t)
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:release", tc.input)))
-		})
-	}
+	nt.Failures(t, "wu:release", nil, []nt.Failure{
+		nt.Case("missing id, no workspace", `{"reason":"x"}`, true, tool.CodeUsage),
+		nt.Case("malformed id", `{"id":"one"}`, false, tool.CodeUsage),
+		nt.Case("no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace),
+		nt.Case("unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound),
+	})
 }

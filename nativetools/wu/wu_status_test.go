@@ -37,24 +37,11 @@ func TestStatusOfAClaimedWU(t *testing.T) {
 // TestStatusFailures: a malformed id is USAGE even without a workspace; no id on main
 // and an unknown id are NOT_FOUND.
 func TestStatusFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code        string
-	}{
-		{"empty id is malformed, not absent", `{"id":""}`, true, tool.CodeUsage},
-		{"malformed id", `{"id":"twelve"}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
-		{"no id, none inferable on main", `{}`, false, tool.CodeNotFound},
-		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := nt.Workspace(t)
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:status", tc.input)))
-		})
-	}
+	nt.Failures(t, "wu:status", nil, []nt.Failure{
+		nt.Case("empty id is malformed, not absent", `{"id":""}`, true, tool.CodeUsage),
+		nt.Case("malformed id", `{"id":"twelve"}`, false, tool.CodeUsage),
+		nt.Case("no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace),
+		nt.Case("no id, none inferable on main", `{}`, false, tool.CodeNotFound),
+		nt.Case("unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound),
+	})
 }

@@ -17,28 +17,13 @@ import (
 
 // TestUnblockFailures: the argv check of id comes first; then the command's codes.
 func TestUnblockFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code        string
-	}{
-		{"missing id, no workspace", `{}`, true, tool.CodeUsage},
-		{"malformed id", `{"id":"WU-x"}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
-		{"unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound},
-		{"not blocked", `{"id":"WU-1"}`, false, tool.CodeInvalidTransition},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			ws := nt.Workspace(t)
-			create(t, ws)
-			dir := ws
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:unblock", tc.input)))
-		})
-	}
+	nt.Failures(t, "wu:unblock", func(t *testing.T, ws string) { create(t, ws) }, []nt.Failure{
+		nt.Case("missing id, no workspace", `{}`, true, tool.CodeUsage),
+		nt.Case("malformed id", `{"id":"WU-x"}`, false, tool.CodeUsage),
+		nt.Case("no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace),
+		nt.Case("unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound),
+		nt.Case("not blocked", `{"id":"WU-1"}`, false, tool.CodeInvalidTransition),
+	})
 }
 
 // TestUnblockTakesTheLockUnderPolicyActive: under lock_policy active the lane lock is

@@ -48,28 +48,15 @@ func TestUnlockLane(t *testing.T) {
 // TestUnlockLaneFailures: the combination rules are USAGE before the workspace is looked
 // for (a given "" counts as given); outside a workspace it is NO_WORKSPACE.
 func TestUnlockLaneFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code        string
-	}{
-		{"nothing", `{}`, true, tool.CodeUsage},
-		{"list with lane", `{"list":true,"lane":"Ops"}`, true, tool.CodeUsage},
-		{"list with an empty reason", `{"list":true,"reason":""}`, false, tool.CodeUsage},
-		{"list with force", `{"list":true,"force":true}`, false, tool.CodeUsage},
-		{"lane without reason", `{"lane":"Ops"}`, false, tool.CodeUsage},
-		{"reason only", `{"reason":"x"}`, false, tool.CodeUsage},
-		{"force only", `{"force":true}`, false, tool.CodeUsage},
-		{"no workspace", `{"list":true}`, true, tool.CodeNoWorkspace},
-		{"empty lane", `{"lane":"","reason":""}`, false, tool.CodeNotFound},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := nt.Workspace(t)
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:unlock-lane", tc.input)))
-		})
-	}
+	nt.Failures(t, "wu:unlock-lane", nil, []nt.Failure{
+		nt.Case("nothing", `{}`, true, tool.CodeUsage),
+		nt.Case("list with lane", `{"list":true,"lane":"Ops"}`, true, tool.CodeUsage),
+		nt.Case("list with an empty reason", `{"list":true,"reason":""}`, false, tool.CodeUsage),
+		nt.Case("list with force", `{"list":true,"force":true}`, false, tool.CodeUsage),
+		nt.Case("lane without reason", `{"lane":"Ops"}`, false, tool.CodeUsage),
+		nt.Case("reason only", `{"reason":"x"}`, false, tool.CodeUsage),
+		nt.Case("force only", `{"force":true}`, false, tool.CodeUsage),
+		nt.Case("no workspace", `{"list":true}`, true, tool.CodeNoWorkspace),
+		nt.Case("empty lane", `{"lane":"","reason":""}`, false, tool.CodeNotFound),
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
@@ -104,4 +105,36 @@ func Code(t *testing.T, out tool.Output) string {
 	require.False(t, out.Success, "expected a failure, got %#v", out.Data)
 	require.NotNil(t, out.Error)
 	return out.Error.Code
+}
+
+// Failure is one failing call of a native tool: its input, whether it runs outside any
+// workspace, and the error code it must end with.
+type Failure struct {
+	Name, Input string
+	NoWorkspace bool
+	Code        string
+}
+
+// Failures calls the tool once per case, in a fresh workspace (given to prepare first,
+// when prepare is set) or, for NoWorkspace, in an empty directory, and requires each
+// case's error code.
+func Failures(t *testing.T, name string, prepare func(t *testing.T, ws string), cases []Failure) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			dir := Workspace(t)
+			if prepare != nil {
+				prepare(t, dir)
+			}
+			if tc.NoWorkspace {
+				dir = t.TempDir()
+			}
+			assert.Equal(t, tc.Code, Code(t, Call(t, dir, name, tc.Input)))
+		})
+	}
+}
+
+// Case is a Failure, written as one row.
+func Case(name, input string, noWorkspace bool, code string) Failure {
+	return Failure{Name: name, Input: input, NoWorkspace: noWorkspace, Code: code}
 }
