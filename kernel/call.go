@@ -97,7 +97,7 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 		return c.refuse(tool.Fail(tool.CodeToolDisabled, "%s: %s", name, why))
 	}
 	// 4. validate.
-	input, canonical, out := decodeInput(req.Input)
+	input, canonical, out := tool.DecodeInput(req.Input)
 	sum := sha256.Sum256(canonical)
 	c.rec.InputHash = hex.EncodeToString(sum[:])
 	if len(req.Stdin) > 0 {
@@ -111,14 +111,8 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 		return c.refuse(tool.FailDetails(tool.CodeInvalidInput, map[string]any{"stdin_bytes": len(req.Stdin), "limit": limit},
 			"%s: stdin is %d bytes, over the limit of %d bytes (Config.MaxStdin)", name, len(req.Stdin), limit))
 	}
-	if ptr, why := firstViolation(e.spec.InputSchema, input, ""); why != "" {
-		return c.refuse(invalid(name, ptr, why))
-	}
-	if out := ruleViolation(name, e.spec.InputSchema, input); out != nil {
+	if out := e.check.Check(name, input); out != nil {
 		return c.refuse(*out)
-	}
-	if err := e.resolved.Validate(input); err != nil {
-		return c.refuse(invalid(name, "", err.Error()))
 	}
 	// 5. scope.
 	obj, _ := input.(map[string]any)
@@ -407,65 +401,6 @@ func withNote(note string) string {
 		return ""
 	}
 	return "; " + note
-}
-
-func invalid(name, ptr, why string) tool.Output {
-	if ptr == "" {
-		ptr = "/"
-	}
-	return tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": ptr, "reason": why},
-		"%s: invalid input at %s: %s", name, ptr, why)
-}
-
-// decodeInput parses the input into generic JSON and its canonical form (sorted keys,
-// compact). An absent input is the empty object.
-func decodeInput(raw json.RawMessage) (any, []byte, *tool.Output) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return map[string]any{}, []byte("{}"), nil
-	}
-	// Numbers are decoded exactly: an integer literal stays an int64 (a float64 would
-	// round above 2^53 and misjudge valid int64 values), anything else is a float64.
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	if err == nil && dec.InputOffset() != int64(len(raw)) {
-		err = fmt.Errorf("invalid character after top-level value at offset %d", dec.InputOffset())
-	}
-	if err != nil {
-		out := tool.FailDetails(tool.CodeInvalidInput, map[string]any{"path": "/"}, "input is not JSON: %v", err)
-		return nil, raw, &out
-	}
-	v = exactNumbers(v)
-	canonical, err := json.Marshal(v)
-	if err != nil {
-		out := tool.Fail(tool.CodeInvalidInput, "input: %v", err)
-		return nil, raw, &out
-	}
-	return v, canonical, nil
-}
-
-// exactNumbers replaces every json.Number in v: an integer that fits in an int64
-// becomes an int64, any other number a float64.
-func exactNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = exactNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = exactNumbers(e)
-		}
-	}
-	return v
 }
 
 // env builds the tool.Env of one native call.

@@ -55,11 +55,11 @@ type Kernel struct {
 
 // entry is one tool in the registry.
 type entry struct {
-	spec     tool.Spec
-	route    string
-	resolved *jsonschema.Resolved
-	command  *legacy.Command
-	native   *native.Tool
+	spec    tool.Spec
+	route   string
+	check   *tool.Checker
+	command *legacy.Command
+	native  *native.Tool
 	// unavailable says why the tool is listed but refuses every call: its spec could
 	// not be derived (see buildRegistry).
 	unavailable string
@@ -210,7 +210,7 @@ func (k *Kernel) buildRegistry() error {
 		if err := e.spec.CheckEffects(); err != nil {
 			return err
 		}
-		if e.resolved, err = e.spec.InputSchema.Resolve(nil); err != nil {
+		if e.check, err = tool.NewChecker(e.spec.InputSchema); err != nil {
 			return fmt.Errorf("tool %s: input schema: %w", name, err)
 		}
 	}

@@ -66,7 +66,7 @@ func TestRefusalsCarryCodesAndReceipts(t *testing.T) {
 		{name: "unknown property", req: req("test:echo", `{"txt":"a"}`), code: tool.CodeInvalidInput,
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/txt", "reason": "unknown property"}},
 		{name: "wrong item type", req: req("test:echo", `{"tags":["a",3]}`), code: tool.CodeInvalidInput,
-			status: evidence.StatusRefused, detail: map[string]any{"path": "/tags/1", "reason": "expected string, got integer"}},
+			status: evidence.StatusRefused, detail: map[string]any{"path": "/tags/1", "reason": `type: 3 has type "integer", want "string"`}},
 		{name: "missing required", req: req("wu:edit", `{"force":true}`), code: tool.CodeInvalidInput,
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/id", "reason": "required property is missing"}},
 		{name: "not json", req: req("test:echo", `{`), code: tool.CodeInvalidInput, status: evidence.StatusRefused},

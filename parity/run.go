@@ -153,6 +153,10 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	if slices.Contains(lanes, LaneSubprocess) && opts.Binary == "" {
 		return nil, fmt.Errorf("parity %s: the subprocess lane needs Options.Binary (the program %s)", toolName, cmd.Argv0())
 	}
+	refusal, err := checkInput(toolName, input, native, hasNative, cmd)
+	if err != nil {
+		return nil, err
+	}
 	ws, err := filepath.Abs(opts.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("parity %s: workspace: %w", toolName, err)
@@ -188,12 +192,15 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	for _, l := range lanes {
 		res := LaneResult{Lane: l}
 		env := laneEnv(opts.Env, ws, dirs[l])
-		switch l {
-		case LaneSubprocess, LaneAdapter:
+		switch {
+		case refusal != nil:
+			// The kernel refuses this input before any lane runs; so does parity.
+			res.Output = *refusal
+		case l == LaneSubprocess || l == LaneAdapter:
 			res.Output, res.Streams = runLegacy(ctx, cmd, input, l, adapter.Options{
 				Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary,
 			})
-		case LaneNative:
+		case l == LaneNative:
 			res.Output = runNative(ctx, native, input, dirs[l], env, opts)
 			if plain {
 				res.Streams = PlainStreams(res.Output)
@@ -237,6 +244,25 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 		return nil, fmt.Errorf("parity %s: %w", toolName, err)
 	}
 	return rep, nil
+}
+
+// checkInput validates input as the kernel does in front of every lane (tool.Spec.
+// CheckInput), against the native tool's schema, else the command's (the two are equal
+// for a tool that has both, nativetools' twin test sees to it). It returns the refusal
+// every lane then gives, or nil when the input is valid.
+func checkInput(name string, input json.RawMessage, nt native.Tool, hasNative bool, cmd legacy.Command) (*tool.Output, error) {
+	spec := nt.Spec
+	if !hasNative {
+		var err error
+		if spec, err = adapter.Spec(cmd); err != nil {
+			return nil, fmt.Errorf("parity %s: input schema: %w", name, err)
+		}
+	}
+	v, _, bad := tool.DecodeInput(input)
+	if bad == nil {
+		bad = spec.CheckInput(v)
+	}
+	return bad, nil
 }
 
 func commonOutput(ref LaneResult, before Tree, norm Normalizer) ([]byte, error) {

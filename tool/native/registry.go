@@ -46,9 +46,18 @@ func (t Tool) Bind(input json.RawMessage) (func(ctx context.Context, env *tool.E
 	}, nil
 }
 
-// Call binds input and runs the handler. Unknown fields and malformed JSON are
-// INVALID_INPUT; a panic in the handler is recovered as INTERNAL.
+// Call validates input as the kernel does (tool.Spec.CheckInput: malformed JSON, and
+// input the schema rejects, are INVALID_INPUT, so the handler gets only what its schema
+// allows), binds it and runs the handler. A panic in the handler is recovered as
+// INTERNAL. The kernel validates, then uses Bind: each call is validated once.
 func (t Tool) Call(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output {
+	v, _, bad := tool.DecodeInput(input)
+	if bad == nil {
+		bad = t.Spec.CheckInput(v)
+	}
+	if bad != nil {
+		return *bad
+	}
 	run, err := t.Bind(input)
 	if err != nil {
 		return tool.Fail(tool.CodeInvalidInput, "%v", err)
