@@ -143,6 +143,7 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 	if d, is := f.(cli.DocGenerationFlag); is && d.GetUsage() != "" {
 		p.schema.Description = unquotePlaceholder(d.GetUsage())
 	}
+	legacy.ConstrainSchema(f, p.schema)
 	if p.list && p.kind == kString && !app.DisableSliceFlagSeparator {
 		p.commaSplits = true // Argv refuses an element holding a comma
 	}

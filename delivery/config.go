@@ -433,7 +433,7 @@ func (p *configParser) gates(key string, n *yaml.Node) {
 	}
 }
 
-var durationRe = regexp.MustCompile(`^(\d+)([smhdw])$`)
+var durationRe = regexp.MustCompile(DurationPattern)
 
 // ParseDuration parses the spec's DURATION type: <int><unit> with unit s, m, h, d or w.
 func ParseDuration(s string) (time.Duration, error) {

@@ -101,7 +101,7 @@ type eventWire struct {
 	DelegationID *string `json:"delegationId"`
 }
 
-var wuIDRe = regexp.MustCompile(`^WU-\d+$`)
+var wuIDRe = regexp.MustCompile(WUIDPattern)
 
 // ValidWUID reports whether id matches ^WU-\d+$.
 func ValidWUID(id string) bool { return wuIDRe.MatchString(id) }

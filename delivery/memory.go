@@ -69,7 +69,7 @@ func LifecycleOf(t string) (string, bool) {
 	return l, ok
 }
 
-var memIDRe = regexp.MustCompile(`^mem-[0-9a-f]{4}(\.\d+)*$`)
+var memIDRe = regexp.MustCompile(MemoryIDPattern)
 
 // ValidMemoryID reports whether id is a memory node id (mem-xxxx, or hierarchical mem-xxxx.1).
 func ValidMemoryID(id string) bool { return memIDRe.MatchString(id) }

@@ -9,7 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Value is a flag value whose accepted form is one of spec §2.1's types. Expected names
@@ -71,7 +75,7 @@ func Enum(name, usage, def string, choices ...string) *cli.GenericFlag {
 // with a nil context, and they are listed in the usage text.
 func Enums(name, usage string, choices ...string) *cli.StringSliceFlag {
 	choices = append([]string(nil), choices...)
-	return &cli.StringSliceFlag{
+	return legacy.Constrain(&cli.StringSliceFlag{
 		Name:  name,
 		Usage: fmt.Sprintf("%s (repeatable; %s)", usage, strings.Join(choices, "|")),
 		Action: func(_ *cli.Context, values []string) error {
@@ -82,25 +86,31 @@ func Enums(name, usage string, choices ...string) *cli.StringSliceFlag {
 			}
 			return nil
 		},
-	}
+	}, func(s *jsonschema.Schema) {
+		for _, c := range choices {
+			s.Items.Enum = append(s.Items.Enum, c)
+		}
+	})
 }
 
-// Repeated declares a repeatable flag (spec type T[]) whose every value must satisfy ok,
-// such as WU[] or MEM[]. A bad value is the usage error `invalid value "<v>" for --<name>:
-// expected <expected>`, found in the argv phase like any other flag value.
-func Repeated(name, usage, expected string, ok func(string) bool) *cli.StringSliceFlag {
-	return &cli.StringSliceFlag{
+// Repeated declares a repeatable flag (spec type T[]) whose every value must match
+// pattern, such as WU[] or MEM[]. A bad value is the usage error `invalid value "<v>" for
+// --<name>: expected <expected>`, found in the argv phase like any other flag value; the
+// pattern is the schema's for every item.
+func Repeated(name, usage, expected, pattern string) *cli.StringSliceFlag {
+	re := regexp.MustCompile(pattern)
+	return legacy.Constrain(&cli.StringSliceFlag{
 		Name:  name,
 		Usage: usage,
 		Action: func(_ *cli.Context, values []string) error {
 			for _, v := range values {
-				if !ok(v) {
+				if !re.MatchString(v) {
 					return invalidValue{expected}
 				}
 			}
 			return nil
 		},
-	}
+	}, func(s *jsonschema.Schema) { s.Items.Pattern = pattern })
 }
 
 // patternValue accepts strings matching a regular expression.
@@ -121,11 +131,14 @@ func (p *patternValue) Set(s string) error {
 func (p *patternValue) String() string   { return p.value }
 func (p *patternValue) Expected() string { return p.expected }
 
+// Constrain puts the pattern in the flag's property schema (legacy.Constrained).
+func (p *patternValue) Constrain(s *jsonschema.Schema) { s.Pattern = p.re.String() }
+
 var (
-	dateRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	durationRE = regexp.MustCompile(`^(\d+)([smhdw])$`)
-	wuRE       = regexp.MustCompile(`^WU-\d+$`)
-	memRE      = regexp.MustCompile(`^mem-[0-9a-f]{4}(\.\d+)*$`)
+	dateRE     = regexp.MustCompile(delivery.DatePattern)
+	durationRE = regexp.MustCompile(delivery.DurationPattern)
+	wuRE       = regexp.MustCompile(delivery.WUIDPattern)
+	memRE      = regexp.MustCompile(delivery.MemoryIDPattern)
 )
 
 // DateValue is a DATE (YYYY-MM-DD) that is also a real calendar day.
@@ -220,7 +233,14 @@ func Int(name, usage string, def int, lo, hi *int) *cli.IntFlag {
 		}
 		return nil
 	}
-	return f
+	return legacy.Constrain(f, func(s *jsonschema.Schema) {
+		if lo != nil {
+			s.Minimum = jsonschema.Ptr(float64(*lo))
+		}
+		if hi != nil {
+			s.Maximum = jsonschema.Ptr(float64(*hi))
+		}
+	})
 }
 
 // Bound returns a pointer to n, for Int's range bounds.
