@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -416,4 +418,94 @@ func TestAdopterFlagsThatCannotBeInputs(t *testing.T) {
 		app.Flags = append(app.Flags[:2:2], app.Flags[3]) // the app itself cannot run a nil Target
 		return app
 	}}, &got, `{"dry_run":true,"id":"x"}`))
+}
+
+// hexValue is an adopter's cli.Generic value with a form: it checks it in Set and says
+// it in the schema (legacy.Constrained).
+type hexValue struct{ v string }
+
+func (h *hexValue) Set(s string) error {
+	if strings.Trim(s, "0123456789abcdef") != "" || s == "" {
+		return fmt.Errorf("not hex: %q", s)
+	}
+	h.v = s
+	return nil
+}
+func (h *hexValue) String() string                 { return h.v }
+func (h *hexValue) Constrain(s *jsonschema.Schema) { s.Pattern = "^[0-9a-f]+$" }
+
+// A flag's own checks reach the schema when the flag says them (legacy.Constrain, or a
+// Generic value implementing legacy.Constrained), so the one input check every lane
+// goes through refuses what the program would refuse, naming the property; a value the
+// schema accepts, the program accepts too.
+func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
+	ran := 0
+	c := legacy.Command{Name: "adopter:checks", New: func() *cli.App {
+		inRange := func(_ *cli.Context, v int) error {
+			if v < 1 || v > 10 {
+				return fmt.Errorf("--limit must be from 1 to 10")
+			}
+			return nil
+		}
+		tickets := func(_ *cli.Context, vs []string) error {
+			for _, v := range vs {
+				if !strings.HasPrefix(v, "T-") {
+					return fmt.Errorf("--ticket %q is not T-<n>", v)
+				}
+			}
+			return nil
+		}
+		return &cli.App{
+			Name: "checks",
+			Flags: []cli.Flag{
+				legacy.Constrain(&cli.IntFlag{Name: "limit", Value: 5, Action: inRange}, func(s *jsonschema.Schema) {
+					s.Minimum, s.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(10.0)
+				}),
+				legacy.Constrain(&cli.StringSliceFlag{Name: "ticket", Action: tickets}, func(s *jsonschema.Schema) {
+					s.Items.Pattern = "^T-[0-9]+$"
+				}),
+				&cli.GenericFlag{Name: "color", Value: &hexValue{}},
+			},
+			Action: func(*cli.Context) error { ran++; return nil },
+		}
+	}}
+	spec, err := Spec(c)
+	require.NoError(t, err)
+	p := spec.InputSchema.Properties
+	assert.Equal(t, 1.0, *p["limit"].Minimum)
+	assert.Equal(t, 10.0, *p["limit"].Maximum)
+	assert.Equal(t, "^T-[0-9]+$", p["ticket"].Items.Pattern)
+	assert.Equal(t, "^[0-9a-f]+$", p["color"].Pattern)
+	assert.Empty(t, spec.Warnings)
+
+	for input, path := range map[string]string{
+		`{"limit":0}`:                  "/limit",
+		`{"limit":11}`:                 "/limit",
+		`{"ticket":["T-1","X-2"]}`:     "/ticket/1",
+		`{"color":"fg"}`:               "/color",
+		`{"limit":3,"color":"red"}`:    "/color",
+		`{"ticket":["T-1"],"limit":0}`: "/limit",
+	} {
+		v, _, bad := tool.DecodeInput(json.RawMessage(input))
+		require.Nil(t, bad)
+		out := spec.CheckInput(v)
+		require.NotNil(t, out, input)
+		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code, input)
+		assert.Equal(t, path, out.Error.Details.(map[string]any)["path"], input)
+		// The program refuses it too.
+		argv, err := Argv(c, json.RawMessage(input))
+		require.NoError(t, err)
+		app := c.New()
+		app.ExitErrHandler = func(*cli.Context, error) {}
+		assert.Error(t, app.Run(append([]string{c.Name}, argv...)), input)
+	}
+	assert.Zero(t, ran, "no refused input reached the action")
+	for _, input := range []string{`{}`, `{"limit":10,"ticket":["T-1","T-22"],"color":"c0ffee"}`} {
+		v, _, _ := tool.DecodeInput(json.RawMessage(input))
+		assert.Nil(t, spec.CheckInput(v), input)
+		argv, err := Argv(c, json.RawMessage(input))
+		require.NoError(t, err)
+		require.NoError(t, c.New().Run(append([]string{c.Name}, argv...)), input)
+	}
+	assert.Equal(t, 2, ran)
 }
