@@ -26,11 +26,12 @@ type Git struct {
 	Environ []string
 	// Env holds extra KEY=VALUE entries appended to Environ.
 	Env []string
-	// Now is DELIVERY_NOW as given ("" when unset); commits use it for both dates.
+	// Now is the frozen instant (Runtime.NowString; "" when the clock is not frozen);
+	// commits use it for both dates.
 	Now string
 }
 
-// NewGit returns a Git for dir whose commit dates follow the runtime's DELIVERY_NOW and
+// NewGit returns a Git for dir whose commit dates follow the runtime's frozen clock and
 // whose environment is the runtime's ([Runtime.Environ]): a native call's git sees the
 // call's configuration, identity and discovery variables, as the command's own process
 // would, never the host's.

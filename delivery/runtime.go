@@ -112,12 +112,14 @@ func (r *Runtime) Now() time.Time {
 // Frozen reports whether DELIVERY_NOW froze the clock.
 func (r *Runtime) Frozen() bool { return r.frozen != nil }
 
-// NowString returns DELIVERY_NOW as given (for GIT_AUTHOR_DATE), or "" when unset.
+// NowString is the frozen instant as text, for the records that keep it so (commit
+// dates, an incident's timestamp): [Runtime.Now] — the host's clock under UseHost — in
+// the canonical form (Timestamp), or "" when DELIVERY_NOW did not freeze the clock.
 func (r *Runtime) NowString() string {
-	if v, ok := r.env("DELIVERY_NOW"); ok {
-		return v
+	if r.frozen == nil {
+		return ""
 	}
-	return ""
+	return Timestamp(r.Now())
 }
 
 // StaleThreshold is the lane-lock staleness threshold (STALE_LOCK_THRESHOLD_HOURS).
