@@ -36,9 +36,7 @@ func agentIssuesQuery(c *convention.Call) error {
 	}
 	data, notes, err := ops.AgentIssuesQuery(c.Context(), ws, ops.AgentIssuesQueryInput{Since: c.Int("since"),
 		Category: c.String("category"), Severity: c.Value("severity"), Now: c.Runtime().Now()})
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

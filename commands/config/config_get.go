@@ -36,7 +36,7 @@ func configGet(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.ConfigGet(ws, in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func configSet(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.ConfigSet(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

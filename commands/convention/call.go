@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -199,6 +200,39 @@ func (c *Call) Result(headline string, data any) error {
 		}
 	}
 	return c.Print(text, data)
+}
+
+// Notes prints and lists an operation's warnings (package ops), in order.
+func (c *Call) Notes(notes ops.Notes) {
+	for _, w := range notes.Warnings {
+		c.Warn("%s", w)
+	}
+}
+
+// OpsResult is Result for an operation's data (package ops), whose commit comes apart
+// from it: the headline (R1), the scalar fields (R2), the commit (R4) and trailer, text
+// printed after all of them; with --json the envelope.
+func (c *Call) OpsResult(headline string, data any, cm *ops.Commit, trailer string) error {
+	if c.JSON {
+		return c.Print("", data)
+	}
+	fields, err := Fields(data)
+	if err != nil {
+		return fmt.Errorf("render %s result: %w", c.Name, err)
+	}
+	text := ""
+	if headline != "" {
+		text = headline + "\n"
+	}
+	return c.Print(text+fields+CommitLines(OpsCommit(cm))+trailer, data)
+}
+
+// OpsCommit is an operation's commit for rule R4 (nil stays nil).
+func OpsCommit(cm *ops.Commit) *Commit {
+	if cm == nil {
+		return nil
+	}
+	return &Commit{SHA: cm.SHA, Subject: cm.Subject, Pushed: cm.Pushed, Branch: cm.Branch}
 }
 
 // Print reports success with text printed exactly as given in text mode (no newline

@@ -36,7 +36,7 @@ func fileDelete(c *convention.Call) error {
 	}
 	data, notes, err := ops.FileDelete(c.Context(), dir, c.LookupEnv, ops.FileDeleteInput{Path: c.String("path"),
 		Recursive: c.Bool("recursive"), Force: c.Bool("force")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

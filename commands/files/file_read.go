@@ -48,7 +48,7 @@ func fileRead(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.FileRead(c.Context(), dir, c.LookupEnv, in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

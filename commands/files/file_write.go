@@ -37,7 +37,7 @@ func fileWrite(c *convention.Call) error {
 	}
 	data, notes, err := ops.FileWrite(c.Context(), dir, c.LookupEnv, ops.FileWriteInput{Path: c.String("path"),
 		Content: c.String("content"), Encoding: c.Value("encoding"), NoCreateDirs: c.Bool("no-create-dirs")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -37,9 +37,7 @@ func flowBottlenecks(c *convention.Call) error {
 		return err
 	}
 	b, notes, err := ops.FlowBottlenecks(c.Context(), ws, ops.FlowBottlenecksInput{Limit: c.Int("limit")})
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -45,9 +45,7 @@ func flowReport(c *convention.Call) error {
 		return err
 	}
 	r, notes, err := ops.FlowReport(c.Context(), ws, win)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -58,9 +58,7 @@ func computeMetrics(c *convention.Call, kind string, days int) (delivery.Metrics
 		return delivery.Metrics{}, err
 	}
 	m, notes, err := ops.Metrics(c.Context(), ws, ops.MetricsInput{Kind: kind, Days: days, Now: c.Runtime().Now()})
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	return m, err
 }
 

@@ -50,9 +50,7 @@ func metricsSnapshot(c *convention.Call) error {
 		in.Output = &out
 	}
 	data, notes, err := ops.MetricsSnapshot(c.Context(), ws, in)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -41,9 +41,7 @@ func delegationList(c *convention.Call) error {
 		in.WU = c.Value("wu")
 	}
 	data, notes, err := ops.DelegationList(c.Context(), ws, in)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -38,9 +38,9 @@ func initiativeAddWU(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.InitiativeAddWU(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit)
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

@@ -45,9 +45,9 @@ func initiativeCreate(c *convention.Call) error {
 		in.TargetDate = c.Value("target-date")
 	}
 	data, notes, err := ops.InitiativeCreate(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit)
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

@@ -69,9 +69,9 @@ func initiativeEdit(c *convention.Call) error {
 		in.TargetDate = &v
 	}
 	data, notes, err := ops.InitiativeEdit(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit)
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

@@ -39,9 +39,7 @@ func initiativeList(c *convention.Call) error {
 		in.Status = &status
 	}
 	data, notes, err := ops.InitiativeList(c.Context(), ws, in)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -34,9 +34,9 @@ func initiativeRemoveWU(c *convention.Call) error {
 	}
 	data, notes, err := ops.InitiativeRemoveWU(c.Context(), ws, c.Runtime(),
 		ops.InitiativeRemoveWUInput{Initiative: c.String("initiative"), WU: c.Value("wu")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit)
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

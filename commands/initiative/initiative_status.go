@@ -44,9 +44,7 @@ func initiativeStatus(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.InitiativeStatus(c.Context(), ws, in)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -39,9 +39,7 @@ func orchestrateInitStatus(c *convention.Call) error {
 // --progress prints the same).
 func printInitStatus(c *convention.Call, ws *delivery.Workspace, ref string) error {
 	data, notes, err := ops.OrchestrateInitStatus(c.Context(), ws, ops.OrchestrateInitStatusInput{Ref: ref})
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

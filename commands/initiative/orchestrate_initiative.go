@@ -40,7 +40,7 @@ func orchestrateInitiative(c *convention.Call) error {
 	}
 	data, notes, err := ops.OrchestrateInitiative(c.Context(), ws, c.Runtime(),
 		ops.OrchestrateInitiativeInput{Ref: c.String("initiative"), DryRun: c.Bool("dry-run")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

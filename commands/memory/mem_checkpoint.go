@@ -41,7 +41,7 @@ func memCheckpoint(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.MemCheckpoint(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func memContext(c *convention.Call) error {
 		in.MaxSize = &size
 	}
 	data, notes, err := ops.MemContext(c.Context(), ws, in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func memCreate(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.MemCreate(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func memDelete(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.MemDelete(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func memExport(c *convention.Call) error {
 	}
 	data, notes, err := ops.MemExport(c.Context(), ws, ops.MemExportInput{WU: c.Value("wu"),
 		Type: c.String("type"), Lifecycle: c.Value("lifecycle")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func memInbox(c *convention.Call) error {
 	}
 	data, notes, err := ops.MemInbox(c.Context(), ws, c.Runtime(), ops.MemInboxInput{Since: c.Value("since"),
 		WU: c.Value("wu"), Lane: c.String("lane"), All: c.Bool("all"), Mark: c.Bool("mark")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

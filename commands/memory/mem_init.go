@@ -29,7 +29,7 @@ func memInit(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.MemInit(c.Context(), ws, c.Runtime(), ops.MemInitInput{})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

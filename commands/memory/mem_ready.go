@@ -34,7 +34,7 @@ func memReady(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.MemReady(c.Context(), ws, ops.MemReadyInput{WU: c.Value("wu"), Type: c.Value("type")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func memSignal(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.MemSignal(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func memStart(c *convention.Call) error {
 	}
 	data, notes, err := ops.MemStart(c.Context(), ws, c.Runtime(), ops.MemStartInput{WU: c.Value("wu"),
 		AgentType: c.String("agent-type"), ContextTier: c.String("context-tier")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

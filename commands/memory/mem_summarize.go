@@ -34,9 +34,7 @@ func memSummarize(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.MemSummarize(c.Context(), ws, c.Runtime(), ops.MemSummarizeInput{WU: c.Value("wu"), DryRun: c.Bool("dry-run")})
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

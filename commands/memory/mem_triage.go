@@ -46,7 +46,7 @@ func memTriage(c *convention.Call) error {
 	data, notes, err := ops.MemTriage(c.Context(), ws, c.Runtime(), ops.MemTriageInput{WU: c.Value("wu"),
 		Promote: c.Value("promote"), Lane: c.String("lane"), Title: c.String("title"),
 		Archive: c.Value("archive"), Reason: c.String("reason")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -40,14 +40,14 @@ func backlogPrune(c *convention.Call) error {
 	}
 	data, notes, err := ops.BacklogPrune(c.Context(), ws, c.Runtime(), ops.BacklogPruneInput{Execute: c.Bool("execute"),
 		StaleInProgress: c.Int("stale-days-in-progress"), StaleReady: c.Int("stale-days-ready"), ArchiveDays: c.Int("archive-days")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
 	text := convention.Table("stale or archivable WUs", []string{"wu", "status", "days", "category", "title"}, data.Rows) +
 		fmt.Sprintf("Total %d, stale %d, archivable %d, healthy %d\n", data.Total, len(data.Stale), len(data.Archivable), data.Healthy)
 	if !c.JSON {
-		text += convention.CommitLines(conventionCommit(data.Commit))
+		text += convention.CommitLines(convention.OpsCommit(data.Commit))
 	}
 	return c.Print(text, data)
 }

@@ -37,9 +37,7 @@ func laneHealth(c *convention.Call) error {
 	}
 	in := ops.LaneHealthInput{Verbose: c.Bool("verbose"), NoCoverage: c.Bool("no-coverage")}
 	data, notes, err := ops.LaneHealth(c.Context(), ws, c.Runtime(), in)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
 			// A failed check prints its report and carries it in the failure envelope.

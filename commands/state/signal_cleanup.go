@@ -51,7 +51,7 @@ func signalCleanup(c *convention.Call) error {
 		in.MaxEntries = &n
 	}
 	data, notes, err := ops.SignalCleanup(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -51,13 +51,13 @@ func stateCleanup(c *convention.Call) error {
 		}
 	}
 	data, notes, err := ops.StateCleanup(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
 	text := notes.Text
 	if !c.JSON {
-		text += convention.CommitLines(conventionCommit(data.Commit))
+		text += convention.CommitLines(convention.OpsCommit(data.Commit))
 	}
 	return c.Print(text, data)
 }

@@ -37,13 +37,13 @@ func stateDoctor(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.StateDoctor(c.Context(), ws, c.Runtime(), ops.StateDoctorInput{Fix: c.Bool("fix"), DryRun: c.Bool("dry-run")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
 			// A failed check prints its report and carries it in the failure envelope.
-			return checkFailed(c, notes.Text+convention.CommitLines(conventionCommit(data.Commit)), data, de.Code, de.Message)
+			return checkFailed(c, notes.Text+convention.CommitLines(convention.OpsCommit(data.Commit)), data, de.Code, de.Message)
 		}
 		return err
 	}
-	return c.Print(notes.Text+convention.CommitLines(conventionCommit(data.Commit)), data)
+	return c.Print(notes.Text+convention.CommitLines(convention.OpsCommit(data.Commit)), data)
 }

@@ -39,9 +39,7 @@ func backlogStatus(c *convention.Call) error {
 		return err
 	}
 	b, notes, err := ops.BacklogStatus(c.Context(), ws, in)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

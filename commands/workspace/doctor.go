@@ -38,9 +38,7 @@ func doctor(c *convention.Call) error {
 		}
 	}
 	d, notes, err := ops.Doctor(c.Context(), ws, wsErr, c.Runtime(), ops.DoctorInput{Dir: dir, Deep: c.Bool("deep")})
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
 			// A failed check prints its report and carries it in the failure envelope.

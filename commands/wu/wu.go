@@ -80,7 +80,7 @@ func releaseLockFor(ws *delivery.Workspace, w *delivery.WU) (bool, error) {
 func acquireLock(c *convention.Call, ws *delivery.Workspace, w *delivery.WU) (lanelock.Result, error) {
 	var notes ops.Notes
 	res, err := ops.AcquireLock(c.Context(), ws, c.Runtime(), &notes, w)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	return res, err
 }
 
@@ -147,11 +147,11 @@ type createResult struct {
 func createWU(c *convention.Call, ws *delivery.Workspace, in createInput) (*createResult, error) {
 	var notes ops.Notes
 	w, cm, err := ops.CreateWU(c.Context(), ws, c.Runtime(), &notes, in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return nil, err
 	}
-	return &createResult{WU: w, Commit: conventionCommit(cm)}, nil
+	return &createResult{WU: w, Commit: convention.OpsCommit(cm)}, nil
 }
 
 // claimInput holds the values of the claim step (wu:claim, wu:proto).
@@ -172,12 +172,12 @@ type claimResult struct {
 func claimWU(c *convention.Call, ws *delivery.Workspace, in claimInput) (*claimResult, error) {
 	var notes ops.Notes
 	res, err := ops.ClaimWU(c.Context(), ws, c.Runtime(), &notes, in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return nil, err
 	}
 	return &claimResult{WU: res.WU, Mode: res.Mode, WorktreePath: res.WorktreePath, Branch: res.Branch,
-		SessionID: res.SessionID, LockPath: res.LockPath, Commit: conventionCommit(res.Commit)}, nil
+		SessionID: res.SessionID, LockPath: res.LockPath, Commit: convention.OpsCommit(res.Commit)}, nil
 }
 
 // deletion is the plan of wu:delete's deletions (ops.Deletion), as wu:recover --action
@@ -193,7 +193,7 @@ type deletion struct {
 func planDeletion(c *convention.Call, ws *delivery.Workspace, ids []string) (*deletion, error) {
 	var notes ops.Notes
 	plan, err := ops.PlanDeletion(ws, &notes, ids)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return nil, err
 	}

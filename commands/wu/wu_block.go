@@ -37,9 +37,9 @@ func wuBlock(c *convention.Call) error {
 	}
 	data, notes, err := ops.WUBlock(c.Context(), ws, c.Runtime(), ops.WUBlockInput{ID: c.Value("id"),
 		Reason: c.Value("reason"), RemoveWorktree: c.Bool("remove-worktree")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit, "")
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

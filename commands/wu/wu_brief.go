@@ -35,9 +35,7 @@ func wuBrief(c *convention.Call) error {
 	}
 	data, notes, err := ops.WUBrief(c.Context(), ws, c.Runtime(), ops.WUBriefInput{ID: c.Value("id"),
 		Client: c.String("client"), NoContext: c.Bool("no-context"), EvidenceOnly: c.Bool("evidence-only")})
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

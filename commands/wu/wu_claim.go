@@ -35,9 +35,9 @@ func wuClaim(c *convention.Call) error {
 	}
 	data, notes, err := ops.WUClaim(c.Context(), ws, c.Runtime(), ops.WUClaimInput{ID: c.Value("id"),
 		Lane: c.String("lane"), BranchOnly: c.Bool("branch-only"), Force: c.Bool("force")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit, "")
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

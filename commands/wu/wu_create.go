@@ -53,9 +53,9 @@ func wuCreate(c *convention.Call) error {
 		CodePaths: c.Strings("code-paths"), BlockedBy: c.Strings("blocked-by"),
 		TestPathsUnit: c.Strings("test-paths-unit"), TestPathsManual: c.Strings("test-paths-manual"),
 		NoStrict: c.Bool("no-strict")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit, "")
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

@@ -35,9 +35,9 @@ func wuDelete(c *convention.Call) error {
 		return err
 	}
 	data, notes, err := ops.WUDelete(c.Context(), ws, c.Runtime(), ops.WUDeleteInput{IDs: c.Strings("id"), DryRun: c.Bool("dry-run")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit, "")
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

@@ -45,9 +45,7 @@ func wuDeps(c *convention.Call) error {
 		}
 	}
 	data, notes, err := ops.WUDeps(c.Context(), ws, in)
-	for _, w := range notes.Warnings {
-		c.Warn("%s", w)
-	}
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}

@@ -98,9 +98,9 @@ func wuEdit(c *convention.Call) error {
 		in.Phase = &p
 	}
 	data, notes, err := ops.WUEdit(c.Context(), ws, c.Runtime(), in)
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit, "")
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

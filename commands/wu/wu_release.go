@@ -38,9 +38,9 @@ func wuRelease(c *convention.Call) error {
 	}
 	data, notes, err := ops.WURelease(c.Context(), ws, c.Runtime(), ops.WUReleaseInput{ID: c.Value("id"),
 		Reason: c.String("reason"), RemoveWorktree: c.Bool("remove-worktree")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit, "")
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

@@ -48,9 +48,9 @@ func wuStatus(c *convention.Call) error {
 		id = c.Arg("id")
 	}
 	data, notes, err := ops.WUStatus(c.Context(), ws, c.Runtime(), ops.WUStatusInput{ID: id})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, nil, notes.Text)
+	return c.OpsResult(notes.Headline, data, nil, notes.Text)
 }

@@ -33,9 +33,9 @@ func wuUnblock(c *convention.Call) error {
 	}
 	data, notes, err := ops.WUUnblock(c.Context(), ws, c.Runtime(), ops.WUUnblockInput{ID: c.Value("id"),
 		Reason: c.String("reason")})
-	warnNotes(c, notes)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return opsResult(c, notes.Headline, data, data.Commit, "")
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }

@@ -70,7 +70,7 @@ func wuUnlockLane(c *convention.Call) error {
 		return err
 	}
 	c.Progress("%s", data.Audit)
-	return opsResult(c, notes.Headline, data, nil, "")
+	return c.OpsResult(notes.Headline, data, nil, "")
 }
 
 func dash(s string) string {
