@@ -135,6 +135,9 @@ func inWorkTree(ctx context.Context, dir string, lookup LookupEnv, environ []str
 
 // CurrentBranch returns the checked-out branch, or "" when HEAD is detached.
 func (g *Git) CurrentBranch(ctx context.Context) (string, error) {
+	if b, ok := g.headBranch(ctx); ok {
+		return b, nil
+	}
 	out, err := g.Output(ctx, "branch", "--show-current")
 	return strings.TrimSpace(out), err
 }
@@ -361,6 +364,9 @@ func (g *Git) WorktreeRemove(ctx context.Context, path string, force bool) error
 
 // BranchExists reports whether a local branch exists.
 func (g *Git) BranchExists(ctx context.Context, branch string) bool {
+	if exists, ok := g.branchExists(ctx, branch); ok {
+		return exists
+	}
 	_, err := g.Output(ctx, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
 	return err == nil
 }
