@@ -3,6 +3,9 @@
 // difference between them.
 //
 // Invariants:
+//   - The input is checked first, as the kernel checks it before any lane
+//     (tool.Spec.CheckInput): an input the schema refuses runs on no lane, and
+//     every lane reports that one INVALID_INPUT.
 //   - Each lane runs on its own fresh copy of the workspace; the workspace
 //     given by the caller is only read, never written.
 //   - Outputs are compared after a documented normalisation (see Normalizer):
