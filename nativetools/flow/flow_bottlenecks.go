@@ -28,6 +28,7 @@ type BottlenecksInput struct {
 // schema native.New infers equals the adapter's.
 func (BottlenecksInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["limit"].Default = json.RawMessage(`10`)
+	shell.Range(s, "limit", jsonschema.Ptr(0), nil)
 }
 
 func init() {
@@ -39,25 +40,13 @@ func init() {
 	}, runBottlenecks))
 }
 
-// runBottlenecks serves flow:bottlenecks natively: the environment, the limit (a negative
-// one is USAGE, as the argv phase rejects it), the workspace with the directories and lanes
-// sections checked, read through the warm index, then ops.FlowBottlenecks.
+// runBottlenecks serves flow:bottlenecks natively: the environment, the workspace with the
+// directories and lanes sections checked, read through the warm index, then
+// ops.FlowBottlenecks (the schema refuses a negative limit).
 func runBottlenecks(ctx context.Context, env *tool.Env, in BottlenecksInput) tool.Output {
-	if _, fail := shell.Start(env); fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
-	limit := int64(10)
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
-	if limit < 0 {
-		err := delivery.Errorf(tool.CodeUsage, "invalid value \"%d\" for --limit: expected integer >= 0", limit)
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	ws, err := shell.ReadWorkspace(ctx, env, ops.FlowKeys...)
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := ops.FlowBottlenecks(ctx, ws, ops.FlowBottlenecksInput{Limit: int(limit)})
-	return shell.Result(data, notes, err)
+	limit := int(shell.Or(in.Limit, 10))
+	return shell.Serve(ctx, env, shell.Op[delivery.Bottlenecks]{Keys: ops.FlowKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (delivery.Bottlenecks, ops.Notes, error) {
+			return ops.FlowBottlenecks(ctx, ws, ops.FlowBottlenecksInput{Limit: limit})
+		}})
 }

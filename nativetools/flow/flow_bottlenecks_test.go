@@ -30,17 +30,22 @@ func TestBottlenecksRanksOpenWUs(t *testing.T) {
 	assert.Equal(t, []any{}, data["bottlenecks"])
 }
 
-// TestBottlenecksFailures: a negative limit is USAGE before the workspace is looked for.
+// TestBottlenecksFailures: the schema refuses a negative limit before the handler runs
+// (INVALID_INPUT at /limit); outside a workspace NO_WORKSPACE.
 func TestBottlenecksFailures(t *testing.T) {
 	cases := []struct {
-		name, input, code string
+		name, input, code, path string
 	}{
-		{"negative limit", `{"limit":-1}`, tool.CodeUsage},
-		{"no workspace", `{}`, tool.CodeNoWorkspace},
+		{"negative limit", `{"limit":-1}`, tool.CodeInvalidInput, "/limit"},
+		{"no workspace", `{}`, tool.CodeNoWorkspace, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, t.TempDir(), "flow:bottlenecks", tc.input)
+			if tc.code == tool.CodeInvalidInput {
+				assertRefused(t, out, tc.path)
+				return
+			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})

@@ -7,7 +7,6 @@ package flow
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -22,9 +21,8 @@ import (
 
 // ReportInput is flow:report's input: one field per adapter schema property, in the same order.
 type ReportInput struct {
-	// Start and End are pointers because "" is not "absent": "" is an invalid date.
-	Start *string `json:"start,omitempty" jsonschema:"first day of the window (then days is ignored) (YYYY-MM-DD)"`
-	End   *string `json:"end,omitempty" jsonschema:"last day of the window (default today) (YYYY-MM-DD)"`
+	Start string `json:"start,omitempty" jsonschema:"first day of the window (then days is ignored) (YYYY-MM-DD)"`
+	End   string `json:"end,omitempty" jsonschema:"last day of the window (default today) (YYYY-MM-DD)"`
 	// Days is a pointer because 0 is not "absent": the default is 7.
 	Days *int64 `json:"days,omitempty" jsonschema:"window length in days, ending now"`
 }
@@ -32,6 +30,7 @@ type ReportInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (ReportInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.Dates(s, "start", "end")
 	s.Properties["days"].Default = json.RawMessage(`7`)
 }
 
@@ -44,11 +43,11 @@ func init() {
 	}, runReport))
 }
 
-// runReport serves flow:report natively: the environment, the dates (a malformed one or
-// one that names no calendar day is USAGE, as the argv phase rejects it), the window (a
-// start after the end is VALIDATION, before the workspace is looked for), the workspace
-// with the directories and lanes sections checked, read through the warm index, then
-// ops.FlowReport.
+// runReport serves flow:report natively: the environment, the dates (the schema refuses a
+// malformed one, "" included; one that names no calendar day is USAGE, as the argv phase
+// rejects it), the window (a start after the end is VALIDATION, before the workspace is
+// looked for), the workspace with the directories and lanes sections checked, read
+// through the warm index, then ops.FlowReport.
 func runReport(ctx context.Context, env *tool.Env, in ReportInput) tool.Output {
 	c, fail := shell.Start(env)
 	if fail != nil {
@@ -59,11 +58,7 @@ func runReport(ctx context.Context, env *tool.Env, in ReportInput) tool.Output {
 	if err := shell.FirstErr(errStart, errEnd); err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
-	days := int64(7)
-	if in.Days != nil {
-		days = *in.Days
-	}
-	win, err := ops.FlowReportWindow(ops.FlowReportInput{Start: start, End: end, Days: int(days), Now: c.RT.Now()})
+	win, err := ops.FlowReportWindow(ops.FlowReportInput{Start: start, End: end, Days: int(shell.Or(in.Days, 7)), Now: c.RT.Now()})
 	if err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
@@ -75,18 +70,16 @@ func runReport(ctx context.Context, env *tool.Env, in ReportInput) tool.Output {
 	return shell.Result(data, notes, err)
 }
 
-// dateForm is a DATE flag's form; time.Parse alone would also take a one-digit day.
-var dateForm = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-
-// reportDate is a DATE property's day at 00:00Z, the zero time when it is absent, or the
-// USAGE error the argv phase gives a value that is not a YYYY-MM-DD calendar day.
-func reportDate(prop string, v *string) (time.Time, error) {
-	if v == nil {
+// reportDate is a DATE property's day at 00:00Z, the zero time when it is absent (""). The
+// schema guarantees the YYYY-MM-DD form; that it names a real day (not 2026-02-30) is
+// what a pattern cannot state: USAGE here, as the command's flag refuses it.
+func reportDate(prop, v string) (time.Time, error) {
+	if v == "" {
 		return time.Time{}, nil
 	}
-	t, err := time.Parse(delivery.DateLayout, *v)
-	if err != nil || !dateForm.MatchString(*v) {
-		return time.Time{}, delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected YYYY-MM-DD date", *v, prop)
+	t, err := time.Parse(delivery.DateLayout, v)
+	if err != nil {
+		return time.Time{}, delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected YYYY-MM-DD date", v, prop)
 	}
 	return t, nil
 }

@@ -39,21 +39,27 @@ func TestReportCountsGatesAndCompletionsInTheWindow(t *testing.T) {
 	assert.Equal(t, 0.0, data["wus"].(map[string]any)["completed"])
 }
 
-// TestReportFailures: a date that is not a calendar day is USAGE and a start after the end
-// VALIDATION, both before the workspace is looked for.
+// TestReportFailures: the schema refuses a date not of the YYYY-MM-DD form ("" included)
+// before the handler runs (INVALID_INPUT at the property); a well-formed date that is not
+// a calendar day is USAGE and a start after the end VALIDATION, both before the workspace
+// is looked for.
 func TestReportFailures(t *testing.T) {
 	cases := []struct {
-		name, input, code string
+		name, input, code, path string
 	}{
-		{"not a day", `{"start":"2026-02-30"}`, tool.CodeUsage},
-		{"one-digit month", `{"end":"2026-3-01"}`, tool.CodeUsage},
-		{"empty date", `{"end":""}`, tool.CodeUsage},
-		{"start after end", `{"start":"2026-02-21","end":"2026-02-20"}`, tool.CodeValidation},
-		{"no workspace", `{}`, tool.CodeNoWorkspace},
+		{"not a day", `{"start":"2026-02-30"}`, tool.CodeUsage, ""},
+		{"one-digit month", `{"end":"2026-3-01"}`, tool.CodeInvalidInput, "/end"},
+		{"empty date", `{"end":""}`, tool.CodeInvalidInput, "/end"},
+		{"start after end", `{"start":"2026-02-21","end":"2026-02-20"}`, tool.CodeValidation, ""},
+		{"no workspace", `{}`, tool.CodeNoWorkspace, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, t.TempDir(), "flow:report", tc.input)
+			if tc.code == tool.CodeInvalidInput {
+				assertRefused(t, out, tc.path)
+				return
+			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})

@@ -47,24 +47,21 @@ func init() {
 // metricKinds are the values of the KIND positional, in the order the usage error lists them.
 var metricKinds = []string{delivery.MetricsAll, delivery.MetricsDORA, delivery.MetricsLanes, delivery.MetricsFlow}
 
-// runMetrics serves metrics natively: the environment, the kind (an unknown one is USAGE, as
-// the argv phase rejects it, "" included; absent is all), the workspace with the directories and lanes
-// sections checked, read through the warm index, then ops.Metrics.
+// runMetrics serves metrics natively: the environment, the kind (absent is all), the
+// workspace with the directories and lanes sections checked, read through the warm index,
+// then ops.Metrics.
 func runMetrics(ctx context.Context, env *tool.Env, in MetricsInput) tool.Output {
-	kind, argv := metricKind(in.Kind, "KIND")
+	kind := shell.Or(in.Kind, delivery.MetricsAll)
+	var argv error
+	// The schema cannot refuse a kind here: the adapter puts no enum on a positional's
+	// choices (convention.Arg.Choices), and this schema equals the adapter's. So an unknown
+	// kind, "" included, is still USAGE here, as the argv phase rejects it.
+	if !slices.Contains(metricKinds, kind) {
+		argv = delivery.Errorf(tool.CodeUsage, "invalid value %q for KIND: expected one of %s", kind, strings.Join(metricKinds, ", "))
+	}
 	days := int(shell.Or(in.Days, 7))
 	return shell.Serve(ctx, env, shell.Op[delivery.Metrics]{Argv: argv, Keys: ops.FlowKeys,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (delivery.Metrics, ops.Notes, error) {
 			return ops.Metrics(ctx, ws, ops.MetricsInput{Kind: kind, Days: days, Now: rt.Now()})
 		}})
-}
-
-// metricKind is a KIND or --type value (absent: all); an unknown one, "" included, is
-// USAGE, as the argv phase rejects it.
-func metricKind(v *string, flag string) (string, error) {
-	kind := shell.Or(v, delivery.MetricsAll)
-	if !slices.Contains(metricKinds, kind) {
-		return kind, delivery.Errorf(tool.CodeUsage, "invalid value %q for %s: expected one of %s", kind, flag, strings.Join(metricKinds, ", "))
-	}
-	return kind, nil
 }

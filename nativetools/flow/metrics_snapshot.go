@@ -5,6 +5,7 @@
 package flow
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -19,12 +20,12 @@ import (
 )
 
 // SnapshotInput is metrics:snapshot's input: one field per adapter schema property, in the same order.
-// Type, Days and Output are pointers: "" is not a type (USAGE) while absent is all; 0 days
-// is a window while absent is 7; an absent output is the default file relative to the
+// An absent type is all (the schema refuses ""). Days and Output are pointers: 0 days is a
+// window while absent is 7; an absent output is the default file relative to the
 // workspace root, a given one (even the default's text) is relative to the call's
 // directory.
 type SnapshotInput struct {
-	Type   *string `json:"type,omitempty" jsonschema:"sections to include (all|dora|lanes|flow)"`
+	Type   string  `json:"type,omitempty" jsonschema:"sections to include (all|dora|lanes|flow)"`
 	Days   *int64  `json:"days,omitempty" jsonschema:"window length in days, ending now"`
 	Output *string `json:"output,omitempty" jsonschema:"file to write, relative to the current directory"`
 	DryRun bool    `json:"dry_run,omitempty" jsonschema:"compute and report, write nothing"`
@@ -50,13 +51,13 @@ func init() {
 	}, runSnapshot))
 }
 
-// runSnapshot serves metrics:snapshot natively: the environment, the type (an unknown
-// one, "" included, is USAGE, as the argv phase rejects it), the workspace with the flow
-// sections checked, then ops.MetricsSnapshot inside the call's journal.
+// runSnapshot serves metrics:snapshot natively: the environment, the workspace with the
+// flow sections checked, then ops.MetricsSnapshot inside the call's journal (the schema
+// refuses an unknown type, "" included).
 func runSnapshot(ctx context.Context, env *tool.Env, in SnapshotInput) tool.Output {
-	kind, argv := metricKind(in.Type, "--type")
+	kind := cmp.Or(in.Type, delivery.MetricsAll)
 	days := int(shell.Or(in.Days, 7))
-	return shell.Serve(ctx, env, shell.Op[ops.MetricsSnapshotData]{Argv: argv, Write: true, Keys: ops.FlowKeys,
+	return shell.Serve(ctx, env, shell.Op[ops.MetricsSnapshotData]{Write: true, Keys: ops.FlowKeys,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MetricsSnapshotData, ops.Notes, error) {
 			return ops.MetricsSnapshot(ctx, ws, ops.MetricsSnapshotInput{Type: kind, Days: days, Output: in.Output,
 				Dir: env.Dir, DryRun: in.DryRun, Now: rt.Now()})

@@ -53,22 +53,27 @@ func TestSnapshotWritesTheMetrics(t *testing.T) {
 	assert.Equal(t, head, nativetest.Git(t, root, "rev-parse", "HEAD"), "a snapshot is never committed")
 }
 
-// TestSnapshotFailures: a bad type is USAGE before the workspace is looked for; an output
-// outside the workspace is refused before anything is written.
+// TestSnapshotFailures: the schema refuses a type outside its enum ("" included) before
+// the handler runs (INVALID_INPUT at /type); an output outside the workspace is refused
+// before anything is written.
 func TestSnapshotFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
-		name, dir, input, code string
+		name, dir, input, code, path string
 	}{
-		{"unknown type", t.TempDir(), `{"type":"bogus"}`, tool.CodeUsage},
-		{"empty type", root, `{"type":""}`, tool.CodeUsage},
-		{"no workspace", t.TempDir(), `{}`, tool.CodeNoWorkspace},
-		{"outside", root, `{"output":"../outside.json"}`, tool.CodePathOutsideWorkspace},
-		{"into .git", root, `{"output":".git/snap.json"}`, tool.CodePathOutsideWorkspace},
+		{"unknown type", t.TempDir(), `{"type":"bogus"}`, tool.CodeInvalidInput, "/type"},
+		{"empty type", root, `{"type":""}`, tool.CodeInvalidInput, "/type"},
+		{"no workspace", t.TempDir(), `{}`, tool.CodeNoWorkspace, ""},
+		{"outside", root, `{"output":"../outside.json"}`, tool.CodePathOutsideWorkspace, ""},
+		{"into .git", root, `{"output":".git/snap.json"}`, tool.CodePathOutsideWorkspace, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "metrics:snapshot", tc.input)
+			if tc.code == tool.CodeInvalidInput {
+				assertRefused(t, out, tc.path)
+				return
+			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})

@@ -42,7 +42,8 @@ func TestMetricsComputesTheSectionsAsked(t *testing.T) {
 	assert.NotNil(t, data["flow"])
 }
 
-// TestMetricsFailures: an unknown or empty kind is USAGE before the workspace is looked for.
+// TestMetricsFailures: an unknown or empty kind is USAGE before the workspace is looked
+// for: the handler checks it, the schema (the adapter's) having no enum for a positional.
 func TestMetricsFailures(t *testing.T) {
 	cases := []struct {
 		name, input, code string

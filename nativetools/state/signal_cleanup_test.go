@@ -50,17 +50,23 @@ func TestSignalCleanupPrunes(t *testing.T) {
 	assert.Contains(t, string(b), "sig-00000003")
 }
 
-// TestSignalCleanupFailures: a duration that is not one ("" included) is USAGE before the
-// workspace is looked for; outside a workspace NO_WORKSPACE.
+// TestSignalCleanupFailures: the schema refuses a duration that is not one ("" included)
+// before the handler runs (INVALID_INPUT at the property); one whose number is too large
+// to count is USAGE before the workspace is looked for; outside a workspace NO_WORKSPACE.
 func TestSignalCleanupFailures(t *testing.T) {
-	for name, tc := range map[string]struct{ input, code string }{
-		"bad ttl":        {`{"ttl":"soon"}`, tool.CodeUsage},
-		"empty unread":   {`{"unread_ttl":""}`, tool.CodeUsage},
-		"no workspace":   {`{"ttl":"7d"}`, tool.CodeNoWorkspace},
-		"dry run, no ws": {`{"dry_run":true}`, tool.CodeNoWorkspace},
+	for name, tc := range map[string]struct{ input, code, path string }{
+		"bad ttl":        {`{"ttl":"soon"}`, tool.CodeInvalidInput, "/ttl"},
+		"empty unread":   {`{"unread_ttl":""}`, tool.CodeInvalidInput, "/unread_ttl"},
+		"huge ttl":       {`{"ttl":"99999999999999999999d"}`, tool.CodeUsage, ""},
+		"no workspace":   {`{"ttl":"7d"}`, tool.CodeNoWorkspace, ""},
+		"dry run, no ws": {`{"dry_run":true}`, tool.CodeNoWorkspace, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			out := nativetest.Call(t, t.TempDir(), "signal:cleanup", tc.input)
+			if tc.code == tool.CodeInvalidInput {
+				assertRefused(t, out, tc.path)
+				return
+			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})

@@ -48,26 +48,22 @@ func init() {
 	}, runCleanup))
 }
 
-// runCleanup serves state:cleanup natively: the environment, the command's exclusive
-// only-flags (USAGE, in the command's rule order), the workspace with the directories,
-// git and cleanup sections checked, then ops.StateCleanup. A dry run is a read through
-// the host's warm index; a real run is a write: the workspace read from disk, the
-// operation in the call's write journal, the index refreshed after.
+// runCleanup serves state:cleanup natively: the environment, the workspace with the
+// directories, git and cleanup sections checked, then ops.StateCleanup with the one step
+// asked for (the schema refuses two only-flags together). A dry run is a read through the
+// host's warm index; a real run is a write: the workspace read from disk, the operation
+// in the call's write journal, the index refreshed after.
 func runCleanup(ctx context.Context, env *tool.Env, in CleanupInput) tool.Output {
-	var argv error
-	given := map[string]bool{"signals": in.SignalsOnly, "memory": in.MemoryOnly, "events": in.EventsOnly}
-	for _, pair := range [][2]string{{"signals", "memory"}, {"signals", "events"}, {"memory", "events"}} {
-		if given[pair[0]] && given[pair[1]] && argv == nil {
-			argv = delivery.Errorf(tool.CodeUsage, "flags --%s-only and --%s-only cannot be used together", pair[0], pair[1])
-		}
-	}
 	op := ops.StateCleanupInput{DryRun: in.DryRun}
-	for _, step := range []string{"signals", "memory", "events"} {
-		if given[step] {
-			op.Only = step
-		}
+	switch {
+	case in.SignalsOnly:
+		op.Only = "signals"
+	case in.MemoryOnly:
+		op.Only = "memory"
+	case in.EventsOnly:
+		op.Only = "events"
 	}
-	return shell.Serve(ctx, env, shell.Op[ops.StateCleanupData]{Argv: argv, Write: !in.DryRun, Keys: ops.StateCleanupKeys,
+	return shell.Serve(ctx, env, shell.Op[ops.StateCleanupData]{Write: !in.DryRun, Keys: ops.StateCleanupKeys,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.StateCleanupData, ops.Notes, error) {
 			return ops.StateCleanup(ctx, ws, rt, op)
 		}})

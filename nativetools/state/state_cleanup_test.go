@@ -46,11 +46,13 @@ func TestCleanupRunsEachStep(t *testing.T) {
 	assert.Equal(t, events, string(b))
 }
 
-// TestCleanupFailures: two only-flags are USAGE before the workspace is looked for; a
-// failing step is a warning and the others still run; outside a workspace NO_WORKSPACE.
+// TestCleanupFailures: the schema refuses two only-flags together (INVALID_INPUT, a rule
+// between properties) before the handler runs; a failing step is a warning and the
+// others still run; outside a workspace NO_WORKSPACE.
 func TestCleanupFailures(t *testing.T) {
 	out := nativetest.Call(t, t.TempDir(), "state:cleanup", `{"memory_only":true,"events_only":true}`)
-	assert.Equal(t, tool.CodeUsage, nativetest.Code(t, out))
+	assertRefused(t, out, "/")
+	assert.Equal(t, []string{"memory_only", "events_only"}, out.Error.Details.(map[string]any)["properties"])
 	out = nativetest.Call(t, t.TempDir(), "state:cleanup", `{"dry_run":true}`)
 	assert.Equal(t, tool.CodeNoWorkspace, nativetest.Code(t, out))
 

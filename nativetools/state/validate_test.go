@@ -40,17 +40,17 @@ func TestValidateReportsFindingsWithTheFailure(t *testing.T) {
 	assert.Equal(t, []any{}, data["errors"])
 }
 
-// TestValidateFailures: a malformed id ("" included) is USAGE before the workspace is
-// looked for; an id without a file is NOT_FOUND.
+// TestValidateFailures: the schema refuses a malformed id ("" included) before the
+// handler runs (INVALID_INPUT at /id); an id without a file is NOT_FOUND.
 func TestValidateFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
-		name, dir, input, code string
+		name, dir, input, code, path string
 	}{
-		{"malformed id", "", `{"id":"12"}`, tool.CodeUsage},
-		{"empty id", "", `{"id":""}`, tool.CodeUsage},
-		{"no workspace", "", `{}`, tool.CodeNoWorkspace},
-		{"unknown id", root, `{"id":"WU-404"}`, tool.CodeNotFound},
+		{"malformed id", "", `{"id":"12"}`, tool.CodeInvalidInput, "/id"},
+		{"empty id", "", `{"id":""}`, tool.CodeInvalidInput, "/id"},
+		{"no workspace", "", `{}`, tool.CodeNoWorkspace, ""},
+		{"unknown id", root, `{"id":"WU-404"}`, tool.CodeNotFound, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,6 +59,10 @@ func TestValidateFailures(t *testing.T) {
 				dir = t.TempDir()
 			}
 			out := nativetest.Call(t, dir, "validate", tc.input)
+			if tc.code == tool.CodeInvalidInput {
+				assertRefused(t, out, tc.path)
+				return
+			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})
