@@ -15,22 +15,24 @@ import (
 // session is a current-session file naming WU-7.
 const session = `{"session_id":"0b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d","wu_id":"WU-7","lane":"Core: API","started":"2026-03-01T09:00:00.000Z"}`
 
-// failure is one input that must fail with code.
+// failure is one input that must fail with code. An input the schema refuses fails with
+// INVALID_INPUT and path, the JSON pointer of the place at fault ("/" for a rule between
+// properties); path is "" for any other code.
 type failure struct {
-	name, input, code string
+	name, input, code, path string
 }
 
 // assertFailures calls tool name with each failing input on a fresh workspace and checks
-// the code, that nothing was written under .lumenflow and that warnings are listed even
-// on failure; then it checks that valid, a good input, is NO_WORKSPACE outside one.
+// the code, that nothing was written under .lumenflow and, for a refusal of the schema,
+// the place it names, else that warnings are listed even on failure (the handler ran);
+// then it checks that valid, a good input, is NO_WORKSPACE outside one.
 func assertFailures(t *testing.T, name, valid string, cases []failure) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := nativetest.Workspace(t)
 			out := nativetest.Call(t, root, name, tc.input)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			assertFailure(t, tc, out)
 			assert.NoDirExists(t, filepath.Join(root, ".lumenflow"), "a failed call writes nothing")
 		})
 	}
@@ -38,6 +40,19 @@ func assertFailures(t *testing.T, name, valid string, cases []failure) {
 		out := nativetest.Call(t, t.TempDir(), name, valid)
 		assert.Equal(t, tool.CodeNoWorkspace, nativetest.Code(t, out))
 	})
+}
+
+// assertFailure checks that out is tc's failure: its code, and the path a refusal of the
+// schema names or the warnings a handler's failure lists.
+func assertFailure(t *testing.T, tc failure, out tool.Output) {
+	t.Helper()
+	assert.Equal(t, tc.code, nativetest.Code(t, out))
+	if tc.code == tool.CodeInvalidInput {
+		details, _ := out.Error.Details.(map[string]any)
+		assert.Equal(t, tc.path, details["path"], "the refusal names the place at fault: %s", out.Error.Message)
+		return
+	}
+	assert.Contains(t, out.Metadata, "warnings")
 }
 
 // read returns a workspace file's content.

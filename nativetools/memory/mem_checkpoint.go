@@ -7,6 +7,8 @@ package memory
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -15,15 +17,19 @@ import (
 )
 
 // CheckpointInput is mem:checkpoint's input: one field per adapter schema property, in the same order.
-// Note and WU are pointers: an absent note is a missing required flag (USAGE) while a blank
-// one is VALIDATION, and an absent wu means the session's while "" is not a WU id.
+// The schema requires note and refuses a wu that is not WU-<n> ("" included), so an empty
+// wu is an absent one: the session's.
 type CheckpointInput struct {
-	Note      *string `json:"note" jsonschema:"what was achieved (non-empty)"`
-	WU        *string `json:"wu,omitempty" jsonschema:"work unit (default: the current session's) (WU-<n>)"`
-	Session   string  `json:"session,omitempty" jsonschema:"session uuid (default: the current session's)"`
-	Progress  string  `json:"progress,omitempty" jsonschema:"progress summary"`
-	NextSteps string  `json:"next_steps,omitempty" jsonschema:"what comes next"`
+	Note      string `json:"note" jsonschema:"what was achieved (non-empty)"`
+	WU        string `json:"wu,omitempty" jsonschema:"work unit (default: the current session's) (WU-<n>)"`
+	Session   string `json:"session,omitempty" jsonschema:"session uuid (default: the current session's)"`
+	Progress  string `json:"progress,omitempty" jsonschema:"progress summary"`
+	NextSteps string `json:"next_steps,omitempty" jsonschema:"what comes next"`
 }
+
+// AdjustSchema gives wu the WU-<n> pattern of the command's WU flag, so the schema equals
+// the adapter's.
+func (CheckpointInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "wu") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -33,16 +39,17 @@ func init() {
 	}, runCheckpoint))
 }
 
-// runCheckpoint serves mem:checkpoint natively: the command's argv checks, the note check,
-// then the workspace and ops.MemCheckpoint.
+// runCheckpoint serves mem:checkpoint natively: the note check (a blank note is
+// VALIDATION, before the workspace, as in the command), then the workspace and
+// ops.MemCheckpoint.
 func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.Output {
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
-	op := ops.MemCheckpointInput{Note: value(in.Note), WU: value(in.WU), Session: in.Session,
+	op := ops.MemCheckpointInput{Note: in.Note, WU: in.WU, Session: in.Session,
 		Progress: in.Progress, NextSteps: in.NextSteps, Caller: env.Caller}
-	if err := firstErr(checkWU("wu", in.WU), requireFlag("note", in.Note), op.Check()); err != nil {
+	if err := op.Check(); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)

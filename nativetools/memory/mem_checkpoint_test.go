@@ -49,12 +49,14 @@ func TestCheckpointWarnsOnBrokenSession(t *testing.T) {
 	assert.Len(t, out.Metadata["warnings"], 1)
 }
 
-// TestCheckpointFailures: the command's codes, in its order (argv, then note, then workspace).
+// TestCheckpointFailures: the schema refuses a missing note and a malformed wu ("" included)
+// before the handler runs, a malformed value before a missing one; a blank note is
+// VALIDATION, before the workspace.
 func TestCheckpointFailures(t *testing.T) {
 	assertFailures(t, "mem:checkpoint", `{"note":"x"}`, []failure{
-		{"missing note", `{"wu":"WU-1"}`, tool.CodeUsage},
-		{"blank note", `{"note":" \t"}`, tool.CodeValidation},
-		{"bad wu before missing note", `{"wu":"12"}`, tool.CodeUsage},
-		{"empty wu", `{"note":"x","wu":""}`, tool.CodeUsage},
+		{"missing note", `{"wu":"WU-1"}`, tool.CodeInvalidInput, "/note"},
+		{"blank note", `{"note":" \t"}`, tool.CodeValidation, ""},
+		{"bad wu before missing note", `{"wu":"12"}`, tool.CodeInvalidInput, "/wu"},
+		{"empty wu", `{"note":"x","wu":""}`, tool.CodeInvalidInput, "/wu"},
 	})
 }

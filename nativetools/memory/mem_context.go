@@ -7,6 +7,8 @@ package memory
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -15,13 +17,19 @@ import (
 )
 
 // ContextInput is mem:context's input: one field per adapter schema property, in the same order.
-// WU is required: an absent and an empty wu are both USAGE. An empty lane is no lane
-// filter, as `--lane=` is. MaxSize is a pointer: absent is the workspace's cap, while 0 is
-// below the flag's bound (USAGE).
+// An empty lane is no lane filter, as `--lane=` is. MaxSize is a pointer: absent is the
+// workspace's cap (the schema refuses a cap below 1).
 type ContextInput struct {
 	WU      string `json:"wu" jsonschema:"work unit (WU-<n>)"`
 	Lane    string `json:"lane,omitempty" jsonschema:"only project nodes of this lane (or of none)"`
 	MaxSize *int64 `json:"max_size,omitempty" jsonschema:"size cap in bytes (default: memory.delegation_context_max_size) (integer >= 1)"`
+}
+
+// AdjustSchema gives wu the WU-<n> pattern and max_size the bound of the command's flags,
+// so the schema equals the adapter's.
+func (ContextInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "wu")
+	shell.Range(s, "max_size", jsonschema.Ptr(1), nil)
 }
 
 func init() {
@@ -34,16 +42,11 @@ func init() {
 	}, runContext))
 }
 
-// runContext serves mem:context natively: the command's argv checks (wu, then max_size,
-// then the missing wu), then the workspace (through the host's warm index, the cap's
-// configuration key checked) and ops.MemContext.
+// runContext serves mem:context natively: the workspace (through the host's warm index,
+// the cap's configuration key checked), then ops.MemContext.
 func runContext(ctx context.Context, env *tool.Env, in ContextInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return *fail
-	}
-	wu := present(in.WU)
-	if err := firstErr(checkWU("wu", wu), checkAtLeast("max_size", in.MaxSize, 1), requireFlag("wu", wu)); err != nil {
-		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := shell.ReadWorkspace(ctx, env, ops.MemContextKeys...)
 	if err != nil {

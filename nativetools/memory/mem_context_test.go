@@ -36,13 +36,13 @@ func TestContextRendersSections(t *testing.T) {
 	assert.Equal(t, "", data["context"], "nothing to show is empty")
 }
 
-// TestContextFailures: wu and max_size forms are USAGE before the workspace is opened;
-// a cap of the wrong type in the configuration is CONFIG_INVALID.
+// TestContextFailures: the schema refuses a missing or malformed wu and a max_size below 1
+// before the handler runs; a cap of the wrong type in the configuration is CONFIG_INVALID.
 func TestContextFailures(t *testing.T) {
 	assertFailures(t, "mem:context", `{"wu":"WU-1"}`, []failure{
-		{"missing wu", `{}`, tool.CodeUsage},
-		{"bad wu", `{"wu":"WU-"}`, tool.CodeUsage},
-		{"zero max_size", `{"wu":"WU-1","max_size":0}`, tool.CodeUsage},
+		{"missing wu", `{}`, tool.CodeInvalidInput, "/wu"},
+		{"bad wu", `{"wu":"WU-"}`, tool.CodeInvalidInput, "/wu"},
+		{"zero max_size", `{"wu":"WU-1","max_size":0}`, tool.CodeInvalidInput, "/max_size"},
 	})
 	root := nativetest.Workspace(t)
 	nativetest.Write(t, root, "workspace.yaml", "id: acme\nsoftware_delivery:\n  memory:\n    delegation_context_max_size: big\n")

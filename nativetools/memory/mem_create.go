@@ -19,25 +19,26 @@ import (
 )
 
 // CreateInput is mem:create's input: one field per adapter schema property, in the same order.
-// Pointers mark what the command tells apart from "not given": an absent message is a
-// missing required flag (USAGE) while a blank one is VALIDATION; an absent wu means the
-// session's while "" is not a WU id; an absent type is "discovery" while "" is not a type;
-// an empty discovered_from or priority is a malformed value (USAGE), not "none".
+// The schema requires message and refuses a wu, discovered_from or priority that is not
+// of its form ("" included), so an empty one is an absent one. Type is a pointer: an absent
+// type is "discovery" while "" is not a type (VALIDATION).
 type CreateInput struct {
-	Message        *string  `json:"message" jsonschema:"node content (non-empty)"`
-	WU             *string  `json:"wu,omitempty" jsonschema:"work unit (default: the current session's) (WU-<n>)"`
+	Message        string   `json:"message" jsonschema:"node content (non-empty)"`
+	WU             string   `json:"wu,omitempty" jsonschema:"work unit (default: the current session's) (WU-<n>)"`
 	Type           *string  `json:"type,omitempty" jsonschema:"node type, or bug, idea, question, dependency (a tagged discovery)"`
 	Tags           []string `json:"tags,omitempty" jsonschema:"tag (repeatable)"`
-	DiscoveredFrom *string  `json:"discovered_from,omitempty" jsonschema:"node this one was discovered from (mem-xxxx)"`
+	DiscoveredFrom string   `json:"discovered_from,omitempty" jsonschema:"node this one was discovered from (mem-xxxx)"`
 	Session        string   `json:"session,omitempty" jsonschema:"session uuid (default: the current session's)"`
-	Priority       *string  `json:"priority,omitempty" jsonschema:"priority (P0|P1|P2|P3)"`
+	Priority       string   `json:"priority,omitempty" jsonschema:"priority (P0|P1|P2|P3)"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema native.New infers equals the adapter's.
+// AdjustSchema adds the keywords a struct tag cannot carry (default, patterns, choices),
+// so the schema native.New infers equals the adapter's.
 func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["type"].Default = json.RawMessage(`"discovery"`)
-	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
+	shell.WUIDs(s, "wu")
+	shell.MemoryIDs(s, "discovered_from")
+	shell.Choices(s, "priority", delivery.Priorities...)
 }
 
 func init() {
@@ -48,20 +49,18 @@ func init() {
 	}, runCreate))
 }
 
-// runCreate serves mem:create natively: the command's argv checks (typed values in flag
-// order, then the required message), the message and type checks, then the workspace and
-// ops.MemCreate inside the call's journal.
+// runCreate serves mem:create natively: the message and type checks (VALIDATION, before
+// the workspace, as in the command), then the workspace and ops.MemCreate inside the
+// call's journal.
 func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
-	op := ops.MemCreateInput{Message: value(in.Message), WU: value(in.WU),
+	op := ops.MemCreateInput{Message: in.Message, WU: in.WU,
 		Type: shell.Or(in.Type, ops.DefaultMemCreateType), Tags: in.Tags,
-		DiscoveredFrom: value(in.DiscoveredFrom), Session: in.Session, Priority: value(in.Priority)}
-	if err := firstErr(checkWU("wu", in.WU), checkMEM("discovered_from", in.DiscoveredFrom),
-		checkEnum("priority", in.Priority, delivery.Priorities), requireFlag("message", in.Message),
-		op.Check()); err != nil {
+		DiscoveredFrom: in.DiscoveredFrom, Session: in.Session, Priority: in.Priority}
+	if err := op.Check(); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)

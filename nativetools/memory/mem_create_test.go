@@ -53,22 +53,22 @@ func TestCreateAppendsANode(t *testing.T) {
 	assert.Len(t, strings.Split(strings.TrimSuffix(read(t, root, ".lumenflow/memory/memory.jsonl"), "\n"), "\n"), 5)
 }
 
-// TestCreateFailures: usage errors (missing message, malformed wu, parent or priority,
-// "" where a value is required), VALIDATION (blank message, unknown or empty type) and
-// NOT_FOUND (unknown parent); none writes anything.
+// TestCreateFailures: the schema refuses a missing message and a malformed wu, parent or
+// priority ("" included) before the handler runs; then VALIDATION (blank message, unknown
+// or empty type) and NOT_FOUND (unknown parent); none writes anything.
 func TestCreateFailures(t *testing.T) {
 	assertFailures(t, "mem:create", `{"message":"x"}`, []failure{
-		{"missing message", `{}`, tool.CodeUsage},
-		{"malformed wu", `{"message":"x","wu":"wu-1"}`, tool.CodeUsage},
-		{"empty wu", `{"message":"x","wu":""}`, tool.CodeUsage},
-		{"malformed parent", `{"message":"x","discovered_from":"mem-XYZ"}`, tool.CodeUsage},
-		{"empty parent", `{"message":"x","discovered_from":""}`, tool.CodeUsage},
-		{"bad priority", `{"message":"x","priority":"P9"}`, tool.CodeUsage},
-		{"usage before the message check", `{"message":"","priority":"P9"}`, tool.CodeUsage},
-		{"empty message", `{"message":""}`, tool.CodeValidation},
-		{"blank message", `{"message":"  "}`, tool.CodeValidation},
-		{"bad type", `{"message":"x","type":"idea2"}`, tool.CodeValidation},
-		{"empty type", `{"message":"x","type":""}`, tool.CodeValidation},
-		{"unknown parent", `{"message":"x","discovered_from":"mem-ffff"}`, tool.CodeNotFound},
+		{"missing message", `{}`, tool.CodeInvalidInput, "/message"},
+		{"malformed wu", `{"message":"x","wu":"wu-1"}`, tool.CodeInvalidInput, "/wu"},
+		{"empty wu", `{"message":"x","wu":""}`, tool.CodeInvalidInput, "/wu"},
+		{"malformed parent", `{"message":"x","discovered_from":"mem-XYZ"}`, tool.CodeInvalidInput, "/discovered_from"},
+		{"empty parent", `{"message":"x","discovered_from":""}`, tool.CodeInvalidInput, "/discovered_from"},
+		{"bad priority", `{"message":"x","priority":"P9"}`, tool.CodeInvalidInput, "/priority"},
+		{"refused before the message check", `{"message":"","priority":"P9"}`, tool.CodeInvalidInput, "/priority"},
+		{"empty message", `{"message":""}`, tool.CodeValidation, ""},
+		{"blank message", `{"message":"  "}`, tool.CodeValidation, ""},
+		{"bad type", `{"message":"x","type":"idea2"}`, tool.CodeValidation, ""},
+		{"empty type", `{"message":"x","type":""}`, tool.CodeValidation, ""},
+		{"unknown parent", `{"message":"x","discovered_from":"mem-ffff"}`, tool.CodeNotFound, ""},
 	})
 }

@@ -18,19 +18,20 @@ import (
 )
 
 // DeleteInput is mem:delete's input: one field per adapter schema property, in the same order.
-// Tag and OlderThan are pointers: a given "" counts as a selector for the command's rule
-// (an empty tag then selects nothing, an empty duration is malformed), an absent one does
-// not. An empty id list is not given.
+// The schema holds the command's rule (one of id, tag, older_than; a given "" tag counts,
+// and selects nothing; an empty id list does not) and refuses an older_than that is not a
+// duration ("" included), so an empty older_than is an absent one.
 type DeleteInput struct {
 	ID        []string `json:"id,omitempty" jsonschema:"node id mem-xxxx (repeatable)"`
-	Tag       *string  `json:"tag,omitempty" jsonschema:"delete the nodes with this tag"`
-	OlderThan *string  `json:"older_than,omitempty" jsonschema:"delete the nodes created longer ago than this (e.g. 30m, 24h, 7d)"`
+	Tag       string   `json:"tag,omitempty" jsonschema:"delete the nodes with this tag"`
+	OlderThan string   `json:"older_than,omitempty" jsonschema:"delete the nodes created longer ago than this (e.g. 30m, 24h, 7d)"`
 	DryRun    bool     `json:"dry_run,omitempty" jsonschema:"report without writing"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema native.New infers equals the adapter's.
+// AdjustSchema adds the keywords a struct tag cannot carry (the duration pattern, the
+// command's rule), so the schema native.New infers equals the adapter's.
 func (DeleteInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.Durations(s, "older_than")
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.AnyOf, Properties: []string{"id", "tag", "older_than"}}); err != nil {
 		panic(err)
 	}
@@ -46,25 +47,28 @@ func init() {
 	}, runDelete))
 }
 
-// deleteSelectors are the properties of the command's OneOf rule, in its order.
-var deleteSelectors = []string{"id", "tag", "older_than"}
-
-// runDelete serves mem:delete natively: the duration's form, the command's rule (one of
-// id, tag, older_than), the ids' form, then the workspace and ops.MemDelete inside the
-// call's journal.
+// runDelete serves mem:delete natively: the duration's number and the ids' form (USAGE,
+// before the workspace, as in the command), then the workspace and ops.MemDelete inside
+// the call's journal.
 func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
-	op := ops.MemDeleteInput{IDs: in.ID, Tag: value(in.Tag), DryRun: in.DryRun}
-	if in.OlderThan != nil {
-		if d, err := delivery.ParseDuration(*in.OlderThan); err == nil {
-			op.OlderThan, op.ByAge = d, true
+	op := ops.MemDeleteInput{IDs: in.ID, Tag: in.Tag, DryRun: in.DryRun}
+	if in.OlderThan != "" {
+		// The schema's pattern cannot bound the number: one too large for an int64 is
+		// refused here.
+		d, err := delivery.ParseDuration(in.OlderThan)
+		if err != nil {
+			return result(nil, ops.Notes{}, delivery.Errorf(tool.CodeUsage,
+				"invalid value %q for --older-than: expected duration like 30m, 24h or 7d", in.OlderThan))
 		}
+		op.OlderThan, op.ByAge = d, true
 	}
-	if err := firstErr(checkDuration("older_than", in.OlderThan),
-		oneOf(deleteSelectors, len(in.ID) > 0, in.Tag != nil, in.OlderThan != nil), op.Check()); err != nil {
+	// The command's --id is a plain string list (its ids are checked by its action, see
+	// commands/memory/mem_delete.go), so the schema has no pattern for them: op.Check does.
+	if err := op.Check(); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)

@@ -47,15 +47,18 @@ func TestDeleteSoftDeletesTheUnion(t *testing.T) {
 	assert.Equal(t, []any{}, data["deleted"], "an empty tag is a selector that selects nothing")
 }
 
-// TestDeleteFailures: no selector, a malformed id or duration are USAGE and write nothing.
+// TestDeleteFailures: the schema refuses no selector and a malformed duration ("" included)
+// before the handler runs; a duration whose number overflows and a malformed id (which the
+// schema does not check) are USAGE; none writes anything.
 func TestDeleteFailures(t *testing.T) {
 	assertFailures(t, "mem:delete", `{"tag":"x"}`, []failure{
-		{"no selector", `{}`, tool.CodeUsage},
-		{"only dry_run", `{"dry_run":true}`, tool.CodeUsage},
-		{"empty id list", `{"id":[]}`, tool.CodeUsage},
-		{"malformed duration", `{"older_than":"soon"}`, tool.CodeUsage},
-		{"empty duration", `{"older_than":""}`, tool.CodeUsage},
-		{"malformed id", `{"id":["mem-0001","nope"]}`, tool.CodeUsage},
-		{"unknown id", `{"id":["mem-ffff"]}`, tool.CodeNotFound},
+		{"no selector", `{}`, tool.CodeInvalidInput, "/"},
+		{"only dry_run", `{"dry_run":true}`, tool.CodeInvalidInput, "/"},
+		{"empty id list", `{"id":[]}`, tool.CodeInvalidInput, "/"},
+		{"malformed duration", `{"older_than":"soon"}`, tool.CodeInvalidInput, "/older_than"},
+		{"empty duration", `{"older_than":""}`, tool.CodeInvalidInput, "/older_than"},
+		{"overflowing duration", `{"older_than":"99999999999999999999d"}`, tool.CodeUsage, ""},
+		{"malformed id", `{"id":["mem-0001","nope"]}`, tool.CodeUsage, ""},
+		{"unknown id", `{"id":["mem-ffff"]}`, tool.CodeNotFound, ""},
 	})
 }

@@ -18,19 +18,20 @@ import (
 )
 
 // ExportInput is mem:export's input: one field per adapter schema property, in the same order.
-// WU and Lifecycle are pointers: absent means the session's WU and every lifecycle, while
-// "" is neither a WU id nor a lifecycle (`--wu=` and `--lifecycle=` are USAGE). An empty
-// type is no type filter, as `--type=` is.
+// The schema refuses a wu or lifecycle that is not of its form ("" included), so an empty
+// one is an absent one: the session's WU, every lifecycle. An empty type is no type
+// filter, as `--type=` is.
 type ExportInput struct {
-	WU        *string `json:"wu,omitempty" jsonschema:"only nodes of this work unit (default: the current session's) (WU-<n>)"`
-	Type      string  `json:"type,omitempty" jsonschema:"only nodes of this type"`
-	Lifecycle *string `json:"lifecycle,omitempty" jsonschema:"only nodes of this lifecycle (ephemeral|session|wu|project)"`
+	WU        string `json:"wu,omitempty" jsonschema:"only nodes of this work unit (default: the current session's) (WU-<n>)"`
+	Type      string `json:"type,omitempty" jsonschema:"only nodes of this type"`
+	Lifecycle string `json:"lifecycle,omitempty" jsonschema:"only nodes of this lifecycle (ephemeral|session|wu|project)"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (a pattern, choices), so the
 // schema native.New infers equals the adapter's.
 func (ExportInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["lifecycle"].Enum = []any{"ephemeral", "session", "wu", "project"}
+	shell.WUIDs(s, "wu")
+	shell.Choices(s, "lifecycle", delivery.Lifecycles...)
 }
 
 func init() {
@@ -43,19 +44,16 @@ func init() {
 	}, runExport))
 }
 
-// runExport serves mem:export natively: the command's argv checks (wu, then lifecycle),
-// then the workspace (through the host's warm index) and ops.MemExport.
+// runExport serves mem:export natively: the workspace (through the host's warm index),
+// then ops.MemExport.
 func runExport(ctx context.Context, env *tool.Env, in ExportInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return *fail
-	}
-	if err := firstErr(checkWU("wu", in.WU), checkEnum("lifecycle", in.Lifecycle, delivery.Lifecycles)); err != nil {
-		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := shell.ReadWorkspace(ctx, env)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.MemExport(ctx, ws, ops.MemExportInput{WU: value(in.WU), Type: in.Type, Lifecycle: value(in.Lifecycle)})
+	data, notes, err := ops.MemExport(ctx, ws, ops.MemExportInput{WU: in.WU, Type: in.Type, Lifecycle: in.Lifecycle})
 	return result(data, notes, err)
 }

@@ -32,13 +32,13 @@ func TestExportFilters(t *testing.T) {
 	assert.Equal(t, []string{"mem-0008"}, nodeIDs(t, data["nodes"]))
 }
 
-// TestExportFailures: wu and lifecycle forms ("" included) are USAGE before the workspace
-// is opened.
+// TestExportFailures: the schema refuses a malformed wu or lifecycle ("" included) before
+// the handler runs.
 func TestExportFailures(t *testing.T) {
 	assertFailures(t, "mem:export", `{}`, []failure{
-		{"bad wu", `{"wu":"WU-x"}`, tool.CodeUsage},
-		{"empty wu", `{"wu":""}`, tool.CodeUsage},
-		{"bad lifecycle", `{"lifecycle":"forever"}`, tool.CodeUsage},
-		{"empty lifecycle", `{"lifecycle":""}`, tool.CodeUsage},
+		{"bad wu", `{"wu":"WU-x"}`, tool.CodeInvalidInput, "/wu"},
+		{"empty wu", `{"wu":""}`, tool.CodeInvalidInput, "/wu"},
+		{"bad lifecycle", `{"lifecycle":"forever"}`, tool.CodeInvalidInput, "/lifecycle"},
+		{"empty lifecycle", `{"lifecycle":""}`, tool.CodeInvalidInput, "/lifecycle"},
 	})
 }

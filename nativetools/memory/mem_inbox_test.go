@@ -36,11 +36,14 @@ func TestInboxListsAndMarks(t *testing.T) {
 	assert.Len(t, data["signals"], 2)
 }
 
-// TestInboxFailures: SINCE and WU forms are usage errors before the workspace is opened.
+// TestInboxFailures: the schema refuses a malformed wu before the handler runs; a SINCE
+// form it does not check ("" and a date that is no real day included) is USAGE before the
+// workspace is opened.
 func TestInboxFailures(t *testing.T) {
 	assertFailures(t, "mem:inbox", `{}`, []failure{
-		{"bad since", `{"since":"yesterday"}`, tool.CodeUsage},
-		{"empty since", `{"since":""}`, tool.CodeUsage},
-		{"bad wu", `{"wu":"WU-x"}`, tool.CodeUsage},
+		{"bad since", `{"since":"yesterday"}`, tool.CodeUsage, ""},
+		{"empty since", `{"since":""}`, tool.CodeUsage, ""},
+		{"no real day", `{"since":"2026-02-30"}`, tool.CodeUsage, ""},
+		{"bad wu", `{"wu":"WU-x"}`, tool.CodeInvalidInput, "/wu"},
 	})
 }

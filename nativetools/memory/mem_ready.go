@@ -18,17 +18,18 @@ import (
 )
 
 // ReadyInput is mem:ready's input: one field per adapter schema property, in the same order.
-// WU is required: an absent and an empty wu are both USAGE, so "" needs no pointer. Type is
-// a pointer: absent is every type, while "" is not one of the choices (`--type=` is USAGE).
+// The schema refuses a type that is not one of the choices ("" included), so an empty
+// type is an absent one: every type.
 type ReadyInput struct {
-	WU   string  `json:"wu" jsonschema:"work unit (WU-<n>)"`
-	Type *string `json:"type,omitempty" jsonschema:"only nodes of this type (session|discovery|checkpoint|note|summary)"`
+	WU   string `json:"wu" jsonschema:"work unit (WU-<n>)"`
+	Type string `json:"type,omitempty" jsonschema:"only nodes of this type (session|discovery|checkpoint|note|summary)"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (a pattern, choices), so the
 // schema native.New infers equals the adapter's.
 func (ReadyInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["type"].Enum = []any{"session", "discovery", "checkpoint", "note", "summary"}
+	shell.WUIDs(s, "wu")
+	shell.Choices(s, "type", delivery.MemoryTypes...)
 }
 
 func init() {
@@ -41,20 +42,16 @@ func init() {
 	}, runReady))
 }
 
-// runReady serves mem:ready natively: the command's argv checks (wu, then type, then the
-// missing wu), then the workspace (through the host's warm index) and ops.MemReady.
+// runReady serves mem:ready natively: the workspace (through the host's warm index), then
+// ops.MemReady.
 func runReady(ctx context.Context, env *tool.Env, in ReadyInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return *fail
-	}
-	wu := present(in.WU) // absent or empty: the required flag's check reports it
-	if err := firstErr(checkWU("wu", wu), checkEnum("type", in.Type, delivery.MemoryTypes), requireFlag("wu", wu)); err != nil {
-		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := shell.ReadWorkspace(ctx, env)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.MemReady(ctx, ws, ops.MemReadyInput{WU: in.WU, Type: value(in.Type)})
+	data, notes, err := ops.MemReady(ctx, ws, ops.MemReadyInput{WU: in.WU, Type: in.Type})
 	return result(data, notes, err)
 }

@@ -31,14 +31,14 @@ func TestReadyListsOpenNodes(t *testing.T) {
 	assert.Equal(t, []any{}, data["nodes"], "nothing ready is an empty list")
 }
 
-// TestReadyFailures: wu and type forms, and a missing wu, are USAGE before the workspace
-// is opened.
+// TestReadyFailures: the schema refuses a missing or malformed wu and a type that is not
+// one of the choices ("" included) before the handler runs.
 func TestReadyFailures(t *testing.T) {
 	assertFailures(t, "mem:ready", `{"wu":"WU-1"}`, []failure{
-		{"missing wu", `{}`, tool.CodeUsage},
-		{"empty wu", `{"wu":""}`, tool.CodeUsage},
-		{"bad wu", `{"wu":"WU-x"}`, tool.CodeUsage},
-		{"bad type", `{"wu":"WU-1","type":"bogus"}`, tool.CodeUsage},
-		{"empty type", `{"wu":"WU-1","type":""}`, tool.CodeUsage},
+		{"missing wu", `{}`, tool.CodeInvalidInput, "/wu"},
+		{"empty wu", `{"wu":""}`, tool.CodeInvalidInput, "/wu"},
+		{"bad wu", `{"wu":"WU-x"}`, tool.CodeInvalidInput, "/wu"},
+		{"bad type", `{"wu":"WU-1","type":"bogus"}`, tool.CodeInvalidInput, "/type"},
+		{"empty type", `{"wu":"WU-1","type":""}`, tool.CodeInvalidInput, "/type"},
 	})
 }

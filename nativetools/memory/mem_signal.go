@@ -18,22 +18,24 @@ import (
 )
 
 // SignalInput is mem:signal's input: one field per adapter schema property, in the same order.
-// Message and WU are pointers: an absent message is a missing required flag (USAGE) while a
-// blank one is VALIDATION, and an absent wu means the session's while "" is not a WU id.
-// An empty type or sender takes the command's default, as `--type=` does.
+// The schema requires message and refuses a wu that is not WU-<n> ("" included), so an
+// empty wu is an absent one: the session's. An empty type or sender takes the command's
+// default, as `--type=` does.
 type SignalInput struct {
-	Message     *string `json:"message" jsonschema:"signal text (non-empty once trimmed)"`
-	WU          *string `json:"wu,omitempty" jsonschema:"work unit the signal is about (default: the current session's) (WU-<n>)"`
-	Lane        string  `json:"lane,omitempty" jsonschema:"lane the signal is about"`
-	Type        string  `json:"type,omitempty" jsonschema:"signal type"`
-	Sender      string  `json:"sender,omitempty" jsonschema:"who sends it (through cmdbridge: the authenticated caller, which it may only repeat)"`
-	TargetAgent string  `json:"target_agent,omitempty" jsonschema:"agent the signal is for"`
+	Message     string `json:"message" jsonschema:"signal text (non-empty once trimmed)"`
+	WU          string `json:"wu,omitempty" jsonschema:"work unit the signal is about (default: the current session's) (WU-<n>)"`
+	Lane        string `json:"lane,omitempty" jsonschema:"lane the signal is about"`
+	Type        string `json:"type,omitempty" jsonschema:"signal type"`
+	Sender      string `json:"sender,omitempty" jsonschema:"who sends it (through cmdbridge: the authenticated caller, which it may only repeat)"`
+	TargetAgent string `json:"target_agent,omitempty" jsonschema:"agent the signal is for"`
 }
 
-// AdjustSchema sets the keywords a struct tag cannot carry, so the schema equals the adapter's.
+// AdjustSchema sets the keywords a struct tag cannot carry (defaults, a pattern), so the
+// schema equals the adapter's.
 func (SignalInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["type"].Default = json.RawMessage(`"coordination"`)
 	s.Properties["sender"].Default = json.RawMessage(`"system"`)
+	shell.WUIDs(s, "wu")
 }
 
 func init() {
@@ -44,16 +46,16 @@ func init() {
 	}, runSignal))
 }
 
-// runSignal serves mem:signal natively: the command's argv checks, the message check, then
-// the workspace and ops.MemSignal.
+// runSignal serves mem:signal natively: the message and sender checks (VALIDATION, before
+// the workspace, as in the command), then the workspace and ops.MemSignal.
 func runSignal(ctx context.Context, env *tool.Env, in SignalInput) tool.Output {
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
-	op := ops.MemSignalInput{Message: value(in.Message), WU: value(in.WU), Lane: in.Lane,
+	op := ops.MemSignalInput{Message: in.Message, WU: in.WU, Lane: in.Lane,
 		Type: in.Type, Sender: in.Sender, TargetAgent: in.TargetAgent, Caller: env.Caller}
-	if err := firstErr(checkWU("wu", in.WU), requireFlag("message", in.Message), op.Check()); err != nil {
+	if err := op.Check(); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)

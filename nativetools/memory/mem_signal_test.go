@@ -33,12 +33,14 @@ func TestSignalAppends(t *testing.T) {
 	assert.Equal(t, "reviewer", sig["target_agent"])
 }
 
-// TestSignalFailures: the command's codes, in its order (argv, then message, then workspace).
+// TestSignalFailures: the schema refuses a missing message and a malformed wu ("" included)
+// before the handler runs, a malformed value before a missing one; a blank message is
+// VALIDATION, before the workspace.
 func TestSignalFailures(t *testing.T) {
 	assertFailures(t, "mem:signal", `{"message":"x"}`, []failure{
-		{"missing message", `{}`, tool.CodeUsage},
-		{"blank message", `{"message":"   "}`, tool.CodeValidation},
-		{"bad wu", `{"message":"x","wu":"12"}`, tool.CodeUsage},
-		{"bad wu before missing message", `{"wu":""}`, tool.CodeUsage},
+		{"missing message", `{}`, tool.CodeInvalidInput, "/message"},
+		{"blank message", `{"message":"   "}`, tool.CodeValidation, ""},
+		{"bad wu", `{"message":"x","wu":"12"}`, tool.CodeInvalidInput, "/wu"},
+		{"bad wu before missing message", `{"wu":""}`, tool.CodeInvalidInput, "/wu"},
 	})
 }

@@ -26,9 +26,10 @@ type StartInput struct {
 	ContextTier *string `json:"context_tier,omitempty" jsonschema:"context tier the agent loaded"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, a pattern), so the
 // schema native.New infers equals the adapter's.
 func (StartInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "wu")
 	s.Properties["agent_type"].Default = json.RawMessage(`"unknown"`)
 	s.Properties["context_tier"].Default = json.RawMessage(`"full"`)
 }
@@ -47,16 +48,12 @@ const (
 	defaultContextTier = "full"
 )
 
-// runStart serves mem:start natively: the required --wu, then ops.MemStart inside the
-// call's journal.
+// runStart serves mem:start natively: the workspace, then ops.MemStart inside the call's
+// journal.
 func runStart(ctx context.Context, env *tool.Env, in StartInput) tool.Output {
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
-	}
-	wu := present(in.WU) // absent or empty: the required flag's check reports it
-	if err := firstErr(checkWU("wu", wu), requireFlag("wu", wu)); err != nil {
-		return result(nil, ops.Notes{}, err)
 	}
 	op := ops.MemStartInput{WU: in.WU, AgentType: shell.Or(in.AgentType, defaultAgentType),
 		ContextTier: shell.Or(in.ContextTier, defaultContextTier)}

@@ -3,7 +3,6 @@
 package memory_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,14 +40,13 @@ func TestStartAppendsASessionNode(t *testing.T) {
 	assert.Contains(t, lines[1], `"id":"`+second["id"].(string)+`"`)
 }
 
-// TestStartFailures: a missing, empty or malformed wu is USAGE and writes nothing.
+// TestStartFailures: the schema refuses a missing, empty or malformed wu and an unknown
+// property before the handler runs; nothing is written.
 func TestStartFailures(t *testing.T) {
 	assertFailures(t, "mem:start", `{"wu":"WU-1"}`, []failure{
-		{"missing wu", `{}`, tool.CodeUsage},
-		{"empty wu", `{"wu":""}`, tool.CodeUsage},
-		{"malformed wu", `{"wu":"wu-1","agent_type":"x"}`, tool.CodeUsage},
+		{"missing wu", `{}`, tool.CodeInvalidInput, "/wu"},
+		{"empty wu", `{"wu":""}`, tool.CodeInvalidInput, "/wu"},
+		{"malformed wu", `{"wu":"wu-1","agent_type":"x"}`, tool.CodeInvalidInput, "/wu"},
+		{"unknown property", `{"wu":"WU-1","agent":"x"}`, tool.CodeInvalidInput, "/agent"},
 	})
-	root := nativetest.Workspace(t)
-	assert.Equal(t, tool.CodeInvalidInput, nativetest.Code(t, nativetest.Call(t, root, "mem:start", `{"wu":"WU-1","agent":"x"}`)))
-	assert.NoDirExists(t, filepath.Join(root, ".lumenflow"))
 }

@@ -7,6 +7,8 @@ package memory
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -20,6 +22,10 @@ type SummarizeInput struct {
 	DryRun bool   `json:"dry_run,omitempty" jsonschema:"print the summary without writing"`
 }
 
+// AdjustSchema gives wu the WU-<n> pattern of the command's WU flag, so the schema equals
+// the adapter's.
+func (SummarizeInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "wu") }
+
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "mem:summarize",
@@ -29,16 +35,12 @@ func init() {
 	}, runSummarize))
 }
 
-// runSummarize serves mem:summarize natively: the required --wu, then ops.MemSummarize
-// inside the call's journal (a failed call leaves memory.jsonl as it was).
+// runSummarize serves mem:summarize natively: the workspace, then ops.MemSummarize inside
+// the call's journal (a failed call leaves memory.jsonl as it was).
 func runSummarize(ctx context.Context, env *tool.Env, in SummarizeInput) tool.Output {
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
-	}
-	wu := present(in.WU) // absent or empty: the required flag's check reports it
-	if err := firstErr(checkWU("wu", wu), requireFlag("wu", wu)); err != nil {
-		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)
 	if err != nil {

@@ -62,25 +62,24 @@ func TestSummarizeAggregatesAndMarks(t *testing.T) {
 	assert.Equal(t, []any{}, data["marked"])
 }
 
-// TestSummarizeFailures: a missing, empty or malformed wu is USAGE before the workspace
-// is opened; a WU without sources is NOT_FOUND.
+// TestSummarizeFailures: the schema refuses a missing, empty or malformed wu before the
+// handler runs, in a workspace or not; a WU without sources is NOT_FOUND.
 func TestSummarizeFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
-		name, dir, input, code string
+		dir string
+		failure
 	}{
-		{"missing wu", root, `{}`, tool.CodeUsage},
-		{"empty wu", root, `{"wu":""}`, tool.CodeUsage},
-		{"malformed wu", root, `{"wu":"WU-x"}`, tool.CodeUsage},
-		{"missing wu outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
-		{"no sources", root, `{"wu":"WU-9"}`, tool.CodeNotFound},
-		{"no workspace", t.TempDir(), `{"wu":"WU-1"}`, tool.CodeNoWorkspace},
+		{root, failure{"missing wu", `{}`, tool.CodeInvalidInput, "/wu"}},
+		{root, failure{"empty wu", `{"wu":""}`, tool.CodeInvalidInput, "/wu"}},
+		{root, failure{"malformed wu", `{"wu":"WU-x"}`, tool.CodeInvalidInput, "/wu"}},
+		{t.TempDir(), failure{"missing wu outside a workspace", `{}`, tool.CodeInvalidInput, "/wu"}},
+		{root, failure{"no sources", `{"wu":"WU-9"}`, tool.CodeNotFound, ""}},
+		{t.TempDir(), failure{"no workspace", `{"wu":"WU-1"}`, tool.CodeNoWorkspace, ""}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := nativetest.Call(t, tc.dir, "mem:summarize", tc.input)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			assertFailure(t, tc.failure, nativetest.Call(t, tc.dir, "mem:summarize", tc.input))
 		})
 	}
 }

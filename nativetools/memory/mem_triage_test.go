@@ -75,27 +75,28 @@ func TestTriagePromotesAndArchives(t *testing.T) {
 	}
 }
 
-// TestTriageFailures: argv problems are USAGE; a missing, deleted or non-discovery node,
-// a closed one and an unknown lane change nothing.
+// TestTriageFailures: the schema refuses malformed ids and broken rules before the handler
+// runs; a missing, deleted or non-discovery node, a closed one and an unknown lane change
+// nothing.
 func TestTriageFailures(t *testing.T) {
 	assertFailures(t, "mem:triage", `{}`, []failure{
-		{"malformed wu", `{"wu":"wu-1"}`, tool.CodeUsage},
-		{"empty promote", `{"promote":"","lane":"Core: API"}`, tool.CodeUsage},
-		{"malformed archive", `{"archive":"mem-1","reason":"x"}`, tool.CodeUsage},
-		{"promote and archive", `{"promote":"mem-0001","archive":"mem-0001","lane":"x","reason":"y"}`, tool.CodeUsage},
-		{"promote without lane", `{"promote":"mem-0001"}`, tool.CodeUsage},
-		{"archive without reason", `{"archive":"mem-0001"}`, tool.CodeUsage},
-		{"promote a missing node", `{"promote":"mem-0001","lane":"Core: API"}`, tool.CodeNotFound},
-		{"archive a missing node", `{"archive":"mem-0001","reason":"x"}`, tool.CodeNotFound},
+		{"malformed wu", `{"wu":"wu-1"}`, tool.CodeInvalidInput, "/wu"},
+		{"empty promote", `{"promote":"","lane":"Core: API"}`, tool.CodeInvalidInput, "/promote"},
+		{"malformed archive", `{"archive":"mem-1","reason":"x"}`, tool.CodeInvalidInput, "/archive"},
+		{"promote and archive", `{"promote":"mem-0001","archive":"mem-0001","lane":"x","reason":"y"}`, tool.CodeInvalidInput, "/"},
+		{"promote without lane", `{"promote":"mem-0001"}`, tool.CodeInvalidInput, "/"},
+		{"archive without reason", `{"archive":"mem-0001"}`, tool.CodeInvalidInput, "/"},
+		{"promote a missing node", `{"promote":"mem-0001","lane":"Core: API"}`, tool.CodeNotFound, ""},
+		{"archive a missing node", `{"archive":"mem-0001","reason":"x"}`, tool.CodeNotFound, ""},
 	})
 	root := nativetest.Workspace(t)
 	nativetest.Write(t, root, ".lumenflow/memory/memory.jsonl", triageNodes)
 	head := nativetest.Git(t, root, "rev-parse", "HEAD")
 	for _, tc := range []failure{
-		{"not a discovery", `{"archive":"mem-0005","reason":"x"}`, tool.CodeValidation},
-		{"already closed", `{"promote":"mem-0006","lane":"Core: API"}`, tool.CodeValidation},
-		{"unknown lane", `{"promote":"mem-0001","lane":"Nope"}`, tool.CodeValidation},
-		{"empty lane", `{"promote":"mem-0001","lane":""}`, tool.CodeValidation},
+		{"not a discovery", `{"archive":"mem-0005","reason":"x"}`, tool.CodeValidation, ""},
+		{"already closed", `{"promote":"mem-0006","lane":"Core: API"}`, tool.CodeValidation, ""},
+		{"unknown lane", `{"promote":"mem-0001","lane":"Nope"}`, tool.CodeValidation, ""},
+		{"empty lane", `{"promote":"mem-0001","lane":""}`, tool.CodeValidation, ""},
 	} {
 		assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, root, "mem:triage", tc.input)), tc.name)
 	}

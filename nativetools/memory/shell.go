@@ -2,8 +2,6 @@ package memory
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -11,74 +9,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// The legacy commands check argv before they open the workspace: typed values left to
-// right, then missing required flags (commands/convention, spec §2.1). The native shells
-// repeat those checks in the same order so that a bad input fails with the same code on
-// every lane, even when no kernel validated it first (parity calls lanes directly).
-// Properties whose "" differs from absent (`--wu=` is a usage error, a missing --wu is
-// the session's WU) are pointers in the Input structs.
-
-// checkWU rejects a present WU-typed property that is not WU-<number> (USAGE), as the
-// command's WU flag does.
-func checkWU(prop string, v *string) error {
-	if v != nil && !delivery.ValidWUID(*v) {
-		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected WU-<number>", *v, tool.FlagName(prop))
-	}
-	return nil
-}
-
-// checkEnum rejects a present choice property that is not one of choices (USAGE), ""
-// included, as the command's enum flag does.
-func checkEnum(prop string, v *string, choices []string) error {
-	if v != nil && !slices.Contains(choices, *v) {
-		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected one of %s", *v, tool.FlagName(prop), strings.Join(choices, ", "))
-	}
-	return nil
-}
-
-// checkAtLeast rejects a present integer property below lo (USAGE), as the command's
-// bounded INT flag does.
-func checkAtLeast(prop string, v *int64, lo int64) error {
-	if v != nil && *v < lo {
-		return delivery.Errorf(tool.CodeUsage, "invalid value \"%d\" for --%s: expected integer >= %d", *v, tool.FlagName(prop), lo)
-	}
-	return nil
-}
-
-// present is a required string property as a pointer: nil when it is "", which for a
-// required flag is the same USAGE failure as absent.
-func present(v string) *string {
-	if v == "" {
-		return nil
-	}
-	return &v
-}
-
-// requireFlag rejects an absent required property (USAGE), as a missing required flag.
-func requireFlag(prop string, v *string) error {
-	if v == nil {
-		return delivery.Errorf(tool.CodeUsage, "missing required flag --%s", tool.FlagName(prop))
-	}
-	return nil
-}
-
-// firstErr returns the first non-nil error, so checks keep the command's order.
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// value is *p, or "" when the property is absent.
-func value(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
+// The kernel validates every input against the tool's schema before the handler runs (and
+// parity does so in front of every lane), so the schema's keywords — types, required
+// properties, patterns, choices, bounds and the rules between properties — are not
+// checked again here. A handler checks only what the command checks and a schema cannot
+// state, before it opens the workspace as the command does; each such check says why.
 
 // result is the Output of an operation: its data on success, its coded error otherwise,
 // and its warnings in metadata either way (a warning met before a failure is still part
@@ -103,16 +38,4 @@ func openWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, err
 		lookup = tool.EnvFromMap(nil)
 	}
 	return ops.OpenWorkspace(ctx, env.Dir, delivery.LookupEnv(lookup))
-}
-
-// checkSince rejects a present SINCE-typed property that is not a SINCE value (USAGE),
-// "" included, as the command's SINCE flag does.
-func checkSince(prop string, v *string) error {
-	if v == nil {
-		return nil
-	}
-	if *v == "" {
-		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected %s", *v, tool.FlagName(prop), ops.SinceExpected)
-	}
-	return ops.MemInboxInput{Since: *v}.Check()
 }
