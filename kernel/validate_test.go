@@ -168,7 +168,8 @@ func TestUsageSpeaksProperties(t *testing.T) {
 		{"initiative:status", `{"id":""}`, kernel.LaneNative, "id is required", "missing required argument ID"},
 		{"wu:status", `{"id":"nope"}`, kernel.LaneAdapter, `invalid value "nope" for id: expected WU-<number>`, `invalid value "nope" for --id: expected WU-<number>`},
 		{"wu:status", `{"id":"nope"}`, kernel.LaneNative, `invalid value "nope" for id: expected WU-<number>`, `invalid value "nope" for --id: expected WU-<number>`},
-		{"mem:delete", `{"older_than":"soon","dry_run":true}`, kernel.LaneAdapter, `invalid value "soon" for older_than: expected duration like 30m, 24h or 7d`, `invalid value "soon" for --older-than: expected duration like 30m, 24h or 7d`},
+		{"flow:report", `{"start":"2026-02-30"}`, kernel.LaneAdapter, `invalid value "2026-02-30" for start: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --start: expected YYYY-MM-DD date`},
+		{"flow:report", `{"start":"2026-02-30"}`, kernel.LaneNative, `invalid value "2026-02-30" for start: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --start: expected YYYY-MM-DD date`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+"/"+tc.lane+tc.input, func(t *testing.T) {

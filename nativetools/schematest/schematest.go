@@ -5,10 +5,13 @@ package schematest
 
 import (
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
 // FullInput returns an object that sets every property of s to a non-zero value of its
-// type (the first enum value when there is an enum).
+// type that s accepts (the first enum value when there is an enum, a value within the
+// bounds, a sample of the pattern).
 func FullInput(s *jsonschema.Schema) map[string]any {
 	out := map[string]any{}
 	for name, p := range s.Properties {
@@ -39,6 +42,9 @@ func value(name string, s *jsonschema.Schema) any {
 		if s.Minimum != nil && *s.Minimum > v {
 			v = *s.Minimum
 		}
+		if s.Maximum != nil && *s.Maximum < v {
+			v = *s.Maximum
+		}
 		return v
 	case "number":
 		return 7.5
@@ -47,5 +53,20 @@ func value(name string, s *jsonschema.Schema) any {
 	case "object":
 		return FullInput(s)
 	}
+	if s.Pattern != "" {
+		v, ok := samples[s.Pattern]
+		if !ok {
+			panic("schematest: no sample value for pattern " + s.Pattern + " (add one to samples)")
+		}
+		return v
+	}
 	return "x-" + name
+}
+
+// samples are values matching the patterns the corpus's schemas use (spec §2.1 forms).
+var samples = map[string]string{
+	delivery.WUIDPattern:     "WU-7",
+	delivery.MemoryIDPattern: "mem-0a7b",
+	delivery.DatePattern:     "2026-03-01",
+	delivery.DurationPattern: "7d",
 }
