@@ -19,19 +19,20 @@ import (
 )
 
 // IssuesQueryInput is agent:issues-query's input: one field per adapter schema property, in the same order.
-// Since is a pointer because 0 is not absent (absent is 7 days); Severity because "" is
-// not a severity (USAGE) while absent is any. An empty Category is any, as absent.
+// Since is a pointer because 0 is not absent (absent is 7 days). The schema refuses a
+// severity that is none ("" included), so an empty Severity, like an empty Category, is
+// any.
 type IssuesQueryInput struct {
-	Since    *int64  `json:"since,omitempty" jsonschema:"days to look back"`
-	Category string  `json:"category,omitempty" jsonschema:"only this category"`
-	Severity *string `json:"severity,omitempty" jsonschema:"only this severity (blocker|major|minor|info)"`
+	Since    *int64 `json:"since,omitempty" jsonschema:"days to look back"`
+	Category string `json:"category,omitempty" jsonschema:"only this category"`
+	Severity string `json:"severity,omitempty" jsonschema:"only this severity (blocker|major|minor|info)"`
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (IssuesQueryInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["since"].Default = json.RawMessage(`7`)
-	s.Properties["severity"].Enum = []any{"blocker", "major", "minor", "info"}
+	shell.Choices(s, "severity", delivery.IncidentSeverities...)
 }
 
 func init() {
@@ -43,26 +44,18 @@ func init() {
 	}, runIssuesQuery))
 }
 
-// runIssuesQuery serves agent:issues-query natively: the environment, the severity (an
-// unknown one, "" included, is USAGE), the workspace (warm when the host keeps an
-// index), then ops.AgentIssuesQuery at the runtime's now.
+// runIssuesQuery serves agent:issues-query natively: the environment, the workspace (warm
+// when the host keeps an index), then ops.AgentIssuesQuery at the runtime's now.
 func runIssuesQuery(ctx context.Context, env *tool.Env, in IssuesQueryInput) tool.Output {
 	c, fail := shell.Start(env)
 	if fail != nil {
 		return fail.WithMeta("warnings", []string{})
 	}
-	if err := checkEnum("severity", in.Severity, delivery.IncidentSeverities...); err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	since := int64(7)
-	if in.Since != nil {
-		since = *in.Since
-	}
 	ws, err := shell.ReadWorkspace(ctx, env)
 	if err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.AgentIssuesQuery(ctx, ws, ops.AgentIssuesQueryInput{Since: int(since),
-		Category: in.Category, Severity: shell.Deref(in.Severity), Now: c.RT.Now()})
+	data, notes, err := ops.AgentIssuesQuery(ctx, ws, ops.AgentIssuesQueryInput{Since: int(shell.Or(in.Since, 7)),
+		Category: in.Category, Severity: in.Severity, Now: c.RT.Now()})
 	return shell.Result(data, notes, err)
 }

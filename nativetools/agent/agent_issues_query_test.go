@@ -76,12 +76,13 @@ func TestIssuesQueryCountsAndFilters(t *testing.T) {
 	}
 }
 
-// TestIssuesQueryFailures: a bad severity is USAGE before the workspace is looked for;
-// no workspace is NO_WORKSPACE; no incidents at all is an empty summary.
+// TestIssuesQueryFailures: the kernel's schema refuses a severity that is none
+// (INVALID_INPUT), before the workspace is looked for; no workspace is NO_WORKSPACE; no
+// incidents at all is an empty summary.
 func TestIssuesQueryFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	for _, input := range []string{`{"severity":"critical"}`, `{"severity":""}`} {
-		assert.Equal(t, tool.CodeUsage, nativetest.Code(t, nativetest.Call(t, t.TempDir(), "agent:issues-query", input)), input)
+		assert.Equal(t, invalidAt("/severity"), outcome(t, nativetest.Call(t, t.TempDir(), "agent:issues-query", input)), input)
 	}
 	assert.Equal(t, tool.CodeNoWorkspace, nativetest.Code(t, nativetest.Call(t, t.TempDir(), "agent:issues-query", `{}`)))
 	data := nativetest.Data(t, nativetest.Call(t, root, "agent:issues-query", `{}`))

@@ -18,14 +18,14 @@ import (
 )
 
 // LogIssueInput is agent:log-issue's input: one field per adapter schema property, in the same order.
-// The required properties are pointers: an absent one is a missing required flag (USAGE),
-// while "" is given: not a category or severity (USAGE), a title or description too short
-// (VALIDATION). An empty resolution or step is left out, as absent.
+// The schema requires the first four and refuses a category or severity that is none; an
+// empty title or description is given, too short (VALIDATION). An empty resolution or
+// step is left out, as absent.
 type LogIssueInput struct {
-	Category    *string  `json:"category" jsonschema:"incident category (workflow|tooling|confusion|violation|error)"`
-	Severity    *string  `json:"severity" jsonschema:"incident severity (blocker|major|minor|info)"`
-	Title       *string  `json:"title" jsonschema:"short title (5 to 100 characters)"`
-	Description *string  `json:"description" jsonschema:"what happened (10 to 2000 characters)"`
+	Category    string   `json:"category" jsonschema:"incident category (workflow|tooling|confusion|violation|error)"`
+	Severity    string   `json:"severity" jsonschema:"incident severity (blocker|major|minor|info)"`
+	Title       string   `json:"title" jsonschema:"short title (5 to 100 characters)"`
+	Description string   `json:"description" jsonschema:"what happened (10 to 2000 characters)"`
 	Resolution  string   `json:"resolution,omitempty" jsonschema:"how it was resolved"`
 	Tag         []string `json:"tag,omitempty" jsonschema:"tag (repeatable)"`
 	Step        string   `json:"step,omitempty" jsonschema:"the workflow step the agent was in"`
@@ -35,8 +35,8 @@ type LogIssueInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (LogIssueInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["category"].Enum = []any{"workflow", "tooling", "confusion", "violation", "error"}
-	s.Properties["severity"].Enum = []any{"blocker", "major", "minor", "info"}
+	shell.Choices(s, "category", delivery.IncidentCategories...)
+	shell.Choices(s, "severity", delivery.IncidentSeverities...)
 }
 
 func init() {
@@ -46,31 +46,20 @@ func init() {
 	}, runLogIssue))
 }
 
-// runLogIssue serves agent:log-issue natively: the environment, the enum values in flag
-// order, the missing required flags in table order, then ops.AgentLogIssue on the
-// workspace inside the call's journal (a failed call leaves the incident file and the
-// session as they were).
+// runLogIssue serves agent:log-issue natively: the environment, then ops.AgentLogIssue on
+// the workspace inside the call's journal (a failed call leaves the incident file and
+// the session as they were).
 func runLogIssue(ctx context.Context, env *tool.Env, in LogIssueInput) tool.Output {
 	c, fail := shell.Start(env)
 	if fail != nil {
 		return fail.WithMeta("warnings", []string{})
 	}
-	if err := shell.FirstErr(
-		checkEnum("category", in.Category, delivery.IncidentCategories...),
-		checkEnum("severity", in.Severity, delivery.IncidentSeverities...),
-		shell.RequireFlag("category", in.Category != nil),
-		shell.RequireFlag("severity", in.Severity != nil),
-		shell.RequireFlag("title", in.Title != nil),
-		shell.RequireFlag("description", in.Description != nil),
-	); err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
 	ws, err := ops.OpenWorkspace(ctx, env.Dir, shell.LookupEnv(env))
 	if err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
-	op := ops.AgentLogIssueInput{Category: *in.Category, Severity: *in.Severity, Title: *in.Title,
-		Description: *in.Description, Resolution: in.Resolution, Step: in.Step, Tags: in.Tag, Files: in.File}
+	op := ops.AgentLogIssueInput{Category: in.Category, Severity: in.Severity, Title: in.Title,
+		Description: in.Description, Resolution: in.Resolution, Step: in.Step, Tags: in.Tag, Files: in.File}
 	data, notes, err := shell.Journaled(ctx, c.RT, ws, func() (ops.AgentLogIssueData, ops.Notes, error) {
 		return ops.AgentLogIssue(ctx, ws, c.RT, op)
 	})

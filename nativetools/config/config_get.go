@@ -15,10 +15,9 @@ import (
 )
 
 // GetInput is config:get's input: one field per adapter schema property, in the same order.
-// Key is a pointer: an absent key is a missing required flag (USAGE) while "" is an
-// unknown root key (VALIDATION).
+// The schema requires key; "" is an unknown root key (VALIDATION).
 type GetInput struct {
-	Key *string `json:"key" jsonschema:"dotted path from the root of workspace.yaml, e.g. software_delivery.git.push"`
+	Key string `json:"key" jsonschema:"dotted path from the root of workspace.yaml, e.g. software_delivery.git.push"`
 }
 
 func init() {
@@ -30,14 +29,15 @@ func init() {
 	}, runGet))
 }
 
-// runGet serves config:get natively: the command's argv checks, the key check, then the
-// workspace and ops.ConfigGet.
+// runGet serves config:get natively: the environment, the key check (a root key the
+// file may hold: VALIDATION, before the workspace is looked for, as the command's action
+// does; the adapter's schema has no such keyword), then the workspace and ops.ConfigGet.
 func runGet(ctx context.Context, env *tool.Env, in GetInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return *fail
 	}
-	op := ops.ConfigGetInput{Key: shell.Deref(in.Key)}
-	if err := shell.FirstErr(shell.RequireFlag("key", in.Key != nil), op.Check()); err != nil {
+	op := ops.ConfigGetInput{Key: in.Key}
+	if err := op.Check(); err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)

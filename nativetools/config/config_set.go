@@ -15,11 +15,11 @@ import (
 )
 
 // SetInput is config:set's input: one field per adapter schema property, in the same order.
-// Both are pointers: absent is a missing required flag (USAGE), while "" reaches the
-// operation (an empty key is VALIDATION, an empty value is written as "").
+// The schema requires both; "" reaches the operation (an empty key is VALIDATION, an
+// empty value is written as "").
 type SetInput struct {
-	Key   *string `json:"key" jsonschema:"dotted path from the root of workspace.yaml"`
-	Value *string `json:"value" jsonschema:"new value: true/false and numbers are typed; lists get comma-separated items appended"`
+	Key   string `json:"key" jsonschema:"dotted path from the root of workspace.yaml"`
+	Value string `json:"value" jsonschema:"new value: true/false and numbers are typed; lists get comma-separated items appended"`
 }
 
 func init() {
@@ -30,15 +30,17 @@ func init() {
 	}, runSet))
 }
 
-// runSet serves config:set natively: the command's argv checks, the key check, then the
-// workspace and ops.ConfigSet (which saves workspace.yaml and commits it).
+// runSet serves config:set natively: the environment, the key check (a key config:set
+// may write: VALIDATION, before the workspace is looked for, as the command's action
+// does; the adapter's schema has no such keyword), then the workspace and ops.ConfigSet
+// (which saves workspace.yaml and commits it).
 func runSet(ctx context.Context, env *tool.Env, in SetInput) tool.Output {
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return *fail
 	}
-	op := ops.ConfigSetInput{Key: shell.Deref(in.Key), Value: shell.Deref(in.Value)}
-	if err := shell.FirstErr(shell.RequireFlag("key", in.Key != nil), shell.RequireFlag("value", in.Value != nil), op.Check()); err != nil {
+	op := ops.ConfigSetInput{Key: in.Key, Value: in.Value}
+	if err := op.Check(); err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)

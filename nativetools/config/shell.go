@@ -9,13 +9,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// The legacy commands check argv before anything else (commands/convention, spec §2.1):
-// the environment, then typed values in flag-table order, then missing required flags.
-// Parity calls the lanes without a kernel in front, so no schema validation runs first:
-// the native shells repeat those checks in the same order, and a property whose ""
-// differs from absent (`--key=` reaches the operation, a missing --key is USAGE) is a
-// pointer in its Input struct.
-
 // openWorkspace opens the call's workspace (§1.1: NO_WORKSPACE when there is none).
 // config:get and config:set read no typed configuration section up front, so no keys
 // are checked here (config:set's commit checks software_delivery.git itself). The

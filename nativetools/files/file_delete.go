@@ -15,12 +15,12 @@ import (
 )
 
 // DeleteInput is file:delete's input: one field per adapter schema property, in the same order.
-// Path is a pointer because an absent path is a missing required flag (USAGE) while ""
-// is given: the call's directory, refused as the root or a directory.
+// The schema requires path; "" is given: the call's directory, refused as the root or a
+// directory.
 type DeleteInput struct {
-	Path      *string `json:"path" jsonschema:"file or directory to delete"`
-	Recursive bool    `json:"recursive,omitempty" jsonschema:"delete a directory and everything in it"`
-	Force     bool    `json:"force,omitempty" jsonschema:"a missing path is not an error"`
+	Path      string `json:"path" jsonschema:"file or directory to delete"`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"delete a directory and everything in it"`
+	Force     bool   `json:"force,omitempty" jsonschema:"a missing path is not an error"`
 }
 
 func init() {
@@ -33,17 +33,14 @@ func init() {
 	}, runDelete))
 }
 
-// runDelete serves file:delete natively: the required path, then ops.FileDelete in the
+// runDelete serves file:delete natively: the environment, then ops.FileDelete in the
 // call's directory. It needs no workspace (outside one the path is confined to the
 // directory) and commits nothing.
 func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return fail.WithMeta("warnings", []string{})
 	}
-	if err := shell.RequireFlag("path", in.Path != nil); err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	op := ops.FileDeleteInput{Path: *in.Path, Recursive: in.Recursive, Force: in.Force}
+	op := ops.FileDeleteInput{Path: in.Path, Recursive: in.Recursive, Force: in.Force}
 	data, notes, err := ops.FileDelete(ctx, env.Dir, shell.LookupEnv(env), op)
 	return shell.Result(data, notes, err)
 }

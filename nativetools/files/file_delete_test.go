@@ -52,7 +52,8 @@ func TestDeleteRemoves(t *testing.T) {
 	assert.FileExists(t, filepath.Join(outside, "keep.txt"), "a symlink's target is never deleted")
 }
 
-// TestDeleteFailsWithTheCommandsCodes: usage, then the path rules; nothing is deleted.
+// TestDeleteFailsWithTheCommandsCodes: the kernel's schema refuses a missing path
+// (INVALID_INPUT), then the path rules apply; nothing is deleted.
 func TestDeleteFailsWithTheCommandsCodes(t *testing.T) {
 	root := nativetest.Workspace(t)
 	nativetest.Write(t, root, "notes/a.txt", "a\n")
@@ -61,7 +62,7 @@ func TestDeleteFailsWithTheCommandsCodes(t *testing.T) {
 	cases := []struct {
 		name, input, code string
 	}{
-		{"absent path", `{"recursive":true}`, tool.CodeUsage},
+		{"absent path", `{"recursive":true}`, invalidAt("/path")},
 		{"a directory without recursive", `{"path":"notes"}`, tool.CodeValidation},
 		{"the root", `{"path":".","recursive":true}`, tool.CodeValidation},
 		{"the root as empty", `{"path":"","recursive":true}`, tool.CodeValidation},
@@ -73,8 +74,10 @@ func TestDeleteFailsWithTheCommandsCodes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := call(t, root, "file:delete", tc.input, nil)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			assert.Equal(t, tc.code, outcome(t, out))
+			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
+				assert.Contains(t, out.Metadata, "warnings")
+			}
 		})
 	}
 	assert.FileExists(t, filepath.Join(root, "notes", "a.txt"))

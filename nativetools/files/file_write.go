@@ -18,21 +18,21 @@ import (
 )
 
 // WriteInput is file:write's input: one field per adapter schema property, in the same order.
-// Path and Content are pointers because an absent one is a missing required flag (USAGE)
-// while "" is given (an empty path reaches the path checks, empty content writes an empty
-// file); Encoding because "" is not an encoding (USAGE) while absent is utf8.
+// The schema requires path and content ("" is given: an empty path reaches the path
+// checks, empty content writes an empty file) and refuses an encoding that is none (""
+// included), so an empty Encoding is absent: utf8.
 type WriteInput struct {
-	Path         *string `json:"path" jsonschema:"file to write"`
-	Content      *string `json:"content" jsonschema:"the bytes to write (may be empty)"`
-	Encoding     *string `json:"encoding,omitempty" jsonschema:"encoding of content (utf8|base64)"`
-	NoCreateDirs bool    `json:"no_create_dirs,omitempty" jsonschema:"fail instead of creating missing parent directories"`
+	Path         string `json:"path" jsonschema:"file to write"`
+	Content      string `json:"content" jsonschema:"the bytes to write (may be empty)"`
+	Encoding     string `json:"encoding,omitempty" jsonschema:"encoding of content (utf8|base64)"`
+	NoCreateDirs bool   `json:"no_create_dirs,omitempty" jsonschema:"fail instead of creating missing parent directories"`
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (WriteInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["encoding"].Default = json.RawMessage(`"utf8"`)
-	s.Properties["encoding"].Enum = []any{"utf8", "base64"}
+	shell.Choices(s, "encoding", "utf8", "base64")
 }
 
 func init() {
@@ -45,19 +45,15 @@ func init() {
 	}, runWrite))
 }
 
-// runWrite serves file:write natively: the command's argv checks (the encoding, then the
-// missing required flags in table order), then ops.FileWrite in the call's directory. It
+// runWrite serves file:write natively: the environment, then ops.FileWrite in the call's
+// directory. It
 // needs no workspace (outside one the path is confined to the directory) and commits
 // nothing.
 func runWrite(ctx context.Context, env *tool.Env, in WriteInput) tool.Output {
 	if _, fail := shell.Start(env); fail != nil {
 		return fail.WithMeta("warnings", []string{})
 	}
-	if err := shell.FirstErr(checkEnum("encoding", in.Encoding, "utf8", "base64"),
-		shell.RequireFlag("path", in.Path != nil), shell.RequireFlag("content", in.Content != nil)); err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	op := ops.FileWriteInput{Path: *in.Path, Content: *in.Content, Encoding: shell.Deref(in.Encoding), NoCreateDirs: in.NoCreateDirs}
+	op := ops.FileWriteInput{Path: in.Path, Content: in.Content, Encoding: in.Encoding, NoCreateDirs: in.NoCreateDirs}
 	data, notes, err := ops.FileWrite(ctx, env.Dir, shell.LookupEnv(env), op)
 	return shell.Result(data, notes, err)
 }

@@ -53,17 +53,19 @@ func TestWriteWritesExactBytes(t *testing.T) {
 	}
 }
 
-// TestWriteFailsWithTheCommandsCodes: usage first, then invalid base64, then the path.
+// TestWriteFailsWithTheCommandsCodes: the kernel's schema refuses a missing property or
+// an encoding that is none first (INVALID_INPUT, naming the property), then invalid
+// base64, then the path.
 func TestWriteFailsWithTheCommandsCodes(t *testing.T) {
 	root := nativetest.Workspace(t)
 	nativetest.Write(t, root, "dir/keep.txt", "k\n")
 	cases := []struct {
 		name, input, code string
 	}{
-		{"absent content", `{"path":"x"}`, tool.CodeUsage},
-		{"absent path", `{"content":"x"}`, tool.CodeUsage},
-		{"empty encoding", `{"path":"x","content":"x","encoding":""}`, tool.CodeUsage},
-		{"bad encoding before a missing path", `{"encoding":"latin1"}`, tool.CodeUsage},
+		{"absent content", `{"path":"x"}`, invalidAt("/content")},
+		{"absent path", `{"content":"x"}`, invalidAt("/path")},
+		{"empty encoding", `{"path":"x","content":"x","encoding":""}`, invalidAt("/encoding")},
+		{"bad encoding before a missing path", `{"encoding":"latin1"}`, invalidAt("/encoding")},
 		{"invalid base64", `{"path":"../x","content":"%%%","encoding":"base64"}`, tool.CodeValidation},
 		{"a directory", `{"path":"dir","content":"x"}`, tool.CodeValidation},
 		{"the root", `{"path":"","content":"x"}`, tool.CodeValidation},
@@ -74,8 +76,10 @@ func TestWriteFailsWithTheCommandsCodes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := call(t, root, "file:write", tc.input, nil)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			assert.Equal(t, tc.code, outcome(t, out))
+			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
+				assert.Contains(t, out.Metadata, "warnings")
+			}
 		})
 	}
 	assert.NoFileExists(t, filepath.Join(root, "x"))

@@ -72,18 +72,19 @@ func TestDelegationListWarnsOnABadLine(t *testing.T) {
 	assert.Contains(t, warnings[0], "delegation-registry.jsonl line 1")
 }
 
-// TestDelegationListFailures: the argv rules are USAGE before the workspace is opened;
-// an unknown initiative ("" included) is NOT_FOUND.
+// TestDelegationListFailures: the kernel's schema refuses a malformed wu and anything but
+// exactly one of wu and initiative (INVALID_INPUT) before the handler runs, inside a
+// workspace or not; an unknown initiative ("" included) is NOT_FOUND.
 func TestDelegationListFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
 		name, dir, input, code string
 	}{
-		{"neither", root, `{}`, tool.CodeUsage},
-		{"both", root, `{"wu":"WU-1","initiative":"INIT-3"}`, tool.CodeUsage},
-		{"bad wu", root, `{"wu":"WU-"}`, tool.CodeUsage},
-		{"empty wu", root, `{"wu":""}`, tool.CodeUsage},
-		{"neither outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
+		{"neither", root, `{}`, invalidAt("/")},
+		{"both", root, `{"wu":"WU-1","initiative":"INIT-3"}`, invalidAt("/")},
+		{"bad wu", root, `{"wu":"WU-"}`, invalidAt("/wu")},
+		{"empty wu", root, `{"wu":""}`, invalidAt("/wu")},
+		{"neither outside a workspace", t.TempDir(), `{}`, invalidAt("/")},
 		{"unknown initiative", root, `{"initiative":"nope"}`, tool.CodeNotFound},
 		{"empty initiative", root, `{"initiative":""}`, tool.CodeNotFound},
 		{"no workspace", t.TempDir(), `{"wu":"WU-1"}`, tool.CodeNoWorkspace},
@@ -91,8 +92,10 @@ func TestDelegationListFailures(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "delegation:list", tc.input)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			assert.Equal(t, tc.code, outcome(t, out))
+			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
+				assert.Contains(t, out.Metadata, "warnings")
+			}
 		})
 	}
 }

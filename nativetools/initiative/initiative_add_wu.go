@@ -7,6 +7,8 @@ package initiative
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -16,13 +18,17 @@ import (
 )
 
 // AddWUInput is initiative:add-wu's input: one field per adapter schema property, in the same order.
-// Pointers mark what the command tells apart from "not given": an empty initiative is a
-// given reference (NOT_FOUND, not a missing flag), phase 0 a malformed value (USAGE).
+// The schema requires initiative and wu ("" is a given reference: NOT_FOUND) and bounds
+// phase to >= 1, so an absent phase is 0, none.
 type AddWUInput struct {
-	Initiative *string  `json:"initiative" jsonschema:"initiative id or slug"`
+	Initiative string   `json:"initiative" jsonschema:"initiative id or slug"`
 	WU         []string `json:"wu" jsonschema:"WU id (WU-<n>), once per WU"`
-	Phase      *int64   `json:"phase,omitempty" jsonschema:"phase of the initiative the WUs belong to (integer >= 1)"`
+	Phase      int64    `json:"phase,omitempty" jsonschema:"phase of the initiative the WUs belong to (integer >= 1)"`
 }
+
+// AdjustSchema adds the phase's bound, so the schema native.New infers equals the
+// adapter's.
+func (AddWUInput) AdjustSchema(s *jsonschema.Schema) { shell.Range(s, "phase", jsonschema.Ptr(1), nil) }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -31,15 +37,15 @@ func init() {
 	}, runAddWU))
 }
 
-// runAddWU serves initiative:add-wu natively: the phase bound, the required flags, the
-// WU ids (ops.InitiativeAddWUInput.Check), then ops.InitiativeAddWU in the call's journal.
+// runAddWU serves initiative:add-wu natively: the two checks the schema cannot state,
+// then ops.InitiativeAddWU in the call's journal. The command's --wu is a plain string
+// list, so the schema neither requires an item nor gives the items the WU pattern: an
+// empty list is no --wu at all (a missing required flag) and a malformed id is refused
+// by the command's action (ops.InitiativeAddWUInput.Check), both USAGE before the
+// workspace is looked for.
 func runAddWU(ctx context.Context, env *tool.Env, in AddWUInput) tool.Output {
-	op := ops.InitiativeAddWUInput{Initiative: shell.Deref(in.Initiative), WUs: in.WU, Phase: int(shell.Deref(in.Phase))}
-	argv := shell.FirstErr(
-		checkMin("phase", in.Phase, 1),
-		shell.RequireFlag("initiative", in.Initiative != nil),
-		shell.RequireFlag("wu", len(in.WU) > 0),
-		op.Check())
+	op := ops.InitiativeAddWUInput{Initiative: in.Initiative, WUs: in.WU, Phase: int(in.Phase)}
+	argv := shell.FirstErr(shell.RequireFlag("wu", len(in.WU) > 0), op.Check())
 	return serveWrite(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeAddWUData, ops.Notes, error) {
 		return ops.InitiativeAddWU(ctx, ws, rt, op)
 	})

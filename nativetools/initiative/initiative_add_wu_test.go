@@ -51,15 +51,19 @@ func TestAddWULinksBothSidesAndCommits(t *testing.T) {
 	assert.Equal(t, sha, nativetest.Git(t, ws, "rev-parse", "HEAD"), "no commit")
 }
 
-// TestAddWUFailures: each refusal has the command's code and changes nothing.
+// TestAddWUFailures: each refusal has the command's code, or the kernel's schema refuses
+// the input (INVALID_INPUT), and nothing changes. An empty wu list and a malformed WU id
+// are the handler's USAGE: the command's --wu is a plain list, so its schema states
+// neither.
 func TestAddWUFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		code        string
 	}{
-		{"missing wu", `{"initiative":"INIT-3"}`, tool.CodeUsage},
-		{"missing initiative", `{"wu":["WU-1"]}`, tool.CodeUsage},
-		{"phase zero", `{"initiative":"INIT-3","wu":["WU-1"],"phase":0}`, tool.CodeUsage},
+		{"missing wu", `{"initiative":"INIT-3"}`, invalidAt("/wu")},
+		{"empty wu list", `{"initiative":"INIT-3","wu":[]}`, tool.CodeUsage},
+		{"missing initiative", `{"wu":["WU-1"]}`, invalidAt("/initiative")},
+		{"phase zero", `{"initiative":"INIT-3","wu":["WU-1"],"phase":0}`, invalidAt("/phase")},
 		{"malformed wu", `{"initiative":"INIT-3","wu":["WU-1","wu-2"]}`, tool.CodeUsage},
 		{"linked elsewhere", `{"initiative":"INIT-3","wu":["WU-1","WU-3"]}`, tool.CodeValidation},
 		{"unknown wu", `{"initiative":"INIT-3","wu":["WU-1","WU-9"]}`, tool.CodeNotFound},
@@ -69,7 +73,7 @@ func TestAddWUFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := initWithWUs(t)
 			head := nativetest.Git(t, ws, "rev-parse", "HEAD")
-			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, ws, "initiative:add-wu", tc.input)))
+			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, ws, "initiative:add-wu", tc.input)))
 			assert.Equal(t, head, nativetest.Git(t, ws, "rev-parse", "HEAD"))
 			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
 		})

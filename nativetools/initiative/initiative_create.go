@@ -19,26 +19,28 @@ import (
 )
 
 // CreateInput is initiative:create's input: one field per adapter schema property, in the same order.
-// Pointers mark what the command tells apart from "not given": an empty title, id or slug
-// is a given value (VALIDATION, not a missing flag or a default), an empty owner is
-// written, and an empty priority or target date is a malformed value (USAGE).
+// Pointers mark what the command tells apart from "not given": an empty id or slug is a
+// given value (VALIDATION, not a default) and an empty owner is written. The schema
+// requires the title ("" is given: VALIDATION) and refuses an empty priority or target
+// date, so "" is their absence.
 type CreateInput struct {
-	Title         *string  `json:"title" jsonschema:"initiative title"`
+	Title         string   `json:"title" jsonschema:"initiative title"`
 	ID            *string  `json:"id,omitempty" jsonschema:"initiative id (default: the next INIT-<n>)"`
 	Slug          *string  `json:"slug,omitempty" jsonschema:"unique kebab-case slug (default: kebab of the title)"`
 	Description   string   `json:"description,omitempty" jsonschema:"what the initiative delivers"`
-	Priority      *string  `json:"priority,omitempty" jsonschema:"priority (P0|P1|P2|P3)"`
+	Priority      string   `json:"priority,omitempty" jsonschema:"priority (P0|P1|P2|P3)"`
 	Owner         *string  `json:"owner,omitempty" jsonschema:"owner of the initiative"`
-	TargetDate    *string  `json:"target_date,omitempty" jsonschema:"target date (YYYY-MM-DD)"`
+	TargetDate    string   `json:"target_date,omitempty" jsonschema:"target date (YYYY-MM-DD)"`
 	Phase         []string `json:"phase,omitempty" jsonschema:"phase title, once per phase"`
 	SuccessMetric []string `json:"success_metric,omitempty" jsonschema:"success metric, once per metric"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema native.New infers equals the adapter's.
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, patterns), so
+// the schema native.New infers equals the adapter's.
 func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["priority"].Default = json.RawMessage(`"P2"`)
-	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
+	shell.Choices(s, "priority", delivery.Priorities...)
+	shell.Dates(s, "target_date")
 }
 
 func init() {
@@ -48,17 +50,13 @@ func init() {
 	}, runCreate))
 }
 
-// runCreate serves initiative:create natively: the typed values (priority, target date),
-// the required title, then ops.InitiativeCreate in the call's journal.
+// runCreate serves initiative:create natively: the target date's day (the schema checks
+// its form), then ops.InitiativeCreate in the call's journal.
 func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
-	argv := shell.FirstErr(
-		checkEnum("priority", in.Priority, delivery.Priorities...),
-		checkDate("target_date", in.TargetDate),
-		shell.RequireFlag("title", in.Title != nil))
-	op := ops.InitiativeCreateInput{Title: shell.Deref(in.Title), ID: in.ID, Slug: in.Slug,
-		Description: in.Description, Priority: shell.Deref(in.Priority), Owner: in.Owner,
-		TargetDate: shell.Deref(in.TargetDate), Phases: in.Phase, SuccessMetrics: in.SuccessMetric}
-	return serveWrite(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeCreateData, ops.Notes, error) {
+	op := ops.InitiativeCreateInput{Title: in.Title, ID: in.ID, Slug: in.Slug,
+		Description: in.Description, Priority: in.Priority, Owner: in.Owner,
+		TargetDate: in.TargetDate, Phases: in.Phase, SuccessMetrics: in.SuccessMetric}
+	return serveWrite(ctx, env, checkDay("target_date", in.TargetDate), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeCreateData, ops.Notes, error) {
 		return ops.InitiativeCreate(ctx, ws, rt, op)
 	})
 }

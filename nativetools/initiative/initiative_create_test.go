@@ -39,17 +39,19 @@ func TestCreateWritesAndCommits(t *testing.T) {
 	assert.Equal(t, []string{"INIT-7.yaml", "INIT-8.yaml"}, names, "only the initiative file is added")
 }
 
-// TestCreateFailures: each refusal has the command's code and writes nothing; the
-// argv-phase ones (USAGE) come before the workspace is even looked for.
+// TestCreateFailures: each refusal has the command's code, or the kernel's schema refuses
+// the input (INVALID_INPUT), and nothing is written; a well-formed date that is no real
+// day is the handler's USAGE, before the workspace is even looked for.
 func TestCreateFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		noWS        bool
 		code        string
 	}{
-		{"missing title", `{}`, false, tool.CodeUsage},
-		{"priority not a choice", `{"title":"X","priority":"P9"}`, false, tool.CodeUsage},
-		{"empty priority", `{"title":"X","priority":""}`, false, tool.CodeUsage},
+		{"missing title", `{}`, false, invalidAt("/title")},
+		{"priority not a choice", `{"title":"X","priority":"P9"}`, false, invalidAt("/priority")},
+		{"empty priority", `{"title":"X","priority":""}`, false, invalidAt("/priority")},
+		{"not a date", `{"title":"X","target_date":"2026-3-1"}`, true, invalidAt("/target_date")},
 		{"not a calendar day", `{"title":"X","target_date":"2026-02-30"}`, true, tool.CodeUsage},
 		{"no workspace", `{"title":"X"}`, true, tool.CodeNoWorkspace},
 		{"empty title is given, not missing", `{"title":""}`, false, tool.CodeValidation},
@@ -67,7 +69,7 @@ func TestCreateFailures(t *testing.T) {
 			if tc.noWS {
 				dir = t.TempDir()
 			}
-			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, dir, "initiative:create", tc.input)))
+			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, dir, "initiative:create", tc.input)))
 			entries, err := os.ReadDir(filepath.Join(ws, "docs", "tasks", "initiatives"))
 			require.NoError(t, err)
 			assert.Len(t, entries, 1, "nothing is written")

@@ -18,12 +18,11 @@ import (
 )
 
 // EditInput is initiative:edit's input: one field per adapter schema property, in the same order.
-// Every single-valued property is a pointer: the command tells a given value from "not
-// given" for each (an empty title, description, note or block is a change, phase 0 is a
-// phase id, an empty id is a reference that is not found, an empty enum or date is
-// malformed), and its rules count the flags given.
+// Every optional single-valued property is a pointer: the operation tells a given value
+// from "not given" for each (an empty title, description, note or block is a change,
+// phase 0 is a phase id). The schema requires id ("" is a reference that is not found).
 type EditInput struct {
-	ID               *string  `json:"id" jsonschema:"initiative id or slug"`
+	ID               string   `json:"id" jsonschema:"initiative id or slug"`
 	Title            *string  `json:"title,omitempty" jsonschema:"new title"`
 	Status           *string  `json:"status,omitempty" jsonschema:"new status (draft|open|in_progress|done|archived)"`
 	Description      *string  `json:"description,omitempty" jsonschema:"new description"`
@@ -38,11 +37,12 @@ type EditInput struct {
 	Unblock          bool     `json:"unblock,omitempty" jsonschema:"remove blocked_by and blocked_reason"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (enums, patterns, rules), so the
 // schema native.New infers equals the adapter's.
 func (EditInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["status"].Enum = toAny(initiativeStatuses)
-	s.Properties["phase_status"].Enum = toAny(phaseStatuses)
+	shell.Choices(s, "status", delivery.InitiativeStatuses...)
+	shell.Choices(s, "phase_status", delivery.PhaseStatuses...)
+	shell.Dates(s, "target_date")
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.AnyOf, Properties: []string{"title", "status", "description", "notes", "add_phase", "phase_id", "add_success_metric", "target_date", "blocked_by", "unblock"}}, tool.Constraint{Kind: tool.Together, Properties: []string{"phase_id", "phase_status"}}, tool.Constraint{Kind: tool.Requires, Properties: []string{"blocked_reason", "blocked_by"}}, tool.Constraint{Kind: tool.Exclusive, Properties: []string{"unblock", "blocked_by"}}); err != nil {
 		panic(err)
 	}
@@ -56,16 +56,11 @@ func init() {
 	}, runEdit))
 }
 
-// initiativeStatuses and phaseStatuses are the choices of --status and --phase-status.
-var (
-	initiativeStatuses = []string{"draft", "open", "in_progress", "done", "archived"}
-	phaseStatuses      = []string{"pending", "in_progress", "done", "blocked"}
-)
-
-// runEdit serves initiative:edit natively: the typed values, the required id, the rules
-// (ops.InitiativeEditInput.Check), then ops.InitiativeEdit in the call's journal.
+// runEdit serves initiative:edit natively: the target date's day (the schema checks its
+// form and the rules between the properties), then ops.InitiativeEdit in the call's
+// journal.
 func runEdit(ctx context.Context, env *tool.Env, in EditInput) tool.Output {
-	op := ops.InitiativeEditInput{Ref: shell.Deref(in.ID), Title: in.Title, Status: in.Status,
+	op := ops.InitiativeEditInput{Ref: in.ID, Title: in.Title, Status: in.Status,
 		Description: in.Description, Note: in.Notes, AddPhases: in.AddPhase, PhaseStatus: in.PhaseStatus,
 		AddSuccessMetrics: in.AddSuccessMetric, TargetDate: in.TargetDate, BlockedBy: in.BlockedBy,
 		BlockedReason: in.BlockedReason, Unblock: in.Unblock}
@@ -73,22 +68,7 @@ func runEdit(ctx context.Context, env *tool.Env, in EditInput) tool.Output {
 		id := int(*in.PhaseID)
 		op.PhaseID = &id
 	}
-	argv := shell.FirstErr(
-		checkEnum("status", in.Status, initiativeStatuses...),
-		checkEnum("phase_status", in.PhaseStatus, phaseStatuses...),
-		checkDate("target_date", in.TargetDate),
-		shell.RequireFlag("id", in.ID != nil),
-		op.Check())
-	return serveWrite(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeEditData, ops.Notes, error) {
+	return serveWrite(ctx, env, checkDay("target_date", shell.Deref(in.TargetDate)), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeEditData, ops.Notes, error) {
 		return ops.InitiativeEdit(ctx, ws, rt, op)
 	})
-}
-
-// toAny is a schema enum of strings.
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
 }

@@ -39,20 +39,23 @@ func TestEditChangesAndCommits(t *testing.T) {
 	assert.Equal(t, sha, nativetest.Git(t, ws, "rev-parse", "HEAD"), "no commit")
 }
 
-// TestEditFailures: each refusal has the command's code and changes nothing.
+// TestEditFailures: each refusal has the command's code, or the kernel's schema refuses
+// the input (INVALID_INPUT: a rule between properties is refused at "/"), and nothing
+// changes; a well-formed date that is no real day is the handler's USAGE.
 func TestEditFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		noWS        bool
 		code        string
 	}{
-		{"no change", `{"id":"INIT-3","unblock":false}`, false, tool.CodeUsage},
-		{"missing id", `{"title":"x"}`, false, tool.CodeUsage},
-		{"phase id alone", `{"id":"INIT-3","phase_id":1}`, false, tool.CodeUsage},
-		{"phase status alone", `{"id":"INIT-3","phase_status":"done","title":"x"}`, false, tool.CodeUsage},
-		{"reason without blocked_by", `{"id":"INIT-3","blocked_reason":"r","title":"x"}`, false, tool.CodeUsage},
-		{"unblock with blocked_by", `{"id":"INIT-3","blocked_by":"x","unblock":true}`, true, tool.CodeUsage},
-		{"status not a choice", `{"id":"INIT-3","status":"finished"}`, false, tool.CodeUsage},
+		{"no change", `{"id":"INIT-3","unblock":false}`, false, invalidAt("/")},
+		{"missing id", `{"title":"x"}`, false, invalidAt("/id")},
+		{"phase id alone", `{"id":"INIT-3","phase_id":1}`, false, invalidAt("/")},
+		{"phase status alone", `{"id":"INIT-3","phase_status":"done","title":"x"}`, false, invalidAt("/")},
+		{"reason without blocked_by", `{"id":"INIT-3","blocked_reason":"r","title":"x"}`, false, invalidAt("/")},
+		{"unblock with blocked_by", `{"id":"INIT-3","blocked_by":"x","unblock":true}`, true, invalidAt("/")},
+		{"status not a choice", `{"id":"INIT-3","status":"finished"}`, false, invalidAt("/status")},
+		{"not a date form", `{"id":"INIT-3","target_date":"2026-1-01"}`, false, invalidAt("/target_date")},
 		{"not a date", `{"id":"INIT-3","target_date":"2026-13-01"}`, false, tool.CodeUsage},
 		{"no workspace", `{"id":"INIT-3","title":"x"}`, true, tool.CodeNoWorkspace},
 		{"unknown initiative", `{"id":"nope","title":"x"}`, false, tool.CodeNotFound},
@@ -68,7 +71,7 @@ func TestEditFailures(t *testing.T) {
 			if tc.noWS {
 				dir = t.TempDir()
 			}
-			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, dir, "initiative:edit", tc.input)))
+			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, dir, "initiative:edit", tc.input)))
 			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
 		})
 	}

@@ -7,6 +7,8 @@ package initiative
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -16,12 +18,16 @@ import (
 )
 
 // RemoveWUInput is initiative:remove-wu's input: one field per adapter schema property, in the same order.
-// Pointers mark what the command tells apart from "not given": an empty initiative is a
-// given reference (NOT_FOUND, not a missing flag), an empty wu a malformed value.
+// The schema requires both and gives wu the WU pattern; an empty initiative is a given
+// reference (NOT_FOUND).
 type RemoveWUInput struct {
-	Initiative *string `json:"initiative" jsonschema:"initiative id or slug"`
-	WU         *string `json:"wu" jsonschema:"WU to unlink (WU-<n>)"`
+	Initiative string `json:"initiative" jsonschema:"initiative id or slug"`
+	WU         string `json:"wu" jsonschema:"WU to unlink (WU-<n>)"`
 }
+
+// AdjustSchema gives wu the WU pattern, so the schema native.New infers equals the
+// adapter's.
+func (RemoveWUInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "wu") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -31,15 +37,11 @@ func init() {
 	}, runRemoveWU))
 }
 
-// runRemoveWU serves initiative:remove-wu natively: the WU id's form, the required flags,
-// then ops.InitiativeRemoveWU in the call's journal.
+// runRemoveWU serves initiative:remove-wu natively: ops.InitiativeRemoveWU in the call's
+// journal.
 func runRemoveWU(ctx context.Context, env *tool.Env, in RemoveWUInput) tool.Output {
-	argv := shell.FirstErr(
-		checkWU("wu", in.WU),
-		shell.RequireFlag("initiative", in.Initiative != nil),
-		shell.RequireFlag("wu", in.WU != nil))
-	op := ops.InitiativeRemoveWUInput{Initiative: shell.Deref(in.Initiative), WU: shell.Deref(in.WU)}
-	return serveWrite(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeRemoveWUData, ops.Notes, error) {
+	op := ops.InitiativeRemoveWUInput{Initiative: in.Initiative, WU: in.WU}
+	return serveWrite(ctx, env, nil, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeRemoveWUData, ops.Notes, error) {
 		return ops.InitiativeRemoveWU(ctx, ws, rt, op)
 	})
 }

@@ -35,15 +35,16 @@ func TestRemoveWUUnlinksBothSidesAndCommits(t *testing.T) {
 	assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"))
 }
 
-// TestRemoveWUFailures: each refusal has the command's code and changes nothing.
+// TestRemoveWUFailures: each refusal has the command's code, or the kernel's schema
+// refuses the input (INVALID_INPUT), and nothing changes.
 func TestRemoveWUFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		code        string
 	}{
-		{"missing wu", `{"initiative":"INIT-3"}`, tool.CodeUsage},
-		{"missing initiative", `{"wu":"WU-1"}`, tool.CodeUsage},
-		{"empty wu", `{"initiative":"INIT-3","wu":""}`, tool.CodeUsage},
+		{"missing wu", `{"initiative":"INIT-3"}`, invalidAt("/wu")},
+		{"missing initiative", `{"wu":"WU-1"}`, invalidAt("/initiative")},
+		{"empty wu", `{"initiative":"INIT-3","wu":""}`, invalidAt("/wu")},
 		{"not linked", `{"initiative":"INIT-3","wu":"WU-1"}`, tool.CodeNotFound},
 		{"linked elsewhere", `{"initiative":"INIT-3","wu":"WU-3"}`, tool.CodeNotFound},
 		{"unknown wu", `{"initiative":"INIT-3","wu":"WU-9"}`, tool.CodeNotFound},
@@ -53,7 +54,7 @@ func TestRemoveWUFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := initWithWUs(t)
 			head := nativetest.Git(t, ws, "rev-parse", "HEAD")
-			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, ws, "initiative:remove-wu", tc.input)))
+			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, ws, "initiative:remove-wu", tc.input)))
 			assert.Equal(t, head, nativetest.Git(t, ws, "rev-parse", "HEAD"))
 			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
 		})

@@ -40,7 +40,9 @@ func init() {
 }
 
 // runStatus serves initiative:status natively: the reference check, then the workspace
-// (with the initiative configuration sections checked) and ops.InitiativeStatus.
+// (with the initiative configuration sections checked) and ops.InitiativeStatus. The
+// schema requires id but allows "", which the command reads as no ID at all (USAGE), so
+// the handler keeps that check (ops.InitiativeStatusInput.Check).
 func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
 	// No runtime is needed, but the command checks its environment first (a bad
 	// DELIVERY_NOW is USAGE before anything else), so the native shell does too.

@@ -63,24 +63,27 @@ func TestStatusReportsProgress(t *testing.T) {
 	}
 }
 
-// TestStatusFailures: a missing reference is USAGE before the workspace is opened; an
-// unknown one is NOT_FOUND.
+// TestStatusFailures: the kernel's schema refuses a missing reference (INVALID_INPUT),
+// inside a workspace or not; an empty one is USAGE before the workspace is opened (the
+// handler's check); an unknown one is NOT_FOUND.
 func TestStatusFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
 		name, dir, input, code string
 	}{
-		{"missing id", root, `{}`, tool.CodeUsage},
+		{"missing id", root, `{}`, invalidAt("/id")},
 		{"empty id", root, `{"id":""}`, tool.CodeUsage},
-		{"missing id outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
+		{"missing id outside a workspace", t.TempDir(), `{}`, invalidAt("/id")},
 		{"unknown id", root, `{"id":"INIT-99"}`, tool.CodeNotFound},
 		{"no workspace", t.TempDir(), `{"id":"INIT-3"}`, tool.CodeNoWorkspace},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "initiative:status", tc.input)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			assert.Equal(t, tc.code, outcome(t, out))
+			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
+				assert.Contains(t, out.Metadata, "warnings")
+			}
 		})
 	}
 }

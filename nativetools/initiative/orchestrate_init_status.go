@@ -15,10 +15,10 @@ import (
 )
 
 // InitStatusInput is orchestrate:init-status's input: one field per adapter schema property, in the same order.
-// Initiative is a pointer: an absent initiative is a missing required flag (USAGE) while
-// "" reaches the lookup (NOT_FOUND), as `--initiative ”` does.
+// The schema requires initiative; "" reaches the lookup (NOT_FOUND), as `--initiative ”`
+// does.
 type InitStatusInput struct {
-	Initiative *string `json:"initiative" jsonschema:"initiative id or slug"`
+	Initiative string `json:"initiative" jsonschema:"initiative id or slug"`
 }
 
 func init() {
@@ -31,8 +31,7 @@ func init() {
 	}, runInitStatus))
 }
 
-// runInitStatus serves orchestrate:init-status natively: the required flag, then the
-// workspace (with the initiative configuration sections checked) and
+// runInitStatus serves orchestrate:init-status natively: the environment, the workspace (with the initiative configuration sections checked) and
 // ops.OrchestrateInitStatus.
 func runInitStatus(ctx context.Context, env *tool.Env, in InitStatusInput) tool.Output {
 	// The command checks its environment first (a bad DELIVERY_NOW is USAGE before
@@ -40,13 +39,10 @@ func runInitStatus(ctx context.Context, env *tool.Env, in InitStatusInput) tool.
 	if _, fail := shell.Start(env); fail != nil {
 		return *fail
 	}
-	if err := shell.RequireFlag("initiative", in.Initiative != nil); err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
 	ws, err := shell.ReadWorkspace(ctx, env, ops.InitiativeKeys...)
 	if err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
-	data, notes, err := ops.OrchestrateInitStatus(ctx, ws, ops.OrchestrateInitStatusInput{Ref: *in.Initiative})
+	data, notes, err := ops.OrchestrateInitStatus(ctx, ws, ops.OrchestrateInitStatusInput{Ref: in.Initiative})
 	return shell.Result(data, notes, err)
 }

@@ -45,15 +45,15 @@ func TestInitStatusListsWUsByPhase(t *testing.T) {
 	}
 }
 
-// TestInitStatusFailures: an absent initiative is a missing required flag (USAGE) before
-// the workspace is opened; an unknown or empty one is NOT_FOUND.
+// TestInitStatusFailures: the kernel's schema refuses an absent initiative
+// (INVALID_INPUT), inside a workspace or not; an unknown or empty one is NOT_FOUND.
 func TestInitStatusFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
 		name, dir, input, code string
 	}{
-		{"missing initiative", root, `{}`, tool.CodeUsage},
-		{"missing initiative outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
+		{"missing initiative", root, `{}`, invalidAt("/initiative")},
+		{"missing initiative outside a workspace", t.TempDir(), `{}`, invalidAt("/initiative")},
 		{"empty initiative", root, `{"initiative":""}`, tool.CodeNotFound},
 		{"unknown initiative", root, `{"initiative":"INIT-99"}`, tool.CodeNotFound},
 		{"no workspace", t.TempDir(), `{"initiative":"INIT-3"}`, tool.CodeNoWorkspace},
@@ -61,8 +61,10 @@ func TestInitStatusFailures(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "orchestrate:init-status", tc.input)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			assert.Equal(t, tc.code, outcome(t, out))
+			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
+				assert.Contains(t, out.Metadata, "warnings")
+			}
 		})
 	}
 }

@@ -18,12 +18,12 @@ import (
 )
 
 // InitiativeInput is orchestrate:initiative's input: one field per adapter schema property, in the same order.
-// Initiative is a pointer: an absent initiative is a missing required flag (USAGE) while
-// "" reaches the lookup (NOT_FOUND), as `--initiative ”` does.
+// The schema requires initiative ("" reaches the lookup: NOT_FOUND, as `--initiative ”`
+// does) and refuses progress with dry_run.
 type InitiativeInput struct {
-	Initiative *string `json:"initiative" jsonschema:"initiative id or slug"`
-	DryRun     bool    `json:"dry_run,omitempty" jsonschema:"plan only, send no signals"`
-	Progress   bool    `json:"progress,omitempty" jsonschema:"print orchestrate:init-status and stop"`
+	Initiative string `json:"initiative" jsonschema:"initiative id or slug"`
+	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"plan only, send no signals"`
+	Progress   bool   `json:"progress,omitempty" jsonschema:"print orchestrate:init-status and stop"`
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
@@ -43,28 +43,20 @@ func init() {
 	}, runInitiative))
 }
 
-// runInitiative serves orchestrate:initiative natively: the required flag and the
-// progress/dry_run exclusion, then progress (ops.OrchestrateInitStatus) or a dry run
-// (ops.OrchestrateInitiative sending nothing) on a read-only workspace, warm when the host
-// keeps an index, or a real run (ops.OrchestrateInitiative sending the wave-1 signals) in
-// the call's journal.
+// runInitiative serves orchestrate:initiative natively: progress
+// (ops.OrchestrateInitStatus) or a dry run (ops.OrchestrateInitiative sending nothing) on
+// a read-only workspace, warm when the host keeps an index, or a real run
+// (ops.OrchestrateInitiative sending the wave-1 signals) in the call's journal.
 func runInitiative(ctx context.Context, env *tool.Env, in InitiativeInput) tool.Output {
-	argv := shell.RequireFlag("initiative", in.Initiative != nil)
-	if argv == nil && in.Progress && in.DryRun {
-		argv = delivery.Errorf(tool.CodeUsage, "flags --progress and --dry-run cannot be used together")
-	}
-	ref := shell.Deref(in.Initiative)
+	ref := in.Initiative
 	if !in.Progress && !in.DryRun {
-		return serveWrite(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.OrchestrateInitiativeData, ops.Notes, error) {
+		return serveWrite(ctx, env, nil, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.OrchestrateInitiativeData, ops.Notes, error) {
 			return ops.OrchestrateInitiative(ctx, ws, rt, ops.OrchestrateInitiativeInput{Ref: ref})
 		})
 	}
 	call, fail := shell.Start(env)
 	if fail != nil {
 		return fail.WithMeta("warnings", []string{})
-	}
-	if argv != nil {
-		return shell.Result(nil, ops.Notes{}, argv)
 	}
 	ws, err := shell.ReadWorkspace(ctx, env, ops.InitiativeKeys...)
 	if err != nil {

@@ -57,21 +57,22 @@ func TestInitiativePlansAndSignalsWaveOne(t *testing.T) {
 	assert.Equal(t, string(got), string(again))
 }
 
-// TestInitiativeFailures: each refusal has the command's code and writes nothing.
+// TestInitiativeFailures: each refusal has the command's code, or the kernel's schema
+// refuses the input (INVALID_INPUT), and nothing is written.
 func TestInitiativeFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		code        string
 	}{
-		{"missing initiative", `{"dry_run":true}`, tool.CodeUsage},
-		{"progress with dry_run", `{"initiative":"INIT-3","dry_run":true,"progress":true}`, tool.CodeUsage},
+		{"missing initiative", `{"dry_run":true}`, invalidAt("/initiative")},
+		{"progress with dry_run", `{"initiative":"INIT-3","dry_run":true,"progress":true}`, invalidAt("/")},
 		{"unknown initiative", `{"initiative":"nope"}`, tool.CodeNotFound},
 		{"empty initiative", `{"initiative":"","progress":true}`, tool.CodeNotFound},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := orchestrated(t)
-			assert.Equal(t, tc.code, nativetest.Code(t, nativetest.Call(t, ws, "orchestrate:initiative", tc.input)))
+			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, ws, "orchestrate:initiative", tc.input)))
 			assert.NoFileExists(t, filepath.Join(ws, ".lumenflow", "memory", "signals.jsonl"))
 		})
 	}
