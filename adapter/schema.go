@@ -139,6 +139,10 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 	p.flag, p.prop, p.role = names[0], tool.PropertyName(names[0]), asFlag
 	if r, is := f.(cli.RequiredFlag); is && r.IsRequired() {
 		p.required = true
+		if p.list {
+			// An empty list passes no flag at all: urfave/cli then finds it missing.
+			p.schema.MinItems = jsonschema.Ptr(1)
+		}
 	}
 	if d, is := f.(cli.DocGenerationFlag); is && d.GetUsage() != "" {
 		p.schema.Description = unquotePlaceholder(d.GetUsage())

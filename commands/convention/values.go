@@ -202,6 +202,13 @@ func WU(name, usage string, required bool) *cli.GenericFlag {
 		Value: &patternValue{re: wuRE, expected: "WU-<number>"}}
 }
 
+// WUs declares a repeatable flag of work-unit ids (WU[]).
+func WUs(name, usage string, required bool) *cli.StringSliceFlag {
+	f := Repeated(name, usage, "WU-<number>", delivery.WUIDPattern)
+	f.Required = required
+	return f
+}
+
 // MEM declares a flag holding a memory node id (mem-xxxx).
 func MEM(name, usage string, required bool) *cli.GenericFlag {
 	return &cli.GenericFlag{Name: name, Usage: usage + " (mem-xxxx)", Required: required,

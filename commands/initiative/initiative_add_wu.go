@@ -20,7 +20,7 @@ func newInitiativeAddWUApp() *cli.App {
 		Usage: "Link WUs to an initiative (both sides) and commit",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "initiative", Usage: "initiative id or slug", Required: true},
-			&cli.StringSliceFlag{Name: "wu", Usage: "WU id (WU-<n>), once per WU", Required: true},
+			convention.WUs("wu", "WU id (WU-<n>), once per WU", true),
 			convention.Int("phase", "phase of the initiative the WUs belong to", 0, convention.Bound(1), nil),
 		},
 		Action: initiativeAddWU,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -21,7 +22,7 @@ func newMemDeleteApp() *cli.App {
 		Usage:       "Soft-delete memory nodes by id, tag or age",
 		Destructive: true, Idempotent: true,
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "id", Usage: "node id mem-xxxx (repeatable)"},
+			convention.Repeated("id", "node id mem-xxxx (repeatable)", "memory id like mem-1a2b", delivery.MemoryIDPattern),
 			&cli.StringFlag{Name: "tag", Usage: "delete the nodes with this tag"},
 			convention.Duration("older-than", "delete the nodes created longer ago than this", ""),
 			&cli.BoolFlag{Name: "dry-run", Usage: "report without writing"},

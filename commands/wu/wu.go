@@ -90,9 +90,7 @@ func lockPolicy(ws *delivery.Workspace, lane string) string { return ops.LockPol
 // wuList is a repeatable WU flag (WU[]): a string slice whose every value must be a WU id.
 // The check runs as the flag's action, so a bad value is a usage error (exit 2).
 func wuList(name, usage string, required bool) *cli.StringSliceFlag {
-	f := convention.Repeated(name, usage+" (WU-<n>, repeatable)", "WU-<number>", delivery.WUIDPattern)
-	f.Required = required
-	return f
+	return convention.WUs(name, usage+" (WU-<n>, repeatable)", required)
 }
 
 // nonEmptyValue is a STRING flag value that must not be empty (spec "non-empty").

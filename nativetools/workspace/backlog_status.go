@@ -6,8 +6,6 @@ package workspace
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -15,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // StatusInput is backlog:status's input: one field per adapter schema property, in the same order.
@@ -23,6 +22,12 @@ type StatusInput struct {
 	Lane        *string  `json:"lane,omitempty" jsonschema:"only this lane"`
 	Status      []string `json:"status,omitempty" jsonschema:"list only WUs with this status (repeatable; ready|in_progress|blocked|done|closed)"`
 	IncludeDone bool     `json:"include_done,omitempty" jsonschema:"also list done and closed WUs (they are always counted)"`
+}
+
+// AdjustSchema gives status the board's statuses, as the command's convention.Enums flag
+// does in the adapter's schema.
+func (StatusInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.Choices(s, "status", ops.BoardStatuses...)
 }
 
 func init() {
@@ -35,24 +40,12 @@ func init() {
 	}, runStatus))
 }
 
-// runStatus serves backlog:status natively: the environment, each --status value (USAGE,
-// left to right, as the argv phase checks them), the workspace with the directories and
-// lanes sections checked, then ops.BacklogStatus.
+// runStatus serves backlog:status natively: ops.BacklogStatus on the workspace read
+// through the warm index, the directories and lanes sections checked. The schema holds
+// the statuses the command accepts.
 func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
-	if _, fail := shell.Start(env); fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
-	for _, s := range in.Status {
-		if !slices.Contains(ops.BoardStatuses, s) {
-			err := delivery.Errorf(tool.CodeUsage, "invalid value %q for --status: expected one of %s",
-				s, strings.Join(ops.BoardStatuses, ", "))
-			return shell.Result(nil, ops.Notes{}, err)
-		}
-	}
-	ws, err := shell.ReadWorkspace(ctx, env, ops.BacklogKeys...)
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := ops.BacklogStatus(ctx, ws, ops.BacklogStatusInput{Lane: in.Lane, Statuses: in.Status, IncludeDone: in.IncludeDone})
-	return shell.Result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[delivery.Board]{Keys: ops.BacklogKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (delivery.Board, ops.Notes, error) {
+			return ops.BacklogStatus(ctx, ws, ops.BacklogStatusInput{Lane: in.Lane, Statuses: in.Status, IncludeDone: in.IncludeDone})
+		}})
 }

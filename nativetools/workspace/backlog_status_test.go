@@ -44,21 +44,27 @@ func TestStatusListsTheBoard(t *testing.T) {
 	assert.Empty(t, nativetest.Data(t, out)["lanes"])
 }
 
-// TestStatusFailures: a bad --status value is USAGE before the workspace is looked for.
+// TestStatusFailures: a status the command does not know is refused by the schema, on
+// any lane and before the workspace is looked for, naming the value; without a
+// workspace the call is NO_WORKSPACE.
 func TestStatusFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
-		name, dir, input, code string
+		name, dir, input, code, path string
 	}{
-		{"unknown status", root, `{"status":["ready","waiting"]}`, tool.CodeUsage},
-		{"unknown status outside a workspace", t.TempDir(), `{"status":["Ready"]}`, tool.CodeUsage},
-		{"no workspace", t.TempDir(), `{}`, tool.CodeNoWorkspace},
+		{"unknown status", root, `{"status":["ready","waiting"]}`, tool.CodeInvalidInput, "/status/1"},
+		{"unknown status outside a workspace", t.TempDir(), `{"status":["Ready"]}`, tool.CodeInvalidInput, "/status/0"},
+		{"no workspace", t.TempDir(), `{}`, tool.CodeNoWorkspace, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "backlog:status", tc.input)
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
+			if tc.path != "" {
+				assert.Equal(t, tc.path, out.Error.Details.(map[string]any)["path"])
+			} else {
+				assert.Contains(t, out.Metadata, "warnings")
+			}
 		})
 	}
 }
