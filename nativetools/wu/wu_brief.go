@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -21,6 +24,10 @@ type BriefInput struct {
 	NoContext    bool   `json:"no_context,omitempty" jsonschema:"leave out the memory context"`
 	EvidenceOnly bool   `json:"evidence_only,omitempty" jsonschema:"record the evidence without printing the prompt"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (BriefInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -23,6 +26,10 @@ type ClaimInput struct {
 	BranchOnly bool    `json:"branch_only,omitempty" jsonschema:"work in the main checkout instead of a worktree"`
 	Force      bool    `json:"force,omitempty" jsonschema:"skip the dependency and WIP checks (never the lock)"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (ClaimInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -38,12 +39,14 @@ type CreateInput struct {
 	NoStrict        bool     `json:"no_strict,omitempty" jsonschema:"only check the structure, not the strict rules"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (patterns, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["exposure"].Enum = []any{"ui", "api", "backend-only", "documentation"}
-	s.Properties["type"].Enum = []any{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}
-	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
+	shell.WUIDs(s, "id", "blocked_by")
+	shell.Choices(s, "exposure", delivery.Exposures...)
+	shell.Choices(s, "type", delivery.WUTypes...)
+	shell.Choices(s, "priority", delivery.Priorities...)
+	shell.Range(s, "phase", jsonschema.Ptr(1), nil)
 	// The command's rule, in the schema as the adapter derives it.
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.Requires, Properties: []string{"phase", "initiative"}}); err != nil {
 		panic(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -26,12 +27,14 @@ type DepsInput struct {
 	Depth *int64 `json:"depth,omitempty" jsonschema:"levels to expand (integer >= 1)"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema native.New infers equals the adapter's.
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, patterns, enums,
+// bounds), so the schema native.New infers equals the adapter's.
 func (DepsInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
 	s.Properties["direction"].Default = json.RawMessage(`"both"`)
-	s.Properties["direction"].Enum = []any{"up", "down", "both"}
+	shell.Choices(s, "direction", ops.WUDepsDirections...)
 	s.Properties["depth"].Default = json.RawMessage(`3`)
+	shell.Range(s, "depth", jsonschema.Ptr(1), nil)
 }
 
 func init() {

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -38,12 +39,14 @@ type EditInput struct {
 	BlockedBy         []string `json:"blocked_by,omitempty" jsonschema:"the WUs this one waits for (replaces the list) (WU-<n>, repeatable)"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (patterns, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (EditInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
-	s.Properties["type"].Enum = []any{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}
-	s.Properties["exposure"].Enum = []any{"ui", "api", "backend-only", "documentation"}
+	shell.WUIDs(s, "id", "blocked_by")
+	shell.Choices(s, "priority", delivery.Priorities...)
+	shell.Choices(s, "type", delivery.WUTypes...)
+	shell.Choices(s, "exposure", delivery.Exposures...)
+	shell.Range(s, "phase", jsonschema.Ptr(1), nil)
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.AnyOf, Properties: []string{"title", "description", "acceptance", "code_paths", "notes", "lane", "priority", "type", "exposure", "initiative", "phase", "blocked_by"}}); err != nil {
 		panic(err)
 	}

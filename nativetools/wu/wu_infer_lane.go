@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -25,9 +26,10 @@ type InferLaneInput struct {
 	Desc  *string  `json:"desc,omitempty" jsonschema:"text describing the work"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (patterns, rules), so the
 // schema native.New infers equals the adapter's.
 func (InferLaneInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.AnyOf, Properties: []string{"id", "paths", "desc"}}, tool.Constraint{Kind: tool.Exclusive, Properties: []string{"id", "paths"}}, tool.Constraint{Kind: tool.Exclusive, Properties: []string{"id", "desc"}}); err != nil {
 		panic(err)
 	}

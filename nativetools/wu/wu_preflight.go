@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -21,6 +24,10 @@ type PreflightInput struct {
 	ID       string `json:"id" jsonschema:"WU to check (WU-<n>)"`
 	Worktree string `json:"worktree,omitempty" jsonschema:"base directory (default: the WU's worktree if it exists, otherwise the root)"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (PreflightInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

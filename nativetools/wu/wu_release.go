@@ -13,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -28,6 +29,7 @@ type ReleaseInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (ReleaseInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
 	s.Properties["reason"].Default = json.RawMessage(`"released via wu:release"`)
 }
 

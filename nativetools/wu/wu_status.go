@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -19,6 +22,10 @@ type StatusInput struct {
 	// ID is a pointer because "" is not "absent": the command rejects an empty --id.
 	ID *string `json:"id,omitempty" jsonschema:"WU to show (default: inferred from the lane branch) (WU-<n>)"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (StatusInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

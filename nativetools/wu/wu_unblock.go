@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -19,6 +22,10 @@ type UnblockInput struct {
 	ID     string `json:"id" jsonschema:"WU to unblock (WU-<n>)"`
 	Reason string `json:"reason,omitempty" jsonschema:"why the WU can continue (added to its notes)"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (UnblockInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
