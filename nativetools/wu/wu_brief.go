@@ -36,13 +36,11 @@ func init() {
 	}, runBrief))
 }
 
-// runBrief serves wu:brief natively: the required --id, then ops.WUBrief, which appends
-// the checkpoint event inside the call's journal (no commit, as the command).
+// runBrief serves wu:brief natively: ops.WUBrief, which appends the checkpoint event
+// inside the call's journal (no commit, as the command).
 func runBrief(ctx context.Context, env *tool.Env, in BriefInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
 	op := ops.WUBriefInput{ID: in.ID, Client: in.Client, NoContext: in.NoContext, EvidenceOnly: in.EvidenceOnly}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUBriefData, ops.Notes, error) {
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUBriefData, ops.Notes, error) {
 		return ops.WUBrief(ctx, ws, rt, op)
 	})
 }

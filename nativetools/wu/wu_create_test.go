@@ -40,7 +40,9 @@ func TestCreateWritesCommitsAndWarns(t *testing.T) {
 
 // TestCreateFailures: the schema refuses the argv problems (INVALID_INPUT at the
 // property, "/" for the phase-requires-initiative rule) before the workspace is even
-// looked for; the rest have the command's codes.
+// looked for; the rest have the command's codes. A phase with an empty initiative passes
+// the rule (the initiative is given) and is the operation's USAGE, after the workspace,
+// as in the command.
 func TestCreateFailures(t *testing.T) {
 	cases := []struct {
 		name       string
@@ -56,6 +58,8 @@ func TestCreateFailures(t *testing.T) {
 		{"empty priority", map[string]any{"priority": ""}, false, tool.CodeInvalidInput, "/priority"},
 		{"phase zero", map[string]any{"phase": 0, "initiative": "i"}, false, tool.CodeInvalidInput, "/phase"},
 		{"phase without initiative, no workspace", map[string]any{"phase": 1}, true, tool.CodeInvalidInput, "/"},
+		{"phase with an empty initiative", map[string]any{"phase": 1, "initiative": ""}, false, tool.CodeUsage, ""},
+		{"phase with an empty initiative, no workspace", map[string]any{"phase": 1, "initiative": ""}, true, tool.CodeNoWorkspace, ""},
 		{"no workspace", nil, true, tool.CodeNoWorkspace, ""},
 		{"empty lane is given, not missing", map[string]any{"lane": ""}, false, tool.CodeValidation, ""},
 		{"strict rules", map[string]any{"description": "short"}, false, tool.CodeValidation, ""},

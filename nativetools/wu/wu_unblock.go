@@ -34,13 +34,11 @@ func init() {
 	}, runUnblock))
 }
 
-// runUnblock serves wu:unblock natively: the argv check of --id, then ops.WUUnblock (an
-// empty reason adds no note, as an empty --reason does).
+// runUnblock serves wu:unblock natively: ops.WUUnblock in the call's journal (an empty
+// reason adds no note, as an empty --reason does).
 func runUnblock(ctx context.Context, env *tool.Env, in UnblockInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
 	op := ops.WUUnblockInput{ID: in.ID, Reason: in.Reason}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUUnblockData, ops.Notes, error) {
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUUnblockData, ops.Notes, error) {
 		return ops.WUUnblock(ctx, ws, rt, op)
 	})
 }
