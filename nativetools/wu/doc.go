@@ -5,17 +5,20 @@
 // nativetools.Default from init.
 //
 // A handler is the legacy command's shell around the same delivery/ops operation, minus
-// the printing: the runtime from the call's environment, the argv-phase checks the
-// command makes (malformed values, missing required flags, combination rules: USAGE),
-// then the workspace (NO_WORKSPACE, CONFIG_INVALID), then the operation.
+// the printing: the runtime from the call's environment, then the workspace
+// (NO_WORKSPACE, CONFIG_INVALID), then the operation. The command's argv-phase checks
+// (malformed values, missing required flags, combination rules) are the input schema's
+// keywords: the kernel's schema validator refuses such input (INVALID_INPUT) before any
+// lane runs, so handlers do not repeat them. A handler keeps only an argv check a schema
+// cannot state, or that the adapter's schema does not carry, and says so.
 //
 // Invariants:
 //
-//   - An Input's schema equals the legacy command's adapter schema (each tool's test
-//     checks it). Fields are pointers where the command tells an empty value apart from
-//     an absent flag, so the two lanes agree on both.
-//   - Error precedence is the command's: a USAGE problem is reported before the
-//     workspace is looked for.
+//   - An Input's schema equals the legacy command's adapter schema (patterns, enums,
+//     ranges and rules included; nativetools/all checks every twin). Fields are
+//     pointers where the handler must tell an empty value apart from an absent one.
+//   - Error precedence is the command's: a USAGE problem the handler still checks is
+//     reported before the workspace is looked for.
 //   - Data is the operation's data unchanged (the command's --json data; a check's
 //     CHECK_FAILED carries it too, as the command's failure envelope does), errors carry
 //     the command's codes, and warnings are listed in metadata["warnings"] (always a

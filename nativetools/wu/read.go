@@ -10,6 +10,6 @@ import (
 
 // serveRead is serve for an operation that only reads: through the host's warm index
 // when there is one, and no write journal, as there is nothing to roll back.
-func serveRead[D any](ctx context.Context, env *tool.Env, argv error, op operation[D]) tool.Output {
-	return shell.Serve(ctx, env, shell.Op[D]{Argv: argv, Keys: ops.WUKeys, Run: op})
+func serveRead[D any](ctx context.Context, env *tool.Env, op operation[D]) tool.Output {
+	return shell.Serve(ctx, env, shell.Op[D]{Keys: ops.WUKeys, Run: op})
 }

@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -21,6 +24,10 @@ type BlockInput struct {
 	RemoveWorktree bool   `json:"remove_worktree,omitempty" jsonschema:"remove the WU's worktree (its branch is kept)"`
 }
 
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (BlockInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
+
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:block",
@@ -30,13 +37,12 @@ func init() {
 	}, runBlock))
 }
 
-// runBlock serves wu:block natively: the argv checks, then ops.WUBlock (whose Check is
-// the command's non-empty --reason; a missing one is USAGE as well).
+// runBlock serves wu:block natively: ops.WUBlock, after its Check. The Check stays an
+// argv check (USAGE before the workspace): the command's --reason refuses a blank value
+// (only spaces too), and the adapter's schema carries no keyword for it.
 func runBlock(ctx context.Context, env *tool.Env, in BlockInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
 	op := ops.WUBlockInput{ID: in.ID, Reason: in.Reason, RemoveWorktree: in.RemoveWorktree}
-	return serve(ctx, env, u.then(op.Check), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUBlockData, ops.Notes, error) {
+	return serveChecked(ctx, env, op.Check(), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUBlockData, ops.Notes, error) {
 		return ops.WUBlock(ctx, ws, rt, op)
 	})
 }

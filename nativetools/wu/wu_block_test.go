@@ -44,13 +44,16 @@ func TestBlockAndUnblock(t *testing.T) {
 	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:unblock", `{"id":"`+id+`"}`)))
 }
 
-// TestBlockFailures: a blank or missing reason and a malformed id are USAGE before the
-// workspace is looked for; an unknown WU is NOT_FOUND.
+// TestBlockFailures: the schema refuses a missing reason and a malformed id; a blank
+// reason, which it does not state, is USAGE before the workspace is looked for; an
+// unknown WU is NOT_FOUND.
 func TestBlockFailures(t *testing.T) {
+	refusals(t, "wu:block", []refusal{
+		{"missing reason", `{"id":"WU-1"}`, "/reason"},
+		{"malformed id", `{"id":"one","reason":"x"}`, "/id"},
+	})
 	nt.Failures(t, "wu:block", nil, []nt.Failure{
 		nt.Case("blank reason, no workspace", `{"id":"WU-1","reason":"  "}`, true, tool.CodeUsage),
-		nt.Case("missing reason", `{"id":"WU-1"}`, false, tool.CodeUsage),
-		nt.Case("malformed id", `{"id":"one","reason":"x"}`, false, tool.CodeUsage),
 		nt.Case("no workspace", `{"id":"WU-1","reason":"x"}`, true, tool.CodeNoWorkspace),
 		nt.Case("unknown WU", `{"id":"WU-9","reason":"x"}`, false, tool.CodeNotFound),
 	})

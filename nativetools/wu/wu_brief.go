@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -22,6 +25,10 @@ type BriefInput struct {
 	EvidenceOnly bool   `json:"evidence_only,omitempty" jsonschema:"record the evidence without printing the prompt"`
 }
 
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (BriefInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
+
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:brief",
@@ -29,13 +36,11 @@ func init() {
 	}, runBrief))
 }
 
-// runBrief serves wu:brief natively: the required --id, then ops.WUBrief, which appends
-// the checkpoint event inside the call's journal (no commit, as the command).
+// runBrief serves wu:brief natively: ops.WUBrief, which appends the checkpoint event
+// inside the call's journal (no commit, as the command).
 func runBrief(ctx context.Context, env *tool.Env, in BriefInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
 	op := ops.WUBriefInput{ID: in.ID, Client: in.Client, NoContext: in.NoContext, EvidenceOnly: in.EvidenceOnly}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUBriefData, ops.Notes, error) {
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUBriefData, ops.Notes, error) {
 		return ops.WUBrief(ctx, ws, rt, op)
 	})
 }

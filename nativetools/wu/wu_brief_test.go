@@ -84,22 +84,26 @@ func TestBriefEvidenceOnly(t *testing.T) {
 	assert.Contains(t, string(events), `"note":"[wu:brief] evidence recorded via claude-code"`)
 }
 
-// TestBriefFailures: a missing or malformed id is USAGE before the workspace is opened;
-// an unknown WU is NOT_FOUND; no failure appends an event.
+// TestBriefFailures: the schema refuses a missing or malformed id, in a workspace or
+// not; an unknown WU is NOT_FOUND; no failure appends an event.
 func TestBriefFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
-		name, dir, input, code string
+		name, dir, input, code, path string
 	}{
-		{"missing id", root, `{}`, tool.CodeUsage},
-		{"malformed id", root, `{"id":"WU-"}`, tool.CodeUsage},
-		{"missing id outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
-		{"unknown WU", root, `{"id":"WU-9"}`, tool.CodeNotFound},
-		{"no workspace", t.TempDir(), `{"id":"WU-1"}`, tool.CodeNoWorkspace},
+		{"missing id", root, `{}`, tool.CodeInvalidInput, "/id"},
+		{"malformed id", root, `{"id":"WU-"}`, tool.CodeInvalidInput, "/id"},
+		{"missing id outside a workspace", t.TempDir(), `{}`, tool.CodeInvalidInput, "/id"},
+		{"unknown WU", root, `{"id":"WU-9"}`, tool.CodeNotFound, ""},
+		{"no workspace", t.TempDir(), `{"id":"WU-1"}`, tool.CodeNoWorkspace, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "wu:brief", tc.input)
+			if tc.code == tool.CodeInvalidInput {
+				refusedAt(t, out, tc.path)
+				return
+			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})

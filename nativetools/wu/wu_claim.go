@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -17,12 +20,16 @@ import (
 // ClaimInput is wu:claim's input: one field per adapter schema property, in the same order.
 type ClaimInput struct {
 	ID string `json:"id" jsonschema:"WU to claim (WU-<n>)"`
-	// Lane is a pointer: an empty --lane is given (it then mismatches the WU's lane,
-	// VALIDATION), an absent one is a missing required flag (USAGE).
-	Lane       *string `json:"lane" jsonschema:"lane of the WU (must match its spec)"`
-	BranchOnly bool    `json:"branch_only,omitempty" jsonschema:"work in the main checkout instead of a worktree"`
-	Force      bool    `json:"force,omitempty" jsonschema:"skip the dependency and WIP checks (never the lock)"`
+	// Lane is required (the schema refuses its absence); an empty one is given, and then
+	// mismatches the WU's lane (VALIDATION).
+	Lane       string `json:"lane" jsonschema:"lane of the WU (must match its spec)"`
+	BranchOnly bool   `json:"branch_only,omitempty" jsonschema:"work in the main checkout instead of a worktree"`
+	Force      bool   `json:"force,omitempty" jsonschema:"skip the dependency and WIP checks (never the lock)"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (ClaimInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -31,13 +38,10 @@ func init() {
 	}, runClaim))
 }
 
-// runClaim serves wu:claim natively: the argv checks, then ops.WUClaim.
+// runClaim serves wu:claim natively: ops.WUClaim in the call's journal.
 func runClaim(ctx context.Context, env *tool.Env, in ClaimInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
-	u.required("lane", in.Lane != nil)
-	op := ops.WUClaimInput{ID: in.ID, Lane: deref(in.Lane), BranchOnly: in.BranchOnly, Force: in.Force}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUClaimData, ops.Notes, error) {
+	op := ops.WUClaimInput{ID: in.ID, Lane: in.Lane, BranchOnly: in.BranchOnly, Force: in.Force}
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUClaimData, ops.Notes, error) {
 		return ops.WUClaim(ctx, ws, rt, op)
 	})
 }

@@ -40,20 +40,21 @@ func TestClaimWorktree(t *testing.T) {
 	assert.DirExists(t, filepath.Join(ws, "worktrees", "core-api-wu-1"))
 }
 
-// TestClaimFailures: the command's codes, argv problems first, and nothing written.
+// TestClaimFailures: the schema's refusals first (INVALID_INPUT at the property), then
+// the command's codes, and nothing written.
 func TestClaimFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		noWS        bool
-		code        string
+		code, path  string
 	}{
-		{"missing lane", `{"id":"WU-1"}`, false, tool.CodeUsage},
-		{"missing id", `{"lane":"Core: API"}`, false, tool.CodeUsage},
-		{"malformed id, no workspace", `{"id":"12","lane":"Core: API"}`, true, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1","lane":"Core: API"}`, true, tool.CodeNoWorkspace},
-		{"unknown WU", `{"id":"WU-9","lane":"Core: API"}`, false, tool.CodeNotFound},
-		{"lane mismatch", `{"id":"WU-1","lane":"Ops"}`, false, tool.CodeValidation},
-		{"empty lane is given, not missing", `{"id":"WU-1","lane":""}`, false, tool.CodeValidation},
+		{"missing lane", `{"id":"WU-1"}`, false, tool.CodeInvalidInput, "/lane"},
+		{"missing id", `{"lane":"Core: API"}`, false, tool.CodeInvalidInput, "/id"},
+		{"malformed id, no workspace", `{"id":"12","lane":"Core: API"}`, true, tool.CodeInvalidInput, "/id"},
+		{"no workspace", `{"id":"WU-1","lane":"Core: API"}`, true, tool.CodeNoWorkspace, ""},
+		{"unknown WU", `{"id":"WU-9","lane":"Core: API"}`, false, tool.CodeNotFound, ""},
+		{"lane mismatch", `{"id":"WU-1","lane":"Ops"}`, false, tool.CodeValidation, ""},
+		{"empty lane is given, not missing", `{"id":"WU-1","lane":""}`, false, tool.CodeValidation, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,7 +65,7 @@ func TestClaimFailures(t *testing.T) {
 			if tc.noWS {
 				dir = t.TempDir()
 			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:claim", tc.input)))
+			failedWith(t, nt.Call(t, dir, "wu:claim", tc.input), tc.code, tc.path)
 			assert.Equal(t, head, nt.Git(t, ws, "rev-parse", "HEAD"), "no commit")
 			assert.NoFileExists(t, filepath.Join(ws, ".lumenflow", "locks", "core-api.lock"))
 		})

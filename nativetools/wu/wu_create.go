@@ -12,38 +12,41 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // CreateInput is wu:create's input: one field per adapter schema property, in the same order.
+// The schema refuses what the command's argv phase does (a missing --lane or --title, an
+// empty --id or enum value, --phase 0), so a zero value is "not given"; an empty lane or
+// title is given, and a VALIDATION failure.
 type CreateInput struct {
-	// Pointers mark what the command tells apart from "not given": an empty --lane or
-	// --title is a given value (a VALIDATION failure, not a missing flag), an empty --id or
-	// enum value and --phase 0 are malformed values (USAGE), not defaults.
-	Lane            *string  `json:"lane" jsonschema:"lane of the WU (must be defined when lanes are)"`
-	Title           *string  `json:"title" jsonschema:"title of the WU"`
-	ID              *string  `json:"id,omitempty" jsonschema:"id of the new WU (default: the next free id) (WU-<n>)"`
+	Lane            string   `json:"lane" jsonschema:"lane of the WU (must be defined when lanes are)"`
+	Title           string   `json:"title" jsonschema:"title of the WU"`
+	ID              string   `json:"id,omitempty" jsonschema:"id of the new WU (default: the next free id) (WU-<n>)"`
 	Description     string   `json:"description,omitempty" jsonschema:"what the WU delivers and why"`
 	Acceptance      []string `json:"acceptance,omitempty" jsonschema:"an acceptance criterion (repeatable)"`
 	CodePaths       []string `json:"code_paths,omitempty" jsonschema:"a path or glob the WU changes (repeatable)"`
-	Exposure        *string  `json:"exposure,omitempty" jsonschema:"who sees the change (ui|api|backend-only|documentation)"`
-	Type            *string  `json:"type,omitempty" jsonschema:"WU type (default: wu.defaultType) (feature|bug|documentation|process|tooling|chore|refactor|prototype)"`
-	Priority        *string  `json:"priority,omitempty" jsonschema:"priority (default: wu.defaultPriority) (P0|P1|P2|P3)"`
+	Exposure        string   `json:"exposure,omitempty" jsonschema:"who sees the change (ui|api|backend-only|documentation)"`
+	Type            string   `json:"type,omitempty" jsonschema:"WU type (default: wu.defaultType) (feature|bug|documentation|process|tooling|chore|refactor|prototype)"`
+	Priority        string   `json:"priority,omitempty" jsonschema:"priority (default: wu.defaultPriority) (P0|P1|P2|P3)"`
 	Initiative      string   `json:"initiative,omitempty" jsonschema:"initiative id or slug the WU belongs to"`
-	Phase           *int64   `json:"phase,omitempty" jsonschema:"phase within the initiative (integer >= 1)"`
+	Phase           int64    `json:"phase,omitempty" jsonschema:"phase within the initiative (integer >= 1)"`
 	BlockedBy       []string `json:"blocked_by,omitempty" jsonschema:"a WU this one waits for (WU-<n>, repeatable)"`
 	TestPathsUnit   []string `json:"test_paths_unit,omitempty" jsonschema:"a unit test path (repeatable)"`
 	TestPathsManual []string `json:"test_paths_manual,omitempty" jsonschema:"a manual test step (repeatable)"`
 	NoStrict        bool     `json:"no_strict,omitempty" jsonschema:"only check the structure, not the strict rules"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (patterns, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["exposure"].Enum = []any{"ui", "api", "backend-only", "documentation"}
-	s.Properties["type"].Enum = []any{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}
-	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
+	shell.WUIDs(s, "id", "blocked_by")
+	shell.Choices(s, "exposure", delivery.Exposures...)
+	shell.Choices(s, "type", delivery.WUTypes...)
+	shell.Choices(s, "priority", delivery.Priorities...)
+	shell.Range(s, "phase", jsonschema.Ptr(1), nil)
 	// The command's rule, in the schema as the adapter derives it.
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.Requires, Properties: []string{"phase", "initiative"}}); err != nil {
 		panic(err)
@@ -57,29 +60,15 @@ func init() {
 	}, runCreate))
 }
 
-// runCreate serves wu:create natively: the argv checks, then ops.WUCreate (whose Check is
-// the command's rule that --phase requires --initiative).
+// runCreate serves wu:create natively: ops.WUCreate in the call's journal. Its Check
+// (phase with an empty initiative: USAGE) runs inside it, after the workspace, as in the
+// command: the schema's rule refuses only a phase without any initiative.
 func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
-	var u usage
-	u.wuID("id", in.ID)
-	u.enum("exposure", in.Exposure, delivery.Exposures)
-	u.enum("type", in.Type, delivery.WUTypes)
-	u.enum("priority", in.Priority, delivery.Priorities)
-	if in.Phase != nil && *in.Phase < 1 {
-		u.fail("invalid value \"%d\" for --phase: expected integer >= 1", *in.Phase)
-	}
-	u.wuIDs("blocked-by", in.BlockedBy)
-	u.required("lane", in.Lane != nil)
-	u.required("title", in.Title != nil)
-	op := ops.WUCreateInput{ID: deref(in.ID), Lane: deref(in.Lane), Title: deref(in.Title),
-		Description: in.Description, Exposure: deref(in.Exposure), Type: deref(in.Type),
-		Priority: deref(in.Priority), Initiative: in.Initiative, Acceptance: in.Acceptance,
-		CodePaths: in.CodePaths, BlockedBy: in.BlockedBy, TestPathsUnit: in.TestPathsUnit,
-		TestPathsManual: in.TestPathsManual, NoStrict: in.NoStrict}
-	if in.Phase != nil {
-		op.Phase = int(*in.Phase)
-	}
-	return serve(ctx, env, u.then(op.Check), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUCreateData, ops.Notes, error) {
+	op := ops.WUCreateInput{ID: in.ID, Lane: in.Lane, Title: in.Title, Description: in.Description,
+		Exposure: in.Exposure, Type: in.Type, Priority: in.Priority, Initiative: in.Initiative,
+		Phase: int(in.Phase), Acceptance: in.Acceptance, CodePaths: in.CodePaths, BlockedBy: in.BlockedBy,
+		TestPathsUnit: in.TestPathsUnit, TestPathsManual: in.TestPathsManual, NoStrict: in.NoStrict}
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUCreateData, ops.Notes, error) {
 		return ops.WUCreate(ctx, ws, rt, op)
 	})
 }

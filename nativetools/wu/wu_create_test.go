@@ -38,27 +38,32 @@ func TestCreateWritesCommitsAndWarns(t *testing.T) {
 	assert.Contains(t, string(events), `"type":"create","wuId":"WU-1"`)
 }
 
-// TestCreateFailures: each refusal has the command's code, and the argv-phase ones
-// (USAGE) come before the workspace is even looked for.
+// TestCreateFailures: the schema refuses the argv problems (INVALID_INPUT at the
+// property, "/" for the phase-requires-initiative rule) before the workspace is even
+// looked for; the rest have the command's codes. A phase with an empty initiative passes
+// the rule (the initiative is given) and is the operation's USAGE, after the workspace,
+// as in the command.
 func TestCreateFailures(t *testing.T) {
 	cases := []struct {
-		name  string
-		extra map[string]any
-		noWS  bool
-		code  string
+		name       string
+		extra      map[string]any
+		noWS       bool
+		code, path string
 	}{
-		{"missing lane", map[string]any{"lane": nil}, false, tool.CodeUsage},
-		{"missing title", map[string]any{"title": nil}, false, tool.CodeUsage},
-		{"empty id", map[string]any{"id": ""}, false, tool.CodeUsage},
-		{"malformed blocked_by", map[string]any{"blocked_by": []string{"nope"}}, false, tool.CodeUsage},
-		{"type not a choice", map[string]any{"type": "epic"}, false, tool.CodeUsage},
-		{"empty priority", map[string]any{"priority": ""}, false, tool.CodeUsage},
-		{"phase zero", map[string]any{"phase": 0, "initiative": "i"}, false, tool.CodeUsage},
-		{"phase without initiative, no workspace", map[string]any{"phase": 1}, true, tool.CodeUsage},
-		{"no workspace", nil, true, tool.CodeNoWorkspace},
-		{"empty lane is given, not missing", map[string]any{"lane": ""}, false, tool.CodeValidation},
-		{"strict rules", map[string]any{"description": "short"}, false, tool.CodeValidation},
-		{"unknown initiative", map[string]any{"initiative": "nope"}, false, tool.CodeNotFound},
+		{"missing lane", map[string]any{"lane": nil}, false, tool.CodeInvalidInput, "/lane"},
+		{"missing title", map[string]any{"title": nil}, false, tool.CodeInvalidInput, "/title"},
+		{"empty id", map[string]any{"id": ""}, false, tool.CodeInvalidInput, "/id"},
+		{"malformed blocked_by", map[string]any{"blocked_by": []string{"nope"}}, false, tool.CodeInvalidInput, "/blocked_by/0"},
+		{"type not a choice", map[string]any{"type": "epic"}, false, tool.CodeInvalidInput, "/type"},
+		{"empty priority", map[string]any{"priority": ""}, false, tool.CodeInvalidInput, "/priority"},
+		{"phase zero", map[string]any{"phase": 0, "initiative": "i"}, false, tool.CodeInvalidInput, "/phase"},
+		{"phase without initiative, no workspace", map[string]any{"phase": 1}, true, tool.CodeInvalidInput, "/"},
+		{"phase with an empty initiative", map[string]any{"phase": 1, "initiative": ""}, false, tool.CodeUsage, ""},
+		{"phase with an empty initiative, no workspace", map[string]any{"phase": 1, "initiative": ""}, true, tool.CodeNoWorkspace, ""},
+		{"no workspace", nil, true, tool.CodeNoWorkspace, ""},
+		{"empty lane is given, not missing", map[string]any{"lane": ""}, false, tool.CodeValidation, ""},
+		{"strict rules", map[string]any{"description": "short"}, false, tool.CodeValidation, ""},
+		{"unknown initiative", map[string]any{"initiative": "nope"}, false, tool.CodeNotFound, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,7 +72,7 @@ func TestCreateFailures(t *testing.T) {
 			if tc.noWS {
 				dir = t.TempDir()
 			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:create", input(t, validWU, tc.extra))))
+			failedWith(t, nt.Call(t, dir, "wu:create", input(t, validWU, tc.extra)), tc.code, tc.path)
 			assert.NoFileExists(t, filepath.Join(ws, "docs", "tasks", "wu", "WU-1.yaml"), "nothing is written")
 		})
 	}

@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -21,6 +24,10 @@ type DeleteInput struct {
 	DryRun bool     `json:"dry_run,omitempty" jsonschema:"report what would be deleted without deleting"`
 }
 
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (DeleteInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
+
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:delete",
@@ -30,14 +37,17 @@ func init() {
 	}, runDelete))
 }
 
-// runDelete serves wu:delete natively: every id's form, then the missing-id check, then
-// ops.WUDelete in the call's journal (a dry run writes nothing).
+// runDelete serves wu:delete natively: ops.WUDelete in the call's journal (a dry run
+// writes nothing). The schema requires id but, as the adapter derives it, not that the
+// list holds an id: an empty list passes no --id, which the command refuses as a missing
+// flag (USAGE) before the workspace, so that check stays.
 func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
-	var u usage
-	u.wuIDs("id", in.ID)
-	u.required("id", len(in.ID) > 0)
+	var argv error
+	if len(in.ID) == 0 {
+		argv = delivery.Errorf(tool.CodeUsage, "missing required flag --id")
+	}
 	op := ops.WUDeleteInput{IDs: in.ID, DryRun: in.DryRun}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUDeleteData, ops.Notes, error) {
+	return serveChecked(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUDeleteData, ops.Notes, error) {
 		return ops.WUDelete(ctx, ws, rt, op)
 	})
 }

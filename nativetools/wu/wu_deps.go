@@ -13,25 +13,28 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // DepsInput is wu:deps's input: one field per adapter schema property, in the same order.
+// The schema refuses an empty id, so "" is "not given" (the id is then inferred);
+// Direction and Depth are pointers for their defaults (both, 3) when absent.
 type DepsInput struct {
-	// ID is a pointer because "" is not "absent": the command rejects an empty --id.
-	ID        *string `json:"id,omitempty" jsonschema:"the WU (WU-<n>)"`
+	ID        string  `json:"id,omitempty" jsonschema:"the WU (WU-<n>)"`
 	Direction *string `json:"direction,omitempty" jsonschema:"which side of the tree to show (up|down|both)"`
-	// Depth is a pointer because 0 is not "absent": the default is 3, and 0 is USAGE.
-	Depth *int64 `json:"depth,omitempty" jsonschema:"levels to expand (integer >= 1)"`
+	Depth     *int64  `json:"depth,omitempty" jsonschema:"levels to expand (integer >= 1)"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
-// schema native.New infers equals the adapter's.
+// AdjustSchema adds the keywords a struct tag cannot carry (defaults, patterns, enums,
+// bounds), so the schema native.New infers equals the adapter's.
 func (DepsInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
 	s.Properties["direction"].Default = json.RawMessage(`"both"`)
-	s.Properties["direction"].Enum = []any{"up", "down", "both"}
+	shell.Choices(s, "direction", ops.WUDepsDirections...)
 	s.Properties["depth"].Default = json.RawMessage(`3`)
+	shell.Range(s, "depth", jsonschema.Ptr(1), nil)
 }
 
 func init() {
@@ -43,25 +46,12 @@ func init() {
 	}, runDeps))
 }
 
-// runDeps serves wu:deps natively: the argv checks (a malformed id, an unknown direction,
-// a depth below 1: USAGE), then ops.WUDeps on the workspace read through the warm index. An
-// absent id is inferred from the lane branch checked out in the call's directory.
+// runDeps serves wu:deps natively: ops.WUDeps on the workspace read through the warm
+// index, with the command's defaults. An absent id is inferred from the lane branch
+// checked out in the call's directory.
 func runDeps(ctx context.Context, env *tool.Env, in DepsInput) tool.Output {
-	var u usage
-	u.wuID("id", in.ID)
-	u.enum("direction", in.Direction, ops.WUDepsDirections)
-	depth := int64(3)
-	if in.Depth != nil {
-		depth = *in.Depth
-		if depth < 1 {
-			u.fail("invalid value \"%d\" for --depth: expected integer >= 1", depth)
-		}
-	}
-	direction := "both"
-	if in.Direction != nil {
-		direction = *in.Direction
-	}
-	return serveRead(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.WUDepsData, ops.Notes, error) {
-		return ops.WUDeps(ctx, ws, ops.WUDepsInput{ID: deref(in.ID), Dir: env.Dir, Direction: direction, Depth: int(depth)})
+	op := ops.WUDepsInput{ID: in.ID, Dir: env.Dir, Direction: shell.Or(in.Direction, "both"), Depth: int(shell.Or(in.Depth, 3))}
+	return serveRead(ctx, env, func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.WUDepsData, ops.Notes, error) {
+		return ops.WUDeps(ctx, ws, op)
 	})
 }

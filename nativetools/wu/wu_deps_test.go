@@ -37,24 +37,24 @@ func TestDepsWalksBothSides(t *testing.T) {
 	assert.Equal(t, []any{}, data["upstream"])
 }
 
-// TestDepsFailures: bad values are USAGE before the workspace is looked for; an unknown
-// WU, or none given off a lane branch, is NOT_FOUND.
+// TestDepsFailures: the schema refuses bad values (INVALID_INPUT at the property) before
+// the workspace is looked for; an unknown WU, or none given off a lane branch, is
+// NOT_FOUND.
 func TestDepsFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
-		name, dir, input, code string
+		name, dir, input, code, path string
 	}{
-		{"depth 0", t.TempDir(), `{"depth":0}`, tool.CodeUsage},
-		{"unknown direction", root, `{"id":"WU-1","direction":"sideways"}`, tool.CodeUsage},
-		{"malformed id", root, `{"id":"wu-1"}`, tool.CodeUsage},
-		{"unknown WU", root, `{"id":"WU-1"}`, tool.CodeNotFound},
-		{"no id off a lane branch", root, `{}`, tool.CodeNotFound},
-		{"no workspace", t.TempDir(), `{"id":"WU-1"}`, tool.CodeNoWorkspace},
+		{"depth 0", t.TempDir(), `{"depth":0}`, tool.CodeInvalidInput, "/depth"},
+		{"unknown direction", root, `{"id":"WU-1","direction":"sideways"}`, tool.CodeInvalidInput, "/direction"},
+		{"malformed id", root, `{"id":"wu-1"}`, tool.CodeInvalidInput, "/id"},
+		{"unknown WU", root, `{"id":"WU-1"}`, tool.CodeNotFound, ""},
+		{"no id off a lane branch", root, `{}`, tool.CodeNotFound, ""},
+		{"no workspace", t.TempDir(), `{"id":"WU-1"}`, tool.CodeNoWorkspace, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := nativetest.Call(t, tc.dir, "wu:deps", tc.input)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			failedWith(t, nativetest.Call(t, tc.dir, "wu:deps", tc.input), tc.code, tc.path)
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -38,12 +39,14 @@ type EditInput struct {
 	BlockedBy         []string `json:"blocked_by,omitempty" jsonschema:"the WUs this one waits for (replaces the list) (WU-<n>, repeatable)"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
+// AdjustSchema adds the keywords a struct tag cannot carry (patterns, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (EditInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["priority"].Enum = []any{"P0", "P1", "P2", "P3"}
-	s.Properties["type"].Enum = []any{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}
-	s.Properties["exposure"].Enum = []any{"ui", "api", "backend-only", "documentation"}
+	shell.WUIDs(s, "id", "blocked_by")
+	shell.Choices(s, "priority", delivery.Priorities...)
+	shell.Choices(s, "type", delivery.WUTypes...)
+	shell.Choices(s, "exposure", delivery.Exposures...)
+	shell.Range(s, "phase", jsonschema.Ptr(1), nil)
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.AnyOf, Properties: []string{"title", "description", "acceptance", "code_paths", "notes", "lane", "priority", "type", "exposure", "initiative", "phase", "blocked_by"}}); err != nil {
 		panic(err)
 	}
@@ -57,29 +60,16 @@ func init() {
 	}, runEdit))
 }
 
-// runEdit serves wu:edit natively: each given value's form (enums, phase >= 1, the
-// blocked_by ids), the missing id, then "nothing to edit" (ops.WUEditInput.Check), then
-// ops.WUEdit in the call's journal.
+// runEdit serves wu:edit natively: ops.WUEdit in the call's journal ("nothing to edit",
+// its Check, is the schema's rule that one editing property is given).
 func runEdit(ctx context.Context, env *tool.Env, in EditInput) tool.Output {
-	var u usage
-	if in.ID != "" {
-		u.wuID("id", &in.ID)
-	}
-	u.enum("priority", in.Priority, delivery.Priorities)
-	u.enum("type", in.Type, delivery.WUTypes)
-	u.enum("exposure", in.Exposure, delivery.Exposures)
-	if in.Phase != nil && *in.Phase < 1 {
-		u.fail("invalid value \"%d\" for --phase: expected integer >= 1", *in.Phase)
-	}
-	u.wuIDs("blocked-by", in.BlockedBy)
-	u.required("id", in.ID != "")
 	op := ops.WUEditInput{ID: in.ID, Title: in.Title, Description: in.Description,
 		Acceptance: in.Acceptance, ReplaceAcceptance: in.ReplaceAcceptance,
 		CodePaths: in.CodePaths, ReplaceCodePaths: in.ReplaceCodePaths,
 		Notes: in.Notes, ReplaceNotes: in.ReplaceNotes, Lane: in.Lane,
 		Priority: in.Priority, Type: in.Type, Exposure: in.Exposure,
 		Initiative: in.Initiative, Phase: in.Phase, BlockedBy: in.BlockedBy}
-	return serve(ctx, env, u.then(op.Check), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUEditData, ops.Notes, error) {
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUEditData, ops.Notes, error) {
 		return ops.WUEdit(ctx, ws, rt, op)
 	})
 }

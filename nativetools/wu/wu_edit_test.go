@@ -85,25 +85,26 @@ phase: 2
 	assert.Empty(t, nt.Git(t, ws, "status", "--porcelain"))
 }
 
-// TestEditFailures: malformed values, a missing id and nothing to edit are USAGE before
-// the workspace is looked for; a done WU is INVALID_TRANSITION.
+// TestEditFailures: the schema refuses malformed values, a missing id (INVALID_INPUT at
+// the property) and nothing to edit (its rule, at "/") before the workspace is looked
+// for; a done WU is INVALID_TRANSITION.
 func TestEditFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		noWS        bool
-		code        string
+		code, path  string
 	}{
-		{"nothing to edit", `{"id":"WU-1","replace_notes":true}`, true, tool.CodeUsage},
-		{"empty lists are not edits", `{"id":"WU-1","acceptance":[],"blocked_by":[]}`, false, tool.CodeUsage},
-		{"missing id", `{"title":"x"}`, true, tool.CodeUsage},
-		{"malformed id", `{"id":"one","title":"x"}`, false, tool.CodeUsage},
-		{"bad priority", `{"id":"WU-1","priority":"P9"}`, false, tool.CodeUsage},
-		{"empty type", `{"id":"WU-1","type":""}`, false, tool.CodeUsage},
-		{"phase 0", `{"id":"WU-1","phase":0}`, false, tool.CodeUsage},
-		{"malformed blocked_by", `{"id":"WU-1","blocked_by":["two"]}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1","title":"x"}`, true, tool.CodeNoWorkspace},
-		{"unknown WU", `{"id":"WU-9","title":"x"}`, false, tool.CodeNotFound},
-		{"done", `{"id":"WU-2","title":"x"}`, false, tool.CodeInvalidTransition},
+		{"nothing to edit", `{"id":"WU-1","replace_notes":true}`, true, tool.CodeInvalidInput, "/"},
+		{"empty lists are not edits", `{"id":"WU-1","acceptance":[],"blocked_by":[]}`, false, tool.CodeInvalidInput, "/"},
+		{"missing id", `{"title":"x"}`, true, tool.CodeInvalidInput, "/id"},
+		{"malformed id", `{"id":"one","title":"x"}`, false, tool.CodeInvalidInput, "/id"},
+		{"bad priority", `{"id":"WU-1","priority":"P9"}`, false, tool.CodeInvalidInput, "/priority"},
+		{"empty type", `{"id":"WU-1","type":""}`, false, tool.CodeInvalidInput, "/type"},
+		{"phase 0", `{"id":"WU-1","phase":0}`, false, tool.CodeInvalidInput, "/phase"},
+		{"malformed blocked_by", `{"id":"WU-1","blocked_by":["two"]}`, false, tool.CodeInvalidInput, "/blocked_by/0"},
+		{"no workspace", `{"id":"WU-1","title":"x"}`, true, tool.CodeNoWorkspace, ""},
+		{"unknown WU", `{"id":"WU-9","title":"x"}`, false, tool.CodeNotFound, ""},
+		{"done", `{"id":"WU-2","title":"x"}`, false, tool.CodeInvalidTransition, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,7 +113,7 @@ func TestEditFailures(t *testing.T) {
 			if tc.noWS {
 				dir = t.TempDir()
 			}
-			assert.Equal(t, tc.code, nt.Code(t, nt.Call(t, dir, "wu:edit", tc.input)))
+			failedWith(t, nt.Call(t, dir, "wu:edit", tc.input), tc.code, tc.path)
 		})
 	}
 }

@@ -58,28 +58,33 @@ func TestInferLaneScores(t *testing.T) {
 	}
 }
 
-// TestInferLaneFailures: the argv rules are USAGE before the workspace is opened; an
-// unknown WU and a workspace without lane definitions are NOT_FOUND.
+// TestInferLaneFailures: the schema refuses what breaks the command's rules (at "/") and
+// an empty id (at "/id") before the workspace is opened; an unknown WU and a workspace
+// without lane definitions are NOT_FOUND.
 func TestInferLaneFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	bare := nativetest.Workspace(t)
 	nativetest.Write(t, bare, "workspace.yaml", "id: acme\n")
 	cases := []struct {
-		name, dir, input, code string
+		name, dir, input, code, path string
 	}{
-		{"none given", root, `{}`, tool.CodeUsage},
-		{"empty paths", root, `{"paths":[]}`, tool.CodeUsage},
-		{"id with desc", root, `{"id":"WU-1","desc":"x"}`, tool.CodeUsage},
-		{"id with paths", root, `{"id":"WU-1","paths":["a"]}`, tool.CodeUsage},
-		{"empty id", root, `{"id":""}`, tool.CodeUsage},
-		{"none given outside a workspace", t.TempDir(), `{}`, tool.CodeUsage},
-		{"unknown WU", root, `{"id":"WU-9"}`, tool.CodeNotFound},
-		{"no lanes", bare, `{"desc":"api"}`, tool.CodeNotFound},
-		{"no workspace", t.TempDir(), `{"desc":"api"}`, tool.CodeNoWorkspace},
+		{"none given", root, `{}`, tool.CodeInvalidInput, "/"},
+		{"empty paths", root, `{"paths":[]}`, tool.CodeInvalidInput, "/"},
+		{"id with desc", root, `{"id":"WU-1","desc":"x"}`, tool.CodeInvalidInput, "/"},
+		{"id with paths", root, `{"id":"WU-1","paths":["a"]}`, tool.CodeInvalidInput, "/"},
+		{"empty id", root, `{"id":""}`, tool.CodeInvalidInput, "/id"},
+		{"none given outside a workspace", t.TempDir(), `{}`, tool.CodeInvalidInput, "/"},
+		{"unknown WU", root, `{"id":"WU-9"}`, tool.CodeNotFound, ""},
+		{"no lanes", bare, `{"desc":"api"}`, tool.CodeNotFound, ""},
+		{"no workspace", t.TempDir(), `{"desc":"api"}`, tool.CodeNoWorkspace, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "wu:infer-lane", tc.input)
+			if tc.code == tool.CodeInvalidInput {
+				refusedAt(t, out, tc.path)
+				return
+			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})

@@ -69,19 +69,19 @@ func TestPreflightChecksPaths(t *testing.T) {
 	assert.Equal(t, []any{"title is required"}, out.Data.(map[string]any)["errors"])
 }
 
-// TestPreflightFailures: a missing or malformed id is USAGE even without a workspace; an
-// unknown WU is NOT_FOUND without data.
+// TestPreflightFailures: the schema refuses a missing or malformed id, even without a
+// workspace; an unknown WU is NOT_FOUND without data.
 func TestPreflightFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		noWS        bool
-		code        string
+		code, path  string
 	}{
-		{"missing id", `{}`, true, tool.CodeUsage},
-		{"empty id", `{"id":""}`, false, tool.CodeUsage},
-		{"malformed id", `{"id":"WU-x"}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
-		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound},
+		{"missing id", `{}`, true, tool.CodeInvalidInput, "/id"},
+		{"empty id", `{"id":""}`, false, tool.CodeInvalidInput, "/id"},
+		{"malformed id", `{"id":"WU-x"}`, false, tool.CodeInvalidInput, "/id"},
+		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace, ""},
+		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestPreflightFailures(t *testing.T) {
 				dir = t.TempDir()
 			}
 			out := nt.Call(t, dir, "wu:preflight", tc.input)
-			assert.Equal(t, tc.code, nt.Code(t, out))
+			failedWith(t, out, tc.code, tc.path)
 			assert.Nil(t, out.Data)
 		})
 	}

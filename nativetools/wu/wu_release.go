@@ -13,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -28,6 +29,7 @@ type ReleaseInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (ReleaseInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
 	s.Properties["reason"].Default = json.RawMessage(`"released via wu:release"`)
 }
 
@@ -39,13 +41,11 @@ func init() {
 	}, runRelease))
 }
 
-// runRelease serves wu:release natively: the id check, then ops.WURelease in the call's
-// journal (a blank reason is the default one, as the command has it).
+// runRelease serves wu:release natively: ops.WURelease in the call's journal (a blank
+// reason is the default one, as the command has it).
 func runRelease(ctx context.Context, env *tool.Env, in ReleaseInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
 	op := ops.WUReleaseInput{ID: in.ID, Reason: in.Reason, RemoveWorktree: in.RemoveWorktree}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUReleaseData, ops.Notes, error) {
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUReleaseData, ops.Notes, error) {
 		return ops.WURelease(ctx, ws, rt, op)
 	})
 }

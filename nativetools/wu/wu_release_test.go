@@ -47,12 +47,14 @@ func TestRelease(t *testing.T) {
 	assert.Equal(t, false, d["worktree_removed"])
 }
 
-// TestReleaseFailures: a missing or malformed id is USAGE before the workspace is looked
-// for; an unknown WU is NOT_FOUND.
+// TestReleaseFailures: the schema refuses a missing or malformed id before the workspace
+// is looked for; an unknown WU is NOT_FOUND.
 func TestReleaseFailures(t *testing.T) {
+	refusals(t, "wu:release", []refusal{
+		{"missing id", `{"reason":"x"}`, "/id"},
+		{"malformed id", `{"id":"one"}`, "/id"},
+	})
 	nt.Failures(t, "wu:release", nil, []nt.Failure{
-		nt.Case("missing id, no workspace", `{"reason":"x"}`, true, tool.CodeUsage),
-		nt.Case("malformed id", `{"id":"one"}`, false, tool.CodeUsage),
 		nt.Case("no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace),
 		nt.Case("unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound),
 	})

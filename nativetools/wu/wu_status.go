@@ -7,18 +7,25 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // StatusInput is wu:status's input: one field per adapter schema property, in the same order.
+// The schema refuses an empty id, so "" is "not given" (the id is then inferred).
 type StatusInput struct {
-	// ID is a pointer because "" is not "absent": the command rejects an empty --id.
-	ID *string `json:"id,omitempty" jsonschema:"WU to show (default: inferred from the lane branch) (WU-<n>)"`
+	ID string `json:"id,omitempty" jsonschema:"WU to show (default: inferred from the lane branch) (WU-<n>)"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (StatusInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -32,9 +39,7 @@ func init() {
 // runStatus serves wu:status natively: ops.WUStatus with the id given by the one "id"
 // property (the command's --id flag or its positional, which the adapter schema merges).
 func runStatus(ctx context.Context, env *tool.Env, in StatusInput) tool.Output {
-	var u usage
-	u.wuID("id", in.ID)
-	return serveRead(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUStatusData, ops.Notes, error) {
-		return ops.WUStatus(ctx, ws, rt, ops.WUStatusInput{ID: deref(in.ID)})
+	return serveRead(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUStatusData, ops.Notes, error) {
+		return ops.WUStatus(ctx, ws, rt, ops.WUStatusInput{ID: in.ID})
 	})
 }

@@ -34,12 +34,14 @@ func TestStatusOfAClaimedWU(t *testing.T) {
 	assert.Equal(t, head, nt.Git(t, ws, "rev-parse", "HEAD"), "read only")
 }
 
-// TestStatusFailures: a malformed id is USAGE even without a workspace; no id on main
-// and an unknown id are NOT_FOUND.
+// TestStatusFailures: the schema refuses a malformed id, even without a workspace; no id
+// on main and an unknown id are NOT_FOUND.
 func TestStatusFailures(t *testing.T) {
+	refusals(t, "wu:status", []refusal{
+		{"empty id is malformed, not absent", `{"id":""}`, "/id"},
+		{"malformed id", `{"id":"twelve"}`, "/id"},
+	})
 	nt.Failures(t, "wu:status", nil, []nt.Failure{
-		nt.Case("empty id is malformed, not absent", `{"id":""}`, true, tool.CodeUsage),
-		nt.Case("malformed id", `{"id":"twelve"}`, false, tool.CodeUsage),
 		nt.Case("no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace),
 		nt.Case("no id, none inferable on main", `{}`, false, tool.CodeNotFound),
 		nt.Case("unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound),

@@ -7,9 +7,12 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -20,6 +23,10 @@ type UnblockInput struct {
 	Reason string `json:"reason,omitempty" jsonschema:"why the WU can continue (added to its notes)"`
 }
 
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (UnblockInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
+
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:unblock",
@@ -27,13 +34,11 @@ func init() {
 	}, runUnblock))
 }
 
-// runUnblock serves wu:unblock natively: the argv check of --id, then ops.WUUnblock (an
-// empty reason adds no note, as an empty --reason does).
+// runUnblock serves wu:unblock natively: ops.WUUnblock in the call's journal (an empty
+// reason adds no note, as an empty --reason does).
 func runUnblock(ctx context.Context, env *tool.Env, in UnblockInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
 	op := ops.WUUnblockInput{ID: in.ID, Reason: in.Reason}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUUnblockData, ops.Notes, error) {
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUUnblockData, ops.Notes, error) {
 		return ops.WUUnblock(ctx, ws, rt, op)
 	})
 }

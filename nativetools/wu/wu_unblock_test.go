@@ -15,11 +15,14 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// TestUnblockFailures: the argv check of id comes first; then the command's codes.
+// TestUnblockFailures: the schema refuses a missing or malformed id first; then the
+// command's codes.
 func TestUnblockFailures(t *testing.T) {
+	refusals(t, "wu:unblock", []refusal{
+		{"missing id", `{}`, "/id"},
+		{"malformed id", `{"id":"WU-x"}`, "/id"},
+	})
 	nt.Failures(t, "wu:unblock", func(t *testing.T, ws string) { create(t, ws) }, []nt.Failure{
-		nt.Case("missing id, no workspace", `{}`, true, tool.CodeUsage),
-		nt.Case("malformed id", `{"id":"WU-x"}`, false, tool.CodeUsage),
 		nt.Case("no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace),
 		nt.Case("unknown WU", `{"id":"WU-9"}`, false, tool.CodeNotFound),
 		nt.Case("not blocked", `{"id":"WU-1"}`, false, tool.CodeInvalidTransition),

@@ -18,12 +18,13 @@ import (
 )
 
 // UnlockLaneInput is wu:unlock-lane's input: one field per adapter schema property, in the same order.
-// Lane and Reason are pointers: a given "" counts as given for the combination rules.
+// The combination rules are the schema's (a given "" counts as given there), so no field
+// needs to tell "" from absent.
 type UnlockLaneInput struct {
-	Lane   *string `json:"lane,omitempty" jsonschema:"the lane whose lock to clear"`
-	Reason *string `json:"reason,omitempty" jsonschema:"why the lock is cleared (printed as an audit line)"`
-	Force  bool    `json:"force,omitempty" jsonschema:"clear a lock that is not stale"`
-	List   bool    `json:"list,omitempty" jsonschema:"list every lane lock (read-only)"`
+	Lane   string `json:"lane,omitempty" jsonschema:"the lane whose lock to clear"`
+	Reason string `json:"reason,omitempty" jsonschema:"why the lock is cleared (printed as an audit line)"`
+	Force  bool   `json:"force,omitempty" jsonschema:"clear a lock that is not stale"`
+	List   bool   `json:"list,omitempty" jsonschema:"list every lane lock (read-only)"`
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
@@ -43,30 +44,18 @@ func init() {
 	}, runUnlockLane))
 }
 
-// runUnlockLane serves wu:unlock-lane natively: the command's combination rules, then
-// either ops.WULaneLocks on the warm workspace (list, read-only) or ops.WUUnlockLane in
-// the call's journal. The audit line the command prints on stderr goes to the call's log.
+// runUnlockLane serves wu:unlock-lane natively: either ops.WULaneLocks on the warm
+// workspace (list, read-only) or ops.WUUnlockLane in the call's journal (the command's
+// combination rules are the schema's). The audit line the command prints on stderr goes
+// to the call's log.
 func runUnlockLane(ctx context.Context, env *tool.Env, in UnlockLaneInput) tool.Output {
-	var u usage
-	given := map[string]bool{"lane": in.Lane != nil, "reason": in.Reason != nil, "force": in.Force, "list": in.List}
-	for _, other := range []string{"lane", "reason", "force"} {
-		if given["list"] && given[other] {
-			u.fail("flags --list and --%s cannot be used together", other)
-		}
-	}
-	if !given["list"] && !given["lane"] {
-		u.fail("one of --list, --lane is required")
-	}
-	if given["lane"] && !given["reason"] {
-		u.fail("flag --lane requires --reason")
-	}
 	if in.List {
-		return serveRead(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WULaneLocksData, ops.Notes, error) {
+		return serveRead(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WULaneLocksData, ops.Notes, error) {
 			return ops.WULaneLocks(ctx, ws, rt)
 		})
 	}
-	op := ops.WUUnlockLaneInput{Lane: deref(in.Lane), Reason: deref(in.Reason), Force: in.Force}
-	return serve(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUUnlockLaneData, ops.Notes, error) {
+	op := ops.WUUnlockLaneInput{Lane: in.Lane, Reason: in.Reason, Force: in.Force}
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUUnlockLaneData, ops.Notes, error) {
 		data, notes, err := ops.WUUnlockLane(ctx, ws, rt, op)
 		if err == nil {
 			fmt.Fprintf(env.Log, "[wu:unlock-lane] %s\n", data.Audit)

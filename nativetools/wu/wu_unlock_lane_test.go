@@ -45,17 +45,20 @@ func TestUnlockLane(t *testing.T) {
 	assert.Equal(t, map[string]any{"locks": []any{}}, nt.Data(t, nt.Call(t, ws, "wu:unlock-lane", `{"list":true}`)))
 }
 
-// TestUnlockLaneFailures: the combination rules are USAGE before the workspace is looked
-// for (a given "" counts as given); outside a workspace it is NO_WORKSPACE.
+// TestUnlockLaneFailures: the schema refuses what breaks the combination rules (at "/",
+// a given "" counting as given) before the workspace is looked for; outside a workspace
+// it is NO_WORKSPACE.
 func TestUnlockLaneFailures(t *testing.T) {
+	refusals(t, "wu:unlock-lane", []refusal{
+		{"nothing", `{}`, "/"},
+		{"list with lane", `{"list":true,"lane":"Ops"}`, "/"},
+		{"list with an empty reason", `{"list":true,"reason":""}`, "/"},
+		{"list with force", `{"list":true,"force":true}`, "/"},
+		{"lane without reason", `{"lane":"Ops"}`, "/"},
+		{"reason only", `{"reason":"x"}`, "/"},
+		{"force only", `{"force":true}`, "/"},
+	})
 	nt.Failures(t, "wu:unlock-lane", nil, []nt.Failure{
-		nt.Case("nothing", `{}`, true, tool.CodeUsage),
-		nt.Case("list with lane", `{"list":true,"lane":"Ops"}`, true, tool.CodeUsage),
-		nt.Case("list with an empty reason", `{"list":true,"reason":""}`, false, tool.CodeUsage),
-		nt.Case("list with force", `{"list":true,"force":true}`, false, tool.CodeUsage),
-		nt.Case("lane without reason", `{"lane":"Ops"}`, false, tool.CodeUsage),
-		nt.Case("reason only", `{"reason":"x"}`, false, tool.CodeUsage),
-		nt.Case("force only", `{"force":true}`, false, tool.CodeUsage),
 		nt.Case("no workspace", `{"list":true}`, true, tool.CodeNoWorkspace),
 		nt.Case("empty lane", `{"lane":"","reason":""}`, false, tool.CodeNotFound),
 	})

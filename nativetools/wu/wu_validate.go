@@ -7,19 +7,26 @@ package wu
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // ValidateInput is wu:validate's input: one field per adapter schema property, in the same order.
-// ID is required: an absent and an empty id are both USAGE, so "" needs no pointer.
+// The schema requires a well-formed id, so it needs no pointer.
 type ValidateInput struct {
 	ID       string `json:"id" jsonschema:"WU to validate (WU-<n>)"`
 	NoStrict bool   `json:"no_strict,omitempty" jsonschema:"structural checks only"`
 }
+
+// AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
+// infers equals the adapter's.
+func (ValidateInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -30,14 +37,12 @@ func init() {
 	}, runValidate))
 }
 
-// runValidate serves wu:validate natively: the id check, then the workspace (through the
-// host's warm index) and ops.WUValidate. An invalid WU is CHECK_FAILED with its report as
+// runValidate serves wu:validate natively: the workspace (through the host's warm index)
+// and ops.WUValidate. An invalid WU is CHECK_FAILED with its report as
 // data, as the command's failure envelope carries it.
 func runValidate(ctx context.Context, env *tool.Env, in ValidateInput) tool.Output {
-	var u usage
-	requiredWU(&u, "id", in.ID)
 	var report *ops.WUValidateData
-	out := serveRead(ctx, env, u.then(nil), func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUValidateData, ops.Notes, error) {
+	out := serveRead(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUValidateData, ops.Notes, error) {
 		data, notes, err := ops.WUValidate(ctx, ws, ops.WUValidateInput{ID: in.ID, NoStrict: in.NoStrict})
 		if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
 			report = &data

@@ -66,19 +66,19 @@ func TestValidateReportsErrorsAndWarnings(t *testing.T) {
 	assert.Equal(t, true, data["valid"])
 }
 
-// TestValidateFailures: a missing or malformed id is USAGE even without a workspace; an
-// unknown WU is NOT_FOUND without data.
+// TestValidateFailures: the schema refuses a missing or malformed id, even without a
+// workspace; an unknown WU is NOT_FOUND without data.
 func TestValidateFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		noWS        bool
-		code        string
+		code, path  string
 	}{
-		{"missing id", `{}`, true, tool.CodeUsage},
-		{"empty id", `{"id":""}`, false, tool.CodeUsage},
-		{"malformed id", `{"id":"WU-"}`, false, tool.CodeUsage},
-		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace},
-		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound},
+		{"missing id", `{}`, true, tool.CodeInvalidInput, "/id"},
+		{"empty id", `{"id":""}`, false, tool.CodeInvalidInput, "/id"},
+		{"malformed id", `{"id":"WU-"}`, false, tool.CodeInvalidInput, "/id"},
+		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace, ""},
+		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestValidateFailures(t *testing.T) {
 				dir = t.TempDir()
 			}
 			out := nt.Call(t, dir, "wu:validate", tc.input)
-			assert.Equal(t, tc.code, nt.Code(t, out))
+			failedWith(t, out, tc.code, tc.path)
 			assert.Nil(t, out.Data)
 		})
 	}
