@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -446,5 +447,8 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("invalid duration %q: %w", s, err)
 	}
 	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}[m[2]]
+	if n > int64(math.MaxInt64/unit) {
+		return 0, fmt.Errorf("invalid duration %q: longer than %d years", s, int64(math.MaxInt64/(365*24*time.Hour)))
+	}
 	return time.Duration(n) * unit, nil
 }

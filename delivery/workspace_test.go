@@ -255,13 +255,16 @@ func TestOpenLoadsConfigAndRejectsBadYAML(t *testing.T) {
 }
 
 func TestParseDuration(t *testing.T) {
-	cases := map[string]time.Duration{"30s": 30 * time.Second, "10m": 10 * time.Minute, "24h": 24 * time.Hour, "7d": 7 * 24 * time.Hour, "2w": 14 * 24 * time.Hour}
+	cases := map[string]time.Duration{"30s": 30 * time.Second, "10m": 10 * time.Minute, "24h": 24 * time.Hour, "7d": 7 * 24 * time.Hour, "2w": 14 * 24 * time.Hour,
+		"15250w": 15250 * 7 * 24 * time.Hour} // the longest whole number of weeks a time.Duration holds
 	for in, want := range cases {
 		got, err := ParseDuration(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
 	}
-	for _, bad := range []string{"", "m", "1.5h", "-1m", "10", "10ms"} {
+	// The last two are of the right form but too long for a time.Duration: they would wrap
+	// or parse as zero, and mem:delete would then select every node.
+	for _, bad := range []string{"", "m", "1.5h", "-1m", "10", "10ms", "15251w", "99999999999999999999d"} {
 		_, err := ParseDuration(bad)
 		assert.Error(t, err, bad)
 	}

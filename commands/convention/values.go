@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -165,29 +164,29 @@ func Date(name, usage string) *cli.GenericFlag {
 		Value: &DateValue{patternValue{re: dateRE, expected: "YYYY-MM-DD date"}}}
 }
 
-// DurationValue is a DURATION: <int><unit>, unit one of s m h d w.
+// DurationValue is a DURATION: <int><unit>, unit one of s m h d w, that a
+// time.Duration can hold (delivery.ParseDuration).
 type DurationValue struct{ patternValue }
 
+// Set accepts a DURATION whose length fits in a time.Duration.
+func (d *DurationValue) Set(s string) error {
+	if _, err := delivery.ParseDuration(s); err != nil {
+		return invalidValue{d.expected}
+	}
+	d.value = s
+	return nil
+}
+
 // Duration returns the parsed length, 0 when unset.
-func (d *DurationValue) Duration() time.Duration { return parseDuration(d.value) }
+func (d *DurationValue) Duration() time.Duration {
+	n, _ := delivery.ParseDuration(d.value)
+	return n
+}
 
 // ParseDuration parses spec §2.1's DURATION form (30m, 24h, 7d, 2w).
 func ParseDuration(s string) (time.Duration, bool) {
-	if !durationRE.MatchString(s) {
-		return 0, false
-	}
-	return parseDuration(s), true
-}
-
-func parseDuration(s string) time.Duration {
-	m := durationRE.FindStringSubmatch(s)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.ParseInt(m[1], 10, 64)
-	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour,
-		"d": 24 * time.Hour, "w": 7 * 24 * time.Hour}[m[2]]
-	return time.Duration(n) * unit
+	n, err := delivery.ParseDuration(s)
+	return n, err == nil
 }
 
 // Duration declares a DURATION flag with a default ("" for none).

@@ -28,7 +28,11 @@ type AddWUInput struct {
 
 // AdjustSchema adds the phase's bound, so the schema native.New infers equals the
 // adapter's.
-func (AddWUInput) AdjustSchema(s *jsonschema.Schema) { shell.Range(s, "phase", jsonschema.Ptr(1), nil) }
+func (AddWUInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.Range(s, "phase", jsonschema.Ptr(1), nil)
+	shell.WUIDs(s, "wu")
+	shell.NonEmpty(s, "wu")
+}
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -45,8 +49,7 @@ func init() {
 // workspace is looked for.
 func runAddWU(ctx context.Context, env *tool.Env, in AddWUInput) tool.Output {
 	op := ops.InitiativeAddWUInput{Initiative: in.Initiative, WUs: in.WU, Phase: int(in.Phase)}
-	argv := shell.FirstErr(shell.RequireFlag("wu", len(in.WU) > 0), op.Check())
-	return serveWrite(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeAddWUData, ops.Notes, error) {
+	return serveWrite(ctx, env, nil, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.InitiativeAddWUData, ops.Notes, error) {
 		return ops.InitiativeAddWU(ctx, ws, rt, op)
 	})
 }

@@ -52,19 +52,18 @@ func TestAddWULinksBothSidesAndCommits(t *testing.T) {
 }
 
 // TestAddWUFailures: each refusal has the command's code, or the kernel's schema refuses
-// the input (INVALID_INPUT), and nothing changes. An empty wu list and a malformed WU id
-// are the handler's USAGE: the command's --wu is a plain list, so its schema states
-// neither.
+// the input (INVALID_INPUT): a missing, empty or malformed wu list among others; nothing
+// changes.
 func TestAddWUFailures(t *testing.T) {
 	cases := []struct {
 		name, input string
 		code        string
 	}{
 		{"missing wu", `{"initiative":"INIT-3"}`, invalidAt("/wu")},
-		{"empty wu list", `{"initiative":"INIT-3","wu":[]}`, tool.CodeUsage},
+		{"empty wu list", `{"initiative":"INIT-3","wu":[]}`, invalidAt("/wu")},
 		{"missing initiative", `{"wu":["WU-1"]}`, invalidAt("/initiative")},
 		{"phase zero", `{"initiative":"INIT-3","wu":["WU-1"],"phase":0}`, invalidAt("/phase")},
-		{"malformed wu", `{"initiative":"INIT-3","wu":["WU-1","wu-2"]}`, tool.CodeUsage},
+		{"malformed wu", `{"initiative":"INIT-3","wu":["WU-1","wu-2"]}`, invalidAt("/wu/1")},
 		{"linked elsewhere", `{"initiative":"INIT-3","wu":["WU-1","WU-3"]}`, tool.CodeValidation},
 		{"unknown wu", `{"initiative":"INIT-3","wu":["WU-1","WU-9"]}`, tool.CodeNotFound},
 		{"empty initiative", `{"initiative":"","wu":["WU-1"]}`, tool.CodeNotFound},

@@ -28,10 +28,11 @@ type DeleteInput struct {
 	DryRun    bool     `json:"dry_run,omitempty" jsonschema:"report without writing"`
 }
 
-// AdjustSchema adds the keywords a struct tag cannot carry (the duration pattern, the
-// command's rule), so the schema native.New infers equals the adapter's.
+// AdjustSchema adds the keywords a struct tag cannot carry (the duration and id
+// patterns, the command's rule), so the schema native.New infers equals the adapter's.
 func (DeleteInput) AdjustSchema(s *jsonschema.Schema) {
 	shell.Durations(s, "older_than")
+	shell.MemoryIDs(s, "id")
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.AnyOf, Properties: []string{"id", "tag", "older_than"}}); err != nil {
 		panic(err)
 	}
@@ -65,11 +66,6 @@ func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
 				"invalid value %q for --older-than: expected duration like 30m, 24h or 7d", in.OlderThan))
 		}
 		op.OlderThan, op.ByAge = d, true
-	}
-	// The command's --id is a plain string list (its ids are checked by its action, see
-	// commands/memory/mem_delete.go), so the schema has no pattern for them: op.Check does.
-	if err := op.Check(); err != nil {
-		return result(nil, ops.Notes{}, err)
 	}
 	ws, err := openWorkspace(ctx, env)
 	if err != nil {

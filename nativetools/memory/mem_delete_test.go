@@ -47,9 +47,10 @@ func TestDeleteSoftDeletesTheUnion(t *testing.T) {
 	assert.Equal(t, []any{}, data["deleted"], "an empty tag is a selector that selects nothing")
 }
 
-// TestDeleteFailures: the schema refuses no selector and a malformed duration ("" included)
-// before the handler runs; a duration whose number overflows and a malformed id (which the
-// schema does not check) are USAGE; none writes anything.
+// TestDeleteFailures: the schema refuses no selector, a malformed duration ("" included)
+// and a malformed id before the handler runs; a duration too long for a time.Duration
+// (which a pattern cannot bound) is USAGE, as the command's flag says; none writes
+// anything.
 func TestDeleteFailures(t *testing.T) {
 	assertFailures(t, "mem:delete", `{"tag":"x"}`, []failure{
 		{"no selector", `{}`, tool.CodeInvalidInput, "/"},
@@ -58,7 +59,7 @@ func TestDeleteFailures(t *testing.T) {
 		{"malformed duration", `{"older_than":"soon"}`, tool.CodeInvalidInput, "/older_than"},
 		{"empty duration", `{"older_than":""}`, tool.CodeInvalidInput, "/older_than"},
 		{"overflowing duration", `{"older_than":"99999999999999999999d"}`, tool.CodeUsage, ""},
-		{"malformed id", `{"id":["mem-0001","nope"]}`, tool.CodeUsage, ""},
+		{"malformed id", `{"id":["mem-0001","nope"]}`, tool.CodeInvalidInput, "/id/1"},
 		{"unknown id", `{"id":["mem-ffff"]}`, tool.CodeNotFound, ""},
 	})
 }

@@ -26,7 +26,10 @@ type DeleteInput struct {
 
 // AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
 // infers equals the adapter's.
-func (DeleteInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
+func (DeleteInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
+	shell.NonEmpty(s, "id")
+}
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{
@@ -42,12 +45,8 @@ func init() {
 // list holds an id: an empty list passes no --id, which the command refuses as a missing
 // flag (USAGE) before the workspace, so that check stays.
 func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
-	var argv error
-	if len(in.ID) == 0 {
-		argv = delivery.Errorf(tool.CodeUsage, "missing required flag --id")
-	}
 	op := ops.WUDeleteInput{IDs: in.ID, DryRun: in.DryRun}
-	return serveChecked(ctx, env, argv, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUDeleteData, ops.Notes, error) {
+	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUDeleteData, ops.Notes, error) {
 		return ops.WUDelete(ctx, ws, rt, op)
 	})
 }

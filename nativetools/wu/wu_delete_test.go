@@ -55,17 +55,15 @@ func TestDelete(t *testing.T) {
 	assert.FileExists(t, filepath.Join(ws, "docs", "tasks", "wu", "WU-3.yaml"), "all ids are checked first")
 }
 
-// TestDeleteFailures: the schema refuses a missing or malformed id; an empty list, which
-// it lets through (no minItems, as the adapter derives it), is the command's missing
-// --id, USAGE before the workspace is looked for; an unknown WU is NOT_FOUND.
+// TestDeleteFailures: the schema refuses a missing, empty or malformed id list (an empty
+// list is the command's missing --id); an unknown WU is NOT_FOUND.
 func TestDeleteFailures(t *testing.T) {
 	refusals(t, "wu:delete", []refusal{
 		{"missing id", `{"dry_run":true}`, "/id"},
 		{"malformed id", `{"id":["WU-1","one"]}`, "/id/1"},
+		{"empty list", `{"id":[]}`, "/id"},
 	})
 	nt.Failures(t, "wu:delete", nil, []nt.Failure{
-		nt.Case("empty list", `{"id":[]}`, false, tool.CodeUsage),
-		nt.Case("empty list, no workspace", `{"id":[]}`, true, tool.CodeUsage),
 		nt.Case("no workspace", `{"id":["WU-1"]}`, true, tool.CodeNoWorkspace),
 		nt.Case("unknown WU", `{"id":["WU-9"]}`, false, tool.CodeNotFound),
 	})

@@ -73,3 +73,11 @@ func values(p *jsonschema.Schema) *jsonschema.Schema {
 	}
 	return p
 }
+
+// NonEmpty requires at least one item of each list property, as the adapter's schema
+// does for a required repeatable flag (an empty list passes no flag).
+func NonEmpty(s *jsonschema.Schema, props ...string) {
+	for _, prop := range props {
+		property(s, prop).MinItems = jsonschema.Ptr(1)
+	}
+}
