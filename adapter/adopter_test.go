@@ -456,7 +456,9 @@ func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
 			return nil
 		}
 		return &cli.App{
-			Name: "checks",
+			Name:      "checks",
+			ArgsUsage: "[MODE]",
+			Metadata:  map[string]any{legacy.MetaArgChoices: map[string][]string{"MODE": {"fast", "slow"}}},
 			Flags: []cli.Flag{
 				legacy.Constrain(&cli.IntFlag{Name: "limit", Value: 5, Action: inRange}, func(s *jsonschema.Schema) {
 					s.Minimum, s.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(10.0)
@@ -466,7 +468,13 @@ func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
 				}),
 				&cli.GenericFlag{Name: "color", Value: &hexValue{}},
 			},
-			Action: func(*cli.Context) error { ran++; return nil },
+			Action: func(c *cli.Context) error {
+				if m := c.Args().First(); m != "" && m != "fast" && m != "slow" {
+					return fmt.Errorf("MODE %q is not fast or slow", m)
+				}
+				ran++
+				return nil
+			},
 		}
 	}}
 	spec, err := Spec(c)
@@ -476,6 +484,7 @@ func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
 	assert.Equal(t, 10.0, *p["limit"].Maximum)
 	assert.Equal(t, "^T-[0-9]+$", p["ticket"].Items.Pattern)
 	assert.Equal(t, "^[0-9a-f]+$", p["color"].Pattern)
+	assert.Equal(t, []any{"fast", "slow"}, p["mode"].Enum, "a positional's words (legacy.MetaArgChoices)")
 	assert.Empty(t, spec.Warnings)
 
 	for input, path := range map[string]string{
@@ -485,6 +494,7 @@ func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
 		`{"color":"fg"}`:               "/color",
 		`{"limit":3,"color":"red"}`:    "/color",
 		`{"ticket":["T-1"],"limit":0}`: "/limit",
+		`{"mode":"medium"}`:            "/mode",
 	} {
 		v, _, bad := tool.DecodeInput(json.RawMessage(input))
 		require.Nil(t, bad)
@@ -500,7 +510,7 @@ func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
 		assert.Error(t, app.Run(append([]string{c.Name}, argv...)), input)
 	}
 	assert.Zero(t, ran, "no refused input reached the action")
-	for _, input := range []string{`{}`, `{"limit":10,"ticket":["T-1","T-22"],"color":"c0ffee"}`} {
+	for _, input := range []string{`{}`, `{"limit":10,"ticket":["T-1","T-22"],"color":"c0ffee","mode":"slow"}`} {
 		v, _, _ := tool.DecodeInput(json.RawMessage(input))
 		assert.Nil(t, spec.CheckInput(v), input)
 		argv, err := Argv(c, json.RawMessage(input))

@@ -593,11 +593,27 @@ func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 	if err != nil {
 		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgDescriptions, err)
 	}
+	argChoices, err := choicesMap(app.Metadata[legacy.MetaArgChoices])
+	if err != nil {
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgChoices, err)
+	}
 	for _, p := range ps {
 		if p.role != asFlag {
 			for name, d := range argDescriptions {
 				if tool.PropertyName(strings.ToLower(name)) == p.prop {
 					p.schema.Description = d
+				}
+			}
+			for name, words := range argChoices {
+				if tool.PropertyName(strings.ToLower(name)) == p.prop {
+					values := p.schema
+					if values.Type == "array" && values.Items != nil {
+						values = values.Items
+					}
+					values.Enum = nil
+					for _, w := range words {
+						values.Enum = append(values.Enum, w)
+					}
 				}
 			}
 		}
@@ -670,6 +686,33 @@ func toolDescription(app *cli.App, output string) string {
 }
 
 // stringMap reads a map[string]string or a JSON-shaped map[string]any of strings.
+// choicesMap reads legacy.MetaArgChoices: a map of name to a list of words.
+func choicesMap(v any) (map[string][]string, error) {
+	switch m := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string][]string:
+		return m, nil
+	case map[string]any:
+		out := make(map[string][]string, len(m))
+		for k, a := range m {
+			list, ok := a.([]any)
+			if !ok {
+				return nil, fmt.Errorf("%s must be a list of strings, not %T", k, a)
+			}
+			for _, w := range list {
+				s, ok := w.(string)
+				if !ok {
+					return nil, fmt.Errorf("%s must be a list of strings, not one holding %T", k, w)
+				}
+				out[k] = append(out[k], s)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("must be a map of name to a list of strings, not %T", v)
+}
+
 func stringMap(v any) (map[string]string, error) {
 	switch m := v.(type) {
 	case nil:

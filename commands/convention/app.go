@@ -128,11 +128,13 @@ func App(s Spec) *cli.App {
 	flags := append(append([]cli.Flag(nil), s.Flags...),
 		&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON envelope"})
 	args := make([]map[string]any, 0, len(s.Args))
+	argChoices := map[string][]string{}
 	argsUsage := ""
 	for _, a := range s.Args {
 		m := map[string]any{"name": a.Name, "required": a.Required, "passthrough": a.Passthrough}
 		if len(a.Choices) > 0 {
 			m["choices"] = append([]string(nil), a.Choices...)
+			argChoices[a.Name] = append([]string(nil), a.Choices...)
 		}
 		args = append(args, m)
 		argsUsage += " " + argUsage(a)
@@ -144,6 +146,9 @@ func App(s Spec) *cli.App {
 		legacy.MetaNetwork:     s.Network,
 		MetaArgs:               args,
 		metaSpec:               &spec,
+	}
+	if len(argChoices) > 0 {
+		meta[legacy.MetaArgChoices] = argChoices
 	}
 	if s.OpenWorld {
 		meta[legacy.MetaOpenWorld] = true

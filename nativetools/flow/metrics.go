@@ -7,8 +7,6 @@ package flow
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -24,7 +22,7 @@ import (
 type MetricsInput struct {
 	// Days is a pointer because 0 is not "absent": the default is 7.
 	Days *int64 `json:"days,omitempty" jsonschema:"window length in days, ending now"`
-	// Kind is a pointer because "" is not "absent": "" is an invalid KIND, absent is all.
+	// Kind is absent for all; the schema holds the kinds ("" is none of them).
 	Kind *string `json:"kind,omitempty" jsonschema:"which metrics to print (all|dora|lanes|flow; default all)"`
 }
 
@@ -32,6 +30,7 @@ type MetricsInput struct {
 // schema native.New infers equals the adapter's.
 func (MetricsInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["days"].Default = json.RawMessage(`7`)
+	shell.Choices(s, "kind", metricKinds...)
 }
 
 func init() {
@@ -47,20 +46,12 @@ func init() {
 // metricKinds are the values of the KIND positional, in the order the usage error lists them.
 var metricKinds = []string{delivery.MetricsAll, delivery.MetricsDORA, delivery.MetricsLanes, delivery.MetricsFlow}
 
-// runMetrics serves metrics natively: the environment, the kind (absent is all), the
-// workspace with the directories and lanes sections checked, read through the warm index,
+// runMetrics serves metrics natively: the kind (absent is all), the workspace with the directories and lanes sections checked, read through the warm index,
 // then ops.Metrics.
 func runMetrics(ctx context.Context, env *tool.Env, in MetricsInput) tool.Output {
 	kind := shell.Or(in.Kind, delivery.MetricsAll)
-	var argv error
-	// The schema cannot refuse a kind here: the adapter puts no enum on a positional's
-	// choices (convention.Arg.Choices), and this schema equals the adapter's. So an unknown
-	// kind, "" included, is still USAGE here, as the argv phase rejects it.
-	if !slices.Contains(metricKinds, kind) {
-		argv = delivery.Errorf(tool.CodeUsage, "invalid value %q for KIND: expected one of %s", kind, strings.Join(metricKinds, ", "))
-	}
 	days := int(shell.Or(in.Days, 7))
-	return shell.Serve(ctx, env, shell.Op[delivery.Metrics]{Argv: argv, Keys: ops.FlowKeys,
+	return shell.Serve(ctx, env, shell.Op[delivery.Metrics]{Keys: ops.FlowKeys,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (delivery.Metrics, ops.Notes, error) {
 			return ops.Metrics(ctx, ws, ops.MetricsInput{Kind: kind, Days: days, Now: rt.Now()})
 		}})

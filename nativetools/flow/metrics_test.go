@@ -42,21 +42,14 @@ func TestMetricsComputesTheSectionsAsked(t *testing.T) {
 	assert.NotNil(t, data["flow"])
 }
 
-// TestMetricsFailures: an unknown or empty kind is USAGE before the workspace is looked
-// for: the handler checks it, the schema (the adapter's) having no enum for a positional.
+// TestMetricsFailures: the schema refuses an unknown or empty kind (the command's KIND
+// positional declares its words), before the workspace is looked for; without a
+// workspace the call is NO_WORKSPACE.
 func TestMetricsFailures(t *testing.T) {
-	cases := []struct {
-		name, input, code string
-	}{
-		{"unknown kind", `{"kind":"Dora"}`, tool.CodeUsage},
-		{"empty kind", `{"kind":""}`, tool.CodeUsage},
-		{"no workspace", `{}`, tool.CodeNoWorkspace},
+	for _, input := range []string{`{"kind":"Dora"}`, `{"kind":""}`} {
+		assertRefused(t, nativetest.Call(t, t.TempDir(), "metrics", input), "/kind")
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			out := nativetest.Call(t, t.TempDir(), "metrics", tc.input)
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
-			assert.Contains(t, out.Metadata, "warnings")
-		})
-	}
+	out := nativetest.Call(t, t.TempDir(), "metrics", `{}`)
+	assert.Equal(t, tool.CodeNoWorkspace, nativetest.Code(t, out))
+	assert.Contains(t, out.Metadata, "warnings")
 }

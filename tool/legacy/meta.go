@@ -31,6 +31,9 @@ const (
 	// MetaArgDescriptions (map[string]string): positional name → what it holds, the
 	// tool-side description of a positional (App.ArgsUsage only names it).
 	MetaArgDescriptions = "cmdbridge.arg_descriptions"
+	// MetaArgChoices (map[string][]string): positional name → the words it accepts, for a
+	// positional the command checks against a fixed list (its schema's enum).
+	MetaArgChoices = "cmdbridge.arg_choices"
 )
 
 // Choices is implemented by a cli.Generic flag value that accepts one of a fixed set of
