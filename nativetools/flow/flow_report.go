@@ -7,11 +7,9 @@ package flow
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -53,8 +51,8 @@ func runReport(ctx context.Context, env *tool.Env, in ReportInput) tool.Output {
 	if fail != nil {
 		return fail.WithMeta("warnings", []string{})
 	}
-	start, errStart := reportDate("start", in.Start)
-	end, errEnd := reportDate("end", in.End)
+	start, errStart := shell.Day("start", in.Start)
+	end, errEnd := shell.Day("end", in.End)
 	if err := shell.FirstErr(errStart, errEnd); err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
@@ -68,18 +66,4 @@ func runReport(ctx context.Context, env *tool.Env, in ReportInput) tool.Output {
 	}
 	data, notes, err := ops.FlowReport(ctx, ws, win)
 	return shell.Result(data, notes, err)
-}
-
-// reportDate is a DATE property's day at 00:00Z, the zero time when it is absent (""). The
-// schema guarantees the YYYY-MM-DD form; that it names a real day (not 2026-02-30) is
-// what a pattern cannot state: USAGE here, as the command's flag refuses it.
-func reportDate(prop, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(delivery.DateLayout, v)
-	if err != nil {
-		return time.Time{}, delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected YYYY-MM-DD date", v, prop)
-	}
-	return t, nil
 }

@@ -2,7 +2,6 @@ package initiative
 
 import (
 	"context"
-	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -15,17 +14,11 @@ import (
 // patterns, ranges and the rules between properties), so a handler checks only what a
 // JSON Schema cannot state, in the command's order.
 
-// checkDay rejects a DATE that has the schema's YYYY-MM-DD form but names no real day,
-// such as 2026-02-30 (USAGE, as a convention.Date flag does): a pattern cannot know the
-// calendar. "" is an absent date.
+// checkDay is the verdict of shell.Day on a DATE property (nil when it is a day, or
+// absent).
 func checkDay(prop, v string) error {
-	if v == "" {
-		return nil
-	}
-	if _, err := time.Parse(time.DateOnly, v); err != nil {
-		return delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected YYYY-MM-DD date", v, tool.FlagName(prop))
-	}
-	return nil
+	_, err := shell.Day(prop, v)
+	return err
 }
 
 // serveWrite runs one initiative writer through shell.Serve with ops.InitiativeKeys

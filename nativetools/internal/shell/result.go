@@ -1,22 +1,25 @@
 package shell
 
 import (
+	"time"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Parity calls the lanes without a kernel in front, so no schema validation runs first:
-// the native tools repeat those checks in the command's order, and a property whose ""
-// differs from absent (`--key=` reaches the operation, a missing --key is USAGE) is a
-// pointer in its Input struct. These are the checks every domain shares.
-
-// RequireFlag rejects an absent required property (USAGE), as a missing required flag.
-func RequireFlag(prop string, present bool) error {
-	if !present {
-		return delivery.Errorf(tool.CodeUsage, "missing required flag --%s", tool.FlagName(prop))
+// Day is a DATE property's day (the zero time when it is absent, ""). The schema holds
+// the form, YYYY-MM-DD; that it names a real calendar day (not 2026-02-30) no pattern
+// states, and the command's DATE flag refuses such a value as USAGE: so does Day.
+func Day(prop, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
 	}
-	return nil
+	t, err := time.Parse(delivery.DateLayout, v)
+	if err != nil {
+		return time.Time{}, delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected YYYY-MM-DD date", v, tool.FlagName(prop))
+	}
+	return t, nil
 }
 
 // FirstErr returns the first non-nil error, so checks keep the command's order.

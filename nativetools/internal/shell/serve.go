@@ -10,8 +10,10 @@ import (
 
 // Op is one operation a native tool serves, once its input decoded.
 type Op[D any] struct {
-	// Argv is the verdict of the command's argv checks on the input (a USAGE error, or
-	// nil); it is reported after the environment's, as the legacy shell orders them.
+	// Argv is the verdict of the argv checks the command makes and a schema cannot state
+	// (a date that is no day, a duration too long for a time.Duration, a blank reason):
+	// a USAGE error, or nil. Everything else the kernel's schema validator refused before
+	// the handler ran. It is reported after the environment's, as the command orders them.
 	Argv error
 	// Write marks a writer: the workspace is read from the disk, the operation runs in
 	// the call's write journal (a failure rolls its writes back) and the host's warm
