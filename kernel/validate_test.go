@@ -157,8 +157,8 @@ func TestToolTextsSpeakTool(t *testing.T) {
 }
 
 // TestUsageSpeaksProperties: a lane's own argument check (USAGE, for what the schema
-// cannot say: a value's form, an empty id) answers in property words on every lane,
-// with the command's words kept in details.cli_message.
+// cannot say: a date that is no day, a blank reason, an empty id) answers in property
+// words on every lane, with the command's words kept in details.cli_message.
 func TestUsageSpeaksProperties(t *testing.T) {
 	k := corpusKernel(t)
 	cases := []struct {
@@ -166,8 +166,8 @@ func TestUsageSpeaksProperties(t *testing.T) {
 	}{
 		{"initiative:status", `{"id":""}`, kernel.LaneAdapter, "id is required", "missing required argument ID"},
 		{"initiative:status", `{"id":""}`, kernel.LaneNative, "id is required", "missing required argument ID"},
-		{"wu:status", `{"id":"nope"}`, kernel.LaneAdapter, `invalid value "nope" for id: expected WU-<number>`, `invalid value "nope" for --id: expected WU-<number>`},
-		{"wu:status", `{"id":"nope"}`, kernel.LaneNative, `invalid value "nope" for id: expected WU-<number>`, `invalid value "nope" for --id: expected WU-<number>`},
+		{"wu:block", `{"id":"WU-1","reason":"  "}`, kernel.LaneAdapter, `invalid value "  " for reason: expected non-empty string`, `invalid value "  " for --reason: expected non-empty string`},
+		{"wu:block", `{"id":"WU-1","reason":"  "}`, kernel.LaneNative, `invalid value "  " for reason: expected non-empty string`, `invalid value "  " for --reason: expected non-empty string`},
 		{"flow:report", `{"start":"2026-02-30"}`, kernel.LaneAdapter, `invalid value "2026-02-30" for start: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --start: expected YYYY-MM-DD date`},
 		{"flow:report", `{"start":"2026-02-30"}`, kernel.LaneNative, `invalid value "2026-02-30" for start: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --start: expected YYYY-MM-DD date`},
 	}
@@ -182,6 +182,34 @@ func TestUsageSpeaksProperties(t *testing.T) {
 			require.True(t, ok, "details %T", res.Output.Error.Details)
 			assert.Equal(t, tc.cli, details["cli_message"])
 		})
+	}
+}
+
+// TestMalformedValuesNeverReachALane: a value the command's flag would refuse by its form
+// (a WU id, a duration, a status word, a range) is refused by the schema, on whichever
+// lane the call asks for, naming the property: no lane runs.
+func TestMalformedValuesNeverReachALane(t *testing.T) {
+	k := corpusKernel(t)
+	both := []string{kernel.LaneAdapter, kernel.LaneNative}
+	for _, tc := range []struct {
+		tool, input, path string
+		lanes             []string
+	}{
+		{"wu:status", `{"id":"nope"}`, "/id", both},
+		{"mem:delete", `{"older_than":"soon"}`, "/older_than", both},
+		{"backlog:status", `{"status":["ready","Done"]}`, "/status/1", both},
+		{"flow:bottlenecks", `{"limit":-1}`, "/limit", both},
+		{"mem:cleanup", `{"ttl":"a week"}`, "/ttl", []string{kernel.LaneAdapter}}, // not migrated
+	} {
+		for _, lane := range tc.lanes {
+			t.Run(tc.tool+"/"+lane, func(t *testing.T) {
+				res := k.Call(context.Background(), withLane(req(tc.tool, tc.input), lane))
+				require.NotNil(t, res.Output.Error)
+				assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+				assert.Equal(t, tc.path, res.Output.Error.Details.(map[string]any)["path"])
+				assert.Empty(t, res.Receipt.Lane, "refused before any lane")
+			})
+		}
 	}
 }
 
