@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -152,11 +152,7 @@ func (c *Checker) Check(name string, input any) *Output {
 func (c *Checker) locate(s *jsonschema.Schema, v any, ptr string, err error) (string, string) {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		for _, k := range keys {
 			if ps := s.Properties[k]; ps != nil {
 				if p, why, bad := c.part(ps, x[k], ptr+"/"+escape(k)); bad {
@@ -328,20 +324,10 @@ func ruleProperties(r *jsonschema.Schema) []string {
 		for _, p := range s.Required {
 			add(p)
 		}
-		keys := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			add(k)
 		}
-		deps := make([]string, 0, len(s.DependentRequired))
-		for k := range s.DependentRequired {
-			deps = append(deps, k)
-		}
-		sort.Strings(deps)
-		for _, k := range deps {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			add(k)
 			for _, d := range s.DependentRequired[k] {
 				add(d)

@@ -82,7 +82,7 @@ func TestIssuesQueryCountsAndFilters(t *testing.T) {
 func TestIssuesQueryFailures(t *testing.T) {
 	root := nativetest.Workspace(t)
 	for _, input := range []string{`{"severity":"critical"}`, `{"severity":""}`} {
-		assert.Equal(t, invalidAt("/severity"), outcome(t, nativetest.Call(t, t.TempDir(), "agent:issues-query", input)), input)
+		assert.Equal(t, nativetest.InvalidAt("/severity"), nativetest.Outcome(t, nativetest.Call(t, t.TempDir(), "agent:issues-query", input)), input)
 	}
 	assert.Equal(t, tool.CodeNoWorkspace, nativetest.Code(t, nativetest.Call(t, t.TempDir(), "agent:issues-query", `{}`)))
 	data := nativetest.Data(t, nativetest.Call(t, root, "agent:issues-query", `{}`))

@@ -75,11 +75,11 @@ func TestLogIssueFailures(t *testing.T) {
 		name, input, code string
 		errors            []string
 	}{
-		{"bad category", `{"category":"bug","severity":"minor","title":"Gate flaked","description":"vet timed out"}`, invalidAt("/category"), nil},
-		{"empty severity", `{"category":"tooling","severity":"","title":"Gate flaked","description":"vet timed out"}`, invalidAt("/severity"), nil},
-		{"bad severity before a missing category", `{"severity":"critical"}`, invalidAt("/severity"), nil},
-		{"missing severity", `{"category":"tooling","title":"Gate flaked","description":"vet timed out"}`, invalidAt("/severity"), nil},
-		{"missing description", `{"category":"tooling","severity":"minor","title":"Gate flaked"}`, invalidAt("/description"), nil},
+		{"bad category", `{"category":"bug","severity":"minor","title":"Gate flaked","description":"vet timed out"}`, nativetest.InvalidAt("/category"), nil},
+		{"empty severity", `{"category":"tooling","severity":"","title":"Gate flaked","description":"vet timed out"}`, nativetest.InvalidAt("/severity"), nil},
+		{"bad severity before a missing category", `{"severity":"critical"}`, nativetest.InvalidAt("/severity"), nil},
+		{"missing severity", `{"category":"tooling","title":"Gate flaked","description":"vet timed out"}`, nativetest.InvalidAt("/severity"), nil},
+		{"missing description", `{"category":"tooling","severity":"minor","title":"Gate flaked"}`, nativetest.InvalidAt("/description"), nil},
 		{"lengths", `{"category":"tooling","severity":"minor","title":"","description":"short"}`, tool.CodeValidation,
 			[]string{"title must be 5 to 100 characters (got 0)", "description must be 10 to 2000 characters (got 5)"}},
 		{"no session", `{` + ok + `}`, tool.CodeNotFound, nil},
@@ -87,7 +87,7 @@ func TestLogIssueFailures(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, root, "agent:log-issue", tc.input)
-			assert.Equal(t, tc.code, outcome(t, out))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, out))
 			if tc.errors != nil {
 				assert.Equal(t, map[string]any{"errors": tc.errors}, out.Error.Details)
 			}

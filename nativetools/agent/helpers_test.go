@@ -24,20 +24,3 @@ func call(t *testing.T, dir, name, input string) tool.Output {
 	return nt.Call(context.Background(), &tool.Env{Dir: dir, LookupEnv: tool.EnvFromMap(nativetest.Env),
 		Stdin: strings.NewReader(""), Log: io.Discard}, json.RawMessage(input))
 }
-
-// outcome is a failed Output's error code and, for the schema's refusal, the place it
-// names (details.path): "INVALID_INPUT /path".
-func outcome(t *testing.T, out tool.Output) string {
-	t.Helper()
-	code := nativetest.Code(t, out)
-	if code != tool.CodeInvalidInput {
-		return code
-	}
-	d, _ := out.Error.Details.(map[string]any)
-	path, _ := d["path"].(string)
-	return code + " " + path
-}
-
-// invalidAt is the outcome of an input the kernel's schema validation refuses at path
-// (a JSON pointer), before the handler runs.
-func invalidAt(path string) string { return tool.CodeInvalidInput + " " + path }

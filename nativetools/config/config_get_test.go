@@ -38,23 +38,6 @@ func call(t *testing.T, dir, name, input string, extra map[string]string) tool.O
 		Stdin: strings.NewReader(""), Log: io.Discard}, json.RawMessage(input))
 }
 
-// outcome is a failed Output's error code and, for the schema's refusal, the place it
-// names (details.path): "INVALID_INPUT /key".
-func outcome(t *testing.T, out tool.Output) string {
-	t.Helper()
-	code := nativetest.Code(t, out)
-	if code != tool.CodeInvalidInput {
-		return code
-	}
-	d, _ := out.Error.Details.(map[string]any)
-	path, _ := d["path"].(string)
-	return code + " " + path
-}
-
-// invalidAt is the outcome of an input the kernel's schema validation refuses at path
-// (a JSON pointer), before the handler runs.
-func invalidAt(path string) string { return tool.CodeInvalidInput + " " + path }
-
 func TestGetReadsTheFileAsItIs(t *testing.T) {
 	root := nativetest.Workspace(t)
 	cases := []struct {
@@ -85,18 +68,18 @@ func TestGetFailsWithTheCommandsCodes(t *testing.T) {
 		env              map[string]string
 		code             string
 	}{
-		{"absent key is refused by the schema", root, `{}`, nil, invalidAt("/key")},
+		{"absent key is refused by the schema", root, `{}`, nil, nativetest.InvalidAt("/key")},
 		{"empty key is an unknown root", root, `{"key":""}`, nil, tool.CodeValidation},
 		{"unknown root key", root, `{"key":"bogus.key"}`, nil, tool.CodeValidation},
 		{"no workspace", outside, `{"key":"id"}`, nil, tool.CodeNoWorkspace},
 		{"validation before no workspace", outside, `{"key":"bogus"}`, nil, tool.CodeValidation},
 		{"bad environment first", root, `{"key":"bogus"}`, map[string]string{"DELIVERY_NOW": "yesterday"}, tool.CodeUsage},
-		{"wrong JSON type", root, `{"key":1}`, nil, invalidAt("/key")},
-		{"the schema before the environment", root, `{}`, map[string]string{"DELIVERY_NOW": "yesterday"}, invalidAt("/key")},
+		{"wrong JSON type", root, `{"key":1}`, nil, nativetest.InvalidAt("/key")},
+		{"the schema before the environment", root, `{}`, map[string]string{"DELIVERY_NOW": "yesterday"}, nativetest.InvalidAt("/key")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.code, outcome(t, call(t, tc.dir, "config:get", tc.input, tc.env)))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, call(t, tc.dir, "config:get", tc.input, tc.env)))
 		})
 	}
 }

@@ -50,8 +50,8 @@ func TestSetFailsWithTheCommandsCodes(t *testing.T) {
 		inside      bool
 		code        string
 	}{
-		{"absent key", `{"value":"x"}`, true, invalidAt("/key")},
-		{"absent value", `{"key":"memory_namespace"}`, true, invalidAt("/value")},
+		{"absent key", `{"value":"x"}`, true, nativetest.InvalidAt("/key")},
+		{"absent value", `{"key":"memory_namespace"}`, true, nativetest.InvalidAt("/value")},
 		{"managed key", `{"key":"lanes","value":"x"}`, true, tool.CodeValidation},
 		{"whole section", `{"key":"software_delivery","value":"x"}`, true, tool.CodeValidation},
 		{"through a list", `{"key":"software_delivery.lanes.definitions.x","value":"x"}`, true, tool.CodeValidation},
@@ -64,7 +64,7 @@ func TestSetFailsWithTheCommandsCodes(t *testing.T) {
 			if tc.inside {
 				dir = nativetest.Workspace(t)
 			}
-			assert.Equal(t, tc.code, outcome(t, call(t, dir, "config:set", tc.input, nil)))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, call(t, dir, "config:set", tc.input, nil)))
 			if tc.inside {
 				assert.Empty(t, nativetest.Git(t, dir, "status", "--porcelain"), "nothing is written on failure")
 			}

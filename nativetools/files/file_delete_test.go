@@ -62,7 +62,7 @@ func TestDeleteFailsWithTheCommandsCodes(t *testing.T) {
 	cases := []struct {
 		name, input, code string
 	}{
-		{"absent path", `{"recursive":true}`, invalidAt("/path")},
+		{"absent path", `{"recursive":true}`, nativetest.InvalidAt("/path")},
 		{"a directory without recursive", `{"path":"notes"}`, tool.CodeValidation},
 		{"the root", `{"path":".","recursive":true}`, tool.CodeValidation},
 		{"the root as empty", `{"path":"","recursive":true}`, tool.CodeValidation},
@@ -74,7 +74,7 @@ func TestDeleteFailsWithTheCommandsCodes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := call(t, root, "file:delete", tc.input, nil)
-			assert.Equal(t, tc.code, outcome(t, out))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, out))
 			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
 				assert.Contains(t, out.Metadata, "warnings")
 			}

@@ -51,10 +51,10 @@ func TestReadFailsWithTheCommandsCodes(t *testing.T) {
 		code        string
 		details     any
 	}{
-		{"absent path", `{}`, invalidAt("/path"), nil},
-		{"start line 0", `{"path":"notes/three.txt","start_line":0}`, invalidAt("/start_line"), nil},
-		{"end line 0 before a missing path", `{"end_line":0}`, invalidAt("/end_line"), nil},
-		{"empty encoding", `{"path":"notes/three.txt","encoding":""}`, invalidAt("/encoding"), nil},
+		{"absent path", `{}`, nativetest.InvalidAt("/path"), nil},
+		{"start line 0", `{"path":"notes/three.txt","start_line":0}`, nativetest.InvalidAt("/start_line"), nil},
+		{"end line 0 before a missing path", `{"end_line":0}`, nativetest.InvalidAt("/end_line"), nil},
+		{"empty encoding", `{"path":"notes/three.txt","encoding":""}`, nativetest.InvalidAt("/encoding"), nil},
 		{"start after end", `{"path":"notes/three.txt","start_line":3,"end_line":2}`, tool.CodeValidation, nil},
 		{"missing file", `{"path":"notes/missing.txt"}`, tool.CodeNotFound, nil},
 		{"directory", `{"path":"notes"}`, tool.CodeValidation, map[string]any{"errors": []string{"notes is a directory"}}},
@@ -65,7 +65,7 @@ func TestReadFailsWithTheCommandsCodes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := call(t, root, "file:read", tc.input, nil)
-			assert.Equal(t, tc.code, outcome(t, out))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, out))
 			if tc.details != nil {
 				assert.Equal(t, tc.details, out.Error.Details)
 			}

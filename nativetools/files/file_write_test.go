@@ -62,10 +62,10 @@ func TestWriteFailsWithTheCommandsCodes(t *testing.T) {
 	cases := []struct {
 		name, input, code string
 	}{
-		{"absent content", `{"path":"x"}`, invalidAt("/content")},
-		{"absent path", `{"content":"x"}`, invalidAt("/path")},
-		{"empty encoding", `{"path":"x","content":"x","encoding":""}`, invalidAt("/encoding")},
-		{"bad encoding before a missing path", `{"encoding":"latin1"}`, invalidAt("/encoding")},
+		{"absent content", `{"path":"x"}`, nativetest.InvalidAt("/content")},
+		{"absent path", `{"content":"x"}`, nativetest.InvalidAt("/path")},
+		{"empty encoding", `{"path":"x","content":"x","encoding":""}`, nativetest.InvalidAt("/encoding")},
+		{"bad encoding before a missing path", `{"encoding":"latin1"}`, nativetest.InvalidAt("/encoding")},
 		{"invalid base64", `{"path":"../x","content":"%%%","encoding":"base64"}`, tool.CodeValidation},
 		{"a directory", `{"path":"dir","content":"x"}`, tool.CodeValidation},
 		{"the root", `{"path":"","content":"x"}`, tool.CodeValidation},
@@ -76,7 +76,7 @@ func TestWriteFailsWithTheCommandsCodes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := call(t, root, "file:write", tc.input, nil)
-			assert.Equal(t, tc.code, outcome(t, out))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, out))
 			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
 				assert.Contains(t, out.Metadata, "warnings")
 			}

@@ -43,7 +43,7 @@ func TestBottlenecksFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, t.TempDir(), "flow:bottlenecks", tc.input)
 			if tc.code == tool.CodeInvalidInput {
-				assertRefused(t, out, tc.path)
+				nativetest.Refused(t, out, tc.path)
 				return
 			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))

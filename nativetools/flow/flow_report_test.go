@@ -57,7 +57,7 @@ func TestReportFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, t.TempDir(), "flow:report", tc.input)
 			if tc.code == tool.CodeInvalidInput {
-				assertRefused(t, out, tc.path)
+				nativetest.Refused(t, out, tc.path)
 				return
 			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))

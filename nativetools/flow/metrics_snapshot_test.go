@@ -71,7 +71,7 @@ func TestSnapshotFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "metrics:snapshot", tc.input)
 			if tc.code == tool.CodeInvalidInput {
-				assertRefused(t, out, tc.path)
+				nativetest.Refused(t, out, tc.path)
 				return
 			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))

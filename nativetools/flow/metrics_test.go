@@ -47,7 +47,7 @@ func TestMetricsComputesTheSectionsAsked(t *testing.T) {
 // workspace the call is NO_WORKSPACE.
 func TestMetricsFailures(t *testing.T) {
 	for _, input := range []string{`{"kind":"Dora"}`, `{"kind":""}`} {
-		assertRefused(t, nativetest.Call(t, t.TempDir(), "metrics", input), "/kind")
+		nativetest.Refused(t, nativetest.Call(t, t.TempDir(), "metrics", input), "/kind")
 	}
 	out := nativetest.Call(t, t.TempDir(), "metrics", `{}`)
 	assert.Equal(t, tool.CodeNoWorkspace, nativetest.Code(t, out))

@@ -80,11 +80,11 @@ func TestDelegationListFailures(t *testing.T) {
 	cases := []struct {
 		name, dir, input, code string
 	}{
-		{"neither", root, `{}`, invalidAt("/")},
-		{"both", root, `{"wu":"WU-1","initiative":"INIT-3"}`, invalidAt("/")},
-		{"bad wu", root, `{"wu":"WU-"}`, invalidAt("/wu")},
-		{"empty wu", root, `{"wu":""}`, invalidAt("/wu")},
-		{"neither outside a workspace", t.TempDir(), `{}`, invalidAt("/")},
+		{"neither", root, `{}`, nativetest.InvalidAt("/")},
+		{"both", root, `{"wu":"WU-1","initiative":"INIT-3"}`, nativetest.InvalidAt("/")},
+		{"bad wu", root, `{"wu":"WU-"}`, nativetest.InvalidAt("/wu")},
+		{"empty wu", root, `{"wu":""}`, nativetest.InvalidAt("/wu")},
+		{"neither outside a workspace", t.TempDir(), `{}`, nativetest.InvalidAt("/")},
 		{"unknown initiative", root, `{"initiative":"nope"}`, tool.CodeNotFound},
 		{"empty initiative", root, `{"initiative":""}`, tool.CodeNotFound},
 		{"no workspace", t.TempDir(), `{"wu":"WU-1"}`, tool.CodeNoWorkspace},
@@ -92,7 +92,7 @@ func TestDelegationListFailures(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "delegation:list", tc.input)
-			assert.Equal(t, tc.code, outcome(t, out))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, out))
 			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
 				assert.Contains(t, out.Metadata, "warnings")
 			}

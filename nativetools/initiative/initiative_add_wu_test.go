@@ -59,11 +59,11 @@ func TestAddWUFailures(t *testing.T) {
 		name, input string
 		code        string
 	}{
-		{"missing wu", `{"initiative":"INIT-3"}`, invalidAt("/wu")},
-		{"empty wu list", `{"initiative":"INIT-3","wu":[]}`, invalidAt("/wu")},
-		{"missing initiative", `{"wu":["WU-1"]}`, invalidAt("/initiative")},
-		{"phase zero", `{"initiative":"INIT-3","wu":["WU-1"],"phase":0}`, invalidAt("/phase")},
-		{"malformed wu", `{"initiative":"INIT-3","wu":["WU-1","wu-2"]}`, invalidAt("/wu/1")},
+		{"missing wu", `{"initiative":"INIT-3"}`, nativetest.InvalidAt("/wu")},
+		{"empty wu list", `{"initiative":"INIT-3","wu":[]}`, nativetest.InvalidAt("/wu")},
+		{"missing initiative", `{"wu":["WU-1"]}`, nativetest.InvalidAt("/initiative")},
+		{"phase zero", `{"initiative":"INIT-3","wu":["WU-1"],"phase":0}`, nativetest.InvalidAt("/phase")},
+		{"malformed wu", `{"initiative":"INIT-3","wu":["WU-1","wu-2"]}`, nativetest.InvalidAt("/wu/1")},
 		{"linked elsewhere", `{"initiative":"INIT-3","wu":["WU-1","WU-3"]}`, tool.CodeValidation},
 		{"unknown wu", `{"initiative":"INIT-3","wu":["WU-1","WU-9"]}`, tool.CodeNotFound},
 		{"empty initiative", `{"initiative":"","wu":["WU-1"]}`, tool.CodeNotFound},
@@ -72,7 +72,7 @@ func TestAddWUFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := initWithWUs(t)
 			head := nativetest.Git(t, ws, "rev-parse", "HEAD")
-			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, ws, "initiative:add-wu", tc.input)))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, nativetest.Call(t, ws, "initiative:add-wu", tc.input)))
 			assert.Equal(t, head, nativetest.Git(t, ws, "rev-parse", "HEAD"))
 			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
 		})

@@ -48,10 +48,10 @@ func TestCreateFailures(t *testing.T) {
 		noWS        bool
 		code        string
 	}{
-		{"missing title", `{}`, false, invalidAt("/title")},
-		{"priority not a choice", `{"title":"X","priority":"P9"}`, false, invalidAt("/priority")},
-		{"empty priority", `{"title":"X","priority":""}`, false, invalidAt("/priority")},
-		{"not a date", `{"title":"X","target_date":"2026-3-1"}`, true, invalidAt("/target_date")},
+		{"missing title", `{}`, false, nativetest.InvalidAt("/title")},
+		{"priority not a choice", `{"title":"X","priority":"P9"}`, false, nativetest.InvalidAt("/priority")},
+		{"empty priority", `{"title":"X","priority":""}`, false, nativetest.InvalidAt("/priority")},
+		{"not a date", `{"title":"X","target_date":"2026-3-1"}`, true, nativetest.InvalidAt("/target_date")},
 		{"not a calendar day", `{"title":"X","target_date":"2026-02-30"}`, true, tool.CodeUsage},
 		{"no workspace", `{"title":"X"}`, true, tool.CodeNoWorkspace},
 		{"empty title is given, not missing", `{"title":""}`, false, tool.CodeValidation},
@@ -69,7 +69,7 @@ func TestCreateFailures(t *testing.T) {
 			if tc.noWS {
 				dir = t.TempDir()
 			}
-			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, dir, "initiative:create", tc.input)))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, nativetest.Call(t, dir, "initiative:create", tc.input)))
 			entries, err := os.ReadDir(filepath.Join(ws, "docs", "tasks", "initiatives"))
 			require.NoError(t, err)
 			assert.Len(t, entries, 1, "nothing is written")

@@ -48,14 +48,14 @@ func TestEditFailures(t *testing.T) {
 		noWS        bool
 		code        string
 	}{
-		{"no change", `{"id":"INIT-3","unblock":false}`, false, invalidAt("/")},
-		{"missing id", `{"title":"x"}`, false, invalidAt("/id")},
-		{"phase id alone", `{"id":"INIT-3","phase_id":1}`, false, invalidAt("/")},
-		{"phase status alone", `{"id":"INIT-3","phase_status":"done","title":"x"}`, false, invalidAt("/")},
-		{"reason without blocked_by", `{"id":"INIT-3","blocked_reason":"r","title":"x"}`, false, invalidAt("/")},
-		{"unblock with blocked_by", `{"id":"INIT-3","blocked_by":"x","unblock":true}`, true, invalidAt("/")},
-		{"status not a choice", `{"id":"INIT-3","status":"finished"}`, false, invalidAt("/status")},
-		{"not a date form", `{"id":"INIT-3","target_date":"2026-1-01"}`, false, invalidAt("/target_date")},
+		{"no change", `{"id":"INIT-3","unblock":false}`, false, nativetest.InvalidAt("/")},
+		{"missing id", `{"title":"x"}`, false, nativetest.InvalidAt("/id")},
+		{"phase id alone", `{"id":"INIT-3","phase_id":1}`, false, nativetest.InvalidAt("/")},
+		{"phase status alone", `{"id":"INIT-3","phase_status":"done","title":"x"}`, false, nativetest.InvalidAt("/")},
+		{"reason without blocked_by", `{"id":"INIT-3","blocked_reason":"r","title":"x"}`, false, nativetest.InvalidAt("/")},
+		{"unblock with blocked_by", `{"id":"INIT-3","blocked_by":"x","unblock":true}`, true, nativetest.InvalidAt("/")},
+		{"status not a choice", `{"id":"INIT-3","status":"finished"}`, false, nativetest.InvalidAt("/status")},
+		{"not a date form", `{"id":"INIT-3","target_date":"2026-1-01"}`, false, nativetest.InvalidAt("/target_date")},
 		{"not a date", `{"id":"INIT-3","target_date":"2026-13-01"}`, false, tool.CodeUsage},
 		{"no workspace", `{"id":"INIT-3","title":"x"}`, true, tool.CodeNoWorkspace},
 		{"unknown initiative", `{"id":"nope","title":"x"}`, false, tool.CodeNotFound},
@@ -71,7 +71,7 @@ func TestEditFailures(t *testing.T) {
 			if tc.noWS {
 				dir = t.TempDir()
 			}
-			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, dir, "initiative:edit", tc.input)))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, nativetest.Call(t, dir, "initiative:edit", tc.input)))
 			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
 		})
 	}

@@ -42,9 +42,9 @@ func TestRemoveWUFailures(t *testing.T) {
 		name, input string
 		code        string
 	}{
-		{"missing wu", `{"initiative":"INIT-3"}`, invalidAt("/wu")},
-		{"missing initiative", `{"wu":"WU-1"}`, invalidAt("/initiative")},
-		{"empty wu", `{"initiative":"INIT-3","wu":""}`, invalidAt("/wu")},
+		{"missing wu", `{"initiative":"INIT-3"}`, nativetest.InvalidAt("/wu")},
+		{"missing initiative", `{"wu":"WU-1"}`, nativetest.InvalidAt("/initiative")},
+		{"empty wu", `{"initiative":"INIT-3","wu":""}`, nativetest.InvalidAt("/wu")},
 		{"not linked", `{"initiative":"INIT-3","wu":"WU-1"}`, tool.CodeNotFound},
 		{"linked elsewhere", `{"initiative":"INIT-3","wu":"WU-3"}`, tool.CodeNotFound},
 		{"unknown wu", `{"initiative":"INIT-3","wu":"WU-9"}`, tool.CodeNotFound},
@@ -54,7 +54,7 @@ func TestRemoveWUFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := initWithWUs(t)
 			head := nativetest.Git(t, ws, "rev-parse", "HEAD")
-			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, ws, "initiative:remove-wu", tc.input)))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, nativetest.Call(t, ws, "initiative:remove-wu", tc.input)))
 			assert.Equal(t, head, nativetest.Git(t, ws, "rev-parse", "HEAD"))
 			assert.Equal(t, "", nativetest.Git(t, ws, "status", "--porcelain"), "nothing is written")
 		})

@@ -71,16 +71,16 @@ func TestStatusFailures(t *testing.T) {
 	cases := []struct {
 		name, dir, input, code string
 	}{
-		{"missing id", root, `{}`, invalidAt("/id")},
+		{"missing id", root, `{}`, nativetest.InvalidAt("/id")},
 		{"empty id", root, `{"id":""}`, tool.CodeUsage},
-		{"missing id outside a workspace", t.TempDir(), `{}`, invalidAt("/id")},
+		{"missing id outside a workspace", t.TempDir(), `{}`, nativetest.InvalidAt("/id")},
 		{"unknown id", root, `{"id":"INIT-99"}`, tool.CodeNotFound},
 		{"no workspace", t.TempDir(), `{"id":"INIT-3"}`, tool.CodeNoWorkspace},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "initiative:status", tc.input)
-			assert.Equal(t, tc.code, outcome(t, out))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, out))
 			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
 				assert.Contains(t, out.Metadata, "warnings")
 			}

@@ -52,8 +52,8 @@ func TestInitStatusFailures(t *testing.T) {
 	cases := []struct {
 		name, dir, input, code string
 	}{
-		{"missing initiative", root, `{}`, invalidAt("/initiative")},
-		{"missing initiative outside a workspace", t.TempDir(), `{}`, invalidAt("/initiative")},
+		{"missing initiative", root, `{}`, nativetest.InvalidAt("/initiative")},
+		{"missing initiative outside a workspace", t.TempDir(), `{}`, nativetest.InvalidAt("/initiative")},
 		{"empty initiative", root, `{"initiative":""}`, tool.CodeNotFound},
 		{"unknown initiative", root, `{"initiative":"INIT-99"}`, tool.CodeNotFound},
 		{"no workspace", t.TempDir(), `{"initiative":"INIT-3"}`, tool.CodeNoWorkspace},
@@ -61,7 +61,7 @@ func TestInitStatusFailures(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "orchestrate:init-status", tc.input)
-			assert.Equal(t, tc.code, outcome(t, out))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, out))
 			if out.Error.Code != tool.CodeInvalidInput { // a refusal comes before the handler
 				assert.Contains(t, out.Metadata, "warnings")
 			}

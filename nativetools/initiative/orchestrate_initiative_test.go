@@ -64,15 +64,15 @@ func TestInitiativeFailures(t *testing.T) {
 		name, input string
 		code        string
 	}{
-		{"missing initiative", `{"dry_run":true}`, invalidAt("/initiative")},
-		{"progress with dry_run", `{"initiative":"INIT-3","dry_run":true,"progress":true}`, invalidAt("/")},
+		{"missing initiative", `{"dry_run":true}`, nativetest.InvalidAt("/initiative")},
+		{"progress with dry_run", `{"initiative":"INIT-3","dry_run":true,"progress":true}`, nativetest.InvalidAt("/")},
 		{"unknown initiative", `{"initiative":"nope"}`, tool.CodeNotFound},
 		{"empty initiative", `{"initiative":"","progress":true}`, tool.CodeNotFound},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := orchestrated(t)
-			assert.Equal(t, tc.code, outcome(t, nativetest.Call(t, ws, "orchestrate:initiative", tc.input)))
+			assert.Equal(t, tc.code, nativetest.Outcome(t, nativetest.Call(t, ws, "orchestrate:initiative", tc.input)))
 			assert.NoFileExists(t, filepath.Join(ws, ".lumenflow", "memory", "signals.jsonl"))
 		})
 	}

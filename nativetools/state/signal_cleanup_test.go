@@ -64,7 +64,7 @@ func TestSignalCleanupFailures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			out := nativetest.Call(t, t.TempDir(), "signal:cleanup", tc.input)
 			if tc.code == tool.CodeInvalidInput {
-				assertRefused(t, out, tc.path)
+				nativetest.Refused(t, out, tc.path)
 				return
 			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))

@@ -51,7 +51,7 @@ func TestCleanupRunsEachStep(t *testing.T) {
 // others still run; outside a workspace NO_WORKSPACE.
 func TestCleanupFailures(t *testing.T) {
 	out := nativetest.Call(t, t.TempDir(), "state:cleanup", `{"memory_only":true,"events_only":true}`)
-	assertRefused(t, out, "/")
+	nativetest.Refused(t, out, "/")
 	assert.Equal(t, []string{"memory_only", "events_only"}, out.Error.Details.(map[string]any)["properties"])
 	out = nativetest.Call(t, t.TempDir(), "state:cleanup", `{"dry_run":true}`)
 	assert.Equal(t, tool.CodeNoWorkspace, nativetest.Code(t, out))

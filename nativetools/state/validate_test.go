@@ -60,7 +60,7 @@ func TestValidateFailures(t *testing.T) {
 			}
 			out := nativetest.Call(t, dir, "validate", tc.input)
 			if tc.code == tool.CodeInvalidInput {
-				assertRefused(t, out, tc.path)
+				nativetest.Refused(t, out, tc.path)
 				return
 			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))

@@ -15,6 +15,7 @@ import (
 
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -101,7 +102,7 @@ func TestBriefFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "wu:brief", tc.input)
 			if tc.code == tool.CodeInvalidInput {
-				refusedAt(t, out, tc.path)
+				nt.Refused(t, out, tc.path)
 				return
 			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))

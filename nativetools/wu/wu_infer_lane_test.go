@@ -9,6 +9,7 @@ import (
 
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -82,7 +83,7 @@ func TestInferLaneFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := nativetest.Call(t, tc.dir, "wu:infer-lane", tc.input)
 			if tc.code == tool.CodeInvalidInput {
-				refusedAt(t, out, tc.path)
+				nt.Refused(t, out, tc.path)
 				return
 			}
 			assert.Equal(t, tc.code, nativetest.Code(t, out))

@@ -50,29 +50,18 @@ func claim(t *testing.T, ws, id string) {
 	nt.Data(t, nt.Call(t, ws, "wu:claim", `{"id":"`+id+`","lane":"Core: API","branch_only":true}`))
 }
 
-// refusedAt requires the kernel's schema refusal: INVALID_INPUT, before the handler runs,
-// whose details.path is path (a property's JSON pointer, or "/" for a rule between
-// properties).
-func refusedAt(t *testing.T, out tool.Output, path string) {
-	t.Helper()
-	require.Equal(t, tool.CodeInvalidInput, nt.Code(t, out), "%+v", out.Error)
-	details, ok := out.Error.Details.(map[string]any)
-	require.True(t, ok, "details: %#v", out.Error.Details)
-	assert.Equal(t, path, details["path"], "%+v", out.Error)
-}
-
 // failedWith requires out to fail with code; a refusal (INVALID_INPUT) must name path
-// too (see refusedAt).
+// too (see nativetest.Refused).
 func failedWith(t *testing.T, out tool.Output, code, path string) {
 	t.Helper()
 	if code == tool.CodeInvalidInput {
-		refusedAt(t, out, path)
+		nt.Refused(t, out, path)
 		return
 	}
 	assert.Equal(t, code, nt.Code(t, out))
 }
 
-// refusal is an input the tool's schema refuses, at path (see refusedAt).
+// refusal is an input the tool's schema refuses, at path (see nativetest.Refused).
 type refusal struct{ name, input, path string }
 
 // refusals calls tool name once per case, in a fresh workspace and in a directory that is
@@ -82,8 +71,8 @@ func refusals(t *testing.T, name string, cases []refusal) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			refusedAt(t, nt.Call(t, nt.Workspace(t), name, tc.input), tc.path)
-			refusedAt(t, nt.Call(t, t.TempDir(), name, tc.input), tc.path)
+			nt.Refused(t, nt.Call(t, nt.Workspace(t), name, tc.input), tc.path)
+			nt.Refused(t, nt.Call(t, t.TempDir(), name, tc.input), tc.path)
 		})
 	}
 }

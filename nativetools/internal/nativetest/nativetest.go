@@ -138,3 +138,30 @@ func Failures(t *testing.T, name string, prepare func(t *testing.T, ws string), 
 func Case(name, input string, noWorkspace bool, code string) Failure {
 	return Failure{Name: name, Input: input, NoWorkspace: noWorkspace, Code: code}
 }
+
+// Refused requires the schema's refusal: INVALID_INPUT from native.Tool.Call (as from the
+// kernel), before the handler runs, whose details.path is path (a property's JSON
+// pointer, or "/" for a rule between properties).
+func Refused(t *testing.T, out tool.Output, path string) {
+	t.Helper()
+	require.Equal(t, tool.CodeInvalidInput, Code(t, out), "%+v", out.Error)
+	details, ok := out.Error.Details.(map[string]any)
+	require.True(t, ok, "details: %#v", out.Error.Details)
+	assert.Equal(t, path, details["path"], "%+v", out.Error)
+}
+
+// Outcome is a failed Output's error code and, for the schema's refusal, the place it
+// names: "INVALID_INPUT /path" (see InvalidAt).
+func Outcome(t *testing.T, out tool.Output) string {
+	t.Helper()
+	code := Code(t, out)
+	if code != tool.CodeInvalidInput {
+		return code
+	}
+	d, _ := out.Error.Details.(map[string]any)
+	path, _ := d["path"].(string)
+	return code + " " + path
+}
+
+// InvalidAt is the Outcome of an input the schema refuses at path.
+func InvalidAt(path string) string { return tool.CodeInvalidInput + " " + path }
