@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -41,13 +40,13 @@ notes: Keep it cheap.
 // TestBriefRendersThePromptAndRecordsIt: the prompt's sections in order, its hash and
 // length, and one checkpoint event appended with the client; nothing is committed.
 func TestBriefRendersThePromptAndRecordsIt(t *testing.T) {
-	root := nativetest.Workspace(t)
-	nativetest.Write(t, root, "docs/tasks/wu/WU-1.yaml", briefWU)
-	nativetest.Write(t, root, ".lumenflow/constraints.md", "Never push to main directly.\n")
-	nativetest.Write(t, root, ".lumenflow/memory/memory.jsonl",
+	root := nt.Workspace(t)
+	nt.Write(t, root, "docs/tasks/wu/WU-1.yaml", briefWU)
+	nt.Write(t, root, ".lumenflow/constraints.md", "Never push to main directly.\n")
+	nt.Write(t, root, ".lumenflow/memory/memory.jsonl",
 		`{"id":"mem-0001","type":"discovery","lifecycle":"wu","content":"Health must not hit DB","created_at":"2026-02-03T10:00:00.000Z","wu_id":"WU-1"}`+"\n")
 
-	data := nativetest.Data(t, nativetest.Call(t, root, "wu:brief", `{"id":"WU-1","client":"codex"}`))
+	data := nt.Data(t, nt.Call(t, root, "wu:brief", `{"id":"WU-1","client":"codex"}`))
 	prompt, ok := data["prompt"].(string)
 	require.True(t, ok, "prompt is a string: %#v", data["prompt"])
 	var last int
@@ -67,15 +66,15 @@ func TestBriefRendersThePromptAndRecordsIt(t *testing.T) {
 	events, err := os.ReadFile(filepath.Join(root, ".lumenflow/state/wu-events.jsonl"))
 	require.NoError(t, err)
 	assert.Contains(t, string(events), `"note":"[wu:brief] generated via codex"`)
-	assert.Equal(t, "1", nativetest.Git(t, root, "rev-list", "--count", "HEAD"), "nothing committed")
+	assert.Equal(t, "1", nt.Git(t, root, "rev-list", "--count", "HEAD"), "nothing committed")
 }
 
 // TestBriefEvidenceOnly: no prompt in the data, but its hash and length; the event note
 // says evidence, and --no-context leaves the memory out of the hashed prompt.
 func TestBriefEvidenceOnly(t *testing.T) {
-	root := nativetest.Workspace(t)
-	nativetest.Write(t, root, "docs/tasks/wu/WU-1.yaml", briefWU)
-	data := nativetest.Data(t, nativetest.Call(t, root, "wu:brief", `{"id":"WU-1","evidence_only":true,"no_context":true}`))
+	root := nt.Workspace(t)
+	nt.Write(t, root, "docs/tasks/wu/WU-1.yaml", briefWU)
+	data := nt.Data(t, nt.Call(t, root, "wu:brief", `{"id":"WU-1","evidence_only":true,"no_context":true}`))
 	assert.Nil(t, data["prompt"])
 	assert.Equal(t, true, data["evidence_only"])
 	assert.Len(t, data["prompt_sha256"], 64)
@@ -88,7 +87,7 @@ func TestBriefEvidenceOnly(t *testing.T) {
 // TestBriefFailures: the schema refuses a missing or malformed id, in a workspace or
 // not; an unknown WU is NOT_FOUND; no failure appends an event.
 func TestBriefFailures(t *testing.T) {
-	root := nativetest.Workspace(t)
+	root := nt.Workspace(t)
 	cases := []struct {
 		name, dir, input, code, path string
 	}{
@@ -100,12 +99,12 @@ func TestBriefFailures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := nativetest.Call(t, tc.dir, "wu:brief", tc.input)
+			out := nt.Call(t, tc.dir, "wu:brief", tc.input)
 			if tc.code == tool.CodeInvalidInput {
 				nt.Refused(t, out, tc.path)
 				return
 			}
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			assert.Equal(t, tc.code, nt.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	_ "github.com/cmdbridge/cmdbridge/commands/wu"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -33,9 +32,9 @@ software_delivery:
 // TestInferLaneScores: 10 per matching pattern, 3 per keyword; ties go to the earlier
 // definition; a WU's code_paths, title and description with id; nothing scored is null.
 func TestInferLaneScores(t *testing.T) {
-	root := nativetest.Workspace(t)
-	nativetest.Write(t, root, "workspace.yaml", inferLanes)
-	nativetest.Write(t, root, "docs/tasks/wu/WU-1.yaml",
+	root := nt.Workspace(t)
+	nt.Write(t, root, "workspace.yaml", inferLanes)
+	nt.Write(t, root, "docs/tasks/wu/WU-1.yaml",
 		"id: WU-1\ntitle: Docs for the API guide\nlane: Ops\ncreated: 2026-03-01\ndescription: ''\nacceptance: []\ncode_paths:\n  - docs/guide.md\n")
 	cases := []struct {
 		name, input string
@@ -51,7 +50,7 @@ func TestInferLaneScores(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			data := nativetest.Data(t, nativetest.Call(t, root, "wu:infer-lane", tc.input))
+			data := nt.Data(t, nt.Call(t, root, "wu:infer-lane", tc.input))
 			assert.Equal(t, tc.lane, data["lane"])
 			assert.Equal(t, tc.confidence, data["confidence"])
 			assert.Len(t, data["candidates"], tc.candidates)
@@ -63,9 +62,9 @@ func TestInferLaneScores(t *testing.T) {
 // an empty id (at "/id") before the workspace is opened; an unknown WU and a workspace
 // without lane definitions are NOT_FOUND.
 func TestInferLaneFailures(t *testing.T) {
-	root := nativetest.Workspace(t)
-	bare := nativetest.Workspace(t)
-	nativetest.Write(t, bare, "workspace.yaml", "id: acme\n")
+	root := nt.Workspace(t)
+	bare := nt.Workspace(t)
+	nt.Write(t, bare, "workspace.yaml", "id: acme\n")
 	cases := []struct {
 		name, dir, input, code, path string
 	}{
@@ -81,12 +80,12 @@ func TestInferLaneFailures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := nativetest.Call(t, tc.dir, "wu:infer-lane", tc.input)
+			out := nt.Call(t, tc.dir, "wu:infer-lane", tc.input)
 			if tc.code == tool.CodeInvalidInput {
 				nt.Refused(t, out, tc.path)
 				return
 			}
-			assert.Equal(t, tc.code, nativetest.Code(t, out))
+			assert.Equal(t, tc.code, nt.Code(t, out))
 			assert.Contains(t, out.Metadata, "warnings")
 		})
 	}
