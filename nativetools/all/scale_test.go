@@ -17,11 +17,15 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// TestMain removes the generated workspaces shared by the scale tests and benchmarks.
+// TestMain removes the generated workspaces shared by the scale tests and benchmarks, and
+// the writers' private ones.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if scaleRoot != "" {
 		_ = os.RemoveAll(scaleRoot)
+	}
+	for _, dir := range writerDirs {
+		_ = os.RemoveAll(dir)
 	}
 	os.Exit(code)
 }
