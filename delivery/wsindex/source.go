@@ -151,3 +151,89 @@ func (s *source) Events() (*delivery.EventLog, error) {
 	}
 	return e.val.(*delivery.EventLog), nil
 }
+
+// records are the decoded lines of one JSONL file of a store; nil is a missing file.
+type records[T any] struct {
+	items []T
+	bad   []delivery.LineError
+}
+
+// list is what ReadRecords gives: a missing file has no records (an empty list).
+func (r *records[T]) list() []T {
+	if r == nil {
+		return []T{}
+	}
+	return r.items
+}
+
+func (r *records[T]) invalid() []delivery.LineError {
+	if r == nil {
+		return nil
+	}
+	return r.bad
+}
+
+// jsonl is delivery.ReadRecords of a root-relative file through the index, with the
+// errors LoadMemory and LoadSignals give for it; nil for a missing file. x.mu is held.
+func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) ([]T, []delivery.LineError)) (*records[T], error) {
+	abs := x.abs(rel)
+	fail := func(err error) error {
+		return delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", abs, err))
+	}
+	e, err := x.file(fast, rel, func(data []byte) (any, error) {
+		lines, err := delivery.SplitLines(data)
+		if err != nil {
+			return nil, fail(err)
+		}
+		items, bad := decode(lines)
+		return &records[T]{items: items, bad: bad}, nil
+	})
+	switch {
+	case err != nil:
+		return nil, fail(err)
+	case !e.exists:
+		return nil, nil
+	case e.err != nil:
+		return nil, e.err
+	}
+	return e.val.(*records[T]), nil
+}
+
+// Memory is delivery.LoadMemory of the workspace root: both files validated, the store
+// built again only when one of them was re-parsed.
+func (s *source) Memory() (*delivery.Memory, error) {
+	s.x.mu.Lock()
+	defer s.x.flushWatches()
+	defer s.x.mu.Unlock()
+	nodes, err := jsonl(s.x, s.fast, delivery.MemoryFile, delivery.DecodeMemoryNodes)
+	if err != nil {
+		return nil, err
+	}
+	rels, err := jsonl(s.x, s.fast, delivery.RelationsFile, delivery.DecodeRelationships)
+	if err != nil {
+		return nil, err
+	}
+	m := s.x.joined("memory", nodes, rels, func() any {
+		return delivery.NewMemory(nodes.list(), nodes.invalid(), rels.list(), rels.invalid())
+	})
+	return m.(*delivery.Memory), nil
+}
+
+// Signals is delivery.LoadSignals of the workspace root, as Memory.
+func (s *source) Signals() (*delivery.SignalStore, error) {
+	s.x.mu.Lock()
+	defer s.x.flushWatches()
+	defer s.x.mu.Unlock()
+	sigs, err := jsonl(s.x, s.fast, delivery.SignalsFile, delivery.DecodeSignals)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := jsonl(s.x, s.fast, delivery.ReceiptsFile, delivery.DecodeReceipts)
+	if err != nil {
+		return nil, err
+	}
+	st := s.x.joined("signals", sigs, recs, func() any {
+		return delivery.NewSignalStore(sigs.list(), sigs.invalid(), recs.list(), recs.invalid())
+	})
+	return st.(*delivery.SignalStore), nil
+}
