@@ -67,7 +67,7 @@ func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
 		oneOf(deleteSelectors, len(in.ID) > 0, in.Tag != nil, in.OlderThan != nil), op.Check()); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := readOrOpenWorkspace(ctx, env, in.DryRun)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

@@ -45,7 +45,7 @@ func runInbox(ctx context.Context, env *tool.Env, in InboxInput) tool.Output {
 	if err := firstErr(checkSince("since", in.Since), checkWU("wu", in.WU)); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := readOrOpenWorkspace(ctx, env, !in.Mark)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

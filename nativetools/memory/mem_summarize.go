@@ -40,7 +40,7 @@ func runSummarize(ctx context.Context, env *tool.Env, in SummarizeInput) tool.Ou
 	if err := firstErr(checkWU("wu", wu), requireFlag("wu", wu)); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := readOrOpenWorkspace(ctx, env, in.DryRun)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

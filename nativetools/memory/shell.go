@@ -105,6 +105,16 @@ func openWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, err
 	return ops.OpenWorkspace(ctx, env.Dir, delivery.LookupEnv(lookup))
 }
 
+// readOrOpenWorkspace opens the call's workspace for a tool whose input decides whether it
+// writes: through the host's warm index when this call only reads, from the disk (as
+// openWorkspace) when it may write.
+func readOrOpenWorkspace(ctx context.Context, env *tool.Env, readOnly bool) (*delivery.Workspace, error) {
+	if readOnly {
+		return shell.ReadWorkspace(ctx, env)
+	}
+	return openWorkspace(ctx, env)
+}
+
 // checkSince rejects a present SINCE-typed property that is not a SINCE value (USAGE),
 // "" included, as the command's SINCE flag does.
 func checkSince(prop string, v *string) error {
