@@ -1,7 +1,9 @@
 package wsindex
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -181,6 +183,12 @@ func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) 
 		return delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", abs, err))
 	}
 	e, err := x.file(fast, rel, func(data []byte) (any, error) {
+		// x.files still holds the entry read before (x.mu is held while parsing).
+		if prev := x.files[rel]; prev != nil {
+			if r := appended(prev, data, decode); r != nil {
+				return r, nil
+			}
+		}
 		lines, err := delivery.SplitLines(data)
 		if err != nil {
 			return nil, fail(err)
@@ -197,6 +205,29 @@ func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) 
 		return nil, e.err
 	}
 	return e.val.(*records[T]), nil
+}
+
+// appended decodes a JSONL file that only grew since prev was read (prev's bytes, whole
+// lines, are a prefix of data: an append by any writer) by decoding the appended lines
+// alone, numbered as in the whole file, after prev's records; nil when it did not only
+// grow. The result is what decoding all of data gives.
+func appended[T any](prev *entry, data []byte, decode func([]delivery.Line) ([]T, []delivery.LineError)) *records[T] {
+	old, ok := prev.val.(*records[T])
+	n := len(prev.data)
+	if !ok || prev.err != nil || n == 0 || prev.data[n-1] != '\n' || !bytes.HasPrefix(data, prev.data) {
+		return nil
+	}
+	lines, err := delivery.SplitLines(data[n:])
+	if err != nil {
+		return nil // decoding the whole file reports it
+	}
+	before := bytes.Count(prev.data, []byte{'\n'}) // lines are counted from 1, blank ones too
+	for i := range lines {
+		lines[i].N += before
+	}
+	items, bad := decode(lines)
+	// Clipped: the old slices are shared with the values handed out, never written.
+	return &records[T]{items: append(slices.Clip(old.items), items...), bad: append(slices.Clip(old.bad), bad...)}
 }
 
 // Memory is delivery.LoadMemory of the workspace root: both files validated, the store
