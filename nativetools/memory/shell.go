@@ -115,6 +115,16 @@ func readOrOpenWorkspace(ctx context.Context, env *tool.Env, readOnly bool) (*de
 	return openWorkspace(ctx, env)
 }
 
+// appendWorkspace opens the workspace of a writer that only appends new nodes to the
+// memory store (mem:checkpoint, mem:create, mem:start): through the host's warm index,
+// like a reader, since the store is the only thing it reads and it never changes a node it
+// read (the index validates the store on the call, as a read from the disk would; the
+// append then reaches the disk directly, and the index decodes only the appended lines on
+// its next read).
+func appendWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, error) {
+	return shell.ReadWorkspace(ctx, env)
+}
+
 // checkSince rejects a present SINCE-typed property that is not a SINCE value (USAGE),
 // "" included, as the command's SINCE flag does.
 func checkSince(prop string, v *string) error {
