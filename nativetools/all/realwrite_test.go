@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -47,7 +49,8 @@ func linkable(m *wsgen.Manifest) string {
 
 func firstInitiative(m *wsgen.Manifest) string { return m.InitiativeIDs[0] }
 
-// writeCases are the native writers agents call most, keyed by the benchmark's name. A
+// writeCases are the native writers agents call most, keyed by the benchmark's name. An
+// input's "{i}" is the iteration's number (see writeCall.call). A
 // claim is forced (the WIP and dependency checks are the readers' business; the claim,
 // its lock, its event and its commit are all done).
 var writeCases = map[string]writeCase{
@@ -78,7 +81,7 @@ var writeCases = map[string]writeCase{
 		step("config:set", fixed(`{"key":"control_plane.bench","value":"42"}`)),
 	}},
 	"mem:checkpoint": {steps: []func(*wsgen.Manifest) (string, string){
-		step("mem:checkpoint", id(blockable, `{"note":"halfway","wu":%q,"progress":"schema done"}`)),
+		step("mem:checkpoint", id(blockable, `{"note":"halfway {i}","wu":%q,"progress":"schema done"}`)),
 	}},
 	"mem:signal": {steps: []func(*wsgen.Manifest) (string, string){
 		step("mem:signal", id(blockable, `{"message":"API frozen","wu":%q}`)),
@@ -118,9 +121,9 @@ func TestRealDataWritersAgree(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			for i, c := range nativeCalls[name] {
 				tn, in, ain := c.tool, c.input, adapterCalls[name][i].input
-				want := scaleCallIn(t, adapter, tn, "adapter", ain, nil)
+				want := writeCall{tn, ain}.call(t, adapter, "adapter", nil, 0)
 				checkCode(t, tn, "adapter", "", want)
-				got := scaleCallIn(t, native, tn, "native-warm", in, store)
+				got := writeCall{tn, in}.call(t, native, "native-warm", store, 0)
 				assert.Equal(t, canonical(t, want), canonical(t, got), "%s: native differs from adapter", tn)
 			}
 		})
@@ -181,8 +184,10 @@ func BenchmarkRealDataWriters(b *testing.B) {
 						st = store
 					}
 					run := func() {
+						i := writerIteration[lane]
+						writerIteration[lane]++
 						for _, c := range calls[name] {
-							checkCode(b, c.tool, lane, "", scaleCallIn(b, m, c.tool, lane, c.input, st))
+							checkCode(b, c.tool, lane, "", c.call(b, m, lane, st, i))
 						}
 					}
 					run() // and builds the index
@@ -203,6 +208,8 @@ var (
 	writerIn = map[string]map[string][]writeCall{}
 	// writerDirs are removed by TestMain.
 	writerDirs []string
+	// writerIteration numbers the iterations on each lane's workspace, never twice.
+	writerIteration = map[string]int{}
 )
 
 // writerWorkspace is the private workspace of a lane's writers, generated once per test
@@ -231,6 +238,18 @@ func writerWorkspace(b *testing.B, lane string) (*wsgen.Manifest, map[string][]w
 
 // writeCall is one call of a write case.
 type writeCall struct{ tool, input string }
+
+// call makes the call as iteration i on m: "{i}" in the input and the id seed are the
+// iteration's, so that every iteration does the same work. With one seed and one clock,
+// each call would draw the ids the calls before it drew (signals) or hash the same
+// content at the same time (memory nodes), and redraw once more per earlier iteration
+// on the collision.
+func (c writeCall) call(tb testing.TB, m *wsgen.Manifest, lane string, store *tool.Store, i int) tool.Output {
+	tb.Helper()
+	env := scaleEnv(m)
+	env["DELIVERY_SEED"] = fmt.Sprintf("cmdbridge-%d", i)
+	return scaleCallEnv(tb, m, env, c.tool, lane, strings.ReplaceAll(c.input, "{i}", strconv.Itoa(i)), store)
+}
 
 // writeCalls are the calls of every write case on m, derived from m as generated.
 func writeCalls(m *wsgen.Manifest) map[string][]writeCall {
