@@ -218,3 +218,43 @@ func TestConcurrentMemoryReadersAndWriters(t *testing.T) {
 	sameMemory(t, x)
 	assert.Len(t, memoryOf(t, x).Nodes, 42)
 }
+
+// The event log grows by appends too (every writer appends its event): each append,
+// valid or not, by the writers' function or another process, is in the next answer,
+// numbered as in the whole file; an edit that is not an append is read whole.
+func TestEventLogAppendsBetweenCalls(t *testing.T) {
+	for _, watch := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watch=%v", watch), func(t *testing.T) {
+			root := newWorkspace(t, 2)
+			x := New(root, Options{NoWatch: !watch, Now: trusting})
+			defer x.Close()
+			same(t, x)
+			events := delivery.EventsPath(root)
+			for _, edit := range []func(){
+				func() {
+					require.NoError(t, delivery.AppendEvents(root, delivery.Event{Type: delivery.EventClaim, WUID: "WU-1",
+						Timestamp: "2026-03-01T11:00:00.000Z", Lane: "Core: API", Title: "t WU-1"}))
+				},
+				func() { appendByShell(t, events, "") }, // a blank line: counted, not kept
+				func() { appendByShell(t, events, `{"type":"block"`) },
+				func() {
+					appendByShell(t, events, `{"type":"block","wuId":"WU-1","timestamp":"2026-03-01T12:00:00.000Z","reason":"r"}`)
+				},
+				func() { write(t, root, delivery.EventsFile, "") }, // emptied: not an append
+				func() {
+					require.NoError(t, delivery.AppendEvents(root, delivery.Event{Type: delivery.EventCreate, WUID: "WU-2",
+						Timestamp: "2026-03-01T13:00:00.000Z", Lane: "Core: API", Title: "t WU-2"}))
+				},
+			} {
+				edit()
+				same(t, x)
+			}
+			ws, err := x.Workspace(x.root)
+			require.NoError(t, err)
+			log, err := ws.Events()
+			require.NoError(t, err)
+			require.Len(t, log.Lines, 1)
+			assert.Equal(t, "WU-2", log.Lines[0].Event.WUID)
+		})
+	}
+}

@@ -137,6 +137,14 @@ func (s *source) Events() (*delivery.EventLog, error) {
 	defer s.x.mu.Unlock()
 	path := delivery.EventsPath(s.x.root)
 	e, err := s.x.file(s.fast, delivery.EventsFile, func(data []byte) (any, error) {
+		// x.files still holds the entry read before (x.mu is held while parsing).
+		if prev := s.x.files[delivery.EventsFile]; prev != nil {
+			if old, ok := prev.val.(*delivery.EventLog); ok {
+				if tail, ok := appendedLines(prev, data); ok {
+					return old.Extend(tail), nil
+				}
+			}
+		}
 		lines, err := delivery.SplitLines(data)
 		if err != nil {
 			return nil, delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", path, err))
@@ -213,21 +221,35 @@ func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) 
 // grow. The result is what decoding all of data gives.
 func appended[T any](prev *entry, data []byte, decode func([]delivery.Line) ([]T, []delivery.LineError)) *records[T] {
 	old, ok := prev.val.(*records[T])
-	n := len(prev.data)
-	if !ok || prev.err != nil || n == 0 || prev.data[n-1] != '\n' || !bytes.HasPrefix(data, prev.data) {
+	if !ok {
 		return nil
+	}
+	lines, ok := appendedLines(prev, data)
+	if !ok {
+		return nil
+	}
+	items, bad := decode(lines)
+	// Clipped: the old slices are shared with the values handed out, never written.
+	return &records[T]{items: append(slices.Clip(old.items), items...), bad: append(slices.Clip(old.bad), bad...)}
+}
+
+// appendedLines are the lines appended to a JSONL file since prev was read, numbered as
+// in the whole file (SplitLines of data would end with them), when the file only grew:
+// prev parsed without error, its bytes are a prefix of data and end with a whole line.
+func appendedLines(prev *entry, data []byte) ([]delivery.Line, bool) {
+	n := len(prev.data)
+	if prev.err != nil || n == 0 || prev.data[n-1] != '\n' || !bytes.HasPrefix(data, prev.data) {
+		return nil, false
 	}
 	lines, err := delivery.SplitLines(data[n:])
 	if err != nil {
-		return nil // decoding the whole file reports it
+		return nil, false // parsing the whole file reports it
 	}
 	before := bytes.Count(prev.data, []byte{'\n'}) // lines are counted from 1, blank ones too
 	for i := range lines {
 		lines[i].N += before
 	}
-	items, bad := decode(lines)
-	// Clipped: the old slices are shared with the values handed out, never written.
-	return &records[T]{items: append(slices.Clip(old.items), items...), bad: append(slices.Clip(old.bad), bad...)}
+	return lines, true
 }
 
 // Memory is delivery.LoadMemory of the workspace root: both files validated, the store
