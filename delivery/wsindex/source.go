@@ -135,10 +135,10 @@ func (s *source) Events() (*delivery.EventLog, error) {
 	s.x.mu.Lock()
 	defer s.x.flushWatches()
 	defer s.x.mu.Unlock()
-	path := delivery.EventsPath(s.x.root)
-	e, err := s.x.file(s.fast, delivery.EventsFile, func(data []byte) (any, error) {
+	x, path := s.x, delivery.EventsPath(s.x.root) // the parser, kept by the entry, keeps no call
+	e, err := x.file(s.fast, delivery.EventsFile, func(data []byte) (any, error) {
 		// x.files still holds the entry read before (x.mu is held while parsing).
-		if prev := s.x.files[delivery.EventsFile]; prev != nil {
+		if prev := x.files[delivery.EventsFile]; prev != nil {
 			if old, ok := prev.val.(*delivery.EventLog); ok {
 				if tail, ok := appendedLines(prev, data); ok {
 					return old.Extend(tail), nil
