@@ -50,8 +50,9 @@
 //     the subpackage wsgen writes such workspaces, at any scale, for tests and benchmarks.
 //   - Lane locks live in the subpackage lanelock.
 //   - Warm reads: a [Workspace] whose Source is set (the warm index of a long-lived host,
-//     subpackage wsindex) serves ReadWU, ListWUs, ListInitiatives and [Workspace.Events]
-//     from memory, validated on every call; legacy runs never set it.
+//     subpackage wsindex) serves ReadWU, ListWUs, ListInitiatives, [Workspace.Events],
+//     [Workspace.Memory] and [Workspace.Signals] from memory, validated on every call;
+//     legacy runs never set it.
 //   - Write journal: [BeginJournal], [Runtime.Journal] and [Runtime.EndJournal]: a
 //     command run that fails after it started writing leaves the workspace as it found it
 //     (see below).

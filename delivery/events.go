@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -213,6 +214,13 @@ func EventLogOf(lines []Line) *EventLog {
 		log.Lines = append(log.Lines, EventLine{N: l.N, Raw: l.Raw, Event: ev, Err: err})
 	}
 	return log
+}
+
+// Extend returns a new log: l's lines, then lines parsed (the lines appended to the file
+// since l was read, numbered as in the whole file). l does not change; the new log builds
+// its own per-WU index.
+func (l *EventLog) Extend(lines []Line) *EventLog {
+	return &EventLog{Lines: append(slices.Clip(l.Lines), EventLogOf(lines).Lines...)}
 }
 
 // Events returns the valid events in file order.

@@ -207,6 +207,13 @@ func ReadRecords[T any](path string, validate func(*T) error) ([]T, []LineError,
 	if err != nil {
 		return nil, nil, err
 	}
+	out, bad := DecodeRecords(lines, validate)
+	return out, bad, nil
+}
+
+// DecodeRecords is ReadRecords of lines already read (ReadLines, or SplitLines of the
+// bytes a warm cache holds).
+func DecodeRecords[T any](lines []Line, validate func(*T) error) ([]T, []LineError) {
 	out := make([]T, 0, len(lines))
 	var bad []LineError
 	for _, l := range lines {
@@ -223,7 +230,7 @@ func ReadRecords[T any](path string, validate func(*T) error) ([]T, []LineError,
 		}
 		out = append(out, v)
 	}
-	return out, bad, nil
+	return out, bad
 }
 
 func jsonReason(err error) string {

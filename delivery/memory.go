@@ -437,24 +437,45 @@ func relationsPath(root string) string { return filepath.Join(root, filepath.Fro
 
 // LoadMemory reads the memory store of root. Missing files are an empty store.
 func LoadMemory(root string) (*Memory, error) {
-	nodes, bad, err := ReadRecords(MemoryPath(root), func(n *MemNode) error { return n.Validate() })
+	nodes, bad, err := ReadRecords(MemoryPath(root), validateNode)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
-	rels, relBad, err := ReadRecords(relationsPath(root), func(r *Relationship) error {
-		if r.FromID == "" || r.ToID == "" || r.Type == "" {
-			return errors.New("relationship needs from_id, to_id and type")
-		}
-		return nil
-	})
+	rels, relBad, err := ReadRecords(relationsPath(root), validateRelationship)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
-	m := &Memory{Relationships: rels, Invalid: bad, RelInvalid: relBad, byID: map[string]int{}}
+	return NewMemory(nodes, bad, rels, relBad), nil
+}
+
+func validateNode(n *MemNode) error { return n.Validate() }
+
+func validateRelationship(r *Relationship) error {
+	if r.FromID == "" || r.ToID == "" || r.Type == "" {
+		return errors.New("relationship needs from_id, to_id and type")
+	}
+	return nil
+}
+
+// DecodeMemoryNodes decodes the lines of memory.jsonl as LoadMemory does: the valid
+// node versions in file order, and the skipped lines.
+func DecodeMemoryNodes(lines []Line) ([]MemNode, []LineError) {
+	return DecodeRecords(lines, validateNode)
+}
+
+// DecodeRelationships decodes the lines of relationships.jsonl as LoadMemory does.
+func DecodeRelationships(lines []Line) ([]Relationship, []LineError) {
+	return DecodeRecords(lines, validateRelationship)
+}
+
+// NewMemory is the store LoadMemory returns for the decoded files (DecodeMemoryNodes and
+// DecodeRelationships). Its nodes point into nodes, which must not change afterwards.
+func NewMemory(nodes []MemNode, bad []LineError, rels []Relationship, relBad []LineError) *Memory {
+	m := &Memory{Relationships: rels, Invalid: bad, RelInvalid: relBad, byID: make(map[string]int, len(nodes))}
 	for i := range nodes {
 		m.put(&nodes[i])
 	}
-	return m, nil
+	return m
 }
 
 // put records a version: last line wins, first appearance keeps the position.

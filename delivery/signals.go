@@ -69,24 +69,43 @@ type SignalStore struct {
 
 // LoadSignals reads the signal store of root; missing files are empty.
 func LoadSignals(root string) (*SignalStore, error) {
-	sigs, bad, err := ReadRecords(SignalsPath(root), func(s *Signal) error { return s.Validate() })
+	sigs, bad, err := ReadRecords(SignalsPath(root), validateSignal)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
-	recs, recBad, err := ReadRecords(ReceiptsPath(root), func(r *SignalReceipt) error {
-		if r.SignalID == "" {
-			return errors.New("receipt without signal_id")
-		}
-		return nil
-	})
+	recs, recBad, err := ReadRecords(ReceiptsPath(root), validateReceipt)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
-	s := &SignalStore{Signals: sigs, Receipts: recs, Invalid: bad, ReceiptInvalid: recBad, receipted: map[string]bool{}}
+	return NewSignalStore(sigs, bad, recs, recBad), nil
+}
+
+func validateSignal(s *Signal) error { return s.Validate() }
+
+func validateReceipt(r *SignalReceipt) error {
+	if r.SignalID == "" {
+		return errors.New("receipt without signal_id")
+	}
+	return nil
+}
+
+// DecodeSignals decodes the lines of signals.jsonl as LoadSignals does: the valid signals
+// in file order, and the skipped lines.
+func DecodeSignals(lines []Line) ([]Signal, []LineError) { return DecodeRecords(lines, validateSignal) }
+
+// DecodeReceipts decodes the lines of signal-receipts.jsonl as LoadSignals does.
+func DecodeReceipts(lines []Line) ([]SignalReceipt, []LineError) {
+	return DecodeRecords(lines, validateReceipt)
+}
+
+// NewSignalStore is the store LoadSignals returns for the decoded files (DecodeSignals
+// and DecodeReceipts).
+func NewSignalStore(sigs []Signal, bad []LineError, recs []SignalReceipt, recBad []LineError) *SignalStore {
+	s := &SignalStore{Signals: sigs, Receipts: recs, Invalid: bad, ReceiptInvalid: recBad, receipted: make(map[string]bool, len(recs))}
 	for _, r := range recs {
 		s.receipted[r.SignalID] = true
 	}
-	return s, nil
+	return s
 }
 
 // IsRead is the effective read state: read as written, or a receipt exists.

@@ -9,7 +9,7 @@ import (
 
 // Source serves a workspace's parsed files from memory: a warm index a long-lived host
 // keeps per workspace root (delivery/wsindex). [ReadWU], [ListWUs], [ListInitiatives] and
-// [Workspace.Events] ask it instead of the disk when Workspace.Source is set, and must get
+// [Workspace.Events], [Workspace.Memory] and [Workspace.Signals] ask it instead of the disk when Workspace.Source is set, and must get
 // exactly what the disk would give them at that moment (same values, same errors): a
 // Source validates what it serves on every call and never answers from stale data.
 //
@@ -25,6 +25,10 @@ type Source interface {
 	Initiatives() ([]*Initiative, error)
 	// Events is LoadEvents of the workspace root.
 	Events() (*EventLog, error)
+	// Memory is LoadMemory of the workspace root.
+	Memory() (*Memory, error)
+	// Signals is LoadSignals of the workspace root.
+	Signals() (*SignalStore, error)
 }
 
 // Events is the workspace's event log: LoadEvents of its root, or its Source's log.
@@ -33,6 +37,24 @@ func (w *Workspace) Events() (*EventLog, error) {
 		return w.Source.Events()
 	}
 	return LoadEvents(w.Root)
+}
+
+// Memory is the workspace's memory store: LoadMemory of its root, or its Source's store
+// (shared: read it, clone a node before changing it).
+func (w *Workspace) Memory() (*Memory, error) {
+	if w.Source != nil {
+		return w.Source.Memory()
+	}
+	return LoadMemory(w.Root)
+}
+
+// Signals is the workspace's signal store: LoadSignals of its root, or its Source's store
+// (shared: read it).
+func (w *Workspace) Signals() (*SignalStore, error) {
+	if w.Source != nil {
+		return w.Source.Signals()
+	}
+	return LoadSignals(w.Root)
 }
 
 // WUReadError is ReadWU's error for a WU file that could not be read: NOT_FOUND when it

@@ -53,9 +53,10 @@ func ParseSince(flag, v string, now time.Time) (t time.Time, ok bool, err error)
 	return time.Time{}, false, delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected %s", v, flag, SinceExpected)
 }
 
-// loadMemory reads the memory store and records a warning per skipped line.
+// loadMemory reads the memory store (from the warm index when ws has a Source: the store
+// is then shared and must not change) and records a warning per skipped line.
 func loadMemory(ws *delivery.Workspace, notes *Notes) (*delivery.Memory, error) {
-	m, err := delivery.LoadMemory(ws.Root)
+	m, err := ws.Memory()
 	if err != nil {
 		return nil, err
 	}
@@ -65,9 +66,10 @@ func loadMemory(ws *delivery.Workspace, notes *Notes) (*delivery.Memory, error) 
 	return m, nil
 }
 
-// loadSignals reads the signal store and records a warning per skipped line.
+// loadSignals reads the signal store (shared, as loadMemory's) and records a warning per
+// skipped line.
 func loadSignals(ws *delivery.Workspace, notes *Notes) (*delivery.SignalStore, error) {
-	s, err := delivery.LoadSignals(ws.Root)
+	s, err := ws.Signals()
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,15 @@
 // Package wsindex is the warm workspace index of the delivery corpus: the parsed
-// workspace.yaml, WU specs, initiatives and event log of one workspace root, held in
-// memory by a long-lived host (serve, mcp, a batch) so that native read tools stop
-// re-reading and re-parsing the world on every call. A legacy main keeps process
-// semantics and never sees it; a one-shot call does not build one.
+// workspace.yaml, WU specs, initiatives, event log, and memory and signal stores of one
+// workspace root, held in memory by a long-lived host (serve, mcp, a batch) so that
+// native read tools stop re-reading and re-parsing the world on every call. A legacy main
+// keeps process semantics and never sees it; a one-shot call does not build one.
 //
 // [New] makes the index of a root (nothing is read until asked); [Index.Workspace] opens
 // the workspace for one call with a [delivery.Source] that serves [delivery.ReadWU],
-// [delivery.ListWUs], [delivery.ListInitiatives] and [delivery.Workspace.Events] from
-// memory; [Index.Refresh] brings every cached entry up to date after a native tool wrote;
+// [delivery.ListWUs], [delivery.ListInitiatives], [delivery.Workspace.Events],
+// [delivery.Workspace.Memory] and [delivery.Workspace.Signals] from memory (a JSONL store
+// that only grew since it was read is decoded from its appended lines alone);
+// [Index.Refresh] brings every cached entry up to date after a native tool wrote;
 // [Index.Close] stops the watcher.
 //
 // Invariants:

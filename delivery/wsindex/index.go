@@ -68,6 +68,7 @@ type Index struct {
 	suspect map[string]bool   // absolute paths the watcher reported since they were read
 	epoch   uint64            // bumped by a rescan; entries of an older epoch are re-read
 	stats   Stats
+	joins   map[string]join // values built from several entries (see joined)
 	pending []string        // directories to watch, added outside mu (see flushWatches)
 	queued  map[string]bool // directories queued or watched
 
@@ -140,7 +141,7 @@ func New(root string, opts Options) *Index {
 		opts.BarrierTimeout = DefaultBarrierTimeout
 	}
 	x := &Index{root: filepath.Clean(root), opts: opts, stat: os.Stat, files: map[string]*entry{},
-		dirs: map[string]*entry{}, suspect: map[string]bool{}, queued: map[string]bool{},
+		dirs: map[string]*entry{}, suspect: map[string]bool{}, queued: map[string]bool{}, joins: map[string]join{},
 		watched: map[string]bool{}, chain: map[string]sig{}}
 	if !opts.NoWatch {
 		if w, err := fsnotify.NewWatcher(); err == nil {
@@ -211,6 +212,23 @@ func (x *Index) Refresh() {
 	}
 	x.mu.Unlock()
 	x.flushWatches()
+}
+
+// join is a value built from the parsed values of two entries (the memory store from
+// memory.jsonl and relationships.jsonl), kept with them.
+type join struct{ a, b, val any }
+
+// joined returns the value build makes of a and b (the parsed values of two validated
+// entries: pointers, or nil for a missing file), building it again only when either is
+// not the one it was built from. A re-read that finds the same bytes keeps its parsed
+// value, so the join holds across it. x.mu is held.
+func (x *Index) joined(key string, a, b any, build func() any) any {
+	if j, ok := x.joins[key]; ok && j.a == a && j.b == b {
+		return j.val
+	}
+	v := build()
+	x.joins[key] = join{a: a, b: b, val: v}
+	return v
 }
 
 func (x *Index) abs(rel string) string { return filepath.Join(x.root, filepath.FromSlash(rel)) }

@@ -1,7 +1,9 @@
 package wsindex
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -133,8 +135,16 @@ func (s *source) Events() (*delivery.EventLog, error) {
 	s.x.mu.Lock()
 	defer s.x.flushWatches()
 	defer s.x.mu.Unlock()
-	path := delivery.EventsPath(s.x.root)
-	e, err := s.x.file(s.fast, delivery.EventsFile, func(data []byte) (any, error) {
+	x, path := s.x, delivery.EventsPath(s.x.root) // the parser, kept by the entry, keeps no call
+	e, err := x.file(s.fast, delivery.EventsFile, func(data []byte) (any, error) {
+		// x.files still holds the entry read before (x.mu is held while parsing).
+		if prev := x.files[delivery.EventsFile]; prev != nil {
+			if old, ok := prev.val.(*delivery.EventLog); ok {
+				if tail, ok := appendedLines(prev, data); ok {
+					return old.Extend(tail), nil
+				}
+			}
+		}
 		lines, err := delivery.SplitLines(data)
 		if err != nil {
 			return nil, delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", path, err))
@@ -150,4 +160,133 @@ func (s *source) Events() (*delivery.EventLog, error) {
 		return nil, e.err
 	}
 	return e.val.(*delivery.EventLog), nil
+}
+
+// records are the decoded lines of one JSONL file of a store; nil is a missing file.
+type records[T any] struct {
+	items []T
+	bad   []delivery.LineError
+}
+
+// list is what ReadRecords gives: a missing file has no records (an empty list).
+func (r *records[T]) list() []T {
+	if r == nil {
+		return []T{}
+	}
+	return r.items
+}
+
+func (r *records[T]) invalid() []delivery.LineError {
+	if r == nil {
+		return nil
+	}
+	return r.bad
+}
+
+// jsonl is delivery.ReadRecords of a root-relative file through the index, with the
+// errors LoadMemory and LoadSignals give for it; nil for a missing file. x.mu is held.
+func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) ([]T, []delivery.LineError)) (*records[T], error) {
+	abs := x.abs(rel)
+	fail := func(err error) error {
+		return delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", abs, err))
+	}
+	e, err := x.file(fast, rel, func(data []byte) (any, error) {
+		// x.files still holds the entry read before (x.mu is held while parsing).
+		if prev := x.files[rel]; prev != nil {
+			if r := appended(prev, data, decode); r != nil {
+				return r, nil
+			}
+		}
+		lines, err := delivery.SplitLines(data)
+		if err != nil {
+			return nil, fail(err)
+		}
+		items, bad := decode(lines)
+		return &records[T]{items: items, bad: bad}, nil
+	})
+	switch {
+	case err != nil:
+		return nil, fail(err)
+	case !e.exists:
+		return nil, nil
+	case e.err != nil:
+		return nil, e.err
+	}
+	return e.val.(*records[T]), nil
+}
+
+// appended decodes a JSONL file that only grew since prev was read (prev's bytes, whole
+// lines, are a prefix of data: an append by any writer) by decoding the appended lines
+// alone, numbered as in the whole file, after prev's records; nil when it did not only
+// grow. The result is what decoding all of data gives.
+func appended[T any](prev *entry, data []byte, decode func([]delivery.Line) ([]T, []delivery.LineError)) *records[T] {
+	old, ok := prev.val.(*records[T])
+	if !ok {
+		return nil
+	}
+	lines, ok := appendedLines(prev, data)
+	if !ok {
+		return nil
+	}
+	items, bad := decode(lines)
+	// Clipped: the old slices are shared with the values handed out, never written.
+	return &records[T]{items: append(slices.Clip(old.items), items...), bad: append(slices.Clip(old.bad), bad...)}
+}
+
+// appendedLines are the lines appended to a JSONL file since prev was read, numbered as
+// in the whole file (SplitLines of data would end with them), when the file only grew:
+// prev parsed without error, its bytes are a prefix of data and end with a whole line.
+func appendedLines(prev *entry, data []byte) ([]delivery.Line, bool) {
+	n := len(prev.data)
+	if prev.err != nil || n == 0 || prev.data[n-1] != '\n' || !bytes.HasPrefix(data, prev.data) {
+		return nil, false
+	}
+	lines, err := delivery.SplitLines(data[n:])
+	if err != nil {
+		return nil, false // parsing the whole file reports it
+	}
+	before := bytes.Count(prev.data, []byte{'\n'}) // lines are counted from 1, blank ones too
+	for i := range lines {
+		lines[i].N += before
+	}
+	return lines, true
+}
+
+// Memory is delivery.LoadMemory of the workspace root: both files validated, the store
+// built again only when one of them was re-parsed.
+func (s *source) Memory() (*delivery.Memory, error) {
+	s.x.mu.Lock()
+	defer s.x.flushWatches()
+	defer s.x.mu.Unlock()
+	nodes, err := jsonl(s.x, s.fast, delivery.MemoryFile, delivery.DecodeMemoryNodes)
+	if err != nil {
+		return nil, err
+	}
+	rels, err := jsonl(s.x, s.fast, delivery.RelationsFile, delivery.DecodeRelationships)
+	if err != nil {
+		return nil, err
+	}
+	m := s.x.joined("memory", nodes, rels, func() any {
+		return delivery.NewMemory(nodes.list(), nodes.invalid(), rels.list(), rels.invalid())
+	})
+	return m.(*delivery.Memory), nil
+}
+
+// Signals is delivery.LoadSignals of the workspace root, as Memory.
+func (s *source) Signals() (*delivery.SignalStore, error) {
+	s.x.mu.Lock()
+	defer s.x.flushWatches()
+	defer s.x.mu.Unlock()
+	sigs, err := jsonl(s.x, s.fast, delivery.SignalsFile, delivery.DecodeSignals)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := jsonl(s.x, s.fast, delivery.ReceiptsFile, delivery.DecodeReceipts)
+	if err != nil {
+		return nil, err
+	}
+	st := s.x.joined("signals", sigs, recs, func() any {
+		return delivery.NewSignalStore(sigs.list(), sigs.invalid(), recs.list(), recs.invalid())
+	})
+	return st.(*delivery.SignalStore), nil
 }

@@ -17,11 +17,15 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// TestMain removes the generated workspaces shared by the scale tests and benchmarks.
+// TestMain removes the generated workspaces shared by the scale tests and benchmarks, and
+// the writers' private ones.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if scaleRoot != "" {
 		_ = os.RemoveAll(scaleRoot)
+	}
+	for _, dir := range writerDirs {
+		_ = os.RemoveAll(dir)
 	}
 	os.Exit(code)
 }
@@ -83,13 +87,19 @@ func scaleCall(tb testing.TB, m *wsgen.Manifest, name, lane, input string) tool.
 // through the warm index, as in a long-lived host.
 func scaleCallIn(tb testing.TB, m *wsgen.Manifest, name, lane, input string, store *tool.Store) tool.Output {
 	tb.Helper()
+	return scaleCallEnv(tb, m, scaleEnv(m), name, lane, input, store)
+}
+
+// scaleCallEnv is scaleCallIn with the call environment env (scaleEnv's, changed).
+func scaleCallEnv(tb testing.TB, m *wsgen.Manifest, env map[string]string, name, lane, input string, store *tool.Store) tool.Output {
+	tb.Helper()
 	switch lane {
 	case "native", "native-warm":
 		nt, ok := nativetools.Default.Lookup(name)
 		if !ok {
 			tb.Fatalf("%s: no native implementation", name)
 		}
-		lookup := tool.EnvFromMap(scaleEnv(m))
+		lookup := tool.EnvFromMap(env)
 		now, ids := delivery.ToolRuntime(lookup)
 		env := &tool.Env{Dir: m.Dir, Now: now, IDs: ids, LookupEnv: lookup, Log: discard{}, Store: store}
 		return nt.Call(context.Background(), env, json.RawMessage(input))
@@ -99,7 +109,7 @@ func scaleCallIn(tb testing.TB, m *wsgen.Manifest, name, lane, input string, sto
 			tb.Fatalf("%s: no legacy command", name)
 		}
 		return adapter.Call(context.Background(), cmd, json.RawMessage(input), adapter.LaneAdapter,
-			adapter.Options{Dir: m.Dir, Env: scaleEnv(m), MaxOutput: 64 << 20})
+			adapter.Options{Dir: m.Dir, Env: env, MaxOutput: 64 << 20})
 	}
 }
 

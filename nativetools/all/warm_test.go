@@ -127,3 +127,53 @@ func TestWarmIndexFollowsEveryWriter(t *testing.T) {
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeNotFound, out.Error.Code)
 }
+
+// countOf is the length of a list in a call's data.
+func countOf(t *testing.T, out tool.Output, field string) int {
+	t.Helper()
+	require.True(t, out.Success, "%+v", out.Error)
+	var d map[string][]json.RawMessage
+	b, err := json.Marshal(out.Data)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &d))
+	return len(d[field])
+}
+
+// The memory and signal stores through the warm index: legacy and native writers and a
+// hand edit between warm reads, every warm answer equal to the cold one.
+func TestWarmIndexFollowsMemoryWriters(t *testing.T) {
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workspaces", "acme"))
+	require.NoError(t, err)
+	ws := newWorkspace(t, fixture)
+	store := tool.NewStore()
+	defer store.Close()
+	h := warmHost{t: t, dir: ws.dir, store: store}
+
+	nodes := countOf(t, h.read("mem:export", `{}`), "nodes")
+	signals := countOf(t, h.read("mem:inbox", `{"all":true}`), "signals")
+
+	h.legacy("mem:checkpoint", `{"note":"halfway","wu":"WU-15","progress":"schema done"}`)
+	assert.Equal(t, nodes+1, countOf(t, h.read("mem:export", `{}`), "nodes"))
+	h.read("mem:context", `{"wu":"WU-15"}`)
+	h.write("mem:create", `{"message":"cache invalidation is hard","wu":"WU-15","type":"discovery"}`)
+	assert.Equal(t, nodes+2, countOf(t, h.read("mem:export", `{}`), "nodes"))
+	h.read("mem:triage", `{}`)
+	h.read("mem:ready", `{"wu":"WU-15"}`)
+
+	h.write("mem:signal", `{"message":"API frozen","wu":"WU-15"}`)
+	assert.Equal(t, signals+1, countOf(t, h.read("mem:inbox", `{"all":true}`), "signals"))
+	h.legacy("mem:inbox", `{"all":true,"mark":true}`)
+	assert.Zero(t, countOf(t, h.read("mem:inbox", `{}`), "signals"), "every signal was marked read")
+
+	// A node appended by hand, then deleted by the native writer.
+	mem := filepath.Join(ws.dir, ".lumenflow", "memory", "memory.jsonl")
+	f, err := os.OpenFile(mem, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(`{"id":"mem-beef","type":"note","lifecycle":"project","content":"by hand","created_at":"2026-02-01T10:00:00.000Z"}` + "\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	assert.Equal(t, nodes+3, countOf(t, h.read("mem:export", `{}`), "nodes"))
+	h.read("mem:delete", `{"id":["mem-beef"],"dry_run":true}`)
+	h.write("mem:delete", `{"id":["mem-beef"]}`)
+	assert.Equal(t, nodes+2, countOf(t, h.read("mem:export", `{}`), "nodes"))
+}

@@ -52,7 +52,7 @@ func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.
 	if err := op.Check(); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := appendWorkspace(ctx, env)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

@@ -63,7 +63,7 @@ func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
 	if err := op.Check(); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := appendWorkspace(ctx, env)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

@@ -67,7 +67,7 @@ func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
 		}
 		op.OlderThan, op.ByAge = d, true
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := readOrOpenWorkspace(ctx, env, in.DryRun)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

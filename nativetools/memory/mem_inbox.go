@@ -53,7 +53,7 @@ func runInbox(ctx context.Context, env *tool.Env, in InboxInput) tool.Output {
 	if err := checkSince(in.Since); err != nil {
 		return result(nil, ops.Notes{}, err)
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := readOrOpenWorkspace(ctx, env, !in.Mark)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

@@ -57,7 +57,7 @@ func runStart(ctx context.Context, env *tool.Env, in StartInput) tool.Output {
 	}
 	op := ops.MemStartInput{WU: in.WU, AgentType: shell.Or(in.AgentType, defaultAgentType),
 		ContextTier: shell.Or(in.ContextTier, defaultContextTier)}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := appendWorkspace(ctx, env)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

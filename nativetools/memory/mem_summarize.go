@@ -42,7 +42,7 @@ func runSummarize(ctx context.Context, env *tool.Env, in SummarizeInput) tool.Ou
 	if fail != nil {
 		return *fail
 	}
-	ws, err := openWorkspace(ctx, env)
+	ws, err := readOrOpenWorkspace(ctx, env, in.DryRun)
 	if err != nil {
 		return result(nil, ops.Notes{}, err)
 	}

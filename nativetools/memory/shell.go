@@ -39,3 +39,23 @@ func openWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, err
 	}
 	return ops.OpenWorkspace(ctx, env.Dir, delivery.LookupEnv(lookup))
 }
+
+// readOrOpenWorkspace opens the call's workspace for a tool whose input decides whether it
+// writes: through the host's warm index when this call only reads, from the disk (as
+// openWorkspace) when it may write.
+func readOrOpenWorkspace(ctx context.Context, env *tool.Env, readOnly bool) (*delivery.Workspace, error) {
+	if readOnly {
+		return shell.ReadWorkspace(ctx, env)
+	}
+	return openWorkspace(ctx, env)
+}
+
+// appendWorkspace opens the workspace of a writer that only appends new nodes to the
+// memory store (mem:checkpoint, mem:create, mem:start): through the host's warm index,
+// like a reader, since the store is the only thing it reads and it never changes a node it
+// read (the index validates the store on the call, as a read from the disk would; the
+// append then reaches the disk directly, and the index decodes only the appended lines on
+// its next read).
+func appendWorkspace(ctx context.Context, env *tool.Env) (*delivery.Workspace, error) {
+	return shell.ReadWorkspace(ctx, env)
+}
