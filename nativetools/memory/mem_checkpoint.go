@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -43,19 +44,10 @@ func init() {
 // VALIDATION, before the workspace, as in the command), then the workspace and
 // ops.MemCheckpoint.
 func runCheckpoint(ctx context.Context, env *tool.Env, in CheckpointInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.MemCheckpointInput{Note: in.Note, WU: in.WU, Session: in.Session,
 		Progress: in.Progress, NextSteps: in.NextSteps, Caller: env.Caller}
-	if err := op.Check(); err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	ws, err := appendWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemCheckpointData, ops.Notes, error) { return ops.MemCheckpoint(ctx, ws, call.RT, op) })
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemCheckpointData]{Argv: op.Check(), Append: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemCheckpointData, ops.Notes, error) {
+			return ops.MemCheckpoint(ctx, ws, rt, op)
+		}})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -45,18 +46,13 @@ func init() {
 // runContext serves mem:context natively: the workspace (through the host's warm index,
 // the cap's configuration key checked), then ops.MemContext.
 func runContext(ctx context.Context, env *tool.Env, in ContextInput) tool.Output {
-	if _, fail := shell.Start(env); fail != nil {
-		return *fail
-	}
-	ws, err := shell.ReadWorkspace(ctx, env, ops.MemContextKeys...)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
 	op := ops.MemContextInput{WU: in.WU, Lane: in.Lane}
 	if in.MaxSize != nil {
 		size := int(*in.MaxSize)
 		op.MaxSize = &size
 	}
-	data, notes, err := ops.MemContext(ctx, ws, op)
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemContextData]{Keys: ops.MemContextKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.MemContextData, ops.Notes, error) {
+			return ops.MemContext(ctx, ws, op)
+		}})
 }

@@ -53,22 +53,11 @@ func init() {
 // the workspace, as in the command), then the workspace and ops.MemCreate inside the
 // call's journal.
 func runCreate(ctx context.Context, env *tool.Env, in CreateInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.MemCreateInput{Message: in.Message, WU: in.WU,
 		Type: shell.Or(in.Type, ops.DefaultMemCreateType), Tags: in.Tags,
 		DiscoveredFrom: in.DiscoveredFrom, Session: in.Session, Priority: in.Priority}
-	if err := op.Check(); err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	ws, err := appendWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemCreateData, ops.Notes, error) {
-		return ops.MemCreate(ctx, ws, call.RT, op)
-	})
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemCreateData]{Argv: op.Check(), Append: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemCreateData, ops.Notes, error) {
+			return ops.MemCreate(ctx, ws, rt, op)
+		}})
 }

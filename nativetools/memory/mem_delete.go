@@ -52,27 +52,19 @@ func init() {
 // before the workspace, as in the command), then the workspace and ops.MemDelete inside
 // the call's journal.
 func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.MemDeleteInput{IDs: in.ID, Tag: in.Tag, DryRun: in.DryRun}
+	var argv error
 	if in.OlderThan != "" {
-		// The schema's pattern cannot bound the number: one too large for an int64 is
-		// refused here.
+		// The schema's pattern cannot bound the number: a duration too long for a
+		// time.Duration is USAGE here, as the command's flag refuses it.
 		d, err := delivery.ParseDuration(in.OlderThan)
 		if err != nil {
-			return result(nil, ops.Notes{}, delivery.Errorf(tool.CodeUsage,
-				"invalid value %q for --older-than: expected duration like 30m, 24h or 7d", in.OlderThan))
+			argv = delivery.Errorf(tool.CodeUsage, "invalid value %q for --older-than: expected duration like 30m, 24h or 7d", in.OlderThan)
 		}
 		op.OlderThan, op.ByAge = d, true
 	}
-	ws, err := readOrOpenWorkspace(ctx, env, in.DryRun)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemDeleteData, ops.Notes, error) {
-		return ops.MemDelete(ctx, ws, call.RT, op)
-	})
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemDeleteData]{Argv: argv, Write: !in.DryRun,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemDeleteData, ops.Notes, error) {
+			return ops.MemDelete(ctx, ws, rt, op)
+		}})
 }

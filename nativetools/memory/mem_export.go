@@ -47,13 +47,8 @@ func init() {
 // runExport serves mem:export natively: the workspace (through the host's warm index),
 // then ops.MemExport.
 func runExport(ctx context.Context, env *tool.Env, in ExportInput) tool.Output {
-	if _, fail := shell.Start(env); fail != nil {
-		return *fail
-	}
-	ws, err := shell.ReadWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := ops.MemExport(ctx, ws, ops.MemExportInput{WU: in.WU, Type: in.Type, Lifecycle: in.Lifecycle})
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemExportData]{
+		Run: func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.MemExportData, ops.Notes, error) {
+			return ops.MemExport(ctx, ws, ops.MemExportInput{WU: in.WU, Type: in.Type, Lifecycle: in.Lifecycle})
+		}})
 }

@@ -45,20 +45,11 @@ func init() {
 // runInbox serves mem:inbox natively: the SINCE check, then the workspace and
 // ops.MemInbox.
 func runInbox(ctx context.Context, env *tool.Env, in InboxInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.MemInboxInput{Since: shell.Deref(in.Since), WU: in.WU, Lane: in.Lane, All: in.All, Mark: in.Mark}
-	if err := checkSince(in.Since); err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	ws, err := readOrOpenWorkspace(ctx, env, !in.Mark)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemInboxData, ops.Notes, error) { return ops.MemInbox(ctx, ws, call.RT, op) })
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemInboxData]{Argv: checkSince(in.Since), Write: in.Mark,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemInboxData, ops.Notes, error) {
+			return ops.MemInbox(ctx, ws, rt, op)
+		}})
 }
 
 // checkSince rejects a present since that is not a SINCE value (USAGE), "" included, as

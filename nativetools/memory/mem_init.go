@@ -7,6 +7,7 @@ package memory
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -30,16 +31,8 @@ func init() {
 // journal (a failed call removes what it created). The command takes no flags, so there
 // is no argv check: an unknown property is refused when the input is decoded.
 func runInit(ctx context.Context, env *tool.Env, _ InitInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
-	ws, err := openWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemInitData, ops.Notes, error) {
-		return ops.MemInit(ctx, ws, call.RT, ops.MemInitInput{})
-	})
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemInitData]{Write: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemInitData, ops.Notes, error) {
+			return ops.MemInit(ctx, ws, rt, ops.MemInitInput{})
+		}})
 }

@@ -45,13 +45,8 @@ func init() {
 // runReady serves mem:ready natively: the workspace (through the host's warm index), then
 // ops.MemReady.
 func runReady(ctx context.Context, env *tool.Env, in ReadyInput) tool.Output {
-	if _, fail := shell.Start(env); fail != nil {
-		return *fail
-	}
-	ws, err := shell.ReadWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := ops.MemReady(ctx, ws, ops.MemReadyInput{WU: in.WU, Type: in.Type})
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemReadyData]{
+		Run: func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.MemReadyData, ops.Notes, error) {
+			return ops.MemReady(ctx, ws, ops.MemReadyInput{WU: in.WU, Type: in.Type})
+		}})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -49,19 +50,10 @@ func init() {
 // runSignal serves mem:signal natively: the message and sender checks (VALIDATION, before
 // the workspace, as in the command), then the workspace and ops.MemSignal.
 func runSignal(ctx context.Context, env *tool.Env, in SignalInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.MemSignalInput{Message: in.Message, WU: in.WU, Lane: in.Lane,
 		Type: in.Type, Sender: in.Sender, TargetAgent: in.TargetAgent, Caller: env.Caller}
-	if err := op.Check(); err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	ws, err := openWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemSignalData, ops.Notes, error) { return ops.MemSignal(ctx, ws, call.RT, op) })
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemSignalData]{Argv: op.Check(), Write: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemSignalData, ops.Notes, error) {
+			return ops.MemSignal(ctx, ws, rt, op)
+		}})
 }

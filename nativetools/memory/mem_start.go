@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -51,18 +52,10 @@ const (
 // runStart serves mem:start natively: the workspace, then ops.MemStart inside the call's
 // journal.
 func runStart(ctx context.Context, env *tool.Env, in StartInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.MemStartInput{WU: in.WU, AgentType: shell.Or(in.AgentType, defaultAgentType),
 		ContextTier: shell.Or(in.ContextTier, defaultContextTier)}
-	ws, err := appendWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemStartData, ops.Notes, error) {
-		return ops.MemStart(ctx, ws, call.RT, op)
-	})
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemStartData]{Append: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemStartData, ops.Notes, error) {
+			return ops.MemStart(ctx, ws, rt, op)
+		}})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -38,16 +39,8 @@ func init() {
 // runSummarize serves mem:summarize natively: the workspace, then ops.MemSummarize inside
 // the call's journal (a failed call leaves memory.jsonl as it was).
 func runSummarize(ctx context.Context, env *tool.Env, in SummarizeInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
-	ws, err := readOrOpenWorkspace(ctx, env, in.DryRun)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.MemSummarizeData, ops.Notes, error) {
-		return ops.MemSummarize(ctx, ws, call.RT, ops.MemSummarizeInput{WU: in.WU, DryRun: in.DryRun})
-	})
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.MemSummarizeData]{Write: !in.DryRun,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemSummarizeData, ops.Notes, error) {
+			return ops.MemSummarize(ctx, ws, rt, ops.MemSummarizeInput{WU: in.WU, DryRun: in.DryRun})
+		}})
 }

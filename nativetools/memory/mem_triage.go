@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -54,27 +55,10 @@ func init() {
 // (through the host's warm index when there is one); promote and archive write inside
 // the call's journal.
 func runTriage(ctx context.Context, env *tool.Env, in TriageInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.MemTriageInput{WU: in.WU, Promote: in.Promote, Lane: in.Lane,
 		Title: in.Title, Archive: in.Archive, Reason: in.Reason}
-	if in.Promote == "" && in.Archive == "" {
-		ws, err := shell.ReadWorkspace(ctx, env)
-		if err != nil {
-			return result(nil, ops.Notes{}, err)
-		}
-		data, notes, err := ops.MemTriage(ctx, ws, call.RT, op)
-		return result(data, notes, err)
-	}
-	ws, err := openWorkspace(ctx, env)
-	if err != nil {
-		return result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (any, ops.Notes, error) {
-		return ops.MemTriage(ctx, ws, call.RT, op)
-	})
-	shell.Wrote(env, ws.Root)
-	return result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[any]{Write: in.Promote != "" || in.Archive != "",
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (any, ops.Notes, error) {
+			return ops.MemTriage(ctx, ws, rt, op)
+		}})
 }

@@ -12,13 +12,19 @@ import (
 type Op[D any] struct {
 	// Argv is the verdict of the argv checks the command makes and a schema cannot state
 	// (a date that is no day, a duration too long for a time.Duration, a blank reason):
-	// a USAGE error, or nil. Everything else the kernel's schema validator refused before
+	// a USAGE (or VALIDATION) error, or nil. Everything else the kernel's schema validator refused before
 	// the handler ran. It is reported after the environment's, as the command orders them.
 	Argv error
 	// Write marks a writer: the workspace is read from the disk, the operation runs in
 	// the call's write journal (a failure rolls its writes back) and the host's warm
 	// index is refreshed after. A read goes through the warm index when the host has one.
 	Write bool
+	// Append marks a writer that only appends new records to the append-only stores it
+	// reads (the memory store): it reads through the warm index as a read does (the
+	// index validates what it holds on the call, as a read from the disk would) and runs
+	// in the write journal as a write does; the index decodes the appended lines on its
+	// next read, so nothing is refreshed.
+	Append bool
 	// Keys are the configuration sections checked when the workspace opens.
 	Keys []string
 	// Run is the shared operation (delivery/ops).
@@ -41,6 +47,9 @@ func Serve[D any](ctx context.Context, env *tool.Env, op Op[D]) tool.Output {
 		ws, err := ReadWorkspace(ctx, env, op.Keys...)
 		if err != nil {
 			return Result(nil, ops.Notes{}, err)
+		}
+		if op.Append {
+			return Result(Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op.Run(ctx, ws, c.RT) }))
 		}
 		data, notes, err := op.Run(ctx, ws, c.RT)
 		return Result(data, notes, err)
