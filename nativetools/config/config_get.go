@@ -7,6 +7,7 @@ package config
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -33,17 +34,9 @@ func init() {
 // file may hold: VALIDATION, before the workspace is looked for, as the command's action
 // does; the adapter's schema has no such keyword), then the workspace and ops.ConfigGet.
 func runGet(ctx context.Context, env *tool.Env, in GetInput) tool.Output {
-	if _, fail := shell.Start(env); fail != nil {
-		return *fail
-	}
 	op := ops.ConfigGetInput{Key: in.Key}
-	if err := op.Check(); err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	ws, err := openWorkspace(ctx, env)
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := ops.ConfigGet(ws, op)
-	return shell.Result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.ConfigGetData]{Argv: op.Check(),
+		Run: func(_ context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.ConfigGetData, ops.Notes, error) {
+			return ops.ConfigGet(ws, op)
+		}})
 }

@@ -7,6 +7,7 @@ package config
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -35,18 +36,9 @@ func init() {
 // does; the adapter's schema has no such keyword), then the workspace and ops.ConfigSet
 // (which saves workspace.yaml and commits it).
 func runSet(ctx context.Context, env *tool.Env, in SetInput) tool.Output {
-	call, fail := shell.Start(env)
-	if fail != nil {
-		return *fail
-	}
 	op := ops.ConfigSetInput{Key: in.Key, Value: in.Value}
-	if err := op.Check(); err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	ws, err := openWorkspace(ctx, env)
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, call.RT, ws, func() (ops.ConfigSetData, ops.Notes, error) { return ops.ConfigSet(ctx, ws, call.RT, op) })
-	return shell.Result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.ConfigSetData]{Argv: op.Check(), Write: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.ConfigSetData, ops.Notes, error) {
+			return ops.ConfigSet(ctx, ws, rt, op)
+		}})
 }

@@ -53,15 +53,9 @@ func init() {
 // the call's journal.
 func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
 	op := ops.MemDeleteInput{IDs: in.ID, Tag: in.Tag, DryRun: in.DryRun}
-	var argv error
-	if in.OlderThan != "" {
-		// The schema's pattern cannot bound the number: a duration too long for a
-		// time.Duration is USAGE here, as the command's flag refuses it.
-		d, err := delivery.ParseDuration(in.OlderThan)
-		if err != nil {
-			argv = delivery.Errorf(tool.CodeUsage, "invalid value %q for --older-than: expected duration like 30m, 24h or 7d", in.OlderThan)
-		}
-		op.OlderThan, op.ByAge = d, true
+	age, argv := shell.Duration("older_than", in.OlderThan)
+	if age != nil {
+		op.OlderThan, op.ByAge = *age, true
 	}
 	return shell.Serve(ctx, env, shell.Op[ops.MemDeleteData]{Argv: argv, Write: !in.DryRun,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MemDeleteData, ops.Notes, error) {

@@ -55,8 +55,8 @@ func init() {
 func runSignalCleanup(ctx context.Context, env *tool.Env, in SignalCleanupInput) tool.Output {
 	op := ops.SignalCleanupInput{DryRun: in.DryRun}
 	var argv error
-	if op.TTL, argv = duration("ttl", in.TTL); argv == nil {
-		op.UnreadTTL, argv = duration("unread_ttl", in.UnreadTTL)
+	if op.TTL, argv = shell.Duration("ttl", in.TTL); argv == nil {
+		op.UnreadTTL, argv = shell.Duration("unread_ttl", in.UnreadTTL)
 	}
 	if in.MaxEntries != nil {
 		n := int(*in.MaxEntries)

@@ -22,6 +22,20 @@ func Day(prop, v string) (time.Time, error) {
 	return t, nil
 }
 
+// Duration is a DURATION property's length, nil when it is absent (""). The schema holds
+// the form (<int><unit>); a number too large for a time.Duration no pattern states, and
+// the command's DURATION flag refuses it as USAGE: so does Duration.
+func Duration(prop, v string) (*time.Duration, error) {
+	if v == "" {
+		return nil, nil
+	}
+	d, err := delivery.ParseDuration(v)
+	if err != nil {
+		return nil, delivery.Errorf(tool.CodeUsage, "invalid value %q for --%s: expected duration like 30m, 24h or 7d", v, tool.FlagName(prop))
+	}
+	return &d, nil
+}
+
 // FirstErr returns the first non-nil error, so checks keep the command's order.
 func FirstErr(errs ...error) error {
 	for _, err := range errs {
