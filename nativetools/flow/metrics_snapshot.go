@@ -51,13 +51,13 @@ func init() {
 	}, runSnapshot))
 }
 
-// runSnapshot serves metrics:snapshot natively: the environment, the workspace with the
-// flow sections checked, then ops.MetricsSnapshot inside the call's journal (the schema
-// refuses an unknown type, "" included).
+// runSnapshot serves metrics:snapshot natively: ops.MetricsSnapshot on the workspace with
+// the flow sections checked, inside the call's journal; a dry run only reads, through the
+// warm index. The schema refuses an unknown type, "" included.
 func runSnapshot(ctx context.Context, env *tool.Env, in SnapshotInput) tool.Output {
 	kind := cmp.Or(in.Type, delivery.MetricsAll)
 	days := int(shell.Or(in.Days, 7))
-	return shell.Serve(ctx, env, shell.Op[ops.MetricsSnapshotData]{Write: true, Keys: ops.FlowKeys,
+	return shell.Serve(ctx, env, shell.Op[ops.MetricsSnapshotData]{Write: !in.DryRun, Keys: ops.FlowKeys,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.MetricsSnapshotData, ops.Notes, error) {
 			return ops.MetricsSnapshot(ctx, ws, ops.MetricsSnapshotInput{Type: kind, Days: days, Output: in.Output,
 				Dir: env.Dir, DryRun: in.DryRun, Now: rt.Now()})

@@ -46,7 +46,9 @@ func init() {
 // flag (USAGE) before the workspace, so that check stays.
 func runDelete(ctx context.Context, env *tool.Env, in DeleteInput) tool.Output {
 	op := ops.WUDeleteInput{IDs: in.ID, DryRun: in.DryRun}
-	return serve(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUDeleteData, ops.Notes, error) {
-		return ops.WUDelete(ctx, ws, rt, op)
-	})
+	// A dry run only reads: through the host's warm index.
+	return shell.Serve(ctx, env, shell.Op[ops.WUDeleteData]{Write: !in.DryRun, Keys: ops.WUKeys,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUDeleteData, ops.Notes, error) {
+			return ops.WUDelete(ctx, ws, rt, op)
+		}})
 }
