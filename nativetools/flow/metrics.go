@@ -43,7 +43,7 @@ func init() {
 	}, runMetrics))
 }
 
-// metricKinds are the values of the KIND positional, in the order the usage error lists them.
+// metricKinds are the values of the KIND positional, in the order its schema enum lists them.
 var metricKinds = []string{delivery.MetricsAll, delivery.MetricsDORA, delivery.MetricsLanes, delivery.MetricsFlow}
 
 // runMetrics serves metrics natively: the kind (absent is all), the workspace with the directories and lanes sections checked, read through the warm index,
