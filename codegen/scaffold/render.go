@@ -252,30 +252,34 @@ func specLiteral(t Tool) jen.Code {
 	return jen.Qual(pathTool, "Spec").Values(append(items, jen.Line())...)
 }
 
-// effectsCode is the command's effects as tool.Effect literals, so the native tool
-// declares the same harmless modes as its command.
+// effectsCode is the command's effects as tool.Effect values, so the native tool
+// declares the same harmless modes as its command: tool.ReadOnlyWhen or tool.WritesWhen
+// of tool.IsSet, IsUnset or IsEqual conditions (a literal for a destructive effect).
 func effectsCode(effects []tool.Effect) []jen.Code {
 	var out []jen.Code
 	for _, e := range effects {
 		var when []jen.Code
 		for _, c := range e.When {
-			cond := jen.Qual(pathTool, "Condition").Values(jen.Dict{
-				jen.Id("Property"): jen.Lit(c.Property),
-				jen.Id("Is"):       jen.Qual(pathTool, map[tool.Is]string{tool.Unset: "Unset", tool.Set: "Set", tool.Equals: "Equals"}[c.Is]),
-			})
-			if c.Is == tool.Equals {
-				cond = jen.Qual(pathTool, "IsEqual").Call(jen.Lit(c.Property), jen.Lit(c.Value))
+			switch c.Is {
+			case tool.Equals:
+				when = append(when, jen.Qual(pathTool, "IsEqual").Call(jen.Lit(c.Property), jen.Lit(c.Value)))
+			case tool.Set:
+				when = append(when, jen.Qual(pathTool, "IsSet").Call(jen.Lit(c.Property)))
+			default:
+				when = append(when, jen.Qual(pathTool, "IsUnset").Call(jen.Lit(c.Property)))
 			}
-			when = append(when, cond)
 		}
-		fields := jen.Dict{jen.Id("When"): jen.Index().Qual(pathTool, "Condition").Values(when...)}
-		if e.ReadOnly {
-			fields[jen.Id("ReadOnly")] = jen.True()
+		switch {
+		case e.Destructive:
+			out = append(out, jen.Values(jen.Dict{
+				jen.Id("When"):        jen.Index().Qual(pathTool, "Condition").Values(when...),
+				jen.Id("Destructive"): jen.True(),
+			}))
+		case e.ReadOnly:
+			out = append(out, jen.Qual(pathTool, "ReadOnlyWhen").Call(when...))
+		default:
+			out = append(out, jen.Qual(pathTool, "WritesWhen").Call(when...))
 		}
-		if e.Destructive {
-			fields[jen.Id("Destructive")] = jen.True()
-		}
-		out = append(out, jen.Values(fields))
 	}
 	return out
 }

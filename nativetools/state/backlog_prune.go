@@ -42,13 +42,7 @@ func init() {
 		Domain:      "state",
 		Description: "Tag stale WUs and report the ones that could be archived (dry run unless execute=true)",
 		Annotations: tool.Annotations{IdempotentHint: true},
-		Effects: []tool.Effect{{
-			ReadOnly: true,
-			When: []tool.Condition{tool.Condition{
-				Is:       tool.Unset,
-				Property: "execute",
-			}},
-		}},
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("execute"))},
 	}, runPrune))
 }
 

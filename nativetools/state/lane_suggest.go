@@ -25,14 +25,8 @@ func init() {
 		Domain:      "state",
 		Description: "Propose lane definitions for directories no lane covers (deterministic, offline)",
 		Annotations: tool.Annotations{DestructiveHint: true, IdempotentHint: true},
-		Effects: []tool.Effect{{
-			ReadOnly: true,
-			When: []tool.Condition{tool.Condition{
-				Is:       tool.Unset,
-				Property: "output",
-			}},
-		}},
-		Paths: []tool.PathInput{{Property: "output", Access: tool.Write}},
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("output"))},
+		Paths:       []tool.PathInput{{Property: "output", Access: tool.Write}},
 	}, runSuggest))
 }
 

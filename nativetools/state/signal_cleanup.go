@@ -37,13 +37,7 @@ func init() {
 		Domain:      "state",
 		Description: "Prune old signals under the TTL policy (signals of in_progress and blocked WUs are kept)",
 		Annotations: tool.Annotations{DestructiveHint: true, IdempotentHint: true},
-		Effects: []tool.Effect{{
-			ReadOnly: true,
-			When: []tool.Condition{tool.Condition{
-				Is:       tool.Set,
-				Property: "dry_run",
-			}},
-		}},
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
 	}, runSignalCleanup))
 }
 

@@ -38,13 +38,7 @@ func init() {
 		Name:        "state:cleanup",
 		Description: "Prune runtime state: expired signals, then memory, then archive the events of long-done WUs",
 		Annotations: tool.Annotations{DestructiveHint: true, IdempotentHint: true},
-		Effects: []tool.Effect{{
-			ReadOnly: true,
-			When: []tool.Condition{tool.Condition{
-				Is:       tool.Set,
-				Property: "dry_run",
-			}},
-		}},
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
 	}, runCleanup))
 }
 

@@ -26,19 +26,7 @@ func init() {
 		Name:        "state:doctor",
 		Description: "Check the integrity of the whole workspace state (WUs, stamps, events, signals, locks); fix=true repairs it",
 		Annotations: tool.Annotations{DestructiveHint: true, IdempotentHint: true},
-		Effects: []tool.Effect{{
-			ReadOnly: true,
-			When: []tool.Condition{tool.Condition{
-				Is:       tool.Unset,
-				Property: "fix",
-			}},
-		}, {
-			ReadOnly: true,
-			When: []tool.Condition{tool.Condition{
-				Is:       tool.Set,
-				Property: "dry_run",
-			}},
-		}},
+		Effects:     []tool.Effect{tool.ReadOnlyWhen(tool.IsUnset("fix")), tool.ReadOnlyWhen(tool.IsSet("dry_run"))},
 	}, runDoctor))
 }
 
