@@ -5,6 +5,7 @@
 package flow
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -53,7 +54,7 @@ func runReport(ctx context.Context, env *tool.Env, in ReportInput) tool.Output {
 	}
 	start, errStart := shell.Day("start", in.Start)
 	end, errEnd := shell.Day("end", in.End)
-	if err := shell.FirstErr(errStart, errEnd); err != nil {
+	if err := cmp.Or(errStart, errEnd); err != nil {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
 	win, err := ops.FlowReportWindow(ops.FlowReportInput{Start: start, End: end, Days: int(shell.Or(in.Days, 7)), Now: c.RT.Now()})

@@ -36,16 +36,6 @@ func Duration(prop, v string) (*time.Duration, error) {
 	return &d, nil
 }
 
-// FirstErr returns the first non-nil error, so checks keep the command's order.
-func FirstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Deref is *p, or the zero value when the property is absent.
 func Deref[T any](p *T) T {
 	var zero T
