@@ -71,27 +71,4 @@ func TestPreflightChecksPaths(t *testing.T) {
 
 // TestPreflightFailures: the schema refuses a missing or malformed id, even without a
 // workspace; an unknown WU is NOT_FOUND without data.
-func TestPreflightFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code, path  string
-	}{
-		{"missing id", `{}`, true, tool.CodeInvalidInput, "/id"},
-		{"empty id", `{"id":""}`, false, tool.CodeInvalidInput, "/id"},
-		{"malformed id", `{"id":"WU-x"}`, false, tool.CodeInvalidInput, "/id"},
-		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace, ""},
-		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := nt.Workspace(t)
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			out := nt.Call(t, dir, "wu:preflight", tc.input)
-			failedWith(t, out, tc.code, tc.path)
-			assert.Nil(t, out.Data)
-		})
-	}
-}
+func TestPreflightFailures(t *testing.T) { idFailures(t, "wu:preflight", `WU-x`) }

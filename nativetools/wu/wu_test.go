@@ -50,6 +50,34 @@ func claim(t *testing.T, ws, id string) {
 	nt.Data(t, nt.Call(t, ws, "wu:claim", `{"id":"`+id+`","lane":"Core: API","branch_only":true}`))
 }
 
+// idFailures checks a tool whose one input is a required WU id: the schema refuses it
+// missing, empty or malformed (the given example), even without a workspace; a call
+// outside a workspace is NO_WORKSPACE, and an unknown WU is NOT_FOUND; none has data.
+func idFailures(t *testing.T, name, malformed string) {
+	cases := []struct {
+		name, input string
+		noWS        bool
+		code, path  string
+	}{
+		{"missing id", `{}`, true, tool.CodeInvalidInput, "/id"},
+		{"empty id", `{"id":""}`, false, tool.CodeInvalidInput, "/id"},
+		{"malformed id", `{"id":"` + malformed + `"}`, false, tool.CodeInvalidInput, "/id"},
+		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace, ""},
+		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nt.Workspace(t)
+			if tc.noWS {
+				dir = t.TempDir()
+			}
+			out := nt.Call(t, dir, name, tc.input)
+			failedWith(t, out, tc.code, tc.path)
+			assert.Nil(t, out.Data)
+		})
+	}
+}
+
 // failedWith requires out to fail with code; a refusal (INVALID_INPUT) must name path
 // too (see nativetest.Refused).
 func failedWith(t *testing.T, out tool.Output, code, path string) {

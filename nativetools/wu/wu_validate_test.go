@@ -68,27 +68,4 @@ func TestValidateReportsErrorsAndWarnings(t *testing.T) {
 
 // TestValidateFailures: the schema refuses a missing or malformed id, even without a
 // workspace; an unknown WU is NOT_FOUND without data.
-func TestValidateFailures(t *testing.T) {
-	cases := []struct {
-		name, input string
-		noWS        bool
-		code, path  string
-	}{
-		{"missing id", `{}`, true, tool.CodeInvalidInput, "/id"},
-		{"empty id", `{"id":""}`, false, tool.CodeInvalidInput, "/id"},
-		{"malformed id", `{"id":"WU-"}`, false, tool.CodeInvalidInput, "/id"},
-		{"no workspace", `{"id":"WU-1"}`, true, tool.CodeNoWorkspace, ""},
-		{"unknown id", `{"id":"WU-9"}`, false, tool.CodeNotFound, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := nt.Workspace(t)
-			if tc.noWS {
-				dir = t.TempDir()
-			}
-			out := nt.Call(t, dir, "wu:validate", tc.input)
-			failedWith(t, out, tc.code, tc.path)
-			assert.Nil(t, out.Data)
-		})
-	}
-}
+func TestValidateFailures(t *testing.T) { idFailures(t, "wu:validate", `WU-`) }
