@@ -8,23 +8,30 @@ export GOFLAGS
 GORACE  ?= atexit_sleep_ms=0
 export GORACE
 
-.PHONY: all deps build run demo test parity demo-check bench lint generate clean
+.PHONY: all deps deps-serve build run demo test parity demo-check bench lint generate clean
 
 all: build
 
-## deps: Go modules, and bubblewrap, git and chromium through apt-get when missing and root;
-## with node present, the pinned TypeScript MCP SDK the MCP tests drive (npm ci).
+## deps: what `make test` needs: Go modules; git, bubblewrap and chromium through apt-get
+## when missing and root; with node present, the pinned TypeScript MCP SDK the MCP tests
+## drive (npm ci); the pinned lint tools, built once into bin/tools.
 deps:
 	@$(GO) mod download
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh test
+
+## deps-serve: what `make build` and `make run` need: Go modules and git.
+deps-serve:
+	@$(GO) mod download
+	@scripts/install-deps.sh serve
 
 ## build: the three binaries into ./bin
-build: deps
+build: deps-serve
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 ## run: the main job (see README): cmdbridge serve on 127.0.0.1 over a fresh demo
 ## workspace, with a minted token and sample curls; Ctrl-C stops it.
-run: build
+run: deps-serve
+	$(GO) build -o $(BIN)/ ./cmd/cmdbridge ./cmd/delivery
 	@SERVE_DEMO_NO_BUILD=1 scripts/serve-demo.sh
 
 ## demo: the command-line lifecycle demo (create → claim → … → done, then evidence verify)
@@ -43,24 +50,23 @@ test: deps lint
 	$(MAKE) --no-print-directory demo-check
 
 ## parity: every three-lane parity script (adapter, subprocess, native); fails on any difference
-parity: deps
+parity: deps-serve
 	$(GO) run ./cmd/cmdbridge parity $(if $(PARITY_JUNIT),--junit $(PARITY_JUNIT))
 
 ## bench: benchmarks, 6 runs each, summarised with benchstat when it is installed
-bench: deps
+bench: deps-serve
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 30m ./... | tee bench.txt
 	@if command -v benchstat >/dev/null 2>&1; then benchstat bench.txt; \
 	 else echo "(install benchstat with: go install golang.org/x/perf/cmd/benchstat@latest)"; fi
 	@scripts/bench-ratio.sh bench.txt
 
-## lint: gofmt check, go vet, staticcheck (pinned, fetched through the module proxy) and
+## lint: gofmt check, go vet, staticcheck (pinned; built once by `make deps`) and
 ## bridgecheck on the native tools
-STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
-lint:
+lint: deps
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) run $(STATICCHECK) ./...
+	$(BIN)/tools/staticcheck ./...
 	$(GO) run ./cmd/bridgecheck ./nativetools/...
 
 ## generate: regenerate generated files (docs/tools.md, …)

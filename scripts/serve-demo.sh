@@ -38,6 +38,12 @@ token=$("$cb" --workspace "$demo" token mint --subject demo:phone:laptop \
 # The server log lives beside the workspace, never in its work tree.
 log="$demo.serve.log"
 urlfile=$(mktemp)
+if [[ $check != 1 && -t 0 ]]; then
+  # Job control: the server gets a process group of its own and, below, the terminal, so
+  # Ctrl-C reaches the server alone: make, which would report "Interrupt" and exit 130,
+  # never sees it; the server stops cleanly and this script exits 0.
+  set -m
+fi
 "$cb" --workspace "$demo" serve --addr 127.0.0.1:0 >"$urlfile" 2>"$log" &
 pid=$!
 stop() { kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$urlfile"; }
@@ -53,19 +59,21 @@ url=$(head -n1 "$urlfile")
 cat <<MSG
 demo workspace: $demo
 URL:            $url
-token:          $token
 
+Paste these lines into another shell:
+
+  export TOKEN=$token
   curl -s -H "Authorization: Bearer \$TOKEN" $url/tools
   curl -s -H "Authorization: Bearer \$TOKEN" -d '{"id":"WU-1"}' $url/tools/wu:status
-
-with TOKEN=$token
 MSG
 
 if [[ $check == 1 ]]; then
-  tools=$(curl -sS -f -H "Authorization: Bearer $token" "$url/tools")
+  # The printed lines, run as printed (with TOKEN exported as the first one says).
+  export TOKEN=$token
+  tools=$(curl -sS -f -H "Authorization: Bearer $TOKEN" "$url/tools")
   grep -q '"schema_version":2' <<<"$tools" || { echo "GET /tools: unexpected answer" >&2; exit 1; }
   grep -q '"name":"wu:status"' <<<"$tools" || { echo "GET /tools: wu:status missing" >&2; exit 1; }
-  status=$(curl -sS -f -H "Authorization: Bearer $token" -d '{"id":"WU-1"}' "$url/tools/wu:status")
+  status=$(curl -sS -f -H "Authorization: Bearer $TOKEN" -d '{"id":"WU-1"}' "$url/tools/wu:status")
   echo "$status"
   grep -q '"success":true' <<<"$status" || { echo "POST /tools/wu:status failed" >&2; exit 1; }
   echo "check: GET /tools and POST /tools/wu:status OK"
@@ -75,6 +83,18 @@ if [[ $check == 1 ]]; then
   exit 0
 fi
 
+echo
 echo "serving; Ctrl-C stops (log: $log)"
-trap 'echo; echo "stopping"; stop; echo "The workspace is kept at $demo; remove it when done."; trap - EXIT; exit 0' INT TERM
-wait "$pid"
+trap - EXIT
+finish() {
+  rm -f "$urlfile"
+  echo
+  echo "stopped. The workspace is kept at $demo; remove it when done."
+  exit 0
+}
+trap 'kill -TERM "$pid" 2>/dev/null || true' INT TERM
+if [[ $- == *m* ]]; then
+  fg %1 >/dev/null || true # the terminal's Ctrl-C now goes to the server alone
+fi
+wait "$pid" 2>/dev/null || true
+finish
