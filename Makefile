@@ -8,7 +8,7 @@ export GOFLAGS
 GORACE  ?= atexit_sleep_ms=0
 export GORACE
 
-.PHONY: all deps deps-serve build run demo test parity demo-check bench lint generate clean
+.PHONY: all deps deps-serve build run demo test redteam parity demo-check bench lint generate clean
 
 all: build
 
@@ -48,6 +48,12 @@ demo-check: build
 test: deps lint
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory demo-check
+
+## redteam: every attack on governance as a test (TestRedTeam*: option injection, keys read
+## by spawned code, forged or rewound evidence, cross-workspace NATS, crashes mid-write,
+## idle and slow connections, bad tokens); each fails without its fix. Part of `make test`.
+redteam: deps
+	$(GO) test -race -count=1 -run RedTeam ./...
 
 ## parity: every three-lane parity script (adapter, subprocess, native); fails on any difference
 parity: deps-serve

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"text/tabwriter"
 
+	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -100,36 +100,12 @@ func wantsJSON(args []string) bool {
 
 // Suggest returns the registered name closest to name, or "" when none is close.
 func Suggest(r *legacy.Registry, name string) string {
-	best, bestDist := "", len(name)/2+2
+	var names []string
 	for _, c := range r.All() {
-		if d := editDistance(strings.ToLower(name), c.Name); d < bestDist {
-			best, bestDist = c.Name, d
-		}
+		names = append(names, c.Name)
 	}
-	return best
+	return tool.Suggest(name, names)
 }
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] || (isSep(a[i-1]) && isSep(b[j-1])) {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func isSep(c byte) bool { return c == ':' || c == '_' || c == '-' }
 
 func writeHelp(r *legacy.Registry, bin string, w io.Writer) {
 	byDomain := map[string][]legacy.Command{}

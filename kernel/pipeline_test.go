@@ -64,7 +64,7 @@ func TestRefusalsCarryCodesAndReceipts(t *testing.T) {
 		{name: "empty allowlist denies all", opts: []kopt{func(c *kernel.Config) { c.Governance.Allowed = []string{} }},
 			req: req("test:echo", `{}`), code: tool.CodeToolDisabled, status: evidence.StatusRefused},
 		{name: "unknown property", req: req("test:echo", `{"txt":"a"}`), code: tool.CodeInvalidInput,
-			status: evidence.StatusRefused, detail: map[string]any{"path": "/txt", "reason": "unknown property"}},
+			status: evidence.StatusRefused, detail: map[string]any{"path": "/txt", "reason": `unknown property (did you mean "text"?)`}},
 		{name: "wrong item type", req: req("test:echo", `{"tags":["a",3]}`), code: tool.CodeInvalidInput,
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/tags/1", "reason": `type: 3 has type "integer", want "string"`}},
 		{name: "missing required", req: req("wu:edit", `{"force":true}`), code: tool.CodeInvalidInput,

@@ -163,12 +163,19 @@ func (c *Checker) locate(s *jsonschema.Schema, v any, ptr string, err error) (st
 		if object(s) {
 			for _, req := range s.Required {
 				if _, has := x[req]; !has {
-					return ptr + "/" + escape(req), "required property is missing"
+					why := "required property is missing"
+					for _, k := range keys { // a misspelling of it, given instead
+						if _, declared := s.Properties[k]; !declared && Suggest(k, []string{req}) == req {
+							why += fmt.Sprintf(" (%q given instead?)", k)
+							break
+						}
+					}
+					return ptr + "/" + escape(req), why
 				}
 			}
 			for _, k := range keys {
 				if _, declared := s.Properties[k]; !declared && isFalse(s.AdditionalProperties) {
-					return ptr + "/" + escape(k), "unknown property"
+					return ptr + "/" + escape(k), "unknown property" + DidYouMean(k, slices.Sorted(maps.Keys(s.Properties)))
 				}
 			}
 		}

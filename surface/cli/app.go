@@ -135,6 +135,7 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
+		Version:         versionString(host),
 		ExitErrHandler:  func(*ucli.Context, error) {}, // Main maps errors to statuses itself
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "workspace", Usage: "workspace directory (default: $" + host.WorkspaceEnv + " or the current directory)"},
@@ -145,7 +146,11 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return usageError("unknown command %q (run '%s --help')", c.Args().First(), host.Name)
+				var names []string
+				for _, cmd := range c.App.VisibleCommands() {
+					names = append(names, cmd.Names()...)
+				}
+				return usageError("unknown command %q%s (run '%s --help')", c.Args().First(), tool.DidYouMean(c.Args().First(), names), host.Name)
 			}
 			return ucli.ShowAppHelp(c)
 		},
@@ -155,6 +160,7 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 			batchCommand(),
 			evidenceCommand(),
 			mcpCommand(),
+			versionCommand(),
 		}, extraCommands()...),
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func callCommand() *ucli.Command {
@@ -70,6 +71,13 @@ func callCommand() *ucli.Command {
 				Lane:        c.String("lane"),
 				Stdin:       stdin,
 			})
+			if e := res.Output.Error; e != nil && e.Code == tool.CodeToolNotFound && e.Details == nil {
+				// A local user sees every tool, so naming the nearest one leaks nothing.
+				if near := tool.Suggest(c.Args().First(), toolNames(k)); near != "" {
+					e.Message += tool.DidYouMean(c.Args().First(), toolNames(k))
+					e.Details = map[string]string{"did_you_mean": near}
+				}
+			}
 			if err := printJSON(c.App.Writer, res.Output); err != nil {
 				return err
 			}
@@ -79,6 +87,15 @@ func callCommand() *ucli.Command {
 			return nil
 		},
 	}
+}
+
+// toolNames are the canonical names of the tools k serves.
+func toolNames(k *kernel.Kernel) []string {
+	var names []string
+	for _, s := range k.Tools() {
+		names = append(names, s.Name)
+	}
+	return names
 }
 
 // readInput returns the call input, which must be one JSON object.
@@ -95,9 +112,12 @@ func readInput(c *ucli.Context) (json.RawMessage, error) {
 			return nil, usageError("--input-file: %v", err)
 		}
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, usageError("--input must be a JSON object: %s", strings.TrimSpace(string(raw)))
+	if why := tool.DescribeJSON(raw); why != "" {
+		src := "--input"
+		if f := c.String("input-file"); f != "" {
+			src = "--input-file " + f
+		}
+		return nil, usageError("%s is not a JSON object: %s", src, why)
 	}
 	return json.RawMessage(raw), nil
 }

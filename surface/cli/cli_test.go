@@ -95,12 +95,15 @@ func TestCallExitStatuses(t *testing.T) {
 		{"scope escape", []string{"call", "file:read", "--input", `{"path":"../x"}`}, 1, "SCOPE_DENIED", ""},
 		{"schema violation", []string{"call", "file:read", "--input", `{"path":1}`}, 1, "INVALID_INPUT", ""},
 		{"read scope only", []string{"call", "file:write", "--input", `{"path":"b.txt","content":"x"}`, "--scope", "read:."}, 1, "SCOPE_DENIED", ""},
-		{"malformed input", []string{"call", "file:read", "--input", `[1]`}, 2, "", "must be a JSON object"},
+		{"malformed input", []string{"call", "file:read", "--input", `[1]`}, 2, "", "--input is not a JSON object: line 1, column 1: a JSON array, expected an object"},
 		{"no name", []string{"call", "--input", `{}`}, 2, "", "exactly one tool name"},
 		{"bad lane", []string{"call", "file:read", "--lane", "warp"}, 2, "", "--lane must be"},
 		{"bad scope", []string{"call", "file:read", "--scope", "x"}, 2, "", "read:PATH or write:PATH"},
 		{"unknown flag", []string{"call", "file:read", "--nope"}, 2, "", "flag provided but not defined"},
 		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command"},
+		{"misspelt command", []string{"tols"}, 2, "", `unknown command "tols" (did you mean "tools"?)`},
+		{"truncated input", []string{"call", "file:read", "--input", `{"path":`}, 2, "", "--input is not a JSON object: line 1, column 9: unexpected end of input"},
+		{"misspelt tool schema", []string{"tools", "schema", "file:raed"}, 1, "", `unknown tool "file:raed" (did you mean "file:read"?)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,6 +121,41 @@ func TestCallExitStatuses(t *testing.T) {
 	}
 	// The refused write wrote nothing.
 	assert.NoFileExists(t, filepath.Join(ws, "b.txt"))
+}
+
+// TestMisspellingsAreAnsweredWithTheNearestName: a tool or property a letter or two
+// off is named in the refusal.
+func TestMisspellingsAreAnsweredWithTheNearestName(t *testing.T) {
+	ws := workspace(t)
+	stdout, _, code := run(t, ws, "call", "file:raed", "--input", `{}`)
+	require.Equal(t, 1, code)
+	out := decodeOutput(t, stdout)
+	require.NotNil(t, out.Error)
+	assert.Equal(t, tool.CodeToolNotFound, out.Error.Code)
+	assert.Equal(t, `unknown tool "file:raed" (did you mean "file:read"?)`, out.Error.Message)
+	assert.Equal(t, map[string]any{"did_you_mean": "file:read"}, out.Error.Details)
+
+	for input, reason := range map[string]string{
+		`{"path":"a.txt","endline":1}`: `unknown property (did you mean "end_line"?)`,
+		`{"pth":"a.txt"}`:              `required property is missing ("pth" given instead?)`,
+	} {
+		stdout, _, code = run(t, ws, "call", "file:read", "--input", input)
+		require.Equal(t, 1, code)
+		out = decodeOutput(t, stdout)
+		require.NotNil(t, out.Error)
+		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
+		assert.Equal(t, reason, out.Error.Details.(map[string]any)["reason"], input)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	ws := workspace(t)
+	long, _, code := run(t, ws, "--version")
+	require.Equal(t, 0, code)
+	short, _, code := run(t, ws, "version")
+	require.Equal(t, 0, code)
+	assert.Equal(t, long, short)
+	assert.Regexp(t, `^\S+ version \S+ \(cmdbridge \S+.*go1\.\d+`, long)
 }
 
 func TestToolsListSchemaAndManifest(t *testing.T) {

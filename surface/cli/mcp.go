@@ -180,6 +180,9 @@ func mcpDisableCommand() *ucli.Command {
 				return nil
 			}
 			fmt.Fprintf(w, "%s: removed server %s\n", where, quoteAll(ch.Names))
+			if ch.FileRemoved {
+				fmt.Fprintf(w, "the file held nothing else and was removed\n")
+			}
 			if ch.Backup != "" {
 				fmt.Fprintf(w, "previous file saved as %s\n", ch.Backup)
 			}

@@ -20,10 +20,10 @@ func statusCommand() *ucli.Command {
 		Usage: "migration status per tool: route, parity, golden coverage, bridgecheck tier, last parity run",
 		Description: "Reads the route table, the parity results file written by 'cmdbridge parity' and the\n" +
 			"scripts under testdata/script/ of the repository. Prints an aligned table and totals, or\n" +
-			"the JSON report with --json; --html also writes a self-contained page.",
+			"the JSON report with --json; --html writes a self-contained page instead (with --json, both).",
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "json", Usage: "print the JSON report instead of the table"},
-			&ucli.StringFlag{Name: "html", Usage: "also write the report as one self-contained HTML page to `FILE`"},
+			&ucli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (and print no table)"},
 			&ucli.StringFlag{Name: "results", Usage: "parity results `FILE` (default: parity/last.json in the state directory of <dir>)"},
 			&ucli.StringFlag{Name: "dir", Usage: "repository `DIR` holding testdata/script (default: the current directory)"},
 		},
@@ -47,7 +47,10 @@ func statusCommand() *ucli.Command {
 				if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
 					return failed("status: %v", err)
 				}
-				fmt.Fprintf(c.App.ErrWriter, "cmdbridge: status page written to %s\n", path)
+				fmt.Fprintf(c.App.ErrWriter, "%s: status page written to %s\n", hostOf(c).Name, path)
+				if !c.Bool("json") {
+					return nil
+				}
 			}
 			if c.Bool("json") {
 				return status.WriteJSON(c.App.Writer, rep)

@@ -15,14 +15,14 @@ func init() { register(tokenCommand) }
 func tokenCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "token",
-		Usage: "mint, verify and rotate bearer tokens for cmdbridge serve (key: <workspace>/.cmdbridge/token.key)",
+		Usage: "mint, verify and rotate bearer tokens for cmdbridge serve (key: token.key in the workspace's state directory, .git/cmdbridge in a git work tree)",
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "mint",
 				Usage: "print a signed bearer token on one line",
 				Flags: []ucli.Flag{
 					&ucli.StringFlag{Name: "subject", Usage: "who calls: any name, or <workspace_id> / <workspace_id>:phone:<device_id>", Required: true},
-					&ucli.StringSliceFlag{Name: "tools", Usage: "tool globs the token may see (doublestar over canonical names: 'wu:*', '*'), repeatable or comma-separated"},
+					&ucli.StringSliceFlag{Name: "tools", Usage: "tool globs the token may see (doublestar over canonical names: 'wu:*', '*'), repeatable or comma-separated; required: --tools '' mints a token that sees no tool", Required: true},
 					&ucli.StringSliceFlag{Name: "read", Usage: "read scope path (relative to the workspace or absolute), repeatable"},
 					&ucli.StringSliceFlag{Name: "write", Usage: "write scope path (also grants reading), repeatable"},
 					&ucli.StringSliceFlag{Name: "events", Usage: "subject globs whose events the token may watch and acknowledge besides its own ('*' and '*:**' for a control plane), repeatable"},

@@ -5,6 +5,8 @@ import (
 	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func toolsCommand() *ucli.Command {
@@ -92,7 +94,7 @@ func toolsCommand() *ucli.Command {
 					defer k.Close()
 					name, ok := k.Resolve(c.Args().First())
 					if !ok {
-						return failed("unknown tool %q", c.Args().First())
+						return failed("unknown tool %q%s", c.Args().First(), tool.DidYouMean(c.Args().First(), toolNames(k)))
 					}
 					for _, s := range k.Tools() {
 						if s.Name == name {

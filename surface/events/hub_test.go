@@ -297,7 +297,9 @@ func TestSecondHubOnSameDirRefused(t *testing.T) {
 	dir := t.TempDir()
 	newHub(t, events.Config{Dir: dir})
 	_, err := events.NewHub(events.Config{Dir: dir})
-	assert.ErrorContains(t, err, "in use by another hub")
+	assert.ErrorContains(t, err, "in use by another server")
+	assert.ErrorContains(t, err, fmt.Sprintf("(pid %d: ", os.Getpid()), "the message names the process that holds the workspace")
+	assert.ErrorContains(t, err, "stop that one first")
 }
 
 func TestCloseEndsStreams(t *testing.T) {

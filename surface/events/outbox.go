@@ -57,8 +57,13 @@ func openOutbox(dir string) (*outbox, []stored, error) {
 	}
 	// Fail fast rather than wait: two hubs on one outbox would interleave appends.
 	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		holder := lockHolder(lock)
 		lock.Close()
-		return nil, nil, fmt.Errorf("outbox %s is in use by another hub: %w", dir, err)
+		return nil, nil, fmt.Errorf("the workspace's event outbox %s is in use by another server%s: stop that one first, or serve another workspace (%w)", dir, holder, err)
+	}
+	// The holder's pid, for the message a second server prints.
+	if err := lock.Truncate(0); err == nil {
+		_, _ = lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	f, err := os.OpenFile(filepath.Join(dir, outboxName), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -279,4 +284,30 @@ func writeSeq(dir string, s seqState) error {
 		return fmt.Errorf("stream seq: %w", err)
 	}
 	return nil
+}
+
+// lockHolder names the process that holds the outbox lock, from the pid it wrote into
+// the lock file: " (pid N: its command line)", or "" when that cannot be told.
+func lockHolder(lock *os.File) string {
+	buf := make([]byte, 32)
+	n, _ := lock.ReadAt(buf, 0)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(buf[:n])))
+	if err != nil || pid <= 0 {
+		return ""
+	}
+	cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	if err != nil || len(cmdline) == 0 {
+		return fmt.Sprintf(" (pid %d)", pid)
+	}
+	// The program and its subcommand words only: flags may carry secrets (a NATS URL).
+	var words []string
+	for i, w := range strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00") {
+		if i == 0 {
+			w = filepath.Base(w)
+		} else if strings.HasPrefix(w, "-") || len(words) == 4 {
+			break
+		}
+		words = append(words, w)
+	}
+	return fmt.Sprintf(" (pid %d: %s)", pid, strings.Join(words, " "))
 }

@@ -24,6 +24,8 @@
 //     keys. The file is written back as JSON indented with two spaces.
 //   - A change that would leave the file as it is writes nothing (idempotent), and the
 //     result says so.
+//   - [Disable] that leaves the file holding nothing else (as a file Enable created
+//     holds) removes the file, and a .vscode or .cursor directory it leaves empty.
 //   - Before a file is changed its previous content is copied to <file>.bak (replacing an
 //     older backup); the new content is written to a temporary file in the same directory
 //     and renamed over the file, so a reader sees the old file or the new one, never a

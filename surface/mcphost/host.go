@@ -119,6 +119,9 @@ type Change struct {
 	// Backup is the copy of the previous file, "" when nothing was written or the file
 	// did not exist before.
 	Backup string `json:"backup,omitempty"`
+	// FileRemoved says Disable removed the whole file: it held nothing but the removed
+	// entries (as a file Enable created does).
+	FileRemoved bool `json:"file_removed,omitempty"`
 }
 
 // ForeignError is returned when an entry of the requested name launches another
@@ -219,6 +222,19 @@ func Disable(t Target, names []string) (Change, error) {
 		return ch, nil
 	}
 	ch.Action = Removed
+	if len(f.servers) == 0 && len(f.root) <= 1 {
+		// Nothing but our entries was in the file, as when Enable created it: remove the
+		// file (and a project directory it leaves empty) rather than keep an empty
+		// shell and a backup of our own entry.
+		ch.FileRemoved = true
+		if err := os.Remove(t.Path); err != nil {
+			return ch, err
+		}
+		if dir := filepath.Dir(t.Path); t.Scope == ScopeProject && strings.HasPrefix(filepath.Base(dir), ".") {
+			_ = os.Remove(dir) // .vscode or .cursor, and only when empty; never the project itself
+		}
+		return ch, nil
+	}
 	ch.Backup, err = f.save(t)
 	return ch, err
 }

@@ -263,3 +263,37 @@ func TestDisableRemovesOnlyTheNamedEntries(t *testing.T) {
 	assert.Equal(t, mcphost.Absent, ch.Action)
 	assert.NoFileExists(t, missing.Path)
 }
+
+// TestDisableUndoesWhatEnableCreated: enable on a project with no host file, then
+// disable, leaves the project as it was: no empty file, no backup, no empty .vscode.
+func TestDisableUndoesWhatEnableCreated(t *testing.T) {
+	for _, host := range []string{"claude", "vscode", "cursor"} {
+		t.Run(host, func(t *testing.T) {
+			project := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(project, "README"), []byte("x"), 0o644))
+			tg, err := mcphost.Locate(host, "project", env(nil), project)
+			require.NoError(t, err)
+			before := listing(t, project)
+			_, err = mcphost.Enable(tg, "cb", mcphost.Entry{Command: "/bin/cmdbridge", Args: []string{"mcp"}})
+			require.NoError(t, err)
+			require.FileExists(t, tg.Path)
+			ch, err := mcphost.Disable(tg, []string{"cb"})
+			require.NoError(t, err)
+			assert.Equal(t, mcphost.Removed, ch.Action)
+			assert.True(t, ch.FileRemoved)
+			assert.Empty(t, ch.Backup)
+			assert.Equal(t, before, listing(t, project), "disable removes what enable created")
+		})
+	}
+}
+
+func listing(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, rel)
+		return err
+	}))
+	return out
+}
