@@ -42,11 +42,13 @@ demo: build
 demo-check: build
 	@SERVE_DEMO_NO_BUILD=1 scripts/serve-demo.sh --check
 
-## test: lint, the whole suite under the race detector (the parity package runs every
-## parity script on three lanes, cold and with the warm index, and holds the ratchet), the
-## demo check. `make parity` is the same scripts through the CLI, recording the results.
+## test: lint, then every package once (scripts/test.sh: the race detector on the packages
+## where concurrency lives, the rest without it, side by side; no fixed timeout; the
+## slowest packages reported), then the demo check. The parity package runs every parity
+## script on three lanes, cold and with the warm index, and holds the ratchet; the
+## TestRedTeam* tests are the attacks of `make redteam`. Budget: 5 minutes on 2 cores.
 test: deps lint
-	$(GO) test -race -count=1 -timeout 20m ./...
+	@scripts/test.sh
 	$(MAKE) --no-print-directory demo-check
 
 ## redteam: every attack on governance as a test (TestRedTeam*: option injection, keys read

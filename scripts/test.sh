@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The Go half of `make test`: every package of the module, once.
+#
+# The race detector runs where concurrency lives: a package whose own (non-test) code
+# imports sync, sync/atomic, os/signal or golang.org/x/sync runs under -race; every other
+# package (the corpus's commands and native tools, the analyzers, codegen, the outside
+# module tests, which build and run programs as separate processes) runs without it, at a
+# fraction of the cost. The rule is computed from `go list` on every run, so a package
+# that starts sharing state across goroutines moves into the race group by itself.
+#
+# No fixed wall-clock timeout (-timeout 0): a busy machine is slow, not broken; every
+# test bounds itself by what it checks. The two groups run side by side, and the slowest
+# packages are reported at the end, against the budget the README states.
+#
+#   scripts/test.sh [go test flags…]     e.g. scripts/test.sh -run TestFoo
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+race=() plain=()
+while read -r path imports; do
+  if [[ " $imports " =~ \ (sync|sync/atomic|os/signal|golang\.org/x/sync/[^\ ]*)\  ]]; then
+    race+=("$path")
+  else
+    plain+=("$path")
+  fi
+done < <($GO list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./...)
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+start=$(date +%s)
+
+$GO test -count=1 -timeout 0 "$@" "${plain[@]}" >"$out/plain" 2>&1 &
+plain_pid=$!
+echo "== go test -race: ${#race[@]} packages where concurrency lives (the other ${#plain[@]} run without -race alongside)"
+$GO test -race -count=1 -timeout 0 "$@" "${race[@]}" 2>&1 | tee "$out/race"
+race_status=${PIPESTATUS[0]}
+wait "$plain_pid"
+plain_status=$?
+echo "== go test (no -race): ${#plain[@]} packages"
+cat "$out/plain"
+
+elapsed=$(($(date +%s) - start))
+echo "== slowest packages (wall time; the whole go test run took ${elapsed}s):"
+cat "$out/race" "$out/plain" | awk -F'\t' '$1 ~ /^(ok|FAIL) *$/ && $3 ~ /s$/ { t = $3; sub(/s$/, "", t); printf "%8.1fs  %s\n", t, $2 }' |
+  sort -rn | head -5
+
+if [[ $race_status -ne 0 || $plain_status -ne 0 ]]; then
+  echo "FAIL: go test failed (race group status $race_status, other packages $plain_status)" >&2
+  exit 1
+fi
