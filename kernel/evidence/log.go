@@ -160,8 +160,8 @@ func Open(opts Options) (*Log, error) {
 		}
 	}
 	var (
-		head   tlog.Tree
-		headCP Checkpoint
+		head, below tlog.Tree
+		headCP      Checkpoint
 	)
 	err = l.locked(func() error {
 		var err error
@@ -169,7 +169,7 @@ func Open(opts Options) (*Log, error) {
 			return err
 		}
 		l.mac = newMAC(l.keys)
-		if headCP, head, err = highestHead(filepath.Join(opts.Dir, CheckpointsFile), l.keys.verifier); err != nil {
+		if headCP, head, below, err = highestHead(filepath.Join(opts.Dir, CheckpointsFile), l.keys.verifier); err != nil {
 			return err
 		}
 		// Records from before records had a MAC are authentic when a signed head covers
@@ -183,7 +183,7 @@ func Open(opts Options) (*Log, error) {
 			return err
 		}
 		if opts.Witness != "" {
-			_, wh, err := highestHead(opts.Witness, l.keys.verifier)
+			_, wh, _, err := highestHead(opts.Witness, l.keys.verifier)
 			if err != nil {
 				return err
 			}
@@ -192,6 +192,13 @@ func Open(opts Options) (*Log, error) {
 			}
 		}
 		l.lastCP = head.N
+		if opts.OnCheckpoint != nil && below.N > 0 {
+			proof, err := tlog.ProveTree(head.N, below.N, tlog.HashReaderFunc(l.readHashes))
+			if err != nil {
+				return err
+			}
+			headCP.PrevN, headCP.Proof = below.N, hexes(proof)
+		}
 		return nil
 	})
 	if opts.CheckpointIdle == 0 {
@@ -210,8 +217,9 @@ func Open(opts Options) (*Log, error) {
 		return nil, fmt.Errorf("evidence: open %s: %w", opts.Dir, err)
 	}
 	if opts.OnCheckpoint != nil && head.N > 0 {
-		// Hand over the head the log holds now: the final checkpoint of the last run
-		// may have been signed after its keeper stopped listening.
+		// Hand over the head the log holds now, linked to the head below it: the final
+		// checkpoint of the last run may have been signed after its keeper stopped
+		// listening.
 		headCP.Verifier = l.keys.vkey
 		opts.OnCheckpoint(headCP)
 	}
@@ -768,22 +776,25 @@ func readCheckpoints(path string) ([]Checkpoint, error) {
 }
 
 // highestHead is the largest head of path whose signature verifies (zero when none
-// does): what the log must hold at least.
-func highestHead(path string, v note.Verifier) (Checkpoint, tlog.Tree, error) {
+// does): what the log must hold at least. below is the largest verified head smaller
+// than it (zero when none), the start of its consistency proof when it is published.
+func highestHead(path string, v note.Verifier) (best Checkpoint, bestTree, below tlog.Tree, err error) {
 	cps, err := readCheckpoints(path)
 	if err != nil {
-		return Checkpoint{}, tlog.Tree{}, err
+		return Checkpoint{}, tlog.Tree{}, tlog.Tree{}, err
 	}
-	var (
-		best     Checkpoint
-		bestTree tlog.Tree
-	)
 	for _, cp := range cps {
-		if t, err := cp.Tree(v); err == nil && t.N > bestTree.N {
+		t, err := cp.Tree(v)
+		switch {
+		case err != nil:
+		case t.N > bestTree.N:
+			below = bestTree
 			best, bestTree = cp, t
+		case t.N < bestTree.N && t.N > below.N:
+			below = t
 		}
 	}
-	return best, bestTree, nil
+	return best, bestTree, below, nil
 }
 
 // loadOrCreateKey reads the signer key, creating the key pair on first use. It runs under
