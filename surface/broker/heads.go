@@ -36,7 +36,9 @@ func PublishCheckpoints(hub *events.Hub, onErr func(error)) func(evidence.Checkp
 		if err == nil {
 			_, err = hub.Publish(context.Background(), events.Checkpoint(payload))
 		}
-		if err != nil && onErr != nil {
+		// A closed hub is the serve's shutdown: the log's final head is published again
+		// when it next opens.
+		if err != nil && !errors.Is(err, events.ErrClosed) && onErr != nil {
 			onErr(fmt.Errorf("evidence checkpoint %d: %w", cp.N, err))
 		}
 	}
