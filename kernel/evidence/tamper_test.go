@@ -613,3 +613,34 @@ func TestLogFromBeforeMACsOpens(t *testing.T) {
 	assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
 	require.NoError(t, l.Close())
 }
+
+// TestRedTeamRestartRefusesALogItsOwnHeadsContradict damages a closed log without a
+// witness: the restarted writer holds it to its own checkpoints and records, and
+// refuses to record (and to sign) rather than start from the damage.
+func TestRedTeamRestartRefusesALogItsOwnHeadsContradict(t *testing.T) {
+	cases := map[string]func(t *testing.T, dir string){
+		"truncated in place below the signed head": func(t *testing.T, dir string) {
+			truncateAt(t, dir, 2)
+		},
+		"record edited in place": func(t *testing.T, dir string) {
+			ls := lines(t, dir)
+			ls[1] = bytes.Replace(ls[1], []byte(`"id":"c-1"`), []byte(`"id":"c-9"`), 1)
+			rewrite(t, dir, ls)
+		},
+	}
+	for name, damage := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeLog(t, dir, 5, 100)
+			damage(t, dir)
+			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			require.NoError(t, err)
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
+			assert.Error(t, l.Append(&evidence.Receipt{ID: "after"}))
+			require.NoError(t, l.Close())
+			data, err := os.ReadFile(filepath.Join(dir, evidence.CheckpointsFile))
+			require.NoError(t, err)
+			assert.Equal(t, 1, strings.Count(string(data), "\n"), "a head was signed over the damaged log")
+		})
+	}
+}

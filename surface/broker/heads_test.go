@@ -1,6 +1,7 @@
 package broker_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -96,33 +97,53 @@ func TestHeadStoreKeepsAGrowingLog(t *testing.T) {
 // that was rewound (records and checkpoints together) or started over under a fresh
 // key, and `evidence verify --published` fails the rewound log against the heads kept.
 func TestRedTeamHeadStoreSeesARewind(t *testing.T) {
-	cases := map[string]func(t *testing.T, dir string){
-		"records and checkpoints rewound together": func(t *testing.T, dir string) {
-			data, err := os.ReadFile(filepath.Join(dir, evidence.ReceiptsFile))
-			require.NoError(t, err)
-			var cut int
-			for i, n := 0, 0; i < len(data) && n < 3; i++ {
-				if data[i] == '\n' {
-					n, cut = n+1, i+1
-				}
+	cut := func(t *testing.T, dir string, n int) {
+		data, err := os.ReadFile(filepath.Join(dir, evidence.ReceiptsFile))
+		require.NoError(t, err)
+		var size int
+		for i, k := 0, 0; i < len(data) && k < n; i++ {
+			if data[i] == '\n' {
+				k, size = k+1, i+1
 			}
-			require.NoError(t, os.Truncate(filepath.Join(dir, evidence.ReceiptsFile), int64(cut)))
+		}
+		require.NoError(t, os.Truncate(filepath.Join(dir, evidence.ReceiptsFile), int64(size)))
+	}
+	cases := []struct {
+		name   string
+		rewind func(t *testing.T, dir string)
+		calls  int
+		// conflict is what the last head's conflict must say: which check saw it.
+		conflict string
+	}{
+		{"records and checkpoints rewound together, the log regrown past a kept size", func(t *testing.T, dir string) {
+			cut(t, dir, 3)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, evidence.CheckpointsFile), nil, 0o644))
-		},
-		"everything deleted, a fresh key": func(t *testing.T, dir string) {
+		}, 1, "another root at size 4"},
+		{"records and checkpoints rewound together, restarted at a new size", func(t *testing.T, dir string) {
+			cut(t, dir, 3)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, evidence.CheckpointsFile), nil, 0o644))
+		}, 0, "no consistency proof from any head kept"},
+		{"records rewound, checkpoints rewound to the first head", func(t *testing.T, dir string) {
+			cut(t, dir, 3)
+			data, err := os.ReadFile(filepath.Join(dir, evidence.CheckpointsFile))
+			require.NoError(t, err)
+			first := data[:bytes.IndexByte(data, '\n')+1]
+			require.NoError(t, os.WriteFile(filepath.Join(dir, evidence.CheckpointsFile), first, 0o644))
+		}, 2, "is not an extension of head 4"},
+		{"everything deleted, a fresh key", func(t *testing.T, dir string) {
 			for _, f := range []string{evidence.ReceiptsFile, evidence.CheckpointsFile, evidence.SigningKeyFile, evidence.VerifierKeyFile} {
 				require.NoError(t, os.Remove(filepath.Join(dir, f)))
 			}
-		},
+		}, 3, "signed by another key"},
 	}
-	for name, rewind := range cases {
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
 			h := newHeadLog(t)
-			h.write(t, 6)
-			rewind(t, h.dir)
-			h.write(t, 3)
+			h.write(t, 6) // heads 2, 4, 6
+			tc.rewind(t, h.dir)
+			h.write(t, tc.calls)
 			last := h.heads[len(h.heads)-1]
-			assert.NotEmpty(t, last.Conflict, "the rewound log's head was kept as fitting: %+v", last)
+			assert.Contains(t, last.Conflict, tc.conflict, "%+v", last)
 
 			rep, err := evidence.VerifyWith(h.dir, evidence.VerifyOptions{Published: []string{exportHeads(t, h.store, h.ws)}})
 			require.NoError(t, err)
