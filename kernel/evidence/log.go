@@ -398,9 +398,9 @@ func (l *Log) Close() error {
 // Err reports why the log can take no more receipts (closed, a failed write or sync,
 // its files replaced, removed or truncated under it, or lines in it that nobody with
 // the key wrote), or nil while it is healthy. The kernel asks before every call, so
-// that nothing runs that could not be recorded. It stats the log's two paths and the
-// open receipts file (a few microseconds); when the file's size is not what this log
-// last wrote or read, it first folds in the new lines under the writers' lock —
+// that nothing runs that could not be recorded. It stats the log's two paths (a few
+// microseconds, as before); when the receipts file's size is not what this log last
+// wrote or read, it first folds in the new lines under the writers' lock —
 // checking each one's MAC and place in the chain — so a forged or rewound log is
 // refused before the call runs, not after.
 func (l *Log) Err() error {
@@ -409,8 +409,10 @@ func (l *Log) Err() error {
 		l.mu.Unlock()
 		return errors.New("evidence: log is closed")
 	}
+	var size int64
 	if l.err == nil {
-		if err := l.intact(); err != nil {
+		var err error
+		if size, err = l.intact(); err != nil {
 			l.err = err
 		}
 	}
@@ -419,11 +421,7 @@ func (l *Log) Err() error {
 	if err != nil {
 		return err
 	}
-	st, err := l.f.Stat()
-	if err != nil {
-		return fmt.Errorf("evidence: %w", err)
-	}
-	if st.Size() == l.known.Load() {
+	if size == l.known.Load() {
 		return nil
 	}
 	if err := l.exclusive(l.foldIn); err != nil {
@@ -454,18 +452,23 @@ func idOf(f *os.File) (fileID, error) {
 
 // intact checks that the log's paths still name the files it has open. A log whose
 // file was replaced (a rename over it) or removed would otherwise go on appending to a
-// file nobody can read again: every later receipt silently lost.
-func (l *Log) intact() error {
+// file nobody can read again: every later receipt silently lost. It returns the size of
+// receipts.jsonl, from the same stat.
+func (l *Log) intact() (int64, error) {
+	var size int64
 	for i, name := range []string{ReceiptsFile, CheckpointsFile} {
 		var st unix.Stat_t
 		if err := unix.Stat(filepath.Join(l.opts.Dir, name), &st); err != nil {
-			return fmt.Errorf("evidence: %s was removed under the running log: %w", name, err)
+			return 0, fmt.Errorf("evidence: %s was removed under the running log: %w", name, err)
 		}
 		if (fileID{uint64(st.Dev), st.Ino}) != l.ids[i] {
-			return fmt.Errorf("evidence: %s was replaced under the running log", name)
+			return 0, fmt.Errorf("evidence: %s was replaced under the running log", name)
+		}
+		if i == 0 {
+			size = st.Size
 		}
 	}
-	return nil
+	return size, nil
 }
 
 // Len returns the number of records the log holds, as far as this writer knows.
