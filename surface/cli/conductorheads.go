@@ -25,6 +25,7 @@ func witnessCommand(conn []ucli.Flag) *ucli.Command {
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "durable", Usage: "durable consumer name: heads published while away arrive when it returns", Value: "cmdbridge-witness"},
 			&ucli.DurationFlag{Name: "for", Usage: "stop after this long (0: until Ctrl-C)"},
+			&ucli.IntFlag{Name: "count", Usage: "stop after this many heads (0: no limit)"},
 		}, conn...),
 		Action: func(c *ucli.Context) error {
 			st, devs, nc, err := controlPlane(c)
@@ -43,8 +44,14 @@ func witnessCommand(conn []ucli.Flag) *ucli.Command {
 				ctx, cancel = context.WithTimeout(ctx, d)
 				defer cancel()
 			}
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			n, limit := 0, c.Int("count")
 			ready := func() { fmt.Fprintln(c.App.ErrWriter, "cmdbridge conductor: keeping every workspace's evidence heads") }
 			err = broker.KeepHeads(ctx, nc, c.String("durable"), store, ready, func(ws string, h broker.Head, err error) {
+				if n++; limit > 0 && n >= limit {
+					defer cancel()
+				}
 				row := map[string]any{"workspace": ws, "name": devs[ws], "n": h.N, "root": h.Root}
 				if h.Conflict != "" {
 					row["conflict"] = h.Conflict
