@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -781,20 +782,25 @@ func readCheckpoints(path string) ([]Checkpoint, error) {
 // highestHead is the largest head of path whose signature verifies (zero when none
 // does): what the log must hold at least. below is the largest verified head smaller
 // than it (zero when none), the start of its consistency proof when it is published.
+// Heads are tried from the largest down, so a long file costs two signature checks,
+// not one per line.
 func highestHead(path string, v note.Verifier) (best Checkpoint, bestTree, below tlog.Tree, err error) {
 	cps, err := readCheckpoints(path)
 	if err != nil {
 		return Checkpoint{}, tlog.Tree{}, tlog.Tree{}, err
 	}
+	sort.SliceStable(cps, func(i, j int) bool { return cps[i].N > cps[j].N })
 	for _, cp := range cps {
+		if cp.N <= below.N || (bestTree.N > 0 && cp.N >= bestTree.N) {
+			continue
+		}
 		t, err := cp.Tree(v)
 		switch {
 		case err != nil:
-		case t.N > bestTree.N:
-			below = bestTree
+		case bestTree.N == 0:
 			best, bestTree = cp, t
-		case t.N < bestTree.N && t.N > below.N:
-			below = t
+		default:
+			return best, bestTree, t, nil
 		}
 	}
 	return best, bestTree, below, nil
