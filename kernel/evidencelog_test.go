@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,9 +41,10 @@ func TestCallsAreRefusedOnceTheEvidenceLogIsReplaced(t *testing.T) {
 }
 
 // configSetKernel is a kernel over a real workspace (a git repository with a
-// workspace.yaml) serving the corpus's config:set, allowed by policy; before, when
-// set, runs inside the call just before config:set does (a tamperer racing the call).
-// It returns the kernel, the workspace and the evidence directory.
+// workspace.yaml) serving the corpus's config:set, allowed by policy, and a read-only
+// test:noop; before, when set, runs inside the call just before config:set does (a
+// tamperer racing the call). It returns the kernel, the workspace and the evidence
+// directory.
 func configSetKernel(t *testing.T, before func()) (*kernel.Kernel, string, string) {
 	t.Helper()
 	ws, err := filepath.EvalSymlinks(t.TempDir())
@@ -65,6 +67,8 @@ func configSetKernel(t *testing.T, before func()) (*kernel.Kernel, string, strin
 		}
 		return set.Call(ctx, e, in)
 	})))
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "test:noop", Description: "nothing", Annotations: tool.Annotations{ReadOnlyHint: true}},
+		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output { return tool.OK(nil) })))
 	dir := filepath.Join(t.TempDir(), "evidence")
 	k, err := kernel.New(kernel.Config{
 		Workspace: ws, Pack: testPack, Native: reg, LookupEnv: tool.EnvFromMap(env),
@@ -124,32 +128,49 @@ func TestRedTeamConfigSetAfterTamperingCommitsNothing(t *testing.T) {
 
 // The log truncated while config:set runs (after the call was admitted, before its
 // receipt): the commit stands and so does its receipt, written after what is left
-// under a signed head that covers what was cut; the next call is refused.
+// under a signed head that covers what was cut; the next call is refused. It holds
+// whether config:set's own receipt finds the cut or a call made meanwhile found it
+// first (and was refused).
 func TestRedTeamConfigSetCommittedDuringTruncationKeepsItsReceipt(t *testing.T) {
-	var dir string
-	armed := false
-	k, ws, d := configSetKernel(t, func() {
-		if armed {
-			_ = os.Truncate(filepath.Join(dir, evidence.ReceiptsFile), 0)
-		}
-	})
-	dir = d
-	res := k.Call(context.Background(), setReq("1"))
-	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	for _, foundFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("found first by another call: %v", foundFirst), func(t *testing.T) {
+			var (
+				k     *kernel.Kernel
+				dir   string
+				armed bool
+				other kernel.Result
+			)
+			k, ws, dir := configSetKernel(t, func() {
+				if !armed {
+					return
+				}
+				_ = os.Truncate(filepath.Join(dir, evidence.ReceiptsFile), 0)
+				if foundFirst {
+					other = k.Call(context.Background(), req("test:noop", `{}`))
+				}
+			})
+			res := k.Call(context.Background(), setReq("1"))
+			require.True(t, res.Output.Success, "%+v", res.Output.Error)
 
-	armed = true
-	res = k.Call(context.Background(), setReq("2"))
-	require.True(t, res.Output.Success, "%+v", res.Output.Error)
-	assert.Nil(t, res.Output.Metadata["evidence_error"])
-	assert.Contains(t, git(t, ws, "log", "-1", "--format=%s"), "control_plane.limit=2")
-	data, err := os.ReadFile(filepath.Join(dir, evidence.ReceiptsFile))
-	require.NoError(t, err)
-	assert.Contains(t, string(data), `"id":"`+res.Receipt.ID+`"`, "the committed call's receipt is lost")
+			armed = true
+			res = k.Call(context.Background(), setReq("2"))
+			require.True(t, res.Output.Success, "%+v", res.Output.Error)
+			if foundFirst {
+				require.False(t, other.Output.Success, "the call made after the cut ran")
+				assert.Equal(t, tool.CodeExecutionFailed, other.Output.Error.Code)
+			}
+			assert.Nil(t, res.Output.Metadata["evidence_error"])
+			assert.Contains(t, git(t, ws, "log", "-1", "--format=%s"), "control_plane.limit=2")
+			data, err := os.ReadFile(filepath.Join(dir, evidence.ReceiptsFile))
+			require.NoError(t, err)
+			assert.Contains(t, string(data), `"id":"`+res.Receipt.ID+`"`, "the committed call's receipt is lost")
 
-	res = k.Call(context.Background(), setReq("3"))
-	require.False(t, res.Output.Success)
-	assert.Equal(t, tool.CodeExecutionFailed, res.Output.Error.Code)
-	rep, err := evidence.Verify(dir)
-	require.NoError(t, err)
-	assert.False(t, rep.OK(), "the cut went unseen")
+			res = k.Call(context.Background(), setReq("3"))
+			require.False(t, res.Output.Success)
+			assert.Equal(t, tool.CodeExecutionFailed, res.Output.Error.Code)
+			rep, err := evidence.Verify(dir)
+			require.NoError(t, err)
+			assert.False(t, rep.OK(), "the cut went unseen")
+		})
+	}
 }

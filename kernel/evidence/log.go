@@ -98,7 +98,7 @@ type Log struct {
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	queue    []*Receipt
+	queue    []queued
 	enqueued uint64
 	done     uint64
 	flushing bool
@@ -256,14 +256,42 @@ func (l *Log) closeFiles() error {
 
 // Append records r: it assigns r.Seq, r.PrevHash, r.MAC and r.Hash and returns once
 // the record is written (and synced in SyncGroup mode), sharing the write with
-// concurrent callers.
-func (l *Log) Append(r *Receipt) error {
+// concurrent callers. A failed log refuses it.
+func (l *Log) Append(r *Receipt) error { return l.append(r, false) }
+
+// AppendAdmitted is Append for the receipt of a call that was admitted while the log
+// was healthy (Err returned nil before it ran): the call has run, and may have
+// committed, so its receipt must not be lost to tampering found since — by this call's
+// own append, another call's, or the quiet-period checkpoint. When the log has failed
+// because it was tampered with, the receipt is still written, after whatever the file
+// holds now, continuing the log's own chain, under a freshly signed head; the log goes
+// on refusing every call. A log that failed otherwise (a write error, its file
+// replaced or removed) refuses it like Append.
+func (l *Log) AppendAdmitted(r *Receipt) error { return l.append(r, true) }
+
+// queued is one receipt waiting for the leader's write.
+type queued struct {
+	r        *Receipt
+	admitted bool
+}
+
+// writable reports whether a receipt may still be written by a log in its current
+// state. l.mu is held.
+func (l *Log) writable(admitted bool) bool {
+	return l.err == nil || admitted && errors.Is(l.err, ErrTampered)
+}
+
+func (l *Log) append(r *Receipt, admitted bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return errors.New("evidence: log is closed")
 	}
-	l.queue = append(l.queue, r)
+	if !l.writable(admitted) {
+		return l.err
+	}
+	r.Hash = ""
+	l.queue = append(l.queue, queued{r, admitted})
 	l.enqueued++
 	mine := l.enqueued
 	for l.done < mine {
@@ -271,41 +299,51 @@ func (l *Log) Append(r *Receipt) error {
 			l.cond.Wait()
 			continue
 		}
-		if l.err != nil {
-			// A failed log writes nothing more; the receipts queued behind the failure
-			// are dropped with it.
-			l.queue = nil
-			return l.err
-		}
 		l.flushing = true
 		// Let appenders that are about to queue join this write: one yield costs far
 		// less than the sync they would otherwise wait for separately.
 		l.mu.Unlock()
 		runtime.Gosched()
 		l.mu.Lock()
-		batch := l.queue
+		queue := l.queue
 		l.queue = nil
+		// A log that failed meanwhile writes only what it still may.
+		batch := make([]*Receipt, 0, len(queue))
+		for _, q := range queue {
+			if l.writable(q.admitted) {
+				batch = append(batch, q.r)
+			}
+		}
 		l.mu.Unlock()
-		wrote, err := l.commit(batch)
+		var (
+			wrote bool
+			err   error
+		)
+		if len(batch) > 0 {
+			wrote, err = l.commit(batch)
+		}
 		l.mu.Lock()
 		l.flushing = false
-		l.done += uint64(len(batch))
+		l.done += uint64(len(queue))
 		if err != nil && l.err == nil {
 			l.err = fmt.Errorf("evidence: %w", err)
 		}
-		if err == nil {
+		if err == nil && l.err == nil {
 			l.armIdleLocked()
 		}
 		l.cond.Broadcast()
 		if !wrote {
-			// This batch (ours among it) is not on record.
+			// This batch (ours among it, perhaps) is not on record.
 			for _, r := range batch {
 				r.Hash, r.MAC = "", ""
 			}
 		}
 	}
 	if r.Hash == "" {
-		return l.err
+		if l.err != nil {
+			return l.err
+		}
+		return errors.New("evidence: receipt not written")
 	}
 	// Written and synced: a log that failed while writing it (tampering found) refuses
 	// the next call, not this one's record.

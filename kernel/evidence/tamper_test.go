@@ -523,34 +523,45 @@ func TestRedTeamRestartRefusesARewindTheWitnessHolds(t *testing.T) {
 // TestRedTeamReceiptOfACallInFlightSurvivesTruncation truncates the log while a call
 // runs (after the call's check, before its receipt): the receipt is still written,
 // the head the writer can vouch for (which covers the records cut away) is signed, and
-// the log then refuses. Verify sees the records cut away before it.
+// the log then refuses. Verify sees the records cut away before it. It holds whether
+// the receipt's own append finds the cut or another check found it first (the next
+// call's, the quiet-period checkpoint's); a call admitted after the cut is refused.
 func TestRedTeamReceiptOfACallInFlightSurvivesTruncation(t *testing.T) {
-	dir := t.TempDir()
-	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
-	require.NoError(t, err)
-	for i := range 3 {
-		require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
-	}
-	require.NoError(t, l.Checkpoint())
-	require.NoError(t, l.Err(), "the call is admitted")
+	for _, foundFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("found first by another check: %v", foundFirst), func(t *testing.T) {
+			dir := t.TempDir()
+			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			require.NoError(t, err)
+			for i := range 3 {
+				require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
+			}
+			require.NoError(t, l.Checkpoint())
+			require.NoError(t, l.Err(), "the call is admitted")
 
-	truncateAt(t, dir, 1)
-	r := &evidence.Receipt{ID: "c-in-flight", Tool: "config:set", Status: evidence.StatusOK}
-	require.NoError(t, l.Append(r), "the receipt of a call that ran")
-	assert.ErrorIs(t, l.Err(), evidence.ErrTampered, "the next call is refused")
-	require.NoError(t, l.Close())
+			truncateAt(t, dir, 1)
+			if foundFirst {
+				require.ErrorIs(t, l.Err(), evidence.ErrTampered, "another call's check")
+				assert.Error(t, l.Append(&evidence.Receipt{ID: "c-refused"}), "the receipt of a call admitted after the cut")
+			}
+			r := &evidence.Receipt{ID: "c-in-flight", Tool: "config:set", Status: evidence.StatusOK}
+			require.NoError(t, l.AppendAdmitted(r), "the receipt of a call that ran")
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered, "the next call is refused")
+			require.NoError(t, l.Close())
 
-	data, err := os.ReadFile(filepath.Join(dir, evidence.ReceiptsFile))
-	require.NoError(t, err)
-	assert.Contains(t, string(data), `"id":"c-in-flight"`)
-	assert.Equal(t, int64(4), maxHead(t, filepath.Join(dir, evidence.CheckpointsFile)))
-	rep, err := evidence.Verify(dir)
-	require.NoError(t, err)
-	var kinds []string
-	for _, p := range rep.Problems {
-		kinds = append(kinds, p.Kind)
+			data, err := os.ReadFile(filepath.Join(dir, evidence.ReceiptsFile))
+			require.NoError(t, err)
+			assert.Contains(t, string(data), `"id":"c-in-flight"`)
+			assert.NotContains(t, string(data), `"id":"c-refused"`)
+			assert.Equal(t, int64(4), maxHead(t, filepath.Join(dir, evidence.CheckpointsFile)))
+			rep, err := evidence.Verify(dir)
+			require.NoError(t, err)
+			var kinds []string
+			for _, p := range rep.Problems {
+				kinds = append(kinds, p.Kind)
+			}
+			assert.Contains(t, kinds, evidence.Deleted, "%+v", rep.Problems)
+		})
 	}
-	assert.Contains(t, kinds, evidence.Deleted, "%+v", rep.Problems)
 }
 
 // Two writers of one workspace (two kernels, two processes) share the key through the
