@@ -564,6 +564,34 @@ func TestRedTeamReceiptOfACallInFlightSurvivesTruncation(t *testing.T) {
 	}
 }
 
+// TestRedTeamReceiptOfACallInFlightSurvivesAForgedLine: a line forged while a call
+// runs is left out; the call's receipt follows it in the file but continues the
+// authentic chain under a signed head, so Verify reports the forged line and nothing
+// else.
+func TestRedTeamReceiptOfACallInFlightSurvivesAForgedLine(t *testing.T) {
+	for _, mac := range []string{"", strings.Repeat("5a", 32)} {
+		t.Run(fmt.Sprintf("mac %q", mac), func(t *testing.T) {
+			dir := t.TempDir()
+			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			require.NoError(t, err)
+			for i := range 3 {
+				require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
+			}
+			require.NoError(t, l.Err(), "the call is admitted")
+			appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, mac))
+			require.NoError(t, l.AppendAdmitted(&evidence.Receipt{ID: "c-in-flight"}))
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
+			require.NoError(t, l.Close())
+
+			rep, err := evidence.Verify(dir)
+			require.NoError(t, err)
+			require.Len(t, rep.Problems, 1, "%+v", rep.Problems)
+			assert.Equal(t, evidence.Forged, rep.Problems[0].Kind)
+			assert.Equal(t, int64(4), rep.Covered)
+		})
+	}
+}
+
 // Two writers of one workspace (two kernels, two processes) share the key through the
 // evidence directory: each one's records authenticate for the other, and neither
 // refuses.
@@ -609,6 +637,15 @@ func TestLogFromBeforeMACsOpens(t *testing.T) {
 	rep, err := evidence.Verify(dir)
 	require.NoError(t, err)
 	require.True(t, rep.OK(), "%+v", rep.Problems)
+
+	// A MAC-less line past the signed head is forged, even in a log of MAC-less records.
+	clean := lines(t, dir)
+	appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, ""))
+	rep, err = evidence.Verify(dir)
+	require.NoError(t, err)
+	assert.Contains(t, kindsOf(rep), evidence.Forged, "%+v", rep.Problems)
+	rewrite(t, dir, clean)
+
 	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
 	require.NoError(t, err)
 	require.NoError(t, l.Err())
@@ -619,10 +656,21 @@ func TestLogFromBeforeMACsOpens(t *testing.T) {
 	require.True(t, rep.OK(), "%+v", rep.Problems)
 
 	appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, ""))
+	rep, err = evidence.Verify(dir)
+	require.NoError(t, err)
+	assert.Contains(t, kindsOf(rep), evidence.Forged, "%+v", rep.Problems)
 	l, err = evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
 	require.NoError(t, err)
 	assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
 	require.NoError(t, l.Close())
+}
+
+func kindsOf(rep evidence.Report) []string {
+	var out []string
+	for _, p := range rep.Problems {
+		out = append(out, p.Kind)
+	}
+	return out
 }
 
 // TestRedTeamRestartRefusesALogItsOwnHeadsContradict damages a closed log without a

@@ -110,6 +110,9 @@ func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 		edited bool
 	}
 	var recs []rec
+	// Writers put a MAC on every record since records have one: a record without one
+	// after one with one was not written by a writer.
+	seenMAC := false
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		line := bytes.TrimSpace(raw)
 		if len(line) == 0 {
@@ -135,6 +138,12 @@ func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 				Message: fmt.Sprintf("record %d (line %d) was not written with the log's key: its MAC does not verify", r.Seq, i+1)})
 			continue
 		}
+		if recMAC == "" && seenMAC && !edited {
+			rep.Problems = append(rep.Problems, Problem{Kind: Forged, Line: i + 1, Seq: r.Seq,
+				Message: fmt.Sprintf("record %d (line %d) carries no MAC, after records that do: not written with the log's key", r.Seq, i+1)})
+			continue
+		}
+		seenMAC = seenMAC || recMAC != ""
 		recs = append(recs, rec{line: i + 1, seq: r.Seq, prev: r.PrevHash, hash: stored, leaf: leaf, noMAC: recMAC == "", edited: edited})
 	}
 	rep.Records = len(recs)
