@@ -68,6 +68,10 @@ type call struct {
 	// readOnly is the effect of this call's input: a read-only call never takes the
 	// workspace write lock.
 	readOnly bool
+	// recordable says the evidence log was healthy when the call was admitted:
+	// whatever is found since, the call's receipt is written
+	// (evidence.Log.AppendAdmitted).
+	recordable bool
 }
 
 func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result {
@@ -85,6 +89,7 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	if err := k.log.Err(); err != nil {
 		return c.refuse(tool.Fail(tool.CodeExecutionFailed, "evidence log unavailable, refusing to run unrecorded: %v", err))
 	}
+	c.recordable = true
 	// 2. resolve.
 	name, ok := k.names.Resolve(req.Tool)
 	if !ok {
@@ -367,7 +372,11 @@ func (c *call) finish(out tool.Output, status string) Result {
 		meta["duration_ms"] = float64(end.Sub(c.admitted).Microseconds()) / 1000
 	}
 	out.Metadata = meta
-	if err := c.k.log.Append(&c.rec); err != nil {
+	appendReceipt := c.k.log.Append
+	if c.recordable {
+		appendReceipt = c.k.log.AppendAdmitted
+	}
+	if err := appendReceipt(&c.rec); err != nil {
 		// The call's outcome stands, but the caller must know it is not on record.
 		out.Metadata["evidence_error"] = err.Error()
 	}

@@ -109,4 +109,9 @@ type EvidenceConfig struct {
 	// checkpoint (evidence.Options.Witness); `cmdbridge evidence verify --witness`
 	// checks the log against it.
 	Witness string
+	// OnCheckpoint is handed every signed head once it is durable, with a consistency
+	// proof from the head handed over before (evidence.Options.OnCheckpoint): serve
+	// --nats publishes them as evidence:checkpoint events for the control plane to
+	// keep. It must not block for long.
+	OnCheckpoint func(evidence.Checkpoint)
 }

@@ -1,7 +1,7 @@
 package evidence
 
 // Receipt is the record of one terminal tool call. Field order is the on-disk order;
-// Hash must stay the last field (see the package documentation).
+// MAC and Hash must stay the last two fields (see the package documentation).
 type Receipt struct {
 	// Seq numbers records from 1 in log order; the log assigns it.
 	Seq int64 `json:"seq"`
@@ -41,7 +41,10 @@ type Receipt struct {
 	// scratch copy: whether the two agreed, and the differences when not.
 	Shadow   *ShadowNote `json:"shadow,omitempty"`
 	PrevHash string      `json:"prev_hash"`
-	Hash     string      `json:"hash"`
+	// MAC authenticates the record: HMAC-SHA256 of Hash under a key derived from the
+	// log's signing key (absent on records written before records had one).
+	MAC  string `json:"mac,omitempty"`
+	Hash string `json:"hash"`
 }
 
 // Statuses a receipt may carry.

@@ -2,6 +2,9 @@ package evidence_test
 
 import (
 	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,21 +14,24 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/sumdb/tlog"
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 )
 
 // tamperFixture is a closed log of 10 receipts with checkpoints at 4, 8 and 10, a
-// witness file outside the evidence directory, and the verifier key as the operator
-// keeps it.
+// witness file outside the evidence directory, the heads the log published (as the
+// control plane keeps them: `cmdbridge conductor checkpoints` exports this form), and
+// the verifier key as the operator keeps it.
 type tamperFixture struct {
-	dir, witness, key string
+	dir, witness, published, key string
 }
 
 func newTamperFixture(t *testing.T) tamperFixture {
 	t.Helper()
-	f := tamperFixture{dir: filepath.Join(t.TempDir(), "evidence"), witness: filepath.Join(t.TempDir(), "witness.jsonl")}
-	l, err := evidence.Open(evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, Witness: f.witness})
+	f := tamperFixture{dir: filepath.Join(t.TempDir(), "evidence"), witness: filepath.Join(t.TempDir(), "witness.jsonl"),
+		published: filepath.Join(t.TempDir(), "published.jsonl")}
+	l, err := evidence.Open(evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, Witness: f.witness, OnCheckpoint: f.publish(t)})
 	require.NoError(t, err)
 	for i := range 10 {
 		require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprintf("c-%d", i), Tool: "wu:status", Status: evidence.StatusOK}))
@@ -38,6 +44,101 @@ func newTamperFixture(t *testing.T) tamperFixture {
 }
 
 func (f tamperFixture) file(name string) string { return filepath.Join(f.dir, name) }
+
+// publish is the control plane's end of Options.OnCheckpoint: every head, kept.
+func (f tamperFixture) publish(t *testing.T) func(evidence.Checkpoint) {
+	return func(cp evidence.Checkpoint) {
+		line, err := json.Marshal(cp)
+		require.NoError(t, err)
+		pf, err := os.OpenFile(f.published, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		require.NoError(t, err)
+		_, err = pf.Write(append(line, '\n'))
+		require.NoError(t, err)
+		require.NoError(t, pf.Close())
+	}
+}
+
+// restart opens the log as a restarted server would (with the witness or not, always
+// publishing) and closes it, which signs a head when the log is healthy.
+func (f tamperFixture) restart(t *testing.T, withWitness bool) {
+	t.Helper()
+	opts := evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, OnCheckpoint: f.publish(t)}
+	if withWitness {
+		opts.Witness = f.witness
+	}
+	l, err := evidence.Open(opts)
+	require.NoError(t, err)
+	require.NoError(t, errors.Join(l.Err(), l.Close()) /* a refusing log's own error is the point of some cases */, "restart")
+}
+
+// restartRefused is restart for a log that must refuse to record.
+func (f tamperFixture) restartRefused(t *testing.T, withWitness bool) {
+	t.Helper()
+	opts := evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, OnCheckpoint: f.publish(t)}
+	if withWitness {
+		opts.Witness = f.witness
+	}
+	l, err := evidence.Open(opts)
+	require.NoError(t, err)
+	require.ErrorIs(t, l.Err(), evidence.ErrTampered)
+	require.NoError(t, l.Close())
+}
+
+// forgedLine is what someone who can append to receipts.jsonl but has no key can
+// write: the next record of the chain, valid JSON, its hash recomputed (the tlog record
+// hash of the line without its hash), with a made-up MAC or none.
+func forgedLine(t *testing.T, dir, mac string) []byte {
+	t.Helper()
+	ls := lines(t, dir)
+	var last evidence.Receipt
+	require.NoError(t, json.Unmarshal(ls[len(ls)-1], &last))
+	b, err := json.Marshal(evidence.Receipt{Seq: last.Seq + 1, ID: "c-forged", Tool: "wu:delete", Status: evidence.StatusOK, PrevHash: last.Hash})
+	require.NoError(t, err)
+	content := append(bytes.TrimSuffix(b, []byte(`,"hash":""}`)), '}')
+	h := tlog.RecordHash(content)
+	line := string(content[:len(content)-1])
+	if mac != "" {
+		line += `,"mac":"` + mac + `"`
+	}
+	return []byte(line + `,"hash":"` + hex.EncodeToString(h[:]) + "\"}\n")
+}
+
+func appendTo(t *testing.T, path string, data []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.Write(data)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+}
+
+// truncateAt cuts receipts.jsonl in place after its first n lines.
+func truncateAt(t *testing.T, dir string, n int) {
+	t.Helper()
+	var size int64
+	for _, l := range lines(t, dir)[:n] {
+		size += int64(len(bytes.TrimSuffix(l, []byte("\n")))) + 1
+	}
+	require.NoError(t, os.Truncate(filepath.Join(dir, evidence.ReceiptsFile), size))
+}
+
+// maxHead is the largest n of the checkpoint lines of path.
+func maxHead(t *testing.T, path string) int64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0
+	}
+	require.NoError(t, err)
+	var n int64
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var cp evidence.Checkpoint
+		if json.Unmarshal([]byte(line), &cp) == nil {
+			n = max(n, cp.N)
+		}
+	}
+	return n
+}
 
 // forge rewrites the log from scratch with an attacker's writer: the receipts (and the
 // checkpoints) are replaced by n new records, one of them changed, signed with whatever
@@ -77,12 +178,16 @@ func (f tamperFixture) keepCheckpoints(t *testing.T, keep func(line string) bool
 	require.NoError(t, os.WriteFile(f.file(evidence.CheckpointsFile), []byte(out.String()), 0o644))
 }
 
-func TestVerifyDetectsEveryTampering(t *testing.T) {
+// TestRedTeamVerifyDetectsEveryTampering is the tamper table: each row damages a
+// closed log as an attacker could, and Verify (with what the row names besides the
+// directory) must report the damage as the row's kind.
+func TestRedTeamVerifyDetectsEveryTampering(t *testing.T) {
 	const (
-		local   = iota // only what the directory holds
-		witness        // plus the operator's witness file
-		key            // plus the operator's trusted verifier key
-		both
+		local     = iota // only what the directory holds
+		witness          // plus the operator's witness file
+		key              // plus the operator's trusted verifier key
+		both             // witness and key
+		published        // plus the heads the control plane kept (its export)
 	)
 	cases := []struct {
 		name   string
@@ -180,8 +285,65 @@ func TestVerifyDetectsEveryTampering(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(f.witness, data, 0o600))
 		}, evidence.BadCheckpt},
+		// Issue #20 item 3: without the key, nobody extends, edits, truncates or rewinds
+		// the log unseen.
+		{"forged line appended: valid JSON, chain hash recomputed, no MAC", local, func(t *testing.T, f tamperFixture) {
+			appendTo(t, f.file(evidence.ReceiptsFile), forgedLine(t, f.dir, ""))
+		}, evidence.Forged},
+		{"forged line appended with a made-up MAC", local, func(t *testing.T, f tamperFixture) {
+			appendTo(t, f.file(evidence.ReceiptsFile), forgedLine(t, f.dir, strings.Repeat("ab", 32)))
+		}, evidence.Forged},
+		{"forged line appended, then a server restarted and closed", local, func(t *testing.T, f tamperFixture) {
+			appendTo(t, f.file(evidence.ReceiptsFile), forgedLine(t, f.dir, ""))
+			f.restartRefused(t, false)
+		}, evidence.Forged},
+		{"forged line inserted in the middle with a made-up MAC", local, func(t *testing.T, f tamperFixture) {
+			f.editLines(t, func(ls [][]byte) [][]byte {
+				var r evidence.Receipt
+				require.NoError(t, json.Unmarshal(ls[4], &r))
+				forged := bytes.Replace(ls[4], []byte(`"tool":"wu:status"`), []byte(`"tool":"wu:delete"`), 1)
+				content := bytes.Replace(forged, []byte(`,"mac":"`+r.MAC+`","hash":"`+r.Hash+`"}`), []byte("}"), 1)
+				h := tlog.RecordHash(bytes.TrimSpace(content))
+				forged = bytes.Replace(forged, []byte(r.Hash), []byte(hex.EncodeToString(h[:])), 1)
+				return append(ls[:4:4], append([][]byte{forged}, ls[5:]...)...)
+			})
+		}, evidence.Forged},
+		{"valid line replayed at the end", local, func(t *testing.T, f tamperFixture) {
+			appendTo(t, f.file(evidence.ReceiptsFile), lines(t, f.dir)[3])
+		}, evidence.Reordered},
+		{"truncated in place at a line boundary", local, func(t *testing.T, f tamperFixture) {
+			truncateAt(t, f.dir, 7)
+		}, evidence.Truncated},
+		{"checkpoints deleted, server restarted (witness)", witness, func(t *testing.T, f tamperFixture) {
+			require.NoError(t, os.Remove(f.file(evidence.CheckpointsFile)))
+			f.restart(t, true)
+		}, evidence.Rewound},
+		{"checkpoints emptied, server restarted (control plane)", published, func(t *testing.T, f tamperFixture) {
+			require.NoError(t, os.WriteFile(f.file(evidence.CheckpointsFile), nil, 0o644))
+			f.restart(t, false)
+		}, evidence.Rewound},
+		{"records and checkpoints rewound together, server restarted (witness)", witness, func(t *testing.T, f tamperFixture) {
+			truncateAt(t, f.dir, 6)
+			require.NoError(t, os.WriteFile(f.file(evidence.CheckpointsFile), nil, 0o644))
+			f.restartRefused(t, true)
+		}, evidence.Truncated},
+		{"records and checkpoints rewound together, server restarted (control plane)", published, func(t *testing.T, f tamperFixture) {
+			truncateAt(t, f.dir, 6)
+			require.NoError(t, os.WriteFile(f.file(evidence.CheckpointsFile), nil, 0o644))
+			f.restart(t, false)
+		}, evidence.Truncated},
+		{"records and checkpoints emptied, server restarted (control plane)", published, func(t *testing.T, f tamperFixture) {
+			require.NoError(t, os.WriteFile(f.file(evidence.ReceiptsFile), nil, 0o644))
+			require.NoError(t, os.WriteFile(f.file(evidence.CheckpointsFile), nil, 0o644))
+			f.restart(t, false)
+		}, evidence.Truncated},
+		{"whole log replaced under a fresh key pair (control plane)", published, func(t *testing.T, f tamperFixture) {
+			require.NoError(t, os.Remove(f.file(evidence.SigningKeyFile)))
+			require.NoError(t, os.Remove(f.file(evidence.VerifierKeyFile)))
+			f.forge(t, 10)
+		}, evidence.BadCheckpt},
 	}
-	require.GreaterOrEqual(t, len(cases), 20)
+	require.GreaterOrEqual(t, len(cases), 32)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newTamperFixture(t)
@@ -191,6 +353,9 @@ func TestVerifyDetectsEveryTampering(t *testing.T) {
 			}
 			if tc.with == key || tc.with == both {
 				opts.Key = f.key
+			}
+			if tc.with == published {
+				opts.Published = []string{f.published}
 			}
 			clean, err := evidence.VerifyWith(f.dir, opts)
 			require.NoError(t, err)
@@ -261,12 +426,280 @@ func TestLogRefusesToRunUnrecordedWhenItsFileIsReplaced(t *testing.T) {
 			require.NoError(t, l.Append(&evidence.Receipt{ID: "before"}))
 			require.NoError(t, l.Err())
 			damage(t, dir)
-			if name != "truncated" {
-				// Replacement and removal are seen before the next call runs.
-				require.Error(t, l.Err())
-			}
+			// Replacement, removal and truncation are seen before the next call runs.
+			require.Error(t, l.Err())
 			assert.Error(t, l.Append(&evidence.Receipt{ID: "after"}), "a receipt appended to a file nobody can read")
 			assert.Error(t, l.Err())
+		})
+	}
+}
+
+// TestRedTeamLiveLogRefusesTampering damages the log under a running writer: the next
+// call's check (Err) must refuse, nothing more is appended, no head is signed over a
+// line the writer did not write or cannot authenticate, and a restarted writer refuses
+// too (it opens refusing rather than signing).
+func TestRedTeamLiveLogRefusesTampering(t *testing.T) {
+	cases := []struct {
+		name   string
+		tamper func(t *testing.T, dir string)
+		kind   string
+	}{
+		{"forged line appended, no MAC", func(t *testing.T, dir string) {
+			appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, ""))
+		}, evidence.Forged},
+		{"forged line appended, made-up MAC", func(t *testing.T, dir string) {
+			appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, strings.Repeat("0f", 32)))
+		}, evidence.Forged},
+		{"valid line replayed", func(t *testing.T, dir string) {
+			appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), lines(t, dir)[1])
+		}, evidence.Reordered},
+		{"truncated in place", func(t *testing.T, dir string) {
+			truncateAt(t, dir, 2)
+		}, evidence.Truncated},
+		{"emptied in place", func(t *testing.T, dir string) {
+			require.NoError(t, os.Truncate(filepath.Join(dir, evidence.ReceiptsFile), 0))
+		}, evidence.Truncated},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, witness := t.TempDir(), filepath.Join(t.TempDir(), "witness.jsonl")
+			opts := evidence.Options{Dir: dir, Witness: witness, CheckpointIdle: -1}
+			l, err := evidence.Open(opts)
+			require.NoError(t, err)
+			for i := range 5 {
+				require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
+			}
+			require.NoError(t, l.Checkpoint())
+			require.NoError(t, l.Err())
+
+			tc.tamper(t, dir)
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered, "the next call is refused")
+			assert.Error(t, l.Append(&evidence.Receipt{ID: "after"}))
+			require.NoError(t, l.Close())
+			assert.LessOrEqual(t, maxHead(t, filepath.Join(dir, evidence.CheckpointsFile)), int64(5), "a head signed over the forged line")
+			assert.LessOrEqual(t, maxHead(t, witness), int64(5), "a head witnessed over the forged line")
+
+			l, err = evidence.Open(opts)
+			require.NoError(t, err)
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered, "a restarted writer records again")
+			assert.Error(t, l.Append(&evidence.Receipt{ID: "after restart"}))
+			require.NoError(t, l.Close())
+			assert.LessOrEqual(t, maxHead(t, filepath.Join(dir, evidence.CheckpointsFile)), int64(5), "a restarted writer signed over the forged line")
+
+			rep, err := evidence.VerifyWith(dir, evidence.VerifyOptions{Witness: witness})
+			require.NoError(t, err)
+			var kinds []string
+			for _, p := range rep.Problems {
+				kinds = append(kinds, p.Kind)
+			}
+			assert.Contains(t, kinds, tc.kind, "%+v", rep.Problems)
+		})
+	}
+}
+
+// TestRedTeamRestartRefusesARewindTheWitnessHolds rewinds records and checkpoints
+// together while no writer runs: the restarted writer, whose witness holds a larger
+// head, refuses to record instead of starting over.
+func TestRedTeamRestartRefusesARewindTheWitnessHolds(t *testing.T) {
+	dir, witness := t.TempDir(), filepath.Join(t.TempDir(), "witness.jsonl")
+	opts := evidence.Options{Dir: dir, Witness: witness, CheckpointIdle: -1}
+	l, err := evidence.Open(opts)
+	require.NoError(t, err)
+	for i := range 6 {
+		require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
+	}
+	require.NoError(t, l.Close())
+	truncateAt(t, dir, 3)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, evidence.CheckpointsFile), nil, 0o644))
+
+	l, err = evidence.Open(opts)
+	require.NoError(t, err)
+	assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
+	assert.Error(t, l.Append(&evidence.Receipt{ID: "after"}))
+	require.NoError(t, l.Close())
+	assert.Equal(t, int64(0), maxHead(t, filepath.Join(dir, evidence.CheckpointsFile)), "the rewound log was signed")
+}
+
+// TestRedTeamReceiptOfACallInFlightSurvivesTruncation truncates the log while a call
+// runs (after the call's check, before its receipt): the receipt is still written,
+// the head the writer can vouch for (which covers the records cut away) is signed, and
+// the log then refuses. Verify sees the records cut away before it. It holds whether
+// the receipt's own append finds the cut or another check found it first (the next
+// call's, the quiet-period checkpoint's); a call admitted after the cut is refused.
+func TestRedTeamReceiptOfACallInFlightSurvivesTruncation(t *testing.T) {
+	for _, foundFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("found first by another check: %v", foundFirst), func(t *testing.T) {
+			dir := t.TempDir()
+			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			require.NoError(t, err)
+			for i := range 3 {
+				require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
+			}
+			require.NoError(t, l.Checkpoint())
+			require.NoError(t, l.Err(), "the call is admitted")
+
+			truncateAt(t, dir, 1)
+			if foundFirst {
+				require.ErrorIs(t, l.Err(), evidence.ErrTampered, "another call's check")
+				assert.Error(t, l.Append(&evidence.Receipt{ID: "c-refused"}), "the receipt of a call admitted after the cut")
+			}
+			r := &evidence.Receipt{ID: "c-in-flight", Tool: "config:set", Status: evidence.StatusOK}
+			require.NoError(t, l.AppendAdmitted(r), "the receipt of a call that ran")
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered, "the next call is refused")
+			require.NoError(t, l.Close())
+
+			data, err := os.ReadFile(filepath.Join(dir, evidence.ReceiptsFile))
+			require.NoError(t, err)
+			assert.Contains(t, string(data), `"id":"c-in-flight"`)
+			assert.NotContains(t, string(data), `"id":"c-refused"`)
+			assert.Equal(t, int64(4), maxHead(t, filepath.Join(dir, evidence.CheckpointsFile)))
+			rep, err := evidence.Verify(dir)
+			require.NoError(t, err)
+			var kinds []string
+			for _, p := range rep.Problems {
+				kinds = append(kinds, p.Kind)
+			}
+			assert.Contains(t, kinds, evidence.Deleted, "%+v", rep.Problems)
+		})
+	}
+}
+
+// TestRedTeamReceiptOfACallInFlightSurvivesAForgedLine: a line forged while a call
+// runs is left out; the call's receipt follows it in the file but continues the
+// authentic chain under a signed head, so Verify reports the forged line and nothing
+// else.
+func TestRedTeamReceiptOfACallInFlightSurvivesAForgedLine(t *testing.T) {
+	for _, mac := range []string{"", strings.Repeat("5a", 32)} {
+		t.Run(fmt.Sprintf("mac %q", mac), func(t *testing.T) {
+			dir := t.TempDir()
+			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			require.NoError(t, err)
+			for i := range 3 {
+				require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
+			}
+			require.NoError(t, l.Err(), "the call is admitted")
+			appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, mac))
+			require.NoError(t, l.AppendAdmitted(&evidence.Receipt{ID: "c-in-flight"}))
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
+			require.NoError(t, l.Close())
+
+			rep, err := evidence.Verify(dir)
+			require.NoError(t, err)
+			require.Len(t, rep.Problems, 1, "%+v", rep.Problems)
+			assert.Equal(t, evidence.Forged, rep.Problems[0].Kind)
+			assert.Equal(t, int64(4), rep.Covered)
+		})
+	}
+}
+
+// Two writers of one workspace (two kernels, two processes) share the key through the
+// evidence directory: each one's records authenticate for the other, and neither
+// refuses.
+func TestSiblingWritersAreNotTampering(t *testing.T) {
+	dir := t.TempDir()
+	a, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1, CheckpointEvery: 3})
+	require.NoError(t, err)
+	b, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1, CheckpointEvery: 3})
+	require.NoError(t, err)
+	for i := range 10 {
+		w := a
+		if i%3 == 0 {
+			w = b
+		}
+		require.NoError(t, w.Err())
+		require.NoError(t, w.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
+	}
+	require.NoError(t, a.Err())
+	require.NoError(t, b.Err())
+	require.NoError(t, a.Close())
+	require.NoError(t, b.Close())
+	rep, err := evidence.Verify(dir)
+	require.NoError(t, err)
+	assert.True(t, rep.OK(), "%+v", rep.Problems)
+	assert.Equal(t, 10, rep.Records)
+}
+
+// A log written before records carried a MAC still opens and verifies: a signed head
+// covers its records instead. A MAC-less record past that head is forged.
+func TestLogFromBeforeMACsOpens(t *testing.T) {
+	dir := t.TempDir()
+	writeLog(t, dir, 5, 100)
+	strip := func() {
+		var out [][]byte
+		for _, l := range lines(t, dir) {
+			var r evidence.Receipt
+			require.NoError(t, json.Unmarshal(l, &r))
+			out = append(out, bytes.Replace(l, []byte(`,"mac":"`+r.MAC+`"`), nil, 1))
+		}
+		rewrite(t, dir, out)
+	}
+	strip()
+	rep, err := evidence.Verify(dir)
+	require.NoError(t, err)
+	require.True(t, rep.OK(), "%+v", rep.Problems)
+
+	// A MAC-less line past the signed head is forged, even in a log of MAC-less records.
+	clean := lines(t, dir)
+	appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, ""))
+	rep, err = evidence.Verify(dir)
+	require.NoError(t, err)
+	assert.Contains(t, kindsOf(rep), evidence.Forged, "%+v", rep.Problems)
+	rewrite(t, dir, clean)
+
+	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+	require.NoError(t, err)
+	require.NoError(t, l.Err())
+	require.NoError(t, l.Append(&evidence.Receipt{ID: "new"}))
+	require.NoError(t, l.Close())
+	rep, err = evidence.Verify(dir)
+	require.NoError(t, err)
+	require.True(t, rep.OK(), "%+v", rep.Problems)
+
+	appendTo(t, filepath.Join(dir, evidence.ReceiptsFile), forgedLine(t, dir, ""))
+	rep, err = evidence.Verify(dir)
+	require.NoError(t, err)
+	assert.Contains(t, kindsOf(rep), evidence.Forged, "%+v", rep.Problems)
+	l, err = evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+	require.NoError(t, err)
+	assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
+	require.NoError(t, l.Close())
+}
+
+func kindsOf(rep evidence.Report) []string {
+	var out []string
+	for _, p := range rep.Problems {
+		out = append(out, p.Kind)
+	}
+	return out
+}
+
+// TestRedTeamRestartRefusesALogItsOwnHeadsContradict damages a closed log without a
+// witness: the restarted writer holds it to its own checkpoints and records, and
+// refuses to record (and to sign) rather than start from the damage.
+func TestRedTeamRestartRefusesALogItsOwnHeadsContradict(t *testing.T) {
+	cases := map[string]func(t *testing.T, dir string){
+		"truncated in place below the signed head": func(t *testing.T, dir string) {
+			truncateAt(t, dir, 2)
+		},
+		"record edited in place": func(t *testing.T, dir string) {
+			ls := lines(t, dir)
+			ls[1] = bytes.Replace(ls[1], []byte(`"id":"c-1"`), []byte(`"id":"c-9"`), 1)
+			rewrite(t, dir, ls)
+		},
+	}
+	for name, damage := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeLog(t, dir, 5, 100)
+			damage(t, dir)
+			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			require.NoError(t, err)
+			assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
+			assert.Error(t, l.Append(&evidence.Receipt{ID: "after"}))
+			require.NoError(t, l.Close())
+			data, err := os.ReadFile(filepath.Join(dir, evidence.CheckpointsFile))
+			require.NoError(t, err)
+			assert.Equal(t, 1, strings.Count(string(data), "\n"), "a head was signed over the damaged log")
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,12 @@ const (
 	Uncovered = "uncovered"
 	// BadKey: the verifier key is missing, unreadable, or not the key the operator trusts.
 	BadKey = "bad_key"
+	// Forged: a record that was not written with the log's key (its MAC is missing or
+	// wrong), such as a line appended with a recomputed chain hash.
+	Forged = "forged"
+	// Rewound: a head published elsewhere (the witness, the control plane) that the
+	// local checkpoints no longer hold: they were deleted, emptied or rewound.
+	Rewound = "rewound"
 )
 
 // VerifyOptions name what Verify checks the log against besides its own directory.
@@ -40,6 +47,10 @@ type VerifyOptions struct {
 	// for the log: a log rewritten and re-signed with its own key, or truncated together
 	// with its checkpoints, fails.
 	Witness string
+	// Published are more files of heads kept elsewhere, in the same form: the control
+	// plane's export of the heads it kept for this workspace
+	// (`cmdbridge conductor checkpoints WS`). Each is checked like the witness.
+	Published []string
 }
 
 // Problem is one piece of damage. Line is the 1-based line of receipts.jsonl where it was
@@ -67,41 +78,73 @@ func (r Report) OK() bool { return len(r.Problems) == 0 }
 func Verify(dir string) (Report, error) { return VerifyWith(dir, VerifyOptions{}) }
 
 // VerifyWith checks the log in dir without modifying it. The error is for a log that
-// cannot be read at all; damage is reported in Report.Problems. Besides the chain, every
-// record must be covered by a valid signed checkpoint, the verifier key must be present
-// (and be opts.Key when given), and every checkpoint of opts.Witness must hold.
+// cannot be read at all; damage is reported in Report.Problems. Every record must carry
+// a valid MAC (when signing.key is readable: the MAC key derives from it) or be covered
+// by a valid signed checkpoint; the chain must be whole; every record must be covered by
+// a valid signed checkpoint; the verifier key must be present (and be opts.Key when
+// given); and every head of opts.Witness and opts.Published must hold: signed, no larger
+// than the log, consistent with the log's tree head (a tlog consistency proof), and
+// still among the local checkpoints.
 func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 	var rep Report
 	data, err := os.ReadFile(filepath.Join(dir, ReceiptsFile))
 	if err != nil {
 		return rep, fmt.Errorf("evidence verify: %w", err)
 	}
+	// The MAC key derives from the signing key; without it (another user, a copy of
+	// the log without its keys) MACs go unchecked and the signed checkpoints carry the
+	// proof alone.
+	var mac hash.Hash
+	if skey, err := os.ReadFile(filepath.Join(dir, SigningKeyFile)); err == nil {
+		if k, err := keysOf(string(skey)); err == nil {
+			mac = newMAC(k)
+		}
+	}
 	type rec struct {
-		line int
-		seq  int64
-		prev string
-		hash string
-		leaf tlog.Hash
+		line   int
+		seq    int64
+		prev   string
+		hash   string
+		leaf   tlog.Hash
+		noMAC  bool
+		edited bool
 	}
 	var recs []rec
+	// Writers put a MAC on every record since records have one: a record without one
+	// after one with one was not written by a writer.
+	seenMAC := false
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		line := bytes.TrimSpace(raw)
 		if len(line) == 0 {
 			continue
 		}
 		var r Receipt
-		content, stored, serr := splitLine(line)
+		content, stored, recMAC, serr := splitLine(line)
 		if serr != nil || json.Unmarshal(line, &r) != nil {
 			rep.Problems = append(rep.Problems, Problem{Kind: Malformed, Line: i + 1,
 				Message: fmt.Sprintf("line %d is not a receipt", i+1)})
 			continue
 		}
 		leaf := tlog.RecordHash(content)
-		if hex.EncodeToString(leaf[:]) != stored {
+		edited := hex.EncodeToString(leaf[:]) != stored
+		if edited {
 			rep.Problems = append(rep.Problems, Problem{Kind: Edited, Line: i + 1, Seq: r.Seq,
 				Message: fmt.Sprintf("record %d (line %d) was edited: its content does not match its hash", r.Seq, i+1)})
 		}
-		recs = append(recs, rec{line: i + 1, seq: r.Seq, prev: r.PrevHash, hash: stored, leaf: leaf})
+		if mac != nil && recMAC != "" && !macOK(mac, leaf, recMAC) && !edited {
+			// Not written with the key: left out of the chain, which goes on from the
+			// last authentic record (as the writers' did).
+			rep.Problems = append(rep.Problems, Problem{Kind: Forged, Line: i + 1, Seq: r.Seq,
+				Message: fmt.Sprintf("record %d (line %d) was not written with the log's key: its MAC does not verify", r.Seq, i+1)})
+			continue
+		}
+		if recMAC == "" && seenMAC && !edited {
+			rep.Problems = append(rep.Problems, Problem{Kind: Forged, Line: i + 1, Seq: r.Seq,
+				Message: fmt.Sprintf("record %d (line %d) carries no MAC, after records that do: not written with the log's key", r.Seq, i+1)})
+			continue
+		}
+		seenMAC = seenMAC || recMAC != ""
+		recs = append(recs, rec{line: i + 1, seq: r.Seq, prev: r.PrevHash, hash: stored, leaf: leaf, noMAC: recMAC == "", edited: edited})
 	}
 	rep.Records = len(recs)
 
@@ -152,7 +195,7 @@ func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 
 	cps, err := readCheckpoints(filepath.Join(dir, CheckpointsFile))
 	if err != nil {
-		return rep, err
+		return rep, fmt.Errorf("evidence verify: %w", err)
 	}
 	rep.Checkpoints = len(cps)
 	verifier, keyProblem := verifierFor(dir, opts.Key)
@@ -178,14 +221,27 @@ func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 		hashes = append(hashes, stored...)
 	}
 	clean := rep.OK()
+	// The log's own tree head, which every head kept elsewhere must be a prefix of.
+	var head tlog.Tree
+	if clean && len(recs) > 0 {
+		head.N = int64(len(recs))
+		if head.Hash, err = tlog.TreeHash(head.N, reader); err != nil {
+			return rep, err
+		}
+	}
+	type headKey struct {
+		n    int64
+		root string
+	}
+	local := map[headKey]bool{}
 	// check verifies one checkpoint against the log; it returns false when the
 	// checkpoint itself is not valid.
-	check := func(cp checkpoint, source string) bool {
+	check := func(cp Checkpoint, source string) bool {
 		if verifier == nil {
 			return false
 		}
-		n, err := note.Open([]byte(cp.Note), note.VerifierList(verifier))
-		if err != nil || !strings.Contains(n.Text, "\n"+fmt.Sprint(cp.N)+"\n"+cp.Root+"\n") {
+		tree, err := cp.Tree(verifier)
+		if err != nil {
 			rep.Problems = append(rep.Problems, Problem{Kind: BadCheckpt, Seq: cp.N,
 				Message: fmt.Sprintf("%s checkpoint at %d: signature or content invalid", source, cp.N)})
 			return false
@@ -198,8 +254,13 @@ func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 		if !clean || cp.N > int64(len(recs)) {
 			return true
 		}
-		root, err := tlog.TreeHash(cp.N, reader)
-		if err == nil && hex.EncodeToString(root[:]) != cp.Root {
+		// The head signed then and the log's head now: a tlog consistency proof from
+		// one to the other, as a keeper of heads checks a log it does not hold.
+		proof, err := tlog.ProveTree(head.N, tree.N, reader)
+		if err == nil {
+			err = tlog.CheckTree(proof, head.N, head.Hash, tree.N, tree.Hash)
+		}
+		if err != nil {
 			rep.Problems = append(rep.Problems, Problem{Kind: Edited, Seq: cp.N,
 				Message: fmt.Sprintf("records 1..%d no longer match the signed %s checkpoint (rewritten with recomputed hashes)", cp.N, source)})
 			clean = false
@@ -207,22 +268,43 @@ func VerifyWith(dir string, opts VerifyOptions) (Report, error) {
 		return true
 	}
 	for _, cp := range cps {
-		if check(cp, "local") && cp.N > rep.Covered && cp.N <= prevSeq {
-			rep.Covered = cp.N
+		if check(cp, "local") {
+			local[headKey{cp.N, cp.Root}] = true
+			if cp.N > rep.Covered && cp.N <= prevSeq {
+				rep.Covered = cp.N
+			}
 		}
 	}
+	elsewhere := []struct{ path, source string }{}
 	if opts.Witness != "" {
-		wcps, err := readCheckpoints(opts.Witness)
+		elsewhere = append(elsewhere, struct{ path, source string }{opts.Witness, "witness"})
+	}
+	for _, p := range opts.Published {
+		elsewhere = append(elsewhere, struct{ path, source string }{p, "published"})
+	}
+	for _, e := range elsewhere {
+		wcps, err := readCheckpoints(e.path)
 		if err != nil {
-			return rep, err
+			return rep, fmt.Errorf("evidence verify: %s: %w", e.source, err)
 		}
 		for _, cp := range wcps {
-			check(cp, "witness")
+			if check(cp, e.source) && !local[headKey{cp.N, cp.Root}] {
+				rep.Problems = append(rep.Problems, Problem{Kind: Rewound, Seq: cp.N,
+					Message: fmt.Sprintf("the %s checkpoint at %d is not among the local checkpoints: they were deleted, emptied or rewound", e.source, cp.N)})
+			}
 		}
 	}
 	if verifier != nil && rep.Covered < prevSeq {
 		rep.Problems = append(rep.Problems, Problem{Kind: Uncovered, Seq: rep.Covered + 1,
 			Message: fmt.Sprintf("records %d..%d are covered by no valid signed checkpoint (forged tail, or checkpoints removed)", rep.Covered+1, prevSeq)})
+	}
+	if mac != nil {
+		for i, r := range recs {
+			if r.noMAC && int64(i) >= rep.Covered && !r.edited {
+				rep.Problems = append(rep.Problems, Problem{Kind: Forged, Line: r.line, Seq: r.seq,
+					Message: fmt.Sprintf("record %d (line %d) carries no MAC and no signed checkpoint covers it: not written with the log's key", r.seq, r.line)})
+			}
+		}
 	}
 	return rep, nil
 }
@@ -254,27 +336,4 @@ func verifierFor(dir, trusted string) (note.Verifier, string) {
 		return nil, fmt.Sprintf("%s does not parse: %v", VerifierKeyFile, verr)
 	}
 	return v, ""
-}
-
-func readCheckpoints(path string) ([]checkpoint, error) {
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("evidence verify: %w", err)
-	}
-	var out []checkpoint
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var cp checkpoint
-		if err := json.Unmarshal([]byte(line), &cp); err != nil {
-			out = append(out, checkpoint{N: -1})
-			continue
-		}
-		out = append(out, cp)
-	}
-	return out, nil
 }

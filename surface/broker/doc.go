@@ -38,6 +38,13 @@
 //   - A command is acknowledged to the broker only after the outbox holds its
 //     conductor:command event; a redelivered command keeps its event_id.
 //
+//   - The control plane keeps every head of a workspace's evidence log it is sent
+//     ([HeadStore], [KeepHeads]): a head is kept only when its note verifies under the
+//     key it names, under the workspace its subject names, and is never dropped; one
+//     that does not extend the heads kept (another key, another root at a kept size, a
+//     consistency proof that fails, no link at all) is kept with its conflict, so that
+//     `evidence verify --published` holds the workspace's log to all of them.
+//
 // The package never creates the streams on a sidecar's behalf beyond what
 // [EnsureStreams] does when a control plane calls it, and never holds broker
 // credentials: the caller connects.

@@ -48,7 +48,7 @@ func TestSubjects(t *testing.T) {
 	for _, s := range broker.DurableEventSubjects() {
 		assert.True(t, strings.HasPrefix(s, "cmdbridge.*.events."), s)
 	}
-	assert.Len(t, broker.DurableEventSubjects(), 3, "approval requested, approval resolved, conductor command")
+	assert.Len(t, broker.DurableEventSubjects(), 4, "approval requested, approval resolved, conductor command, evidence checkpoint")
 	a, b := broker.CommandConsumer("a.b"), broker.CommandConsumer("a_b")
 	assert.NotEqual(t, a, b)
 	assert.NotContains(t, a, ".")

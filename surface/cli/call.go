@@ -266,11 +266,12 @@ func evidenceCommand() *ucli.Command {
 		Usage: "inspect the evidence log",
 		Subcommands: []*ucli.Command{{
 			Name:  "verify",
-			Usage: "check the receipt chain and signed checkpoints; exit 1 on any damage",
+			Usage: "check the receipts (chain, MACs) and signed checkpoints, against the witness and the control plane's heads when given; exit 1 on any damage",
 			Flags: []ucli.Flag{
 				&ucli.StringFlag{Name: "dir", Usage: "evidence directory (default: evidence/ in the workspace's state directory: <git common dir>/cmdbridge, or <workspace>/.cmdbridge outside a repository)"},
 				&ucli.StringFlag{Name: "witness", Usage: "a file of checkpoints kept outside the workspace (evidence.witness in the config): every one must hold for the log"},
 				&ucli.StringFlag{Name: "key", Usage: "the verifier key you trust, as a file or as the key text: checkpoints are checked with it, and a different verifier.key fails"},
+				&ucli.StringSliceFlag{Name: "published", Usage: "a file of the heads the control plane kept for this workspace ('cmdbridge conductor checkpoints WS'): every one must hold for the log, through a consistency proof, and still be among its checkpoints (repeatable)"},
 				&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			},
 			Action: func(c *ucli.Context) error {
@@ -282,7 +283,7 @@ func evidenceCommand() *ucli.Command {
 					}
 					dir = st.Path(statedir.Evidence)
 				}
-				opts := evidence.VerifyOptions{Witness: c.String("witness"), Key: c.String("key")}
+				opts := evidence.VerifyOptions{Witness: c.String("witness"), Key: c.String("key"), Published: c.StringSlice("published")}
 				if opts.Key != "" {
 					if text, err := os.ReadFile(opts.Key); err == nil {
 						opts.Key = string(text)

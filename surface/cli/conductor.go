@@ -258,6 +258,8 @@ func conductorCommand() *ucli.Command {
 					return nil
 				},
 			},
+			witnessCommand(conn),
+			checkpointsCommand(),
 		},
 	}
 }

@@ -50,7 +50,9 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	cp, err := nats.Connect(ns.ClientURL())
 	require.NoError(t, err)
 	t.Cleanup(cp.Close)
-	tail, err := cp.SubscribeSync("cmdbridge.ws-demo.events.>")
+	// tool_called only: the workspace also publishes its evidence heads (at start, and a
+	// second after a call), which say nothing about a claim.
+	tail, err := cp.SubscribeSync("cmdbridge.ws-demo.events.agent-runtime:tool_called")
 	require.NoError(t, err)
 	require.NoError(t, cp.Flush())
 

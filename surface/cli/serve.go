@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
+	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
@@ -92,6 +93,13 @@ func runServe(c *ucli.Context) error {
 		cfg.OnResult, cfg.Approver = hook, nil
 		if c.Bool("buffered-evidence") {
 			cfg.Evidence.Sync = evidence.SyncBuffered
+		}
+		if bc.url != "" {
+			// Every signed head of the evidence log goes to the control plane, which keeps
+			// it (conductor witness): a log rewound later fails against it.
+			cfg.Evidence.OnCheckpoint = broker.PublishCheckpoints(hub, func(err error) {
+				fmt.Fprintf(stderr, "cmdbridge serve: nats: %v\n", err)
+			})
 		}
 	})
 	if err != nil {

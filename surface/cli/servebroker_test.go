@@ -104,7 +104,9 @@ func TestServeJoinsNATS(t *testing.T) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	require.Equal(t, 202, resp.StatusCode)
-	cons, err := js.CreateOrUpdateConsumer(ctx, broker.EventStream, jetstream.ConsumerConfig{Durable: "cp", AckPolicy: jetstream.AckExplicitPolicy})
+	// Filtered to commands: the stream also carries the workspace's evidence heads.
+	cons, err := js.CreateOrUpdateConsumer(ctx, broker.EventStream, jetstream.ConsumerConfig{Durable: "cp", AckPolicy: jetstream.AckExplicitPolicy,
+		FilterSubject: broker.EventSubject("ws-7", events.KindCommand)})
 	require.NoError(t, err)
 	msg, err := cons.Next(jetstream.FetchMaxWait(15 * time.Second))
 	require.NoError(t, err, "the command did not reach the event stream")

@@ -112,7 +112,7 @@ func TestDurableKinds(t *testing.T) {
 	want := map[string]bool{
 		events.KindToolCalled: false, events.KindTurnStarted: false, events.KindTurnCompleted: false,
 		events.KindTurnAborted: false, events.KindApprovalRequested: true, events.KindApprovalResolved: true,
-		events.KindCommand: true,
+		events.KindCommand: true, events.KindCheckpoint: true,
 	}
 	require.Len(t, events.Kinds(), len(want))
 	for _, k := range events.Kinds() {

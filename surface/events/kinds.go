@@ -6,8 +6,8 @@ import (
 	"sort"
 )
 
-// Kinds of the stream. Approval and command kinds are durable (outbox, at-least-once);
-// the others are ephemeral telemetry.
+// Kinds of the stream. Approval, command and checkpoint kinds are durable (outbox,
+// at-least-once); the others are ephemeral telemetry.
 const (
 	KindToolCalled        = "agent-runtime:tool_called"
 	KindTurnStarted       = "agent-runtime:turn_started"
@@ -16,6 +16,9 @@ const (
 	KindApprovalRequested = "agent-runtime:approval_requested"
 	KindApprovalResolved  = "agent-runtime:approval_resolved"
 	KindCommand           = "conductor:command"
+	// KindCheckpoint carries a signed tree head of the workspace's evidence log
+	// (evidence.Checkpoint) to whoever keeps heads: the control plane.
+	KindCheckpoint = "evidence:checkpoint"
 )
 
 // KindGap is the control event a resuming subscriber receives, without an SSE id, when
@@ -59,6 +62,7 @@ var kinds = map[string]kindSpec{
 	KindApprovalRequested: {durable: true, required: []string{"approval_id", "tool"}},
 	KindApprovalResolved:  {durable: true, required: []string{"approval_id", "decision"}, check: checkDecision},
 	KindCommand:           {durable: true, required: []string{"command"}},
+	KindCheckpoint:        {durable: true, required: []string{"root", "note", "verifier"}},
 }
 
 // Kinds lists every publishable kind, sorted.
@@ -190,4 +194,14 @@ func ApprovalResolved(channel, runID, callID, approvalID, decision string, extra
 func Command(channel, command string, extra map[string]any) Event {
 	return Event{Kind: KindCommand, Channel: channel,
 		Payload: withFields(map[string]any{"command": command}, extra)}
+}
+
+// CheckpointChannel is the channel of evidence:checkpoint events: heads leave in the
+// order the log signed them.
+const CheckpointChannel = "evidence"
+
+// Checkpoint is a durable evidence:checkpoint event; payload is the published head
+// (evidence.Checkpoint's fields: n, root, note, verifier, prev_n, proof).
+func Checkpoint(payload map[string]any) Event {
+	return Event{Kind: KindCheckpoint, Channel: CheckpointChannel, Payload: payload}
 }
