@@ -230,4 +230,3 @@ func TestRedTeamHardLinkToStateIsRefused(t *testing.T) {
 		}
 	})
 }
-
