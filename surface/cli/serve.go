@@ -114,7 +114,7 @@ func runServe(c *ucli.Context) error {
 			MaxConns: c.Int("max-conns"), MaxConnsPerAddr: c.Int("max-conns-per-addr"),
 		},
 		AllowedOrigins: c.StringSlice("allow-origin"),
-		MCPOptions: []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
+		MCPOptions:     []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
 	})
 	if err != nil {
 		return failed("%v", err)
