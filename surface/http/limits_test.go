@@ -296,17 +296,21 @@ func TestRedTeamBodiesAreBounded(t *testing.T) {
 	s := serveFixture(t, surfacehttp.Config{MaxBodyBytes: 1024, MaxMCPBodyBytes: 2048})
 	tok := mintToken(t, "caller", []string{"t:*"}, []string{"."}, nil, time.Hour)
 	big := func(n int) string { return `{"text":"` + strings.Repeat("x", n) + `"}` }
+	initialize := func(n int) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"` + strings.Repeat("x", n) + `","version":"1"}}}`
+	}
 	for _, tc := range []struct {
 		method, path, body string
 	}{
 		{nethttp.MethodPost, "/tools/t:echo", big(2000)},
 		{nethttp.MethodPost, "/turns", big(2000)},
-		{nethttp.MethodPost, "/mcp", big(3000)},
+		{nethttp.MethodPost, "/mcp", initialize(3000)},
 		{nethttp.MethodDelete, "/calls/x", big(2000)},
 	} {
 		req, err := nethttp.NewRequest(tc.method, s.url+tc.path, strings.NewReader(tc.body))
 		require.NoError(t, err)
 		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		resp, err := nethttp.DefaultClient.Do(req)
 		require.NoError(t, err)
@@ -315,8 +319,7 @@ func TestRedTeamBodiesAreBounded(t *testing.T) {
 		assert.Equal(t, nethttp.StatusRequestEntityTooLarge, resp.StatusCode, "%s %s: %s", tc.method, tc.path, b)
 	}
 	// Within the limit, /mcp is served (its limit is its own).
-	req, err := nethttp.NewRequest(nethttp.MethodPost, s.url+"/mcp", strings.NewReader(
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"`+strings.Repeat("x", 1500)+`","version":"1"}}}`))
+	req, err := nethttp.NewRequest(nethttp.MethodPost, s.url+"/mcp", strings.NewReader(initialize(1500)))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("Content-Type", "application/json")
