@@ -365,3 +365,41 @@ func TestLongCallOutlivesTimeouts(t *testing.T) {
 	require.NoError(t, err, "the long call's connection was cut")
 	assert.Contains(t, string(body), `"code":"CANCELLED"`)
 }
+
+// TestEventStreamOutlivesTimeouts: an event stream open longer than every timeout still
+// delivers: nothing cuts a stream that is waiting for its next event (the hub bounds
+// each of its writes itself, as the server's writer does).
+func TestEventStreamOutlivesTimeouts(t *testing.T) {
+	const short = 200 * time.Millisecond
+	s := serveFixture(t, surfacehttp.Config{Events: newHub(t, t.TempDir()), Limits: surfacehttp.Limits{
+		HeaderTimeout: short, BodyTimeout: short, WriteTimeout: short, IdleTimeout: short,
+	}})
+	tok := mintToken(t, "caller", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodGet, s.url+"/events", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := nethttp.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, nethttp.StatusOK, resp.StatusCode)
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "retry:") {
+	}
+	time.Sleep(10 * short) // past every timeout
+
+	cmd, err := nethttp.NewRequest(nethttp.MethodPost, s.url+"/commands", strings.NewReader(`{"command":"still-there"}`))
+	require.NoError(t, err)
+	cmd.Header.Set("Authorization", "Bearer "+tok)
+	cresp, err := nethttp.DefaultClient.Do(cmd)
+	require.NoError(t, err)
+	_ = cresp.Body.Close()
+	require.Equal(t, nethttp.StatusAccepted, cresp.StatusCode)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "data:") && strings.Contains(sc.Text(), "still-there") {
+			return
+		}
+	}
+	t.Fatalf("the stream ended before the command arrived: %v", sc.Err())
+}

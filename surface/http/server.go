@@ -272,9 +272,9 @@ func (s *Server) authed(next func(nethttp.ResponseWriter, *nethttp.Request, toke
 			return
 		}
 		authenticated(r)
-		// The whole body is read here, within the size limit and Limits.BodyTimeout; then
-		// the read deadline is lifted, so a long call or a stream is not cut by it (the
-		// connection's background read still sees a client that goes away).
+		// The whole body is read here, within the size limit and Limits.BodyTimeout. Once
+		// it is in, net/http lifts the read deadline (its background read, which sees a
+		// client going away, runs without one), so a long call or a stream is not cut.
 		limit := s.cfg.MaxBodyBytes
 		if r.URL.Path == "/mcp" {
 			limit = s.cfg.MaxMCPBodyBytes
@@ -284,7 +284,6 @@ func (s *Server) authed(next func(nethttp.ResponseWriter, *nethttp.Request, toke
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		_ = nethttp.NewResponseController(w).SetReadDeadline(time.Time{})
 		defer working(r)()
 		next(w, r.WithContext(context.WithValue(r.Context(), claimsKey{}, claims)), claims)
 	}
