@@ -8,9 +8,12 @@ import (
 	"io"
 	"net"
 	nethttp "net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -402,4 +405,97 @@ func TestEventStreamOutlivesTimeouts(t *testing.T) {
 		}
 	}
 	t.Fatalf("the stream ended before the command arrived: %v", sc.Err())
+}
+
+// limitedServerEnv makes the test binary the server of
+// TestRedTeamDescriptorLimitCannotBlockACall, under a low open-file limit.
+const limitedServerEnv = "CMDBRIDGE_TEST_LIMITED_SERVER"
+
+// limitedServerFiles is the child's open-file limit: the `ulimit -n 256` of the report
+// that had `accept4: too many open files` block a real call.
+const limitedServerFiles = 256
+
+// TestRedTeamDescriptorLimitCannotBlockACall reproduces descriptor exhaustion: the test
+// binary runs itself as a server whose RLIMIT_NOFILE is 256, with the default connection
+// caps (so MaxConns is half the limit) and no timeouts (only the caps act), and this
+// process opens 300 silent, idle and slow-body connections to it — more than its
+// descriptors. The server must keep accepting, and a real authenticated call succeeds.
+func TestRedTeamDescriptorLimitCannotBlockACall(t *testing.T) {
+	if os.Getenv(limitedServerEnv) == "1" {
+		runLimitedServer(t)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRedTeamDescriptorLimitCannotBlockACall$", "-test.count=1")
+	cmd.Env = append(os.Environ(), limitedServerEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	// A cleanup, not a defer: it runs after the attacker's (registered later) has closed
+	// every connection, so the child's shutdown has nothing left to wait for.
+	t.Cleanup(func() {
+		_ = stdin.Close() // the child stops when its stdin closes
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", stderr.String())
+		}
+	})
+	var url, tok string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "LIMITED-SERVER "); ok {
+			url, tok, _ = strings.Cut(rest, " ")
+			break
+		}
+	}
+	require.NotEmpty(t, url, "the server did not start")
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+
+	a := newAttacker(t, strings.TrimPrefix(url, "http://"))
+	a.silent(100)
+	a.idle(100)
+	a.slow(100, tok, 50*time.Millisecond)
+	status, body := realCall(t, url, tok)
+	assert.Equal(t, nethttp.StatusOK, status, body)
+	assert.Contains(t, body, `"text":"through"`)
+	waitFor(t, "the server to close what it cannot hold", func() bool {
+		return a.closed.Load() >= a.opened.Load()-limitedServerFiles/2
+	})
+	assert.NotContains(t, stderr.String(), "too many open files")
+}
+
+// runLimitedServer is the child's side: lower the open-file limit, serve, print the URL
+// and a token, and stop when stdin closes.
+func runLimitedServer(t *testing.T) {
+	lim := syscall.Rlimit{Cur: limitedServerFiles, Max: limitedServerFiles}
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim))
+	s := serveFixture(t, surfacehttp.Config{Limits: surfacehttp.Limits{
+		HeaderTimeout: -1, BodyTimeout: -1, WriteTimeout: -1, IdleTimeout: -1,
+	}})
+	tok := mintToken(t, "caller", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	fmt.Printf("LIMITED-SERVER %s %s\n", s.url, tok)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+}
+
+// syncBuffer is a strings.Builder that a child's stderr copier and the test may share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
