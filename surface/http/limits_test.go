@@ -20,7 +20,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // hangGuard bounds every wait of these tests: never a measure, only a way to fail
@@ -36,7 +40,13 @@ type serving struct {
 
 func serveFixture(t *testing.T, cfg surfacehttp.Config) *serving {
 	t.Helper()
-	f := newFixture(t, cfg)
+	return serveFixtureWith(t, cfg, nil)
+}
+
+// serveFixtureWith is serveFixture with extra tools (buildFixture's extra).
+func serveFixtureWith(t *testing.T, cfg surfacehttp.Config, extra func(r *native.Registry, started chan struct{})) *serving {
+	t.Helper()
+	f := buildFixture(t, cfg, nil, extra)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	served := make(chan error, 1)
@@ -498,4 +508,50 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// TestMCPLongCallOutlivesTimeouts: an MCP tools/call that runs longer than every
+// timeout gets its result on its response stream.
+func TestMCPLongCallOutlivesTimeouts(t *testing.T) {
+	const short = 200 * time.Millisecond
+	release := make(chan struct{})
+	s := serveFixtureWith(t, surfacehttp.Config{Limits: surfacehttp.Limits{
+		HeaderTimeout: short, BodyTimeout: short, WriteTimeout: short, IdleTimeout: short,
+	}}, func(r *native.Registry, started chan struct{}) {
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "t:wait", Domain: "t", Description: "Wait until released.",
+			Annotations: tool.Annotations{ReadOnlyHint: true}},
+			func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
+				started <- struct{}{}
+				select {
+				case <-release:
+					return tool.OK("released")
+				case <-ctx.Done():
+					return tool.Fail(tool.CodeCancelled, "t:wait: %v", ctx.Err())
+				}
+			})))
+	})
+	tok := mintToken(t, "caller", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	client := &nethttp.Client{Transport: bearerTransport{tok: tok, base: nethttp.DefaultTransport}}
+	transport := &sdkmcp.StreamableClientTransport{Endpoint: s.url + "/mcp", HTTPClient: client}
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, transport, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	type result struct {
+		res *sdkmcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "t_wait", Arguments: map[string]any{}})
+		done <- result{res, err}
+	}()
+	s.waitStarted(t)
+	time.Sleep(10 * short) // past every timeout
+	close(release)
+	r := <-done
+	require.NoError(t, r.err, "the long call's stream was cut")
+	assert.False(t, r.res.IsError)
+	assert.Contains(t, r.res.Content[0].(*sdkmcp.TextContent).Text, "released")
 }
