@@ -173,6 +173,15 @@ func (c *trackedConn) Close() error {
 	return err
 }
 
+// CloseWrite half-closes a TCP connection, as net/http does before closing one whose
+// request it refused, so the client reads the answer instead of a reset.
+func (c *trackedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 func (l *connLimiter) Accept() (net.Conn, error) {
 	for {
 		c, err := l.Listener.Accept()
