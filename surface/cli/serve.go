@@ -39,7 +39,7 @@ func serveCommand() *ucli.Command {
 			&ucli.DurationFlag{Name: "write-timeout", Usage: "time each write of a response may take (a client that stops reading is cut off; long calls and streams are not)", Value: surfacehttp.DefaultWriteTimeout},
 			&ucli.DurationFlag{Name: "idle-timeout", Usage: "time a keep-alive connection may wait for its next request", Value: surfacehttp.DefaultIdleTimeout},
 			&ucli.IntFlag{Name: "max-conns", Usage: "most open connections (0: 512, or half the open-file limit when lower)"},
-			&ucli.IntFlag{Name: "max-conns-per-addr", Usage: "most connections one client address may hold before one of them carries a valid token", Value: surfacehttp.DefaultMaxConnsPerAddr},
+			&ucli.IntFlag{Name: "max-conns-per-addr", Usage: "most connections of one client address that have not carried a valid token", Value: surfacehttp.DefaultMaxConnsPerAddr},
 			&ucli.StringSliceFlag{Name: "allow-origin", Usage: "a browser origin (https://host[:port], or *) allowed besides the server's own; repeatable"},
 			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
 			&ucli.StringFlag{Name: "nats", Usage: "also join this NATS broker (comma-separated URLs; needs 'cmdbridge enroll'; default: nats.url of .cmdbridge/config.yaml; see docs/scale.md)"},
