@@ -249,8 +249,9 @@ func TestRedTeamIdleAndSlowClientsCannotCrowdOutACall(t *testing.T) {
 // guard only bounds the wait), and a real call made meanwhile succeeds.
 func TestRedTeamIdleAndSlowClientsAreClosed(t *testing.T) {
 	s := serveFixture(t, surfacehttp.Config{Limits: surfacehttp.Limits{
-		HeaderTimeout: 300 * time.Millisecond, BodyTimeout: 500 * time.Millisecond,
-		WriteTimeout: time.Second, IdleTimeout: 300 * time.Millisecond,
+		// Short, but each is still long enough for the real call's request to arrive.
+		HeaderTimeout: time.Second, BodyTimeout: time.Second,
+		WriteTimeout: time.Second, IdleTimeout: time.Second,
 		MaxConns: 1000, MaxConnsPerAddr: 1000,
 	}})
 	tok := mintToken(t, "caller", []string{"t:*"}, []string{"."}, nil, time.Hour)
@@ -348,7 +349,7 @@ func TestRedTeamBodiesAreBounded(t *testing.T) {
 // bounds each write, not the response. The wait is only ever longer on a slow machine,
 // which changes nothing asserted.
 func TestLongCallOutlivesTimeouts(t *testing.T) {
-	const short = 200 * time.Millisecond
+	const short = 500 * time.Millisecond // generous: a request must still arrive within it
 	s := serveFixture(t, surfacehttp.Config{Limits: surfacehttp.Limits{
 		HeaderTimeout: short, BodyTimeout: short, WriteTimeout: short, IdleTimeout: short,
 	}})
@@ -361,7 +362,7 @@ func TestLongCallOutlivesTimeouts(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	s.waitStarted(t)
-	time.Sleep(10 * short) // past every timeout
+	time.Sleep(4 * short) // past every timeout
 	select {
 	case r := <-s.done:
 		t.Fatalf("the call ended while it should still run: %+v", r.Output)
@@ -383,7 +384,7 @@ func TestLongCallOutlivesTimeouts(t *testing.T) {
 // delivers: nothing cuts a stream that is waiting for its next event (the hub bounds
 // each of its writes itself, as the server's writer does).
 func TestEventStreamOutlivesTimeouts(t *testing.T) {
-	const short = 200 * time.Millisecond
+	const short = 500 * time.Millisecond // generous: a request must still arrive within it
 	s := serveFixture(t, surfacehttp.Config{Events: newHub(t, t.TempDir()), Limits: surfacehttp.Limits{
 		HeaderTimeout: short, BodyTimeout: short, WriteTimeout: short, IdleTimeout: short,
 	}})
@@ -400,7 +401,7 @@ func TestEventStreamOutlivesTimeouts(t *testing.T) {
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "retry:") {
 	}
-	time.Sleep(10 * short) // past every timeout
+	time.Sleep(4 * short) // past every timeout
 
 	cmd, err := nethttp.NewRequest(nethttp.MethodPost, s.url+"/commands", strings.NewReader(`{"command":"still-there"}`))
 	require.NoError(t, err)
@@ -513,7 +514,7 @@ func (b *syncBuffer) String() string {
 // TestMCPLongCallOutlivesTimeouts: an MCP tools/call that runs longer than every
 // timeout gets its result on its response stream.
 func TestMCPLongCallOutlivesTimeouts(t *testing.T) {
-	const short = 200 * time.Millisecond
+	const short = 500 * time.Millisecond // generous: a request must still arrive within it
 	release := make(chan struct{})
 	s := serveFixtureWith(t, surfacehttp.Config{Limits: surfacehttp.Limits{
 		HeaderTimeout: short, BodyTimeout: short, WriteTimeout: short, IdleTimeout: short,
@@ -548,7 +549,7 @@ func TestMCPLongCallOutlivesTimeouts(t *testing.T) {
 		done <- result{res, err}
 	}()
 	s.waitStarted(t)
-	time.Sleep(10 * short) // past every timeout
+	time.Sleep(4 * short) // past every timeout
 	close(release)
 	r := <-done
 	require.NoError(t, r.err, "the long call's stream was cut")
