@@ -97,7 +97,10 @@
 //   - The workspace's own state (evidence, keys, outbox) lives in its state directory
 //     ([Kernel.State], kernel/statedir), outside the work tree in a repository; no path
 //     input of any caller reaches it or the repository's .git, no write path reaches
-//     the workspace's .cmdbridge configuration, and the sandbox lane hides it.
+//     the workspace's .cmdbridge configuration, and the sandbox lane hides it. "Reaches"
+//     is judged by path and by identity (device and inode): a hard link to one of their
+//     files, or an alias (bind mount) of one of those directories, is refused as the
+//     original is.
 //   - The caller's subject reaches every lane: tool.Env.Caller for native tools,
 //     CMDBRIDGE_CALLER (tool.CallerEnv) in the environment of legacy commands; a tool
 //     records who did something from it, never from a name in its input.

@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -127,4 +130,103 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 	data, err := os.ReadFile(state.Path("token.key"))
 	require.NoError(t, err)
 	assert.Equal(t, "0123456789abcdef0123456789abcdef", string(data))
+}
+
+// TestRedTeamHardLinkToStateIsRefused: a hard link inside the work tree to a file of the
+// state directory (token.key, signing.key, the receipts), of .git or of the workspace's
+// configuration is the same file under another name; the kernel refuses it exactly as
+// it refuses the file's own path. A bind mount of the state directory into the work tree
+// is refused too (when the test may mount).
+func TestRedTeamHardLinkToStateIsRefused(t *testing.T) {
+	ws := gitRepo(t)
+	cfg := kernel.Config{
+		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
+		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	}
+	k, err := kernel.New(cfg)
+	require.NoError(t, err)
+	state := k.State()
+	require.NoError(t, os.WriteFile(state.Path("token.key"), []byte("0123456789abcdef0123456789abcdef"), 0o600))
+	require.NoError(t, k.Close()) // writes the evidence keys
+	k, err = kernel.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("routes: {}\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "deep", "er"), 0o755))
+	links := map[string]string{ // link in the work tree → the protected file
+		"key-copy":            state.Path("token.key"),
+		"deep/er/signing":     state.Path("evidence/signing.key"),
+		"verifier":            state.Path("evidence/verifier.key"),
+		"receipts":            state.Path("evidence/receipts.jsonl"),
+		"git-config":          filepath.Join(ws, ".git", "config"),
+		"deep/policy.yaml":    filepath.Join(ws, ".cmdbridge", "config.yaml"),
+		"via-symlink-to-link": "", // a symlink to key-copy, made below
+	}
+	for link, target := range links {
+		if target == "" {
+			continue
+		}
+		require.NoError(t, os.Link(target, filepath.Join(ws, link)), "link %s", link)
+	}
+	require.NoError(t, os.Symlink("key-copy", filepath.Join(ws, "via-symlink-to-link")))
+
+	call := func(caller kernel.Caller, name string, input map[string]any) tool.Output {
+		t.Helper()
+		b, err := json.Marshal(input)
+		require.NoError(t, err)
+		return k.Call(context.Background(), kernel.Request{Tool: name, Input: b, Caller: caller}).Output
+	}
+	reader := kernel.Caller{Subject: "reader", Read: []string{"."}}
+	writer := kernel.WorkspaceCaller("writer")
+	same := func(t *testing.T, link, original string, out tool.Output) {
+		t.Helper()
+		require.False(t, out.Success, "%s was allowed: %v", link, out.Data)
+		assert.Equal(t, tool.CodeScopeDenied, out.Error.Code)
+		details, _ := out.Error.Details.(map[string]any)
+		assert.Equal(t, true, details["protected"], "%s: %s", link, out.Error.Message)
+		// The same refusal as the original's path, but for the name given.
+		byPath := call(reader, "file:read", map[string]any{"path": original})
+		require.False(t, byPath.Success)
+		assert.Equal(t, strings.ReplaceAll(byPath.Error.Message, strconv.Quote(original), strconv.Quote(link)), out.Error.Message)
+	}
+	for link, target := range links {
+		if target == "" {
+			target = links["key-copy"]
+		}
+		t.Run(link, func(t *testing.T) {
+			if link != "deep/policy.yaml" { // the configuration may be read, only not written
+				same(t, link, target, call(reader, "file:read", map[string]any{"path": link}))
+				same(t, link, target, call(writer, "file:read", map[string]any{"path": link}))
+			}
+			out := call(writer, "file:write", map[string]any{"path": link, "content": "x"})
+			require.False(t, out.Success, "file:write %s was allowed", link)
+			assert.Equal(t, tool.CodeScopeDenied, out.Error.Code)
+		})
+	}
+	data, err := os.ReadFile(state.Path("token.key"))
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789abcdef0123456789abcdef", string(data), "nothing wrote through a link")
+
+	// A hard link between two files of the work tree is an ordinary file.
+	require.NoError(t, os.Link(filepath.Join(ws, "a.txt"), filepath.Join(ws, "a-again.txt")))
+	out := call(reader, "file:read", map[string]any{"path": "a-again.txt"})
+	assert.True(t, out.Success, "%+v", out.Error)
+
+	t.Run("bind mount", func(t *testing.T) {
+		alias := filepath.Join(ws, "alias")
+		require.NoError(t, os.Mkdir(alias, 0o755))
+		if err := syscall.Mount(state.Root, alias, "", syscall.MS_BIND, ""); err != nil {
+			t.Skipf("cannot bind-mount here: %v", err)
+		}
+		t.Cleanup(func() { _ = syscall.Unmount(alias, syscall.MNT_DETACH) })
+		for _, p := range []string{"alias/token.key", "alias/evidence/signing.key", "alias", "alias/not-yet"} {
+			out := call(reader, "file:read", map[string]any{"path": p})
+			require.False(t, out.Success, "%s was allowed", p)
+			assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, p)
+		}
+	})
 }

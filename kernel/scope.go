@@ -90,7 +90,7 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, input map[string]any, c Caller) ([]
 		}
 		for _, v := range pathValues(input[pi.Property]) {
 			rp := resolvePath(k.workspace, v)
-			if withinAny(rp, k.protected) || (pi.Access == tool.Write && withinAny(rp, k.writeProtected)) {
+			if protectedPath(rp, k.protected, k.stateRoot()) || (pi.Access == tool.Write && protectedPath(rp, k.writeProtected, k.stateRoot())) {
 				// Whatever the caller's scopes: keys, evidence, the outbox and the
 				// repository's own files are never a tool's to read or write.
 				return nil, deny(map[string]any{"property": pi.Property, "path": v, "access": string(pi.Access), "protected": true},
@@ -119,6 +119,14 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, input map[string]any, c Caller) ([]
 	}
 	sort.Strings(writes)
 	return writes, nil
+}
+
+// stateRoot is the resolved state directory (findState lists it first in protected).
+func (k *Kernel) stateRoot() string {
+	if len(k.protected) == 0 {
+		return ""
+	}
+	return k.protected[0]
 }
 
 func (k *Kernel) resolveScopes(scopes []string) []string {

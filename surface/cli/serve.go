@@ -33,7 +33,15 @@ func serveCommand() *ucli.Command {
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "addr", Usage: "listen address (port 0 picks a free port)", Value: "127.0.0.1:0"},
 			&ucli.BoolFlag{Name: "allow-remote", Usage: "allow a non-loopback listen address"},
-			&ucli.Int64Flag{Name: "max-body", Usage: "largest POST /tools body in bytes", Value: surfacehttp.DefaultMaxBody},
+			&ucli.Int64Flag{Name: "max-body", Usage: "largest request body in bytes (POST /tools, /turns, /commands, /events/ack)", Value: surfacehttp.DefaultMaxBody},
+			&ucli.Int64Flag{Name: "max-mcp-body", Usage: "largest /mcp request body in bytes", Value: mcp.DefaultMaxBodyBytes},
+			&ucli.DurationFlag{Name: "header-timeout", Usage: "time a client has to send a request's headers", Value: surfacehttp.DefaultHeaderTimeout},
+			&ucli.DurationFlag{Name: "body-timeout", Usage: "time a client has to send a whole request, headers and body", Value: surfacehttp.DefaultBodyTimeout},
+			&ucli.DurationFlag{Name: "write-timeout", Usage: "time each write of a response may take (a client that stops reading is cut off; long calls and streams are not)", Value: surfacehttp.DefaultWriteTimeout},
+			&ucli.DurationFlag{Name: "idle-timeout", Usage: "time a keep-alive connection may wait for its next request", Value: surfacehttp.DefaultIdleTimeout},
+			&ucli.IntFlag{Name: "max-conns", Usage: "most open connections (0: 512, or half the open-file limit when lower)"},
+			&ucli.IntFlag{Name: "max-conns-per-addr", Usage: "most connections of one client address that have not carried a valid token", Value: surfacehttp.DefaultMaxConnsPerAddr},
+			&ucli.StringSliceFlag{Name: "allow-origin", Usage: "a browser origin (https://host[:port], or *) allowed besides the server's own; repeatable"},
 			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
 			&ucli.StringFlag{Name: "nats", Usage: "also join this NATS broker (comma-separated URLs; needs 'cmdbridge enroll'; default: nats.url of .cmdbridge/config.yaml; see docs/scale.md)"},
 			&ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file (default: nats.creds of .cmdbridge/config.yaml)"},
@@ -107,8 +115,14 @@ func runServe(c *ucli.Context) error {
 	}
 	defer k.Close()
 	srv, err := surfacehttp.New(surfacehttp.Config{
-		Kernel: k, Key: key, Events: hub, MaxBodyBytes: c.Int64("max-body"),
-		MCPOptions: []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
+		Kernel: k, Key: key, Events: hub, MaxBodyBytes: c.Int64("max-body"), MaxMCPBodyBytes: c.Int64("max-mcp-body"),
+		Limits: surfacehttp.Limits{
+			HeaderTimeout: c.Duration("header-timeout"), BodyTimeout: c.Duration("body-timeout"),
+			WriteTimeout: c.Duration("write-timeout"), IdleTimeout: c.Duration("idle-timeout"),
+			MaxConns: c.Int("max-conns"), MaxConnsPerAddr: c.Int("max-conns-per-addr"),
+		},
+		AllowedOrigins: c.StringSlice("allow-origin"),
+		MCPOptions:     []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
 	})
 	if err != nil {
 		return failed("%v", err)
@@ -130,9 +144,8 @@ func runServe(c *ucli.Context) error {
 	if err != nil {
 		return failed("serve: %v", err)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(c.App.Writer, "http://%s\n", ln.Addr())
 	fmt.Fprintf(stderr, "%s serve: workspace %s; mint a token with '%s token mint'; Ctrl-C stops\n", hostOf(c).Name, ws, hostOf(c).Name)
 
@@ -147,9 +160,8 @@ func runServe(c *ucli.Context) error {
 	_ = hub.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "%s serve: shutdown: %v\n", hostOf(c).Name, err)
-		_ = hs.Close()
 	}
 	fmt.Fprintln(stderr, hostOf(c).Name+" serve: stopped")
 	return nil

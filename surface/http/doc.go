@@ -18,8 +18,18 @@
 //     on /mcp from a client that can elicit its user's approval, surface/mcp), with the
 //     caller the verified token makes (subject, read and write scopes). Nothing in a request body,
 //     query or header other than Authorization changes who calls or what it may touch.
-//   - A request without a valid, unexpired token gets 401 with WWW-Authenticate before
-//     anything else is looked at, the tool name included.
+//   - A request whose Origin header is neither the server's own origin nor an allowed one
+//     gets 403 before anything else is looked at (surface/origin). A request without a
+//     valid, unexpired token gets 401 with WWW-Authenticate before anything but its
+//     Origin is looked at, the tool name included.
+//   - An authenticated request's body is read whole, within its limit (MaxBodyBytes, or
+//     MaxMCPBodyBytes for /mcp; 413 beyond), before any endpoint sees it. Under
+//     [Server.Serve], Limits bound reading headers, reading a whole request, each write
+//     of a response (never a whole response: long calls and streams keep their
+//     connection) and idle keep-alive; the open connections are capped, in total and per
+//     client address until a connection carries a valid token, and a new connection
+//     displaces the stalest idle or stalled one, never one whose authenticated request
+//     is running.
 //   - A tool the token may not see (its globs, or governance that disables or excludes
 //     it) is answered exactly like a tool that does not exist: 404 with the same
 //     headers and bytes and no Date header.

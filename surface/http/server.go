@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	nethttp "net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,6 +20,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/origin"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -53,8 +55,15 @@ type Config struct {
 	// OnEventError is told about events that could not be published (nil: ignored). A
 	// failed publish never changes a call's result.
 	OnEventError func(error)
-	// MaxBodyBytes bounds a POST /tools body (0: DefaultMaxBody).
+	// MaxBodyBytes bounds the body of every request but /mcp's (0: DefaultMaxBody).
 	MaxBodyBytes int64
+	// MaxMCPBodyBytes bounds an /mcp request body (0: mcp.DefaultMaxBodyBytes).
+	MaxMCPBodyBytes int64
+	// Limits bound the time and connections clients may hold of [Server.Serve].
+	Limits Limits
+	// AllowedOrigins are the browser origins ("https://ui.example.com", or "*" for any)
+	// served besides the server's own: a request with another Origin header is 403.
+	AllowedOrigins []string
 	// Now is the clock tokens are checked against (nil: time.Now).
 	Now func() time.Time
 	// MCPOptions configure the /mcp servers (implementation name and version…).
@@ -81,7 +90,9 @@ type Server struct {
 	idBase   string          // random per server, so ids never repeat across restarts
 	idSeq    atomic.Uint64   // call ids
 	hidden   []byte          // the one 404 body
-	metrics  struct{ active atomic.Int64 }
+	metrics  struct{ active, conns atomic.Int64 }
+	httpMu   sync.Mutex
+	http     *nethttp.Server // set by Serve
 }
 
 // listed is one tool of GET /tools, its JSON encoded once.
@@ -125,6 +136,18 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBody
 	}
+	if cfg.MaxMCPBodyBytes <= 0 {
+		cfg.MaxMCPBodyBytes = mcp.DefaultMaxBodyBytes
+	}
+	for _, o := range cfg.AllowedOrigins {
+		if !origin.Valid(o) {
+			return nil, fmt.Errorf("surface/http: allowed origin %q is not scheme://host[:port] or *", o)
+		}
+	}
+	cfg.Limits = cfg.Limits.withDefaults()
+	// The /mcp handlers check the body and the origin again, for hosts that mount them
+	// alone; with the same settings.
+	cfg.MCPOptions = append(slices.Clip(cfg.MCPOptions), mcp.WithMaxBodyBytes(cfg.MaxMCPBodyBytes), mcp.WithAllowedOrigins(cfg.AllowedOrigins...))
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -187,8 +210,21 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP routes a request.
-func (s *Server) ServeHTTP(w nethttp.ResponseWriter, r *nethttp.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP routes a request. A request whose Origin header is not allowed is 403
+// (surface/origin). Every write of the response first extends the connection's write
+// deadline by Limits.WriteTimeout.
+func (s *Server) ServeHTTP(w nethttp.ResponseWriter, r *nethttp.Request) {
+	if !origin.Allowed(r, s.cfg.AllowedOrigins) {
+		writeFailure(w, nethttp.StatusForbidden, "FORBIDDEN", fmt.Sprintf("origin %q is not allowed; serve it with --allow-origin", r.Header.Get("Origin")))
+		return
+	}
+	if d := s.cfg.Limits.WriteTimeout; d > 0 {
+		dw := &deadlineWriter{ResponseWriter: w, rc: nethttp.NewResponseController(w), d: d}
+		defer dw.extend() // for what net/http writes once the handler returns
+		w = dw
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
 // Close cancels every call in flight (each ends CANCELLED, with its receipt) and makes
 // later calls end cancelled before dispatch. Shut the net/http server down after it.
@@ -235,6 +271,20 @@ func (s *Server) authed(next func(nethttp.ResponseWriter, *nethttp.Request, toke
 			writeFailure(w, nethttp.StatusUnauthorized, "UNAUTHORIZED", "the bearer token is invalid or expired")
 			return
 		}
+		authenticated(r)
+		// The whole body is read here, within the size limit and Limits.BodyTimeout. Once
+		// it is in, net/http lifts the read deadline (its background read, which sees a
+		// client going away, runs without one), so a long call or a stream is not cut.
+		limit := s.cfg.MaxBodyBytes
+		if r.URL.Path == "/mcp" {
+			limit = s.cfg.MaxMCPBodyBytes
+		}
+		body, ok := s.readBodyWithin(w, r, limit)
+		if !ok {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		defer working(r)()
 		next(w, r.WithContext(context.WithValue(r.Context(), claimsKey{}, claims)), claims)
 	}
 }
@@ -445,11 +495,15 @@ func (s *Server) RunCall(ctx context.Context, cc CheckedCall, started func(id st
 // readBody reads a request body within the size limit, answering 413 or 400 itself
 // when it cannot.
 func (s *Server) readBody(w nethttp.ResponseWriter, r *nethttp.Request) ([]byte, bool) {
-	body, err := io.ReadAll(nethttp.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	return s.readBodyWithin(w, r, s.cfg.MaxBodyBytes)
+}
+
+func (s *Server) readBodyWithin(w nethttp.ResponseWriter, r *nethttp.Request, limit int64) ([]byte, bool) {
+	body, err := io.ReadAll(nethttp.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var tooBig *nethttp.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeFailure(w, nethttp.StatusRequestEntityTooLarge, tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.cfg.MaxBodyBytes))
+			writeFailure(w, nethttp.StatusRequestEntityTooLarge, tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit))
 			return nil, false
 		}
 		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, "request body could not be read")

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/surface/origin"
 )
 
 // sessionHeader is the streamable HTTP transport's session header.
@@ -21,7 +23,9 @@ const sessionHeader = "Mcp-Session-Id"
 // running as caller. Mount it at /mcp; authentication (which caller a request is) is
 // the mounting server's job, done before this handler is reached. The SDK's DNS
 // rebinding protection stays on: a request that arrives on a loopback address with a
-// non-loopback Host header is refused.
+// non-loopback Host header is refused; and a request whose Origin header is neither
+// the server's own origin nor one of [WithAllowedOrigins] is answered 403, on every
+// address. A body over [WithMaxBodyBytes] is answered 413.
 //
 // A session that receives no request for the idle time ([WithSessionIdle]) is closed;
 // a request naming it is then answered 404, as the transport specifies, and the client
@@ -45,8 +49,10 @@ func HTTPHandler(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (http.H
 func StreamableHandler(srv *sdkmcp.Server, opts ...Option) http.Handler {
 	o := buildOptions(opts)
 	h := sdkmcp.NewStreamableHTTPHandler(func(*http.Request) *sdkmcp.Server { return srv },
-		&sdkmcp.StreamableHTTPOptions{SessionTimeout: o.sessionIdle})
-	return newGuard(h)
+		&sdkmcp.StreamableHTTPOptions{SessionTimeout: o.sessionIdle, MaxRequestBodyBytes: o.maxBody})
+	g := newGuard(h)
+	g.maxBody, g.origins = o.maxBody, o.origins
+	return g
 }
 
 // guard sits in front of the SDK's handler. It refuses a sessionless POST that carries
@@ -58,7 +64,11 @@ func StreamableHandler(srv *sdkmcp.Server, opts ...Option) http.Handler {
 // so the stream ends without it.
 type guard struct {
 	next http.Handler
-	mu   sync.Mutex
+	// maxBody bounds a POST body; origins are the browser origins allowed besides the
+	// server's own.
+	maxBody int64
+	origins []string
+	mu      sync.Mutex
 	// inflight maps a session to the requests it has in flight, by raw JSON id.
 	inflight map[string]map[string]*flight
 }
@@ -66,7 +76,7 @@ type guard struct {
 type flight struct{ cancelled atomic.Bool }
 
 func newGuard(next http.Handler) *guard {
-	return &guard{next: next, inflight: make(map[string]map[string]*flight)}
+	return &guard{next: next, maxBody: DefaultMaxBodyBytes, inflight: make(map[string]map[string]*flight)}
 }
 
 // envelope is what guard reads of a POSTed message.
@@ -80,12 +90,23 @@ type envelope struct {
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The MCP specification: servers must validate Origin (DNS rebinding). The SDK
+	// checks the Host header of loopback requests only.
+	if !origin.Allowed(r, g.origins) {
+		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", r.Header.Get("Origin")), http.StatusForbidden)
+		return
+	}
 	if r.Method != http.MethodPost {
 		g.next.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, sdkmcp.DefaultMaxRequestBodyBytes+1))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, g.maxBody))
 	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", g.maxBody), http.StatusRequestEntityTooLarge)
+			return
+		}
 		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 		return
 	}

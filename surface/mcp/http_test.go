@@ -199,3 +199,53 @@ func TestHTTPCancelledRequestGetsNoResponse(t *testing.T) {
 	assert.Contains(t, string(b), `"id":2`)
 	assert.Contains(t, string(b), "after")
 }
+
+// TestRedTeamHTTPCrossOriginIsForbidden: the handler mounted alone validates Origin, as
+// the MCP specification asks of servers (DNS rebinding): another origin's POST and GET
+// are 403 and open no session; the server's own origin, a configured one and requests
+// without Origin are served. A body over the limit is 413.
+func TestRedTeamHTTPCrossOriginIsForbidden(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.WithAllowedOrigins("https://ui.example.com"), mcp.WithMaxBodyBytes(1024))
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+	send := func(method, origin, body string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		return res
+	}
+	for _, o := range []string{"http://evil.example:" + port, "http://attacker.example", "null"} {
+		res := send(http.MethodPost, o, initialize)
+		assert.Equal(t, http.StatusForbidden, res.StatusCode, "POST from %s", o)
+		assert.Empty(t, res.Header.Get("Mcp-Session-Id"), "no session for %s", o)
+		assert.Equal(t, http.StatusForbidden, send(http.MethodGet, o, "").StatusCode, "GET from %s", o)
+	}
+	for _, o := range []string{"", "http://127.0.0.1:" + port, "https://ui.example.com"} {
+		res := send(http.MethodPost, o, initialize)
+		assert.Equal(t, http.StatusOK, res.StatusCode, "POST from %q", o)
+		if id := res.Header.Get("Mcp-Session-Id"); id != "" {
+			del, err := http.NewRequest(http.MethodDelete, srv.URL, nil)
+			require.NoError(t, err)
+			del.Header.Set("Mcp-Session-Id", id)
+			dres, err := http.DefaultClient.Do(del)
+			require.NoError(t, err)
+			_ = dres.Body.Close()
+		}
+	}
+	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"` + strings.Repeat("x", 2000) + `","version":"0"}}}`
+	assert.Equal(t, http.StatusRequestEntityTooLarge, send(http.MethodPost, "", big).StatusCode)
+}

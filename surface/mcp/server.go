@@ -46,6 +46,8 @@ type options struct {
 	maxResultBytes int
 	progressEvery  time.Duration
 	sessionIdle    time.Duration
+	maxBody        int64
+	origins        []string
 }
 
 // WithImplementation sets the name and version the server reports in initialize
@@ -86,6 +88,25 @@ func WithSessionIdle(d time.Duration) Option {
 	return func(o *options) { o.sessionIdle = d }
 }
 
+// WithMaxBodyBytes bounds a streamable HTTP request body (default
+// [DefaultMaxBodyBytes]); a larger one is answered 413 before anything is decoded.
+// n <= 0 restores the default. Only the HTTP handlers use it.
+func WithMaxBodyBytes(n int64) Option {
+	return func(o *options) { o.maxBody = n }
+}
+
+// WithAllowedOrigins names the browser origins (such as "https://ui.example.com"; "*"
+// for any) whose requests the streamable HTTP handlers serve besides the server's own:
+// a request with any other Origin header is answered 403 (surface/origin). Only the
+// HTTP handlers use it.
+func WithAllowedOrigins(origins ...string) Option {
+	return func(o *options) { o.origins = append(o.origins, origins...) }
+}
+
+// DefaultMaxBodyBytes bounds a streamable HTTP request body by default: the SDK's own
+// default.
+const DefaultMaxBodyBytes = sdkmcp.DefaultMaxRequestBodyBytes
+
 func buildOptions(opts []Option) options {
 	o := options{name: "cmdbridge", version: "dev"}
 	for _, f := range opts {
@@ -99,6 +120,9 @@ func buildOptions(opts []Option) options {
 	}
 	if o.sessionIdle <= 0 {
 		o.sessionIdle = DefaultSessionIdle
+	}
+	if o.maxBody <= 0 {
+		o.maxBody = DefaultMaxBodyBytes
 	}
 	return o
 }

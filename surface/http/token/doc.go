@@ -16,6 +16,10 @@
 //     anything the token claims, and refuses an expired token, a token without expiry,
 //     an unknown version and a subject [ValidateSubject] rejects. Its errors never echo
 //     the token.
+//   - A token whose iat or nbf lies more than [MaxClockSkew] ahead of the verifier's
+//     clock is refused ([ErrNotYetValid]), and so is a claims object that names a
+//     member twice at any depth (names compared as encoding/json matches them,
+//     ignoring case): a token has one meaning, whoever reads it.
 //   - A token has one spelling: both base64url parts are decoded strictly (the unused
 //     low bits of the last character must be zero), so no re-spelled token verifies.
 //   - [Mint] refuses claims that Verify would refuse, so a minted token always

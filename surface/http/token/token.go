@@ -1,6 +1,7 @@
 package token
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -9,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -23,7 +25,15 @@ var (
 	ErrMalformed = errors.New("token: malformed")
 	ErrSignature = errors.New("token: bad signature")
 	ErrExpired   = errors.New("token: expired")
+	// ErrNotYetValid: the token's iat or nbf is later than the verifier's clock plus
+	// MaxClockSkew.
+	ErrNotYetValid = errors.New("token: not yet valid")
 )
+
+// MaxClockSkew is how far a token's iat and nbf may lie ahead of the verifier's clock:
+// a token minted on a machine whose clock is a little fast still verifies, one dated
+// further ahead (a token minted to become valid later, or with a forged clock) does not.
+const MaxClockSkew = time.Minute
 
 // Claims is what a token asserts about its bearer.
 type Claims struct {
@@ -38,8 +48,11 @@ type Claims struct {
 	// and acknowledge, besides its own (an operator's control plane: "*"; one
 	// workspace and its devices: "ws-1", "ws-1:**"). Empty: its own subject only.
 	Events []string `json:"events,omitempty"`
-	// IssuedAt and ExpiresAt are Unix seconds.
+	// IssuedAt, NotBefore and ExpiresAt are Unix seconds; NotBefore is optional (0:
+	// none). A token is valid from the later of IssuedAt and NotBefore, less
+	// MaxClockSkew, until ExpiresAt.
 	IssuedAt  int64 `json:"iat"`
+	NotBefore int64 `json:"nbf,omitempty"`
 	ExpiresAt int64 `json:"exp"`
 	// ID is a random token id, unique per minted token.
 	ID string `json:"jti"`
@@ -90,8 +103,8 @@ func (c Claims) Check() error {
 	if c.ExpiresAt == 0 {
 		return errors.New("token: no expiry")
 	}
-	if c.ExpiresAt < c.IssuedAt {
-		return errors.New("token: expires before it is issued")
+	if c.ExpiresAt < c.IssuedAt || c.ExpiresAt < c.NotBefore {
+		return errors.New("token: expires before it is issued or valid")
 	}
 	return nil
 }
@@ -158,9 +171,30 @@ func Verify(key []byte, tok string, now time.Time) (Claims, error) {
 	if !hmac.Equal(got, sign(key, head)) {
 		return Claims{}, ErrSignature
 	}
+	c, err := decodeClaims(head)
+	if err != nil {
+		return Claims{}, err
+	}
+	if !now.Before(c.Expires()) {
+		return Claims{}, ErrExpired
+	}
+	if latest := now.Add(MaxClockSkew).Unix(); c.IssuedAt > latest || c.NotBefore > latest {
+		return Claims{}, ErrNotYetValid
+	}
+	return c, nil
+}
+
+// decodeClaims decodes and checks the claims of a token's head ("cb1.<claims>"). A
+// claims object that names a member twice is malformed: encoding/json would keep the
+// last value (and matches names regardless of case), so a signer and a verifier that
+// read duplicates differently could disagree about what the token grants.
+func decodeClaims(head string) (Claims, error) {
 	body, err := base64.RawURLEncoding.Strict().DecodeString(head[len(Version)+1:])
 	if err != nil {
 		return Claims{}, ErrMalformed
+	}
+	if err := checkUniqueKeys(body); err != nil {
+		return Claims{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	var c Claims
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -169,10 +203,56 @@ func Verify(key []byte, tok string, now time.Time) (Claims, error) {
 	if err := c.Check(); err != nil {
 		return Claims{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	if !now.Before(c.Expires()) {
-		return Claims{}, ErrExpired
-	}
 	return c, nil
+}
+
+// checkUniqueKeys refuses JSON in which an object, at any depth, has two members whose
+// names are equal under Unicode case folding (encoding/json's matching rule).
+func checkUniqueKeys(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var walk func() error
+	walk = func() error {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				name := strings.ToLower(k.(string))
+				if seen[name] {
+					return fmt.Errorf("claim %q appears twice", k)
+				}
+				seen[name] = true
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token() // '}'
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token() // ']'
+			return err
+		}
+		return nil
+	}
+	if err := walk(); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after the claims")
+	}
+	return nil
 }
 
 func sign(key []byte, head string) []byte {
@@ -240,16 +320,5 @@ func Unverified(tok string) (Claims, error) {
 	if !ok || !strings.HasPrefix(head, Version+".") {
 		return Claims{}, ErrMalformed
 	}
-	body, err := base64.RawURLEncoding.Strict().DecodeString(head[len(Version)+1:])
-	if err != nil {
-		return Claims{}, ErrMalformed
-	}
-	var c Claims
-	if err := json.Unmarshal(body, &c); err != nil {
-		return Claims{}, ErrMalformed
-	}
-	if err := c.Check(); err != nil {
-		return Claims{}, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	return c, nil
+	return decodeClaims(head)
 }

@@ -2,7 +2,10 @@ package token_test
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -215,4 +218,60 @@ func TestVerifyAcceptsOneSpellingOnly(t *testing.T) {
 		others++
 	}
 	assert.Equal(t, 3, others)
+}
+
+// signed signs arbitrary claims JSON with the test key, as a forger holding the key (or a
+// confused minting service) would.
+func signed(claims string) string {
+	head := "cb1." + base64.RawURLEncoding.EncodeToString([]byte(claims))
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(head))
+	return head + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func TestRedTeamTokenFromTheFutureIsRefused(t *testing.T) {
+	now := epoch
+	at := func(d time.Duration) int64 { return now.Add(d).Unix() }
+	exp := at(48 * time.Hour)
+	for _, tc := range []struct {
+		name   string
+		claims string
+		want   error
+	}{
+		{"iat an hour ahead", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"iat":%d,"exp":%d,"jti":"a"}`, at(time.Hour), exp), token.ErrNotYetValid},
+		{"nbf an hour ahead", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"iat":%d,"nbf":%d,"exp":%d,"jti":"a"}`, at(0), at(time.Hour), exp), token.ErrNotYetValid},
+		{"iat just past the skew", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"iat":%d,"exp":%d,"jti":"a"}`, at(token.MaxClockSkew+time.Second), exp), token.ErrNotYetValid},
+		{"iat within the skew", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"iat":%d,"exp":%d,"jti":"a"}`, at(token.MaxClockSkew), exp), nil},
+		{"nbf within the skew", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"iat":%d,"nbf":%d,"exp":%d,"jti":"a"}`, at(0), at(30*time.Second), exp), nil},
+		{"nbf past", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"iat":%d,"nbf":%d,"exp":%d,"jti":"a"}`, at(-time.Hour), at(-time.Minute), exp), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := token.Verify(key, signed(tc.claims), now)
+			if tc.want == nil {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorIs(t, err, tc.want)
+		})
+	}
+}
+
+func TestRedTeamTokenWithRepeatedClaimIsRefused(t *testing.T) {
+	exp := epoch.Add(time.Hour).Unix()
+	for _, tc := range []struct{ name, claims string }{
+		{"sub twice", fmt.Sprintf(`{"sub":"ws-1","tools":["wu:status"],"iat":1,"exp":%d,"jti":"a","sub":"admin"}`, exp)},
+		{"tools twice", fmt.Sprintf(`{"sub":"ws-1","tools":["wu:status"],"iat":1,"exp":%d,"jti":"a","tools":["*"]}`, exp)},
+		{"write twice in another case", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"write":["docs"],"iat":1,"exp":%d,"jti":"a","WRITE":["/"]}`, exp)},
+		{"exp twice", fmt.Sprintf(`{"sub":"ws-1","tools":["*"],"iat":1,"exp":%d,"jti":"a","exp":99999999999}`, exp)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := token.Verify(key, signed(tc.claims), epoch)
+			assert.ErrorIs(t, err, token.ErrMalformed)
+			_, err = token.Unverified(signed(tc.claims))
+			assert.ErrorIs(t, err, token.ErrMalformed, "Unverified reads claims the same way")
+		})
+	}
+	// The same claims without the repeat verify: the refusal is the repeat's.
+	_, err := token.Verify(key, signed(fmt.Sprintf(`{"sub":"ws-1","tools":["wu:status"],"iat":1,"exp":%d,"jti":"a"}`, exp)), epoch)
+	assert.NoError(t, err)
 }
