@@ -71,6 +71,15 @@ func wuSandbox(c *convention.Call) error {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "DELIVERY_WU_ID="+w.ID)
+	// Served by cmdbridge, the command runs in the host's jail, where its state
+	// directory and keys are hidden and .git is read-only.
+	jail, err := proctree.JailFrom(ctx, os.LookupEnv)
+	if err == nil {
+		err = jail.Confine(cmd)
+	}
+	if err != nil {
+		return delivery.Errorf(tool.CodeSandboxUnavailable, "wu:sandbox: %v", err)
+	}
 	// The command runs as a process tree: on timeout its whole tree dies, daemons that
 	// left the process group included, and nothing it started outlives the call.
 	tree := proctree.Attach(cmd)
