@@ -144,9 +144,9 @@ func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	require.NoError(t, err)
 	cfg := kernel.Config{
 		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-		Runtime: delivery.ToolRuntime,
-		Legacy:  adapter.Options{Binary: self, Env: map[string]string{deliveryEnv: "1"}},
-		Policy:  []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+		Runtime:  delivery.ToolRuntime,
+		Legacy:   adapter.Options{Binary: self, Env: map[string]string{deliveryEnv: "1"}},
+		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	}
 	k, err := kernel.New(cfg)
