@@ -8,7 +8,7 @@ export GOFLAGS
 GORACE  ?= atexit_sleep_ms=0
 export GORACE
 
-.PHONY: all deps build run demo test parity demo-check bench lint generate clean
+.PHONY: all deps build run demo test parity redteam demo-check bench lint generate clean
 
 all: build
 
@@ -41,6 +41,11 @@ demo-check: build
 test: deps lint
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory demo-check
+
+## redteam: the attack tests (TestRedTeam…): keys out of reach of workspace code, process
+## trees that end with their call
+redteam: deps
+	$(GO) test -count=1 -run RedTeam ./...
 
 ## parity: every three-lane parity script (adapter, subprocess, native); fails on any difference
 parity: deps

@@ -234,3 +234,87 @@ func TestGatesWithoutBwrapAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRedTeamDefaultPolicyAsksBeforeWorkspaceCode replays the attack of issue #20: a
+// caller that may write the workspace (write scope ".") under a policy allowing
+// file:write (the snippet an APPROVAL_REQUIRED refusal offers) rewrites the gates of
+// workspace.yaml, then calls gates. The default rules ask before any call that runs
+// workspace code, so the non-interactive call is APPROVAL_REQUIRED, with the usual
+// how-to-allow details, and nothing runs; the receipt records the effect runs_code.
+func TestRedTeamDefaultPolicyAsksBeforeWorkspaceCode(t *testing.T) {
+	ws := gateWorkspace(t, map[string]string{"vet": "true"})
+	policy := append([]kernel.Rule{{Name: "allow-file-write", Tool: "file:write", Decision: kernel.Allow, Priority: -999}},
+		kernel.DefaultPolicy()...)
+	k, err := kernel.New(kernel.Config{
+		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+		Runtime: delivery.ToolRuntime, Policy: policy,
+		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+	attacker := kernel.Caller{Subject: "attacker", Write: []string{"."}}
+	call := func(name, input string) kernel.Result {
+		return k.Call(context.Background(), kernel.Request{Tool: name, Input: json.RawMessage(input), Caller: attacker})
+	}
+
+	yaml := "id: acme\nsoftware_delivery:\n  gates:\n    commands:\n      - name: pwn\n        run: echo pwned > pwned.txt\n"
+	in, err := json.Marshal(map[string]any{"path": "workspace.yaml", "content": yaml})
+	require.NoError(t, err)
+	w := call("file:write", string(in))
+	require.True(t, w.Output.Success, "the caller may write the configuration: %+v", w.Output.Error)
+
+	for _, c := range []struct{ tool, input string }{
+		{"gates", `{}`},
+		{"wu:prep", `{"id":"WU-1"}`},
+		{"wu:done", `{"id":"WU-1"}`},
+		{"wu:sandbox", `{"id":"WU-1","command":["sh","-c","echo pwned > pwned.txt"]}`},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			res := call(c.tool, c.input)
+			require.NotNil(t, res.Output.Error, "%s ran: %+v", c.tool, res.Output)
+			assert.Equal(t, tool.CodeApprovalRequired, res.Output.Error.Code, res.Output.Error.Message)
+			details, _ := res.Output.Error.Details.(map[string]any)
+			assert.Equal(t, "runs_code", details["effect"])
+			assert.Equal(t, "default-runs-code-ask", details["rule"])
+			assert.Contains(t, details["config"], "allow-"+strings.NewReplacer(":", "-").Replace(c.tool), "how to allow it")
+			_, err := os.Stat(filepath.Join(ws, "pwned.txt"))
+			assert.ErrorIs(t, err, os.ErrNotExist, "workspace code ran")
+		})
+	}
+	// Skipping the gates runs no workspace code: the policy does not ask for that.
+	skip := call("wu:done", `{"id":"WU-1","skip_gates":true,"reason":"r","fix_wu":"WU-2"}`)
+	if skip.Output.Error != nil {
+		assert.NotEqual(t, tool.CodeApprovalRequired, skip.Output.Error.Code, skip.Output.Error.Message)
+	}
+
+	require.NoError(t, k.Close())
+	receipts, err := os.ReadFile(filepath.Join(k.State().Root, "evidence", "receipts.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(receipts), `"tool":"gates"`)
+	for _, line := range strings.Split(strings.TrimSpace(string(receipts)), "\n") {
+		if strings.Contains(line, `"tool":"gates"`) {
+			assert.Contains(t, line, `"effect":"runs_code"`)
+		}
+	}
+}
+
+// TestWorkspaceCodeIsAnnotated: the tools that run workspace code say so in their
+// annotations (and so in GET /tools, the manifest and MCP's _meta), and imply
+// openWorldHint; no other tool of the corpus does.
+func TestWorkspaceCodeIsAnnotated(t *testing.T) {
+	k, err := kernel.New(kernel.Config{
+		Workspace: t.TempDir(), Commands: commands.Default, Native: nativetools.Default,
+		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+	var runs []string
+	for _, spec := range k.Tools() {
+		if spec.Annotations.RunsCodeHint {
+			runs = append(runs, spec.Name)
+			assert.True(t, spec.Annotations.OpenWorldHint, spec.Name)
+			assert.False(t, spec.Annotations.ReadOnlyHint, spec.Name)
+		}
+	}
+	assert.Equal(t, []string{"gates", "wu:done", "wu:prep", "wu:sandbox"}, runs)
+}

@@ -37,10 +37,10 @@ func newWUSandboxApp() *cli.App {
 		},
 		Args: []convention.Arg{{Name: "command", Required: true, Passthrough: true, Usage: "the command to run and its arguments"}},
 		// The action checks the passthrough (argv checking cannot see past "--").
-		Enforces:  []convention.Rule{convention.Required("command")},
-		Paths:     map[string]string{"worktree": "write"},
-		OpenWorld: true,
-		Action:    wuSandbox,
+		Enforces: []convention.Rule{convention.Required("command")},
+		Paths:    map[string]string{"worktree": "write"},
+		RunsCode: true,
+		Action:   wuSandbox,
 	})
 }
 
