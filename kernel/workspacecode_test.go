@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,6 +26,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/proctree/proctreetest"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -317,4 +319,48 @@ func TestWorkspaceCodeIsAnnotated(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"gates", "wu:done", "wu:prep", "wu:sandbox"}, runs)
+}
+
+// TestRedTeamTimedOutGateLeavesNoDaemon: a gate starts a daemon that leaves its process
+// group (setsid), clears its environment (env -i) and is double-forked, then blocks; the
+// call is cancelled (the same end as a timeout: the call's context is done, whichever
+// ends it; cancelling waits for the daemon rather than for a clock). Once the call has
+// ended no process of it is left, on the adapter lane
+// (the gate is a child of the host) and on the subprocess lane (a grandchild). Two
+// mechanisms each suffice here: the jail's pid namespace, and the tree's cgroup.
+func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
+	requireBwrap(t)
+	proctreetest.RequireCgroup2(t)
+	ws := gitRepo(t)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	k, err := kernel.New(kernel.Config{
+		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
+		Legacy:   adapter.Options{Binary: self, Env: map[string]string{deliveryEnv: "1"}},
+		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess} {
+		t.Run(lane, func(t *testing.T) {
+			marker := "cmdbridge-gate-daemon-" + lane + "-" + strconv.Itoa(os.Getpid())
+			writeGates(t, ws, map[string]string{"daemon": proctreetest.EnvClearedDaemon(marker) + "; sleep 300"})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan kernel.Result, 1)
+			go func() {
+				done <- k.Call(ctx, kernel.Request{Tool: "gates", Input: json.RawMessage(`{}`),
+					Caller: kernel.WorkspaceCaller("w"), Lane: lane, Timeout: 15 * time.Minute})
+			}()
+			proctreetest.WaitForMarker(t, marker) // the daemon is up; now the call ends
+			cancel()
+			res := <-done
+			require.NotNil(t, res.Output.Error)
+			assert.Contains(t, []string{tool.CodeCancelled, tool.CodeTimeout}, res.Output.Error.Code)
+			require.Eventually(t, func() bool { return len(proctreetest.WithMarker(marker)) == 0 }, 30*time.Second, 20*time.Millisecond,
+				"a process of the call outlived it: %v", proctreetest.WithMarker(marker))
+		})
+	}
 }
