@@ -65,11 +65,14 @@ func TestGroupKillAloneMissesTheDaemon(t *testing.T) {
 func TestMarkIsInheritedAndUnique(t *testing.T) {
 	a := proctree.Attach(exec.CommandContext(context.Background(), "true"))
 	b := proctree.Attach(exec.CommandContext(context.Background(), "true"))
+	defer a.Kill() // never started: Kill removes the cgroup Attach made
+	defer b.Kill()
 	assert.NotEqual(t, a.Mark(), b.Mark())
 	assert.True(t, strings.HasPrefix(a.Mark(), proctree.MarkPrefix))
 	cmd := exec.CommandContext(context.Background(), "/bin/sh", "-c", "sh -c env")
 	tree := proctree.Attach(cmd)
 	out, err := cmd.Output()
+	tree.Kill()
 	require.NoError(t, err)
 	assert.Contains(t, strings.Split(string(out), "\n"), tree.Mark())
 	assert.Equal(t, 0, proctree.Attach(exec.CommandContext(context.Background(), "true")).Kill(), "not started: nothing to kill")
