@@ -1,6 +1,8 @@
 // Package proctree ends a command's whole process tree with the call that started it:
 // the command, its process group, and the descendants that left the group, double-forked
-// `setsid … &` daemons that ignore SIGTERM included.
+// `setsid … &` daemons that ignore SIGTERM included (and, where the host offers cgroup
+// v2, those that also cleared their environment). A [Jail] runs a command where the
+// host's secrets are not visible (bubblewrap), for the code a workspace defines.
 //
 // Usage: [Attach] an *exec.Cmd before starting it, run it, then call [Tree.Kill]
 // whatever the outcome. Attach puts the command in its own cgroup (when the host offers
