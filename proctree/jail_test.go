@@ -74,3 +74,15 @@ func TestJailHidesAndMakesReadOnly(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Equal(t, "hi\n", string(b))
 }
+
+// BenchmarkJailHandOff is what every kernel call pays for the jail whether or not it
+// spawns anything: the context value, and for a legacy lane the JailEnv entry.
+func BenchmarkJailHandOff(b *testing.B) {
+	j := &proctree.Jail{Hide: []string{"/srv/repo/.git/cmdbridge", "/srv/repo/.git/cmdbridge/evidence"},
+		ReadOnly: []string{"/srv/repo/.git", "/srv/repo/.cmdbridge"}}
+	for b.Loop() {
+		ctx := proctree.WithJail(context.Background(), j)
+		got, _ := proctree.JailFrom(ctx, nil)
+		_ = got.Environ()
+	}
+}
