@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -133,8 +134,10 @@ func New(cfg Config) (*Kernel, error) {
 		ReadOnly:   append(append([]string{}, k.state.Git...), filepath.Join(ws, statedir.LegacyDir)),
 		Unconfined: cfg.UnconfinedWorkspaceCode,
 	}
-	if cfg.Evidence.Witness != "" {
-		k.jail.ReadOnly = append(k.jail.ReadOnly, cfg.Evidence.Witness)
+	if w := cfg.Evidence.Witness; w != "" {
+		if _, err := os.Stat(w); err == nil { // a missing one must not become a directory
+			k.jail.ReadOnly = append(k.jail.ReadOnly, w)
+		}
 	}
 	return k, nil
 }

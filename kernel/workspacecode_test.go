@@ -103,6 +103,7 @@ func keyThief(state string, server int) string {
 		"unshare -m cat " + tk,
 		"mkdir -p .git/hooks && echo 'cat " + tk + "' > .git/hooks/post-commit",
 		"git config core.hooksPath /tmp",
+		"mkdir -p .cmdbridge; echo 'policy: []' > .cmdbridge/config.yaml",
 		"ls -la " + state + " " + rel,
 		"echo GATE-RAN; cat a.txt", // last: the output's excerpt is its tail
 	}
@@ -198,6 +199,8 @@ func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	cfgBytes, err := os.ReadFile(filepath.Join(ws, ".git", "config"))
 	require.NoError(t, err)
 	assert.NotContains(t, string(cfgBytes), "hooksPath", "the gate changed the repository's configuration")
+	_, err = os.Stat(filepath.Join(ws, kernel.ConfigFile))
+	assert.ErrorIs(t, err, os.ErrNotExist, "the gate wrote the workspace's policy")
 }
 
 // TestGatesWithoutBwrapAreRefused: where bubblewrap is missing a gate does not run

@@ -45,7 +45,9 @@ type Jail struct {
 	Bwrap string `json:"bwrap,omitempty"`
 	// Hide lists the directories (or files) covered inside.
 	Hide []string `json:"hide"`
-	// ReadOnly lists the paths bound read-only inside.
+	// ReadOnly lists the paths bound read-only inside. One that does not exist yet (the
+	// workspace's .cmdbridge) is made an empty directory first, when its parent exists,
+	// so the code cannot create it either.
 	ReadOnly []string `json:"read_only,omitempty"`
 	// Unconfined is the operator's explicit consent to run commands with the host's
 	// own rights when bubblewrap is missing; without it they are refused ([ErrNoJail]).
@@ -128,6 +130,11 @@ func (j *Jail) flags(dir string) []string {
 	}
 	// Read-only binds first, shallowest first; then the hidden paths, which a
 	// read-only bind of a parent would otherwise uncover.
+	for _, p := range j.ReadOnly {
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			_ = os.Mkdir(p, 0o755) // fails, harmlessly, when the parent is missing too
+		}
+	}
 	for _, p := range existing(j.ReadOnly) {
 		f = append(f, "--ro-bind", p, p)
 	}
