@@ -82,10 +82,15 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// newCgroup makes the tree's cgroup below parent and opens it for CLONE_INTO_CGROUP.
+// newCgroup makes the tree's cgroup below parent and opens it for CLONE_INTO_CGROUP,
+// which needs Linux 5.7: on an older kernel the start itself would fail, so the tree
+// takes the fallback.
 func newCgroup(parent, name string) (dir string, fd int, err error) {
 	if parent == "" {
 		return "", -1, errors.New("no cgroup v2 hierarchy")
+	}
+	if !kernelAtLeast(5, 7) {
+		return "", -1, errors.New("CLONE_INTO_CGROUP needs Linux 5.7")
 	}
 	dir = filepath.Join(parent, cgroupPrefix+name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -183,4 +188,32 @@ func removeCgroup(dir string) bool {
 	}
 	_, err := os.Stat(dir)
 	return errors.Is(err, os.ErrNotExist)
+}
+
+// kernelAtLeast reports whether the running kernel's release is major.minor or later.
+func kernelAtLeast(major, minor int) bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return false
+	}
+	rel := unix.ByteSliceToString(u.Release[:])
+	parts := strings.SplitN(rel, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	ma, err1 := strconv.Atoi(parts[0])
+	mi, err2 := strconv.Atoi(parts[1][:digits(parts[1])])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return ma > major || ma == major && mi >= minor
+}
+
+// digits is the length of s's leading run of decimal digits.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }

@@ -76,3 +76,8 @@ func newMarker() string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestKernelAtLeast(t *testing.T) {
+	assert.True(t, proctree.KernelAtLeast(2, 6), "any kernel this runs on")
+	assert.False(t, proctree.KernelAtLeast(99, 0))
+}
