@@ -62,5 +62,6 @@
 //     parent (`setsid env -i … &` from a subshell) is out of reach; a [Jail] (its pid
 //     namespace dies with the tree) and the sandbox lane cover that case.
 //   - Linux only: it reads /proc and uses pidfd_open(2) (Linux 5.3+), falling back to
-//     kill(2) by pid when pidfds are unavailable; CLONE_INTO_CGROUP needs Linux 5.7.
+//     kill(2) by pid when pidfds are unavailable; CLONE_INTO_CGROUP needs Linux 5.7
+//     (an older kernel takes the fallback).
 package proctree
