@@ -168,7 +168,8 @@ func firstLine(b []byte) string {
 
 // Spec describes c as a tool: its name, App.Usage as description, the derived input
 // schema, annotations, effects and path inputs from the app's Metadata
-// (commands/meta.go; openWorldHint is MetaNetwork or MetaOpenWorld), the default
+// (commands/meta.go; openWorldHint is MetaNetwork, MetaOpenWorld or MetaRunsCode;
+// runsCodeHint is MetaRunsCode), the default
 // timeouts, parallel safety for read-only commands, and the schema's [Warnings]. Effects
 // that name an unknown property or claim more than the annotations are an error.
 func Spec(c legacy.Command) (tool.Spec, error) {
@@ -188,11 +189,11 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 		}
 		return b, nil
 	}
-	var ro, destructive, idempotent, network, openWorld bool
+	var ro, destructive, idempotent, network, openWorld, runsCode bool
 	for key, dst := range map[string]*bool{
 		legacy.MetaReadOnly: &ro, legacy.MetaDestructive: &destructive,
 		legacy.MetaIdempotent: &idempotent, legacy.MetaNetwork: &network,
-		legacy.MetaOpenWorld: &openWorld,
+		legacy.MetaOpenWorld: &openWorld, legacy.MetaRunsCode: &runsCode,
 	} {
 		if *dst, err = flag(key); err != nil {
 			return tool.Spec{}, err
@@ -217,7 +218,8 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 			ReadOnlyHint:    ro,
 			DestructiveHint: destructive,
 			IdempotentHint:  idempotent,
-			OpenWorldHint:   network || openWorld,
+			OpenWorldHint:   network || openWorld || runsCode,
+			RunsCodeHint:    runsCode,
 		},
 		Effects:        effects,
 		Paths:          paths,

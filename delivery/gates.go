@@ -76,16 +76,27 @@ type GateRun struct {
 // command's process environment; a native call's git variables), then run.Env; on a
 // context that carries none, only run.Env and DELIVERY_GATE. A gate past its timeout has
 // its whole process tree killed (package proctree: daemons that left the group included)
-// and exit code 124.
+// and exit code 124. Every gate runs in the jail of the host that serves the call
+// (proctree.JailFrom: the context's, else the environment's proctree.JailEnv), where
+// the host's state directory and keys are hidden; when the host asked for one and it
+// cannot run (no bubblewrap), no gate runs and the error is SANDBOX_UNAVAILABLE.
 // One telemetry record is appended per gate when TelemetryRoot is set, outside the
 // run's write journal ([KeepJSONL]): a failed gates run keeps its telemetry.
 func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
 	results := make([]GateResult, 0, len(gates))
+	lookup, _, _ := envOf(ctx)
+	jail, err := proctree.JailFrom(ctx, lookup)
+	if err != nil {
+		return results, Errorf(tool.CodeSandboxUnavailable, "gates: %v", err)
+	}
 	for _, g := range gates {
 		start := run.Now()
 		_, base, _ := envOf(ctx)
 		env := append(append(append([]string{}, base...), run.Env...), "DELIVERY_GATE="+g.Name)
-		code := runShell(ctx, run.Dir, g.Run, env, run.Output, g.Timeout)
+		code, err := runShell(ctx, jail, run.Dir, g.Run, env, run.Output, g.Timeout)
+		if err != nil {
+			return results, Errorf(tool.CodeSandboxUnavailable, "gate %s: %v", g.Name, err)
+		}
 		dur := run.Now().Sub(start).Milliseconds()
 		res := GateResult{Name: g.Name, Passed: code == 0, ExitCode: code, DurationMS: dur}
 		results = append(results, res)
@@ -103,10 +114,10 @@ func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, err
 }
 
 // runShell runs script with /bin/sh -c, in the environment env, as a process tree (own
-// process group, marked descendants) and returns its exit code (124 on timeout, 127 when
-// it cannot start).
+// cgroup or process group and marked descendants) in jail (nil: none), and returns its
+// exit code (124 on timeout, 127 when it cannot start); the error is the jail's refusal.
 // Whatever the outcome, nothing the gate started outlives it.
-func runShell(ctx context.Context, dir, script string, env []string, out io.Writer, timeout time.Duration) int {
+func runShell(ctx context.Context, jail *proctree.Jail, dir, script string, env []string, out io.Writer, timeout time.Duration) (int, error) {
 	if timeout <= 0 {
 		timeout = DefaultGateTimeout
 	}
@@ -116,23 +127,26 @@ func runShell(ctx context.Context, dir, script string, env []string, out io.Writ
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = out, out
+	if err := jail.Confine(cmd); err != nil {
+		return 0, err
+	}
 	tree := proctree.Attach(cmd)
 	err := cmd.Run()
 	tree.Kill()
 	if tctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-		return 124
+		return 124, nil
 	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return 0
+		return 0, nil
 	case errors.As(err, &ee):
 		if ee.ExitCode() < 0 {
-			return 124 // killed by a signal (our cancellation)
+			return 124, nil // killed by a signal (our cancellation)
 		}
-		return ee.ExitCode()
+		return ee.ExitCode(), nil
 	}
-	return 127
+	return 127, nil
 }
 
 // LaneOfBranch derives telemetry's wu_id and lane from the current branch of dir: a lane

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -249,7 +250,9 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		return c.finish(tool.Fail(tool.CodeInvalidInput, "%s: %v", e.spec.Name, err), evidence.StatusFailed)
 	}
 	done := make(chan tool.Output, 1)
-	go func() { done <- safely(e.spec.Name, lane, func() tool.Output { return run(dctx) }) }()
+	// Whatever the lane spawns for workspace code runs in the kernel's jail.
+	jctx := proctree.WithJail(dctx, k.jail)
+	go func() { done <- safely(e.spec.Name, lane, func() tool.Output { return run(jctx) }) }()
 	select {
 	case out := <-done:
 		// A lane that returns as soon as its context ends races the deadline: when the

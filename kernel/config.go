@@ -57,6 +57,15 @@ type Config struct {
 	// Sandbox is the sandbox lane (nil: none; calls that need it are refused with
 	// SANDBOX_UNAVAILABLE, never run unconfined).
 	Sandbox SandboxRunner
+	// UnconfinedWorkspaceCode is the operator's consent to run the commands a call
+	// spawns for workspace code (gates, wu:sandbox's command) with the server's own
+	// rights where bubblewrap is missing. Without it such a call fails, saying what to
+	// install; with bubblewrap present it changes nothing (see Kernel.Jail).
+	UnconfinedWorkspaceCode bool
+	// Hidden lists further secrets of the host (files or directories outside the state
+	// directory, such as NATS credentials) that workspace code must not see; the state
+	// directory and the evidence directory are always hidden.
+	Hidden []string
 	// Sandboxed lists tools that always run on the sandbox lane: names in any spelling,
 	// or doublestar globs over canonical names ("git:*").
 	Sandboxed []string

@@ -101,6 +101,12 @@
 //     is judged by path and by identity (device and inode): a hard link to one of their
 //     files, or an alias (bind mount) of one of those directories, is refused as the
 //     original is.
+//   - Whatever a call spawns for workspace code (gates, wu:sandbox's command), on any
+//     lane, runs in the kernel's jail ([Kernel.Jail], proctree.Jail): the state and
+//     evidence directories are empty there, .git and .cmdbridge read-only, and no
+//     process outside the tree is visible; without bubblewrap it does not run, unless
+//     Config.UnconfinedWorkspaceCode. The default policy asks before such calls
+//     (effect runs_code).
 //   - The caller's subject reaches every lane: tool.Env.Caller for native tools,
 //     CMDBRIDGE_CALLER (tool.CallerEnv) in the environment of legacy commands; a tool
 //     records who did something from it, never from a name in its input.

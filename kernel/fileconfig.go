@@ -43,15 +43,17 @@ const ConfigFile = ".cmdbridge/config.yaml"
 //	  url: nats://127.0.0.1:4222
 //	  creds: /etc/cmdbridge/ws-1.creds
 type FileConfig struct {
-	Governance      *Governance        `yaml:"governance"`
-	Policy          []Rule             `yaml:"policy"`
-	ApprovalTimeout string             `yaml:"approval_timeout"`
-	Evidence        *fileEvidence      `yaml:"evidence"`
-	Routes          map[string]string  `yaml:"routes"`
-	Sandboxed       []string           `yaml:"sandboxed"`
-	MaxParallel     int                `yaml:"max_parallel"`
-	MaxStdin        int                `yaml:"max_stdin"`
-	Profiles        map[string]Profile `yaml:"profiles"`
+	Governance      *Governance       `yaml:"governance"`
+	Policy          []Rule            `yaml:"policy"`
+	ApprovalTimeout string            `yaml:"approval_timeout"`
+	Evidence        *fileEvidence     `yaml:"evidence"`
+	Routes          map[string]string `yaml:"routes"`
+	Sandboxed       []string          `yaml:"sandboxed"`
+	// UnconfinedWorkspaceCode: Config.UnconfinedWorkspaceCode.
+	UnconfinedWorkspaceCode bool               `yaml:"unconfined_workspace_code"`
+	MaxParallel             int                `yaml:"max_parallel"`
+	MaxStdin                int                `yaml:"max_stdin"`
+	Profiles                map[string]Profile `yaml:"profiles"`
 	// NATS is read by cmdbridge serve, not by the kernel: Apply ignores it.
 	NATS *FileNATS `yaml:"nats"`
 
@@ -150,6 +152,9 @@ func (fc FileConfig) Apply(cfg *Config) error {
 	}
 	if fc.Sandboxed != nil {
 		cfg.Sandboxed = fc.Sandboxed
+	}
+	if fc.UnconfinedWorkspaceCode {
+		cfg.UnconfinedWorkspaceCode = true
 	}
 	if fc.Profiles != nil {
 		profiles := make(map[string]Profile, len(fc.Profiles))

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
+	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -51,6 +53,8 @@ type Kernel struct {
 	shadows    shadowStats
 	// lanes are the lanes by name (lane.go); a shadow-routed call decorates its own.
 	lanes map[string]Lane
+	// jail is where the commands a call spawns for workspace code run (Jail).
+	jail *proctree.Jail
 }
 
 // entry is one tool in the registry.
@@ -126,8 +130,26 @@ func New(cfg Config) (*Kernel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
+	k.jail = &proctree.Jail{
+		Hide:       append([]string{k.state.Root, dir}, cfg.Hidden...),
+		ReadOnly:   append(append([]string{}, k.state.Git...), filepath.Join(ws, statedir.LegacyDir)),
+		Unconfined: cfg.UnconfinedWorkspaceCode,
+	}
+	if w := cfg.Evidence.Witness; w != "" {
+		if _, err := os.Stat(w); err == nil { // a missing one must not become a directory
+			k.jail.ReadOnly = append(k.jail.ReadOnly, w)
+		}
+	}
 	return k, nil
 }
+
+// Jail returns where the commands a call spawns for workspace code run (gates, the
+// command of wu:sandbox; package proctree): bubblewrap over the host's file system with
+// the state directory, the evidence directory and Config.Hidden covered by empty
+// tmpfs, the repository's .git, the workspace's .cmdbridge and the witness read-only,
+// in a pid namespace of its own. Every lane hands it on: in the call's context for the
+// in-process lanes, in the environment (proctree.JailEnv) for the subprocess lane.
+func (k *Kernel) Jail() proctree.Jail { return *k.jail }
 
 func (k *Kernel) buildRegistry() error {
 	routes := DefaultRoutes()

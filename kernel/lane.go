@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -117,7 +119,9 @@ type legacyLane struct {
 func (l legacyLane) Name() string { return l.name }
 
 // Run runs call.Command with the call's directory and stdin, and the caller's subject as
-// CMDBRIDGE_CALLER on top of the declared environment.
+// CMDBRIDGE_CALLER on top of the declared environment, with the jail the context
+// carries as proctree.JailEnv, so a command run as a real process spawns its
+// workspace code there too.
 func (l legacyLane) Run(ctx context.Context, call LaneCall) tool.Output {
 	if call.Command == nil {
 		return tool.Fail(tool.CodeExecutionFailed, "%s: no legacy command for lane %s", call.Spec.Name, l.name)
@@ -125,6 +129,14 @@ func (l legacyLane) Run(ctx context.Context, call LaneCall) tool.Output {
 	opts := l.opts
 	opts.Dir, opts.Stdin = call.Dir, call.Stdin
 	opts.Env = tool.WithCaller(opts.Env, call.Caller.Subject)
+	if j, _ := proctree.JailFrom(ctx, nil); j != nil {
+		env := make(map[string]string, len(opts.Env)+1)
+		for k, v := range opts.Env {
+			env[k] = v
+		}
+		_, env[proctree.JailEnv], _ = strings.Cut(j.Environ(), "=")
+		opts.Env = env
+	}
 	return adapter.Call(ctx, *call.Command, call.Input, l.name, opts)
 }
 

@@ -38,22 +38,28 @@ type Rule struct {
 	// Args is a regular expression matched against the canonical JSON input (sorted keys,
 	// compact).
 	Args string `json:"args,omitempty" yaml:"args,omitempty"`
-	// ReadOnly and Destructive match the effect of the call (the tool's annotations as
-	// narrowed by its effects for this input), not the tool's worst case.
+	// ReadOnly, Destructive and RunsCode match the effect of the call (the tool's
+	// annotations as narrowed by its effects for this input), not the tool's worst
+	// case. RunsCode matches calls that run workspace code (tool.Annotations
+	// RunsCodeHint: gates, wu:prep, wu:done without skip_gates, wu:sandbox).
 	ReadOnly    *bool    `json:"read_only,omitempty" yaml:"read_only,omitempty"`
 	Destructive *bool    `json:"destructive,omitempty" yaml:"destructive,omitempty"`
+	RunsCode    *bool    `json:"runs_code,omitempty" yaml:"runs_code,omitempty"`
 	Interactive *bool    `json:"interactive,omitempty" yaml:"interactive,omitempty"`
 	Priority    int      `json:"priority,omitempty" yaml:"priority,omitempty"`
 	Decision    Decision `json:"decision" yaml:"decision"`
 }
 
-// DefaultPolicy is used when Config.Policy is nil: destructive calls ask, everything
-// else is allowed. A call is destructive by its effect (tool.Spec.EffectOf), so a
-// destructive tool's harmless modes (a dry run, a --check) are allowed; its destructive
-// ones, made non-interactively, need an explicit rule.
+// DefaultPolicy is used when Config.Policy is nil: calls that run workspace code ask,
+// destructive calls ask, everything else is allowed. A call's effect decides
+// (tool.Spec.EffectOf), so a destructive tool's harmless modes (a dry run, a --check)
+// are allowed, and so is wu:done with skip_gates; the others, made non-interactively,
+// need an explicit rule. Workspace code asks because whoever may write the workspace's
+// configuration (file:write, config:set) chooses it.
 func DefaultPolicy() []Rule {
 	yes := true
 	return []Rule{
+		{Name: "default-runs-code-ask", RunsCode: &yes, Priority: -1000, Decision: Ask},
 		{Name: "default-destructive-ask", Destructive: &yes, Priority: -1000, Decision: Ask},
 		{Name: "default-allow", Tool: "*", Priority: -1001, Decision: Allow},
 	}
@@ -67,7 +73,7 @@ type ApprovalRequest struct {
 	Subject string          `json:"subject"`
 	Input   json.RawMessage `json:"input"`
 	Rule    string          `json:"rule"`
-	// Effect is the call's effect: read_only, write or destructive.
+	// Effect is the call's effect: read_only, write, destructive or runs_code.
 	Effect    string   `json:"effect"`
 	Approvals []string `json:"required_approvals,omitempty"`
 	// StdinHash is the receipt's stdin hash when the call has stdin: an approval is for
@@ -148,6 +154,9 @@ func decide(rules []compiledRule, spec *tool.Spec, effect tool.Annotations, cano
 		if r.Destructive != nil && *r.Destructive != effect.DestructiveHint {
 			continue
 		}
+		if r.RunsCode != nil && *r.RunsCode != effect.RunsCodeHint {
+			continue
+		}
 		if r.Interactive != nil && *r.Interactive != interactive {
 			continue
 		}
@@ -188,7 +197,7 @@ func (k *Kernel) refusalHint(spec *tool.Spec, effect tool.Annotations, canonical
 	var harmless []string
 	for _, e := range spec.Effects {
 		a := effect
-		a.ReadOnlyHint, a.DestructiveHint = e.ReadOnly, e.Destructive
+		a.ReadOnlyHint, a.DestructiveHint, a.RunsCodeHint = e.ReadOnly, e.Destructive, e.RunsCode
 		if level(a) >= level(effect) {
 			continue // not less than this call's effect
 		}
@@ -203,9 +212,11 @@ func (k *Kernel) refusalHint(spec *tool.Spec, effect tool.Annotations, canonical
 	return details, note
 }
 
-// level orders effects: read-only 0, writing 1, destructive 2.
+// level orders effects: read-only 0, writing 1, destructive 2, running workspace code 3.
 func level(a tool.Annotations) int {
 	switch {
+	case a.RunsCodeHint:
+		return 3
 	case a.ReadOnlyHint:
 		return 0
 	case a.DestructiveHint:
@@ -234,7 +245,7 @@ func (k *Kernel) allowSnippet(name, decidedBy string) (string, error) {
 	header := "# add this rule to the policy list of " + ConfigFile + "\n"
 	if reflect.DeepEqual(k.cfg.Policy, DefaultPolicy()) {
 		rules = append(rules, DefaultPolicy()...)
-		header = "# " + ConfigFile + ": a policy key replaces the default policy, whose two rules follow the new one\n"
+		header = "# " + ConfigFile + ": a policy key replaces the default policy, whose rules follow the new one\n"
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)

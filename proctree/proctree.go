@@ -26,18 +26,33 @@ const maxRounds = 200
 type Tree struct {
 	cmd  *exec.Cmd
 	mark []byte // "NAME=1"
+	// cgroup is the tree's own cgroup v2 directory, "" when the host offers none (the
+	// marks are then the only way to find the tree); cgroupFD is open on it until the
+	// first Kill, for CLONE_INTO_CGROUP.
+	cgroup     string
+	cgroupFD   int
+	cgroupGone bool
 }
 
 // Attach prepares cmd, made by exec.CommandContext and not yet started, to run as a
-// tree: in its own process group, with the tree's mark added to its environment
-// (cmd.Env, or the process environment when cmd.Env is nil), and a Cancel that kills
-// the whole tree when the context ends. A zero WaitDelay becomes two seconds, so a descendant holding
-// an output pipe cannot hold up Wait after the tree is killed.
+// tree: in its own cgroup when the host has a writable cgroup v2 hierarchy (the command
+// starts inside it, so does everything it ever forks), in its own process group, with
+// the tree's mark added to its environment (cmd.Env, or the process environment when
+// cmd.Env is nil), and a Cancel that kills the whole tree when the context ends. A zero
+// WaitDelay becomes two seconds, so a descendant holding an output pipe cannot hold up
+// Wait after the tree is killed. The caller must call [Tree.Kill] once the command has
+// ended (or failed to start): it also removes the cgroup.
 func Attach(cmd *exec.Cmd) *Tree {
+	return attach(cmd, Cgroup2Dir())
+}
+
+// attach is Attach with the parent cgroup given ("": none, the fallback).
+func attach(cmd *exec.Cmd, parent string) *Tree {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	name := MarkPrefix + strings.ToUpper(hex.EncodeToString(b[:]))
-	t := &Tree{cmd: cmd, mark: []byte(name + "=1")}
+	id := strings.ToUpper(hex.EncodeToString(b[:]))
+	name := MarkPrefix + id
+	t := &Tree{cmd: cmd, mark: []byte(name + "=1"), cgroupFD: -1}
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
@@ -47,6 +62,11 @@ func Attach(cmd *exec.Cmd) *Tree {
 	}
 	cmd.SysProcAttr.Setpgid = true
 	cmd.SysProcAttr.Pgid = 0
+	if dir, fd, err := newCgroup(parent, strings.ToLower(id)); err == nil {
+		t.cgroup, t.cgroupFD = dir, fd
+		cmd.SysProcAttr.UseCgroupFD = true
+		cmd.SysProcAttr.CgroupFD = fd
+	}
 	cmd.Cancel = func() error {
 		t.Kill()
 		return nil
@@ -60,10 +80,27 @@ func Attach(cmd *exec.Cmd) *Tree {
 // Mark returns the tree's mark, "NAME=1", as found in its processes' environments.
 func (t *Tree) Mark() string { return string(t.mark) }
 
+// Cgroup returns the directory of the tree's own cgroup, or "" when the tree has none
+// (no writable cgroup v2 hierarchy: the fallback of the package doc).
+func (t *Tree) Cgroup() string { return t.cgroup }
+
 // Kill SIGKILLs every process of the tree still alive (see the package doc) and returns
 // how many signals it sent. It is safe to call before the command started (it does
-// nothing), more than once, and after Wait.
+// nothing but remove the cgroup), more than once, and after Wait.
 func (t *Tree) Kill() int {
+	if t.cgroupFD >= 0 {
+		// Started, or never will be: the descriptor has served.
+		_ = unix.Close(t.cgroupFD)
+		t.cgroupFD = -1
+	}
+	if t.cgroup != "" {
+		if t.cgroupGone {
+			return 0
+		}
+		sent, removed := killCgroup(t.cgroup)
+		t.cgroupGone = removed
+		return sent
+	}
 	if t.cmd.Process == nil {
 		return 0
 	}

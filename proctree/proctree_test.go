@@ -65,11 +65,14 @@ func TestGroupKillAloneMissesTheDaemon(t *testing.T) {
 func TestMarkIsInheritedAndUnique(t *testing.T) {
 	a := proctree.Attach(exec.CommandContext(context.Background(), "true"))
 	b := proctree.Attach(exec.CommandContext(context.Background(), "true"))
+	defer a.Kill() // never started: Kill removes the cgroup Attach made
+	defer b.Kill()
 	assert.NotEqual(t, a.Mark(), b.Mark())
 	assert.True(t, strings.HasPrefix(a.Mark(), proctree.MarkPrefix))
 	cmd := exec.CommandContext(context.Background(), "/bin/sh", "-c", "sh -c env")
 	tree := proctree.Attach(cmd)
 	out, err := cmd.Output()
+	tree.Kill()
 	require.NoError(t, err)
 	assert.Contains(t, strings.Split(string(out), "\n"), tree.Mark())
 	assert.Equal(t, 0, proctree.Attach(exec.CommandContext(context.Background(), "true")).Kill(), "not started: nothing to kill")
@@ -83,5 +86,47 @@ func BenchmarkKillAfterExit(b *testing.B) {
 	require.NoError(b, cmd.Run())
 	for b.Loop() {
 		tree.Kill()
+	}
+}
+
+// BenchmarkRun is what one spawned command costs a lane, before and after this
+// package's additions, in one run: start /bin/true, wait, Kill. "exec" is the command
+// alone, without a tree (the baseline); "marks" is the fallback
+// (process group, parent links, marks: two scans of /proc), "cgroup" a tree in its own
+// cgroup v2 (mkdir, CLONE_INTO_CGROUP, cgroup.kill, rmdir), "jail" the same inside a
+// Jail (bwrap: mount, pid, ipc, cgroup and user namespaces). Sub-benchmarks the host
+// cannot run are skipped, naming what is missing.
+func BenchmarkRun(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		parent func() string
+		jail   *proctree.Jail
+	}{
+		{"exec", nil, nil},
+		{"marks", func() string { return "" }, nil},
+		{"cgroup", proctree.Cgroup2Dir, nil},
+		{"jail", proctree.Cgroup2Dir, &proctree.Jail{Hide: []string{b.TempDir()}, ReadOnly: []string{b.TempDir()}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			if c.name == "cgroup" || c.name == "jail" {
+				proctreetest.RequireCgroup2(b)
+			}
+			if c.jail != nil {
+				if _, err := exec.LookPath("bwrap"); err != nil {
+					b.Skip("host capability missing: bubblewrap (bwrap) on PATH")
+				}
+			}
+			for b.Loop() {
+				cmd := exec.CommandContext(context.Background(), "/bin/true")
+				require.NoError(b, c.jail.Confine(cmd))
+				if c.parent == nil {
+					require.NoError(b, cmd.Run())
+					continue
+				}
+				tree := proctree.AttachUnder(cmd, c.parent())
+				require.NoError(b, cmd.Run())
+				tree.Kill()
+			}
+		})
 	}
 }

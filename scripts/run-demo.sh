@@ -23,6 +23,18 @@ git init -q -b main .
 git config user.email "$DELIVERY_OWNER"
 git config user.name "Demo"
 step workspace:init '{"name":"demo"}'
+# wu:prep and wu:done run the workspace's gates: workspace code, which the default policy
+# asks before (non-interactive: APPROVAL_REQUIRED) and which runs under bubblewrap with
+# cmdbridge's keys hidden. This demo's operator allows them, as the refusal's snippet says.
+mkdir -p .cmdbridge
+cat > .cmdbridge/config.yaml <<'YAML'
+policy:
+  - {name: allow-wu-prep, tool: "wu:prep", priority: -999, decision: allow}
+  - {name: allow-wu-done, tool: "wu:done", priority: -999, decision: allow}
+  - {name: default-runs-code-ask, runs_code: true, priority: -1000, decision: ask}
+  - {name: default-destructive-ask, destructive: true, priority: -1000, decision: ask}
+  - {name: default-allow, tool: "*", priority: -1001, decision: allow}
+YAML
 git add -A && git commit -qm "chore: demo workspace"
 
 step wu:create '{"lane":"General","title":"Add health endpoint","description":"Expose GET /healthz returning build info so the load balancer can probe instances.","acceptance":["GET /healthz returns 200 with version and commit"],"code_paths":["internal/api/health.go"],"exposure":"api"}'

@@ -31,6 +31,13 @@ type Annotations struct {
 	DestructiveHint bool   `json:"destructiveHint"`
 	IdempotentHint  bool   `json:"idempotentHint"`
 	OpenWorldHint   bool   `json:"openWorldHint"`
+	// RunsCodeHint: the tool runs code that the workspace defines (the gate commands of
+	// its configuration, a configured shell line) or the caller passes, as processes of
+	// their own. Whatever the tool is declared to do, that code may do anything the
+	// process running it may: a caller who can write the workspace's configuration
+	// chooses it. It implies OpenWorldHint and excludes ReadOnlyHint. Not an MCP
+	// annotation: the MCP surface shows it in the tool's _meta.
+	RunsCodeHint bool `json:"runsCodeHint,omitempty"`
 }
 
 // Spec describes one tool.
@@ -100,13 +107,16 @@ func IsEqual(property string, v any) Condition {
 }
 
 // Effect is what a call does when every condition of When holds: read-only, writing,
-// or destructive. Effects only ever narrow a spec's static annotations, which stay the
-// worst case: an effect is never destructive when the spec is not, and a read-only spec
-// has no effects.
+// or destructive, and whether it runs workspace code. Effects only ever narrow a spec's
+// static annotations, which stay the worst case: an effect is never destructive (nor
+// runs code) when the spec is not (does not), and a read-only spec has no effects. An
+// effect that leaves RunsCode false says the call runs no workspace code (wu:done
+// --skip-gates).
 type Effect struct {
 	When        []Condition `json:"when"`
 	ReadOnly    bool        `json:"read_only"`
 	Destructive bool        `json:"destructive"`
+	RunsCode    bool        `json:"runs_code,omitempty"`
 }
 
 // ReadOnlyWhen is the effect "read-only when every condition holds".
@@ -159,9 +169,12 @@ func (e Effect) Describe() string {
 	return out
 }
 
-// Kind names an effect: "read_only", "write" or "destructive".
+// Kind names an effect: "runs_code" (whatever else it does, it runs workspace code),
+// "read_only", "write" or "destructive".
 func (a Annotations) Kind() string {
 	switch {
+	case a.RunsCodeHint:
+		return "runs_code"
 	case a.ReadOnlyHint:
 		return "read_only"
 	case a.DestructiveHint:
@@ -171,8 +184,8 @@ func (a Annotations) Kind() string {
 }
 
 // EffectOf returns the annotations of one call with this input: those of the first
-// effect whose conditions all hold, else the static annotations. Only ReadOnlyHint and
-// DestructiveHint change. index is the effect's position, or -1.
+// effect whose conditions all hold, else the static annotations. Only ReadOnlyHint,
+// DestructiveHint and RunsCodeHint change. index is the effect's position, or -1.
 func (s *Spec) EffectOf(input map[string]any) (a Annotations, index int) {
 	a = s.Annotations
 	for i, e := range s.Effects {
@@ -184,7 +197,7 @@ func (s *Spec) EffectOf(input map[string]any) (a Annotations, index int) {
 			}
 		}
 		if all {
-			a.ReadOnlyHint, a.DestructiveHint = e.ReadOnly, e.Destructive
+			a.ReadOnlyHint, a.DestructiveHint, a.RunsCodeHint = e.ReadOnly, e.Destructive, e.RunsCode
 			return a, i
 		}
 	}
@@ -195,6 +208,9 @@ func (s *Spec) EffectOf(input map[string]any) (a Annotations, index int) {
 // not have, uses an unknown test, or claims more than the static annotations (an effect
 // may only narrow them).
 func (s *Spec) CheckEffects() error {
+	if s.Annotations.RunsCodeHint && s.Annotations.ReadOnlyHint {
+		return fmt.Errorf("tool %s: a tool that runs workspace code is not read-only", s.Name)
+	}
 	if len(s.Effects) > 0 && s.Annotations.ReadOnlyHint {
 		return fmt.Errorf("tool %s: a read-only tool has no effects to declare", s.Name)
 	}
@@ -207,6 +223,9 @@ func (s *Spec) CheckEffects() error {
 		}
 		if e.Destructive && !s.Annotations.DestructiveHint {
 			return fmt.Errorf("tool %s: effect %d is destructive but the tool's annotations are not", s.Name, i+1)
+		}
+		if e.RunsCode && (e.ReadOnly || !s.Annotations.RunsCodeHint) {
+			return fmt.Errorf("tool %s: effect %d runs workspace code but is read-only or the tool's annotations do not", s.Name, i+1)
 		}
 		for _, c := range e.When {
 			if s.InputSchema == nil || s.InputSchema.Properties[c.Property] == nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -61,4 +62,24 @@ func TestEffectOfTakesTheFirstEffectThatHolds(t *testing.T) {
 	assert.Equal(t, "without fix", spec.Effects[0].Describe())
 	assert.Equal(t, "with fix and with gentle", spec.Effects[1].Describe())
 	assert.Equal(t, `with action="resume"`, tool.IsEqual("action", "resume").String())
+}
+
+// Running workspace code is never read-only, and an effect claims it only for a tool
+// whose annotations do.
+func TestRunsCodeEffectsOnlyNarrow(t *testing.T) {
+	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"skip": {Type: "boolean"}}}
+	for _, c := range []struct {
+		name string
+		spec tool.Spec
+		ok   bool
+	}{
+		{"narrowed by an effect", tool.Spec{Name: "t", InputSchema: schema, Annotations: tool.Annotations{RunsCodeHint: true},
+			Effects: []tool.Effect{tool.WritesWhen(tool.IsSet("skip"))}}, true},
+		{"read-only and runs code", tool.Spec{Name: "t", InputSchema: schema, Annotations: tool.Annotations{RunsCodeHint: true, ReadOnlyHint: true}}, false},
+		{"an effect claims more", tool.Spec{Name: "t", InputSchema: schema,
+			Effects: []tool.Effect{{When: []tool.Condition{tool.IsSet("skip")}, RunsCode: true}}}, false},
+	} {
+		err := c.spec.CheckEffects()
+		assert.Equal(t, c.ok, err == nil, "%s: %v", c.name, err)
+	}
 }

@@ -30,12 +30,12 @@ func corpusSpec(t *testing.T, name string) tool.Spec {
 
 // TestAnnotationsAreHonest pins the annotations the users' report found wrong: tools
 // that overwrite data are destructive, tools that run configured or caller-given
-// commands are open-world, and the worst case of a tool with a harmless mode stays
-// what tools/list shows.
+// commands are open-world and run workspace code (issue #20), and the worst case of a
+// tool with a harmless mode stays what tools/list shows.
 func TestAnnotationsAreHonest(t *testing.T) {
 	for _, tc := range []struct {
-		name                             string
-		readOnly, destructive, openWorld bool
+		name                                       string
+		readOnly, destructive, openWorld, runsCode bool
 	}{
 		{name: "config:set", destructive: true},
 		{name: "wu:edit", destructive: true},
@@ -45,10 +45,10 @@ func TestAnnotationsAreHonest(t *testing.T) {
 		{name: "plan:link", destructive: true},
 		{name: "initiative:plan", destructive: true},
 		{name: "mem:triage", destructive: true},
-		{name: "gates", openWorld: true},
-		{name: "wu:prep", openWorld: true},
-		{name: "wu:sandbox", destructive: true, openWorld: true},
-		{name: "wu:done", openWorld: true},
+		{name: "gates", openWorld: true, runsCode: true},
+		{name: "wu:prep", openWorld: true, runsCode: true},
+		{name: "wu:sandbox", destructive: true, openWorld: true, runsCode: true},
+		{name: "wu:done", openWorld: true, runsCode: true},
 		{name: "workspace:init", destructive: true},
 		{name: "lane:suggest", destructive: true},
 		{name: "metrics:snapshot", destructive: true},
@@ -62,6 +62,7 @@ func TestAnnotationsAreHonest(t *testing.T) {
 		assert.Equal(t, tc.readOnly, a.ReadOnlyHint, "%s readOnlyHint", tc.name)
 		assert.Equal(t, tc.destructive, a.DestructiveHint, "%s destructiveHint", tc.name)
 		assert.Equal(t, tc.openWorld, a.OpenWorldHint, "%s openWorldHint", tc.name)
+		assert.Equal(t, tc.runsCode, a.RunsCodeHint, "%s runsCodeHint", tc.name)
 	}
 }
 
@@ -128,6 +129,9 @@ var effectCases = []struct {
 	{"workspace:init", `{"force":true}`, "destructive"},
 	{"wu:block", `{"id":"WU-15","reason":"waiting"}`, "write"},
 	{"wu:block", `{"id":"WU-15","reason":"waiting","remove_worktree":true}`, "destructive"},
+	{"gates", `{}`, "runs_code"},
+	{"wu:done", `{"id":"WU-15"}`, "runs_code"},
+	{"wu:done", `{"id":"WU-15","skip_gates":true,"reason":"flaky runner","fix_wu":"WU-16"}`, "write"},
 }
 
 func decodeObject(t *testing.T, s string) map[string]any {

@@ -41,9 +41,13 @@ type Spec struct {
 	Enforces []Rule
 	// ReadOnly, Destructive, Idempotent and Network become the tool annotations.
 	ReadOnly, Destructive, Idempotent, Network bool
-	// OpenWorld: the command runs configured or caller-given commands (gates,
-	// wu:sandbox); it becomes openWorldHint (as Network does).
+	// OpenWorld: the command reaches beyond the workspace's own data; it becomes
+	// openWorldHint (as Network and RunsCode do).
 	OpenWorld bool
+	// RunsCode: the command runs code the workspace defines or the caller passes
+	// (gates, wu:prep, wu:done, wu:sandbox); it becomes runsCodeHint
+	// (legacy.MetaRunsCode). Effects say which inputs run none (wu:done --skip-gates).
+	RunsCode bool
 	// Effects are the inputs that make a call less than the worst case above (a dry
 	// run is read-only); see tool.Effect.
 	Effects []tool.Effect
@@ -152,6 +156,9 @@ func App(s Spec) *cli.App {
 	}
 	if s.OpenWorld {
 		meta[legacy.MetaOpenWorld] = true
+	}
+	if s.RunsCode {
+		meta[legacy.MetaRunsCode] = true
 	}
 	if len(s.Effects) > 0 {
 		meta[legacy.MetaEffects] = append([]tool.Effect(nil), s.Effects...)

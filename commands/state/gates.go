@@ -26,8 +26,8 @@ func newGatesApp() *cli.App {
 			&cli.BoolFlag{Name: "docs-only", Usage: "run only the docs_only gates"},
 			&cli.StringSliceFlag{Name: "only", Usage: "run only this gate (repeatable)"},
 		},
-		OpenWorld: true,
-		Action:    gates,
+		RunsCode: true,
+		Action:   gates,
 	})
 }
 

@@ -23,8 +23,8 @@ func newWUPrepApp() *cli.App {
 			convention.WU("id", "WU whose gates run", true),
 			&cli.BoolFlag{Name: "docs-only", Usage: "run only the docs_only gates"},
 		},
-		OpenWorld: true,
-		Action:    wuPrep,
+		RunsCode: true,
+		Action:   wuPrep,
 	})
 }
 

@@ -37,10 +37,10 @@ func newWUSandboxApp() *cli.App {
 		},
 		Args: []convention.Arg{{Name: "command", Required: true, Passthrough: true, Usage: "the command to run and its arguments"}},
 		// The action checks the passthrough (argv checking cannot see past "--").
-		Enforces:  []convention.Rule{convention.Required("command")},
-		Paths:     map[string]string{"worktree": "write"},
-		OpenWorld: true,
-		Action:    wuSandbox,
+		Enforces: []convention.Rule{convention.Required("command")},
+		Paths:    map[string]string{"worktree": "write"},
+		RunsCode: true,
+		Action:   wuSandbox,
 	})
 }
 
@@ -71,6 +71,15 @@ func wuSandbox(c *convention.Call) error {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "DELIVERY_WU_ID="+w.ID)
+	// Served by cmdbridge, the command runs in the host's jail, where its state
+	// directory and keys are hidden and .git is read-only.
+	jail, err := proctree.JailFrom(ctx, os.LookupEnv)
+	if err == nil {
+		err = jail.Confine(cmd)
+	}
+	if err != nil {
+		return delivery.Errorf(tool.CodeSandboxUnavailable, "wu:sandbox: %v", err)
+	}
 	// The command runs as a process tree: on timeout its whole tree dies, daemons that
 	// left the process group included, and nothing it started outlives the call.
 	tree := proctree.Attach(cmd)

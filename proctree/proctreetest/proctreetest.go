@@ -6,6 +6,7 @@
 package proctreetest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,4 +63,75 @@ func RequireGone(t testing.TB, pid int, what string) {
 func RequireDaemonGone(t testing.TB, dir, what string) {
 	t.Helper()
 	RequireGone(t, DaemonPID(t, dir), what)
+}
+
+// EnvClearedDaemon is a shell line that starts a daemon which leaves its process group
+// (setsid), clears its environment (env -i: no tree mark) and is double-forked (a
+// subshell that exits at once: no parent link to it), then waits until the daemon is
+// up. The daemon carries marker in its command line and in its (new) environment, as
+// CMDBRIDGE_TEST_MARKER: see [WithMarker].
+func EnvClearedDaemon(marker string) string {
+	return `( setsid env -i CMDBRIDGE_TEST_MARKER=` + marker + ` sh -c 'sleep 300' ` + marker +
+		` </dev/null >/dev/null 2>&1 & )`
+}
+
+// WithMarker lists the live processes whose command line or environment holds marker.
+func WithMarker(marker string) []int { return withMarker(marker, "cmdline", "environ") }
+
+// withMarker lists the live processes where one of the /proc files holds marker.
+func withMarker(marker string, files ...string) []int {
+	ents, _ := os.ReadDir("/proc")
+	self := os.Getpid()
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self || !proctree.Alive(pid) {
+			continue
+		}
+		for _, f := range files {
+			b, _ := os.ReadFile("/proc/" + e.Name() + "/" + f)
+			if bytes.Contains(b, []byte(marker)) {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// WaitForMarker waits (bounded) until the daemon runs with its cleared environment (the
+// marker in its environment, not only on the command line of the setsid that starts
+// it), and registers a cleanup that kills every process carrying marker whatever the
+// test's outcome.
+func WaitForMarker(t testing.TB, marker string) {
+	t.Helper()
+	t.Cleanup(func() {
+		for _, pid := range WithMarker(marker) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	require.Eventually(t, func() bool { return len(withMarker("CMDBRIDGE_TEST_MARKER="+marker, "environ")) > 0 }, 20*time.Second, 10*time.Millisecond,
+		"the daemon carrying %s never started", marker)
+}
+
+// RequireCgroup2 skips the test, naming the missing host capability, unless this
+// process's cgroup v2 directory exists and a child cgroup with cgroup.kill or
+// cgroup.freeze can be made in it.
+func RequireCgroup2(t testing.TB) {
+	t.Helper()
+	dir := proctree.Cgroup2Dir()
+	if dir == "" {
+		t.Skip("host capability missing: cgroup v2 (no cgroup2 mount holds this process; see /proc/self/mountinfo)")
+	}
+	probe, err := os.MkdirTemp(dir, "cmdbridge-probe-")
+	if err != nil {
+		t.Skipf("host capability missing: a writable cgroup v2 hierarchy (cannot create a child cgroup in %s: %v)", dir, err)
+	}
+	defer os.Remove(probe)
+	for _, f := range []string{"cgroup.kill", "cgroup.freeze"} {
+		if _, err := os.Stat(filepath.Join(probe, f)); err == nil {
+			return
+		}
+	}
+	t.Skipf("host capability missing: cgroup.kill or cgroup.freeze in %s (Linux 5.2+)", dir)
 }

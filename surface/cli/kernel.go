@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	ucli "github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
@@ -52,6 +53,13 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 	for _, f := range adjust {
 		f(&cfg)
 	}
+	// This process is about to hold the workspace's keys: processes of the same user
+	// may no longer ptrace it or read its /proc/<pid>/{mem,environ,fd,root} (the
+	// commands it spawns are reset to dumpable by execve, so proctree still reads
+	// theirs). Workspace code also runs in a pid namespace where this process does not
+	// exist (kernel.Kernel.Jail); this covers its unconfined opt-in and a server that
+	// is not root. A failure changes nothing else.
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	return kernel.New(cfg)
 }
 

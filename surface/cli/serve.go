@@ -99,6 +99,10 @@ func runServe(c *ucli.Context) error {
 	defer store.Close()
 	k, err := openKernel(c, withStore, func(cfg *kernel.Config) {
 		cfg.OnResult, cfg.Approver = hook, nil
+		if bc.creds != "" {
+			// The broker credentials are a secret too: workspace code must not see them.
+			cfg.Hidden = append(cfg.Hidden, bc.creds)
+		}
 		if c.Bool("buffered-evidence") {
 			cfg.Evidence.Sync = evidence.SyncBuffered
 		}

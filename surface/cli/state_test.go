@@ -84,7 +84,9 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "no state in the worktree")
 	stdout, stderr, code := run(t, wt, "evidence", "verify")
 	require.Equal(t, 0, code, "the worktree finds the same log: %s", stdout+stderr)
-	call(ws, "wu:done", `{"id":"WU-1"}`)
+	// Running the gates is workspace code, which the default policy asks before (a
+	// non-interactive call would be APPROVAL_REQUIRED); skipping them is a write.
+	call(ws, "wu:done", `{"id":"WU-1","skip_gates":true,"reason":"no gates in this workspace","fix_wu":"WU-1"}`)
 
 	stdout, _, code = run(t, ws, "evidence", "verify", "--json")
 	require.Equal(t, 0, code, stdout)

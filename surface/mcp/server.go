@@ -24,6 +24,10 @@ const ReceiptMetaKey = "cmdbridge/receipt_id"
 // Option configures a server.
 type Option func(*options)
 
+// RunsCodeMetaKey is the _meta key, true on a tool in tools/list, of a tool that runs
+// workspace code (tool.Annotations RunsCodeHint), which MCP annotations cannot say.
+const RunsCodeMetaKey = "cmdbridge/runs_workspace_code"
+
 // TimeoutMetaKey is the _meta key of a tools/call request asking for the call's
 // deadline in milliseconds (a positive number). The kernel clamps it to the tool's
 // maximum; without it the tool's default applies.
@@ -185,14 +189,19 @@ func mcpTools(specs []tool.Spec) ([]mcpTool, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: output schema: %w", spec.Name, err)
 		}
-		out = append(out, mcpTool{canonical: spec.Name, tool: &sdkmcp.Tool{
+		t := &sdkmcp.Tool{
 			Name:         name,
 			Title:        title(spec),
 			Description:  spec.Description,
 			InputSchema:  json.RawMessage(in),
 			OutputSchema: json.RawMessage(outSchema),
 			Annotations:  annotations(spec),
-		}})
+		}
+		if spec.Annotations.RunsCodeHint {
+			// MCP has no annotation for it; a host that reads _meta can warn.
+			t.Meta = sdkmcp.Meta{RunsCodeMetaKey: true}
+		}
+		out = append(out, mcpTool{canonical: spec.Name, tool: t})
 	}
 	return out, nil
 }

@@ -16,6 +16,11 @@ const (
 	// configured or caller-given commands (gates, wu:sandbox) or reaches the network.
 	// MetaNetwork implies it.
 	MetaOpenWorld = "cmdbridge.open_world"
+	// MetaRunsCode (bool): the command runs code the workspace defines (its configured
+	// gate commands) or the caller passes, as processes of their own (tool.Annotations
+	// RunsCodeHint). It implies MetaOpenWorld; the default policy asks before such a
+	// call, and the kernel runs that code where its state and keys are hidden.
+	MetaRunsCode = "cmdbridge.runs_code"
 	// MetaEffects ([]tool.Effect): the inputs that make a call read-only or merely
 	// writing although the command may destroy data (a dry run, a --check); the
 	// read-only, destructive keys stay the worst case.

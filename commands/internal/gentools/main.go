@@ -105,6 +105,9 @@ func render(tools []kernel.ManifestTool) []byte {
 			if t.Annotations.OpenWorldHint {
 				facts = append(facts, "open-world")
 			}
+			if t.Annotations.RunsCodeHint {
+				facts = append(facts, "runs workspace code")
+			}
 			if t.Network {
 				facts = append(facts, "network")
 			}
