@@ -44,6 +44,9 @@ type Journal struct {
 	entries []journal.Record
 	seen    map[string]bool
 	staged  []string // root-relative paths git add staged in this run
+	// toCommit: the journal holds the commit step (staging is its first), so a replay
+	// that finds HEAD moved knows the commit landed.
+	toCommit bool
 }
 
 var journals = struct {
@@ -241,7 +244,8 @@ func (j *Journal) preImage(path string, appendOnly bool) (journal.Record, bool) 
 	return journal.Record{Op: journal.OpFile, Path: path, Data: data, Mode: fi.Mode().Perm()}, true
 }
 
-// staging journals, durably, the root-relative paths git add is about to stage.
+// staging journals, durably, the root-relative paths git add is about to stage for a
+// commit: it is also the commit step (one record, one fsync, for both).
 func (j *Journal) staging(paths []string) error {
 	if j.inert() {
 		return nil
@@ -252,20 +256,25 @@ func (j *Journal) staging(paths []string) error {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	j.staged = append(j.staged, paths...)
+	j.toCommit = true
 	return nil
 }
 
-// committing journals, durably, that git commit is about to run: from then on a replay
-// that finds HEAD moved knows the commit landed.
+// committing journals, durably, that git commit is about to run, unless staging already
+// did: from then on a replay that finds HEAD moved knows the commit landed.
 func (j *Journal) committing() error {
 	if j.inert() {
 		return nil
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.toCommit {
+		return nil
+	}
 	if err := j.held.Append(journal.Record{Op: journal.OpCommit}); err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
+	j.toCommit = true
 	return nil
 }
 
@@ -277,7 +286,7 @@ func (j *Journal) committed() error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries, j.seen, j.staged = nil, map[string]bool{}, nil
+	j.entries, j.seen, j.staged, j.toCommit = nil, map[string]bool{}, nil, false
 	return j.held.Reset()
 }
 

@@ -15,9 +15,9 @@
 // [Lock] replays a journal left by a dead process before it returns, and [Recover] (the
 // kernel, when it opens a workspace) does the same and lets go: the records are restored
 // newest first, the staged paths get HEAD's index entries back, and the file is removed.
-// A journal whose commit step was reached and whose HEAD moved since the journal began
-// is not replayed: the commit landed, the call's writes are committed state, and only the
-// file is removed.
+// A journal whose commit step was reached (the paths to stage, or the commit of nothing,
+// journaled) and whose HEAD moved since the journal began is not replayed: the commit
+// landed, the call's writes are committed state, and only the file is removed.
 //
 // Invariants:
 //

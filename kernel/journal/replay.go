@@ -36,7 +36,8 @@ func replay(ctx context.Context, p place, environ []string) (Replay, error) {
 		return Replay{}, fmt.Errorf("journal: %w", err)
 	}
 	r := Replay{Found: true}
-	committing := slices.ContainsFunc(recs, func(r Record) bool { return r.Op == OpCommit })
+	// Staging is the commit's first step: nothing but the commit moves HEAD after it.
+	committing := slices.ContainsFunc(recs, func(r Record) bool { return r.Op == OpCommit || r.Op == OpStaged })
 	if committing && head(p, environ) != hd.Head {
 		r.Committed = true
 	} else {
