@@ -12,8 +12,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
