@@ -132,21 +132,25 @@ func killEveryStep(t *testing.T, c crashCase, lane string) {
 }
 
 // crashState is what a kill must leave as before or after: every file outside .git
-// (mode and content), git status, and HEAD's tree.
+// (mode and content), git status, HEAD's tree and the number of commits (a committed
+// call rolled back and redone by the next writer can leave the same tree, never the
+// same history).
 type crashState struct {
-	files  map[string]string
-	status string
-	head   string // HEAD^{tree}
+	files   map[string]string
+	status  string
+	head    string // HEAD^{tree}
+	commits string
 }
 
 func crashSnap(t *testing.T, ws string) crashState {
 	t.Helper()
 	s := snap(t, ws)
-	return crashState{files: s.files, status: s.status, head: nt.Git(t, ws, "rev-parse", "HEAD^{tree}")}
+	return crashState{files: s.files, status: s.status, head: nt.Git(t, ws, "rev-parse", "HEAD^{tree}"),
+		commits: nt.Git(t, ws, "rev-list", "--count", "HEAD")}
 }
 
 func (s crashState) equal(o crashState) bool {
-	if s.status != o.status || s.head != o.head || len(s.files) != len(o.files) {
+	if s.status != o.status || s.head != o.head || s.commits != o.commits || len(s.files) != len(o.files) {
 		return false
 	}
 	for k, v := range s.files {
@@ -171,7 +175,8 @@ func (s crashState) diff(a, b crashState) string {
 				out = append(out, "  missing: "+k)
 			}
 		}
-		out = append(out, "  status: "+strconv.Quote(s.status)+" vs "+strconv.Quote(o.status), "  --")
+		out = append(out, "  status: "+strconv.Quote(s.status)+" vs "+strconv.Quote(o.status),
+			"  commits: "+s.commits+" vs "+o.commits, "  --")
 	}
 	return strings.Join(out, "\n")
 }
