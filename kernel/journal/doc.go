@@ -31,6 +31,6 @@
 //   - The journal's removal is not fsync'd: after a power cut it may come back, and is
 //     then replayed as a call that did not commit (or, committed, removed).
 //   - Nothing under the git directory other than the journal file is ever written here;
-//     git add and git reset are the only git commands run (reset only on replay), and
-//     HEAD is read from files (git rev-parse for a reftable repository).
+//     the only git commands run are `git reset -q -- <paths>` on replay and, for a
+//     reftable repository, `git rev-parse HEAD` (HEAD is otherwise read from files).
 package journal
