@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/cmdbridge/cmdbridge/internal/failpoint"
 )
 
 // WriteFileAtomic replaces path with data through a temporary file in the same directory
@@ -20,11 +22,17 @@ import (
 //
 // Inside a run with a write journal ([BeginJournal]), p's pre-image is journaled first.
 func WriteFileAtomic(p string, data []byte, perm fs.FileMode) error {
-	JournalWrite(p)
-	return writeFileAtomic(p, data, perm)
+	if err := JournalWrite(p); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(p, data, perm); err != nil {
+		return err
+	}
+	failpoint.Hit(failpoint.Write)
+	return nil
 }
 
-// writeFileAtomic is [WriteFileAtomic] without the journal (the journal's own restores).
+// writeFileAtomic is [WriteFileAtomic] without the journal.
 func writeFileAtomic(p string, data []byte, perm fs.FileMode) error {
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -49,7 +57,9 @@ func writeFileAtomic(p string, data []byte, perm fs.FileMode) error {
 // goes through the os.Root, so no symlink can lead the write outside it.
 func WriteFileAtomicIn(root *os.Root, rel string, data []byte, perm fs.FileMode) error {
 	if abs, err := filepath.Abs(filepath.Join(root.Name(), filepath.FromSlash(rel))); err == nil {
-		JournalWrite(abs)
+		if err := JournalWrite(abs); err != nil {
+			return err
+		}
 	}
 	dir, name := path.Split(rel)
 	if dir = path.Clean(dir); dir != "." {
@@ -73,7 +83,11 @@ func WriteFileAtomicIn(root *os.Root, rel string, data []byte, perm fs.FileMode)
 	if err := renameio.WriteFile(name, data, perm, renameio.WithRoot(sub), renameio.WithStaticPermissions(perm)); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	return syncDir(sub.Open("."))
+	if err := syncDir(sub.Open(".")); err != nil {
+		return err
+	}
+	failpoint.Hit(failpoint.Write)
+	return nil
 }
 
 // syncDir fsyncs an opened directory, so a rename into it survives a crash.

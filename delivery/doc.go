@@ -90,6 +90,14 @@
 //     durable point: what it recorded is never undone. .git is never journaled. Gate
 //     telemetry is the one record a failed run keeps ([KeepJSONL]). A journal is found by
 //     path (the longest registered root holding it), so no write signature carries it;
-//     one journal is active per root (the kernel serialises writers; a concurrent second
-//     run on the same root gets an inert journal and its writes land in the first's).
+//     one journal is active per root in a process (a concurrent second run on the same
+//     root gets an inert journal and its writes land in the first's).
+//   - A killed run is rolled back by the next. Every record reaches disk (package
+//     kernel/journal: the worktree's git directory, fdatasync'd) before the write it
+//     protects, the paths to stage before git add, and beginning a journal takes the
+//     worktree's journal lock (a flock held until the journal is removed) and replays
+//     what a dead run left, before the run reads anything. A replay that finds the
+//     commit step journaled and HEAD moved keeps the committed state. [JournalWrite],
+//     [JournalAppend] and [JournalMkdir] return the error of a record that could not
+//     reach disk: the write must not happen.
 package delivery

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cmdbridge/cmdbridge/internal/failpoint"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -172,11 +173,15 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 	if len(keep) == 0 {
 		return nil, nil
 	}
+	j := journalFor(g.Dir)
+	if err := j.staging(keep); err != nil {
+		return nil, err
+	}
+	failpoint.Hit(failpoint.BeforeAdd)
 	if _, err := g.Output(ctx, append([]string{"add", "-A", "--"}, keep...)...); err != nil {
 		return nil, err
 	}
-	j := journalFor(g.Dir)
-	j.noteStaged(keep)
+	failpoint.Hit(failpoint.AfterAdd)
 	// diff --cached --quiet exits 1 when something is staged for these paths.
 	if _, err := g.Output(ctx, append([]string{"diff", "--cached", "--quiet", "--"}, keep...)...); err == nil {
 		return nil, nil
@@ -185,10 +190,15 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 	}
 	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "-m", subject, "--")
 	args = append(args, keep...)
+	if err := j.committing(); err != nil {
+		return nil, err
+	}
 	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
 		return nil, err
 	}
-	j.committed()
+	if err := j.committed(); err != nil {
+		return nil, err
+	}
 	sha, err := g.Output(ctx, "rev-parse", "HEAD")
 	if err != nil {
 		return nil, err
@@ -200,10 +210,16 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 // the same identity, date and hook rules as [Git.CommitPaths]; nothing staged is included.
 func (g *Git) CommitEmpty(ctx context.Context, subject string) (*Commit, error) {
 	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "--allow-empty", "--only", "-m", subject)
+	j := journalFor(g.Dir)
+	if err := j.committing(); err != nil {
+		return nil, err
+	}
 	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
 		return nil, err
 	}
-	journalFor(g.Dir).committed()
+	if err := j.committed(); err != nil {
+		return nil, err
+	}
 	sha, err := g.Output(ctx, "rev-parse", "HEAD")
 	if err != nil {
 		return nil, err

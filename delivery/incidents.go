@@ -72,7 +72,9 @@ func AppendIncident(root string, i Incident) error {
 		i.Tags = []string{}
 	}
 	p := filepath.Join(root, filepath.FromSlash(IncidentRel(i.Category)))
-	JournalAppend(p)
+	if err := JournalAppend(p); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return Errorf(tool.CodeIOError, "create %s: %w", IncidentsDir, err)
 	}

@@ -2,60 +2,51 @@ package delivery
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/cmdbridge/cmdbridge/internal/failpoint"
+	"github.com/cmdbridge/cmdbridge/kernel/journal"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // A Journal is one command run's write journal: before the first write of each path
 // under its workspace root it records the path's pre-image, so that a run that fails
 // after it started writing can put the workspace back as it found it ([Journal.Rollback])
-// and a run that succeeds forgets it ([Journal.Discard]).
+// and a run that succeeds forgets it ([Journal.Discard]). The records reach disk
+// (package kernel/journal: a file in the worktree's git directory, fsync'd) before the
+// write they protect, so a run killed half-way is rolled back by the next run that
+// begins a journal on the worktree, or by the next kernel that opens it.
 //
 // Pre-images: a path that did not exist (removed on rollback; a directory only when
 // empty), a file's content and mode (rewritten atomically), or, for an append-only JSONL
 // log, its byte size (truncated back to it). Rollback restores in reverse order of the
-// records. Git's own files (.git) are never journaled; when the run staged its paths
-// (the §2.4 commit step) and then failed, rollback also resets their index entries to
-// HEAD's (`git reset -q -- <paths>`). A commit that succeeded is a durable point: the
-// entries recorded before it are dropped, so a later failure never undoes committed
-// state.
+// records. Git's own files (.git) are never journaled; the paths the run is about to
+// stage (the §2.4 commit step) are journaled before `git add`, and rollback resets their
+// index entries to HEAD's (`git reset -q -- <paths>`). A commit that succeeded is a
+// durable point: the entries recorded before it are dropped, so a later failure never
+// undoes committed state.
 //
 // The write helpers of this package find the journal through the workspace root the
 // path lies under ([BeginJournal] registers it for the run), so no write signature
-// carries it. One journal is active per root: the kernel serialises writers on a
-// workspace, and a second run that begins on a root already journaled gets an inert
-// journal (its writes are recorded in the first run's). A nil *Journal is inert.
+// carries it. One journal is active per root in a process: a second run that begins on a
+// root already journaled in this process gets an inert journal (its writes are recorded
+// in the first run's). Across processes the worktree's journal lock serialises runs. A
+// nil *Journal is inert.
 type Journal struct {
 	root string
+	held *journal.Held // nil when inert
 
 	mu      sync.Mutex
-	entries []journalEntry
-	seen    map[string]int // path → index in entries
-	staged  []string       // root-relative paths git add staged in this run
-	inert   bool
-}
-
-type entryKind int
-
-const (
-	entryAbsent entryKind = iota // path did not exist: remove it
-	entryFile                    // regular file: rewrite data with mode
-	entrySize                    // append-only file: truncate to size
-)
-
-type journalEntry struct {
-	path string
-	kind entryKind
-	dir  bool
-	data []byte
-	mode fs.FileMode
-	size int64
+	entries []journal.Record
+	seen    map[string]bool
+	staged  []string // root-relative paths git add staged in this run
+	// toCommit: the journal holds the commit step (staging is its first), so a replay
+	// that finds HEAD moved knows the commit landed.
+	toCommit bool
 }
 
 var journals = struct {
@@ -63,19 +54,37 @@ var journals = struct {
 	byRoot map[string]*Journal
 }{byRoot: map[string]*Journal{}}
 
-// BeginJournal starts the write journal of one run on the workspace at root (absolute).
-// When a journal is already active on root, it returns an inert one.
-func BeginJournal(root string) *Journal {
+// BeginJournal starts the write journal of one run on the workspace at root (absolute):
+// it takes the worktree's journal lock, waiting for a run of another process to end,
+// and replays the journal of a run that died (environ: the environment of the git reset
+// that may take). When a journal is already active on root in this process, it returns
+// an inert one. An error (the lock, or a replay that could not restore) means the run
+// must not write.
+func BeginJournal(ctx context.Context, root string, environ []string) (*Journal, error) {
 	root = filepath.Clean(root)
-	j := &Journal{root: root, seen: map[string]int{}}
+	j := &Journal{root: root, seen: map[string]bool{}}
 	journals.Lock()
-	defer journals.Unlock()
 	if _, busy := journals.byRoot[root]; busy {
-		j.inert = true
-		return j
+		journals.Unlock()
+		return j, nil
 	}
 	journals.byRoot[root] = j
-	return j
+	journals.Unlock()
+	held, err := journal.Lock(ctx, root, environ)
+	if err != nil {
+		j.end()
+		return nil, Errorf(tool.CodeIOError, "%w", err)
+	}
+	j.held = held
+	return j, nil
+}
+
+// Replayed is what beginning the journal found of a run that died.
+func (j *Journal) Replayed() journal.Replay {
+	if j == nil || j.held == nil {
+		return journal.Replay{}
+	}
+	return j.held.Replayed
 }
 
 // journalFor is the active journal whose root holds path (absolute), or nil.
@@ -93,9 +102,6 @@ func journalFor(path string) *Journal {
 }
 
 func (j *Journal) end() {
-	if j == nil || j.inert {
-		return
-	}
 	journals.Lock()
 	if journals.byRoot[j.root] == j {
 		delete(journals.byRoot, j.root)
@@ -103,76 +109,46 @@ func (j *Journal) end() {
 	journals.Unlock()
 }
 
-// Discard ends the journal of a run that succeeded: nothing is restored.
-func (j *Journal) Discard() {
-	if j == nil {
-		return
+func (j *Journal) inert() bool { return j == nil || j.held == nil }
+
+// Discard ends the journal of a run that succeeded: nothing is restored, the journal is
+// removed and its lock released.
+func (j *Journal) Discard() error {
+	if j.inert() {
+		return nil
 	}
 	j.end()
 	j.mu.Lock()
-	j.entries, j.seen, j.staged = nil, map[string]int{}, nil
+	j.entries, j.seen, j.staged = nil, map[string]bool{}, nil
 	j.mu.Unlock()
+	return j.held.Close()
 }
 
 // Rollback ends the journal of a run that failed: every journaled path is restored to its
 // pre-image, newest record first, and paths the run staged get their index entries back
-// from HEAD. It returns the first restore error (it goes on restoring the others).
+// from HEAD; then the journal is removed and its lock released. It returns the first
+// restore error (it goes on restoring the others), and then keeps the journal on disk
+// for the next run to replay.
 func (j *Journal) Rollback(ctx context.Context, rt *Runtime) error {
-	if j == nil {
+	if j.inert() {
 		return nil
 	}
 	j.end()
-	if j.inert {
-		return nil
-	}
 	j.mu.Lock()
 	entries, staged := j.entries, j.staged
-	j.entries, j.seen, j.staged = nil, map[string]int{}, nil
+	j.entries, j.seen, j.staged = nil, map[string]bool{}, nil
 	j.mu.Unlock()
-	var first error
-	keep := func(err error) {
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	for _, e := range slices.Backward(entries) {
-		keep(e.restore())
-	}
+	err := journal.Restore(entries)
 	if len(staged) > 0 {
-		_, err := NewGit(j.root, rt).Output(ctx, append([]string{"reset", "-q", "--"}, staged...)...)
-		keep(err)
+		if _, rerr := NewGit(j.root, rt).Output(ctx, append([]string{"reset", "-q", "--"}, staged...)...); err == nil {
+			err = rerr
+		}
 	}
-	return first
-}
-
-func (e journalEntry) restore() error {
-	switch e.kind {
-	case entryAbsent:
-		err := os.Remove(e.path)
-		if e.dir {
-			return nil // removed only when empty: a directory someone else filled stays
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("roll back %s: %w", e.path, err)
-		}
-		return nil
-	case entryFile:
-		if err := writeFileAtomic(e.path, e.data, e.mode); err != nil {
-			return fmt.Errorf("roll back %s: %w", e.path, err)
-		}
-		return os.Chmod(e.path, e.mode)
-	case entrySize:
-		f, err := os.OpenFile(e.path, os.O_WRONLY, 0)
-		if err != nil {
-			return fmt.Errorf("roll back %s: %w", e.path, err)
-		}
-		defer f.Close()
-		if err := f.Truncate(e.size); err != nil {
-			return fmt.Errorf("roll back %s: %w", e.path, err)
-		}
-		return f.Sync()
+	if err != nil {
+		j.held.Release()
+		return err
 	}
-	return nil
+	return j.held.Close()
 }
 
 // inGit reports whether path is git's own (under root/.git).
@@ -185,116 +161,150 @@ func (j *Journal) inGit(path string) bool {
 	return first == ".git"
 }
 
-// record journals path's pre-image (full content, or size when appendOnly) before its
-// first write in this run. A size record is upgraded to the full pre-image when the path
-// is later rewritten: an append-only file's first size bytes are still its pre-image.
-func (j *Journal) record(path string, appendOnly bool) {
-	if j == nil || j.inert {
-		return
-	}
-	path = filepath.Clean(path)
-	if j.inGit(path) {
-		return
+// record journals, durably, the pre-images a write of path is about to change before it
+// begins: the missing directories between the root and dir (outermost first), then the
+// path itself unless dirOnly — its full content, or its size when appendOnly. A size
+// record is followed by the full pre-image when the path is later rewritten: an
+// append-only file's first size bytes are still its pre-image.
+func (j *Journal) record(dir, path string, appendOnly, dirOnly bool) error {
+	if j.inert() {
+		return nil
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if i, ok := j.seen[path]; ok {
-		if e := &j.entries[i]; e.kind == entrySize && !appendOnly {
-			if data, err := os.ReadFile(path); err == nil && int64(len(data)) >= e.size {
-				e.kind, e.data = entryFile, data[:e.size]
-			}
-		}
-		return
-	}
-	e := journalEntry{path: path, kind: entryAbsent}
-	if fi, err := os.Lstat(path); err == nil {
-		switch {
-		case fi.IsDir():
-			return // an existing directory is not ours to restore
-		case appendOnly:
-			e.kind, e.size, e.mode = entrySize, fi.Size(), fi.Mode().Perm()
-		default:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return
-			}
-			e.kind, e.data, e.mode = entryFile, data, fi.Mode().Perm()
-		}
-	}
-	j.seen[path] = len(j.entries)
-	j.entries = append(j.entries, e)
-}
-
-// recordDirs journals the missing directories between root and dir (inclusive), outermost
-// first, before a MkdirAll creates them.
-func (j *Journal) recordDirs(dir string) {
-	if j == nil || j.inert {
-		return
-	}
-	dir = filepath.Clean(dir)
-	if j.inGit(dir) {
-		return
-	}
+	var recs []journal.Record
 	var missing []string
-	for d := dir; d != j.root && strings.HasPrefix(d, j.root+string(filepath.Separator)); d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil {
-			break
+	if dir = filepath.Clean(dir); !j.inGit(dir) {
+		for d := dir; d != j.root && strings.HasPrefix(d, j.root+string(filepath.Separator)); d = filepath.Dir(d) {
+			if _, err := os.Lstat(d); err == nil {
+				break
+			}
+			missing = append(missing, d)
 		}
-		missing = append(missing, d)
+	}
+	for _, d := range slices.Backward(missing) {
+		if !j.seen[d] {
+			recs = append(recs, journal.Record{Op: journal.OpAbsent, Path: d, Dir: true})
+		}
+	}
+	if !dirOnly {
+		if r, ok := j.preImage(filepath.Clean(path), appendOnly); ok {
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	if err := j.held.Append(recs...); err != nil {
+		return Errorf(tool.CodeIOError, "%w", err)
+	}
+	for _, r := range recs {
+		j.seen[r.Path] = true
+		if r.Op == journal.OpSize {
+			j.seen[r.Path+"\x00size"] = true
+		}
+	}
+	j.entries = append(j.entries, recs...)
+	return nil
+}
+
+// preImage is path's record, or false when it needs none (already recorded, git's own,
+// an existing directory, unreadable).
+func (j *Journal) preImage(path string, appendOnly bool) (journal.Record, bool) {
+	if j.inGit(path) {
+		return journal.Record{}, false
+	}
+	if j.seen[path] {
+		// Only a size record is upgraded: by a rewrite, to the content of its first size bytes.
+		if appendOnly || !j.seen[path+"\x00size"] {
+			return journal.Record{}, false
+		}
+		delete(j.seen, path+"\x00size")
+		i := slices.IndexFunc(j.entries, func(e journal.Record) bool { return e.Path == path })
+		e := j.entries[i]
+		data, err := os.ReadFile(path)
+		if err != nil || int64(len(data)) < e.Size {
+			return journal.Record{}, false
+		}
+		return journal.Record{Op: journal.OpFile, Path: path, Data: data[:e.Size], Mode: e.Mode}, true
+	}
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return journal.Record{Op: journal.OpAbsent, Path: path}, true
+	case fi.IsDir():
+		return journal.Record{}, false // an existing directory is not ours to restore
+	case appendOnly:
+		return journal.Record{Op: journal.OpSize, Path: path, Size: fi.Size(), Mode: fi.Mode().Perm()}, true
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return journal.Record{}, false
+	}
+	return journal.Record{Op: journal.OpFile, Path: path, Data: data, Mode: fi.Mode().Perm()}, true
+}
+
+// staging journals, durably, the root-relative paths git add is about to stage for a
+// commit: it is also the commit step (one record, one fsync, for both).
+func (j *Journal) staging(paths []string) error {
+	if j.inert() {
+		return nil
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	for _, d := range slices.Backward(missing) {
-		if _, ok := j.seen[d]; ok {
-			continue
-		}
-		j.seen[d] = len(j.entries)
-		j.entries = append(j.entries, journalEntry{path: d, kind: entryAbsent, dir: true})
+	if err := j.held.Append(journal.Record{Op: journal.OpStaged, Paths: paths}); err != nil {
+		return Errorf(tool.CodeIOError, "%w", err)
 	}
+	j.staged = append(j.staged, paths...)
+	j.toCommit = true
+	return nil
 }
 
-// staged notes root-relative paths git add staged in this run.
-func (j *Journal) noteStaged(paths []string) {
-	if j == nil || j.inert {
-		return
+// committing journals, durably, that git commit is about to run, unless staging already
+// did: from then on a replay that finds HEAD moved knows the commit landed.
+func (j *Journal) committing() error {
+	if j.inert() {
+		return nil
 	}
 	j.mu.Lock()
-	j.staged = append(j.staged, paths...)
-	j.mu.Unlock()
+	defer j.mu.Unlock()
+	if j.toCommit {
+		return nil
+	}
+	if err := j.held.Append(journal.Record{Op: journal.OpCommit}); err != nil {
+		return Errorf(tool.CodeIOError, "%w", err)
+	}
+	j.toCommit = true
+	return nil
 }
 
 // committed marks a durable point: what the run wrote so far is in a commit.
-func (j *Journal) committed() {
-	if j == nil || j.inert {
-		return
+func (j *Journal) committed() error {
+	failpoint.Hit(failpoint.AfterCommit)
+	if j.inert() {
+		return nil
 	}
 	j.mu.Lock()
-	j.entries, j.seen, j.staged = nil, map[string]int{}, nil
-	j.mu.Unlock()
+	defer j.mu.Unlock()
+	j.entries, j.seen, j.staged, j.toCommit = nil, map[string]bool{}, nil, false
+	return j.held.Reset()
 }
 
-// JournalWrite records path's pre-image in the active journal before a write that
-// replaces, creates or removes it (its missing parent directories too).
-func JournalWrite(path string) {
-	if j := journalFor(path); j != nil {
-		j.recordDirs(filepath.Dir(path))
-		j.record(path, false)
-	}
+// JournalWrite records path's pre-image in the active journal, durably, before a write
+// that replaces, creates or removes it (its missing parent directories too). An error
+// means the write must not happen.
+func JournalWrite(path string) error {
+	return journalFor(path).record(filepath.Dir(path), path, false, false)
 }
 
 // JournalAppend records an append-only file's size before an append.
-func JournalAppend(path string) {
-	if j := journalFor(path); j != nil {
-		j.recordDirs(filepath.Dir(path))
-		j.record(path, true)
-	}
+func JournalAppend(path string) error {
+	return journalFor(path).record(filepath.Dir(path), path, true, false)
 }
 
 // JournalMkdir records the directories a MkdirAll of dir is about to create.
-func JournalMkdir(dir string) {
-	if j := journalFor(dir); j != nil {
-		j.recordDirs(dir)
-	}
+func JournalMkdir(dir string) error {
+	return journalFor(dir).record(dir, "", false, true)
 }
 
 // Len is the number of records (for tests and diagnostics).

@@ -11,6 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// begin begins a journal on root, failing the test when it cannot.
+func begin(t *testing.T, root string) *Journal {
+	t.Helper()
+	j, err := BeginJournal(context.Background(), root, nil)
+	require.NoError(t, err)
+	return j
+}
+
 func readOrAbsent(t *testing.T, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -34,7 +42,7 @@ func TestJournalRollbackRestoresEveryKind(t *testing.T) {
 	require.NoError(t, os.WriteFile(gone, []byte("keep me"), 0o644))
 	require.NoError(t, os.WriteFile(mixed, []byte("{\"m\":1}\n"), 0o644))
 
-	j := BeginJournal(root)
+	j := begin(t, root)
 	created := filepath.Join(root, "new", "deep", "WU-1.yaml")
 	require.NoError(t, WriteFileAtomic(created, []byte("x"), 0o644))
 	require.NoError(t, WriteFileAtomic(mod, []byte("new\n"), 0o644))
@@ -43,7 +51,7 @@ func TestJournalRollbackRestoresEveryKind(t *testing.T) {
 	require.NoError(t, os.Remove(gone))
 	require.NoError(t, AppendJSONL(mixed, map[string]int{"m": 2}))
 	require.NoError(t, RewriteLines(mixed, []byte("rewritten\n")))
-	assert.Equal(t, 7, j.Len(), "new, new/deep, WU-1.yaml, mod, log, gone, mixed")
+	assert.Equal(t, 8, j.Len(), "new, new/deep, WU-1.yaml, mod, log, gone, mixed (its size, then its content)")
 
 	require.NoError(t, j.Rollback(context.Background(), nil))
 	assert.Equal(t, "<absent>", readOrAbsent(t, created))
@@ -63,7 +71,7 @@ func TestJournalRollbackRestoresEveryKind(t *testing.T) {
 func TestJournalDiscardKeepsWrites(t *testing.T) {
 	root := t.TempDir()
 	p := filepath.Join(root, "a", "f")
-	j := BeginJournal(root)
+	j := begin(t, root)
 	require.NoError(t, WriteFileAtomic(p, []byte("v1"), 0o644))
 	j.Discard()
 	assert.Equal(t, "v1", readOrAbsent(t, p))
@@ -76,8 +84,8 @@ func TestJournalDiscardKeepsWrites(t *testing.T) {
 // created but someone else filled stays; .git is never journaled.
 func TestJournalOnePerRoot(t *testing.T) {
 	root := t.TempDir()
-	j := BeginJournal(root)
-	k := BeginJournal(root)
+	j := begin(t, root)
+	k := begin(t, root)
 	require.NoError(t, WriteFileAtomic(filepath.Join(root, "d", "mine"), nil, 0o644))
 	require.NoError(t, WriteFileAtomic(filepath.Join(root, ".git", "x"), nil, 0o644))
 	assert.Equal(t, 0, k.Len())
@@ -108,15 +116,15 @@ func TestJournalUnstagesAfterFailedCommit(t *testing.T) {
 	git("add", "a")
 	git("-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "init")
 
-	j := BeginJournal(root)
+	j := begin(t, root)
 	require.NoError(t, WriteFileAtomic(filepath.Join(root, "a"), []byte("2"), 0o644))
 	require.NoError(t, WriteFileAtomic(filepath.Join(root, "b"), []byte("new"), 0o644))
 	git("add", "-A", "--", "a", "b")
-	j.noteStaged([]string{"a", "b"}) // as CommitPaths does after its git add
+	require.NoError(t, j.staging([]string{"a", "b"})) // as CommitPaths does before its git add
 	require.NoError(t, j.Rollback(context.Background(), nil))
 	assert.Equal(t, "", git("status", "--porcelain"), "index and tree as HEAD")
 
-	j = BeginJournal(root)
+	j = begin(t, root)
 	g := NewGit(root, nil)
 	g.Env = append(g.Env, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
 	require.NoError(t, WriteFileAtomic(filepath.Join(root, "a"), []byte("3"), 0o644))

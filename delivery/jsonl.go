@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/cmdbridge/cmdbridge/internal/failpoint"
 )
 
 // Line is one non-blank line of a JSONL file with its 1-based line number.
@@ -75,10 +77,17 @@ func appendJSONL(path string, journal bool, records ...any) error {
 // AppendLines appends already-encoded lines (each ending in "\n") with one write, as
 // AppendJSONL does.
 func AppendLines(path string, data []byte) error {
-	if len(data) > 0 {
-		JournalAppend(path)
+	if len(data) == 0 {
+		return nil
 	}
-	return appendLines(path, data)
+	if err := JournalAppend(path); err != nil {
+		return err
+	}
+	if err := appendLines(path, data); err != nil {
+		return err
+	}
+	failpoint.Hit(failpoint.Append)
+	return nil
 }
 
 func appendLines(path string, data []byte) error {
@@ -264,7 +273,9 @@ func RewriteJSONL(path string, records ...any) error {
 
 // RewriteLines atomically replaces path with data under the append lock.
 func RewriteLines(path string, data []byte) error {
-	JournalWrite(path)
+	if err := JournalWrite(path); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}

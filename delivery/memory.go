@@ -617,12 +617,16 @@ const MemoryConfigYAML = "version: 1\nretention:\n  ephemeral: 0\n  session: 360
 // missing; existing files are never touched. It reports which files it created.
 func InitMemory(root string) (createdJSONL, createdConfig bool, err error) {
 	dir := filepath.Join(root, filepath.FromSlash(MemoryDir))
-	JournalMkdir(dir)
+	if err := JournalMkdir(dir); err != nil {
+		return false, false, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, false, Errorf(tool.CodeIOError, "create %s: %w", MemoryDir, err)
 	}
 	create := func(name string, data []byte) (bool, error) {
-		JournalWrite(filepath.Join(dir, name))
+		if err := JournalWrite(filepath.Join(dir, name)); err != nil {
+			return false, err
+		}
 		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, fs.ErrExist) {
 			return false, nil

@@ -79,7 +79,9 @@ func ReadPlan(ws *Workspace, rel string) (string, error) {
 
 // WritePlan replaces a plan file atomically, creating its directory.
 func WritePlan(ws *Workspace, rel, text string) error {
-	JournalMkdir(path.Dir(ws.Abs(rel)))
+	if err := JournalMkdir(path.Dir(ws.Abs(rel))); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(path.Dir(ws.Abs(rel)), 0o755); err != nil {
 		return Errorf(tool.CodeIOError, "create %s: %w", path.Dir(rel), err)
 	}

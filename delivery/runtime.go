@@ -238,14 +238,26 @@ func gitConfigValue(ctx context.Context, dir, key string, environ []string) stri
 
 // Journal begins the run's write journal on the workspace at root the first time it is
 // called and returns it (the same one afterwards): a command run journals the workspace
-// it opened. [Runtime.EndJournal] ends it.
-func (r *Runtime) Journal(root string) *Journal {
+// it opened. Beginning it takes the worktree's journal lock and replays the journal of
+// a run that died ([BeginJournal]); an error means the run must not write.
+// [Runtime.EndJournal] ends it.
+func (r *Runtime) Journal(ctx context.Context, root string) (*Journal, error) {
+	r.mu.Lock()
+	j := r.journal
+	r.mu.Unlock()
+	if j != nil {
+		return j, nil
+	}
+	j, err := BeginJournal(ctx, root, r.Environ())
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.journal == nil {
-		r.journal = BeginJournal(root)
+		r.journal = j
 	}
-	return r.journal
+	return r.journal, nil
 }
 
 // EndJournal ends the run's write journal: rolled back when the run failed, discarded
@@ -257,8 +269,7 @@ func (r *Runtime) EndJournal(ctx context.Context, failed bool) error {
 	r.journal = nil
 	r.mu.Unlock()
 	if !failed {
-		j.Discard()
-		return nil
+		return j.Discard()
 	}
 	return j.Rollback(context.WithoutCancel(ctx), r)
 }

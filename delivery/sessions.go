@@ -67,7 +67,9 @@ func WriteSession(root string, s *Session) error {
 
 // RemoveSession deletes the current-session file; it reports whether one existed.
 func RemoveSession(root string) (bool, error) {
-	JournalWrite(SessionPath(root))
+	if err := JournalWrite(SessionPath(root)); err != nil {
+		return false, err
+	}
 	err := os.Remove(SessionPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil

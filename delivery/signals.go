@@ -153,7 +153,9 @@ func SendSignal(root string, rt *Runtime, in SignalInput) (Signal, error) {
 		sig.Sender = DefaultSignalSender
 	}
 	path := SignalsPath(root)
-	JournalAppend(path)
+	if err := JournalAppend(path); err != nil {
+		return Signal{}, err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Signal{}, Errorf(tool.CodeIOError, "create %s: %w", filepath.Dir(SignalsFile), err)
 	}

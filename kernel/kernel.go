@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/journal"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -116,6 +118,11 @@ func New(cfg Config) (*Kernel, error) {
 	_, _ = rand.Read(prefix[:])
 	k.idPrefix = "call-" + hex.EncodeToString(prefix[:]) + "-"
 	if err := k.findState(ws); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	// A writer killed half-way left its write journal: undo its writes before any call
+	// of this kernel reads the workspace (package kernel/journal).
+	if _, err := journal.Recover(context.Background(), ws, nil); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
 	dir := cfg.Evidence.Dir

@@ -72,11 +72,19 @@ func (c *Call) Workspace(keys ...string) (*delivery.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := delivery.Open(c.Context(), cwd, c.LookupEnv)
+	root, checkout, err := delivery.FindRoot(c.Context(), cwd, c.LookupEnv)
 	if err != nil {
 		return nil, err
 	}
-	c.Runtime().Journal(ws.Root) // the run's writes are rolled back if it fails
+	// The run's writes are rolled back if it fails. Beginning the journal replays one a
+	// killed run left, so it comes before anything is read.
+	if _, err := c.Runtime().Journal(c.Context(), root); err != nil {
+		return nil, err
+	}
+	ws, err := delivery.Load(root, checkout)
+	if err != nil {
+		return nil, err
+	}
 	if len(keys) > 0 {
 		if err := ws.Config.Check(keys...); err != nil {
 			return nil, err

@@ -131,7 +131,9 @@ func mkdir(dir string) (bool, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return false, nil
 	}
-	delivery.JournalMkdir(dir)
+	if err := delivery.JournalMkdir(dir); err != nil {
+		return false, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, delivery.Errorf(tool.CodeIOError, "create %s: %w", dir, err)
 	}

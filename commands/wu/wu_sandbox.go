@@ -65,6 +65,12 @@ func wuSandbox(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
+	// wu:sandbox writes nothing itself, and the command it runs may be a delivery writer
+	// of this worktree: end the run's journal, and with it the worktree's journal lock,
+	// which the command would otherwise wait for forever.
+	if err := c.Runtime().EndJournal(c.Context(), false); err != nil {
+		return err
+	}
 	timeout, _ := convention.ParseDuration(c.Value("timeout"))
 	ctx, cancel := context.WithTimeout(c.Context(), timeout)
 	defer cancel()

@@ -110,7 +110,10 @@ func Acquire(root, lane, wuID, owner string, now time.Time, staleAfter time.Dura
 	path := Path(root, lane)
 	res := Result{LockPath: Rel(lane)}
 	mine := Lock{Lane: lane, WUID: wuID, Owner: owner, Timestamp: delivery.Timestamp(now), Valid: true}
-	delivery.JournalWrite(path) // a failed run releases (or gives back) the lock it took
+	// A failed run releases (or gives back) the lock it took.
+	if err := delivery.JournalWrite(path); err != nil {
+		return res, err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return res, fmt.Errorf("create locks dir: %w", err)
 	}
@@ -251,7 +254,9 @@ func Release(root, lane, owner string, force bool) (ReleaseResult, error) {
 		res.Reason = OwnerMismatch
 		return res, nil
 	}
-	delivery.JournalWrite(path)
+	if err := delivery.JournalWrite(path); err != nil {
+		return res, err
+	}
 	if err := os.Remove(path); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			res.Reason = NotFound

@@ -131,7 +131,9 @@ func InitiativeCreate(ctx context.Context, ws *delivery.Workspace, rt *delivery.
 	// The initiatives directory itself (the legacy command made "<dir>/..yaml", the
 	// InitiativePath of ".", a stray empty directory the spec never asks for).
 	dir := filepath.Dir(ws.Abs(rel))
-	delivery.JournalMkdir(dir)
+	if err := delivery.JournalMkdir(dir); err != nil {
+		return InitiativeCreateData{}, notes, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return InitiativeCreateData{}, notes, delivery.Errorf(tool.CodeIOError, "create %s: %w", ws.Config.InitiativesDir, err)
 	}

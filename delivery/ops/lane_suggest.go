@@ -70,7 +70,9 @@ func LaneSuggest(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runti
 		return LaneSuggestData{}, notes, err
 	}
 	if outAbs != "" {
-		delivery.JournalMkdir(filepath.Dir(outAbs))
+		if err := delivery.JournalMkdir(filepath.Dir(outAbs)); err != nil {
+			return LaneSuggestData{}, notes, err
+		}
 		if err := os.MkdirAll(filepath.Dir(outAbs), 0o755); err != nil {
 			return LaneSuggestData{}, notes, delivery.Errorf(tool.CodeIOError, "create %s: %w", filepath.Dir(outRel), err)
 		}

@@ -68,7 +68,9 @@ func MetricsSnapshot(ctx context.Context, ws *delivery.Workspace, in MetricsSnap
 		if err := enc.Encode(m); err != nil {
 			return MetricsSnapshotData{}, notes, delivery.Errorf(tool.CodeInternal, "encode snapshot: %w", err)
 		}
-		delivery.JournalMkdir(filepath.Dir(abs))
+		if err := delivery.JournalMkdir(filepath.Dir(abs)); err != nil {
+			return MetricsSnapshotData{}, notes, err
+		}
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return MetricsSnapshotData{}, notes, delivery.Errorf(tool.CodeIOError, "create %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
 		}

@@ -321,7 +321,9 @@ func (d *stateDiagnosis) repair(ws *delivery.Workspace) ([]string, error) {
 		}
 	}
 	for _, p := range d.staleLocks {
-		delivery.JournalWrite(ws.Abs(p))
+		if err := delivery.JournalWrite(ws.Abs(p)); err != nil {
+			return nil, err
+		}
 		if err := os.Remove(ws.Abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, delivery.Errorf(tool.CodeIOError, "remove stale lock %s: %w", p, err)
 		}

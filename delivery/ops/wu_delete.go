@@ -133,7 +133,9 @@ func (d *Deletion) InitiativeIDs() []string {
 func (d *Deletion) Apply(ws *delivery.Workspace) ([]string, error) {
 	paths := append([]string(nil), d.Files...)
 	for _, f := range d.Files {
-		delivery.JournalWrite(ws.Abs(f))
+		if err := delivery.JournalWrite(ws.Abs(f)); err != nil {
+			return nil, err
+		}
 		if err := os.Remove(ws.Abs(f)); err != nil && !os.IsNotExist(err) {
 			return nil, delivery.Errorf(tool.CodeIOError, "delete %s: %w", f, err)
 		}

@@ -80,6 +80,21 @@ func Find(workspace string, lookup func(string) (string, bool)) (Dir, error) {
 	return d, nil
 }
 
+// Repository returns the git directory of the worktree holding dir (its .git
+// directory, or the one its .git file names) and the repository's common dir, found
+// by reading files as [Find] does; ok is false outside a repository.
+func Repository(dir string) (gitdir, common string, ok bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	_, gitdir, common, ok = repository(abs)
+	return gitdir, common, ok
+}
+
 // repository finds the git repository holding dir: the .git entry of its top level,
 // the gitdir it names, and the common dir.
 func repository(dir string) (entry, gitdir, common string, ok bool) {

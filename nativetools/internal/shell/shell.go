@@ -131,8 +131,23 @@ func OpenWorkspace(ctx context.Context, env *tool.Env) (*Call, *delivery.Workspa
 // (delivery.Journal), as the legacy convention does: when the operation fails, every
 // write it made is rolled back, so the workspace is as the call found it; when it
 // succeeds, the journal is discarded. A rollback that itself fails is a warning.
+// Beginning the journal replays one a killed call left; when it restored anything, ws
+// is read again from the disk before the operation runs.
 func Journaled[D any](ctx context.Context, rt *delivery.Runtime, ws *delivery.Workspace, op func() (D, ops.Notes, error)) (D, ops.Notes, error) {
-	rt.Journal(ws.Root)
+	j, err := rt.Journal(ctx, ws.Root)
+	if err != nil {
+		var zero D
+		return zero, ops.Notes{}, err
+	}
+	if r := j.Replayed(); r.Found && !r.Committed {
+		fresh, err := delivery.Load(ws.Root, ws.Checkout)
+		if err != nil {
+			_ = rt.EndJournal(ctx, false)
+			var zero D
+			return zero, ops.Notes{}, err
+		}
+		*ws = *fresh
+	}
 	data, notes, err := op()
 	if rerr := rt.EndJournal(ctx, err != nil); rerr != nil {
 		notes.Warnings = append(notes.Warnings, "roll back: "+rerr.Error())
