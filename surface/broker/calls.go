@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -53,6 +54,16 @@ func bearer(h string) string {
 	return strings.TrimSpace(tok)
 }
 
+// caller is who a call runs as: the bearer token's subject and scopes, or — without an
+// Authorization header — the control-plane caller, whose authority is that only the
+// control plane's NATS user may publish on this workspace's tool subjects.
+func (s *Sidecar) caller(auth string) (token.Claims, error) {
+	if strings.TrimSpace(auth) == "" && s.cfg.Control != nil {
+		return s.cfg.Control.Claims(), nil
+	}
+	return s.cfg.Server.Authenticate(bearer(auth))
+}
+
 // handleCall is POST /tools/{name} over request/reply: the same checks in the same
 // order (token first, then visibility, then the body), the same kernel path, the same
 // reply body, the HTTP status in a header. A keyed write call runs at most once per
@@ -71,7 +82,7 @@ func (s *Sidecar) handleCall(m *nats.Msg) {
 		return
 	}
 	srv := s.cfg.Server
-	claims, err := srv.Authenticate(bearer(m.Header.Get(AuthHeader)))
+	claims, err := s.caller(m.Header.Get(AuthHeader))
 	if err != nil {
 		s.reply(m, nethttp.StatusUnauthorized, failure("UNAUTHORIZED", "the bearer token is missing, invalid or expired"), false)
 		return
@@ -202,8 +213,9 @@ func (s *Sidecar) consumeCommands() {
 	}
 }
 
-// onCommand is POST /commands for one broker message; its stream sequence fixes the
-// event's seq and call_id, so a redelivery makes the same event_id.
+// onCommand is POST /commands for one broker message, as the control-plane caller; its
+// stream sequence fixes the event's seq and call_id, so a redelivery makes the same
+// event_id.
 func (s *Sidecar) onCommand(msg jetstream.Msg) {
 	ws, area, _, err := parseSubject(msg.Subject())
 	if err != nil || area != "commands" || ws != s.ws {
@@ -211,12 +223,15 @@ func (s *Sidecar) onCommand(msg jetstream.Msg) {
 		_ = msg.Term()
 		return
 	}
-	claims, err := s.cfg.Server.Authenticate(bearer(msg.Headers().Get(AuthHeader)))
-	if err != nil {
-		s.report(fmt.Errorf("broker: command on %s refused: %w", msg.Subject(), err))
+	// A command's authority is its subject: only the control plane may publish on
+	// cmdbridge.<ws>.commands, and this consumer reads that subject only. It runs as the
+	// control-plane caller; a token in its headers (an older control plane) is ignored.
+	if s.cfg.Control == nil {
+		s.report(fmt.Errorf("broker: command on %s refused: no control-plane caller is configured (cmdbridge enroll --control-tools …)", msg.Subject()))
 		_ = msg.Term()
 		return
 	}
+	claims := s.cfg.Control.Claims()
 	meta, err := msg.Metadata()
 	if err != nil {
 		s.report(fmt.Errorf("broker: command metadata: %w", err))

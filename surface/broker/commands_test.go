@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -16,8 +18,9 @@ import (
 
 // TestCommandsIn: a command a control plane puts in the command stream becomes a
 // durable conductor:command in the workspace's outbox (what its agent reads on GET
-// /events) from the token's subject, and comes back out on the event stream. A command
-// with a bad token, or for a channel the token may not address, is not accepted.
+// /events) from the control-plane caller's subject, and comes back out on the event
+// stream. A command for a channel the control-plane caller may not address is not
+// accepted, and a token in a command's headers changes nothing.
 func TestCommandsIn(t *testing.T) {
 	node := singleNode(t)
 	nc := connect(t, node.url())
@@ -26,14 +29,18 @@ func TestCommandsIn(t *testing.T) {
 	var runs atomic.Int64
 	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil)
 
+	// An operator token in the header would address any channel; it is ignored.
 	ctl, _, err := token.Mint(testKey, token.MintOptions{Subject: "control", Tools: []string{"*"}, Events: []string{"*", "*:**"}, TTL: time.Hour})
 	require.NoError(t, err)
-	other := mint(t, "ws-2", []string{"*"}, false)
 	ctx := context.Background()
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "not-a-token", "c-0", []byte(`{"command":"bad-token"}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", other, "c-1", []byte(`{"command":"wrong-channel","channel":"ws-1"}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", ctl, "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", ctl, "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)), "a repeat within the dedup window")
+	withToken := nats.NewMsg(broker.CommandSubject("ws-1"))
+	withToken.Header.Set(broker.AuthHeader, "Bearer "+ctl)
+	withToken.Data = []byte(`{"command":"wrong-channel","channel":"ws-2"}`)
+	_, err = js.PublishMsg(ctx, withToken, jetstream.WithMsgID("c-0"))
+	require.NoError(t, err)
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-1", []byte(`{"command":"wrong-channel","channel":"ws-3"}`)))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)), "a repeat within the dedup window")
 
 	got, _ := cp.collect(t, 1, 20*time.Second)
 	require.Len(t, got, 1)
@@ -53,8 +60,7 @@ func TestCommandsIn(t *testing.T) {
 	assert.Empty(t, more)
 	// A redelivered command (same stream sequence) keeps its event_id, and the control
 	// plane gets it once even after the first copy already left the outbox.
-	claims, err := w.srv.Authenticate(ctl)
-	require.NoError(t, err)
+	claims := controlCaller("ws-1").Claims()
 	body := []byte(`{"command":"resume","channel":"ws-1"}`)
 	first, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
 	require.Equal(t, 202, status)

@@ -171,8 +171,23 @@ type workspace struct {
 	errs []error
 }
 
-// newWorkspace builds a workspace for subject on nc; runs counts t:count's effects.
+// newWorkspace builds a workspace for subject on nc, with controlCaller(subject) as
+// its control-plane caller; runs counts t:count's effects.
 func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}) *workspace {
+	t.Helper()
+	return newWorkspaceControl(t, nc, subject, dir, state, runs, release, controlCaller(subject))
+}
+
+// controlCaller is the control plane as the tests' workspaces know it: every t: tool,
+// reads and writes, commands on the workspace's own channel.
+func controlCaller(subject string) *broker.ControlCaller {
+	return &broker.ControlCaller{Subject: "control", Tools: []string{"t:*"}, Read: []string{"."}, Write: []string{"."},
+		Events: []string{broker.WorkspaceOf(subject)}}
+}
+
+// newWorkspaceControl is newWorkspace with control as the control-plane caller (nil:
+// none).
+func newWorkspaceControl(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}, control *broker.ControlCaller) *workspace {
 	t.Helper()
 	w := &workspace{subject: subject, dir: dir, state: state, runs: runs, release: release}
 	reg := native.NewRegistry()
@@ -213,7 +228,7 @@ func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs 
 	w.k = k
 	w.srv, err = surfacehttp.New(surfacehttp.Config{Kernel: k, Key: testKey, Events: w.hub, OnEventError: onErr})
 	require.NoError(t, err)
-	w.sc, err = broker.New(broker.Config{Conn: nc, Subject: subject, Server: w.srv, StateDir: filepath.Join(state, "broker"),
+	w.sc, err = broker.New(broker.Config{Conn: nc, Subject: subject, Server: w.srv, Control: control, StateDir: filepath.Join(state, "broker"),
 		OnError: onErr, MaxBackoff: 200 * time.Millisecond, PublishTimeout: 2 * time.Second, AnnounceEvery: 200 * time.Millisecond})
 	require.NoError(t, err)
 	fwd = w.sc.Forward

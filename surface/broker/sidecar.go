@@ -19,7 +19,9 @@ import (
 // Headers of the NATS messages cmdbridge exchanges (besides Nats-Msg-Id, the
 // idempotency key of a call and the dedup id of an event).
 const (
-	// AuthHeader carries "Bearer <token>" on a tool call or a command, as on HTTP.
+	// AuthHeader carries "Bearer <token>" on a tool call, as on HTTP. A command never
+	// carries one (it would sit in the command stream): a command runs as
+	// Config.Control, and so does a call without the header.
 	AuthHeader = "Authorization"
 	// StatusHeader is the HTTP status POST /tools would have answered (200, 401, 404…).
 	StatusHeader = "Cmdbridge-Status"
@@ -48,6 +50,12 @@ type Config struct {
 	// Server, when set, runs tool calls and accepts commands; without it the sidecar
 	// only publishes events.
 	Server *surfacehttp.Server
+	// Control is the caller every command, and every tool call without a bearer token,
+	// runs as: the control plane, configured on the workspace's side (its enrollment).
+	// Its authority is the broker's: only the control plane's NATS user may publish on
+	// this workspace's command and tool subjects (WorkspacePermissions keep every
+	// workspace off them). Nil: commands and token-less calls are refused.
+	Control *ControlCaller
 	// StateDir holds the idempotency log (required with Server).
 	StateDir string
 	// Retention is how long a keyed call's reply is kept for redeliveries (0: 24h).
