@@ -1,0 +1,465 @@
+package broker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/events"
+)
+
+// The TestRedTeam tests run every cross-workspace move a workspace could try with the
+// NATS credentials its control plane issued it, against a real nats-server in operator
+// mode (JWT auth, the issuer's account, JetStream on, loopback, a temporary store),
+// and check the broker refuses each; TestRedTeamIssuedFlow checks the legitimate flow
+// works with the same credentials.
+
+// refused is how long a request the broker drops is waited for: the broker never
+// answers it, so this bounds the wait, it does not time anything.
+const refused = time.Second
+
+// tenants is one issued broker with a conductor and two workspaces, ws-a and ws-b, each
+// on its own issued credentials; ws-b's connection is the attacker's.
+type tenants struct {
+	is     *broker.Issuer
+	cp     *nats.Conn
+	cpJS   jetstream.JetStream
+	a, b   *workspace
+	bConn  *nats.Conn
+	bJS    jetstream.JetStream
+	bErrs  *violations
+	aRuns  atomic.Int64
+	bRuns  atomic.Int64
+	secret string // in the command waiting for ws-a
+}
+
+// violations collects the asynchronous errors the broker sends a connection.
+type violations struct {
+	mu   sync.Mutex
+	errs []string
+}
+
+func (v *violations) handler(_ *nats.Conn, _ *nats.Subscription, err error) {
+	v.mu.Lock()
+	v.errs = append(v.errs, err.Error())
+	v.mu.Unlock()
+}
+
+// await waits until the broker has reported a permissions violation on subject for
+// op ("publish" or "subscription").
+func (v *violations) await(t *testing.T, op, subject string) {
+	t.Helper()
+	want := strings.ToLower(fmt.Sprintf("permissions violation for %s to %q", op, subject))
+	eventually(t, 10*time.Second, func() bool {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		for _, e := range v.errs {
+			if strings.Contains(strings.ToLower(e), want) {
+				return true
+			}
+		}
+		return false
+	}, "the broker reported no violation for %s to %q; it reported %v", op, subject, v.snapshot())
+}
+
+func (v *violations) snapshot() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]string(nil), v.errs...)
+}
+
+// startIssued starts a nats-server from the issuer's own ServerConfig (what
+// 'cmdbridge conductor nats-config' prints) with JetStream on a temporary store.
+func startIssued(t *testing.T) (*natsNode, *broker.Issuer) {
+	t.Helper()
+	dir := t.TempDir()
+	is, created, err := broker.OpenIssuer(filepath.Join(dir, "conductor"))
+	require.NoError(t, err)
+	require.True(t, created)
+	conf := filepath.Join(dir, "nats.conf")
+	require.NoError(t, os.WriteFile(conf, []byte(is.ServerConfig()+
+		fmt.Sprintf("jetstream { store_dir: %q }\n", filepath.Join(dir, "js"))), 0o600))
+	opts, err := server.ProcessConfigFile(conf)
+	require.NoError(t, err)
+	opts.Host, opts.Port, opts.NoLog, opts.NoSigs, opts.ServerName = "127.0.0.1", -1, true, true, "issued"
+	return startNode(t, *opts), is
+}
+
+// dialCreds connects with a credentials file's bytes, and with the workspace's inbox
+// prefix when ws is set.
+func dialCreds(t *testing.T, url string, creds []byte, ws string, v *violations) *nats.Conn {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "user.creds")
+	require.NoError(t, os.WriteFile(path, creds, 0o600))
+	opts := []nats.Option{nats.UserCredentials(path), nats.Timeout(5 * time.Second)}
+	if ws != "" {
+		opts = append(opts, nats.CustomInboxPrefix(broker.InboxPrefix(ws)))
+	}
+	if v != nil {
+		opts = append(opts, nats.ErrorHandler(v.handler))
+	}
+	nc, err := nats.Connect(url, opts...)
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// newTenants starts the broker, provisions the streams as the conductor, starts both
+// workspaces' sidecars on their issued credentials, and leaves a command carrying a
+// secret waiting for ws-a, consumed by ws-a.
+func newTenants(t *testing.T) *tenants {
+	t.Helper()
+	node, is := startIssued(t)
+	tn := &tenants{is: is, bErrs: &violations{}, secret: "secret-for-ws-a-only"}
+	exp := time.Now().Add(time.Hour)
+	cpCreds, err := is.ConductorCreds(exp)
+	require.NoError(t, err)
+	aCreds, err := is.WorkspaceCreds("ws-a", exp)
+	require.NoError(t, err)
+	bCreds, err := is.WorkspaceCreds("ws-b", exp)
+	require.NoError(t, err)
+
+	tn.cp = dialCreds(t, node.url(), cpCreds, "", nil)
+	tn.cpJS = ensureStreams(t, tn.cp, 1)
+	aConn := dialCreds(t, node.url(), aCreds, "ws-a", nil)
+	tn.bConn = dialCreds(t, node.url(), bCreds, "ws-b", tn.bErrs)
+	tn.bJS, err = jetstream.New(tn.bConn)
+	require.NoError(t, err)
+	tn.a = newWorkspace(t, aConn, "ws-a", t.TempDir(), t.TempDir(), &tn.aRuns, nil)
+	tn.b = newWorkspace(t, tn.bConn, "ws-b", t.TempDir(), t.TempDir(), &tn.bRuns, nil)
+
+	// Both sidecars have their consumers before anything is sent.
+	for _, ws := range []string{"ws-a", "ws-b"} {
+		eventually(t, 20*time.Second, func() bool {
+			_, err := tn.cpJS.Consumer(context.Background(), broker.CommandStream, broker.CommandConsumer(ws))
+			return err == nil
+		}, "%s's command consumer never appeared", ws)
+	}
+	require.NoError(t, broker.SendCommand(context.Background(), tn.cpJS, "ws-a", "cmd-a-1",
+		[]byte(`{"command":"deploy","channel":"ws-a","args":{"secret":"`+tn.secret+`"}}`)))
+	eventually(t, 20*time.Second, func() bool { return tn.a.sc.Stats().Commands == 1 }, "ws-a never took its command")
+	return tn
+}
+
+// consumerOf is the command consumer of ws as the conductor sees it.
+func (tn *tenants) consumerOf(t *testing.T, ws string) *jetstream.ConsumerInfo {
+	t.Helper()
+	c, err := tn.cpJS.Consumer(context.Background(), broker.CommandStream, broker.CommandConsumer(ws))
+	require.NoError(t, err)
+	info, err := c.Info(context.Background())
+	require.NoError(t, err)
+	return info
+}
+
+// TestRedTeamConsumerFilterIsPinned: ws-b cannot re-create its own command consumer
+// with a filter reaching ws-a's commands — neither through nats.go (the create subject
+// carries the filter, and its credentials allow only its own) nor by sending its own,
+// allowed create subject with another filter in the body (nats-server refuses a
+// mismatch) — and its consumer never holds ws-a's command.
+func TestRedTeamConsumerFilterIsPinned(t *testing.T) {
+	tn := newTenants(t)
+	ctx := context.Background()
+	own := broker.CommandConsumer("ws-b")
+	for _, filter := range []string{"cmdbridge.*.commands", broker.CommandSubject("ws-a"), "cmdbridge.>"} {
+		t.Run(filter, func(t *testing.T) {
+			cctx, cancel := context.WithTimeout(ctx, refused)
+			defer cancel()
+			_, err := tn.bJS.CreateOrUpdateConsumer(cctx, broker.CommandStream, jetstream.ConsumerConfig{
+				Durable: own, FilterSubject: filter, AckPolicy: jetstream.AckExplicitPolicy,
+			})
+			require.Error(t, err, "ws-b re-created its consumer filtered on %s", filter)
+			tn.bErrs.await(t, "publish", "$JS.API.CONSUMER.CREATE."+broker.CommandStream+"."+own+"."+filter)
+		})
+	}
+	// The one create subject ws-b may use, with another filter in the body.
+	allowed := "$JS.API.CONSUMER.CREATE." + broker.CommandStream + "." + own + "." + broker.CommandSubject("ws-b")
+	for name, cfg := range map[string]map[string]any{
+		"filter_subject":  {"durable_name": own, "filter_subject": "cmdbridge.*.commands", "ack_policy": "explicit"},
+		"filter_subjects": {"durable_name": own, "filter_subjects": []string{"cmdbridge.*.commands"}, "ack_policy": "explicit"},
+		"both": {"durable_name": own, "filter_subject": broker.CommandSubject("ws-b"),
+			"filter_subjects": []string{broker.CommandSubject("ws-a")}, "ack_policy": "explicit"},
+	} {
+		t.Run("body "+name, func(t *testing.T) {
+			body, err := json.Marshal(map[string]any{"stream_name": broker.CommandStream, "config": cfg})
+			require.NoError(t, err)
+			r, err := tn.bConn.Request(allowed, body, 10*time.Second)
+			require.NoError(t, err, "the create subject is ws-b's own")
+			var resp struct {
+				Error *struct {
+					Code int    `json:"code"`
+					Desc string `json:"description"`
+				} `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(r.Data, &resp))
+			require.NotNil(t, resp.Error, "nats-server accepted a consumer whose filter is not the create subject's: %s", r.Data)
+		})
+	}
+	info := tn.consumerOf(t, "ws-b")
+	assert.Equal(t, broker.CommandSubject("ws-b"), info.Config.FilterSubject)
+	assert.Empty(t, info.Config.FilterSubjects)
+	assert.Zero(t, info.NumPending+uint64(info.NumAckPending)+info.Delivered.Stream, "ws-b's consumer saw ws-a's command")
+}
+
+// TestRedTeamNoOtherConsumerOnCommands: ws-b cannot create any other consumer on the
+// command stream — a durable filtered on ws-a, an ephemeral, the legacy durable API —
+// nor use ws-a's.
+func TestRedTeamNoOtherConsumerOnCommands(t *testing.T) {
+	tn := newTenants(t)
+	ctx := context.Background()
+	attempts := map[string]jetstream.ConsumerConfig{
+		"durable on ws-a": {Durable: "spy", FilterSubject: broker.CommandSubject("ws-a")},
+		"durable, all":    {Durable: "spy-all", FilterSubject: "cmdbridge.*.commands"},
+		"ws-a's consumer": {Durable: broker.CommandConsumer("ws-a"), FilterSubject: broker.CommandSubject("ws-a")},
+		"ephemeral":       {Name: "eph", FilterSubject: broker.CommandSubject("ws-a")},
+		"unfiltered":      {Name: "eph-all"},
+	}
+	for name, cfg := range attempts {
+		t.Run(name, func(t *testing.T) {
+			cfg.AckPolicy = jetstream.AckExplicitPolicy
+			cctx, cancel := context.WithTimeout(ctx, refused)
+			defer cancel()
+			_, err := tn.bJS.CreateConsumer(cctx, broker.CommandStream, cfg)
+			require.Error(t, err)
+		})
+	}
+	t.Run("legacy durable create", func(t *testing.T) {
+		subj := "$JS.API.CONSUMER.DURABLE.CREATE." + broker.CommandStream + ".spy-legacy"
+		body := []byte(`{"stream_name":"` + broker.CommandStream + `","config":{"durable_name":"spy-legacy","ack_policy":"explicit"}}`)
+		_, err := tn.bConn.Request(subj, body, refused)
+		require.Error(t, err)
+		tn.bErrs.await(t, "publish", subj)
+	})
+	s, err := tn.cpJS.Stream(ctx, broker.CommandStream)
+	require.NoError(t, err)
+	var got []string
+	for n := range s.ConsumerNames(ctx).Name() {
+		got = append(got, n)
+	}
+	assert.ElementsMatch(t, []string{broker.CommandConsumer("ws-a"), broker.CommandConsumer("ws-b")}, got)
+	assert.EqualValues(t, 1, tn.a.sc.Stats().Commands, "ws-a's command stayed ws-a's")
+}
+
+// TestRedTeamNoWildcardSubscribe: ws-b subscribes to nothing outside its own tool
+// subjects, the discovery subject and its own inboxes.
+func TestRedTeamNoWildcardSubscribe(t *testing.T) {
+	tn := newTenants(t)
+	for _, subj := range []string{"cmdbridge.>", "cmdbridge.*.commands", "cmdbridge.ws-a.>", "cmdbridge.*.tools.*",
+		"cmdbridge.*.events.>", "_INBOX.>", broker.InboxPrefix("ws-a") + ".>", "$JS.>", ">"} {
+		t.Run(subj, func(t *testing.T) {
+			sub, err := tn.bConn.SubscribeSync(subj)
+			require.NoError(t, err, "subscribing is asynchronous: the broker answers with an error")
+			tn.bErrs.await(t, "subscription", subj)
+			// Something published there afterwards never arrives: the conductor publishes
+			// on ws-a's space, then on ws-b's own tool subject, which ws-b may read; one
+			// publisher's messages reach one connection in order.
+			mark, err := tn.bConn.SubscribeSync("cmdbridge.ws-b.tools.mark")
+			require.NoError(t, err)
+			require.NoError(t, tn.bConn.Flush())
+			require.NoError(t, tn.cp.Publish("cmdbridge.ws-a.tools.secret", []byte(tn.secret)))
+			require.NoError(t, tn.cp.Publish("cmdbridge.ws-b.tools.mark", nil))
+			_, err = mark.NextMsg(10 * time.Second)
+			require.NoError(t, err)
+			n, _, err := sub.Pending()
+			require.NoError(t, err)
+			assert.Zero(t, n, "ws-b received a message on %s", subj)
+			require.NoError(t, mark.Unsubscribe())
+			require.NoError(t, sub.Unsubscribe())
+		})
+	}
+}
+
+// TestRedTeamNoPublishAsAnotherWorkspace: ws-b cannot publish on ws-a's event or
+// announce subjects, plainly or into the event stream.
+func TestRedTeamNoPublishAsAnotherWorkspace(t *testing.T) {
+	tn := newTenants(t)
+	ctx := context.Background()
+	spy, err := tn.cp.SubscribeSync("cmdbridge.ws-a.>")
+	require.NoError(t, err)
+	require.NoError(t, tn.cp.Flush())
+	subj := broker.EventSubject("ws-a", events.KindCommand)
+	body := []byte(`{"event_id":"forged","kind":"conductor:command","from":"ws-a","channel":"ws-a"}`)
+	for _, s := range []string{subj, broker.AnnounceSubject("ws-a")} {
+		require.NoError(t, tn.bConn.Publish(s, body))
+		tn.bErrs.await(t, "publish", s)
+	}
+	cctx, cancel := context.WithTimeout(ctx, refused)
+	defer cancel()
+	_, err = tn.bJS.Publish(cctx, subj, body, jetstream.WithMsgID("forged"))
+	require.Error(t, err)
+
+	// The broker dropped them: up to the conductor's own mark, nothing on ws-a's space
+	// is ws-b's forgery (ws-a's sidecar announces itself there meanwhile).
+	require.NoError(t, tn.cp.Publish("cmdbridge.ws-a.mark", nil))
+	for {
+		m, err := spy.NextMsg(10 * time.Second)
+		require.NoError(t, err)
+		if m.Subject == "cmdbridge.ws-a.mark" {
+			break
+		}
+		assert.NotEqual(t, string(body), string(m.Data), "ws-b's forgery reached the conductor on %s", m.Subject)
+	}
+	s, err := tn.cpJS.Stream(ctx, broker.EventStream)
+	require.NoError(t, err)
+	_, err = s.GetLastMsgForSubject(ctx, subj)
+	if err == nil {
+		// ws-a's own sidecar published its command's event there; none may be forged.
+		msg, gerr := s.GetLastMsgForSubject(ctx, subj)
+		require.NoError(t, gerr)
+		assert.NotEqual(t, "forged", msg.Header.Get(nats.MsgIdHdr))
+	} else {
+		assert.ErrorIs(t, err, jetstream.ErrMsgNotFound)
+	}
+}
+
+// TestRedTeamNoCommandsOrCallsFromWorkspaces: only the conductor sends commands and
+// calls. ws-b cannot publish a command to ws-a nor to itself (a command runs as the
+// control plane), nor call a tool on ws-a or on itself.
+func TestRedTeamNoCommandsOrCallsFromWorkspaces(t *testing.T) {
+	tn := newTenants(t)
+	ctx := context.Background()
+	for _, ws := range []string{"ws-a", "ws-b"} {
+		t.Run("command to "+ws, func(t *testing.T) {
+			cctx, cancel := context.WithTimeout(ctx, refused)
+			defer cancel()
+			err := broker.SendCommand(cctx, tn.bJS, ws, "forged-"+ws, []byte(`{"command":"deploy","channel":"`+ws+`"}`))
+			require.Error(t, err)
+			tn.bErrs.await(t, "publish", broker.CommandSubject(ws))
+			s, err := tn.cpJS.Stream(ctx, broker.CommandStream)
+			require.NoError(t, err)
+			last, err := s.GetLastMsgForSubject(ctx, broker.CommandSubject(ws))
+			if err == nil {
+				assert.NotEqual(t, "forged-"+ws, last.Header.Get(nats.MsgIdHdr), "ws-b's command is in the stream")
+			} else {
+				assert.ErrorIs(t, err, jetstream.ErrMsgNotFound)
+			}
+		})
+		t.Run("call on "+ws, func(t *testing.T) {
+			_, err := broker.Call(ctx, tn.bConn, broker.CallRequest{Workspace: ws, Tool: "t:count", Key: "forged-call-" + ws}, 1, refused)
+			require.Error(t, err)
+			tn.bErrs.await(t, "publish", broker.ToolSubject(ws, "t:count"))
+		})
+	}
+	assert.Zero(t, tn.aRuns.Load()+tn.bRuns.Load(), "a forged call ran")
+}
+
+// TestRedTeamNoStreamReads: ws-b cannot read the command stream through the JetStream
+// API — stream info, message get, direct get, listings — nor pull or inspect ws-a's
+// consumer.
+func TestRedTeamNoStreamReads(t *testing.T) {
+	tn := newTenants(t)
+	cs, as := broker.CommandStream, broker.CommandConsumer("ws-a")
+	lastA := []byte(`{"last_by_subj":"` + broker.CommandSubject("ws-a") + `"}`)
+	for _, r := range []struct {
+		subject string
+		body    []byte
+	}{
+		{"$JS.API.STREAM.INFO." + cs, nil},
+		{"$JS.API.STREAM.MSG.GET." + cs, lastA},
+		{"$JS.API.STREAM.MSG.GET." + cs, []byte(`{"seq":1}`)},
+		{"$JS.API.DIRECT.GET." + cs, lastA},
+		{"$JS.API.DIRECT.GET." + cs + "." + broker.CommandSubject("ws-a"), nil},
+		{"$JS.API.STREAM.LIST", nil},
+		{"$JS.API.STREAM.NAMES", nil},
+		{"$JS.API.CONSUMER.LIST." + cs, nil},
+		{"$JS.API.CONSUMER.INFO." + cs + "." + as, nil},
+		{"$JS.API.CONSUMER.MSG.NEXT." + cs + "." + as, []byte(`{"batch":1,"expires":500000000}`)},
+		{"$JS.API.STREAM.INFO." + broker.EventStream, nil},
+		{"$JS.API.DIRECT.GET." + broker.EventStream, []byte(`{"last_by_subj":"cmdbridge.ws-a.events.conductor:command"}`)},
+	} {
+		t.Run(r.subject, func(t *testing.T) {
+			m, err := tn.bConn.Request(r.subject, r.body, refused)
+			if err == nil {
+				assert.NotContains(t, string(m.Data), tn.secret)
+				t.Fatalf("the JetStream API answered ws-b on %s: %.300s", r.subject, m.Data)
+			}
+			tn.bErrs.await(t, "publish", r.subject)
+		})
+	}
+	assert.EqualValues(t, 1, tn.a.sc.Stats().Commands, "ws-a's command was not taken from it")
+}
+
+// TestRedTeamEventFromIsTheSubject: a workspace publishing, on its own subject, an
+// event whose body says it is another's is shown as its own (flagged spoofed), and
+// reusing another workspace's event_id hides nothing of the other's.
+func TestRedTeamEventFromIsTheSubject(t *testing.T) {
+	tn := newTenants(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan broker.Tailed, 8)
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- broker.Tail(ctx, tn.cp, "", func() { close(ready) }, func(e broker.Tailed) {
+			if e.Event.EventID == "ev-shared" { // the sidecars' own events are not this test's
+				got <- e
+			}
+		})
+	}()
+	<-ready
+	forged := `{"event_id":"ev-shared","kind":"agent-runtime:tool_called","from":"ws-a","channel":"ws-a","payload":{}}`
+	require.NoError(t, tn.bConn.Publish(broker.EventSubject("ws-b", "agent-runtime:tool_called"), []byte(forged)))
+	require.NoError(t, tn.bConn.Flush())
+	first := <-got
+	assert.Equal(t, "ws-b", first.Workspace)
+	assert.Equal(t, "ws-b", first.Event.From, "the body's from is not believed")
+	assert.True(t, first.Spoofed)
+
+	// ws-a's own event with the same id still comes through.
+	real := `{"event_id":"ev-shared","kind":"agent-runtime:tool_called","from":"ws-a:phone:p1","channel":"ws-a","payload":{}}`
+	require.NoError(t, tn.cp.Publish(broker.EventSubject("ws-a", "agent-runtime:tool_called"), []byte(real)))
+	second := <-got
+	assert.Equal(t, "ws-a", second.Workspace)
+	assert.Equal(t, "ws-a:phone:p1", second.Event.From, "a device of the subject's workspace keeps its from")
+	assert.False(t, second.Spoofed)
+	cancel()
+	require.NoError(t, <-done)
+}
+
+// TestRedTeamIssuedFlow: with the same issued credentials the legitimate flow works —
+// the conductor sends ws-b a command, ws-b's sidecar takes it and its conductor:command
+// event reaches the event stream from ws-b; a token-less write call runs as ws-b's
+// control-plane caller, and retried with its key it does not run again.
+func TestRedTeamIssuedFlow(t *testing.T) {
+	tn := newTenants(t)
+	ctx := context.Background()
+	cp := newControlPlane(t, tn.cpJS, "conductor")
+	require.NoError(t, broker.SendCommand(ctx, tn.cpJS, "ws-b", "cmd-b-1", []byte(`{"command":"pause","channel":"ws-b"}`)))
+	var fromB *events.Event
+	for fromB == nil {
+		got, _ := cp.collect(t, 1, 20*time.Second)
+		require.NotEmpty(t, got, "ws-b's command event never reached the event stream")
+		for _, r := range got {
+			if r.event.Payload["command"] == "pause" {
+				fromB = &r.event
+			}
+		}
+	}
+	assert.Equal(t, "ws-b", fromB.From)
+	assert.Equal(t, "ws-b", fromB.Channel)
+
+	req := broker.CallRequest{Workspace: "ws-b", Tool: "t:count", Body: []byte(`{"note":"issued"}`), Key: "issued-1"}
+	first, err := broker.Call(ctx, tn.cp, req, 1, 20*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, 200, first.Status, string(first.Body))
+	require.True(t, decode(t, first.Body).Success, string(first.Body))
+	again, err := broker.Call(ctx, tn.cp, req, 1, 20*time.Second)
+	require.NoError(t, err)
+	assert.True(t, again.Replayed)
+	assert.Equal(t, first.Body, again.Body)
+	assert.EqualValues(t, 1, tn.bRuns.Load(), "the retried write ran once")
+	assert.Zero(t, tn.aRuns.Load())
+}
