@@ -20,6 +20,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
 
 // The TestRedTeam tests run every cross-workspace move a workspace could try with the
@@ -410,10 +411,20 @@ func TestRedTeamEventFromIsTheSubject(t *testing.T) {
 		})
 	}()
 	<-ready
+	next := func() broker.Tailed {
+		t.Helper()
+		select {
+		case e := <-got:
+			return e
+		case <-time.After(20 * time.Second):
+			t.Fatal("the tail handed over no event")
+			return broker.Tailed{}
+		}
+	}
 	forged := `{"event_id":"ev-shared","kind":"agent-runtime:tool_called","from":"ws-a","channel":"ws-a","payload":{}}`
 	require.NoError(t, tn.bConn.Publish(broker.EventSubject("ws-b", "agent-runtime:tool_called"), []byte(forged)))
 	require.NoError(t, tn.bConn.Flush())
-	first := <-got
+	first := next()
 	assert.Equal(t, "ws-b", first.Workspace)
 	assert.Equal(t, "ws-b", first.Event.From, "the body's from is not believed")
 	assert.True(t, first.Spoofed)
@@ -421,7 +432,7 @@ func TestRedTeamEventFromIsTheSubject(t *testing.T) {
 	// ws-a's own event with the same id still comes through.
 	real := `{"event_id":"ev-shared","kind":"agent-runtime:tool_called","from":"ws-a:phone:p1","channel":"ws-a","payload":{}}`
 	require.NoError(t, tn.cp.Publish(broker.EventSubject("ws-a", "agent-runtime:tool_called"), []byte(real)))
-	second := <-got
+	second := next()
 	assert.Equal(t, "ws-a", second.Workspace)
 	assert.Equal(t, "ws-a:phone:p1", second.Event.From, "a device of the subject's workspace keeps its from")
 	assert.False(t, second.Spoofed)
@@ -462,4 +473,37 @@ func TestRedTeamIssuedFlow(t *testing.T) {
 	assert.Equal(t, first.Body, again.Body)
 	assert.EqualValues(t, 1, tn.bRuns.Load(), "the retried write ran once")
 	assert.Zero(t, tn.aRuns.Load())
+}
+
+// TestRedTeamCommandsCarryNoToken: a command in the stream (kept for days, readable by
+// whoever may read the stream) holds no bearer token, and a token someone puts in a
+// command's headers is ignored: the command runs as the workspace's control-plane
+// caller, whose channels are the workspace's own.
+func TestRedTeamCommandsCarryNoToken(t *testing.T) {
+	tn := newTenants(t)
+	ctx := context.Background()
+	s, err := tn.cpJS.Stream(ctx, broker.CommandStream)
+	require.NoError(t, err)
+	stored, err := s.GetLastMsgForSubject(ctx, broker.CommandSubject("ws-a"))
+	require.NoError(t, err)
+	assert.Empty(t, stored.Header.Get(broker.AuthHeader))
+	assert.NotContains(t, string(stored.Data), "Bearer")
+
+	// An operator token (every channel) in the header of a command for channel ws-z.
+	op, _, err := token.Mint(testKey, token.MintOptions{Subject: "control", Tools: []string{"*"}, Events: []string{"*", "*:**"}, TTL: time.Hour})
+	require.NoError(t, err)
+	m := nats.NewMsg(broker.CommandSubject("ws-b"))
+	m.Header.Set(broker.AuthHeader, "Bearer "+op)
+	m.Data = []byte(`{"command":"deploy","channel":"ws-z"}`)
+	_, err = tn.cpJS.PublishMsg(ctx, m, jetstream.WithMsgID("with-token"))
+	require.NoError(t, err)
+	eventually(t, 20*time.Second, func() bool {
+		tn.b.mu.Lock()
+		defer tn.b.mu.Unlock()
+		return len(tn.b.errs) > 0
+	}, "ws-b never refused the command")
+	tn.b.mu.Lock()
+	assert.ErrorContains(t, tn.b.errs[0], `channel \"ws-z\"`)
+	tn.b.mu.Unlock()
+	assert.Zero(t, tn.b.sc.Stats().Commands)
 }
