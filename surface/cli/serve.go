@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
+	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
@@ -113,7 +114,8 @@ func runServe(c *ucli.Context) error {
 			return failed("%v", err)
 		}
 		defer stop()
-		fmt.Fprintf(stderr, "cmdbridge serve: joining NATS at %s as %s\n", bc.url, bc.enrollment.Subject)
+		// The URL may carry a password or a token (nats://user:pass@host): never logged.
+		fmt.Fprintf(stderr, "cmdbridge serve: joining NATS at %s as %s\n", broker.RedactURLs(bc.url), bc.enrollment.Subject)
 	}
 	// Signals are caught before the URL is printed: whoever reads the URL may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

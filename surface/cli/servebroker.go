@@ -28,8 +28,9 @@ type serveBroker struct {
 	sc         atomic.Pointer[broker.Sidecar]
 }
 
-// brokerOf reads --nats / --nats-creds, falling back to the config file's nats key, and
-// the workspace's enrollment (required with a broker: it is the sidecar's identity).
+// brokerOf reads --nats / --nats-creds, falling back to the config file's nats key and
+// then, for the credentials, to those enroll installed in the state directory, and the
+// workspace's enrollment (required with a broker: it is the sidecar's identity).
 func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
 	if err != nil {
@@ -44,6 +45,9 @@ func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 		if b.creds == "" {
 			b.creds = fc.NATS.Creds
 		}
+	}
+	if p := filepath.Join(state, broker.CredsFile); b.creds == "" && fileExists(p) {
+		b.creds = p
 	}
 	e, ok, err := broker.LoadEnrollment(state)
 	if err != nil {
@@ -81,11 +85,11 @@ func (b *serveBroker) start(srv *surfacehttp.Server, hub *events.Hub, dir string
 	}
 	nc, err := nats.Connect(b.url, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("nats %s: %w", b.url, err)
+		return nil, fmt.Errorf("nats %s: %w", broker.RedactURLs(b.url), err)
 	}
 	sc, err := broker.New(broker.Config{
 		Conn: nc, Subject: b.enrollment.Subject, Enrollment: b.enrollment.Token, Name: b.enrollment.Name,
-		Server: srv, StateDir: dir, OnError: onError,
+		Server: srv, Control: b.enrollment.Control, StateDir: dir, OnError: onError,
 	})
 	if err != nil {
 		nc.Close()
