@@ -2,6 +2,7 @@ package broker
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	nethttp "net/http"
 	"strconv"
@@ -175,17 +176,18 @@ func failureDetails(code string, details any, message string) []byte {
 
 // consumeCommands binds the workspace's durable consumer on the command stream and
 // turns each command into a durable conductor:command in the outbox, acknowledging the
-// broker only once the outbox has it. Until the stream exists (a control plane
-// provisions it) or the broker answers, it retries with backoff.
+// broker only once the outbox has it. The control plane creates the consumer (with its
+// first command, or when it provisions); until it exists, or the broker answers, this
+// looks again with backoff, up to Config.CommandPoll apart. A consumer that is not
+// pinned to this workspace's command subject as a pull consumer is not used.
 func (s *Sidecar) consumeCommands() {
 	defer s.wg.Done()
 	wait := 100 * time.Millisecond
 	for {
-		cons, err := s.js.CreateOrUpdateConsumer(s.ctx, CommandStream, jetstream.ConsumerConfig{
-			Durable: CommandConsumer(s.ws), FilterSubject: CommandSubject(s.ws),
-			AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second, MaxDeliver: -1,
-			DeliverPolicy: jetstream.DeliverAllPolicy,
-		})
+		cons, err := s.js.Consumer(s.ctx, CommandStream, CommandConsumer(s.ws))
+		if err == nil && !pinned(cons.CachedInfo().Config, s.ws) {
+			err = fmt.Errorf("consumer %s is not a pull consumer on %s alone: not used", CommandConsumer(s.ws), CommandSubject(s.ws))
+		}
 		if err == nil {
 			var cc jetstream.ConsumeContext
 			cc, err = cons.Consume(s.onCommand, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
@@ -203,13 +205,21 @@ func (s *Sidecar) consumeCommands() {
 		if s.ctx.Err() != nil {
 			return
 		}
-		if !isMissingStream(err) {
+		limit := s.cfg.MaxBackoff
+		switch {
+		case errors.Is(err, jetstream.ErrConsumerNotFound) || isMissingStream(err):
+			// Not provisioned yet: the normal state of a workspace that never got a
+			// command. Look again rarely.
+			limit = s.cfg.CommandPoll
+		default:
 			s.report(fmt.Errorf("broker: command consumer: %w", err))
 		}
 		if !s.sleep(wait) {
 			return
 		}
-		wait = s.backoff(wait)
+		if wait *= 2; wait > limit {
+			wait = limit
+		}
 	}
 }
 

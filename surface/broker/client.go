@@ -100,9 +100,14 @@ func callError(req CallRequest, err error) error {
 // as its message id (the stream drops a repeat within its dedup window). body is what
 // POST /commands takes. It carries no token: the stream keeps it for days, and the
 // workspace runs it as its control-plane caller because only the control plane may
-// publish on cmdbridge.<ws>.commands. It returns once JetStream has the command; the
+// publish on cmdbridge.<ws>.commands. It makes sure the workspace's command consumer
+// exists first ([EnsureCommandConsumer]), so no command is sent before the consumer
+// that keeps it for the workspace. It returns once JetStream has the command; the
 // workspace takes it when it is connected.
 func SendCommand(ctx context.Context, js jetstream.JetStream, ws, key string, body []byte) error {
+	if err := EnsureCommandConsumer(ctx, js, ws); err != nil {
+		return err
+	}
 	m := nats.NewMsg(CommandSubject(ws))
 	m.Data = body
 	var opts []jetstream.PublishOpt

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -66,4 +67,32 @@ func TestCommandsIn(t *testing.T) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	assert.Len(t, w.errs, 1, "the refusal is reported: %v", w.errs)
+}
+
+// TestEnsureCommandConsumerRemakes: a command consumer that is not the pinned pull
+// consumer — a push consumer, another filter — is deleted and made again.
+func TestEnsureCommandConsumerRemakes(t *testing.T) {
+	node := singleNode(t)
+	nc := connect(t, node.url())
+	js := ensureStreams(t, nc, 1)
+	ctx := context.Background()
+	for name, bad := range map[string]jetstream.ConsumerConfig{
+		"push":    {DeliverSubject: "cmdbridge.ws-x.events.conductor:command", FilterSubject: broker.CommandSubject("ws-1")},
+		"filter":  {FilterSubject: "cmdbridge.*.commands"},
+		"filters": {FilterSubjects: []string{broker.CommandSubject("ws-1"), broker.CommandSubject("ws-2")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			bad.Durable, bad.AckPolicy = broker.CommandConsumer("ws-1"), jetstream.AckExplicitPolicy
+			_ = js.DeleteConsumer(ctx, broker.CommandStream, bad.Durable) // left by the previous case
+			_, err := js.CreateConsumer(ctx, broker.CommandStream, bad)
+			require.NoError(t, err)
+			require.NoError(t, broker.EnsureCommandConsumer(ctx, js, "ws-1"))
+			c, err := js.Consumer(ctx, broker.CommandStream, bad.Durable)
+			require.NoError(t, err)
+			cfg := c.CachedInfo().Config
+			assert.Empty(t, cfg.DeliverSubject)
+			assert.Equal(t, broker.CommandSubject("ws-1"), cfg.FilterSubject)
+			assert.Empty(t, cfg.FilterSubjects)
+		})
+	}
 }

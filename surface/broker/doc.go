@@ -24,9 +24,11 @@
 //
 //   - A workspace's NATS user ([Issuer.WorkspaceCreds], [WorkspacePermissions]) reaches
 //     its own event and announce subjects, its tool-call subjects and inboxes, and the
-//     JetStream API of its one command consumer, with that consumer's filter in the
-//     create subject; never another workspace's subjects, its own command or tool
-//     subjects (only the control plane publishes there), nor any stream read.
+//     info, next-message and ack subjects of its one command consumer; never another
+//     workspace's subjects, its own command or tool subjects (only the control plane
+//     publishes there), any stream read, nor a consumer create: the control plane
+//     creates every command consumer, a pull consumer pinned to one workspace's
+//     subject ([EnsureCommandConsumer]), and a sidecar uses no other.
 //
 //   - A tool call over NATS passes exactly the checks of POST /tools (surface/http's
 //     Authenticate, CheckCall and RunCall: the bearer token in the Authorization

@@ -17,12 +17,13 @@ type Permissions struct {
 // inboxes are its own too.
 //
 // Publish: its own events and announcements (a JetStream publish is a plain publish),
-// and the four JetStream API subjects of its one command consumer. The create subject
-// carries the filter ($JS.API.CONSUMER.CREATE.<stream>.<consumer>.<filter>), and
-// nats-server refuses a create whose configured filter differs from the one in the
-// subject, so the consumer can only ever be filtered on cmdbridge.<ws>.commands.
-// Not its own command subject (only the control plane sends commands), not its tool
-// subjects (only the control plane calls), no STREAM.* or DIRECT.GET.
+// and the three JetStream API subjects that use its one command consumer: info, next
+// message, ack. Not CONSUMER.CREATE, even with the filter pinned in the subject: the
+// body could still make it a push consumer delivering into another workspace's
+// subjects, which the server publishes on its behalf, past these permissions. The
+// control plane creates the consumer ([EnsureCommandConsumer]). Not its own command
+// subject (only the control plane sends commands), not its tool subjects (only the
+// control plane calls), no STREAM.* or DIRECT.GET.
 //
 // Subscribe: its tool calls, the discovery subject, its own inboxes.
 func WorkspacePermissions(ws string) Permissions {
@@ -33,7 +34,6 @@ func WorkspacePermissions(ws string) Permissions {
 		Publish: []string{
 			own + ".events.>",
 			AnnounceSubject(ws),
-			api + "CREATE." + CommandStream + "." + cons + "." + CommandSubject(ws),
 			api + "INFO." + CommandStream + "." + cons,
 			api + "MSG.NEXT." + CommandStream + "." + cons,
 			"$JS.ACK." + CommandStream + "." + cons + ".>",

@@ -143,12 +143,9 @@ func newTenants(t *testing.T) *tenants {
 	tn.a = newWorkspace(t, aConn, "ws-a", t.TempDir(), t.TempDir(), &tn.aRuns, nil)
 	tn.b = newWorkspace(t, tn.bConn, "ws-b", t.TempDir(), t.TempDir(), &tn.bRuns, nil)
 
-	// Both sidecars have their consumers before anything is sent.
+	// The conductor makes both command consumers, as it does with a first command.
 	for _, ws := range []string{"ws-a", "ws-b"} {
-		eventually(t, 20*time.Second, func() bool {
-			_, err := tn.cpJS.Consumer(context.Background(), broker.CommandStream, broker.CommandConsumer(ws))
-			return err == nil
-		}, "%s's command consumer never appeared", ws)
+		require.NoError(t, broker.EnsureCommandConsumer(context.Background(), tn.cpJS, ws))
 	}
 	require.NoError(t, broker.SendCommand(context.Background(), tn.cpJS, "ws-a", "cmd-a-1",
 		[]byte(`{"command":"deploy","channel":"ws-a","args":{"secret":"`+tn.secret+`"}}`)))
@@ -167,10 +164,10 @@ func (tn *tenants) consumerOf(t *testing.T, ws string) *jetstream.ConsumerInfo {
 }
 
 // TestRedTeamConsumerFilterIsPinned: ws-b cannot re-create its own command consumer
-// with a filter reaching ws-a's commands — neither through nats.go (the create subject
-// carries the filter, and its credentials allow only its own) nor by sending its own,
-// allowed create subject with another filter in the body (nats-server refuses a
-// mismatch) — and its consumer never holds ws-a's command.
+// with a filter reaching ws-a's commands — neither through nats.go nor by hand with the
+// filter in the body, on the create subject that names its own filter — and its
+// consumer never holds ws-a's command. (A workspace creates no consumer at all: the
+// control plane does.)
 func TestRedTeamConsumerFilterIsPinned(t *testing.T) {
 	tn := newTenants(t)
 	ctx := context.Background()
@@ -186,8 +183,8 @@ func TestRedTeamConsumerFilterIsPinned(t *testing.T) {
 			tn.bErrs.await(t, "publish", "$JS.API.CONSUMER.CREATE."+broker.CommandStream+"."+own+"."+filter)
 		})
 	}
-	// The one create subject ws-b may use, with another filter in the body.
-	allowed := "$JS.API.CONSUMER.CREATE." + broker.CommandStream + "." + own + "." + broker.CommandSubject("ws-b")
+	// The create subject naming ws-b's own filter, with another filter in the body.
+	create := "$JS.API.CONSUMER.CREATE." + broker.CommandStream + "." + own + "." + broker.CommandSubject("ws-b")
 	for name, cfg := range map[string]map[string]any{
 		"filter_subject":  {"durable_name": own, "filter_subject": "cmdbridge.*.commands", "ack_policy": "explicit"},
 		"filter_subjects": {"durable_name": own, "filter_subjects": []string{"cmdbridge.*.commands"}, "ack_policy": "explicit"},
@@ -197,16 +194,16 @@ func TestRedTeamConsumerFilterIsPinned(t *testing.T) {
 		t.Run("body "+name, func(t *testing.T) {
 			body, err := json.Marshal(map[string]any{"stream_name": broker.CommandStream, "config": cfg})
 			require.NoError(t, err)
-			r, err := tn.bConn.Request(allowed, body, 10*time.Second)
-			require.NoError(t, err, "the create subject is ws-b's own")
-			var resp struct {
-				Error *struct {
-					Code int    `json:"code"`
-					Desc string `json:"description"`
-				} `json:"error"`
+			r, err := tn.bConn.Request(create, body, refused)
+			if err == nil {
+				var resp struct {
+					Error *struct{} `json:"error"`
+				}
+				require.NoError(t, json.Unmarshal(r.Data, &resp))
+				require.NotNil(t, resp.Error, "nats-server accepted ws-b's consumer with %s: %s", name, r.Data)
+				return
 			}
-			require.NoError(t, json.Unmarshal(r.Data, &resp))
-			require.NotNil(t, resp.Error, "nats-server accepted a consumer whose filter is not the create subject's: %s", r.Data)
+			tn.bErrs.await(t, "publish", create)
 		})
 	}
 	info := tn.consumerOf(t, "ws-b")
@@ -336,7 +333,8 @@ func TestRedTeamNoCommandsOrCallsFromWorkspaces(t *testing.T) {
 		t.Run("command to "+ws, func(t *testing.T) {
 			cctx, cancel := context.WithTimeout(ctx, refused)
 			defer cancel()
-			err := broker.SendCommand(cctx, tn.bJS, ws, "forged-"+ws, []byte(`{"command":"deploy","channel":"`+ws+`"}`))
+			_, err := tn.bJS.Publish(cctx, broker.CommandSubject(ws), []byte(`{"command":"deploy","channel":"`+ws+`"}`),
+				jetstream.WithMsgID("forged-"+ws))
 			require.Error(t, err)
 			tn.bErrs.await(t, "publish", broker.CommandSubject(ws))
 			s, err := tn.cpJS.Stream(ctx, broker.CommandStream)
@@ -506,4 +504,60 @@ func TestRedTeamCommandsCarryNoToken(t *testing.T) {
 	assert.ErrorContains(t, tn.b.errs[0], `channel \"ws-z\"`)
 	tn.b.mu.Unlock()
 	assert.Zero(t, tn.b.sc.Stats().Commands)
+}
+
+// TestRedTeamNoPushConsumerIntoAnotherWorkspace: a workspace cannot make its command
+// consumer a push consumer delivering into another workspace's subjects — the server
+// would publish there on its behalf, past its publish permissions: its commands would
+// arrive as ws-a's events, or as calls on ws-a's tools. The control plane creates
+// every command consumer (pull, pinned filter); a workspace only uses its own.
+func TestRedTeamNoPushConsumerIntoAnotherWorkspace(t *testing.T) {
+	node, is := startIssued(t)
+	exp := time.Now().Add(time.Hour)
+	cpCreds, err := is.ConductorCreds(exp)
+	require.NoError(t, err)
+	bCreds, err := is.WorkspaceCreds("ws-b", exp)
+	require.NoError(t, err)
+	cp := dialCreds(t, node.url(), cpCreds, "", nil)
+	cpJS := ensureStreams(t, cp, 1)
+	bErrs := &violations{}
+	b := dialCreds(t, node.url(), bCreds, "ws-b", bErrs)
+	spy, err := cp.SubscribeSync("cmdbridge.ws-a.>")
+	require.NoError(t, err)
+	require.NoError(t, cp.Flush())
+
+	// ws-b, before any sidecar of its own, creates its consumer as a push consumer.
+	own := broker.CommandConsumer("ws-b")
+	create := "$JS.API.CONSUMER.CREATE." + broker.CommandStream + "." + own + "." + broker.CommandSubject("ws-b")
+	for _, deliver := range []string{broker.EventSubject("ws-a", "agent-runtime:tool_called"), broker.ToolSubject("ws-a", "t:count")} {
+		body, err := json.Marshal(map[string]any{"stream_name": broker.CommandStream, "config": map[string]any{
+			"durable_name": own, "filter_subject": broker.CommandSubject("ws-b"), "deliver_subject": deliver, "ack_policy": "none"}})
+		require.NoError(t, err)
+		r, err := b.Request(create, body, refused)
+		if err == nil {
+			var resp struct {
+				Error *struct{} `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(r.Data, &resp))
+			require.NotNil(t, resp.Error, "ws-b created a push consumer delivering to %s: %s", deliver, r.Data)
+		}
+	}
+	// The control plane sends ws-b a command; it must never come out on ws-a's subjects.
+	ctx := context.Background()
+	require.NoError(t, broker.SendCommand(ctx, cpJS, "ws-b", "cmd-b-push", []byte(`{"command":"pushed","channel":"ws-b"}`)))
+	require.NoError(t, cp.Publish("cmdbridge.ws-a.mark", nil))
+	for {
+		m, err := spy.NextMsg(10 * time.Second)
+		require.NoError(t, err)
+		if m.Subject == "cmdbridge.ws-a.mark" {
+			break
+		}
+		assert.NotContains(t, string(m.Data), "pushed", "ws-b's command came out on %s", m.Subject)
+	}
+	c, err := cpJS.Consumer(ctx, broker.CommandStream, own)
+	require.NoError(t, err)
+	info, err := c.Info(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, info.Config.DeliverSubject, "ws-b's command consumer is a pull consumer")
+	assert.Equal(t, broker.CommandSubject("ws-b"), info.Config.FilterSubject)
 }

@@ -62,6 +62,9 @@ type Config struct {
 	Retention time.Duration
 	// MaxBackoff caps the wait between drain attempts while the broker is away (0: 2s).
 	MaxBackoff time.Duration
+	// CommandPoll caps the wait between looks for the command consumer while the
+	// control plane has not created it yet (0: 30s).
+	CommandPoll time.Duration
 	// PublishTimeout bounds one JetStream publish (0: 5s).
 	PublishTimeout time.Duration
 	// AnnounceEvery is the announcement interval (0: 10s).
@@ -131,6 +134,9 @@ func New(cfg Config) (*Sidecar, error) {
 	}
 	if cfg.MaxBackoff <= 0 {
 		cfg.MaxBackoff = 2 * time.Second
+	}
+	if cfg.CommandPoll <= 0 {
+		cfg.CommandPoll = 30 * time.Second
 	}
 	if cfg.PublishTimeout <= 0 {
 		cfg.PublishTimeout = 5 * time.Second
