@@ -75,6 +75,13 @@ func (s *Sidecar) handleCall(m *nats.Msg) {
 		s.report(fmt.Errorf("broker: call on %s without a reply subject: not run", m.Subject))
 		return
 	}
+	if strings.HasPrefix(m.Reply, "$JS.") {
+		// A JetStream delivery, not a request: a pull request names any subject as its
+		// reply and the server delivers there, past the requester's permissions. No
+		// caller of ours asks for a reply on a JetStream subject.
+		s.report(fmt.Errorf("broker: call on %s with the JetStream reply subject %s refused: not run, not answered", m.Subject, m.Reply))
+		return
+	}
 	ws, area, name, err := parseSubject(m.Subject)
 	if err != nil || area != "tools" || ws != s.ws || (m.Header.Get(WorkspaceHeader) != "" && m.Header.Get(WorkspaceHeader) != s.ws) {
 		// The sidecar answers for its own workspace only; a message that names another is
@@ -240,6 +247,13 @@ func (s *Sidecar) onCommand(msg jetstream.Msg) {
 		s.report(fmt.Errorf("broker: command on %s refused: no control-plane caller is configured (cmdbridge enroll --control-tools …)", msg.Subject()))
 		_ = msg.Term()
 		return
+	}
+	if k := s.cfg.CommandKey; k != "" {
+		if err := VerifyCommand(k, s.ws, msg.Headers().Get(nats.MsgIdHdr), msg.Data(), msg.Headers().Get(SignatureHeader)); err != nil {
+			s.report(fmt.Errorf("broker: command on %s refused: %w", msg.Subject(), err))
+			_ = msg.Term()
+			return
+		}
 	}
 	claims := s.cfg.Control.Claims()
 	meta, err := msg.Metadata()

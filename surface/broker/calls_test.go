@@ -47,7 +47,7 @@ func TestToolCallsOverNATS(t *testing.T) {
 	nc := connect(t, node.url())
 	var runs atomic.Int64
 	// No control-plane caller: a call without a token has no identity.
-	w := newWorkspaceControl(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil, nil)
+	w := newWorkspaceControl(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil, nil, "")
 	reader := mint(t, "ws-1", []string{"t:echo", "t:count"}, false)
 	writer := mint(t, "ws-1", []string{"t:echo", "t:count"}, true)
 

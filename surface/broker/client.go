@@ -96,6 +96,9 @@ func callError(req CallRequest, err error) error {
 	return fmt.Errorf("broker: call %s on %s (idempotency key %q): %w", req.Tool, req.Workspace, req.Key, err)
 }
 
+// CommandSigner signs a command for workspace ws with message id key ([Issuer.SignCommand]).
+type CommandSigner func(ws, key string, body []byte) (string, error)
+
 // SendCommand publishes a command for workspace ws into the command stream, with key
 // as its message id (the stream drops a repeat within its dedup window). body is what
 // POST /commands takes. It carries no token: the stream keeps it for days, and the
@@ -104,12 +107,26 @@ func callError(req CallRequest, err error) error {
 // exists first ([EnsureCommandConsumer]), so no command is sent before the consumer
 // that keeps it for the workspace. It returns once JetStream has the command; the
 // workspace takes it when it is connected.
-func SendCommand(ctx context.Context, js jetstream.JetStream, ws, key string, body []byte) error {
+//
+// sign, when not nil, signs it for ws ([Issuer.SignCommand]); a workspace enrolled
+// with issued credentials takes only signed commands, so that none the server
+// delivered elsewhere on another workspace's behalf can pass for its own.
+func SendCommand(ctx context.Context, js jetstream.JetStream, ws, key string, body []byte, sign CommandSigner) error {
 	if err := EnsureCommandConsumer(ctx, js, ws); err != nil {
 		return err
 	}
 	m := nats.NewMsg(CommandSubject(ws))
 	m.Data = body
+	if sign != nil {
+		if key == "" {
+			return fmt.Errorf("broker: command for %s: a signed command needs a key (its message id)", ws)
+		}
+		sig, err := sign(ws, key, body)
+		if err != nil {
+			return fmt.Errorf("broker: command for %s: %w", ws, err)
+		}
+		m.Header.Set(SignatureHeader, sig)
+	}
 	var opts []jetstream.PublishOpt
 	if key != "" {
 		opts = append(opts, jetstream.WithMsgID(key))

@@ -28,9 +28,9 @@ func TestCommandsIn(t *testing.T) {
 	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil)
 
 	ctx := context.Background()
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-1", []byte(`{"command":"wrong-channel","channel":"ws-3"}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)), "a repeat within the dedup window")
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-1", []byte(`{"command":"wrong-channel","channel":"ws-3"}`), nil))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`), nil))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`), nil), "a repeat within the dedup window")
 
 	got, _ := cp.collect(t, 1, 20*time.Second)
 	require.Len(t, got, 1)

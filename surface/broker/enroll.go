@@ -34,9 +34,13 @@ type Enrollment struct {
 	// Control is who the control plane is on this workspace: the caller its commands
 	// and token-less calls run as (Config.Control). Nil: the workspace takes no
 	// commands and no call without a token of its own minting.
-	Control    *ControlCaller `json:"control,omitempty"`
-	ExpiresAt  time.Time      `json:"expires_at"`
-	EnrolledAt time.Time      `json:"enrolled_at"`
+	Control *ControlCaller `json:"control,omitempty"`
+	// CommandKey is the public key commands must be signed with: the issuer of the NATS
+	// credentials installed with the enrollment (InstallCreds). Empty: commands are not
+	// checked for a signature (single-tenant).
+	CommandKey string    `json:"command_key,omitempty"`
+	ExpiresAt  time.Time `json:"expires_at"`
+	EnrolledAt time.Time `json:"enrolled_at"`
 }
 
 // ControlCaller is the control plane as a caller of this workspace, configured here,
@@ -111,24 +115,16 @@ func Enroll(stateDir, tok, name string, control *ControlCaller, now time.Time) (
 // other credentials are given.
 const CredsFile = "nats.creds"
 
-// InstallCreds checks that creds is a NATS user credentials file for workspace ws —
-// a user JWT named for it, whose publish permissions are exactly ws's — and installs
-// it in stateDir (mode 0600), replacing an earlier one.
+// InstallCreds checks that creds is a NATS credentials file issued for workspace ws
+// ([IssuedCommandKey]) and installs it in stateDir (mode 0600), replacing an earlier one.
 func InstallCreds(stateDir, ws string, creds []byte) error {
-	tok, err := jwt.ParseDecoratedJWT(creds)
-	if err != nil {
-		return fmt.Errorf("nats credentials: %w", err)
-	}
 	if _, err := jwt.ParseDecoratedUserNKey(creds); err != nil {
 		return fmt.Errorf("nats credentials: %w", err)
 	}
-	uc, err := jwt.DecodeUserClaims(tok)
-	if err != nil {
-		return fmt.Errorf("nats credentials: %w", err)
-	}
-	want := WorkspacePermissions(ws)
-	if !slices.Equal([]string(uc.Permissions.Pub.Allow), want.Publish) {
-		return fmt.Errorf("nats credentials: the user %q is not workspace %q's (its publish permissions differ)", uc.Name, ws)
+	if _, issued, err := IssuedCommandKey(creds, ws); err != nil {
+		return err
+	} else if !issued {
+		return fmt.Errorf("nats credentials: not workspace %q's (its publish permissions differ)", ws)
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return fmt.Errorf("nats credentials: %w", err)
@@ -137,6 +133,28 @@ func InstallCreds(stateDir, ws string, creds []byte) error {
 		return fmt.Errorf("nats credentials: %w", err)
 	}
 	return nil
+}
+
+// IssuedCommandKey tells whether creds is a user a cmdbridge control plane issued for
+// workspace ws — its publish permissions are exactly WorkspacePermissions(ws) — and,
+// when it is, the key the workspace's commands must be signed with: the account that
+// signed the user ([Issuer.CommandKey]).
+func IssuedCommandKey(creds []byte, ws string) (key string, issued bool, err error) {
+	tok, err := jwt.ParseDecoratedJWT(creds)
+	if err != nil {
+		return "", false, fmt.Errorf("nats credentials: %w", err)
+	}
+	uc, err := jwt.DecodeUserClaims(tok)
+	if err != nil {
+		return "", false, fmt.Errorf("nats credentials: %w", err)
+	}
+	if !slices.Equal([]string(uc.Permissions.Pub.Allow), WorkspacePermissions(ws).Publish) {
+		return "", false, nil
+	}
+	if uc.IssuerAccount != "" {
+		return uc.IssuerAccount, true, nil
+	}
+	return uc.Issuer, true, nil
 }
 
 // writePrivate writes b to path through a temporary file renamed over it, mode 0600.

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -175,7 +176,32 @@ type workspace struct {
 // its control-plane caller; runs counts t:count's effects.
 func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}) *workspace {
 	t.Helper()
-	return newWorkspaceControl(t, nc, subject, dir, state, runs, release, controlCaller(subject))
+	return newWorkspaceControl(t, nc, subject, dir, state, runs, release, controlCaller(subject), "")
+}
+
+// newWorkspaceKey is newWorkspace on fresh directories that takes only commands
+// signed for it with commandKey's private half (Config.CommandKey).
+func newWorkspaceKey(t testing.TB, nc *nats.Conn, subject string, runs *atomic.Int64, commandKey string) *workspace {
+	t.Helper()
+	return newWorkspaceControl(t, nc, subject, t.TempDir(), t.TempDir(), runs, nil, controlCaller(subject), commandKey)
+}
+
+// reported says whether the sidecar reported an error containing s.
+func (w *workspace) reported(s string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range w.errs {
+		if strings.Contains(e.Error(), s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *workspace) errors() []error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]error(nil), w.errs...)
 }
 
 // controlCaller is the control plane as the tests' workspaces know it: every t: tool,
@@ -186,8 +212,8 @@ func controlCaller(subject string) *broker.ControlCaller {
 }
 
 // newWorkspaceControl is newWorkspace with control as the control-plane caller (nil:
-// none).
-func newWorkspaceControl(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}, control *broker.ControlCaller) *workspace {
+// none) and commandKey as Config.CommandKey.
+func newWorkspaceControl(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}, control *broker.ControlCaller, commandKey string) *workspace {
 	t.Helper()
 	w := &workspace{subject: subject, dir: dir, state: state, runs: runs, release: release}
 	reg := native.NewRegistry()
@@ -228,7 +254,7 @@ func newWorkspaceControl(t testing.TB, nc *nats.Conn, subject, dir, state string
 	w.k = k
 	w.srv, err = surfacehttp.New(surfacehttp.Config{Kernel: k, Key: testKey, Events: w.hub, OnEventError: onErr})
 	require.NoError(t, err)
-	w.sc, err = broker.New(broker.Config{Conn: nc, Subject: subject, Server: w.srv, Control: control, StateDir: filepath.Join(state, "broker"),
+	w.sc, err = broker.New(broker.Config{Conn: nc, Subject: subject, Server: w.srv, Control: control, CommandKey: commandKey, StateDir: filepath.Join(state, "broker"),
 		OnError: onErr, MaxBackoff: 200 * time.Millisecond, CommandPoll: 200 * time.Millisecond, PublishTimeout: 2 * time.Second, AnnounceEvery: 200 * time.Millisecond})
 	require.NoError(t, err)
 	fwd = w.sc.Forward

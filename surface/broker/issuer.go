@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -202,4 +203,53 @@ func (is *Issuer) userCreds(name string, expires time.Time, limit func(*jwt.User
 		return nil, fmt.Errorf("nats user %s: %w", name, err)
 	}
 	return creds, nil
+}
+
+// CommandKey is the public key commands are signed with ([Issuer.SignCommand]): the
+// account's, which a workspace also finds as the issuer of its credentials.
+func (is *Issuer) CommandKey() string {
+	pub, _ := is.account.PublicKey()
+	return pub
+}
+
+// SignCommand signs a command for workspace ws, with message id key and body, for
+// [SendCommand]: the value of its SignatureHeader.
+func (is *Issuer) SignCommand(ws, key string, body []byte) (string, error) {
+	sig, err := is.account.Sign(commandPayload(ws, key, body))
+	if err != nil {
+		return "", fmt.Errorf("sign command for %s: %w", ws, err)
+	}
+	return base64.RawURLEncoding.EncodeToString(sig), nil
+}
+
+// commandPayload is what a command's signature covers: the workspace it is for, its
+// message id and its body, so it cannot be moved to another workspace.
+func commandPayload(ws, key string, body []byte) []byte {
+	b := make([]byte, 0, 32+len(ws)+len(key)+len(body))
+	b = append(b, "cmdbridge-command\x00"...)
+	b = append(b, ws...)
+	b = append(b, 0)
+	b = append(b, key...)
+	b = append(b, 0)
+	return append(b, body...)
+}
+
+// VerifyCommand checks sig (SignatureHeader) is commandKey's signature of a command
+// for workspace ws with message id key and body.
+func VerifyCommand(commandKey, ws, key string, body []byte, sig string) error {
+	if sig == "" {
+		return errors.New("the command is not signed")
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil {
+		return fmt.Errorf("command signature: %w", err)
+	}
+	kp, err := nkeys.FromPublicKey(commandKey)
+	if err != nil {
+		return fmt.Errorf("command key: %w", err)
+	}
+	if err := kp.Verify(commandPayload(ws, key, body), raw); err != nil {
+		return fmt.Errorf("command not signed by the control plane for workspace %q and this message id", ws)
+	}
+	return nil
 }

@@ -140,15 +140,15 @@ func newTenants(t *testing.T) *tenants {
 	tn.bConn = dialCreds(t, node.url(), bCreds, "ws-b", tn.bErrs)
 	tn.bJS, err = jetstream.New(tn.bConn)
 	require.NoError(t, err)
-	tn.a = newWorkspace(t, aConn, "ws-a", t.TempDir(), t.TempDir(), &tn.aRuns, nil)
-	tn.b = newWorkspace(t, tn.bConn, "ws-b", t.TempDir(), t.TempDir(), &tn.bRuns, nil)
+	tn.a = newWorkspaceKey(t, aConn, "ws-a", &tn.aRuns, is.CommandKey())
+	tn.b = newWorkspaceKey(t, tn.bConn, "ws-b", &tn.bRuns, is.CommandKey())
 
 	// The conductor makes both command consumers, as it does with a first command.
 	for _, ws := range []string{"ws-a", "ws-b"} {
 		require.NoError(t, broker.EnsureCommandConsumer(context.Background(), tn.cpJS, ws))
 	}
 	require.NoError(t, broker.SendCommand(context.Background(), tn.cpJS, "ws-a", "cmd-a-1",
-		[]byte(`{"command":"deploy","channel":"ws-a","args":{"secret":"`+tn.secret+`"}}`)))
+		[]byte(`{"command":"deploy","channel":"ws-a","args":{"secret":"`+tn.secret+`"}}`), is.SignCommand))
 	eventually(t, 20*time.Second, func() bool { return tn.a.sc.Stats().Commands == 1 }, "ws-a never took its command")
 	return tn
 }
@@ -446,7 +446,7 @@ func TestRedTeamIssuedFlow(t *testing.T) {
 	tn := newTenants(t)
 	ctx := context.Background()
 	cp := newControlPlane(t, tn.cpJS, "conductor")
-	require.NoError(t, broker.SendCommand(ctx, tn.cpJS, "ws-b", "cmd-b-1", []byte(`{"command":"pause","channel":"ws-b"}`)))
+	require.NoError(t, broker.SendCommand(ctx, tn.cpJS, "ws-b", "cmd-b-1", []byte(`{"command":"pause","channel":"ws-b"}`), tn.is.SignCommand))
 	var fromB *events.Event
 	for fromB == nil {
 		got, _ := cp.collect(t, 1, 20*time.Second)
@@ -493,6 +493,9 @@ func TestRedTeamCommandsCarryNoToken(t *testing.T) {
 	m := nats.NewMsg(broker.CommandSubject("ws-b"))
 	m.Header.Set(broker.AuthHeader, "Bearer "+op)
 	m.Data = []byte(`{"command":"deploy","channel":"ws-z"}`)
+	sig, err := tn.is.SignCommand("ws-b", "with-token", m.Data)
+	require.NoError(t, err)
+	m.Header.Set(broker.SignatureHeader, sig)
 	_, err = tn.cpJS.PublishMsg(ctx, m, jetstream.WithMsgID("with-token"))
 	require.NoError(t, err)
 	eventually(t, 20*time.Second, func() bool {
@@ -544,7 +547,7 @@ func TestRedTeamNoPushConsumerIntoAnotherWorkspace(t *testing.T) {
 	}
 	// The control plane sends ws-b a command; it must never come out on ws-a's subjects.
 	ctx := context.Background()
-	require.NoError(t, broker.SendCommand(ctx, cpJS, "ws-b", "cmd-b-push", []byte(`{"command":"pushed","channel":"ws-b"}`)))
+	require.NoError(t, broker.SendCommand(ctx, cpJS, "ws-b", "cmd-b-push", []byte(`{"command":"pushed","channel":"ws-b"}`), nil))
 	require.NoError(t, cp.Publish("cmdbridge.ws-a.mark", nil))
 	for {
 		m, err := spy.NextMsg(10 * time.Second)
@@ -560,4 +563,86 @@ func TestRedTeamNoPushConsumerIntoAnotherWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, info.Config.DeliverSubject, "ws-b's command consumer is a pull consumer")
 	assert.Equal(t, broker.CommandSubject("ws-b"), info.Config.FilterSubject)
+}
+
+// TestRedTeamRepliesAsADeputy: NATS does not check a publish's reply subject against
+// the publisher's permissions, and JetStream sends a pull consumer's messages to the
+// pull request's reply subject. So ws-b can have the server deliver its own commands
+// onto ws-a's subjects: a tool subject (a call with no token, which would run as
+// ws-a's control-plane caller) or ws-a's command subject. ws-a's sidecar must run
+// neither: it refuses calls whose reply is a JetStream subject, and commands whose
+// signature is not the control plane's for ws-a.
+func TestRedTeamRepliesAsADeputy(t *testing.T) {
+	node, is := startIssued(t)
+	exp := time.Now().Add(time.Hour)
+	cpCreds, err := is.ConductorCreds(exp)
+	require.NoError(t, err)
+	aCreds, err := is.WorkspaceCreds("ws-a", exp)
+	require.NoError(t, err)
+	bCreds, err := is.WorkspaceCreds("ws-b", exp)
+	require.NoError(t, err)
+	cp := dialCreds(t, node.url(), cpCreds, "", nil)
+	cpJS := ensureStreams(t, cp, 1)
+	var aRuns atomic.Int64
+	a := newWorkspaceKey(t, dialCreds(t, node.url(), aCreds, "ws-a", nil), "ws-a", &aRuns, is.CommandKey())
+	b := dialCreds(t, node.url(), bCreds, "ws-b", nil) // ws-b runs no sidecar: it pulls its own commands by hand
+	ctx := context.Background()
+	require.NoError(t, broker.EnsureCommandConsumer(ctx, cpJS, "ws-a"))
+	sign := is.SignCommand
+	// Two commands for ws-b, the second with no channel (it would default to the
+	// caller's own, which any control-plane caller may address).
+	require.NoError(t, broker.SendCommand(ctx, cpJS, "ws-b", "cmd-b-1", []byte(`{"command":"for-b","channel":"ws-b"}`), sign))
+	require.NoError(t, broker.SendCommand(ctx, cpJS, "ws-b", "cmd-b-2", []byte(`{"command":"for-b-no-channel"}`), sign))
+	next := "$JS.API.CONSUMER.MSG.NEXT." + broker.CommandStream + "." + broker.CommandConsumer("ws-b")
+
+	t.Run("tool call", func(t *testing.T) {
+		spy, err := cp.SubscribeSync(broker.ToolSubject("ws-a", "t:count"))
+		require.NoError(t, err)
+		require.NoError(t, cp.Flush())
+		require.NoError(t, b.PublishRequest(next, broker.ToolSubject("ws-a", "t:count"), []byte(`{"batch":1}`)))
+		m, err := spy.NextMsg(10 * time.Second)
+		require.NoError(t, err, "the server did not deliver ws-b's command to ws-a's tool subject")
+		require.True(t, strings.HasPrefix(m.Reply, "$JS.ACK."), m.Reply)
+		eventually(t, 20*time.Second, func() bool { return a.reported("JetStream") }, "ws-a did not refuse the delivered call: %v", a.errors())
+		assert.Zero(t, a.sc.Stats().Calls, "ws-a answered a call the server delivered for ws-b")
+		assert.Zero(t, aRuns.Load())
+	})
+	t.Run("command", func(t *testing.T) {
+		spy, err := cp.SubscribeSync(broker.CommandSubject("ws-a"))
+		require.NoError(t, err)
+		require.NoError(t, cp.Flush())
+		require.NoError(t, b.PublishRequest(next, broker.CommandSubject("ws-a"), []byte(`{"batch":1}`)))
+		m, err := spy.NextMsg(10 * time.Second)
+		require.NoError(t, err, "the server did not deliver ws-b's command on ws-a's command subject")
+		// nats-server 2.15 does not store a JetStream delivery in a stream (its reply is
+		// $JS.ACK…), so this copy never reaches ws-a's consumer.
+		s, err := cpJS.Stream(ctx, broker.CommandStream)
+		require.NoError(t, err)
+		_, err = s.GetLastMsgForSubject(ctx, broker.CommandSubject("ws-a"))
+		assert.ErrorIs(t, err, jetstream.ErrMsgNotFound, "the stream kept ws-b's command as ws-a's")
+		// Were it stored (another server version, another path), ws-a would refuse it:
+		// its signature is for ws-b. So is an unsigned command, with no channel.
+		moved := nats.NewMsg(broker.CommandSubject("ws-a"))
+		moved.Header, moved.Data = m.Header, m.Data
+		// Another message id, or the stream's duplicate window would drop the copy; signed
+		// for ws-b with that id, so only the workspace in the signature is wrong.
+		moved.Header.Set(nats.MsgIdHdr, "moved")
+		sig, err := is.SignCommand("ws-b", "moved", m.Data)
+		require.NoError(t, err)
+		moved.Header.Set(broker.SignatureHeader, sig)
+		_, err = cpJS.PublishMsg(ctx, moved)
+		require.NoError(t, err)
+		_, err = cpJS.Publish(ctx, broker.CommandSubject("ws-a"), []byte(`{"command":"unsigned"}`), jetstream.WithMsgID("unsigned"))
+		require.NoError(t, err)
+		signed := func() (n int) {
+			for _, e := range a.errors() {
+				if strings.Contains(e.Error(), "refused: command not signed") || strings.Contains(e.Error(), "refused: the command is not signed") {
+					n++
+				}
+			}
+			return n
+		}
+		eventually(t, 20*time.Second, func() bool { return signed() == 2 }, "ws-a did not refuse both: %v", a.errors())
+		assert.Zero(t, a.sc.Stats().Commands, "ws-a ran a command not signed for it")
+	})
 }

@@ -34,6 +34,8 @@ const (
 	WorkspaceHeader = "Cmdbridge-Workspace"
 	// KindHeader is an event's kind.
 	KindHeader = "Cmdbridge-Kind"
+	// SignatureHeader is the control plane's signature of a command ([Issuer.SignCommand]).
+	SignatureHeader = "Cmdbridge-Signature"
 )
 
 // Config is what a Sidecar is built from.
@@ -56,6 +58,11 @@ type Config struct {
 	// this workspace's command and tool subjects (WorkspacePermissions keep every
 	// workspace off them). Nil: commands and token-less calls are refused.
 	Control *ControlCaller
+	// CommandKey, when set, is the public key every command must be signed with, for
+	// this workspace and its message id (VerifyCommand): the account that issued the
+	// workspace's credentials (CommandKeyOf). A subject proves less than it seems: the
+	// server itself publishes on any subject named as a reply, on anyone's behalf.
+	CommandKey string
 	// StateDir holds the idempotency log (required with Server).
 	StateDir string
 	// Retention is how long a keyed call's reply is kept for redeliveries (0: 24h).

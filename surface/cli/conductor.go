@@ -276,8 +276,19 @@ func conductorCommand() *ucli.Command {
 					}
 					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
 					defer cancel()
+					// With an issuer, sign: its workspaces take only signed commands.
+					var sign broker.CommandSigner
+					st, err := stateOf(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					if is, ok, err := broker.LoadIssuer(st.Root); err != nil {
+						return failed("%v", err)
+					} else if ok {
+						sign = is.SignCommand
+					}
 					key := keyOf(c)
-					if err := broker.SendCommand(ctx, js, c.String("to"), key, b); err != nil {
+					if err := broker.SendCommand(ctx, js, c.String("to"), key, b, sign); err != nil {
 						fmt.Fprintf(c.App.ErrWriter, "cmdbridge conductor send: to retry without queuing it twice (within the stream's duplicate window), reuse its key: --key %s\n", key)
 						return failed("%v", err)
 					}

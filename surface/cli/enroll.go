@@ -66,6 +66,10 @@ func enrollCommand() *ucli.Command {
 					control.Events = []string{ws}
 				}
 			}
+			e, err := broker.Enroll(st.Root, c.Args().First(), c.String("name"), control, time.Now())
+			if err != nil {
+				return usageError("%v", err)
+			}
 			if p := c.String("creds"); p != "" {
 				creds, err := os.ReadFile(p)
 				if err != nil {
@@ -75,10 +79,7 @@ func enrollCommand() *ucli.Command {
 					return usageError("enroll --creds: %v", err)
 				}
 			}
-			e, err := broker.Enroll(st.Root, c.Args().First(), c.String("name"), control, time.Now())
-			if err != nil {
-				return usageError("%v", err)
-			}
+
 			e.Token = ""
 			return printJSON(c.App.Writer, e)
 		},

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,9 @@ type serveBroker struct {
 	url, creds string
 	name       string // the NATS connection's name: who serves, as the server lists it
 	enrollment broker.Enrollment
+	// commandKey is what commands must be signed with: set when the credentials are a
+	// workspace user a cmdbridge control plane issued (broker.IssuedCommandKey).
+	commandKey string
 	sc         atomic.Pointer[broker.Sidecar]
 }
 
@@ -59,6 +63,17 @@ func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 	if b.url != "" && !ok {
 		return nil, errors.New("serve --nats: this workspace is not enrolled; run 'cmdbridge enroll TOKEN' with the token your control plane issued")
 	}
+	if b.url != "" && b.creds != "" {
+		creds, err := os.ReadFile(b.creds)
+		if err != nil {
+			return nil, fmt.Errorf("serve --nats-creds: %w", err)
+		}
+		// Issued credentials: the server also delivers on anyone's behalf to any subject
+		// named as a reply, so a command must carry the control plane's signature.
+		if key, issued, err := broker.IssuedCommandKey(creds, broker.WorkspaceOf(e.Subject)); err == nil && issued {
+			b.commandKey = key
+		}
+	}
 	return b, nil
 }
 
@@ -89,7 +104,7 @@ func (b *serveBroker) start(srv *surfacehttp.Server, hub *events.Hub, dir string
 	}
 	sc, err := broker.New(broker.Config{
 		Conn: nc, Subject: b.enrollment.Subject, Enrollment: b.enrollment.Token, Name: b.enrollment.Name,
-		Server: srv, Control: b.enrollment.Control, StateDir: dir, OnError: onError,
+		Server: srv, Control: b.enrollment.Control, CommandKey: b.commandKey, StateDir: dir, OnError: onError,
 	})
 	if err != nil {
 		nc.Close()
