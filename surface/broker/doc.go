@@ -47,7 +47,10 @@
 //     never run again. A key reused for another call is refused.
 //
 //   - A command carries no token and runs as the control-plane caller (none
-//     configured: refused); a token in its headers is ignored. It is acknowledged to
+//     configured: refused); a token in its headers is ignored. With a CommandKey (issued
+//     credentials) it must carry the control plane's signature for this workspace and
+//     its message id ([Issuer.SignCommand]). A call whose reply subject is a JetStream
+//     one is a delivery the server made on someone's behalf, not a request: not run. It is acknowledged to
 //     the broker only after the outbox holds its conductor:command event; a
 //     redelivered command keeps its event_id.
 //
