@@ -189,6 +189,18 @@ func failureDetails(code string, details any, message string) []byte {
 // pinned to this workspace's command subject as a pull consumer is not used.
 func (s *Sidecar) consumeCommands() {
 	defer s.wg.Done()
+	// A command on our subject means the consumer now exists (SendCommand makes it
+	// first): look at once rather than at the next poll. Only a nudge: the message
+	// itself is never used, commands are read through the consumer alone.
+	nudge := make(chan struct{}, 1)
+	if sub, err := s.cfg.Conn.Subscribe(CommandSubject(s.ws), func(*nats.Msg) {
+		select {
+		case nudge <- struct{}{}:
+		default:
+		}
+	}); err == nil {
+		defer func() { _ = sub.Unsubscribe() }()
+	}
 	wait := 100 * time.Millisecond
 	for {
 		cons, err := s.js.Consumer(s.ctx, CommandStream, CommandConsumer(s.ws))
@@ -221,8 +233,14 @@ func (s *Sidecar) consumeCommands() {
 		default:
 			s.report(fmt.Errorf("broker: command consumer: %w", err))
 		}
-		if !s.sleep(wait) {
+		t := time.NewTimer(wait)
+		select {
+		case <-s.ctx.Done():
+			t.Stop()
 			return
+		case <-nudge:
+			t.Stop()
+		case <-t.C:
 		}
 		if wait *= 2; wait > limit {
 			wait = limit

@@ -25,7 +25,8 @@ type Permissions struct {
 // subject (only the control plane sends commands), not its tool subjects (only the
 // control plane calls), no STREAM.* or DIRECT.GET.
 //
-// Subscribe: its tool calls, the discovery subject, its own inboxes.
+// Subscribe: its tool calls, its own command subject (only as a nudge: the consumer
+// now exists), the discovery subject, its own inboxes.
 func WorkspacePermissions(ws string) Permissions {
 	cons := CommandConsumer(ws)
 	api := "$JS.API.CONSUMER."
@@ -40,6 +41,7 @@ func WorkspacePermissions(ws string) Permissions {
 		},
 		Subscribe: []string{
 			own + ".tools.*",
+			CommandSubject(ws), // a nudge that its consumer exists; commands are read through the consumer
 			DiscoverSubject,
 			InboxPrefix(ws) + ".>",
 		},
