@@ -2,6 +2,7 @@ package broker
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	nethttp "net/http"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -53,6 +55,16 @@ func bearer(h string) string {
 	return strings.TrimSpace(tok)
 }
 
+// caller is who a call runs as: the bearer token's subject and scopes, or — without an
+// Authorization header — the control-plane caller, whose authority is that only the
+// control plane's NATS user may publish on this workspace's tool subjects.
+func (s *Sidecar) caller(auth string) (token.Claims, error) {
+	if strings.TrimSpace(auth) == "" && s.cfg.Control != nil {
+		return s.cfg.Control.Claims(), nil
+	}
+	return s.cfg.Server.Authenticate(bearer(auth))
+}
+
 // handleCall is POST /tools/{name} over request/reply: the same checks in the same
 // order (token first, then visibility, then the body), the same kernel path, the same
 // reply body, the HTTP status in a header. A keyed write call runs at most once per
@@ -63,6 +75,13 @@ func (s *Sidecar) handleCall(m *nats.Msg) {
 		s.report(fmt.Errorf("broker: call on %s without a reply subject: not run", m.Subject))
 		return
 	}
+	if strings.HasPrefix(m.Reply, "$JS.") {
+		// A JetStream delivery, not a request: a pull request names any subject as its
+		// reply and the server delivers there, past the requester's permissions. No
+		// caller of ours asks for a reply on a JetStream subject.
+		s.report(fmt.Errorf("broker: call on %s with the JetStream reply subject %s refused: not run, not answered", m.Subject, m.Reply))
+		return
+	}
 	ws, area, name, err := parseSubject(m.Subject)
 	if err != nil || area != "tools" || ws != s.ws || (m.Header.Get(WorkspaceHeader) != "" && m.Header.Get(WorkspaceHeader) != s.ws) {
 		// The sidecar answers for its own workspace only; a message that names another is
@@ -71,7 +90,7 @@ func (s *Sidecar) handleCall(m *nats.Msg) {
 		return
 	}
 	srv := s.cfg.Server
-	claims, err := srv.Authenticate(bearer(m.Header.Get(AuthHeader)))
+	claims, err := s.caller(m.Header.Get(AuthHeader))
 	if err != nil {
 		s.reply(m, nethttp.StatusUnauthorized, failure("UNAUTHORIZED", "the bearer token is missing, invalid or expired"), false)
 		return
@@ -164,17 +183,30 @@ func failureDetails(code string, details any, message string) []byte {
 
 // consumeCommands binds the workspace's durable consumer on the command stream and
 // turns each command into a durable conductor:command in the outbox, acknowledging the
-// broker only once the outbox has it. Until the stream exists (a control plane
-// provisions it) or the broker answers, it retries with backoff.
+// broker only once the outbox has it. The control plane creates the consumer (with its
+// first command, or when it provisions); until it exists, or the broker answers, this
+// looks again with backoff, up to Config.CommandPoll apart. A consumer that is not
+// pinned to this workspace's command subject as a pull consumer is not used.
 func (s *Sidecar) consumeCommands() {
 	defer s.wg.Done()
+	// A command on our subject means the consumer now exists (SendCommand makes it
+	// first): look at once rather than at the next poll. Only a nudge: the message
+	// itself is never used, commands are read through the consumer alone.
+	nudge := make(chan struct{}, 1)
+	if sub, err := s.cfg.Conn.Subscribe(CommandSubject(s.ws), func(*nats.Msg) {
+		select {
+		case nudge <- struct{}{}:
+		default:
+		}
+	}); err == nil {
+		defer func() { _ = sub.Unsubscribe() }()
+	}
 	wait := 100 * time.Millisecond
 	for {
-		cons, err := s.js.CreateOrUpdateConsumer(s.ctx, CommandStream, jetstream.ConsumerConfig{
-			Durable: CommandConsumer(s.ws), FilterSubject: CommandSubject(s.ws),
-			AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second, MaxDeliver: -1,
-			DeliverPolicy: jetstream.DeliverAllPolicy,
-		})
+		cons, err := s.js.Consumer(s.ctx, CommandStream, CommandConsumer(s.ws))
+		if err == nil && !pinned(cons.CachedInfo().Config, s.ws) {
+			err = fmt.Errorf("consumer %s is not a pull consumer on %s alone: not used", CommandConsumer(s.ws), CommandSubject(s.ws))
+		}
 		if err == nil {
 			var cc jetstream.ConsumeContext
 			cc, err = cons.Consume(s.onCommand, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
@@ -192,18 +224,33 @@ func (s *Sidecar) consumeCommands() {
 		if s.ctx.Err() != nil {
 			return
 		}
-		if !isMissingStream(err) {
+		limit := s.cfg.MaxBackoff
+		switch {
+		case errors.Is(err, jetstream.ErrConsumerNotFound) || isMissingStream(err):
+			// Not provisioned yet: the normal state of a workspace that never got a
+			// command. Look again rarely.
+			limit = s.cfg.CommandPoll
+		default:
 			s.report(fmt.Errorf("broker: command consumer: %w", err))
 		}
-		if !s.sleep(wait) {
+		t := time.NewTimer(wait)
+		select {
+		case <-s.ctx.Done():
+			t.Stop()
 			return
+		case <-nudge:
+			t.Stop()
+		case <-t.C:
 		}
-		wait = s.backoff(wait)
+		if wait *= 2; wait > limit {
+			wait = limit
+		}
 	}
 }
 
-// onCommand is POST /commands for one broker message; its stream sequence fixes the
-// event's seq and call_id, so a redelivery makes the same event_id.
+// onCommand is POST /commands for one broker message, as the control-plane caller; its
+// stream sequence fixes the event's seq and call_id, so a redelivery makes the same
+// event_id.
 func (s *Sidecar) onCommand(msg jetstream.Msg) {
 	ws, area, _, err := parseSubject(msg.Subject())
 	if err != nil || area != "commands" || ws != s.ws {
@@ -211,12 +258,22 @@ func (s *Sidecar) onCommand(msg jetstream.Msg) {
 		_ = msg.Term()
 		return
 	}
-	claims, err := s.cfg.Server.Authenticate(bearer(msg.Headers().Get(AuthHeader)))
-	if err != nil {
-		s.report(fmt.Errorf("broker: command on %s refused: %w", msg.Subject(), err))
+	// A command's authority is its subject: only the control plane may publish on
+	// cmdbridge.<ws>.commands, and this consumer reads that subject only. It runs as the
+	// control-plane caller; a token in its headers (an older control plane) is ignored.
+	if s.cfg.Control == nil {
+		s.report(fmt.Errorf("broker: command on %s refused: no control-plane caller is configured (cmdbridge enroll --control-tools …)", msg.Subject()))
 		_ = msg.Term()
 		return
 	}
+	if k := s.cfg.CommandKey; k != "" {
+		if err := VerifyCommand(k, s.ws, msg.Headers().Get(nats.MsgIdHdr), msg.Data(), msg.Headers().Get(SignatureHeader)); err != nil {
+			s.report(fmt.Errorf("broker: command on %s refused: %w", msg.Subject(), err))
+			_ = msg.Term()
+			return
+		}
+	}
+	claims := s.cfg.Control.Claims()
 	meta, err := msg.Metadata()
 	if err != nil {
 		s.report(fmt.Errorf("broker: command metadata: %w", err))

@@ -46,7 +46,8 @@ func TestToolCallsOverNATS(t *testing.T) {
 	node := singleNode(t)
 	nc := connect(t, node.url())
 	var runs atomic.Int64
-	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil)
+	// No control-plane caller: a call without a token has no identity.
+	w := newWorkspaceControl(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil, nil, "")
 	reader := mint(t, "ws-1", []string{"t:echo", "t:count"}, false)
 	writer := mint(t, "ws-1", []string{"t:echo", "t:count"}, true)
 

@@ -6,18 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
-	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
 
 // TestCommandsIn: a command a control plane puts in the command stream becomes a
 // durable conductor:command in the workspace's outbox (what its agent reads on GET
-// /events) from the token's subject, and comes back out on the event stream. A command
-// with a bad token, or for a channel the token may not address, is not accepted.
+// /events) from the control-plane caller's subject, and comes back out on the event
+// stream. A command for a channel the control-plane caller may not address is not
+// accepted.
 func TestCommandsIn(t *testing.T) {
 	node := singleNode(t)
 	nc := connect(t, node.url())
@@ -26,14 +27,10 @@ func TestCommandsIn(t *testing.T) {
 	var runs atomic.Int64
 	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil)
 
-	ctl, _, err := token.Mint(testKey, token.MintOptions{Subject: "control", Tools: []string{"*"}, Events: []string{"*", "*:**"}, TTL: time.Hour})
-	require.NoError(t, err)
-	other := mint(t, "ws-2", []string{"*"}, false)
 	ctx := context.Background()
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "not-a-token", "c-0", []byte(`{"command":"bad-token"}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", other, "c-1", []byte(`{"command":"wrong-channel","channel":"ws-1"}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", ctl, "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)))
-	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", ctl, "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`)), "a repeat within the dedup window")
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-1", []byte(`{"command":"wrong-channel","channel":"ws-3"}`), nil))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`), nil))
+	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`), nil), "a repeat within the dedup window")
 
 	got, _ := cp.collect(t, 1, 20*time.Second)
 	require.Len(t, got, 1)
@@ -53,8 +50,7 @@ func TestCommandsIn(t *testing.T) {
 	assert.Empty(t, more)
 	// A redelivered command (same stream sequence) keeps its event_id, and the control
 	// plane gets it once even after the first copy already left the outbox.
-	claims, err := w.srv.Authenticate(ctl)
-	require.NoError(t, err)
+	claims := controlCaller("ws-1").Claims()
 	body := []byte(`{"command":"resume","channel":"ws-1"}`)
 	first, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
 	require.Equal(t, 202, status)
@@ -70,5 +66,33 @@ func TestCommandsIn(t *testing.T) {
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	assert.Len(t, w.errs, 2, "the two refusals are reported: %v", w.errs)
+	assert.Len(t, w.errs, 1, "the refusal is reported: %v", w.errs)
+}
+
+// TestEnsureCommandConsumerRemakes: a command consumer that is not the pinned pull
+// consumer — a push consumer, another filter — is deleted and made again.
+func TestEnsureCommandConsumerRemakes(t *testing.T) {
+	node := singleNode(t)
+	nc := connect(t, node.url())
+	js := ensureStreams(t, nc, 1)
+	ctx := context.Background()
+	for name, bad := range map[string]jetstream.ConsumerConfig{
+		"push":    {DeliverSubject: "cmdbridge.ws-x.events.conductor:command", FilterSubject: broker.CommandSubject("ws-1")},
+		"filter":  {FilterSubject: "cmdbridge.*.commands"},
+		"filters": {FilterSubjects: []string{broker.CommandSubject("ws-1"), broker.CommandSubject("ws-2")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			bad.Durable, bad.AckPolicy = broker.CommandConsumer("ws-1"), jetstream.AckExplicitPolicy
+			_ = js.DeleteConsumer(ctx, broker.CommandStream, bad.Durable) // left by the previous case
+			_, err := js.CreateConsumer(ctx, broker.CommandStream, bad)
+			require.NoError(t, err)
+			require.NoError(t, broker.EnsureCommandConsumer(ctx, js, "ws-1"))
+			c, err := js.Consumer(ctx, broker.CommandStream, bad.Durable)
+			require.NoError(t, err)
+			cfg := c.CachedInfo().Config
+			assert.Empty(t, cfg.DeliverSubject)
+			assert.Equal(t, broker.CommandSubject("ws-1"), cfg.FilterSubject)
+			assert.Empty(t, cfg.FilterSubjects)
+		})
+	}
 }

@@ -110,10 +110,16 @@ func ListWorkspaces(ctx context.Context, nc *nats.Conn, listen time.Duration) ([
 	return out, nil
 }
 
-// Tailed is one event as a control plane sees it: the NATS subject it came on and
-// whether it came through the durable consumer.
+// Tailed is one event as a control plane sees it: the NATS subject it came on, the
+// workspace that subject names, and whether it came through the durable consumer.
 type Tailed struct {
-	Subject string       `json:"subject"`
+	Subject string `json:"subject"`
+	// Workspace is the workspace of Subject: the broker's permissions let only that
+	// workspace publish there, so it is the event's producer whatever the body says.
+	Workspace string `json:"workspace"`
+	// Spoofed: the body's from named another workspace; Event.From was replaced by
+	// Workspace.
+	Spoofed bool         `json:"spoofed,omitempty"`
 	Durable bool         `json:"durable"`
 	Event   events.Event `json:"event"`
 }
@@ -122,8 +128,13 @@ type Tailed struct {
 // subscription, and — with a durable consumer name — the durable kinds from the event
 // stream, including those published while the control plane was away, acknowledged
 // after fn returns. ready, when not nil, is called once every subscription is in place.
-// Each event_id is handed over once per Tail (the most recent ids
-// are remembered; the consumer's own acks keep the rest from coming back).
+// Each event is handed over once per Tail and workspace (the most recent ids are
+// remembered; the consumer's own acks keep the rest from coming back).
+//
+// An event's workspace is its subject's, never its body's: an event whose from names
+// another workspace (or a device of one) is handed over with from set to the subject's
+// workspace and Spoofed set, and duplicates are told apart per workspace, so no
+// workspace can pass for another nor hide another's events by reusing their ids.
 func Tail(ctx context.Context, nc *nats.Conn, durable string, ready func(), fn func(Tailed)) error {
 	var (
 		mu, fnMu sync.Mutex
@@ -135,18 +146,27 @@ func Tail(ctx context.Context, nc *nats.Conn, durable string, ready func(), fn f
 		if json.Unmarshal(data, &e) != nil || e.EventID == "" {
 			return
 		}
+		ws, area, _, err := parseSubject(subject)
+		if err != nil || area != "events" {
+			return
+		}
+		t := Tailed{Subject: subject, Workspace: ws, Durable: fromStream, Event: e}
+		if WorkspaceOf(e.From) != ws {
+			t.Event.From, t.Spoofed = ws, true
+		}
+		key := ws + "\x00" + e.EventID
 		mu.Lock()
-		_, dup := seen[e.EventID]
+		_, dup := seen[key]
 		if !dup {
 			if len(seen) >= remember {
 				clear(seen)
 			}
-			seen[e.EventID] = struct{}{}
+			seen[key] = struct{}{}
 		}
 		mu.Unlock()
 		if !dup {
 			fnMu.Lock() // fn is called from two subscriptions: one at a time
-			fn(Tailed{Subject: subject, Durable: fromStream, Event: e})
+			fn(t)
 			fnMu.Unlock()
 		}
 	}

@@ -22,11 +22,22 @@
 //   - An ephemeral event is a plain publish: nobody subscribed, nobody gets it. Neither
 //     kind of event ever makes a tool call or a publisher wait for the broker.
 //
+//   - A workspace's NATS user ([Issuer.WorkspaceCreds], [WorkspacePermissions]) reaches
+//     its own event and announce subjects, its tool-call subjects and inboxes, and the
+//     info, next-message and ack subjects of its one command consumer; never another
+//     workspace's subjects, its own command or tool subjects (only the control plane
+//     publishes there), any stream read, nor a consumer create: the control plane
+//     creates every command consumer, a pull consumer pinned to one workspace's
+//     subject ([EnsureCommandConsumer]), and a sidecar uses no other.
+//
 //   - A tool call over NATS passes exactly the checks of POST /tools (surface/http's
 //     Authenticate, CheckCall and RunCall: the bearer token in the Authorization
 //     header first, then the tool's visibility, then the body) and the same kernel
-//     path; the token's subject is the only identity of the call. A message naming
-//     another workspace, in its subject or its Cmdbridge-Workspace header, is refused.
+//     path; the token's subject is the identity of the call. A call without the header
+//     runs as the workspace-configured control-plane caller ([ControlCaller]), whose
+//     authority is that only the control plane may publish on the tool subjects. A
+//     message naming another workspace, in its subject or its Cmdbridge-Workspace
+//     header, is refused.
 //
 //   - A write call carrying an idempotency key (Nats-Msg-Id) runs at most once per
 //     caller subject and key: the key is recorded durably before the kernel runs the
@@ -35,8 +46,16 @@
 //     first, and one whose first run was cut off by a crash is answered "in doubt",
 //     never run again. A key reused for another call is refused.
 //
-//   - A command is acknowledged to the broker only after the outbox holds its
-//     conductor:command event; a redelivered command keeps its event_id.
+//   - A command carries no token and runs as the control-plane caller (none
+//     configured: refused); a token in its headers is ignored. With a CommandKey (issued
+//     credentials) it must carry the control plane's signature for this workspace and
+//     its message id ([Issuer.SignCommand]). A call whose reply subject is a JetStream
+//     one is a delivery the server made on someone's behalf, not a request: not run. It is acknowledged to
+//     the broker only after the outbox holds its conductor:command event; a
+//     redelivered command keeps its event_id.
+//
+//   - An event's workspace is its subject's ([Tail]): a body naming another workspace
+//     is shown as the subject's and flagged, never believed.
 //
 //   - The control plane keeps every head of a workspace's evidence log it is sent
 //     ([HeadStore], [KeepHeads]): a head is kept only when its note verifies under the
@@ -46,6 +65,7 @@
 //     `evidence verify --published` holds the workspace's log to all of them.
 //
 // The package never creates the streams on a sidecar's behalf beyond what
-// [EnsureStreams] does when a control plane calls it, and never holds broker
-// credentials: the caller connects.
+// [EnsureStreams] does when a control plane calls it, and never holds a connection's
+// credentials: the caller connects. [Issuer] signs credentials for a control plane,
+// which keeps its keys in its own state directory.
 package broker

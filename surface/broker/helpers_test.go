@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -171,8 +172,48 @@ type workspace struct {
 	errs []error
 }
 
-// newWorkspace builds a workspace for subject on nc; runs counts t:count's effects.
+// newWorkspace builds a workspace for subject on nc, with controlCaller(subject) as
+// its control-plane caller; runs counts t:count's effects.
 func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}) *workspace {
+	t.Helper()
+	return newWorkspaceControl(t, nc, subject, dir, state, runs, release, controlCaller(subject), "")
+}
+
+// newWorkspaceKey is newWorkspace on fresh directories that takes only commands
+// signed for it with commandKey's private half (Config.CommandKey).
+func newWorkspaceKey(t testing.TB, nc *nats.Conn, subject string, runs *atomic.Int64, commandKey string) *workspace {
+	t.Helper()
+	return newWorkspaceControl(t, nc, subject, t.TempDir(), t.TempDir(), runs, nil, controlCaller(subject), commandKey)
+}
+
+// reported says whether the sidecar reported an error containing s.
+func (w *workspace) reported(s string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range w.errs {
+		if strings.Contains(e.Error(), s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *workspace) errors() []error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]error(nil), w.errs...)
+}
+
+// controlCaller is the control plane as the tests' workspaces know it: every t: tool,
+// reads and writes, commands on the workspace's own channel.
+func controlCaller(subject string) *broker.ControlCaller {
+	return &broker.ControlCaller{Subject: "control", Tools: []string{"t:*"}, Read: []string{"."}, Write: []string{"."},
+		Events: []string{broker.WorkspaceOf(subject)}}
+}
+
+// newWorkspaceControl is newWorkspace with control as the control-plane caller (nil:
+// none) and commandKey as Config.CommandKey.
+func newWorkspaceControl(t testing.TB, nc *nats.Conn, subject, dir, state string, runs *atomic.Int64, release chan struct{}, control *broker.ControlCaller, commandKey string) *workspace {
 	t.Helper()
 	w := &workspace{subject: subject, dir: dir, state: state, runs: runs, release: release}
 	reg := native.NewRegistry()
@@ -213,7 +254,7 @@ func newWorkspace(t testing.TB, nc *nats.Conn, subject, dir, state string, runs 
 	w.k = k
 	w.srv, err = surfacehttp.New(surfacehttp.Config{Kernel: k, Key: testKey, Events: w.hub, OnEventError: onErr})
 	require.NoError(t, err)
-	w.sc, err = broker.New(broker.Config{Conn: nc, Subject: subject, Server: w.srv, StateDir: filepath.Join(state, "broker"),
+	w.sc, err = broker.New(broker.Config{Conn: nc, Subject: subject, Server: w.srv, Control: control, CommandKey: commandKey, StateDir: filepath.Join(state, "broker"),
 		OnError: onErr, MaxBackoff: 200 * time.Millisecond, PublishTimeout: 2 * time.Second, AnnounceEvery: 200 * time.Millisecond})
 	require.NoError(t, err)
 	fwd = w.sc.Forward

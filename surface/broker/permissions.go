@@ -1,9 +1,9 @@
 package broker
 
-// Permissions are the subjects one workspace's NATS user may publish and subscribe to:
-// its own cmdbridge.<ws>.> space, its own reply inboxes, the discovery subject, and the
-// JetStream API calls of its one command consumer. A control plane provisions one user
-// (or one credentials file) per workspace with exactly these (docs/scale.md).
+// Permissions are the subjects one workspace's NATS user may publish and subscribe to.
+// Every entry is pinned to the workspace: no wildcard reaches another workspace's
+// subjects, the command stream is reachable only through the workspace's own consumer
+// with its own filter, and nothing reads a stream directly.
 type Permissions struct {
 	Publish   []string
 	Subscribe []string
@@ -12,21 +12,36 @@ type Permissions struct {
 	AllowResponses bool
 }
 
-// WorkspacePermissions are the permissions of workspace ws's sidecar. It connects with
-// [InboxPrefix](ws), so its reply inboxes are its own too.
+// WorkspacePermissions are the permissions of workspace ws's sidecar; [Issuer] signs
+// them into the workspace's user JWT. It connects with [InboxPrefix](ws), so its reply
+// inboxes are its own too.
+//
+// Publish: its own events and announcements (a JetStream publish is a plain publish),
+// and the three JetStream API subjects that use its one command consumer: info, next
+// message, ack. Not CONSUMER.CREATE, even with the filter pinned in the subject: the
+// body could still make it a push consumer delivering into another workspace's
+// subjects, which the server publishes on its behalf, past these permissions. The
+// control plane creates the consumer ([EnsureCommandConsumer]). Not its own command
+// subject (only the control plane sends commands), not its tool subjects (only the
+// control plane calls), no STREAM.* or DIRECT.GET.
+//
+// Subscribe: its tool calls, its own command subject (only as a nudge: the consumer
+// now exists), the discovery subject, its own inboxes.
 func WorkspacePermissions(ws string) Permissions {
 	cons := CommandConsumer(ws)
 	api := "$JS.API.CONSUMER."
+	own := Prefix + "." + Escape(ws)
 	return Permissions{
 		Publish: []string{
-			WorkspaceSubjects(ws), // events (JetStream publishes are plain publishes), announcements
-			api + "CREATE." + CommandStream + "." + cons + ".>",
+			own + ".events.>",
+			AnnounceSubject(ws),
 			api + "INFO." + CommandStream + "." + cons,
 			api + "MSG.NEXT." + CommandStream + "." + cons,
 			"$JS.ACK." + CommandStream + "." + cons + ".>",
 		},
 		Subscribe: []string{
-			Prefix + "." + Escape(ws) + ".tools.*",
+			own + ".tools.*",
+			CommandSubject(ws), // a nudge that its consumer exists; commands are read through the consumer
 			DiscoverSubject,
 			InboxPrefix(ws) + ".>",
 		},

@@ -63,7 +63,7 @@ func TestWorkspacePermissionsSuffice(t *testing.T) {
 	assert.Equal(t, 200, r.Status)
 	assert.True(t, decode(t, r.Body).Success, string(r.Body))
 
-	require.NoError(t, broker.SendCommand(context.Background(), js, "ws-a", writer, "cmd-1", []byte(`{"command":"pause","channel":"control"}`)))
+	require.NoError(t, broker.SendCommand(context.Background(), js, "ws-a", "cmd-1", []byte(`{"command":"pause","channel":"ws-a"}`), nil))
 	got, _ = cp.collect(t, 1, 20*time.Second)
 	require.Len(t, got, 1, "the command was consumed and its event drained")
 	assert.Equal(t, events.KindCommand, got[0].event.Kind)

@@ -19,7 +19,9 @@ import (
 // Headers of the NATS messages cmdbridge exchanges (besides Nats-Msg-Id, the
 // idempotency key of a call and the dedup id of an event).
 const (
-	// AuthHeader carries "Bearer <token>" on a tool call or a command, as on HTTP.
+	// AuthHeader carries "Bearer <token>" on a tool call, as on HTTP. A command never
+	// carries one (it would sit in the command stream): a command runs as
+	// Config.Control, and so does a call without the header.
 	AuthHeader = "Authorization"
 	// StatusHeader is the HTTP status POST /tools would have answered (200, 401, 404…).
 	StatusHeader = "Cmdbridge-Status"
@@ -32,6 +34,8 @@ const (
 	WorkspaceHeader = "Cmdbridge-Workspace"
 	// KindHeader is an event's kind.
 	KindHeader = "Cmdbridge-Kind"
+	// SignatureHeader is the control plane's signature of a command ([Issuer.SignCommand]).
+	SignatureHeader = "Cmdbridge-Signature"
 )
 
 // Config is what a Sidecar is built from.
@@ -48,12 +52,26 @@ type Config struct {
 	// Server, when set, runs tool calls and accepts commands; without it the sidecar
 	// only publishes events.
 	Server *surfacehttp.Server
+	// Control is the caller every command, and every tool call without a bearer token,
+	// runs as: the control plane, configured on the workspace's side (its enrollment).
+	// Its authority is the broker's: only the control plane's NATS user may publish on
+	// this workspace's command and tool subjects (WorkspacePermissions keep every
+	// workspace off them). Nil: commands and token-less calls are refused.
+	Control *ControlCaller
+	// CommandKey, when set, is the public key every command must be signed with, for
+	// this workspace and its message id (VerifyCommand): the account that issued the
+	// workspace's credentials (CommandKeyOf). A subject proves less than it seems: the
+	// server itself publishes on any subject named as a reply, on anyone's behalf.
+	CommandKey string
 	// StateDir holds the idempotency log (required with Server).
 	StateDir string
 	// Retention is how long a keyed call's reply is kept for redeliveries (0: 24h).
 	Retention time.Duration
 	// MaxBackoff caps the wait between drain attempts while the broker is away (0: 2s).
 	MaxBackoff time.Duration
+	// CommandPoll caps the wait between looks for the command consumer while the
+	// control plane has not created it yet (0: 30s).
+	CommandPoll time.Duration
 	// PublishTimeout bounds one JetStream publish (0: 5s).
 	PublishTimeout time.Duration
 	// AnnounceEvery is the announcement interval (0: 10s).
@@ -123,6 +141,9 @@ func New(cfg Config) (*Sidecar, error) {
 	}
 	if cfg.MaxBackoff <= 0 {
 		cfg.MaxBackoff = 2 * time.Second
+	}
+	if cfg.CommandPoll <= 0 {
+		cfg.CommandPoll = 30 * time.Second
 	}
 	if cfg.PublishTimeout <= 0 {
 		cfg.PublishTimeout = 5 * time.Second

@@ -92,6 +92,45 @@ func CommandConsumer(ws string) string {
 	return string(b) + "_" + hex.EncodeToString(sum[:6])
 }
 
+// CommandConsumerConfig is workspace ws's command consumer: durable, pull (no deliver
+// subject), filtered on cmdbridge.<ws>.commands alone, every command kept until
+// acknowledged.
+func CommandConsumerConfig(ws string) jetstream.ConsumerConfig {
+	return jetstream.ConsumerConfig{
+		Durable: CommandConsumer(ws), FilterSubject: CommandSubject(ws),
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second, MaxDeliver: -1,
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+	}
+}
+
+// pinned reports whether cfg is what CommandConsumerConfig(ws) pins: a pull consumer
+// on ws's command subject only.
+func pinned(cfg jetstream.ConsumerConfig, ws string) bool {
+	return cfg.DeliverSubject == "" && cfg.FilterSubject == CommandSubject(ws) && len(cfg.FilterSubjects) == 0
+}
+
+// EnsureCommandConsumer creates workspace ws's command consumer, the control plane's
+// job (a workspace may not create consumers: WorkspacePermissions). One that exists
+// but is not pinned — a push consumer, another filter — is deleted and made again.
+func EnsureCommandConsumer(ctx context.Context, js jetstream.JetStream, ws string) error {
+	cfg := CommandConsumerConfig(ws)
+	c, err := js.Consumer(ctx, CommandStream, cfg.Durable)
+	switch {
+	case err == nil && pinned(c.CachedInfo().Config, ws):
+		return nil
+	case err == nil, errors.Is(err, jetstream.ErrNotPullConsumer):
+		if err := js.DeleteConsumer(ctx, CommandStream, cfg.Durable); err != nil {
+			return fmt.Errorf("broker: command consumer of %s: %w", ws, err)
+		}
+	case !errors.Is(err, jetstream.ErrConsumerNotFound):
+		return fmt.Errorf("broker: command consumer of %s: %w", ws, err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, CommandStream, cfg); err != nil {
+		return fmt.Errorf("broker: command consumer of %s: %w", ws, err)
+	}
+	return nil
+}
+
 // isMissingStream reports an error that means the streams are not provisioned yet.
 func isMissingStream(err error) bool {
 	return errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrNoStreamResponse)

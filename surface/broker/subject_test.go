@@ -53,3 +53,17 @@ func TestSubjects(t *testing.T) {
 	assert.NotEqual(t, a, b)
 	assert.NotContains(t, a, ".")
 }
+
+// TestRedactURLs: passwords and tokens in NATS URLs never reach a log.
+func TestRedactURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		"nats://127.0.0.1:4222":                          "nats://127.0.0.1:4222",
+		"nats://u:pw@h:4222":                             "nats://u:xxxxx@h:4222",
+		"nats://s3cret-token@h:4222":                     "nats://xxxxx@h:4222",
+		"u:pw@h:4222":                                    "u:xxxxx@h:4222",
+		"tls://a:b@h1:4222,nats://tok@h2:4222,nats://h3": "tls://a:xxxxx@h1:4222,nats://xxxxx@h2:4222,nats://h3",
+		"nats://u:p@ss@h":                                "nats://u:xxxxx@h",
+	} {
+		assert.Equal(t, want, broker.RedactURLs(in), in)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -21,17 +23,16 @@ import (
 
 func init() { register(conductorCommand) }
 
-// conductorCommand is a small control plane over the broker: provision the streams,
-// issue enrollment tokens, list the workspaces that announce themselves, call a tool
+// conductorCommand is a small control plane over the broker: act as its NATS issuer,
+// provision the streams, issue enrollment tokens and NATS credentials, list the workspaces that announce themselves, call a tool
 // on one, send it a command, and tail the events of all. Its own state (the key that
 // signs enrollment tokens, the device registry) is the --workspace's state directory.
 func conductorCommand() *ucli.Command {
 	natsFlag := &ucli.StringFlag{Name: "nats", Usage: "NATS server URLs, comma-separated", Value: nats.DefaultURL}
-	credsFlag := &ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file"}
+	credsFlag := &ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file (default: the conductor's own, written by 'conductor nats-config', when there is one)"}
 	conn := []ucli.Flag{natsFlag, credsFlag}
 	target := append([]ucli.Flag{
 		&ucli.StringFlag{Name: "to", Usage: "the workspace id", Required: true},
-		&ucli.StringFlag{Name: "token", Usage: "a bearer token minted by that workspace (cmdbridge token mint)", Required: true, EnvVars: []string{"CMDBRIDGE_TOKEN"}},
 		&ucli.StringFlag{Name: "key", Usage: "idempotency key (message id): retries of one call or command must reuse it; default: a fresh one"},
 		&ucli.DurationFlag{Name: "timeout", Usage: "give up after this long", Value: 30 * time.Second},
 	}, conn...)
@@ -68,7 +69,8 @@ func conductorCommand() *ucli.Command {
 				Flags: []ucli.Flag{
 					&ucli.StringFlag{Name: "subject", Usage: "<workspace_id> or <workspace_id>:phone:<device_id>", Required: true},
 					&ucli.StringFlag{Name: "name", Usage: "a human name for the device registry"},
-					&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of the enrollment", Value: 30 * 24 * time.Hour},
+					&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of the enrollment (and of the NATS credentials)", Value: 30 * 24 * time.Hour},
+					&ucli.StringFlag{Name: "creds", Usage: "also write the workspace's NATS credentials file here (a user JWT confined to its subjects, signed by this control plane's issuer; see 'conductor nats-config')"},
 				},
 				Action: func(c *ucli.Context) error {
 					st, err := stateOf(c)
@@ -82,6 +84,22 @@ func conductorCommand() *ucli.Command {
 					tok, _, err := token.Mint(key, token.MintOptions{Subject: c.String("subject"), Tools: []string{}, TTL: c.Duration("ttl")})
 					if err != nil {
 						return usageError("%v", err)
+					}
+					if out := c.String("creds"); out != "" {
+						is, ok, err := broker.LoadIssuer(st.Root)
+						if err != nil {
+							return failed("%v", err)
+						}
+						if !ok {
+							return failed("conductor issue --creds: no NATS issuer yet; run 'cmdbridge conductor nats-config' first")
+						}
+						creds, err := is.WorkspaceCreds(broker.WorkspaceOf(c.String("subject")), time.Now().Add(c.Duration("ttl")))
+						if err != nil {
+							return failed("%v", err)
+						}
+						if err := os.WriteFile(out, creds, 0o600); err != nil {
+							return failed("conductor issue: %v", err)
+						}
 					}
 					if name := c.String("name"); name != "" {
 						devs, err := broker.LoadDevices(st.Root)
@@ -98,8 +116,45 @@ func conductorCommand() *ucli.Command {
 				},
 			},
 			{
+				Name:  "nats-config",
+				Usage: "act as the broker's NATS issuer: create the operator, account and keys on first use, write this control plane's credentials, and print the nats-server configuration that trusts them",
+				Flags: []ucli.Flag{
+					&ucli.StringFlag{Name: "listen", Usage: "the server's client address", Value: "127.0.0.1:4222"},
+					&ucli.StringFlag{Name: "store-dir", Usage: "JetStream's store directory (empty: leave the jetstream block out)"},
+					&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of this control plane's NATS credentials", Value: 365 * 24 * time.Hour},
+				},
+				Action: func(c *ucli.Context) error {
+					st, err := stateOf(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					if err := st.Ensure(); err != nil {
+						return failed("%v", err)
+					}
+					is, _, err := broker.OpenIssuer(st.Root)
+					if err != nil {
+						return failed("%v", err)
+					}
+					creds, err := is.ConductorCreds(time.Now().Add(c.Duration("ttl")))
+					if err != nil {
+						return failed("%v", err)
+					}
+					path := filepath.Join(st.Root, conductorCreds)
+					if err := os.WriteFile(path, creds, 0o600); err != nil {
+						return failed("conductor nats-config: %v", err)
+					}
+					fmt.Fprintf(c.App.ErrWriter, "cmdbridge conductor: this control plane's NATS credentials are in its state directory (%s); workspaces get theirs from 'conductor issue --creds'\n", conductorCreds)
+					fmt.Fprintf(c.App.Writer, "listen: %s\n", c.String("listen"))
+					if d := c.String("store-dir"); d != "" {
+						fmt.Fprintf(c.App.Writer, "jetstream { store_dir: %q }\n", d)
+					}
+					_, err = io.WriteString(c.App.Writer, is.ServerConfig())
+					return err
+				},
+			},
+			{
 				Name:      "permissions",
-				Usage:     "print the NATS permissions of one workspace's user (a nats-server authorization block; JSON is valid there)",
+				Usage:     "print the NATS permissions a workspace's issued user carries (for a server with static users instead of 'nats-config': an authorization block's permissions; JSON is valid there)",
 				ArgsUsage: "WORKSPACE_ID",
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
@@ -146,9 +201,12 @@ func conductorCommand() *ucli.Command {
 			},
 			{
 				Name:      "call",
-				Usage:     "call a tool on a workspace over request/reply (retried with the same key until a reply comes); prints the Output",
+				Usage:     "call a tool on a workspace over request/reply (retried with the same key until a reply comes); prints the Output; on failure, prints the key to retry with",
 				ArgsUsage: "TOOL",
-				Flags:     append([]ucli.Flag{&ucli.StringFlag{Name: "input", Usage: "the input JSON object", Value: "{}"}}, target...),
+				Flags: append([]ucli.Flag{
+					&ucli.StringFlag{Name: "input", Usage: "the input JSON object", Value: "{}"},
+					&ucli.StringFlag{Name: "token", Usage: "a bearer token minted by that workspace (cmdbridge token mint); default: none, the call runs as the workspace's control-plane caller (cmdbridge enroll --control-tools)", EnvVars: []string{"CMDBRIDGE_TOKEN"}},
+				}, target...),
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
 						return usageError("conductor call: want one TOOL argument")
@@ -160,11 +218,18 @@ func conductorCommand() *ucli.Command {
 					defer nc.Close()
 					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
 					defer cancel()
+					key := keyOf(c)
+					// The call may have run even when no reply came: only the same key keeps a
+					// retry from running a write twice, so a failure always names it.
+					retry := func() {
+						fmt.Fprintf(c.App.ErrWriter, "cmdbridge conductor call: to retry without running it twice, reuse its idempotency key: --key %s\n", key)
+					}
 					r, err := broker.Call(ctx, nc, broker.CallRequest{
 						Workspace: c.String("to"), Tool: c.Args().First(), Token: c.String("token"),
-						Body: []byte(c.String("input")), Key: keyOf(c),
+						Body: []byte(c.String("input")), Key: key,
 					}, 10, c.Duration("timeout")/10)
 					if err != nil {
+						retry()
 						return failed("%v", err)
 					}
 					if _, err := c.App.Writer.Write(r.Body); err != nil {
@@ -172,6 +237,7 @@ func conductorCommand() *ucli.Command {
 					}
 					var out tool.Output
 					if r.Status != 200 || json.Unmarshal(r.Body, &out) != nil || !out.Success {
+						retry()
 						return silentFailure
 					}
 					return nil
@@ -179,11 +245,11 @@ func conductorCommand() *ucli.Command {
 			},
 			{
 				Name:  "send",
-				Usage: "send a command to a workspace through the command stream (its agent reads it as conductor:command)",
+				Usage: "send a command to a workspace through the command stream (its agent reads it as conductor:command); it carries no token and runs as the workspace's control-plane caller",
 				Flags: append([]ucli.Flag{
 					&ucli.StringFlag{Name: "command", Usage: "the command", Required: true},
 					&ucli.StringFlag{Name: "args", Usage: "its arguments, one JSON object"},
-					&ucli.StringFlag{Name: "channel", Usage: "the channel (default: the workspace id, so the workspace's own agent sees it; the token's events globs must allow it)"},
+					&ucli.StringFlag{Name: "channel", Usage: "the channel (default: the workspace id, so the workspace's own agent sees it; the workspace's control-plane caller must be allowed it)"},
 				}, target...),
 				Action: func(c *ucli.Context) error {
 					// Addressed to the workspace unless told otherwise: a command on the control
@@ -210,7 +276,20 @@ func conductorCommand() *ucli.Command {
 					}
 					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
 					defer cancel()
-					if err := broker.SendCommand(ctx, js, c.String("to"), c.String("token"), keyOf(c), b); err != nil {
+					// With an issuer, sign: its workspaces take only signed commands.
+					var sign broker.CommandSigner
+					st, err := stateOf(c)
+					if err != nil {
+						return failed("%v", err)
+					}
+					if is, ok, err := broker.LoadIssuer(st.Root); err != nil {
+						return failed("%v", err)
+					} else if ok {
+						sign = is.SignCommand
+					}
+					key := keyOf(c)
+					if err := broker.SendCommand(ctx, js, c.String("to"), key, b, sign); err != nil {
+						fmt.Fprintf(c.App.ErrWriter, "cmdbridge conductor send: to retry without queuing it twice (within the stream's duplicate window), reuse its key: --key %s\n", key)
 						return failed("%v", err)
 					}
 					return nil
@@ -218,7 +297,7 @@ func conductorCommand() *ucli.Command {
 			},
 			{
 				Name:  "tail",
-				Usage: "print every workspace's events as JSON lines, with the registry name of their subject",
+				Usage: "print every workspace's events as JSON lines, with the registry name of their subject; an event's workspace is its NATS subject's, never its body's",
 				Flags: append([]ucli.Flag{
 					&ucli.StringFlag{Name: "durable", Usage: "durable consumer name: durable events missed while away are delivered too, acknowledged once printed"},
 					&ucli.DurationFlag{Name: "for", Usage: "stop after this long (0: until Ctrl-C)"},
@@ -246,8 +325,12 @@ func conductorCommand() *ucli.Command {
 							return
 						}
 						n++
-						_ = printJSONLine(c, map[string]any{"from": t.Event.From, "name": devs[t.Event.From],
-							"durable": t.Durable, "subject": t.Subject, "event": t.Event})
+						row := map[string]any{"from": t.Event.From, "workspace": t.Workspace, "name": devs[t.Event.From],
+							"durable": t.Durable, "subject": t.Subject, "event": t.Event}
+						if t.Spoofed {
+							row["spoofed"] = true
+						}
+						_ = printJSONLine(c, row)
 						if limit > 0 && n >= limit {
 							cancel()
 						}
@@ -264,18 +347,36 @@ func conductorCommand() *ucli.Command {
 	}
 }
 
-// dialBroker connects to --nats with --nats-creds, failing fast: a control-plane
-// command is interactive, so a broker that is away is an error, not a wait.
+// conductorCreds is the control plane's own NATS credentials file in its state
+// directory, written by 'conductor nats-config'.
+const conductorCreds = "conductor.creds"
+
+// dialBroker connects to --nats with --nats-creds (default: the conductor's own
+// credentials, when nats-config wrote them), failing fast: a control-plane command is
+// interactive, so a broker that is away is an error, not a wait.
 func dialBroker(c *ucli.Context) (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name("cmdbridge conductor"), nats.Timeout(5 * time.Second)}
-	if creds := c.String("nats-creds"); creds != "" {
+	creds := c.String("nats-creds")
+	if creds == "" {
+		if st, err := stateOf(c); err == nil {
+			if p := filepath.Join(st.Root, conductorCreds); fileExists(p) {
+				creds = p
+			}
+		}
+	}
+	if creds != "" {
 		opts = append(opts, nats.UserCredentials(creds))
 	}
 	nc, err := nats.Connect(c.String("nats"), opts...)
 	if err != nil {
-		return nil, fmt.Errorf("nats %s: %w", c.String("nats"), err)
+		return nil, fmt.Errorf("nats %s: %w", broker.RedactURLs(c.String("nats")), err)
 	}
 	return nc, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // keyOf is --key, or a fresh random key for this invocation (its own retries reuse it).

@@ -3,6 +3,8 @@ package cli_test
 import (
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,18 +34,13 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 }
 
 // TestConductorDrivesWorkspace is the control plane end to end with real processes'
-// code paths: provision the streams, issue an enrollment token with a name, enroll a
-// workspace and serve it on the broker, list it (verified, named), tail the events of
-// all workspaces, call a tool on it and send it a command.
+// code paths: act as the NATS issuer and start a nats-server from the configuration
+// it prints (operator mode, JWT auth), provision the streams, issue an enrollment
+// token with a name and the workspace's NATS credentials, enroll the workspace with
+// both and the control plane's scopes, serve it on the broker, list it (verified,
+// named), tail the events of all workspaces, call a tool on it and send it a command —
+// neither carrying a token.
 func TestConductorDrivesWorkspace(t *testing.T) {
-	opts := server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
-	ns, err := server.NewServer(&opts)
-	require.NoError(t, err)
-	go ns.Start()
-	require.True(t, ns.ReadyForConnections(10*time.Second))
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	url := ns.ClientURL()
-
 	host := serveHost(t, make(chan struct{}, 1))
 	in := func(dir string) func(args ...string) (string, string, int) {
 		return func(args ...string) (string, string, int) {
@@ -55,7 +52,25 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	cpDir, wsDir := t.TempDir(), t.TempDir()
 	cp, ws := in(cpDir), in(wsDir)
 
-	out, errs, code := cp("conductor", "provision", "--nats", url)
+	out, errs, code := cp("conductor", "nats-config", "--listen", "127.0.0.1:-1", "--store-dir", t.TempDir())
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "resolver: MEMORY")
+	conf := filepath.Join(t.TempDir(), "nats.conf")
+	require.NoError(t, os.WriteFile(conf, []byte(out), 0o600))
+	opts, err := server.ProcessConfigFile(conf)
+	require.NoError(t, err)
+	opts.NoLog, opts.NoSigs = true, true
+	ns, err := server.NewServer(opts)
+	require.NoError(t, err)
+	go ns.Start()
+	require.True(t, ns.ReadyForConnections(10*time.Second))
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	url := ns.ClientURL()
+	again, _, code := cp("conductor", "nats-config", "--listen", "127.0.0.1:-1")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, again[strings.Index(again, "operator:"):], "the issuer is made once, then kept")
+
+	out, errs, code = cp("conductor", "provision", "--nats", url)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "ready")
 	out, errs, code = cp("conductor", "permissions", "ws-a")
@@ -65,15 +80,21 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 		Subscribe struct{ Allow []string } `json:"subscribe"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &perms), out)
-	assert.Contains(t, perms.Publish.Allow, "cmdbridge.ws-a.>")
+	assert.Contains(t, perms.Publish.Allow, "cmdbridge.ws-a.events.>")
+	assert.NotContains(t, perms.Publish.Allow, "cmdbridge.ws-a.>")
 	assert.Contains(t, perms.Subscribe.Allow, "_INBOX_ws-a.>")
-	out, errs, code = cp("conductor", "issue", "--subject", "ws-a", "--name", "Ana's box")
+	creds := filepath.Join(t.TempDir(), "ws-a.creds")
+	out, errs, code = cp("conductor", "issue", "--subject", "ws-a", "--name", "Ana's box", "--creds", creds)
 	require.Equal(t, 0, code, errs)
-	_, errs, code = ws("enroll", strings.TrimSpace(out))
+	enrollTok := strings.TrimSpace(out)
+	otherCreds := filepath.Join(t.TempDir(), "ws-b.creds")
+	_, errs, code = cp("conductor", "issue", "--subject", "ws-b", "--creds", otherCreds)
 	require.Equal(t, 0, code, errs)
-	out, errs, code = ws("token", "mint", "--subject", "control", "--tools", "s:*", "--read", ".", "--events", "*", "--ttl", "1h")
+	_, errs, code = ws("enroll", enrollTok, "--creds", otherCreds)
+	require.NotEqual(t, 0, code, "another workspace's credentials are refused")
+	assert.Contains(t, errs, "not workspace")
+	_, errs, code = ws("enroll", enrollTok, "--creds", creds, "--control-tools", "s:*", "--control-read", ".")
 	require.Equal(t, 0, code, errs)
-	tok := strings.TrimSpace(out)
 
 	_, exited := startServe(t, wsDir, host, "--nats", url)
 
@@ -109,10 +130,10 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 		t.Fatal("tail did not get ready")
 	}
 
-	out, errs, code = cp("conductor", "call", "--nats", url, "--to", "ws-a", "--token", tok, "s:echo", "--input", `{"text":"remote"}`)
+	out, errs, code = cp("conductor", "call", "--nats", url, "--to", "ws-a", "s:echo", "--input", `{"text":"remote"}`)
 	require.Equal(t, 0, code, out+errs)
 	assert.Contains(t, out, `"remote"`)
-	_, errs, code = cp("conductor", "send", "--nats", url, "--to", "ws-a", "--token", tok, "--command", "pause", "--args", `{"minutes":5}`)
+	_, errs, code = cp("conductor", "send", "--nats", url, "--to", "ws-a", "--command", "pause", "--args", `{"minutes":5}`)
 	require.Equal(t, 0, code, errs)
 
 	select {
@@ -131,6 +152,7 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	require.Contains(t, kinds, "conductor:command")
 	for _, ev := range kinds {
 		assert.Equal(t, "ws-a", ev["from"])
+		assert.Equal(t, "ws-a", ev["workspace"])
 		assert.Equal(t, "Ana's box", ev["name"])
 	}
 	assert.Equal(t, true, kinds["conductor:command"]["durable"])

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,7 +21,9 @@ import (
 // TestRemoteClaimOverNATS is the conductor walkthrough on the real corpus and a real
 // repository: a control plane claims a WU over the broker, the claim's tool_called
 // event arrives with the call's ids, and a redelivery of the claim (same key) answers
-// the recorded result without claiming twice — one claim commit.
+// the recorded result without claiming twice — one claim commit. A failed 'conductor
+// call' prints its key, and 'conductor call --key' with it, after the first delivery
+// ran with its reply lost, answers the recorded claim.
 func TestRemoteClaimOverNATS(t *testing.T) {
 	opts := server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
 	ns, err := server.NewServer(&opts)
@@ -57,14 +60,47 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	require.NoError(t, cp.Flush())
 
 	_, exited := startServe(t, ws, corpusHost(), "--nats", ns.ClientURL())
-	req := broker.CallRequest{Workspace: "ws-demo", Tool: "wu:claim", Token: tok, Body: []byte(`{"id":"WU-1","lane":"General"}`), Key: "claim-WU-1"}
+	claimIn := `{"id":"WU-1","lane":"General"}`
+
+	// A conductor call that gets no reply fails and names the key to retry with.
+	cpDir := t.TempDir()
+	_, errs, code = run(t, cpDir, "conductor", "call", "--nats", ns.ClientURL(), "--to", "ws-nobody", "--timeout", "1s", "wu:claim", "--input", claimIn)
+	require.NotEqual(t, 0, code)
+	k := regexp.MustCompile(`--key (\S+)`).FindStringSubmatch(errs)
+	require.NotNil(t, k, "no key to retry with in: %s", errs)
+	key := k[1]
+
+	// Say that call did reach the workspace and ran, and only its reply was lost: the
+	// claim is delivered with that key, and the conductor never sees the answer.
+	lost := nats.NewMsg(broker.ToolSubject("ws-demo", "wu:claim"))
+	lost.Header.Set(broker.AuthHeader, "Bearer "+tok)
+	lost.Header.Set(nats.MsgIdHdr, key)
+	lost.Data = []byte(claimIn)
+	var firstBody []byte
+	deadline := time.Now().Add(time.Minute)
+	for {
+		r, err := cp.RequestMsg(lost, 20*time.Second)
+		if err == nil {
+			require.Equal(t, "200", r.Header.Get(broker.StatusHeader))
+			firstBody = r.Data
+			break
+		}
+		require.ErrorIs(t, err, nats.ErrNoResponders, "the sidecar is not serving yet")
+		require.True(t, time.Now().Before(deadline), "the sidecar never served")
+		time.Sleep(50 * time.Millisecond)
+	}
+	claimed := decodeOutput(t, string(firstBody))
+	require.True(t, claimed.Success, string(firstBody))
+
+	// The retry with the printed key answers the recorded claim and claims nothing again.
+	out, errs, code = run(t, cpDir, "conductor", "call", "--nats", ns.ClientURL(), "--to", "ws-demo", "--token", tok, "--key", key, "wu:claim", "--input", claimIn)
+	require.Equal(t, 0, code, out+errs)
+	assert.Equal(t, string(firstBody), out, "the retry got the first run's reply")
+
+	req := broker.CallRequest{Workspace: "ws-demo", Tool: "wu:claim", Token: tok, Body: []byte(claimIn), Key: key}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	first, err := broker.Call(ctx, cp, req, 5, 20*time.Second)
-	require.NoError(t, err)
-	require.Equal(t, 200, first.Status)
-	claimed := decodeOutput(t, string(first.Body))
-	require.True(t, claimed.Success, string(first.Body))
+	first := broker.Reply{Status: 200, Body: firstBody}
 
 	m, err := tail.NextMsg(15 * time.Second)
 	require.NoError(t, err, "no tool_called for the claim")

@@ -139,7 +139,8 @@ func runServe(c *ucli.Context) error {
 			return failed("%v", err)
 		}
 		defer stop()
-		fmt.Fprintf(stderr, "cmdbridge serve: joining NATS at %s as %s\n", bc.url, bc.enrollment.Subject)
+		// The URL may carry a password or a token (nats://user:pass@host): never logged.
+		fmt.Fprintf(stderr, "cmdbridge serve: joining NATS at %s as %s\n", broker.RedactURLs(bc.url), bc.enrollment.Subject)
 	}
 	// Signals are caught before the URL is printed: whoever reads the URL may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

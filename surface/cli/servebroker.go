@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -25,11 +26,15 @@ type serveBroker struct {
 	url, creds string
 	name       string // the NATS connection's name: who serves, as the server lists it
 	enrollment broker.Enrollment
+	// commandKey is what commands must be signed with: set when the credentials are a
+	// workspace user a cmdbridge control plane issued (broker.IssuedCommandKey).
+	commandKey string
 	sc         atomic.Pointer[broker.Sidecar]
 }
 
-// brokerOf reads --nats / --nats-creds, falling back to the config file's nats key, and
-// the workspace's enrollment (required with a broker: it is the sidecar's identity).
+// brokerOf reads --nats / --nats-creds, falling back to the config file's nats key and
+// then, for the credentials, to those enroll installed in the state directory, and the
+// workspace's enrollment (required with a broker: it is the sidecar's identity).
 func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
 	if err != nil {
@@ -45,6 +50,9 @@ func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 			b.creds = fc.NATS.Creds
 		}
 	}
+	if p := filepath.Join(state, broker.CredsFile); b.creds == "" && fileExists(p) {
+		b.creds = p
+	}
 	e, ok, err := broker.LoadEnrollment(state)
 	if err != nil {
 		return nil, err
@@ -54,6 +62,17 @@ func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 	}
 	if b.url != "" && !ok {
 		return nil, errors.New("serve --nats: this workspace is not enrolled; run 'cmdbridge enroll TOKEN' with the token your control plane issued")
+	}
+	if b.url != "" && b.creds != "" {
+		creds, err := os.ReadFile(b.creds)
+		if err != nil {
+			return nil, fmt.Errorf("serve --nats-creds: %w", err)
+		}
+		// Issued credentials: the server also delivers on anyone's behalf to any subject
+		// named as a reply, so a command must carry the control plane's signature.
+		if key, issued, err := broker.IssuedCommandKey(creds, broker.WorkspaceOf(e.Subject)); err == nil && issued {
+			b.commandKey = key
+		}
 	}
 	return b, nil
 }
@@ -81,11 +100,11 @@ func (b *serveBroker) start(srv *surfacehttp.Server, hub *events.Hub, dir string
 	}
 	nc, err := nats.Connect(b.url, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("nats %s: %w", b.url, err)
+		return nil, fmt.Errorf("nats %s: %w", broker.RedactURLs(b.url), err)
 	}
 	sc, err := broker.New(broker.Config{
 		Conn: nc, Subject: b.enrollment.Subject, Enrollment: b.enrollment.Token, Name: b.enrollment.Name,
-		Server: srv, StateDir: dir, OnError: onError,
+		Server: srv, Control: b.enrollment.Control, CommandKey: b.commandKey, StateDir: dir, OnError: onError,
 	})
 	if err != nil {
 		nc.Close()

@@ -45,7 +45,9 @@ func TestServeJoinsNATS(t *testing.T) {
 		return out.String(), errb.String(), code
 	}
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("nats:\n  url: "+ns.ClientURL()+"\n"), 0o644))
+	// A password in the URL (the server here checks none) must never reach the log.
+	withPassword := strings.Replace(ns.ClientURL(), "nats://", "nats://cmdbridge:s3cret-pw@", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("nats:\n  url: "+withPassword+"\n"), 0o644))
 	_, errs, code := run("serve")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errs, "not enrolled")
@@ -80,7 +82,7 @@ func TestServeJoinsNATS(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cp.Flush())
 
-	url, exited := startServe(t, ws, host, "--nats", ns.ClientURL())
+	url, exited := startServe(t, ws, host, "--nats", withPassword)
 	m, err := ann.NextMsg(15 * time.Second)
 	require.NoError(t, err, "no announcement")
 	var a broker.Announcement
@@ -120,5 +122,6 @@ func TestServeJoinsNATS(t *testing.T) {
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
 	code, stderr := exited(t)
 	assert.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "joining NATS")
+	assert.Contains(t, stderr, "joining NATS at nats://cmdbridge:xxxxx@")
+	assert.NotContains(t, stderr, "s3cret-pw")
 }
