@@ -47,7 +47,7 @@ func TestRedTeamPositionalNeverCarriesAnOption(t *testing.T) {
 	spec, err := Spec(operandCommand(map[string]any{legacy.MetaArgChoices: map[string][]string{"MODE": {"fast", "-slow"}}}, &got))
 	require.NoError(t, err)
 	for input, path := range map[string]string{
-		`{"ref":"--output=/tmp/x"}`:              "/ref",
+		`{"ref":"--output=out.txt"}`:             "/ref",
 		`{"ref":"-O/etc/passwd"}`:                "/ref",
 		`{"ref":"--ext-diff"}`:                   "/ref",
 		`{"ref":"HEAD","file":["a","--exec=x"]}`: "/file/1",
@@ -59,7 +59,7 @@ func TestRedTeamPositionalNeverCarriesAnOption(t *testing.T) {
 	}
 	for _, input := range []string{
 		`{"ref":"HEAD~1"}`, `{"ref":"main..HEAD","file":["-"]}`, `{"ref":""}`,
-		`{"ref":"a-b","mode":"-slow"}`, `{"ref":"x","note":"--output=/tmp/x"}`,
+		`{"ref":"a-b","mode":"-slow"}`, `{"ref":"x","note":"--output=out.txt"}`,
 	} {
 		assert.Nil(t, checkInput(t, spec, input), input)
 	}
