@@ -107,3 +107,28 @@ func TestRedTeamArgvEndsOptionsBeforePositionals(t *testing.T) {
 	require.NoError(t, app.Run(append([]string{c.Name}, argv...)), "argv %q", argv)
 	assert.Equal(t, []string{"ran", "HEAD", "m", "a", "--generate-bash-completion"}, got, "argv %q", argv)
 }
+
+// A leaf of a command tree has no Metadata: its positionals are opted out through
+// legacy.TreeOptions.LeadingDash (cmdbridge.Config.LeadingDash), per tool.
+func TestLeadingDashOptOutOfATreeLeaf(t *testing.T) {
+	newApp := func() *cli.App {
+		words := func(name string) *cli.Command {
+			return &cli.Command{Name: name, ArgsUsage: "WORD [WORD...]", Action: func(*cli.Context) error { return nil }}
+		}
+		return &cli.App{Name: "gizmo", Commands: []*cli.Command{{Name: "text", Subcommands: []*cli.Command{words("upper"), words("lower")}}}}
+	}
+	cs, err := legacy.FromApp(newApp, legacy.TreeOptions{LeadingDash: map[string][]string{"text:upper": {"WORD"}}})
+	require.NoError(t, err)
+	require.Len(t, cs, 2)
+	for _, c := range cs {
+		spec, err := Spec(c)
+		require.NoError(t, err, c.Name)
+		out := checkInput(t, spec, `{"word":["a","-b"]}`)
+		if c.Name == "text:upper" {
+			assert.Nil(t, out, c.Name)
+			continue
+		}
+		require.NotNil(t, out, c.Name)
+		assert.Equal(t, "/word/1", out.Error.Details.(map[string]any)["path"])
+	}
+}
