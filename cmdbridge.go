@@ -34,6 +34,10 @@ type Config struct {
 	// the default, or legacy.OutputEnvelope); Outputs overrides it per tool name.
 	Output  string
 	Outputs map[string]string
+	// LeadingDash names, per tool, the positionals (as the usage spells them) whose
+	// values may begin with "-"; every other positional refuses such a value, so no
+	// caller can hand the program, or what it runs, an option (docs/schemas.md).
+	LeadingDash map[string][]string
 	// Commands are legacy commands registered one app per command (the corpus's shape),
 	// served besides (or, for [Main] with a nil constructor, instead of) the app's tree.
 	Commands *legacy.Registry
@@ -161,7 +165,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary,
 	}
 	if app != nil {
-		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError}
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash}
 		if live {
 			bridge := c.Name
 			if bridge == "" {

@@ -29,7 +29,8 @@ import (
 // cli.ShowCommandHelpAndExit and an os.Exit inside actions. It adopts cmdbridge through
 // both entry points:
 //
-//   - cmd/gizmo: gizmo's own main plus one line (cmdbridge.Command(nil)): `gizmo bridge …`;
+//   - cmd/gizmo: gizmo's own main plus one line (cmdbridge.Command, whose Config lets text
+//     upper's words begin with "-"): `gizmo bridge …`;
 //   - cmd/gizmo-tools: a standalone main of a few lines (cmdbridge.Main(app.New, …)).
 //
 // The tests build both against this working tree (a replace directive) and drive them as

@@ -373,10 +373,13 @@ func TestAdopterFallbackSchemaResolves(t *testing.T) {
 		var in map[string]any
 		require.NoError(t, json.Unmarshal([]byte(map[string]string{
 			"adopter:every": `{"title":"t","file":["f"],"multi":["x"],"color":"red","loud":true}`,
-			"adopter:u":     `{"args":["-x"]}`,
+			"adopter:u":     `{"args":["x","-"]}`,
 		}[c.Name]), &in))
 		assert.NoError(t, r.Validate(in), c.Name)
 		assert.Error(t, r.Validate(map[string]any{"nope": 1}), c.Name)
+		if c.Name == "adopter:u" {
+			assert.Error(t, r.Validate(map[string]any{"args": []any{"x", "-x"}}), "the fallback's items are operands")
+		}
 	}
 	assert.True(t, strings.HasPrefix(Warnings(positionalCommand("u", "<a> {b,c}", "", nil, &got))[0], "ArgsUsage"))
 }
@@ -412,7 +415,7 @@ func TestAdopterFlagsThatCannotBeInputs(t *testing.T) {
 	assert.Contains(t, w[1], "flag 3 (*cli.SliceFlag[*github.com/urfave/cli/v2.StringSliceFlag,[]string,string]): reading the flag panicked")
 	argv, err := Argv(c, json.RawMessage(`{"dry_run":true,"id":"x"}`))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"--json", "--dry-run", "x"}, argv)
+	assert.Equal(t, []string{"--json", "--dry-run", "--", "x"}, argv)
 	assert.Equal(t, map[string]any{"dry": true, "id": "x"}, parseBack(t, legacy.Command{Name: c.Name, New: func() *cli.App {
 		app := c.New()
 		app.Flags = append(app.Flags[:2:2], app.Flags[3]) // the app itself cannot run a nil Target

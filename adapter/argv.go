@@ -22,9 +22,10 @@ import (
 //     except for a flag whose default is true, which gets "--name=false";
 //     a list gives one "--name=v" per element, never comma-joined; integers are written
 //     as integers;
-//   - then the positionals in usage order, preceded by "--" when the first one starts
-//     with "-" (so it is not read as a flag; this holds for the "args" fallback too, so
-//     a positional never becomes a flag);
+//   - then, when there are positionals, "--" and the positionals in usage order: no
+//     positional is ever read as a flag, whatever it starts with and wherever it
+//     stands (urfave/cli would read a last "--generate-bash-completion" as its own
+//     completion flag unless "--" precedes it); this holds for the "args" fallback too;
 //   - then, when the passthrough list is non-empty, "--" and its elements.
 //
 // For a leaf of a command tree (c.Program set) those words follow c.Path, and each
@@ -117,10 +118,10 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 		argv = append(append(argv, levels[i]...), word)
 	}
 	argv = append(argv, levels[leaf]...)
-	if len(pos) > 0 && strings.HasPrefix(pos[0], "-") {
+	if len(pos) > 0 {
 		argv = append(argv, "--")
+		argv = append(argv, pos...)
 	}
-	argv = append(argv, pos...)
 	if len(pass) > 0 {
 		argv = append(argv, "--")
 		argv = append(argv, pass...)

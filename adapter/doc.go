@@ -74,6 +74,11 @@
 //     exclusive, requires, together, a required flag-or-positional) are written into the
 //     schema by tool.ApplyConstraints, so hosts and the kernel refuse a call that breaks
 //     one before it runs. They only refuse: [Argv] of a valid input is unchanged.
+//   - No input becomes an option: every positional (the "args" fallback's items too)
+//     has tool.OperandPattern, so a value beginning with "-" is refused before the
+//     command runs, unless legacy.MetaArgLeadingDash (TreeOptions.LeadingDash for a
+//     tree's leaf) lets it or an enum lists the words; [Argv] writes flags as
+//     --name=VALUE and always puts "--" before the positionals.
 //   - Derivation never fails on what urfave/cli allows: every v2 flag type maps (the
 //     SliceFlag wrappers by their Target, a Generic without a default its String() does
 //     not give), positionals come from ArgsUsage or else UsageText, and a third-party flag

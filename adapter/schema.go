@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -597,6 +598,15 @@ func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 	if err != nil {
 		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgChoices, err)
 	}
+	leadingDash, err := stringList(app.Metadata[legacy.MetaArgLeadingDash])
+	if err != nil {
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgLeadingDash, err)
+	}
+	for _, name := range leadingDash {
+		if !slices.ContainsFunc(ps, func(p param) bool { return p.role == asPositional && p.prop == positionalProp(name) }) {
+			return nil, warnings, fmt.Errorf("command %s: metadata %s: %q is no positional", c.Name, legacy.MetaArgLeadingDash, name)
+		}
+	}
 	for _, p := range ps {
 		if p.role != asFlag {
 			for name, d := range argDescriptions {
@@ -616,6 +626,9 @@ func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 					}
 				}
 			}
+		}
+		if p.role == asPositional {
+			operand(p.schema, slices.ContainsFunc(leadingDash, func(n string) bool { return positionalProp(n) == p.prop }))
 		}
 		p.schema.Description = voc.speak(p.schema.Description)
 		if p.note != "" {
@@ -683,6 +696,46 @@ func constraints(app *cli.App, voc vocabulary) ([]tool.Constraint, error) {
 func toolDescription(app *cli.App, output string) string {
 	ps, _ := params(app, output)
 	return newVocabulary(app, ps).speak(app.Usage)
+}
+
+// operand gives a positional's values tool.OperandPattern, so none can be read as an
+// option (docs/schemas.md, "Positionals"), unless the command lets them begin with "-"
+// (dash) or its words are an enum, which says every value it takes.
+func operand(s *jsonschema.Schema, dash bool) {
+	values := s
+	if values.Type == "array" && values.Items != nil {
+		values = values.Items
+	}
+	if dash || len(values.Enum) > 0 || values.Pattern != "" {
+		return
+	}
+	values.Pattern = tool.OperandPattern
+}
+
+// positionalProp is the property of a positional named as the usage spells it (ID) or
+// by its property (id).
+func positionalProp(name string) string { return tool.PropertyName(strings.ToLower(name)) }
+
+// stringList reads legacy.MetaArgLeadingDash: a []string or a JSON-shaped []any of
+// strings.
+func stringList(v any) ([]string, error) {
+	switch l := v.(type) {
+	case nil:
+		return nil, nil
+	case []string:
+		return l, nil
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, a := range l {
+			s, ok := a.(string)
+			if !ok {
+				return nil, fmt.Errorf("must be a list of strings, not one holding %T", a)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("must be a list of positional names, not %T", v)
 }
 
 // stringMap reads a map[string]string or a JSON-shaped map[string]any of strings.

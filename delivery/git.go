@@ -356,16 +356,34 @@ func ParseWorktrees(out string) []Worktree {
 }
 
 // WorktreeAdd runs `git worktree add [-b branch] path base` (branch checked out when
-// newBranch is false).
+// newBranch is false). Like every method that hands git a name it did not write itself,
+// it puts --end-of-options before the operands, so none is read as an option (a branch
+// named by a configured prefix, a caller's base). That is not enough here: git worktree
+// add runs `git branch <branch> <base>` itself, without it, so a branch or base that
+// begins with "-" is refused before git runs (a branch named --edit-description would
+// have git start its editor).
 func (g *Git) WorktreeAdd(ctx context.Context, path, branch string, newBranch bool, base string) error {
+	if err := notOption("worktree add", branch, base); err != nil {
+		return err
+	}
 	args := []string{"worktree", "add", "-q"}
 	if newBranch {
-		args = append(args, "-b", branch, path, base)
+		args = append(args, "-b", branch, "--end-of-options", path, base)
 	} else {
-		args = append(args, path, branch)
+		args = append(args, "--end-of-options", path, branch)
 	}
 	_, err := g.Output(ctx, args...)
 	return err
+}
+
+// notOption refuses a branch or commit name that git would read as an option.
+func notOption(sub string, names ...string) error {
+	for _, n := range names {
+		if strings.HasPrefix(n, "-") {
+			return Errorf(tool.CodeGitError, "git %s: %q is no branch or commit name: it begins with \"-\"", sub, n)
+		}
+	}
+	return nil
 }
 
 // WorktreeRemove runs `git worktree remove [--force] path`.
@@ -374,7 +392,7 @@ func (g *Git) WorktreeRemove(ctx context.Context, path string, force bool) error
 	if force {
 		args = append(args, "--force")
 	}
-	_, err := g.Output(ctx, append(args, path)...)
+	_, err := g.Output(ctx, append(args, "--end-of-options", path)...)
 	return err
 }
 
@@ -393,14 +411,14 @@ func (g *Git) BranchDelete(ctx context.Context, branch string, force bool) error
 	if force {
 		flag = "-D"
 	}
-	_, err := g.Output(ctx, "branch", flag, branch)
+	_, err := g.Output(ctx, "branch", flag, "--end-of-options", branch)
 	return err
 }
 
 // Merge runs `git merge --no-edit branch`; on failure it runs `git merge --abort` and
 // returns MERGE_CONFLICT.
 func (g *Git) Merge(ctx context.Context, branch string) error {
-	_, _, err := g.run(ctx, g.dateEnv(), append(g.identityArgs(ctx), "merge", "--no-edit", "-q", branch)...)
+	_, _, err := g.run(ctx, g.dateEnv(), append(g.identityArgs(ctx), "merge", "--no-edit", "-q", "--end-of-options", branch)...)
 	if err == nil {
 		return nil
 	}

@@ -131,6 +131,52 @@ func TestWorktreesBranchesMerge(t *testing.T) {
 	assert.False(t, dirty, "merge aborted")
 }
 
+// TestRedTeamGitReadsNamesAsNames: a branch, base or worktree path that begins with "-"
+// (a configured lane-branch prefix, a caller's base) reaches git as a name: git says
+// it knows no such name, where without --end-of-options it would take an option (a
+// worktree of "--detach" is created detached, and so on).
+func TestRedTeamGitReadsNamesAsNames(t *testing.T) {
+	isolateGit(t)
+	ctx := processEnv()
+	dir := realTemp(t)
+	gitInit(t, dir)
+	// `git branch --edit-description main` starts the editor: this one leaves a mark.
+	editorRan := filepath.Join(t.TempDir(), "editor-ran")
+	t.Setenv("GIT_EDITOR", "touch "+editorRan)
+	g := &Git{Dir: dir}
+	for _, tc := range []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"worktree to remove", func() error { return g.WorktreeRemove(ctx, "--force", false) }, "'--force' is not a working tree"},
+		{"branch to delete", func() error { return g.BranchDelete(ctx, "--list", false) }, "branch '--list' not found"},
+		{"branch to merge", func() error { return g.Merge(ctx, "--quit") }, "--quit - not something we can merge"},
+		// git worktree add hands these to a `git branch` of its own: refused first.
+		{"checked-out branch", func() error { return g.WorktreeAdd(ctx, "worktrees/a", "--detach", false, "") }, `"--detach" is no branch or commit name`},
+		{"base of a new branch", func() error { return g.WorktreeAdd(ctx, "worktrees/b", "lane/b", true, "--detach") }, `"--detach" is no branch or commit name`},
+		{"new branch", func() error { return g.WorktreeAdd(ctx, "worktrees/c", "--edit-description", true, "main") }, `"--edit-description" is no branch or commit name`},
+	} {
+		err := tc.run()
+		require.Error(t, err, tc.name)
+		assert.Contains(t, err.Error(), tc.want, tc.name)
+	}
+	list, err := g.WorktreeList(ctx)
+	require.NoError(t, err)
+	assert.Len(t, list, 1, "no worktree was added")
+	assert.NoFileExists(t, editorRan, "git never started its editor")
+
+	// A worktree path is a path, whatever it begins with (without --end-of-options,
+	// --lock would lock a worktree made at HEAD/).
+	require.NoError(t, g.WorktreeAdd(ctx, "--lock", "lane/p", true, "HEAD"))
+	list, err = g.WorktreeList(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	assert.Equal(t, filepath.Join(dir, "--lock"), list[1].Path)
+	assert.False(t, list[1].Locked)
+	require.NoError(t, g.WorktreeRemove(ctx, "--lock", false))
+}
+
 func TestParseWorktrees(t *testing.T) {
 	out := "worktree /r\nHEAD abc\nbranch refs/heads/main\n\nworktree /r/w\nHEAD def\ndetached\nlocked reason\nprunable gone\n\n"
 	assert.Equal(t, []Worktree{

@@ -98,16 +98,20 @@ func TestKernelStartsWhenSchemasDegrade(t *testing.T) {
 	assert.Empty(t, specs["adopter:fine"].Warnings)
 
 	// The degraded tool is callable: the fallback input reaches the command as
-	// positionals, never as flags.
-	res := k.Call(context.Background(), kernel.Request{Tool: "adopter:odd", Input: []byte(`{"tint":"red","args":["-x","y"]}`),
+	// positionals, never as flags, and an item that would be an option is refused.
+	res := k.Call(context.Background(), kernel.Request{Tool: "adopter:odd", Input: []byte(`{"tint":"red","args":["x","y"]}`),
 		Caller: kernel.WorkspaceCaller("tester")})
 	if res.Output.Error != nil {
 		assert.NotEqual(t, tool.CodeInvalidInput, res.Output.Error.Code, res.Output.Error.Message)
 		assert.NotEqual(t, tool.CodeToolDisabled, res.Output.Error.Code, res.Output.Error.Message)
 	}
 	mu.Lock()
-	assert.Equal(t, []string{"--json", "--tint=red", "--", "-x", "y"}, argv)
+	assert.Equal(t, []string{"--json", "--tint=red", "--", "x", "y"}, argv)
 	mu.Unlock()
+	res = k.Call(context.Background(), kernel.Request{Tool: "adopter:odd", Input: []byte(`{"args":["y","-x"]}`), Caller: kernel.WorkspaceCaller("tester")})
+	require.NotNil(t, res.Output.Error)
+	assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+	assert.Equal(t, "/args/1", res.Output.Error.Details.(map[string]any)["path"])
 
 	// Its schema still refuses what it does not describe.
 	res = k.Call(context.Background(), kernel.Request{Tool: "adopter:odd", Input: []byte(`{"args":"y"}`), Caller: kernel.WorkspaceCaller("tester")})

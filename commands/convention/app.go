@@ -71,6 +71,12 @@ type Arg struct {
 	// Usage is what the positional holds, its tool-side description (published in
 	// legacy.MetaArgDescriptions; the CLI help only names it).
 	Usage string
+	// LeadingDash lets a tool caller give a value beginning with "-" (published in
+	// legacy.MetaArgLeadingDash). Without it the tool schema refuses such a value, so
+	// nothing a caller sends reaches the command, or a program it runs, as an option.
+	// Set it only for a value the action reads as a value and never hands on where it
+	// could be read as an option.
+	LeadingDash bool
 }
 
 // Rule is a combination rule between flags (spec §2.1).
@@ -171,10 +177,17 @@ func App(s Spec) *cli.App {
 		meta[legacy.MetaConstraints] = cs
 	}
 	argDescriptions := map[string]string{}
+	var leadingDash []string
 	for _, a := range s.Args {
 		if a.Usage != "" {
 			argDescriptions[a.Name] = a.Usage
 		}
+		if a.LeadingDash {
+			leadingDash = append(leadingDash, a.Name)
+		}
+	}
+	if len(leadingDash) > 0 {
+		meta[legacy.MetaArgLeadingDash] = leadingDash
 	}
 	if len(argDescriptions) > 0 {
 		meta[legacy.MetaArgDescriptions] = argDescriptions

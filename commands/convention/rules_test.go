@@ -85,4 +85,8 @@ func TestRulesArePublished(t *testing.T) {
 	plain := convention.App(convention.Spec{Name: "test:plain", Usage: "plain", Action: ok})
 	require.NotContains(t, plain.Metadata, legacy.MetaConstraints, "no rules, no key")
 	require.NotContains(t, plain.Metadata, legacy.MetaArgDescriptions)
+	require.NotContains(t, plain.Metadata, legacy.MetaArgLeadingDash)
+	dash := convention.App(convention.Spec{Name: "test:dash", Usage: "dash", Action: ok,
+		Args: []convention.Arg{{Name: "ref"}, {Name: "delta", LeadingDash: true}}})
+	assert.Equal(t, []string{"delta"}, dash.Metadata[legacy.MetaArgLeadingDash], "an Arg's LeadingDash")
 }

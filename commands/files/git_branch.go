@@ -3,10 +3,12 @@ package files
 import (
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -24,7 +26,9 @@ func newGitBranchApp() *cli.App {
 			&cli.BoolFlag{Name: "all", Usage: "list local and remote-tracking branches"},
 			&cli.BoolFlag{Name: "remotes", Usage: "list remote-tracking branches only"},
 			&cli.BoolFlag{Name: "show-current", Usage: "print only the current branch name"},
-			&cli.StringFlag{Name: "contains", Usage: "list only branches that contain this commit"},
+			// A commit, never an option: the schema refuses a value beginning with "-".
+			legacy.Constrain(&cli.StringFlag{Name: "contains", Usage: "list only branches that contain this commit"},
+				func(s *jsonschema.Schema) { s.Pattern = tool.OperandPattern }),
 		},
 		Action: gitBranch,
 	})
@@ -49,7 +53,8 @@ func gitBranch(c *convention.Call) error {
 	}
 	args := []string{"for-each-ref", "--format=%(refname)%00%(symref)"}
 	if c.IsSet("contains") {
-		args = append(args, "--contains", c.String("contains"))
+		// One word: git reads what follows "--contains=" as its value, never as an option.
+		args = append(args, "--contains="+c.String("contains"))
 	}
 	out, err := git(c.Context(), dir, nil, append(args, refs...)...)
 	if err != nil {

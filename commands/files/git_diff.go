@@ -49,6 +49,9 @@ func gitDiff(c *convention.Call) error {
 		args = append(args, "--stat")
 	}
 	data := gitDiffData{Staged: c.Bool("staged")}
+	// --end-of-options: the ref is a revision, never an option (--output=FILE would
+	// have git write FILE), whatever reaches the command.
+	args = append(args, "--end-of-options")
 	if ref := c.Arg("ref"); ref != "" {
 		data.Ref = &ref
 		args = append(args, ref)

@@ -47,6 +47,9 @@ func gitLog(c *convention.Call) error {
 	if c.IsSet("author") {
 		args = append(args, "--author="+c.String("author"))
 	}
+	// --end-of-options: the ref is a revision, never an option (--output=FILE would
+	// have git write FILE), whatever reaches the command.
+	args = append(args, "--end-of-options")
 	if ref := c.Arg("ref"); ref != "" {
 		args = append(args, ref)
 	}

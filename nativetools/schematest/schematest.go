@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // FullInput returns an object that sets every property of s to a non-zero value of its
@@ -52,6 +53,9 @@ func value(name string, s *jsonschema.Schema) any {
 		return []any{value(name, s.Items)}
 	case "object":
 		return FullInput(s)
+	}
+	if s.Pattern == tool.OperandPattern {
+		return "x-" + name
 	}
 	if s.Pattern != "" {
 		v, ok := samples[s.Pattern]

@@ -6,6 +6,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -19,6 +21,10 @@ type CreateInput struct {
 	Branch string `json:"branch" jsonschema:"branch to check out; created from base when it does not exist"`
 	Base   string `json:"base,omitempty" jsonschema:"start point of a new branch (default HEAD)"`
 }
+
+// AdjustSchema refuses a branch or base beginning with "-": both reach git as operands,
+// where such a value would be read as an option.
+func (CreateInput) AdjustSchema(s *jsonschema.Schema) { tool.Operands(s, "branch", "base") }
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

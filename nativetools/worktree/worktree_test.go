@@ -65,6 +65,9 @@ func TestCreateAndRemoveRefusals(t *testing.T) {
 		{"worktree:create", `{"path":"worktrees/taken","branch":"b"}`, tool.CodeAlreadyExists},
 		{"worktree:create", `{"path":"worktrees/x","branch":"b","base":"no-such-ref"}`, tool.CodeGitError},
 		{"worktree:create", `{"path":"","branch":""}`, tool.CodeValidation},
+		// Operands (tool.OperandPattern): git would read these as options.
+		{"worktree:create", `{"path":"worktrees/x","branch":"--edit-description","base":"main"}`, tool.CodeInvalidInput},
+		{"worktree:create", `{"path":"worktrees/x","branch":"b","base":"--detach"}`, tool.CodeInvalidInput},
 		{"worktree:remove", `{"path":"worktrees/none"}`, tool.CodeNotFound},
 		{"worktree:remove", `{"path":"."}`, tool.CodeNotFound},
 	}

@@ -39,6 +39,13 @@ const (
 	// MetaArgChoices (map[string][]string): positional name → the words it accepts, for a
 	// positional the command checks against a fixed list (its schema's enum).
 	MetaArgChoices = "cmdbridge.arg_choices"
+	// MetaArgLeadingDash ([]string): the positionals (named as the usage spells them, or
+	// by their properties) whose values may begin with "-". Every other positional's
+	// schema has tool.OperandPattern, so no caller can hand the command, or a program it
+	// runs, an option in a positional's place. Opt a positional out only when the command
+	// reads such a value as a value (a negative number) and never passes it on where it
+	// could be read as an option (put it after "--" or git's --end-of-options).
+	MetaArgLeadingDash = "cmdbridge.arg_leading_dash"
 )
 
 // Choices is implemented by a cli.Generic flag value that accepts one of a fixed set of

@@ -27,6 +27,10 @@ type TreeOptions struct {
 	// OnError handles the error the app's Run returned on the in-process lane, as the
 	// program's main does (default: print it and a newline to stderr and exit 1).
 	OnError func(err error)
+	// LeadingDash names, per tool, the positionals whose values may begin with "-":
+	// what [MetaArgLeadingDash] says for an app, for a leaf, which has no Metadata of
+	// its own. Every other positional refuses such a value.
+	LeadingDash map[string][]string
 }
 
 // FromApp turns the command tree of the app newApp builds into one command per leaf
@@ -83,7 +87,20 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			cmd.Package = funcPackage(app.Action)
 		}
 		leafApp(app, path, cmd.FlagLevel, program)
-		cmd.New = func() *cli.App { return leafApp(newApp(), path, nil, program) }
+		dash := opts.LeadingDash[name]
+		cmd.New = func() *cli.App {
+			a := leafApp(newApp(), path, nil, program)
+			if len(dash) > 0 {
+				meta := map[string]any{MetaArgLeadingDash: append([]string(nil), dash...)}
+				for k, v := range a.Metadata {
+					if k != MetaArgLeadingDash {
+						meta[k] = v
+					}
+				}
+				a.Metadata = meta
+			}
+			return a
+		}
 		if opts.Live {
 			cmd.Tier = TierSubprocess
 			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (give the host a constructor)"}

@@ -13,5 +13,7 @@ func main() {
 	os.Exit(cmdbridge.Main(app.New, &cmdbridge.Config{
 		// Our own reading: these never leave the process themselves (text count does).
 		InProcess: []string{"notes:{list,show,export,rm}", "text:upper", "version"},
+		// text upper prints its words, whatever they begin with.
+		LeadingDash: map[string][]string{"text:upper": {"WORD"}},
 	}))
 }

@@ -34,6 +34,7 @@ func (GreetInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["max_width"].Minimum = jsonschema.Ptr(0.0)
 	s.Properties["tone"].Default = json.RawMessage(`"warm"`)
 	s.Properties["tone"].Enum = []any{"warm", "dry"}
+	s.Properties["greeting"].Pattern = "^(?:$|-$|[^-])"
 }
 
 func init() {
