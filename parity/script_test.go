@@ -38,17 +38,24 @@ func (t serialT) Run(name string, f func(testscript.T)) {
 
 // TestScripts runs every testdata/script/parity/*.txtar on every lane that
 // exists for its tool: a tool that gains a native implementation in
-// nativetools.Default is compared on three lanes with no script edit.
+// nativetools.Default is compared on three lanes with no script edit. The scripts
+// are shared among child processes (runSharded); the ratchet checks what all of
+// them observed.
 func TestScripts(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "script", "parity")
-	seen := &observed{}
-	p, err := parity.Suite{
-		Dir: dir, Update: *update, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
-		Program: "delivery", // testscript.Main puts this test binary on PATH under that name
-		Observe: seen.observe,
-	}.Params()
-	require.NoError(t, err)
-	passed := map[string]bool{}
-	testscript.RunT(serialT{T: t, verbose: testing.Verbose(), passed: passed}, p)
-	checkRatchet(t, seen, passed)
+	merged := runSharded(t, dir, func(t *testing.T, files []string) shardResult {
+		seen := &observed{}
+		p, err := parity.Suite{
+			Dir: dir, Files: files, Update: *update, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
+			Observe: seen.observe,
+		}.Params()
+		require.NoError(t, err)
+		passed := map[string]bool{}
+		testscript.RunT(serialT{T: t, verbose: testing.Verbose(), passed: passed}, p)
+		return shardResult{Passed: passed, Lanes: seen.lanes, Failed: seen.failed}
+	})
+	if merged != nil {
+		checkRatchet(t, &observed{lanes: merged.Lanes, failed: merged.Failed}, merged.Passed)
+	}
 }

@@ -21,13 +21,18 @@ import (
 // index built by its first call answers the later ones, after the script's own edits,
 // the legacy lanes' writes (the `delivery` and `bridge` commands) and each sync.
 func TestScriptsWarm(t *testing.T) {
-	p, err := parity.Suite{
-		Dir: filepath.Join("..", "testdata", "script", "parity"), Commands: commands.Default,
-		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Warm: true,
-		Program: "delivery", // testscript.Main puts this test binary on PATH under that name
-	}.Params()
-	require.NoError(t, err)
-	testscript.RunT(serialT{T: t, verbose: testing.Verbose()}, p)
+	dir := filepath.Join("..", "testdata", "script", "parity")
+	runSharded(t, dir, func(t *testing.T, files []string) shardResult {
+		p, err := parity.Suite{
+			Dir: dir, Files: files, Commands: commands.Default,
+			Native: nativetools.Default, Runtime: delivery.ToolRuntime, Warm: true,
+			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
+		}.Params()
+		require.NoError(t, err)
+		passed := map[string]bool{}
+		testscript.RunT(serialT{T: t, verbose: testing.Verbose(), passed: passed}, p)
+		return shardResult{Passed: passed}
+	})
 }
 
 func inode(t *testing.T, p string) uint64 {
