@@ -365,10 +365,7 @@ func TestRedTeamVerifyDetectsEveryTampering(t *testing.T) {
 			rep, err := evidence.VerifyWith(f.dir, opts)
 			require.NoError(t, err)
 			require.False(t, rep.OK(), "tampering went unnoticed")
-			var kinds []string
-			for _, p := range rep.Problems {
-				kinds = append(kinds, p.Kind)
-			}
+			kinds := problemKinds(rep)
 			assert.Contains(t, kinds, tc.kind, "%+v", rep.Problems)
 		})
 	}
@@ -488,10 +485,7 @@ func TestRedTeamLiveLogRefusesTampering(t *testing.T) {
 
 			rep, err := evidence.VerifyWith(dir, evidence.VerifyOptions{Witness: witness})
 			require.NoError(t, err)
-			var kinds []string
-			for _, p := range rep.Problems {
-				kinds = append(kinds, p.Kind)
-			}
+			kinds := problemKinds(rep)
 			assert.Contains(t, kinds, tc.kind, "%+v", rep.Problems)
 		})
 	}
@@ -555,10 +549,7 @@ func TestRedTeamReceiptOfACallInFlightSurvivesTruncation(t *testing.T) {
 			assert.Equal(t, int64(4), maxHead(t, filepath.Join(dir, evidence.CheckpointsFile)))
 			rep, err := evidence.Verify(dir)
 			require.NoError(t, err)
-			var kinds []string
-			for _, p := range rep.Problems {
-				kinds = append(kinds, p.Kind)
-			}
+			kinds := problemKinds(rep)
 			assert.Contains(t, kinds, evidence.Deleted, "%+v", rep.Problems)
 		})
 	}
@@ -702,4 +693,13 @@ func TestRedTeamRestartRefusesALogItsOwnHeadsContradict(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(string(data), "\n"), "a head was signed over the damaged log")
 		})
 	}
+}
+
+// problemKinds are the kinds of rep's problems, in order.
+func problemKinds(rep evidence.Report) []string {
+	var kinds []string
+	for _, p := range rep.Problems {
+		kinds = append(kinds, p.Kind)
+	}
+	return kinds
 }

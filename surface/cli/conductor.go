@@ -309,14 +309,7 @@ func conductorCommand() *ucli.Command {
 						return failed("%v", err)
 					}
 					defer nc.Close()
-					ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-					defer stop()
-					if d := c.Duration("for"); d > 0 {
-						var cancel context.CancelFunc
-						ctx, cancel = context.WithTimeout(ctx, d)
-						defer cancel()
-					}
-					ctx, cancel := context.WithCancel(ctx)
+					ctx, cancel := watchContext(c)
 					defer cancel()
 					n, limit := 0, c.Int("count")
 					ready := func() { fmt.Fprintln(c.App.ErrWriter, "cmdbridge conductor: tailing every workspace's events") }
@@ -413,4 +406,17 @@ func controlPlane(c *ucli.Context) (statedir.Dir, broker.Devices, *nats.Conn, er
 		return statedir.Dir{}, nil, nil, err
 	}
 	return st, devs, nc, nil
+}
+
+// watchContext is the context of a conductor command that watches until told to stop:
+// Ctrl-C or SIGTERM, --for's duration, or the returned cancel (which a command calls
+// once --count items were printed, and defers).
+func watchContext(c *ucli.Context) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	endFor := context.CancelFunc(func() {})
+	if d := c.Duration("for"); d > 0 {
+		ctx, endFor = context.WithTimeout(ctx, d)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	return ctx, func() { cancel(); endFor(); stop() }
 }

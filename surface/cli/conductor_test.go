@@ -59,12 +59,7 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	require.NoError(t, os.WriteFile(conf, []byte(out), 0o600))
 	opts, err := server.ProcessConfigFile(conf)
 	require.NoError(t, err)
-	opts.NoLog, opts.NoSigs = true, true
-	ns, err := server.NewServer(opts)
-	require.NoError(t, err)
-	go ns.Start()
-	require.True(t, ns.ReadyForConnections(10*time.Second))
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	ns := startNATS(t, opts)
 	url := ns.ClientURL()
 	again, _, code := cp("conductor", "nats-config", "--listen", "127.0.0.1:-1")
 	require.Equal(t, 0, code)
@@ -161,4 +156,17 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
 	code, stderr := exited(t)
 	assert.Equal(t, 0, code, stderr)
+}
+
+// startNATS starts an embedded nats-server with opts (quiet, no signal handlers) and
+// stops it when the test ends.
+func startNATS(t *testing.T, opts *server.Options) *server.Server {
+	t.Helper()
+	opts.NoLog, opts.NoSigs = true, true
+	ns, err := server.NewServer(opts)
+	require.NoError(t, err)
+	go ns.Start()
+	require.True(t, ns.ReadyForConnections(10*time.Second))
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	return ns
 }

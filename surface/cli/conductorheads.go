@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -37,14 +33,7 @@ func witnessCommand(conn []ucli.Flag) *ucli.Command {
 			if err != nil {
 				return failed("%v", err)
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			if d := c.Duration("for"); d > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, d)
-				defer cancel()
-			}
-			ctx, cancel := context.WithCancel(ctx)
+			ctx, cancel := watchContext(c)
 			defer cancel()
 			n, limit := 0, c.Int("count")
 			ready := func() { fmt.Fprintln(c.App.ErrWriter, "cmdbridge conductor: keeping every workspace's evidence heads") }

@@ -24,12 +24,7 @@ import (
 // --published passes on the log as it is and fails once the workspace rewinds its
 // records and checkpoints together (which its own directory cannot tell).
 func TestRedTeamConductorWitnessCatchesARewind(t *testing.T) {
-	opts := server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
-	ns, err := server.NewServer(&opts)
-	require.NoError(t, err)
-	go ns.Start()
-	require.True(t, ns.ReadyForConnections(10*time.Second))
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	ns := startNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
 
 	ws, cp := t.TempDir(), t.TempDir()
 	host := serveHost(t, make(chan struct{}, 1))

@@ -25,12 +25,7 @@ import (
 // call' prints its key, and 'conductor call --key' with it, after the first delivery
 // ran with its reply lost, answers the recorded claim.
 func TestRemoteClaimOverNATS(t *testing.T) {
-	opts := server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
-	ns, err := server.NewServer(&opts)
-	require.NoError(t, err)
-	go ns.Start()
-	require.True(t, ns.ReadyForConnections(10*time.Second))
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	ns := startNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
 
 	ws := gitWorkspace(t)
 	call := func(name, input string) {

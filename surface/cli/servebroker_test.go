@@ -30,12 +30,7 @@ import (
 // answers a tool call over request/reply, and drains a durable event (POST /commands)
 // to JetStream with the enrolled subject as from.
 func TestServeJoinsNATS(t *testing.T) {
-	opts := server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
-	ns, err := server.NewServer(&opts)
-	require.NoError(t, err)
-	go ns.Start()
-	require.True(t, ns.ReadyForConnections(10*time.Second))
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	ns := startNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
 
 	ws := t.TempDir()
 	host := serveHost(t, make(chan struct{}, 1))
