@@ -350,9 +350,10 @@ func TestMCPEnableDisableList(t *testing.T) {
 	assert.Contains(t, stderr, `server "keep" already launches node, another program`)
 	assert.Equal(t, before, readText(t, project))
 
-	_, stderr, code = run(t, ws, "mcp", "disable", "vscode", "--scope", "user", "--name", "wu-only")
+	stdout, stderr, code = run(t, ws, "mcp", "disable", "vscode", "--scope", "user", "--name", "wu-only")
 	require.Equal(t, 0, code, stderr)
-	assert.JSONEq(t, `{"servers": {}}`, readText(t, vscodeUser))
+	assert.NoFileExists(t, vscodeUser, "a file that held only our entry is removed, not left as {\"servers\": {}}")
+	assert.Contains(t, stdout, "the file held nothing else and was removed")
 }
 
 var nonAlnum = strings.NewReplacer("_", "-", ".", "-")
