@@ -71,9 +71,13 @@ func runSharded(t *testing.T, dir string, run func(t *testing.T, files []string)
 	for i := range children {
 		c := &child{file: filepath.Join(t.TempDir(), "shard.json")}
 		children[i] = c
+		// Only this test, and the subtest part of -run if it has one
+		// (-run 'TestScripts$/wu_status' reaches the children as ^TestScripts$/wu_status).
 		run := "^" + t.Name() + "$"
-		if f := flag.Lookup("test.run"); f != nil && f.Value.String() != "" {
-			run = f.Value.String() // keeps a subtest pattern: -run 'TestScripts/wu_status'
+		if f := flag.Lookup("test.run"); f != nil {
+			if _, sub, ok := strings.Cut(f.Value.String(), "/"); ok {
+				run += "/" + sub
+			}
 		}
 		args := []string{"-test.run=" + run, "-test.count=1", "-test.timeout=0"}
 		if testing.Verbose() {
