@@ -58,9 +58,9 @@ func (f tamperFixture) publish(t *testing.T) func(evidence.Checkpoint) {
 	}
 }
 
-// restart opens the log as a restarted server would (with the witness or not, always
-// publishing) and closes it, which signs a head when the log is healthy.
-func (f tamperFixture) restart(t *testing.T, withWitness bool) {
+// reopen opens the log as a restarted server would (with the witness or not, always
+// publishing).
+func (f tamperFixture) reopen(t *testing.T, withWitness bool) *evidence.Log {
 	t.Helper()
 	opts := evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, OnCheckpoint: f.publish(t)}
 	if withWitness {
@@ -68,18 +68,20 @@ func (f tamperFixture) restart(t *testing.T, withWitness bool) {
 	}
 	l, err := evidence.Open(opts)
 	require.NoError(t, err)
+	return l
+}
+
+// restart reopens the log and closes it, which signs a head when the log is healthy.
+func (f tamperFixture) restart(t *testing.T, withWitness bool) {
+	t.Helper()
+	l := f.reopen(t, withWitness)
 	require.NoError(t, errors.Join(l.Err(), l.Close()) /* a refusing log's own error is the point of some cases */, "restart")
 }
 
 // restartRefused is restart for a log that must refuse to record.
 func (f tamperFixture) restartRefused(t *testing.T, withWitness bool) {
 	t.Helper()
-	opts := evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, OnCheckpoint: f.publish(t)}
-	if withWitness {
-		opts.Witness = f.witness
-	}
-	l, err := evidence.Open(opts)
-	require.NoError(t, err)
+	l := f.reopen(t, withWitness)
 	require.ErrorIs(t, l.Err(), evidence.ErrTampered)
 	require.NoError(t, l.Close())
 }

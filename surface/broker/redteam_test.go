@@ -126,18 +126,13 @@ func newTenants(t *testing.T) *tenants {
 	t.Helper()
 	node, is := startIssued(t)
 	tn := &tenants{is: is, bErrs: &violations{}, secret: "secret-for-ws-a-only"}
-	exp := time.Now().Add(time.Hour)
-	cpCreds, err := is.ConductorCreds(exp)
-	require.NoError(t, err)
-	aCreds, err := is.WorkspaceCreds("ws-a", exp)
-	require.NoError(t, err)
-	bCreds, err := is.WorkspaceCreds("ws-b", exp)
-	require.NoError(t, err)
+	cpCreds, aCreds, bCreds := issueThree(t, is)
 
 	tn.cp = dialCreds(t, node.url(), cpCreds, "", nil)
 	tn.cpJS = ensureStreams(t, tn.cp, 1)
 	aConn := dialCreds(t, node.url(), aCreds, "ws-a", nil)
 	tn.bConn = dialCreds(t, node.url(), bCreds, "ws-b", tn.bErrs)
+	var err error
 	tn.bJS, err = jetstream.New(tn.bConn)
 	require.NoError(t, err)
 	tn.a = newWorkspaceKey(t, aConn, "ws-a", &tn.aRuns, is.CommandKey())
@@ -574,13 +569,7 @@ func TestRedTeamNoPushConsumerIntoAnotherWorkspace(t *testing.T) {
 // signature is not the control plane's for ws-a.
 func TestRedTeamRepliesAsADeputy(t *testing.T) {
 	node, is := startIssued(t)
-	exp := time.Now().Add(time.Hour)
-	cpCreds, err := is.ConductorCreds(exp)
-	require.NoError(t, err)
-	aCreds, err := is.WorkspaceCreds("ws-a", exp)
-	require.NoError(t, err)
-	bCreds, err := is.WorkspaceCreds("ws-b", exp)
-	require.NoError(t, err)
+	cpCreds, aCreds, bCreds := issueThree(t, is)
 	cp := dialCreds(t, node.url(), cpCreds, "", nil)
 	cpJS := ensureStreams(t, cp, 1)
 	var aRuns atomic.Int64
@@ -645,4 +634,17 @@ func TestRedTeamRepliesAsADeputy(t *testing.T) {
 		eventually(t, 20*time.Second, func() bool { return signed() == 2 }, "ws-a did not refuse both: %v", a.errors())
 		assert.Zero(t, a.sc.Stats().Commands, "ws-a ran a command not signed for it")
 	})
+}
+
+// issueThree issues an hour's credentials for the conductor, ws-a and ws-b.
+func issueThree(t *testing.T, is *broker.Issuer) (cp, a, b []byte) {
+	t.Helper()
+	exp := time.Now().Add(time.Hour)
+	cp, err := is.ConductorCreds(exp)
+	require.NoError(t, err)
+	a, err = is.WorkspaceCreds("ws-a", exp)
+	require.NoError(t, err)
+	b, err = is.WorkspaceCreds("ws-b", exp)
+	require.NoError(t, err)
+	return cp, a, b
 }
