@@ -200,6 +200,9 @@ func (s *Sidecar) consumeCommands() {
 		}
 	}); err == nil {
 		defer func() { _ = sub.Unsubscribe() }()
+		// The server has the subscription before the first look: a consumer made after
+		// that look is made before its first command, whose nudge then reaches us.
+		_ = s.cfg.Conn.FlushTimeout(s.cfg.PublishTimeout)
 	}
 	wait := 100 * time.Millisecond
 	for {

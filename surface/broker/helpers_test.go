@@ -255,7 +255,7 @@ func newWorkspaceControl(t testing.TB, nc *nats.Conn, subject, dir, state string
 	w.srv, err = surfacehttp.New(surfacehttp.Config{Kernel: k, Key: testKey, Events: w.hub, OnEventError: onErr})
 	require.NoError(t, err)
 	w.sc, err = broker.New(broker.Config{Conn: nc, Subject: subject, Server: w.srv, Control: control, CommandKey: commandKey, StateDir: filepath.Join(state, "broker"),
-		OnError: onErr, MaxBackoff: 200 * time.Millisecond, PublishTimeout: 2 * time.Second, AnnounceEvery: 200 * time.Millisecond})
+		OnError: onErr, MaxBackoff: 200 * time.Millisecond, CommandPoll: time.Second, PublishTimeout: 2 * time.Second, AnnounceEvery: 200 * time.Millisecond})
 	require.NoError(t, err)
 	fwd = w.sc.Forward
 	require.NoError(t, w.sc.Start(w.hub))
