@@ -35,10 +35,14 @@ func protectedPath(rp string, roots []string, stateRoot string) bool {
 	if len(rootInfos) == 0 {
 		return false
 	}
+	var fi os.FileInfo // rp's own, from the walk up
 	for cur := rp; ; {
-		if fi, err := os.Stat(cur); err == nil {
+		if info, err := os.Stat(cur); err == nil {
+			if cur == rp {
+				fi = info
+			}
 			for _, r := range rootInfos {
-				if os.SameFile(fi, r) {
+				if os.SameFile(info, r) {
 					return true
 				}
 			}
@@ -49,8 +53,7 @@ func protectedPath(rp string, roots []string, stateRoot string) bool {
 		}
 		cur = parent
 	}
-	fi, err := os.Stat(rp)
-	if err != nil || fi.IsDir() || linkCount(fi) < 2 {
+	if fi == nil || fi.IsDir() || linkCount(fi) < 2 {
 		return false
 	}
 	for _, root := range roots {
