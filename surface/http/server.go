@@ -518,11 +518,8 @@ func objectBody(body []byte) (json.RawMessage, string) {
 	if len(trimmed) == 0 {
 		return json.RawMessage(`{}`), ""
 	}
-	if !json.Valid(trimmed) {
-		return nil, "request body is not valid JSON"
-	}
-	if trimmed[0] != '{' {
-		return nil, "request body must be a JSON object"
+	if why := tool.DescribeJSON(trimmed); why != "" {
+		return nil, "request body is not a JSON object: " + why
 	}
 	return json.RawMessage(trimmed), ""
 }

@@ -97,6 +97,9 @@ func TestCallMatrix(t *testing.T) {
 						} else {
 							assert.False(t, out.Success)
 							assert.Equal(t, in.code, out.Error.Code, r.Body)
+							if in.status == 400 {
+								assert.Equal(t, "request body is not a JSON object: line 1, column 9: unexpected end of input, expected the object to continue and close with }", out.Error.Message)
+							}
 						}
 					}
 				})

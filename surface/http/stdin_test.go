@@ -73,7 +73,7 @@ func TestCallWithStdinRefusals(t *testing.T) {
 		{"not an object", "/tools/t:cat?stdin=1", `"text"`, "must be one JSON object"},
 		{"unknown field", "/tools/t:cat?stdin=1", `{"input":{},"stdin":"a","lane":"x"}`, "unknown field"},
 		{"stdin not a string", "/tools/t:cat?stdin=1", `{"input":{},"stdin":[1,2]}`, "cannot unmarshal"},
-		{"input not an object", "/tools/t:cat?stdin=1", `{"input":[1],"stdin":"a"}`, "input: request body must be a JSON object"},
+		{"input not an object", "/tools/t:cat?stdin=1", `{"input":[1],"stdin":"a"}`, "input: request body is not a JSON object: line 1, column 1: a JSON array, expected an object such as {}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := f.do(t, "POST", tc.path, tok, tc.body)
