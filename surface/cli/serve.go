@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -88,7 +90,9 @@ func runServe(c *ucli.Context) error {
 		return failed("%v", err)
 	}
 	defer hub.Close()
-	stderr := c.App.ErrWriter
+	// The event hook, the broker and this function all report on stderr, from their own
+	// goroutines: one lock keeps their lines whole (and a caller's writer unraced).
+	stderr := &lockedWriter{w: c.App.ErrWriter}
 	hook := surfacehttp.ToolCalledHook(surfacehttp.PublishToolCalled(hub, func(err error) {
 		fmt.Fprintf(stderr, "%s serve: event: %v\n", hostOf(c).Name, err)
 	}))
@@ -186,4 +190,16 @@ func checkLoopback(addr string, allowRemote bool) error {
 		return nil
 	}
 	return fmt.Errorf("--addr %q is not a loopback address; pass --allow-remote to serve it anyway", addr)
+}
+
+// lockedWriter serialises writes to w; each report is one Fprintf, so one Write.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
