@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -63,6 +64,7 @@ func skipDir(name string) bool { return name == ".git" || name == ".cmdbridge" }
 func Snapshot(dir string) (Tree, error) {
 	t := Tree{}
 	gitRoot := false
+	var skipped []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -79,10 +81,13 @@ func Snapshot(dir string) (Tree, error) {
 			if rel == ".git" {
 				gitRoot = true
 			}
+			if rel != ".git" {
+				skipped = append(skipped, rel) // a linked worktree's .git file, a nested repository, state
+			}
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
-			return nil // a worktree's .git file
+			return nil
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -114,7 +119,7 @@ func Snapshot(dir string) (Tree, error) {
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
 	if gitRoot {
-		if err := addGitFacts(t, dir); err != nil {
+		if err := addGitFacts(t, dir, skipped); err != nil {
 			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 		}
 	}
@@ -132,7 +137,47 @@ var gitFacts = []struct {
 	{"worktrees", []string{"worktree", "list", "--porcelain"}},
 }
 
-func addGitFacts(t Tree, dir string) error {
+// addGitFacts adds the git facts of dir to t. Running git for them is most of what a
+// parity call costs (five processes a snapshot, four snapshots a call), and most calls
+// change nothing: the facts are cached by everything they are computed from (see
+// gitStateKey), with dir's own path taken out, so a lane's copy that a call left as it
+// was reuses the facts of the workspace it was copied from.
+func addGitFacts(t Tree, dir string, skipped []string) error {
+	var key string
+	if fi, err := os.Stat(filepath.Join(dir, ".git")); err == nil && fi.IsDir() {
+		// Only a repository's main worktree holds all of its state: a linked worktree's
+		// facts depend on a .git elsewhere, so they are always asked of git.
+		if key, err = gitStateKey(t, dir, skipped); err != nil {
+			return err
+		}
+	}
+	facts, hit := factsCache.get(key)
+	if key == "" || !hit || factsCache.check {
+		fresh := runGitFacts(dir)
+		if hit && !equalFacts(facts, fresh, dir) {
+			return fmt.Errorf("git facts cache: a hit differs from git's own answer in %s (key %s)", dir, key)
+		}
+		facts = fresh
+		if key != "" {
+			factsCache.put(key, facts, dir)
+		}
+	} else {
+		facts = facts.in(dir)
+	}
+	for _, f := range gitFacts {
+		b := facts[f.name]
+		sum := sha256.Sum256(b)
+		t[".git:"+f.name] = Entry{Mode: 0o644, Size: int64(len(b)), SHA256: hex.EncodeToString(sum[:]), Content: b}
+	}
+	return nil
+}
+
+// factSet is one snapshot's git facts by name.
+type factSet map[string][]byte
+
+// runGitFacts asks git for every fact of dir.
+func runGitFacts(dir string) factSet {
+	facts := factSet{}
 	for _, f := range gitFacts {
 		// --no-optional-locks: taking a snapshot must not refresh the index. Only
 		// these reads pass it; the lanes' own git runs see the host's environment,
@@ -150,11 +195,183 @@ func addGitFacts(t Tree, dir string) error {
 		if f.name == "worktrees" {
 			out = *bytes.NewBuffer(worktreeFacts(out.Bytes()))
 		}
-		b := out.Bytes()
-		sum := sha256.Sum256(b)
-		t[".git:"+f.name] = Entry{Mode: 0o644, Size: int64(len(b)), SHA256: hex.EncodeToString(sum[:]), Content: b}
+		facts[f.name] = out.Bytes()
 	}
-	return nil
+	return facts
+}
+
+// dirMark stands for a snapshot's own directory in cached facts and keys.
+var dirMark = []byte("\x00dir\x00")
+
+// out returns the facts with dir replaced by dirMark; in does the reverse.
+func (f factSet) out(dir string) factSet { return f.replace([]byte(dir), dirMark) }
+func (f factSet) in(dir string) factSet  { return f.replace(dirMark, []byte(dir)) }
+
+func (f factSet) replace(old, new []byte) factSet {
+	r := make(factSet, len(f))
+	for k, v := range f {
+		r[k] = bytes.ReplaceAll(v, old, new)
+	}
+	return r
+}
+
+func equalFacts(cached, fresh factSet, dir string) bool {
+	c := cached.in(dir)
+	for _, f := range gitFacts {
+		if !bytes.Equal(c[f.name], fresh[f.name]) {
+			return false
+		}
+	}
+	return true
+}
+
+// factsCache holds git facts by state key for the life of the process. Setting
+// CMDBRIDGE_PARITY_GITCHECK=1 makes every hit also ask git and fail on a difference
+// (a check of the key, for whoever changes what the facts are made of).
+var factsCache = &gitFactsCache{m: map[string]factSet{}, check: os.Getenv("CMDBRIDGE_PARITY_GITCHECK") == "1"}
+
+type gitFactsCache struct {
+	mu    sync.Mutex
+	m     map[string]factSet
+	check bool
+	hits  int
+}
+
+// maxCachedFacts bounds the cache; it is emptied when full (a suite reuses facts
+// within one script, so old entries are worth little).
+const maxCachedFacts = 4096
+
+func (c *gitFactsCache) get(key string) (factSet, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.m[key]
+	if ok {
+		c.hits++
+	}
+	return f, ok
+}
+
+func (c *gitFactsCache) put(key string, f factSet, dir string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxCachedFacts {
+		clear(c.m)
+	}
+	c.m[key] = f.out(dir)
+}
+
+// gitStateKey digests what git's answers for dir's facts are made of, with dir's own
+// path taken out: the working files (t, already read, before the facts are added),
+// every file of .git but its object store and reflogs (HEAD, refs, packed-refs, the
+// index, config, linked worktrees' records; objects are named by their content and
+// reached only through refs, so the refs stand for them), what Snapshot skipped below
+// the root, and the git environment and global configuration of this process.
+func gitStateKey(t Tree, dir string, skipped []string) (string, error) {
+	h := sha256.New()
+	mark := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(dir), dirMark) }
+	for _, p := range t.Paths() {
+		e := t[p]
+		fmt.Fprintf(h, "t %q %o %s %q\n", p, e.Mode, e.SHA256, mark([]byte(e.Link)))
+	}
+	gitDir := filepath.Join(dir, ".git")
+	err := filepath.WalkDir(gitDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(gitDir, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && (rel == "objects" || d.Name() == "logs") {
+			return filepath.SkipDir
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "g %q %o\n", rel, info.Mode())
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			l, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			h.Write(mark([]byte(l)))
+		case info.Mode().IsRegular():
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			b = mark(b)
+			fmt.Fprintf(h, "%d\n", len(b))
+			h.Write(b)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("git state: %w", err)
+	}
+	// What Snapshot left out of t below the root: linked worktrees' .git files, nested
+	// repositories (git lists them as one untracked entry) and cmdbridge state
+	// directories, which git does see.
+	for _, rel := range skipped {
+		root := filepath.Join(dir, rel)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			r, _ := filepath.Rel(dir, path)
+			fmt.Fprintf(h, "s %q %v\n", filepath.ToSlash(r), d.Type())
+			if filepath.Base(rel) == ".git" {
+				if d.IsDir() {
+					return filepath.SkipDir // a nested repository: only that it is one
+				}
+			}
+			if d.Type().IsRegular() {
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				b = mark(b)
+				fmt.Fprintf(h, "%d\n", len(b))
+				h.Write(b)
+			}
+			return nil
+		})
+		if err != nil {
+			return "", fmt.Errorf("git state: %w", err)
+		}
+	}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			fmt.Fprintf(h, "e %q\n", kv)
+		}
+	}
+	for _, cfg := range globalGitConfigs() {
+		if b, err := os.ReadFile(cfg); err == nil {
+			fmt.Fprintf(h, "c %q %d\n", cfg, len(b))
+			h.Write(b)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// globalGitConfigs names the configuration files git reads beside the repository's own
+// (the system file is not read: the facts run with GIT_CONFIG_NOSYSTEM).
+func globalGitConfigs() []string {
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		return []string{g}
+	}
+	var out []string
+	if home := os.Getenv("HOME"); home != "" {
+		out = append(out, filepath.Join(home, ".gitconfig"))
+	}
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && os.Getenv("HOME") != "" {
+		xdg = filepath.Join(os.Getenv("HOME"), ".config")
+	}
+	if xdg != "" {
+		out = append(out, filepath.Join(xdg, "git", "config"))
+	}
+	return out
 }
 
 // worktreeFacts keeps the worktree and branch lines of `git worktree list
