@@ -30,12 +30,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestSignalConcurrentProcesses runs two writers at once, each starting 200 `delivery
+// TestSignalConcurrentProcesses runs two writers at once, each starting 50 `delivery
 // mem:signal` processes one after another, against one workspace. The clock and seed are
 // pinned, so every process draws the same first id: only the collision check made under the
-// append lock keeps ids distinct. The store must end with 400 valid, distinct records.
+// append lock keeps ids distinct. The store must end with 100 valid, distinct records
+// (every process after the first collides, so 50 each exercise the check a hundred times).
 func TestSignalConcurrentProcesses(t *testing.T) {
-	const writers, each = 2, 200
+	const writers, each = 2, 50
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "workspace.yaml"), []byte("id: acme\n"), 0o644))
 	// GORACE: a -race child otherwise sleeps 1s at exit.
