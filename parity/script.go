@@ -66,7 +66,10 @@ type Suite struct {
 	Env map[string]string
 	// Warm runs every script's native lane as a long-lived host would: one Warm (store
 	// and native directory) per script, shared by all its parity and native commands,
-	// so the native tools' warm state must follow every change the script makes.
+	// so the native tools' warm state must follow every change the script makes. A
+	// `parity` call that names no lanes then compares the native lane with the adapter
+	// lane only, when the tool has both: the subprocess lane answers as it does cold,
+	// where the same script (Warm unset) has compared it with the adapter lane.
 	Warm bool
 	// Observe, when set, is called after each `parity` command with the
 	// script's name and the report or the error that stopped it.
@@ -211,6 +214,13 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 		input = json.RawMessage(args[1])
 	}
 	name := c.suite.Resolve(args[0])
+	if lanes == nil && c.suite.Warm && c.suite.Commands != nil && c.suite.Native != nil {
+		_, hasCmd := c.suite.Commands.Lookup(name)
+		_, hasNative := c.suite.Native.Lookup(name)
+		if hasCmd && hasNative {
+			lanes = []string{LaneAdapter, LaneNative}
+		}
+	}
 	bin := c.suite.Binary
 	if prog := c.suite.program(name); bin == "" && prog != "" {
 		bin = lookPath(ts, prog)
