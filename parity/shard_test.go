@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,6 +119,16 @@ func runSharded(t *testing.T, dir string, run func(t *testing.T, files []string)
 		for k, v := range r.Failed {
 			merged.Failed[k] = merged.Failed[k] || v
 		}
+	}
+	// Each script the children ran is a subtest here too, passing or failing as it did
+	// there: `go test -run 'TestScripts$/wu_status' -v` and -json readers see the scripts.
+	for _, name := range slices.Sorted(maps.Keys(merged.Passed)) {
+		ok := merged.Passed[name]
+		t.Run(name, func(t *testing.T) {
+			if !ok {
+				t.Error("the script failed in its shard (the shard's output is above)")
+			}
+		})
 	}
 	return merged
 }
