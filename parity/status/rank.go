@@ -204,9 +204,9 @@ type sourceFacts struct {
 }
 
 // migrateNext ranks the adapter commands of rows (see Rank). It reads the source of every
-// command-backed tool (Tool.Source; one that does not exist, as from a binary built
-// elsewhere, is left unknown) and, only when some source was read, the native tool
-// packages under dir.
+// command-backed tool (Tool.Source; one outside dir, or that does not exist, as from a
+// binary built elsewhere, is left unknown) and, only when some source was read, the
+// native tool packages under dir.
 func migrateNext(dir string, tools []Tool, rows []ToolStatus) ([]Candidate, error) {
 	byName := map[string]Tool{}
 	for _, t := range tools {
@@ -259,6 +259,9 @@ func (s *sourceReader) resolve(src string) string {
 
 func (s *sourceReader) load(src string) (sourceFacts, bool, error) {
 	p := s.resolve(src)
+	if rel, err := filepath.Rel(s.dir, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return sourceFacts{}, false, nil // outside the repository reported on: unknown
+	}
 	if sf, ok := s.files[p]; ok {
 		return sf, sf.path != "", nil
 	}

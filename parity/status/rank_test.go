@@ -131,15 +131,20 @@ func run() { delivery.ReadWU("x") }
 	write("other/x.go", "package other\n\nimport \"example.com/corpus/delivery\"\n\nfunc r() { delivery.Rewrite() }\n")
 	write("testdata/script/wu/prep.txtar", "exec delivery wu:prep\n")
 
+	// A source outside the repository reported on is not read.
+	outside := filepath.Join(t.TempDir(), "wu_outside.go")
+	require.NoError(t, os.WriteFile(outside, []byte("package wu\n"), 0o644))
+
 	rep, err := status.Build(status.Options{Dir: dir, Tools: []status.Tool{
 		{Name: "wu:prep", Domain: "wu", Route: "adapter", Command: true, Source: "example.com/corpus/commands/wu/wu_prep.go"},
 		{Name: "wu:big", Domain: "wu", Route: "adapter", Command: true, Source: abs},
 		{Name: "wu:gone", Domain: "wu", Route: "adapter", Command: true, Source: "commands/wu/wu_gone.go"},
+		{Name: "wu:outside", Domain: "wu", Route: "adapter", Command: true, Source: outside},
 		{Name: "wu:status", Domain: "wu", Route: "native", Command: true, Native: true, Source: "commands/wu/wu_status.go"},
 	}})
 	require.NoError(t, err)
-	require.Equal(t, []string{"wu:prep", "wu:big", "wu:gone"}, rankNames(rep.MigrateNext))
-	prep, big, gone := rep.MigrateNext[0], rep.MigrateNext[1], rep.MigrateNext[2]
+	require.Equal(t, []string{"wu:prep", "wu:big", "wu:gone", "wu:outside"}, rankNames(rep.MigrateNext))
+	prep, big, gone, out := rep.MigrateNext[0], rep.MigrateNext[1], rep.MigrateNext[2], rep.MigrateNext[3]
 	assert.Equal(t, "commands/wu/wu_prep.go", prep.Source)
 	assert.Equal(t, 15, prep.Lines)
 	assert.Equal(t, 2, prep.Calls, "convention is not called by native tools; fmt is not in the module")
@@ -155,4 +160,6 @@ func run() { delivery.ReadWU("x") }
 
 	assert.Empty(t, gone.Source, "a source that does not exist is unknown")
 	assert.Zero(t, gone.Lines)
+	assert.Empty(t, out.Source, "a source outside the repository is unknown")
+	assert.Zero(t, out.Lines)
 }

@@ -72,7 +72,8 @@ type Tool struct {
 	Warnings []string
 	// Source is the Go file holding the legacy command's code (where its app is built),
 	// absolute, relative to Dir, or module-qualified as a -trimpath binary records it;
-	// empty when unknown. Only the "Migrate next" ranking reads it (see Rank).
+	// empty when unknown. Only the "Migrate next" ranking reads it (see Rank), and only
+	// inside Dir.
 	Source string
 }
 
