@@ -13,7 +13,10 @@ import (
 //go:embed page.html.tmpl
 var pageSource string
 
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"shared": sharedList}).Parse(pageSource))
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
+	"shared":    sharedList,
+	"pathParts": func(p string) []string { return strings.Split(p, "/") },
+}).Parse(pageSource))
 
 // sharedList shows at most three shared calls ("delivery.ReadWU, ops.MemSignal, …").
 func sharedList(calls []string) string {
@@ -82,6 +85,7 @@ type row struct {
 	ParityRank, StageRank   int
 	ParityClass, StageClass string
 	Last                    string
+	LastParts               [2]string // Last's date and time, shown on two lines when narrow
 	Search                  string
 	// DiffLines are the difference (the failure with its want/got or unified diff), shown
 	// first; LogLines the whole script log, folded under it (empty when the diff is only
@@ -126,6 +130,9 @@ func WriteHTML(w io.Writer, r Report) error {
 	for _, ts := range r.Tools {
 		rw := row{ToolStatus: ts, ParityRank: rankOf(parityRank, ts.Parity), StageRank: rankOf(stageRank, ts.Stage),
 			ParityClass: classSafe(ts.Parity), StageClass: classSafe(ts.Stage), Last: stamp(ts.LastParity)}
+		if date, clock, ok := strings.Cut(rw.Last, "T"); ok {
+			rw.LastParts = [2]string{date, clock}
+		}
 		if ts.LastParity == nil {
 			rw.Last = ""
 		}
