@@ -6,8 +6,10 @@
 //
 // Invariants:
 //
-//   - Build only reads: the parity results file and the scripts under
-//     testdata/script/. It never writes, never runs a tool, and never builds a kernel;
+//   - Build only reads: the parity results file, the scripts under testdata/script/ and,
+//     for the "migrate next" ranking (Rank), the Go sources of the commands the caller
+//     names (Tool.Source) and of the native tool packages under the repository (those
+//     calling native.New). It never writes, never runs a tool, and never builds a kernel;
 //     routes and tiers come from the caller, so the package is usable on any corpus.
 //   - A missing results file is not an error: every tool's parity state is "none" and
 //     the report says the file was not found. A results file that exists but cannot be

@@ -37,6 +37,78 @@ func TestPageIsSelfContainedAndEscaped(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(page, "<script>"), "only the page's own script")
 }
 
+// diffOf renders a report whose only tool has diff (and parity state) and returns the
+// difference and the log as rendered, "" when there is none.
+func diffOf(t *testing.T, parityState, diff string) (difference, log string) {
+	t.Helper()
+	rep := status.Report{Tools: []status.ToolStatus{{Name: "wu:claim", Domain: "wu", Route: "native",
+		Stage: status.StageNativeWithoutParity, Parity: parityState, Diff: diff}}}
+	var b bytes.Buffer
+	require.NoError(t, status.WriteHTML(&b, rep))
+	page := b.String()
+	if m := regexp.MustCompile(`(?s)<pre class="diff-text difference">(.*?)</pre>`).FindStringSubmatch(page); m != nil {
+		difference = m[1]
+	}
+	if m := regexp.MustCompile(`(?s)<pre class="diff-text log">(.*?)</pre>`).FindStringSubmatch(page); m != nil {
+		log = m[1]
+	}
+	return difference, log
+}
+
+func TestDiffShowsTheDifferenceBeforeTheLog(t *testing.T) {
+	t.Run("field diff", func(t *testing.T) {
+		d, log := diffOf(t, status.ParityFail, "# setup (0.1s)\n> exec delivery wu:create\n[stdout]\ncreated WU-1\n"+
+			"> parity wu:claim {}\nFAIL: x.txtar:3: parity wu:claim {}: 1 difference(s) across a, b\n"+
+			"a/b output /data/status\n    want: \"x\"\n    got:  \"y\"\n")
+		assert.Equal(t, `<span class="d-cmd">&gt; parity wu:claim {}</span>`+
+			`<span class="d-fail">FAIL: x.txtar:3: parity wu:claim {}: 1 difference(s) across a, b</span>`+
+			`<span class="d-field">a/b output /data/status</span>`+
+			`<span class="d-want">    want: &#34;x&#34;</span><span class="d-got">    got:  &#34;y&#34;</span>`, d)
+		assert.Contains(t, log, `<span class="d-sec">[stdout]</span><span class="">created WU-1</span>`)
+		assert.Contains(t, log, `<span class="d-fail">FAIL:`, "the log is whole")
+	})
+	t.Run("cmptree logs its unified diff before failing", func(t *testing.T) {
+		d, _ := diffOf(t, status.ParityFail, "> cmptree out golden\n--- golden/a.txt\n+++ out/a.txt\n@@ -1 +1 @@\n-old\n+new\n"+
+			"FAIL: x.txtar:9: out and golden differ\n")
+		assert.Equal(t, `<span class="d-cmd">&gt; cmptree out golden</span><span class="d-hunk">--- golden/a.txt</span>`+
+			`<span class="d-hunk">&#43;&#43;&#43; out/a.txt</span><span class="d-hunk">@@ -1 &#43;1 @@</span>`+
+			`<span class="d-del">-old</span><span class="d-add">&#43;new</span>`+
+			`<span class="d-fail">FAIL: x.txtar:9: out and golden differ</span>`, d)
+	})
+	t.Run("a failure after a command's output", func(t *testing.T) {
+		d, _ := diffOf(t, status.ParityFail, "> exec delivery wu:done\n[stderr]\nboom\n[exit status 1]\nFAIL: x.txtar:2: unexpected command failure\n")
+		assert.Equal(t, `<span class="d-cmd">&gt; exec delivery wu:done</span><span class="d-fail">FAIL: x.txtar:2: unexpected command failure</span>`, d)
+	})
+	t.Run("no FAIL line: all difference, no log", func(t *testing.T) {
+		d, log := diffOf(t, status.ParityError, "script testdata/script/parity/wu_claim.txtar: no such file")
+		assert.Equal(t, `<span class="">script testdata/script/parity/wu_claim.txtar: no such file</span>`, d)
+		assert.Empty(t, log)
+	})
+}
+
+// A parity state or stage the page does not know (the model may grow one) is shown as its
+// own string, with a class it can be styled by, and sorts after the failures.
+func TestPageRendersUnknownStatesAsTheyAre(t *testing.T) {
+	rep := status.Report{Tools: []status.ToolStatus{
+		{Name: "a:one", Stage: "half way", Parity: "in progress", Diff: "still running"},
+		{Name: "b:two", Stage: status.StageAdapter, Parity: status.ParityNone},
+		{Name: "c:three", Stage: status.StageAdapter, Parity: status.ParityError, Diff: "x"},
+	}}
+	var b bytes.Buffer
+	require.NoError(t, status.WriteHTML(&b, rep))
+	page := b.String()
+	assert.Contains(t, page, `<span class="badge nowrap p-in-progress">in progress</span>`)
+	assert.Contains(t, page, `<td class="stage st-half-way">half way</td>`)
+	assert.Contains(t, page, `<summary>in progress: difference (1 line)`)
+	rank := func(name string) string {
+		m := regexp.MustCompile(`data-name="` + name + `"[^>]*data-parity="(\d+)"`).FindStringSubmatch(page)
+		require.NotNil(t, m, name)
+		return m[1]
+	}
+	assert.Less(t, rank("c:three"), rank("a:one"))
+	assert.Less(t, rank("a:one"), rank("b:two"))
+}
+
 func TestPageSaysWhenThereAreNoResults(t *testing.T) {
 	rep, err := status.Build(status.Options{Dir: t.TempDir(), Tools: fixtureTools()})
 	require.NoError(t, err)
@@ -57,8 +129,8 @@ var chromiumFlags = []string{
 // DOM after its script ran.
 func dumpDOM(t *testing.T, path, fragment string) string {
 	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	require.NoError(t, err, "headless Chromium is needed to test the status page: run `make deps` (Debian package chromium)")
+	bin := findChromium()
+	require.NotEmpty(t, bin, "headless Chromium is needed to test the status page: run `make deps` (Debian package chromium)")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	u := url.URL{Scheme: "file", Path: path, Fragment: fragment}
@@ -119,20 +191,20 @@ func TestPageInChromium(t *testing.T) {
 		for _, r := range rows {
 			switch r.name {
 			case "wu:claim":
-				assert.Contains(t, r.body, "<details>")
+				assert.Contains(t, r.body, `<details class="diff">`)
 				assert.Contains(t, r.body, `+  "status": "&lt;script&gt;document.title='pwned'&lt;/script&gt;",`)
 				assert.Contains(t, r.body, `-  "status": "in_progress",`)
 			case "mem:signal":
 				assert.Contains(t, r.body, "no such file")
 			case "config:get": // schema warnings, escaped, under the row
-				assert.NotContains(t, r.body, "<details>")
+				assert.NotContains(t, r.body, "<details")
 				assert.Contains(t, r.body, `title="schema warnings">(!)</span>`)
 				assert.Contains(t, r.body, "<li>flag --color: flag type *main.colorFlag is not a urfave/cli v2 type")
 				assert.Contains(t, r.body, `&lt;script&gt;x&lt;/script&gt;`)
 				assert.NotContains(t, r.body, "<script>x")
 			default:
 				assert.NotContains(t, r.body, "schema warnings", r.name)
-				assert.NotContains(t, r.body, "<details>", r.name)
+				assert.NotContains(t, r.body, "<details", r.name)
 			}
 		}
 		assert.Contains(t, dom, `id="progress">1 / 5</b>`)

@@ -70,6 +70,11 @@ type Tool struct {
 	// Warnings are the tool spec's warnings (tool.Spec.Warnings): where its schema is a
 	// fallback, or why it is unavailable.
 	Warnings []string
+	// Source is the Go file holding the legacy command's code (where its app is built),
+	// absolute, relative to Dir, or module-qualified as a -trimpath binary records it;
+	// empty when unknown. Only the "Migrate next" ranking reads it (see Rank), and only
+	// inside Dir.
+	Source string
 }
 
 // Options say where to read from and what to report on.
@@ -96,7 +101,8 @@ type Options struct {
 //	  "generated_at": "RFC 3339",
 //	  "results": {"path": "...", "found": true, "run_at": "RFC 3339", "unknown_tools": []},
 //	  "totals": {...Totals},
-//	  "tools": [{...ToolStatus}, ...]   // sorted by name
+//	  "tools": [{...ToolStatus}, ...],  // sorted by name
+//	  "migrate_next": [{...Candidate}, ...]  // adapter commands, best first (Rank)
 //	}
 type Report struct {
 	SchemaVersion int          `json:"schema_version"`
@@ -104,6 +110,7 @@ type Report struct {
 	Results       ResultsInfo  `json:"results"`
 	Totals        Totals       `json:"totals"`
 	Tools         []ToolStatus `json:"tools"`
+	MigrateNext   []Candidate  `json:"migrate_next"`
 }
 
 // ResultsInfo describes the parity results file the report read.
@@ -263,6 +270,9 @@ func Build(opts Options) (Report, error) {
 	}
 	sort.Strings(rep.Results.UnknownTools)
 	rep.Totals = totals(rep.Tools)
+	if rep.MigrateNext, err = migrateNext(opts.Dir, opts.Tools, rep.Tools); err != nil {
+		return Report{}, fmt.Errorf("status: %w", err)
+	}
 	return rep, nil
 }
 

@@ -21,8 +21,8 @@ func WriteJSON(w io.Writer, r Report) error {
 }
 
 // WriteText writes an aligned table, one tool per line ("(!)" after the name of a tool
-// with schema warnings), then where the parity results came from, the warnings, and the
-// totals.
+// with schema warnings), then where the parity results came from, the warnings, the five
+// adapter commands to migrate next, and the totals.
 func WriteText(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tROUTE\tSTAGE\tPARITY\tGOLDENS\tPARITY SCRIPT\tTIER\tLAST PARITY")
@@ -68,6 +68,7 @@ func WriteText(w io.Writer, r Report) error {
 			}
 		}
 	}
+	writeMigrateNext(&b, r.MigrateNext, 5)
 	t := r.Totals
 	fmt.Fprintf(&b, "parity: %d pass, %d fail, %d error, %d none\n", t.Parity.Pass, t.Parity.Fail, t.Parity.Error, t.Parity.None)
 	fmt.Fprintf(&b, "totals: %d tools; of %d commands, %d native with parity (%.1f%%), %d native without, %d shadow, %d adapter; %d native-only\n",
@@ -76,6 +77,27 @@ func WriteText(w io.Writer, r Report) error {
 		return fmt.Errorf("status text: %w", err)
 	}
 	return nil
+}
+
+// writeMigrateNext writes the first n candidates under a heading that says how they are
+// scored.
+func writeMigrateNext(b *strings.Builder, list []Candidate, n int) {
+	if len(list) == 0 {
+		return
+	}
+	if len(list) > n {
+		fmt.Fprintf(b, "migrate next (top %d of %d adapter commands; score of 100 = goldens %d + parity script %d + size %d + shared calls %d + same package %d):\n",
+			n, len(list), ScoreGoldens, ScoreParity, ScoreSize, ScoreShared, ScorePackage)
+		list = list[:n]
+	} else {
+		fmt.Fprintf(b, "migrate next (%d adapter commands; score of 100 = goldens %d + parity script %d + size %d + shared calls %d + same package %d):\n",
+			len(list), ScoreGoldens, ScoreParity, ScoreSize, ScoreShared, ScorePackage)
+	}
+	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
+	for _, c := range list {
+		fmt.Fprintf(tw, "  %d. %s\t%.1f\t%s\n", c.Rank, c.Name, c.Score, c.Why())
+	}
+	_ = tw.Flush() // a strings.Builder does not fail
 }
 
 func stamp(t *time.Time) string {

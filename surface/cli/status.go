@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/parity/status"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 func init() { register(statusCommand) }
@@ -107,10 +110,25 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		route, _ := k.Route(spec.Name)
 		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route, Warnings: spec.Warnings}
 		if cmd, ok := host.Commands.Lookup(spec.Name); ok {
-			t.Command, t.Domain = true, cmd.Domain
+			t.Command, t.Domain, t.Source = true, cmd.Domain, commandSource(cmd)
 		}
 		_, t.Native = host.Native.Lookup(spec.Name)
 		opts.Tools = append(opts.Tools, t)
 	}
 	return opts, nil
+}
+
+// commandSource is the Go file where a one-app-per-command command builds its app (the
+// file of its New function), as the binary recorded it; "" for a tree leaf, whose New is
+// the tree's closure and says nothing about the leaf.
+func commandSource(cmd legacy.Command) string {
+	if cmd.New == nil || cmd.Program != "" {
+		return ""
+	}
+	fn := runtime.FuncForPC(reflect.ValueOf(cmd.New).Pointer())
+	if fn == nil {
+		return ""
+	}
+	file, _ := fn.FileLine(fn.Entry())
+	return file
 }
