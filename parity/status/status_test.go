@@ -175,7 +175,7 @@ func TestDefaultResultsPathIsRead(t *testing.T) {
 func TestUnreadableResultsIsAnError(t *testing.T) {
 	cases := map[string]string{
 		"not json":       "{",
-		"future version": `{"schema_version": 2, "run_at": "2026-03-01T09:30:00Z", "tools": []}`,
+		"future version": `{"schema_version": 3, "run_at": "2026-03-01T09:30:00Z", "tools": []}`,
 	}
 	for name, content := range cases {
 		t.Run(name, func(t *testing.T) {
