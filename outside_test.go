@@ -467,7 +467,7 @@ func TestOutsideBridgecheck(t *testing.T) {
 
 // TestOutsideMigratesACommand: gizmo's maintainers migrate notes:list as the docs say —
 // scaffold it by discovery, wire the registry into their standalone main, prove with
-// parity that the skeleton differs and that a written handler matches the program on
+// parity that the skeleton is in progress and that a written handler matches the program on
 // every lane (stdout, stderr, exit code and files), then serve it natively.
 func TestOutsideMigratesACommand(t *testing.T) {
 	o := buildOutside(t)
@@ -530,6 +530,8 @@ g
 	r = runIn(t, mod, "", tools, "parity", "--json")
 	require.Equal(t, 1, r.ExitCode, "the skeleton must fail parity: %+v", r)
 	assert.Contains(t, r.Stdout, "NOT_IMPLEMENTED")
+	assert.Contains(t, r.Stdout, `"status": "in-progress"`, "the skeleton is a tool in progress, not a broken suite")
+	assert.Contains(t, r.Stderr, "IN PROGRESS (native handler answers NOT_IMPLEMENTED; write it, rebuild, run parity again): notes:list")
 
 	handler := filepath.Join(mod, "nativetools", "notes", "notes_list.go")
 	src, err := os.ReadFile(handler)
@@ -595,6 +597,56 @@ g
 	var got run
 	require.NoError(t, json.Unmarshal(call.Data, &got))
 	assert.Equal(t, runIn(t, ws, "", o.gizmo, "notes", "list"), got)
+}
+
+// TestOutsideParityRefusesAStaleBinary: gizmo-tools, built before notes:list was
+// scaffolded, runs parity on the source that now has the native tool. The binary lacks
+// it, so its run would compare the legacy lanes only and pass: parity must refuse it as
+// an error naming the rebuild, exit 1, and record no pass for status to show.
+func TestOutsideParityRefusesAStaleBinary(t *testing.T) {
+	o := buildOutside(t)
+	mod := filepath.Join(t.TempDir(), "gizmo")
+	require.NoError(t, os.CopyFS(mod, os.DirFS(o.dir)))
+	require.NoError(t, os.MkdirAll(filepath.Join(mod, "tools"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(mod, "tools", "tools.go"), []byte(`// Package tools holds gizmo's commands migrated to native Go.
+package tools
+
+import "github.com/cmdbridge/cmdbridge/tool/native"
+
+// Registry is where migrated tools register (cmdbridge.Config.Native).
+var Registry = native.NewRegistry()
+`), 0o644))
+	r := runIn(t, mod, "", o.tools, "scaffold", "notes:list")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+
+	results := filepath.Join(t.TempDir(), "last.json")
+	r = runIn(t, mod, "", o.tools, "parity", "--results", results, "notes:list")
+	assert.Equal(t, 1, r.ExitCode, "%+v", r)
+	assert.NotContains(t, r.Stdout, "PASS")
+	assert.Contains(t, r.Stdout, "ERROR notes:list")
+	assert.Contains(t, r.Stdout, "parity: 0 passed, 0 failed, 1 errors")
+	assert.Contains(t, r.Stderr, "stale binary: the source has a native notes:list (nativetools/notes/notes_list.go)")
+	assert.Contains(t, r.Stderr, "Rebuild it: `go build -o "+o.tools+" ./cmd/gizmo-tools`")
+
+	status := runIn(t, mod, "", o.tools, "status", "--json", "--results", results)
+	require.Equal(t, 0, status.ExitCode, "%+v", status)
+	var rep struct {
+		Tools []struct {
+			Name   string `json:"name"`
+			Parity string `json:"parity"`
+			Diff   string `json:"diff"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(status.Stdout), &rep), status.Stdout)
+	found := false
+	for _, tl := range rep.Tools {
+		if tl.Name == "notes:list" {
+			found = true
+			assert.Equal(t, "error", tl.Parity)
+			assert.Contains(t, tl.Diff, "Rebuild it")
+		}
+	}
+	assert.True(t, found, "%s", status.Stdout)
 }
 
 // TestOutsideStandaloneWithoutTheProgram: with no gizmo installed (not next to

@@ -21,6 +21,12 @@
 //     returned one JSON document instead, its data is compared as JSON.
 //   - The subprocess lane runs the command's own program: Options.Binary, which
 //     a Suite finds on PATH by the leaf's Program or Suite.Program.
+//   - A suite run (RunSuite) never reports a pass it did not prove: a tool
+//     Suite.Check refuses (StaleCheck: the running binary lacks, or is older
+//     than, the native source of the tool) is an error telling what to rebuild,
+//     and a failing script whose native lane answered NOT_IMPLEMENTED is
+//     in-progress. Results merge per tool (Merge), each with its own run time.
 //   - The package never imports kernel (the kernel imports parity for its
-//     shadow route) and touches no process globals.
+//     shadow route) and changes no process globals (CurrentProgram only reads
+//     the executable's path, modification time and build info).
 package parity

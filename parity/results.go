@@ -10,22 +10,32 @@ import (
 )
 
 // ResultsSchemaVersion is the schema_version written in every results file.
-// Readers refuse other versions rather than guess at their meaning.
-const ResultsSchemaVersion = 1
+//
+// Version 2 gives each ToolResult its own run_at (a run of some tools merges into the
+// file; see Merge) and adds StatusInProgress. ReadResults also reads version 1 (every
+// tool then carries the file's run_at) and refuses any other version rather than guess
+// at its meaning.
+const ResultsSchemaVersion = 2
 
 // Result status values of a ToolResult.
 const (
 	StatusPass  = "pass"  // every compared lane agreed
 	StatusFail  = "fail"  // the script ran and found a difference (or failed an assertion)
-	StatusError = "error" // the script could not run (missing file, bad script, setup failure)
+	StatusError = "error" // the script could not run (missing file, bad script, setup failure, stale binary)
+	// StatusInProgress: the script failed and the native lane answered NOT_IMPLEMENTED
+	// on at least one call — a scaffolded tool whose handler is not written yet. Diff
+	// holds the failing diff as for StatusFail.
+	StatusInProgress = "in-progress"
 )
 
-// Results is the file `cmdbridge parity` writes after every run (by default
-// .cmdbridge/parity/last.json) and `cmdbridge status` reads.
+// Results is the file `cmdbridge parity` writes (by default parity/last.json in the
+// repository's state directory) and `cmdbridge status` reads.
 type Results struct {
-	SchemaVersion int          `json:"schema_version"`
-	RunAt         time.Time    `json:"run_at"`
-	Tools         []ToolResult `json:"tools"`
+	SchemaVersion int `json:"schema_version"`
+	// RunAt is when the last run that wrote the file started; each tool's own run
+	// time is ToolResult.RunAt.
+	RunAt time.Time    `json:"run_at"`
+	Tools []ToolResult `json:"tools"`
 }
 
 // ToolResult is the outcome of one tool's parity script.
@@ -34,8 +44,10 @@ type ToolResult struct {
 	Tool string `json:"tool"`
 	// Script is the script path as given to the runner, slash-separated.
 	Script string `json:"script"`
-	// Status is StatusPass, StatusFail or StatusError.
+	// Status is StatusPass, StatusFail, StatusError or StatusInProgress.
 	Status string `json:"status"`
+	// RunAt is when this tool's script started (UTC, second precision).
+	RunAt time.Time `json:"run_at"`
 	// Lanes are the lanes the script compared, in comparison order.
 	Lanes []string `json:"lanes"`
 	// DurationMS is the script's wall time in milliseconds.
@@ -44,7 +56,8 @@ type ToolResult struct {
 	Diff string `json:"diff"`
 }
 
-// ReadResults reads a results file written by Results.Write.
+// ReadResults reads a results file written by Results.Write: version 2, or version 1,
+// whose tools all get the file's run time. Any other version is refused with what to do.
 func ReadResults(path string) (Results, error) {
 	var r Results
 	b, err := os.ReadFile(path)
@@ -54,15 +67,57 @@ func ReadResults(path string) (Results, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return r, fmt.Errorf("parity results %s: %w", path, err)
 	}
-	if r.SchemaVersion != ResultsSchemaVersion {
-		return r, fmt.Errorf("parity results %s: schema_version %d, want %d", path, r.SchemaVersion, ResultsSchemaVersion)
+	switch r.SchemaVersion {
+	case ResultsSchemaVersion:
+	case 1:
+		for i := range r.Tools {
+			r.Tools[i].RunAt = r.RunAt
+		}
+		r.SchemaVersion = ResultsSchemaVersion
+	default:
+		return r, fmt.Errorf("parity results %s: schema_version %d is not one this program reads (1 or %d): "+
+			"run `cmdbridge parity` (your program's parity command) to rewrite the file, or use the release that wrote it",
+			path, r.SchemaVersion, ResultsSchemaVersion)
 	}
 	return r, nil
 }
 
+// Merge returns prev updated with run: each tool of run replaces prev's entry for
+// that tool (in place; a tool prev lacks is appended), every other entry keeps its
+// status and run time. RunAt is run's. With replace set (a run of the whole suite),
+// prev's entries for tools run did not cover are dropped: their scripts are gone.
+func Merge(prev, run Results, replace bool) Results {
+	out := Results{SchemaVersion: ResultsSchemaVersion, RunAt: run.RunAt}
+	fresh := map[string]ToolResult{}
+	for _, t := range run.Tools {
+		fresh[t.Tool] = t
+	}
+	done := map[string]bool{}
+	for _, t := range prev.Tools {
+		if done[t.Tool] {
+			continue // a tool listed twice: the first slot holds its result
+		}
+		if f, ok := fresh[t.Tool]; ok {
+			out.Tools = append(out.Tools, f)
+			done[t.Tool] = true
+		} else if !replace {
+			out.Tools = append(out.Tools, t)
+			done[t.Tool] = true
+		}
+	}
+	for _, t := range run.Tools {
+		if !done[t.Tool] {
+			out.Tools = append(out.Tools, t)
+			done[t.Tool] = true
+		}
+	}
+	return out
+}
+
 // Write writes r to path as indented JSON, creating parent directories. The
 // file is replaced atomically (temp file + rename) so a reader never sees a
-// half-written file. RunAt is written in UTC, RFC 3339, second precision.
+// half-written file. Run times are written in UTC, RFC 3339, second precision; a
+// tool without one gets the file's.
 func (r Results) Write(path string) error {
 	if r.SchemaVersion == 0 {
 		r.SchemaVersion = ResultsSchemaVersion
@@ -71,10 +126,15 @@ func (r Results) Write(path string) error {
 	if r.Tools == nil {
 		r.Tools = []ToolResult{}
 	}
+	r.Tools = append([]ToolResult(nil), r.Tools...)
 	for i := range r.Tools {
 		if r.Tools[i].Lanes == nil {
 			r.Tools[i].Lanes = []string{}
 		}
+		if r.Tools[i].RunAt.IsZero() {
+			r.Tools[i].RunAt = r.RunAt
+		}
+		r.Tools[i].RunAt = r.Tools[i].RunAt.UTC().Truncate(time.Second)
 	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {

@@ -74,6 +74,11 @@ type Suite struct {
 	// Observe, when set, is called after each `parity` command with the
 	// script's name and the report or the error that stopped it.
 	Observe func(script string, rep *Report, err error)
+	// Check, when set, is asked before RunSuite runs a tool's script: a non-empty
+	// answer says why the run cannot be trusted (e.g. StaleCheck: the running binary
+	// lacks the native implementation the source has), and the tool's result is
+	// StatusError with that message instead of running the script.
+	Check func(tool string) string
 }
 
 // scripts returns the script files the suite runs.

@@ -9,14 +9,19 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // RunSuite runs the suite's scripts outside `go test`, one after another
 // (the adapter lane swaps process globals), and returns one ToolResult per
 // script in run order. progress, when set, is called before (done=false)
 // and after (done=true) each script. A script whose parity call could not
-// run (no lanes, copy failure) or that could not start is StatusError;
-// any other failure is StatusFail with the script's log as Diff.
+// run (no lanes, copy failure) or that could not start is StatusError, and so
+// is a tool s.Check refuses (its script is not run; the message is the Diff);
+// a failing script whose native lane answered NOT_IMPLEMENTED is
+// StatusInProgress; any other failure is StatusFail with the script's log as
+// Diff. Each result carries the time its script started.
 func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) {
 	results := Results{SchemaVersion: ResultsSchemaVersion, RunAt: time.Now()}
 	files, err := s.scripts()
@@ -26,6 +31,7 @@ func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) 
 	var mu sync.Mutex
 	lanes := map[string][]string{}
 	errored := map[string]bool{}
+	unwritten := map[string]bool{}
 	observe := s.Observe
 	s.Observe = func(script string, rep *Report, err error) {
 		mu.Lock()
@@ -37,6 +43,9 @@ func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) 
 					lanes[script] = append(lanes[script], l)
 				}
 			}
+			if notImplemented(rep) {
+				unwritten[script] = true
+			}
 		}
 		mu.Unlock()
 		if observe != nil {
@@ -47,23 +56,33 @@ func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) 
 	for _, f := range files {
 		s.Files = []string{f}
 		name := strings.TrimSuffix(filepath.Base(f), ".txtar")
-		r := ToolResult{Tool: names(name), Script: filepath.ToSlash(f), Lanes: []string{}}
+		start := time.Now()
+		r := ToolResult{Tool: names(name), Script: filepath.ToSlash(f), Lanes: []string{}, RunAt: start.UTC().Truncate(time.Second)}
 		if progress != nil {
 			progress(r, false)
 		}
-		start := time.Now()
-		p, err := s.Params()
+		refused := ""
+		if s.Check != nil {
+			refused = s.Check(r.Tool)
+		}
 		st := &suiteT{}
-		if err == nil {
-			st.run(func() { testscript.RunT(st, p) })
-		} else {
-			st.failed, st.log = true, err.Error()
+		if refused == "" {
+			p, err := s.Params()
+			if err == nil {
+				st.run(func() { testscript.RunT(st, p) })
+			} else {
+				st.failed, st.log = true, err.Error()
+			}
 		}
 		r.DurationMS = time.Since(start).Milliseconds()
 		r.Lanes = append(r.Lanes, lanes[name]...)
 		switch {
+		case refused != "":
+			r.Status, r.Diff = StatusError, refused
 		case st.setupFailed || errored[name]:
 			r.Status, r.Diff = StatusError, strings.TrimSpace(st.log)
+		case st.failed && unwritten[name]:
+			r.Status, r.Diff = StatusInProgress, strings.TrimSpace(st.log)
 		case st.failed:
 			r.Status, r.Diff = StatusFail, strings.TrimSpace(st.log)
 		default:
@@ -75,6 +94,20 @@ func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) 
 		}
 	}
 	return results, nil
+}
+
+// notImplemented reports whether the native lane of rep answered
+// NOT_IMPLEMENTED: the scaffold's skeleton handler, not written yet.
+func notImplemented(rep *Report) bool {
+	if rep == nil {
+		return false
+	}
+	for _, r := range rep.Results {
+		if r.Lane == LaneNative && r.Output.Error != nil && r.Output.Error.Code == tool.CodeNotImplemented {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptTools maps a script name to its tool's canonical name (wu_status →

@@ -167,8 +167,8 @@ func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
 	f.Func().Id("init").Params().Block(reg)
 
 	f.Line()
-	f.Commentf("%s serves %s natively. Until it is written the tool answers NOT_IMPLEMENTED, so its", t.Handler, t.Spec.Name)
-	f.Comment("parity script fails and its route stays adapter.")
+	f.Commentf("%s serves %s natively. Until it is written the tool answers NOT_IMPLEMENTED, so", t.Handler, t.Spec.Name)
+	f.Comment("parity reports it in progress (exit 1 unless --allow-in-progress) and its route stays adapter.")
 	f.Func().Id(t.Handler).Params(
 		jen.Id("ctx").Qual(pathContext, "Context"),
 		jen.Id("env").Op("*").Qual(pathTool, "Env"),

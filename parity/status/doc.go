@@ -13,7 +13,10 @@
 //     routes and tiers come from the caller, so the package is usable on any corpus.
 //   - A missing results file is not an error: every tool's parity state is "none" and
 //     the report says the file was not found. A results file that exists but cannot be
-//     read or has another schema version is an error (a stale reader must not guess).
+//     read or has a schema version parity.ReadResults does not read is an error (a stale
+//     reader must not guess). Each tool's time is its own last run (results merge per
+//     tool), and a tool in progress (a scaffolded handler answering NOT_IMPLEMENTED) has
+//     its own parity state, apart from failures.
 //   - Output is deterministic for the same inputs: tools sorted by name, the clock
 //     injected, the JSON field order fixed by the types below (documented on Report).
 //   - The HTML page makes no network fetch: CSS and JavaScript are inline, and every

@@ -30,7 +30,7 @@ func sharedList(calls []string) string {
 // the maps do not know (one added to the model later) sorts at its map's "other" rank and
 // is shown as its own string.
 var (
-	parityRank = map[string]int{ParityFail: 0, ParityError: 1, ParityNone: 3, ParityPass: 4}
+	parityRank = map[string]int{ParityFail: 0, ParityError: 1, ParityInProgress: 2, ParityNone: 3, ParityPass: 4}
 	stageRank  = map[string]int{StageNativeWithoutParity: 0, StageAdapter: 1, StageShadow: 3, StageNativeWithParity: 4, StageNativeOnly: 5}
 )
 

@@ -24,12 +24,15 @@ const SchemaVersion = 1
 const DefaultResults = ".cmdbridge/parity/last.json"
 
 // Parity states of a tool: the parity package's statuses, plus none when the results file
-// is missing or does not mention the tool.
+// is missing or does not mention the tool. In progress is a scaffolded tool whose native
+// handler still answers NOT_IMPLEMENTED: its parity fails (Diff holds the diff) because
+// the handler is not written yet, not because the suite is broken.
 const (
-	ParityPass  = parity.StatusPass
-	ParityFail  = parity.StatusFail
-	ParityError = parity.StatusError
-	ParityNone  = "none"
+	ParityPass       = parity.StatusPass
+	ParityFail       = parity.StatusFail
+	ParityError      = parity.StatusError
+	ParityInProgress = parity.StatusInProgress
+	ParityNone       = "none"
 )
 
 // Stages of a tool's migration. Every tool is in exactly one.
@@ -119,7 +122,8 @@ type ResultsInfo struct {
 	Path string `json:"path"`
 	// Found is false when the file does not exist (every parity state is then none).
 	Found bool `json:"found"`
-	// RunAt is when that parity run happened; absent when the file was not found.
+	// RunAt is when the last parity run that wrote the file happened (each tool's own
+	// run time is its LastParity); absent when the file was not found.
 	RunAt *time.Time `json:"run_at,omitempty"`
 	// UnknownTools are tools named in the results file but not registered (a rename or
 	// a removed tool leaves a stale result behind).
@@ -139,7 +143,7 @@ type Totals struct {
 	NativeOnly          int `json:"native_only"`
 	// ProgressPercent is NativeWithParity / Commands, in percent, one decimal.
 	ProgressPercent float64 `json:"progress_percent"`
-	// Parity counts tools per parity state (pass, fail, error, none).
+	// Parity counts tools per parity state (pass, fail, error, in-progress, none).
 	Parity ParityTotals `json:"parity"`
 	// SchemaWarnings counts the tools whose spec carries warnings.
 	SchemaWarnings int `json:"schema_warnings"`
@@ -147,10 +151,11 @@ type Totals struct {
 
 // ParityTotals count tools per parity state.
 type ParityTotals struct {
-	Pass  int `json:"pass"`
-	Fail  int `json:"fail"`
-	Error int `json:"error"`
-	None  int `json:"none"`
+	Pass       int `json:"pass"`
+	Fail       int `json:"fail"`
+	Error      int `json:"error"`
+	InProgress int `json:"in_progress"`
+	None       int `json:"none"`
 }
 
 // ToolStatus is one tool's row.
@@ -164,9 +169,13 @@ type ToolStatus struct {
 	// HasCommand and HasNative say which implementations exist.
 	HasCommand bool `json:"has_command"`
 	HasNative  bool `json:"has_native"`
-	// Parity is pass, fail, error or none.
+	// Parity is pass, fail, error, in-progress or none.
 	Parity string `json:"parity"`
-	// LastParity is the run time of the results file that holds this tool's result.
+	// InProgress is true when Parity is in-progress: the tool was scaffolded and its
+	// native handler still answers NOT_IMPLEMENTED.
+	InProgress bool `json:"in_progress,omitempty"`
+	// LastParity is when this tool's parity script last ran (its own run time: a run
+	// of other tools leaves it as it was).
 	LastParity *time.Time `json:"last_parity,omitempty"`
 	// ParityLanes and ParityDurationMS come from the tool's result.
 	ParityLanes      []string `json:"parity_lanes,omitempty"`
@@ -238,7 +247,9 @@ func Build(opts Options) (Report, error) {
 		}
 		if r, ok := byTool[t.Name]; ok {
 			st.Parity = r.Status
-			st.LastParity = rep.Results.RunAt
+			st.InProgress = r.Status == ParityInProgress
+			runAt := r.RunAt.UTC()
+			st.LastParity = &runAt
 			st.ParityLanes = r.Lanes
 			st.ParityDurationMS = r.DurationMS
 			if r.Status != parity.StatusPass {
@@ -319,6 +330,8 @@ func totals(tools []ToolStatus) Totals {
 			t.Parity.Fail++
 		case ParityError:
 			t.Parity.Error++
+		case ParityInProgress:
+			t.Parity.InProgress++
 		default:
 			t.Parity.None++
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 )
 
@@ -175,7 +176,7 @@ func TestDefaultResultsPathIsRead(t *testing.T) {
 func TestUnreadableResultsIsAnError(t *testing.T) {
 	cases := map[string]string{
 		"not json":       "{",
-		"future version": `{"schema_version": 2, "run_at": "2026-03-01T09:30:00Z", "tools": []}`,
+		"future version": `{"schema_version": 3, "run_at": "2026-03-01T09:30:00Z", "tools": []}`,
 	}
 	for name, content := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -216,4 +217,49 @@ func TestInvoked(t *testing.T) {
 func TestParityScript(t *testing.T) {
 	assert.Equal(t, "testdata/script/parity/wu_status.txtar", status.ParityScript("wu:status"))
 	assert.Equal(t, "testdata/script/parity/lane_lock_acquire.txtar", status.ParityScript("lane-lock:acquire"))
+}
+
+// TestInProgressIsItsOwnState: a scaffolded tool whose handler still answers
+// NOT_IMPLEMENTED is in-progress in the model (with its diff and its own run time), in the
+// totals and in the text, apart from the failing tools.
+func TestInProgressIsItsOwnState(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "last.json")
+	fileRun := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	toolRun := time.Date(2026, 2, 27, 8, 0, 0, 0, time.UTC)
+	require.NoError(t, parity.Results{RunAt: fileRun, Tools: []parity.ToolResult{
+		{Tool: "wu:claim", Status: parity.StatusInProgress, RunAt: toolRun, Lanes: []string{"subprocess", "adapter", "native"},
+			Diff: "subprocess/native output /error/code\n    want: null\n    got:  \"NOT_IMPLEMENTED\""},
+		{Tool: "mem:signal", Status: parity.StatusFail, Diff: "differs"},
+	}}.Write(path))
+	rep, err := status.Build(status.Options{Dir: dir, Results: path, Tools: []status.Tool{
+		{Name: "wu:claim", Domain: "wu", Route: "adapter", Command: true, Native: true},
+		{Name: "mem:signal", Domain: "memory", Route: "adapter", Command: true},
+	}})
+	require.NoError(t, err)
+	require.Len(t, rep.Tools, 2)
+	claim := rep.Tools[1]
+	require.Equal(t, "wu:claim", claim.Name)
+	assert.Equal(t, status.ParityInProgress, claim.Parity)
+	assert.True(t, claim.InProgress)
+	assert.Contains(t, claim.Diff, "NOT_IMPLEMENTED")
+	require.NotNil(t, claim.LastParity)
+	assert.Equal(t, toolRun, *claim.LastParity, "a tool's time is its own run's, not the file's")
+	assert.Equal(t, fileRun, *rep.Tools[0].LastParity)
+	assert.Equal(t, status.StageAdapter, claim.Stage)
+	assert.Equal(t, status.ParityTotals{Fail: 1, InProgress: 1}, rep.Totals.Parity)
+
+	var b bytes.Buffer
+	require.NoError(t, status.WriteText(&b, rep))
+	text := b.String()
+	assert.Contains(t, text, "failing parity: mem:signal (fail);")
+	assert.NotContains(t, text, "wu:claim (")
+	assert.Contains(t, text, "in progress (scaffolded; the native handler answers NOT_IMPLEMENTED until it is written): wu:claim")
+	assert.Contains(t, text, "parity: 0 pass, 1 fail, 0 error, 1 in progress, 0 none")
+	assert.Regexp(t, `wu:claim\s+adapter\s+adapter\s+in-progress\s`, text)
+
+	var j bytes.Buffer
+	require.NoError(t, status.WriteJSON(&j, rep))
+	assert.Contains(t, j.String(), `"parity": "in-progress",`)
+	assert.Contains(t, j.String(), `"in_progress": true,`)
 }

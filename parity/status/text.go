@@ -51,14 +51,21 @@ func WriteText(w io.Writer, r Report) error {
 	if len(r.Results.UnknownTools) > 0 {
 		fmt.Fprintf(&b, "results for unregistered tools: %s\n", strings.Join(r.Results.UnknownTools, ", "))
 	}
-	var failing []string
+	var failing, inProgress []string
 	for _, t := range r.Tools {
-		if t.Parity == ParityFail || t.Parity == ParityError {
+		switch t.Parity {
+		case ParityFail, ParityError:
 			failing = append(failing, t.Name+" ("+t.Parity+")")
+		case ParityInProgress:
+			inProgress = append(inProgress, t.Name)
 		}
 	}
 	if len(failing) > 0 {
 		fmt.Fprintf(&b, "failing parity: %s; see the diffs with --json or --html\n", strings.Join(failing, ", "))
+	}
+	if len(inProgress) > 0 {
+		fmt.Fprintf(&b, "in progress (scaffolded; the native handler answers NOT_IMPLEMENTED until it is written): %s; see the diffs with --json or --html\n",
+			strings.Join(inProgress, ", "))
 	}
 	if r.Totals.SchemaWarnings > 0 {
 		fmt.Fprintf(&b, "(!) schema warnings (%d tools; see docs/schemas.md):\n", r.Totals.SchemaWarnings)
@@ -70,7 +77,8 @@ func WriteText(w io.Writer, r Report) error {
 	}
 	writeMigrateNext(&b, r.MigrateNext, 5)
 	t := r.Totals
-	fmt.Fprintf(&b, "parity: %d pass, %d fail, %d error, %d none\n", t.Parity.Pass, t.Parity.Fail, t.Parity.Error, t.Parity.None)
+	fmt.Fprintf(&b, "parity: %d pass, %d fail, %d error, %d in progress, %d none\n",
+		t.Parity.Pass, t.Parity.Fail, t.Parity.Error, t.Parity.InProgress, t.Parity.None)
 	fmt.Fprintf(&b, "totals: %d tools; of %d commands, %d native with parity (%.1f%%), %d native without, %d shadow, %d adapter; %d native-only\n",
 		t.Tools, t.Commands, t.NativeWithParity, t.ProgressPercent, t.NativeWithoutParity, t.Shadow, t.Adapter, t.NativeOnly)
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,4 +131,98 @@ func TestParityCLIUsage(t *testing.T) {
 	_, stderr, code, _ = runParityCLI(t, nil, "--dir", pass, "wu:status")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "no parity script for wu:status")
+}
+
+// TestParityCLIMergesPerTool: a run of one tool rewrites only that tool's entry of the
+// results file; the others keep their status and time. Inside a test binary the
+// stale-binary check says it is off.
+func TestParityCLIMergesPerTool(t *testing.T) {
+	pass, _ := filepath.Abs(filepath.Join("testdata", "parity", "pass"))
+	results := filepath.Join(t.TempDir(), "last.json")
+	day1 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	require.NoError(t, parity.Results{RunAt: day1, Tools: []parity.ToolResult{
+		{Tool: "file:write", Status: parity.StatusPass, RunAt: day1, Lanes: []string{"subprocess", "adapter"}},
+		{Tool: "config:get", Status: parity.StatusFail, RunAt: day1, Diff: "old"},
+	}}.Write(results))
+	_, stderr, code, _ := runParityCLI(t, native.NewRegistry(), "--results", results, "--dir", pass, "config:get")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "stale-binary check off: this is a go test binary")
+	got, err := parity.ReadResults(results)
+	require.NoError(t, err)
+	require.Len(t, got.Tools, 2)
+	assert.Equal(t, "file:write", got.Tools[0].Tool)
+	assert.Equal(t, parity.StatusPass, got.Tools[0].Status)
+	assert.Equal(t, day1, got.Tools[0].RunAt, "a tool not run keeps its time")
+	assert.Equal(t, "config:get", got.Tools[1].Tool)
+	assert.Equal(t, parity.StatusPass, got.Tools[1].Status)
+	assert.True(t, got.Tools[1].RunAt.After(day1))
+	assert.True(t, got.RunAt.After(day1))
+}
+
+// TestParityCLIInProgress: a tool whose native handler answers NOT_IMPLEMENTED is
+// reported in progress; the run exits 1 unless --allow-in-progress, which never covers a
+// tool routed native.
+func TestParityCLIInProgress(t *testing.T) {
+	pass, _ := filepath.Abs(filepath.Join("testdata", "parity", "pass"))
+	skeleton := func(routes map[string]string) *native.Registry {
+		reg := native.NewRegistry()
+		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "config:get"}, func(context.Context, *tool.Env, keyIn) tool.Output {
+			return tool.Fail(tool.CodeNotImplemented, "config:get: the native handler is not written yet")
+		})))
+		reg.SetRoutes(routes)
+		return reg
+	}
+	for _, tc := range []struct {
+		name   string
+		routes map[string]string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"default", nil, nil, 1, "parity: exit 1; --allow-in-progress accepts"},
+		{"allowed", nil, []string{"--allow-in-progress"}, 0, "allowed by --allow-in-progress"},
+		{"routed native", map[string]string{"config:get": "native"}, []string{"--allow-in-progress"}, 1, "routed native while in progress"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code, results := runParityCLI(t, skeleton(tc.routes), append([]string{"--dir", pass}, tc.args...)...)
+			assert.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			assert.Contains(t, stdout, "parity: 0 passed, 0 failed, 0 errors, 1 in progress")
+			assert.Contains(t, stderr, "IN PROGRESS (native handler answers NOT_IMPLEMENTED; write it, rebuild, run parity again): config:get")
+			assert.Contains(t, stderr, tc.stderr)
+			res, err := parity.ReadResults(results)
+			require.NoError(t, err)
+			require.Len(t, res.Tools, 1)
+			assert.Equal(t, parity.StatusInProgress, res.Tools[0].Status)
+			assert.Contains(t, res.Tools[0].Diff, "NOT_IMPLEMENTED")
+		})
+	}
+}
+
+// TestParityCLINeverLeavesAnOlderPass: while a tool's script runs, the results file
+// already holds an error for it, so a run that dies there (a lane taking the process
+// down, an interrupt) leaves no older pass behind.
+func TestParityCLINeverLeavesAnOlderPass(t *testing.T) {
+	pass, _ := filepath.Abs(filepath.Join("testdata", "parity", "pass"))
+	results := filepath.Join(t.TempDir(), "last.json")
+	day1 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	require.NoError(t, parity.Results{RunAt: day1, Tools: []parity.ToolResult{
+		{Tool: "config:get", Status: parity.StatusPass, RunAt: day1},
+	}}.Write(results))
+	var during parity.Results
+	reg := native.NewRegistry()
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "config:get"}, func(_ context.Context, _ *tool.Env, in keyIn) tool.Output {
+		var err error
+		during, err = parity.ReadResults(results) // what a crash here would leave
+		require.NoError(t, err)
+		return tool.OK(map[string]any{"key": in.Key, "set": true, "value": true})
+	})))
+	_, stderr, code, _ := runParityCLI(t, reg, "--results", results, "--dir", pass)
+	require.Equal(t, 0, code, stderr)
+	require.Len(t, during.Tools, 1)
+	assert.Equal(t, parity.StatusError, during.Tools[0].Status)
+	assert.Contains(t, during.Tools[0].Diff, "did not finish")
+	after, err := parity.ReadResults(results)
+	require.NoError(t, err)
+	require.Len(t, after.Tools, 1)
+	assert.Equal(t, parity.StatusPass, after.Tools[0].Status)
 }

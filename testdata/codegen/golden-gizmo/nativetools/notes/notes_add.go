@@ -28,8 +28,8 @@ func init() {
 	}
 }
 
-// runAdd serves notes:add natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runAdd serves notes:add natively. Until it is written the tool answers NOT_IMPLEMENTED, so
+// parity reports it in progress (exit 1 unless --allow-in-progress) and its route stays adapter.
 func runAdd(ctx context.Context, env *tool.Env, in AddInput) tool.Output {
 	return tool.Fail(tool.CodeNotImplemented, "notes:add: the native handler is not written yet")
 }

@@ -46,8 +46,8 @@ func init() {
 	}, runGreet))
 }
 
-// runGreet serves demo:greet natively. Until it is written the tool answers NOT_IMPLEMENTED, so its
-// parity script fails and its route stays adapter.
+// runGreet serves demo:greet natively. Until it is written the tool answers NOT_IMPLEMENTED, so
+// parity reports it in progress (exit 1 unless --allow-in-progress) and its route stays adapter.
 func runGreet(ctx context.Context, env *tool.Env, in GreetInput) tool.Output {
 	return tool.Fail(tool.CodeNotImplemented, "demo:greet: the native handler is not written yet")
 }
