@@ -14,4 +14,11 @@ const (
 	DatePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 	// DurationPattern is a DURATION: <int><unit>, unit one of s m h d w.
 	DurationPattern = `^([0-9]+)([smhdw])$`
+	// NonBlankPattern is a string that is not blank: it holds at least one character
+	// other than white space (what a check of strings.TrimSpace(v) != "" refuses, up to
+	// the Unicode spaces outside ASCII).
+	NonBlankPattern = `\S`
+	// PlanIDPattern is what a plan belongs to: a WU (WU-<number>) or an initiative
+	// (INIT-<id>, upper-case letters, digits and -).
+	PlanIDPattern = `^(WU-[0-9]+|INIT-[0-9A-Z][0-9A-Z-]*)$`
 )

@@ -26,7 +26,7 @@ var PlanRequiredSections = []string{"Goal", "Scope", "Approach"}
 const planMinContent = 10
 
 var (
-	planIDRe  = regexp.MustCompile(`^(WU-\d+|INIT-[0-9A-Z][0-9A-Z-]*)$`)
+	planIDRe  = regexp.MustCompile(PlanIDPattern)
 	commentRe = regexp.MustCompile(`^\s*<!--.*-->\s*$`)
 )
 

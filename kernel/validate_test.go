@@ -157,17 +157,15 @@ func TestToolTextsSpeakTool(t *testing.T) {
 }
 
 // TestUsageSpeaksProperties: a lane's own argument check (USAGE, for what the schema
-// cannot say: a date that is no day, a blank reason, an empty id) answers in property
-// words on every lane, with the command's words kept in details.cli_message.
+// cannot say: a date that is no day) answers in property words on every lane, with the
+// command's words kept in details.cli_message.
 func TestUsageSpeaksProperties(t *testing.T) {
 	k := corpusKernel(t)
 	cases := []struct {
 		tool, input, lane, message, cli string
 	}{
-		{"initiative:status", `{"id":""}`, kernel.LaneAdapter, "id is required", "missing required argument ID"},
-		{"initiative:status", `{"id":""}`, kernel.LaneNative, "id is required", "missing required argument ID"},
-		{"wu:block", `{"id":"WU-1","reason":"  "}`, kernel.LaneAdapter, `invalid value "  " for reason: expected non-empty string`, `invalid value "  " for --reason: expected non-empty string`},
-		{"wu:block", `{"id":"WU-1","reason":"  "}`, kernel.LaneNative, `invalid value "  " for reason: expected non-empty string`, `invalid value "  " for --reason: expected non-empty string`},
+		{"initiative:create", `{"target_date":"2026-02-30","title":"x"}`, kernel.LaneAdapter, `invalid value "2026-02-30" for target_date: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --target-date: expected YYYY-MM-DD date`},
+		{"initiative:create", `{"target_date":"2026-02-30","title":"x"}`, kernel.LaneNative, `invalid value "2026-02-30" for target_date: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --target-date: expected YYYY-MM-DD date`},
 		{"flow:report", `{"start":"2026-02-30"}`, kernel.LaneAdapter, `invalid value "2026-02-30" for start: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --start: expected YYYY-MM-DD date`},
 		{"flow:report", `{"start":"2026-02-30"}`, kernel.LaneNative, `invalid value "2026-02-30" for start: expected YYYY-MM-DD date`, `invalid value "2026-02-30" for --start: expected YYYY-MM-DD date`},
 	}
@@ -196,6 +194,8 @@ func TestMalformedValuesNeverReachALane(t *testing.T) {
 		lanes             []string
 	}{
 		{"wu:status", `{"id":"nope"}`, "/id", both},
+		{"initiative:status", `{"id":""}`, "/id", both},
+		{"wu:block", `{"id":"WU-1","reason":"  "}`, "/reason", both},
 		{"mem:delete", `{"older_than":"soon"}`, "/older_than", both},
 		{"backlog:status", `{"status":["ready","Done"]}`, "/status/1", both},
 		{"flow:bottlenecks", `{"limit":-1}`, "/limit", both},

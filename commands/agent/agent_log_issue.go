@@ -26,8 +26,8 @@ func newAgentLogIssueApp() *cli.App {
 		Flags: []cli.Flag{
 			category,
 			severity,
-			&cli.StringFlag{Name: "title", Usage: "short title (5 to 100 characters)", Required: true},
-			&cli.StringFlag{Name: "description", Usage: "what happened (10 to 2000 characters)", Required: true},
+			convention.Keywords(&cli.StringFlag{Name: "title", Usage: "short title (5 to 100 characters)", Required: true}, 5, 100, ""),
+			convention.Keywords(&cli.StringFlag{Name: "description", Usage: "what happened (10 to 2000 characters)", Required: true}, 10, 2000, ""),
 			&cli.StringFlag{Name: "resolution", Usage: "how it was resolved"},
 			&cli.StringSliceFlag{Name: "tag", Usage: "tag (repeatable)"},
 			&cli.StringFlag{Name: "step", Usage: "the workflow step the agent was in"},

@@ -3,9 +3,11 @@ package all_test
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/assert"
@@ -176,9 +178,27 @@ func sample(s *jsonschema.Schema, p string) any {
 	case "integer":
 		return 1
 	case "array":
-		return []any{word(ps.Items.Description + " " + ps.Description)}
+		return []any{fit(ps.Items, word(ps.Items.Description+" "+ps.Description))}
 	}
-	return word(ps.Description)
+	return fit(ps, word(ps.Description))
+}
+
+// fit makes w a value the property's own keywords accept (its length, its form), so
+// that only the rules between properties decide whether the schema refuses an input.
+func fit(ps *jsonschema.Schema, w string) string {
+	if ps.Pattern != "" && !regexp.MustCompile(ps.Pattern).MatchString(w) {
+		for _, v := range []string{"software_delivery.x"} {
+			if regexp.MustCompile(ps.Pattern).MatchString(v) {
+				w = v
+			}
+		}
+	}
+	if ps.MinLength != nil {
+		for utf8.RuneCountInString(w) < *ps.MinLength {
+			w += "x"
+		}
+	}
+	return w
 }
 
 // word picks a string of the form a description asks for.

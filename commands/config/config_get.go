@@ -20,7 +20,7 @@ func newConfigGetApp() *cli.App {
 		Usage:    "Print a workspace.yaml value by dotted key, as the file has it",
 		ReadOnly: true, Idempotent: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "key", Usage: "dotted path from the root of workspace.yaml, e.g. software_delivery.git.push", Required: true},
+			convention.Keywords(&cli.StringFlag{Name: "key", Usage: "dotted path from the root of workspace.yaml, e.g. software_delivery.git.push", Required: true}, 0, 0, ops.ConfigKeyPattern),
 		},
 		Action: configGet,
 	})

@@ -21,7 +21,7 @@ func newConfigSetApp() *cli.App {
 		Name:  "config:set",
 		Usage: "Set a workspace.yaml value by dotted key and commit it",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "key", Usage: "dotted path from the root of workspace.yaml", Required: true},
+			convention.Keywords(&cli.StringFlag{Name: "key", Usage: "dotted path from the root of workspace.yaml", Required: true}, 0, 0, ops.ConfigKeyPattern),
 			&cli.StringFlag{Name: "value", Usage: "new value: true/false and numbers are typed; lists get comma-separated items appended", Required: true},
 		},
 		Destructive: true,

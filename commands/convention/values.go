@@ -251,3 +251,30 @@ func Int(name, usage string, def int, lo, hi *int) *cli.IntFlag {
 
 // Bound returns a pointer to n, for Int's range bounds.
 func Bound(n int) *int { return &n }
+
+// Keywords attaches to a STRING flag the schema keywords of what the action checks of
+// its value beyond argv (a length, a form), so the kernel refuses on every lane what the
+// command would refuse with VALIDATION (docs/schemas.md, "What a schema says"). Give 0
+// for no minLength or maxLength and "" for no pattern.
+func Keywords(f *cli.StringFlag, minLength, maxLength int, pattern string) *cli.StringFlag {
+	return legacy.Constrain(f, func(s *jsonschema.Schema) {
+		if minLength > 0 {
+			s.MinLength = jsonschema.Ptr(minLength)
+		}
+		if maxLength > 0 {
+			s.MaxLength = jsonschema.Ptr(maxLength)
+		}
+		if pattern != "" {
+			s.Pattern = pattern
+		}
+	})
+}
+
+// NonEmpty is a STRING flag the action refuses empty: minLength 1.
+func NonEmpty(f *cli.StringFlag) *cli.StringFlag { return Keywords(f, 1, 0, "") }
+
+// NonBlank is a STRING flag the action refuses blank (empty once trimmed): the pattern
+// delivery.NonBlankPattern.
+func NonBlank(f *cli.StringFlag) *cli.StringFlag {
+	return Keywords(f, 0, 0, delivery.NonBlankPattern)
+}

@@ -21,7 +21,7 @@ func newFileDeleteApp() *cli.App {
 		Destructive: true, Idempotent: true,
 		Paths: map[string]string{"path": "write"},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "path", Usage: "file or directory to delete", Required: true},
+			convention.NonEmpty(&cli.StringFlag{Name: "path", Usage: "file or directory to delete", Required: true}),
 			&cli.BoolFlag{Name: "recursive", Usage: "delete a directory and everything in it"},
 			&cli.BoolFlag{Name: "force", Usage: "a missing path is not an error"},
 		},

@@ -28,8 +28,8 @@ func newFileEditApp() *cli.App {
 		Destructive: true,
 		Paths:       map[string]string{"path": "write"},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "path", Usage: "file to edit", Required: true},
-			&cli.StringFlag{Name: "old-string", Usage: "exact bytes to replace (non-empty)", Required: true},
+			convention.NonEmpty(&cli.StringFlag{Name: "path", Usage: "file to edit", Required: true}),
+			convention.NonEmpty(&cli.StringFlag{Name: "old-string", Usage: "exact bytes to replace (non-empty)", Required: true}),
 			&cli.StringFlag{Name: "new-string", Usage: "replacement bytes (may be empty)", Required: true},
 			&cli.BoolFlag{Name: "replace-all", Usage: "replace every occurrence instead of exactly one"},
 		},

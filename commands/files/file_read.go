@@ -21,7 +21,7 @@ func newFileReadApp() *cli.App {
 		ReadOnly: true, Idempotent: true,
 		Paths: map[string]string{"path": "read"},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "path", Usage: "file to read", Required: true},
+			convention.NonEmpty(&cli.StringFlag{Name: "path", Usage: "file to read", Required: true}),
 			convention.Int("start-line", "first line to print, 1-based", 0, convention.Bound(1), nil),
 			convention.Int("end-line", "last line to print, inclusive", 0, convention.Bound(1), nil),
 			convention.Int("max-size", "largest file size accepted, in bytes", 10485760, nil, nil),

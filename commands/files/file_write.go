@@ -21,7 +21,7 @@ func newFileWriteApp() *cli.App {
 		Destructive: true, Idempotent: true,
 		Paths: map[string]string{"path": "write"},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "path", Usage: "file to write", Required: true},
+			convention.NonEmpty(&cli.StringFlag{Name: "path", Usage: "file to write", Required: true}),
 			&cli.StringFlag{Name: "content", Usage: "the bytes to write (may be empty)", Required: true},
 			convention.Enum("encoding", "encoding of --content", "utf8", "utf8", "base64"),
 			&cli.BoolFlag{Name: "no-create-dirs", Usage: "fail instead of creating missing parent directories"},

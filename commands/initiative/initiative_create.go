@@ -19,7 +19,7 @@ func newInitiativeCreateApp() *cli.App {
 		Name:  "initiative:create",
 		Usage: "Create an initiative file and commit it",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "title", Usage: "initiative title", Required: true},
+			convention.NonBlank(&cli.StringFlag{Name: "title", Usage: "initiative title", Required: true}),
 			&cli.StringFlag{Name: "id", Usage: "initiative id (default: the next INIT-<n>)"},
 			&cli.StringFlag{Name: "slug", Usage: "unique kebab-case slug (default: kebab of the title)"},
 			&cli.StringFlag{Name: "description", Usage: "what the initiative delivers"},

@@ -20,7 +20,7 @@ func newInitiativeStatusApp() *cli.App {
 		Usage:    "Show an initiative with its progress, phases and WUs",
 		ReadOnly: true, Idempotent: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "id", Usage: "initiative id or slug (or the positional ID)"},
+			convention.NonEmpty(&cli.StringFlag{Name: "id", Usage: "initiative id or slug (or the positional ID)"}),
 		},
 		Args: []convention.Arg{{Name: "id", Usage: "initiative id or slug"}},
 		// --id or the positional: the action checks that one is given.

@@ -26,7 +26,7 @@ func newPlanCreateApp() *cli.App {
 		Name:  "plan:create",
 		Usage: "Create the plan file of a WU or initiative from the template and commit it",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id> (must exist)", Required: true},
+			convention.Keywords(&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id> (must exist)", Required: true}, 0, 0, delivery.PlanIDPattern),
 			&cli.StringFlag{Name: "title", Usage: "plan title", Required: true},
 		},
 		Action: planCreate,

@@ -22,7 +22,7 @@ func newPlanEditApp() *cli.App {
 		Name:  "plan:edit",
 		Usage: "Replace or append to one section of a plan and commit it",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id> whose plan to edit", Required: true},
+			convention.Keywords(&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id> whose plan to edit", Required: true}, 0, 0, delivery.PlanIDPattern),
 			&cli.StringFlag{Name: "section", Usage: "section heading without '## '", Required: true},
 			&cli.StringFlag{Name: "content", Usage: "new body of the section"},
 			&cli.StringFlag{Name: "append", Usage: "line(s) added at the end of the section"},

@@ -23,8 +23,8 @@ func newPlanLinkApp() *cli.App {
 		Usage:      "Link an existing plan to a WU (plan, spec_refs) or initiative (related_plan)",
 		Idempotent: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id>", Required: true},
-			&cli.StringFlag{Name: "plan", Usage: "plan path inside plansDir or lumenflow://plans/ URI", Required: true},
+			convention.Keywords(&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id>", Required: true}, 0, 0, delivery.PlanIDPattern),
+			convention.NonEmpty(&cli.StringFlag{Name: "plan", Usage: "plan path inside plansDir or lumenflow://plans/ URI", Required: true}),
 		},
 		// Replaces the plan a WU or initiative already links.
 		Destructive: true,

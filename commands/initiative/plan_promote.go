@@ -23,7 +23,7 @@ func newPlanPromoteApp() *cli.App {
 		Usage:      "Mark a complete plan as approved and commit it",
 		Idempotent: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id> whose plan to promote", Required: true},
+			convention.Keywords(&cli.StringFlag{Name: "id", Usage: "WU-<n> or INIT-<id> whose plan to promote", Required: true}, 0, 0, delivery.PlanIDPattern),
 			&cli.BoolFlag{Name: "force", Usage: "skip the completeness check"},
 		},
 		Action: planPromote,

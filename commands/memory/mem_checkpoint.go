@@ -20,7 +20,7 @@ func newMemCheckpointApp() *cli.App {
 		Name:  "mem:checkpoint",
 		Usage: "Record a progress checkpoint as a memory node (and a WU checkpoint event)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "note", Usage: "what was achieved (non-empty)", Required: true},
+			convention.NonBlank(&cli.StringFlag{Name: "note", Usage: "what was achieved (non-empty)", Required: true}),
 			convention.WU("wu", "work unit (default: the current session's)", false),
 			&cli.StringFlag{Name: "session", Usage: "session uuid (default: the current session's)"},
 			&cli.StringFlag{Name: "progress", Usage: "progress summary"},

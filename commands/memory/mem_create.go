@@ -19,7 +19,7 @@ func newMemCreateApp() *cli.App {
 		Name:  "mem:create",
 		Usage: "Create a memory node (a discovery by default)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "message", Usage: "node content (non-empty)", Required: true},
+			convention.NonBlank(&cli.StringFlag{Name: "message", Usage: "node content (non-empty)", Required: true}),
 			convention.WU("wu", "work unit (default: the current session's)", false),
 			&cli.StringFlag{Name: "type", Usage: "node type, or bug, idea, question, dependency (a tagged discovery)", Value: ops.DefaultMemCreateType},
 			&cli.StringSliceFlag{Name: "tags", Usage: "tag (repeatable)"},

@@ -21,7 +21,7 @@ func newMemSignalApp() *cli.App {
 		Name:  "mem:signal",
 		Usage: "Send a coordination signal to other agents",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "message", Usage: "signal text (non-empty once trimmed)", Required: true},
+			convention.NonBlank(&cli.StringFlag{Name: "message", Usage: "signal text (non-empty once trimmed)", Required: true}),
 			convention.WU("wu", "work unit the signal is about (default: the current session's)", false),
 			&cli.StringFlag{Name: "lane", Usage: "lane the signal is about"},
 			&cli.StringFlag{Name: "type", Usage: "signal type", Value: delivery.DefaultSignalType},

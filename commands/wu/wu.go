@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands/convention"
@@ -108,6 +109,9 @@ func (v *nonEmptyValue) String() string { return v.value }
 
 // Expected names the accepted form for the usage message.
 func (v *nonEmptyValue) Expected() string { return "non-empty string" }
+
+// Constrain says in the schema what Set refuses: a blank value (legacy.Constrained).
+func (v *nonEmptyValue) Constrain(s *jsonschema.Schema) { s.Pattern = delivery.NonBlankPattern }
 
 // nonEmpty declares a required STRING flag that rejects an empty value as a usage error.
 func nonEmpty(name, usage string) *cli.GenericFlag {

@@ -20,7 +20,7 @@ func newWUClaimApp() *cli.App {
 		Usage: "Claim a ready WU: lock its lane, mark it in_progress and create its worktree",
 		Flags: []cli.Flag{
 			convention.WU("id", "WU to claim", true),
-			&cli.StringFlag{Name: "lane", Usage: "lane of the WU (must match its spec)", Required: true},
+			convention.NonBlank(&cli.StringFlag{Name: "lane", Usage: "lane of the WU (must match its spec)", Required: true}),
 			&cli.BoolFlag{Name: "branch-only", Usage: "work in the main checkout instead of a worktree"},
 			&cli.BoolFlag{Name: "force", Usage: "skip the dependency and WIP checks (never the lock)"},
 		},

@@ -40,7 +40,7 @@ func newWUEditApp() *cli.App {
 		Usage: "Edit spec fields of a WU that is not done",
 		Flags: []cli.Flag{
 			convention.WU("id", "WU to edit", true),
-			&cli.StringFlag{Name: "title", Usage: "new title"},
+			convention.NonBlank(&cli.StringFlag{Name: "title", Usage: "new title"}),
 			&cli.StringFlag{Name: "description", Usage: "new description"},
 			&cli.StringSliceFlag{Name: "acceptance", Usage: "acceptance criterion to add (repeatable)"},
 			&cli.BoolFlag{Name: "replace-acceptance", Usage: "replace the acceptance list instead of appending"},
@@ -48,7 +48,7 @@ func newWUEditApp() *cli.App {
 			&cli.BoolFlag{Name: "replace-code-paths", Usage: "replace the code paths instead of appending"},
 			&cli.StringFlag{Name: "notes", Usage: "note to append on a new line"},
 			&cli.BoolFlag{Name: "replace-notes", Usage: "replace the notes instead of appending"},
-			&cli.StringFlag{Name: "lane", Usage: "new lane (not while in_progress or blocked)"},
+			convention.NonBlank(&cli.StringFlag{Name: "lane", Usage: "new lane (not while in_progress or blocked)"}),
 			convention.Enum("priority", "new priority", "", delivery.Priorities...),
 			convention.Enum("type", "new type", "", delivery.WUTypes...),
 			convention.Enum("exposure", "new exposure", "", delivery.Exposures...),

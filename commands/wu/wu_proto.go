@@ -18,8 +18,8 @@ func newWUProtoApp() *cli.App {
 		Name:  "wu:proto",
 		Usage: "Create a prototype WU with relaxed rules and claim it right away",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "lane", Usage: "the lane of the prototype", Required: true},
-			&cli.StringFlag{Name: "title", Usage: "the prototype's title", Required: true},
+			convention.NonBlank(&cli.StringFlag{Name: "lane", Usage: "the lane of the prototype", Required: true}),
+			convention.NonBlank(&cli.StringFlag{Name: "title", Usage: "the prototype's title", Required: true}),
 			&cli.StringFlag{Name: "description", Usage: "what the prototype explores"},
 			&cli.StringSliceFlag{Name: "code-paths", Usage: "a path the prototype touches (repeatable)"},
 			&cli.StringSliceFlag{Name: "labels", Usage: "a label (repeatable, never split on commas)"},

@@ -21,6 +21,19 @@ import (
 var ConfigRootKeys = []string{"id", "name", "packs", "lanes", "policies", "security",
 	"software_delivery", "control_plane", "memory_namespace", "event_namespace"}
 
+// ConfigKeyPattern is the form of a key config:get and config:set accept, as a JSON
+// Schema pattern: a dotted path whose root (up to the first ".") is one of
+// ConfigRootKeys; the rest of the path is checked against the file.
+var ConfigKeyPattern = configKeyPattern()
+
+func configKeyPattern() string {
+	roots := make([]string, len(ConfigRootKeys))
+	for i, k := range ConfigRootKeys {
+		roots[i] = regexp.QuoteMeta(k)
+	}
+	return `^(?:` + strings.Join(roots, "|") + `)(?:\.|$)`
+}
+
 // managedKeys name the command that owns each managed root key.
 var managedKeys = map[string]string{"packs": "pack:install", "lanes": "lane:edit",
 	"security": "security:set", "id": "workspace-init", "name": "workspace-init", "policies": "policy:set"}

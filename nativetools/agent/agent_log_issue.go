@@ -37,6 +37,10 @@ type LogIssueInput struct {
 func (LogIssueInput) AdjustSchema(s *jsonschema.Schema) {
 	shell.Choices(s, "category", delivery.IncidentCategories...)
 	shell.Choices(s, "severity", delivery.IncidentSeverities...)
+	shell.MinLength(s, 5, "title")
+	shell.MaxLength(s, 100, "title")
+	shell.MinLength(s, 10, "description")
+	shell.MaxLength(s, 2000, "description")
 }
 
 func init() {

@@ -80,8 +80,8 @@ func TestLogIssueFailures(t *testing.T) {
 		{"bad severity before a missing category", `{"severity":"critical"}`, nativetest.InvalidAt("/severity"), nil},
 		{"missing severity", `{"category":"tooling","title":"Gate flaked","description":"vet timed out"}`, nativetest.InvalidAt("/severity"), nil},
 		{"missing description", `{"category":"tooling","severity":"minor","title":"Gate flaked"}`, nativetest.InvalidAt("/description"), nil},
-		{"lengths", `{"category":"tooling","severity":"minor","title":"","description":"short"}`, tool.CodeValidation,
-			[]string{"title must be 5 to 100 characters (got 0)", "description must be 10 to 2000 characters (got 5)"}},
+		{"title too short for the schema", `{"category":"tooling","severity":"minor","title":"","description":"vet timed out"}`, nativetest.InvalidAt("/title"), nil},
+		{"description too short for the schema", `{"category":"tooling","severity":"minor","title":"Gate flaked","description":"short"}`, nativetest.InvalidAt("/description"), nil},
 		{"no session", `{` + ok + `}`, tool.CodeNotFound, nil},
 	}
 	for _, tc := range cases {

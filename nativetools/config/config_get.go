@@ -7,6 +7,8 @@ package config
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -19,6 +21,12 @@ import (
 // The schema requires key; "" is an unknown root key (VALIDATION).
 type GetInput struct {
 	Key string `json:"key" jsonschema:"dotted path from the root of workspace.yaml, e.g. software_delivery.git.push"`
+}
+
+// AdjustSchema gives key the form the command checks (a known root key), so the schema
+// equals the adapter's.
+func (GetInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.Pattern(s, ops.ConfigKeyPattern, "key")
 }
 
 func init() {

@@ -69,11 +69,11 @@ func TestGetFailsWithTheCommandsCodes(t *testing.T) {
 		code             string
 	}{
 		{"absent key is refused by the schema", root, `{}`, nil, nativetest.InvalidAt("/key")},
-		{"empty key is an unknown root", root, `{"key":""}`, nil, tool.CodeValidation},
-		{"unknown root key", root, `{"key":"bogus.key"}`, nil, tool.CodeValidation},
+		{"empty key is refused by the schema", root, `{"key":""}`, nil, nativetest.InvalidAt("/key")},
+		{"unknown root key is refused by the schema", root, `{"key":"bogus.key"}`, nil, nativetest.InvalidAt("/key")},
 		{"no workspace", outside, `{"key":"id"}`, nil, tool.CodeNoWorkspace},
-		{"validation before no workspace", outside, `{"key":"bogus"}`, nil, tool.CodeValidation},
-		{"bad environment first", root, `{"key":"bogus"}`, map[string]string{"DELIVERY_NOW": "yesterday"}, tool.CodeUsage},
+		{"the schema before no workspace", outside, `{"key":"bogus"}`, nil, nativetest.InvalidAt("/key")},
+		{"bad environment first", root, `{"key":"software_delivery.git.push"}`, map[string]string{"DELIVERY_NOW": "yesterday"}, tool.CodeUsage},
 		{"wrong JSON type", root, `{"key":1}`, nil, nativetest.InvalidAt("/key")},
 		{"the schema before the environment", root, `{}`, map[string]string{"DELIVERY_NOW": "yesterday"}, nativetest.InvalidAt("/key")},
 	}

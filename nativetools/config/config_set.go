@@ -7,6 +7,8 @@ package config
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -21,6 +23,12 @@ import (
 type SetInput struct {
 	Key   string `json:"key" jsonschema:"dotted path from the root of workspace.yaml"`
 	Value string `json:"value" jsonschema:"new value: true/false and numbers are typed; lists get comma-separated items appended"`
+}
+
+// AdjustSchema gives key the form the command checks (a known root key), so the schema
+// equals the adapter's.
+func (SetInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.Pattern(s, ops.ConfigKeyPattern, "key")
 }
 
 func init() {

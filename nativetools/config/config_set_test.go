@@ -56,7 +56,8 @@ func TestSetFailsWithTheCommandsCodes(t *testing.T) {
 		{"whole section", `{"key":"software_delivery","value":"x"}`, true, tool.CodeValidation},
 		{"through a list", `{"key":"software_delivery.lanes.definitions.x","value":"x"}`, true, tool.CodeValidation},
 		{"no workspace", `{"key":"memory_namespace","value":"x"}`, false, tool.CodeNoWorkspace},
-		{"validation before no workspace", `{"key":"nope","value":"x"}`, false, tool.CodeValidation},
+		{"validation before no workspace", `{"key":"lanes","value":"x"}`, false, tool.CodeValidation},
+		{"unknown root key is refused by the schema", `{"key":"nope","value":"x"}`, false, nativetest.InvalidAt("/key")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

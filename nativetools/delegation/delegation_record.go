@@ -5,6 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -19,6 +21,11 @@ type RecordInput struct {
 	TargetWUID string `json:"target_wu_id" jsonschema:"the WU delegated to"`
 	Lane       string `json:"lane,omitempty" jsonschema:"lane of the delegation (default: the target WU's lane)"`
 	Intent     string `json:"intent,omitempty" jsonschema:"delegation or legacy-spawn (default delegation)"`
+}
+
+// AdjustSchema gives both WU ids the WU-<number> form the handler checks.
+func (RecordInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "parent_wu_id", "target_wu_id")
 }
 
 func init() {

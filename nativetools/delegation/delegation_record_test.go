@@ -48,7 +48,7 @@ func TestRecordRefusals(t *testing.T) {
 	cases := map[string]string{
 		`{"parent_wu_id":"WU-1","target_wu_id":"WU-9"}`:                 tool.CodeNotFound,
 		`{"parent_wu_id":"WU-9","target_wu_id":"WU-1"}`:                 tool.CodeNotFound,
-		`{"parent_wu_id":"wu1","target_wu_id":"WU-1"}`:                  tool.CodeValidation,
+		`{"parent_wu_id":"wu1","target_wu_id":"WU-1"}`:                  tool.CodeInvalidInput,
 		`{"parent_wu_id":"WU-1","target_wu_id":"WU-1","intent":"fork"}`: tool.CodeValidation,
 	}
 	for input, code := range cases {

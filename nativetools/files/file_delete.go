@@ -7,6 +7,8 @@ package files
 import (
 	"context"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -21,6 +23,11 @@ type DeleteInput struct {
 	Path      string `json:"path" jsonschema:"file or directory to delete"`
 	Recursive bool   `json:"recursive,omitempty" jsonschema:"delete a directory and everything in it"`
 	Force     bool   `json:"force,omitempty" jsonschema:"a missing path is not an error"`
+}
+
+// AdjustSchema refuses an empty path (the workspace root), as the adapter's schema does.
+func (DeleteInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.MinLength(s, 1, "path")
 }
 
 func init() {

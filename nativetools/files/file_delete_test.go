@@ -65,7 +65,7 @@ func TestDeleteFailsWithTheCommandsCodes(t *testing.T) {
 		{"absent path", `{"recursive":true}`, nativetest.InvalidAt("/path")},
 		{"a directory without recursive", `{"path":"notes"}`, tool.CodeValidation},
 		{"the root", `{"path":".","recursive":true}`, tool.CodeValidation},
-		{"the root as empty", `{"path":"","recursive":true}`, tool.CodeValidation},
+		{"the root as empty is refused by the schema", `{"path":"","recursive":true}`, nativetest.InvalidAt("/path")},
 		{"missing", `{"path":"nope.txt"}`, tool.CodeNotFound},
 		{".git", `{"path":".git","recursive":true}`, tool.CodePathOutsideWorkspace},
 		{"outside", `{"path":"` + filepath.Join(outside, "keep.txt") + `"}`, tool.CodePathOutsideWorkspace},

@@ -38,6 +38,7 @@ func (ReadInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["max_size"].Default = json.RawMessage(`10485760`)
 	s.Properties["encoding"].Default = json.RawMessage(`"utf8"`)
 	shell.Choices(s, "encoding", "utf8", "base64")
+	shell.MinLength(s, 1, "path")
 }
 
 func init() {

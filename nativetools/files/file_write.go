@@ -33,6 +33,7 @@ type WriteInput struct {
 func (WriteInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["encoding"].Default = json.RawMessage(`"utf8"`)
 	shell.Choices(s, "encoding", "utf8", "base64")
+	shell.MinLength(s, 1, "path")
 }
 
 func init() {

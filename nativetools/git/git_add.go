@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -14,6 +16,11 @@ import (
 // AddInput is git:add's input.
 type AddInput struct {
 	Files []string `json:"files" jsonschema:"paths to stage (relative to the workspace root); deletions are staged too"`
+}
+
+// AdjustSchema refuses an empty files list, as the handler does.
+func (AddInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.NonEmpty(s, "files")
 }
 
 func init() {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -15,6 +17,11 @@ type CommitInput struct {
 	Message    string   `json:"message" jsonschema:"commit message (its first line is the subject)"`
 	Files      []string `json:"files,omitempty" jsonschema:"stage and commit exactly these paths; without it the staged paths are committed"`
 	AllowEmpty bool     `json:"allow_empty,omitempty" jsonschema:"allow a commit that changes nothing"`
+}
+
+// AdjustSchema refuses an empty message, as the handler does.
+func (CommitInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.MinLength(s, 1, "message")
 }
 
 func init() {

@@ -70,7 +70,7 @@ func TestAddStagesAndConfines(t *testing.T) {
 	assert.Equal(t, "A  a.txt\n?? b.txt", nt.Git(t, ws, "status", "--porcelain"))
 
 	cases := map[string]string{
-		`{"files":[]}`:              tool.CodeValidation,
+		`{"files":[]}`:              tool.CodeInvalidInput,
 		`{"files":["../outside"]}`:  tool.CodePathOutsideWorkspace,
 		`{"files":[".git/config"]}`: tool.CodePathOutsideWorkspace,
 		`{"files":["/etc/passwd"]}`: tool.CodePathOutsideWorkspace,
@@ -88,7 +88,7 @@ func TestCommit(t *testing.T) {
 	nt.Write(t, ws, "b.txt", "b\n")
 	nt.Write(t, ws, "c.txt", "c\n")
 
-	assert.Equal(t, tool.CodeValidation, nt.Code(t, nt.Call(t, ws, "git:commit", `{"message":""}`)))
+	assert.Equal(t, tool.CodeInvalidInput, nt.Code(t, nt.Call(t, ws, "git:commit", `{"message":""}`)))
 	assert.Equal(t, tool.CodeNothingToCommit, nt.Code(t, nt.Call(t, ws, "git:commit", `{"message":"nothing staged"}`)))
 
 	d := nt.Data(t, nt.Call(t, ws, "git:commit", `{"message":"add a\n\nbody","files":["a.txt"]}`))

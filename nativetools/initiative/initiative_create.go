@@ -41,6 +41,7 @@ func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["priority"].Default = json.RawMessage(`"P2"`)
 	shell.Choices(s, "priority", delivery.Priorities...)
 	shell.Dates(s, "target_date")
+	shell.NonBlank(s, "title")
 }
 
 func init() {

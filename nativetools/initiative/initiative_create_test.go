@@ -54,7 +54,7 @@ func TestCreateFailures(t *testing.T) {
 		{"not a date", `{"title":"X","target_date":"2026-3-1"}`, true, nativetest.InvalidAt("/target_date")},
 		{"not a calendar day", `{"title":"X","target_date":"2026-02-30"}`, true, tool.CodeUsage},
 		{"no workspace", `{"title":"X"}`, true, tool.CodeNoWorkspace},
-		{"empty title is given, not missing", `{"title":""}`, false, tool.CodeValidation},
+		{"empty title is refused by the schema", `{"title":""}`, false, nativetest.InvalidAt("/title")},
 		{"empty id is given, not the default", `{"title":"X","id":""}`, false, tool.CodeValidation},
 		{"bad slug", `{"title":"X","slug":"Bad Slug"}`, false, tool.CodeValidation},
 		{"no kebab slug from the title", `{"title":"!!!"}`, false, tool.CodeValidation},

@@ -25,6 +25,7 @@ type StatusInput struct {
 
 // AdjustSchema makes id required, as the command requires --id or the positional ID.
 func (StatusInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.MinLength(s, 1, "id")
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.Required, Properties: []string{"id"}}); err != nil {
 		panic(err)
 	}

@@ -72,7 +72,7 @@ func TestStatusFailures(t *testing.T) {
 		name, dir, input, code string
 	}{
 		{"missing id", root, `{}`, nativetest.InvalidAt("/id")},
-		{"empty id", root, `{"id":""}`, tool.CodeUsage},
+		{"empty id", root, `{"id":""}`, nativetest.InvalidAt("/id")},
 		{"missing id outside a workspace", t.TempDir(), `{}`, nativetest.InvalidAt("/id")},
 		{"unknown id", root, `{"id":"INIT-99"}`, tool.CodeNotFound},
 		{"no workspace", t.TempDir(), `{"id":"INIT-3"}`, tool.CodeNoWorkspace},

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	lock "github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -17,6 +19,12 @@ type AcquireInput struct {
 	WUID         string `json:"wu_id" jsonschema:"work unit taking the lane"`
 	Owner        string `json:"owner" jsonschema:"lock owner identity"`
 	StaleAfterMS int64  `json:"stale_after_ms,omitempty" jsonschema:"staleness threshold in milliseconds (default STALE_LOCK_THRESHOLD_HOURS)"`
+}
+
+// AdjustSchema refuses what the handler refuses for its shape: an empty lane, wu_id or
+// owner.
+func (AcquireInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.MinLength(s, 1, "lane", "wu_id", "owner")
 }
 
 func init() {

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	lock "github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -15,6 +17,11 @@ type ReleaseInput struct {
 	Lane  string `json:"lane" jsonschema:"lane name"`
 	Owner string `json:"owner" jsonschema:"owner releasing the lock"`
 	Force bool   `json:"force,omitempty" jsonschema:"release even when another owner holds the lock"`
+}
+
+// AdjustSchema refuses what the handler refuses for its shape: an empty lane or owner.
+func (ReleaseInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.MinLength(s, 1, "lane", "owner")
 }
 
 func init() {

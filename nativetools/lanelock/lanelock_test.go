@@ -63,7 +63,7 @@ func TestStaleTakeover(t *testing.T) {
 
 func TestLockRefusals(t *testing.T) {
 	ws := nt.Workspace(t)
-	assert.Equal(t, tool.CodeValidation, nt.Code(t, nt.Call(t, ws, "lane-lock:acquire", `{"lane":"","wu_id":"WU-1","owner":"a"}`)))
-	assert.Equal(t, tool.CodeValidation, nt.Code(t, nt.Call(t, ws, "lane-lock:release", `{"lane":"L","owner":""}`)))
+	assert.Equal(t, tool.CodeInvalidInput, nt.Code(t, nt.Call(t, ws, "lane-lock:acquire", `{"lane":"","wu_id":"WU-1","owner":"a"}`)))
+	assert.Equal(t, tool.CodeInvalidInput, nt.Code(t, nt.Call(t, ws, "lane-lock:release", `{"lane":"L","owner":""}`)))
 	assert.Equal(t, tool.CodeNoWorkspace, nt.Code(t, nt.Call(t, t.TempDir(), "lane-lock:acquire", `{"lane":"L","wu_id":"WU-1","owner":"a"}`)))
 }

@@ -30,7 +30,10 @@ type CheckpointInput struct {
 
 // AdjustSchema gives wu the WU-<n> pattern of the command's WU flag, so the schema equals
 // the adapter's.
-func (CheckpointInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "wu") }
+func (CheckpointInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "wu")
+	shell.NonBlank(s, "note")
+}
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

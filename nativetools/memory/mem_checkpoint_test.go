@@ -50,12 +50,12 @@ func TestCheckpointWarnsOnBrokenSession(t *testing.T) {
 }
 
 // TestCheckpointFailures: the schema refuses a missing note and a malformed wu ("" included)
-// before the handler runs, a malformed value before a missing one; a blank note is
-// VALIDATION, before the workspace.
+// before the handler runs, a malformed value before a missing one, and a blank note (its
+// pattern says non-blank).
 func TestCheckpointFailures(t *testing.T) {
 	assertFailures(t, "mem:checkpoint", `{"note":"x"}`, []failure{
 		{"missing note", `{"wu":"WU-1"}`, tool.CodeInvalidInput, "/note"},
-		{"blank note", `{"note":" \t"}`, tool.CodeValidation, ""},
+		{"blank note", `{"note":" \t"}`, tool.CodeInvalidInput, "/note"},
 		{"bad wu before missing note", `{"wu":"12"}`, tool.CodeInvalidInput, "/wu"},
 		{"empty wu", `{"note":"x","wu":""}`, tool.CodeInvalidInput, "/wu"},
 	})

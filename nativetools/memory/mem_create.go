@@ -39,6 +39,7 @@ func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 	shell.WUIDs(s, "wu")
 	shell.MemoryIDs(s, "discovered_from")
 	shell.Choices(s, "priority", delivery.Priorities...)
+	shell.NonBlank(s, "message")
 }
 
 func init() {

@@ -37,6 +37,7 @@ func (SignalInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["type"].Default = json.RawMessage(`"coordination"`)
 	s.Properties["sender"].Default = json.RawMessage(`"system"`)
 	shell.WUIDs(s, "wu")
+	shell.NonBlank(s, "message")
 }
 
 func init() {

@@ -34,12 +34,12 @@ func TestSignalAppends(t *testing.T) {
 }
 
 // TestSignalFailures: the schema refuses a missing message and a malformed wu ("" included)
-// before the handler runs, a malformed value before a missing one; a blank message is
-// VALIDATION, before the workspace.
+// before the handler runs, a malformed value before a missing one, and a blank message
+// (its pattern says non-blank).
 func TestSignalFailures(t *testing.T) {
 	assertFailures(t, "mem:signal", `{"message":"x"}`, []failure{
 		{"missing message", `{}`, tool.CodeInvalidInput, "/message"},
-		{"blank message", `{"message":"   "}`, tool.CodeValidation, ""},
+		{"blank message", `{"message":"   "}`, tool.CodeInvalidInput, "/message"},
 		{"bad wu", `{"message":"x","wu":"12"}`, tool.CodeInvalidInput, "/wu"},
 		{"bad wu before missing message", `{"wu":""}`, tool.CodeInvalidInput, "/wu"},
 	})

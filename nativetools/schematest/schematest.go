@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -73,4 +74,7 @@ var samples = map[string]string{
 	delivery.MemoryIDPattern: "mem-0a7b",
 	delivery.DatePattern:     "2026-03-01",
 	delivery.DurationPattern: "7d",
+	delivery.NonBlankPattern: "x",
+	delivery.PlanIDPattern:   "WU-7",
+	ops.ConfigKeyPattern:     "software_delivery.x",
 }

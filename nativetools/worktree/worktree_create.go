@@ -24,7 +24,10 @@ type CreateInput struct {
 
 // AdjustSchema refuses a branch or base beginning with "-": both reach git as operands,
 // where such a value would be read as an option.
-func (CreateInput) AdjustSchema(s *jsonschema.Schema) { tool.Operands(s, "branch", "base") }
+func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
+	tool.Operands(s, "branch", "base")
+	shell.MinLength(s, 1, "path")
+}
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

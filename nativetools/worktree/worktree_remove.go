@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -16,6 +18,11 @@ type RemoveInput struct {
 	Path         string `json:"path" jsonschema:"worktree directory to remove"`
 	Force        bool   `json:"force,omitempty" jsonschema:"remove even with uncommitted changes, and delete the branch even when it is not merged"`
 	DeleteBranch bool   `json:"delete_branch,omitempty" jsonschema:"also delete the worktree's branch"`
+}
+
+// AdjustSchema refuses an empty path, as the handler does.
+func (RemoveInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.MinLength(s, 1, "path")
 }
 
 func init() {

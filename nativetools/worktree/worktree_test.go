@@ -64,7 +64,7 @@ func TestCreateAndRemoveRefusals(t *testing.T) {
 		{"worktree:create", `{"path":"worktrees","branch":"b"}`, tool.CodePathOutsideWorkspace},
 		{"worktree:create", `{"path":"worktrees/taken","branch":"b"}`, tool.CodeAlreadyExists},
 		{"worktree:create", `{"path":"worktrees/x","branch":"b","base":"no-such-ref"}`, tool.CodeGitError},
-		{"worktree:create", `{"path":"","branch":""}`, tool.CodeValidation},
+		{"worktree:create", `{"path":"","branch":""}`, tool.CodeInvalidInput},
 		// Operands (tool.OperandPattern): git would read these as options.
 		{"worktree:create", `{"path":"worktrees/x","branch":"--edit-description","base":"main"}`, tool.CodeInvalidInput},
 		{"worktree:create", `{"path":"worktrees/x","branch":"b","base":"--detach"}`, tool.CodeInvalidInput},

@@ -26,7 +26,10 @@ type BlockInput struct {
 
 // AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
 // infers equals the adapter's.
-func (BlockInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
+func (BlockInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
+	shell.NonBlank(s, "reason")
+}
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

@@ -44,16 +44,15 @@ func TestBlockAndUnblock(t *testing.T) {
 	assert.Equal(t, tool.CodeInvalidTransition, nt.Code(t, nt.Call(t, ws, "wu:unblock", `{"id":"`+id+`"}`)))
 }
 
-// TestBlockFailures: the schema refuses a missing reason and a malformed id; a blank
-// reason, which it does not state, is USAGE before the workspace is looked for; an
+// TestBlockFailures: the schema refuses a missing or blank reason and a malformed id; an
 // unknown WU is NOT_FOUND.
 func TestBlockFailures(t *testing.T) {
 	refusals(t, "wu:block", []refusal{
 		{"missing reason", `{"id":"WU-1"}`, "/reason"},
+		{"blank reason", `{"id":"WU-1","reason":"  "}`, "/reason"},
 		{"malformed id", `{"id":"one","reason":"x"}`, "/id"},
 	})
 	nt.Failures(t, "wu:block", nil, []nt.Failure{
-		nt.Case("blank reason, no workspace", `{"id":"WU-1","reason":"  "}`, true, tool.CodeUsage),
 		nt.Case("no workspace", `{"id":"WU-1","reason":"x"}`, true, tool.CodeNoWorkspace),
 		nt.Case("unknown WU", `{"id":"WU-9","reason":"x"}`, false, tool.CodeNotFound),
 	})

@@ -29,7 +29,10 @@ type ClaimInput struct {
 
 // AdjustSchema adds the keywords a struct tag cannot carry, so the schema native.New
 // infers equals the adapter's.
-func (ClaimInput) AdjustSchema(s *jsonschema.Schema) { shell.WUIDs(s, "id") }
+func (ClaimInput) AdjustSchema(s *jsonschema.Schema) {
+	shell.WUIDs(s, "id")
+	shell.NonBlank(s, "lane")
+}
 
 func init() {
 	nativetools.Register(native.New(tool.Spec{

@@ -54,7 +54,7 @@ func TestClaimFailures(t *testing.T) {
 		{"no workspace", `{"id":"WU-1","lane":"Core: API"}`, true, tool.CodeNoWorkspace, ""},
 		{"unknown WU", `{"id":"WU-9","lane":"Core: API"}`, false, tool.CodeNotFound, ""},
 		{"lane mismatch", `{"id":"WU-1","lane":"Ops"}`, false, tool.CodeValidation, ""},
-		{"empty lane is given, not missing", `{"id":"WU-1","lane":""}`, false, tool.CodeValidation, ""},
+		{"empty lane is refused by the schema", `{"id":"WU-1","lane":""}`, false, tool.CodeInvalidInput, "/lane"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

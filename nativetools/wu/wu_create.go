@@ -25,10 +25,10 @@ type CreateInput struct {
 	Lane            string   `json:"lane" jsonschema:"lane of the WU (must be defined when lanes are)"`
 	Title           string   `json:"title" jsonschema:"title of the WU"`
 	ID              string   `json:"id,omitempty" jsonschema:"id of the new WU (default: the next free id) (WU-<n>)"`
-	Description     string   `json:"description,omitempty" jsonschema:"what the WU delivers and why"`
-	Acceptance      []string `json:"acceptance,omitempty" jsonschema:"an acceptance criterion (repeatable)"`
-	CodePaths       []string `json:"code_paths,omitempty" jsonschema:"a path or glob the WU changes (repeatable)"`
-	Exposure        string   `json:"exposure,omitempty" jsonschema:"who sees the change (ui|api|backend-only|documentation)"`
+	Description     string   `json:"description,omitempty" jsonschema:"what the WU delivers and why; required unless no_strict=true or type=prototype: at least wu.minDescriptionLength characters once trimmed (50 by default), without [PLACEHOLDER]"`
+	Acceptance      []string `json:"acceptance,omitempty" jsonschema:"an acceptance criterion (repeatable); at least one is required unless no_strict=true or type=prototype, none with [PLACEHOLDER]"`
+	CodePaths       []string `json:"code_paths,omitempty" jsonschema:"a path or glob the WU changes (repeatable); at least one is required unless no_strict=true or type is documentation, process or prototype"`
+	Exposure        string   `json:"exposure,omitempty" jsonschema:"who sees the change; required unless no_strict=true or type=prototype (ui|api|backend-only|documentation)"`
 	Type            string   `json:"type,omitempty" jsonschema:"WU type (default: wu.defaultType) (feature|bug|documentation|process|tooling|chore|refactor|prototype)"`
 	Priority        string   `json:"priority,omitempty" jsonschema:"priority (default: wu.defaultPriority) (P0|P1|P2|P3)"`
 	Initiative      string   `json:"initiative,omitempty" jsonschema:"initiative id or slug the WU belongs to"`
@@ -36,13 +36,14 @@ type CreateInput struct {
 	BlockedBy       []string `json:"blocked_by,omitempty" jsonschema:"a WU this one waits for (WU-<n>, repeatable)"`
 	TestPathsUnit   []string `json:"test_paths_unit,omitempty" jsonschema:"a unit test path (repeatable)"`
 	TestPathsManual []string `json:"test_paths_manual,omitempty" jsonschema:"a manual test step (repeatable)"`
-	NoStrict        bool     `json:"no_strict,omitempty" jsonschema:"only check the structure, not the strict rules"`
+	NoStrict        bool     `json:"no_strict,omitempty" jsonschema:"only check the structure, not the strict rules (which require description, acceptance, exposure and code_paths)"`
 }
 
 // AdjustSchema adds the keywords a struct tag cannot carry (patterns, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 	shell.WUIDs(s, "id", "blocked_by")
+	shell.NonBlank(s, "lane", "title")
 	shell.Choices(s, "exposure", delivery.Exposures...)
 	shell.Choices(s, "type", delivery.WUTypes...)
 	shell.Choices(s, "priority", delivery.Priorities...)
@@ -56,7 +57,7 @@ func (CreateInput) AdjustSchema(s *jsonschema.Schema) {
 func init() {
 	nativetools.Register(native.New(tool.Spec{
 		Name:        "wu:create",
-		Description: "Create a WU spec in status ready and commit it",
+		Description: "Create a WU spec in status ready and commit it. Unless no_strict=true (or type=prototype), the strict rules also require description, acceptance, exposure and code_paths: see each",
 	}, runCreate))
 }
 

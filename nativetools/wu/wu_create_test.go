@@ -61,7 +61,8 @@ func TestCreateFailures(t *testing.T) {
 		{"phase with an empty initiative", map[string]any{"phase": 1, "initiative": ""}, false, tool.CodeUsage, ""},
 		{"phase with an empty initiative, no workspace", map[string]any{"phase": 1, "initiative": ""}, true, tool.CodeNoWorkspace, ""},
 		{"no workspace", nil, true, tool.CodeNoWorkspace, ""},
-		{"empty lane is given, not missing", map[string]any{"lane": ""}, false, tool.CodeValidation, ""},
+		{"empty lane is refused by the schema", map[string]any{"lane": ""}, false, tool.CodeInvalidInput, "/lane"},
+		{"blank title is refused by the schema", map[string]any{"title": " "}, false, tool.CodeInvalidInput, "/title"},
 		{"strict rules", map[string]any{"description": "short"}, false, tool.CodeValidation, ""},
 		{"unknown initiative", map[string]any{"initiative": "nope"}, false, tool.CodeNotFound, ""},
 	}

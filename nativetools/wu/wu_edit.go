@@ -43,6 +43,7 @@ type EditInput struct {
 // schema native.New infers equals the adapter's.
 func (EditInput) AdjustSchema(s *jsonschema.Schema) {
 	shell.WUIDs(s, "id", "blocked_by")
+	shell.NonBlank(s, "title", "lane")
 	shell.Choices(s, "priority", delivery.Priorities...)
 	shell.Choices(s, "type", delivery.WUTypes...)
 	shell.Choices(s, "exposure", delivery.Exposures...)

@@ -79,7 +79,7 @@ phase: 2
 	assert.Equal(t, head, nt.Git(t, ws, "rev-parse", "HEAD"))
 
 	assert.Equal(t, tool.CodeValidation, nt.Code(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-3","lane":"Other"}`)))
-	assert.Equal(t, tool.CodeValidation, nt.Code(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","title":""}`)), "a given empty title is an edit")
+	assert.Equal(t, tool.CodeInvalidInput, nt.Code(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","title":""}`)), "the schema refuses a given empty title")
 	assert.Equal(t, tool.CodeNotFound, nt.Code(t, nt.Call(t, ws, "wu:edit", `{"id":"WU-1","initiative":"nope"}`)))
 	assert.Equal(t, yaml, readFile(t, ws, "docs/tasks/wu/WU-1.yaml"))
 	assert.Empty(t, nt.Git(t, ws, "status", "--porcelain"))

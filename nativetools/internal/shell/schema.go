@@ -81,3 +81,26 @@ func NonEmpty(s *jsonschema.Schema, props ...string) {
 		property(s, prop).MinItems = jsonschema.Ptr(1)
 	}
 }
+
+// MinLength gives the string properties minLength n, as convention.NonEmpty (n = 1) and
+// convention.Keywords do.
+func MinLength(s *jsonschema.Schema, n int, props ...string) {
+	for _, prop := range props {
+		values(property(s, prop)).MinLength = jsonschema.Ptr(n)
+	}
+}
+
+// MaxLength gives the string properties maxLength n, as convention.Keywords does.
+func MaxLength(s *jsonschema.Schema, n int, props ...string) {
+	for _, prop := range props {
+		values(property(s, prop)).MaxLength = jsonschema.Ptr(n)
+	}
+}
+
+// NonBlank gives the properties delivery.NonBlankPattern, as convention.NonBlank does.
+func NonBlank(s *jsonschema.Schema, props ...string) {
+	pattern(s, delivery.NonBlankPattern, props)
+}
+
+// Pattern gives the properties a pattern, as convention.Keywords does.
+func Pattern(s *jsonschema.Schema, re string, props ...string) { pattern(s, re, props) }
