@@ -17,8 +17,11 @@
 // Every fence must name its language (```text for diagrams and sample output), so a
 // shell example cannot escape the check by omission.
 //
-// TestDocNames checks what the prose names: relative links and repository paths in
-// backticks exist, `cmdbridge …` command lines use subcommands and flags the command
-// line has (its urfave/cli app, built in-process), and Go identifiers `pkg.Name` and
-// `pkg.Type.Member` whose pkg names a package of this module are declared there.
+// TestDocNames checks what the docs name: relative links and repository paths in
+// backticks exist; `cmdbridge …` command lines, in prose and in every shell block (run or
+// skipped), use subcommands and flags the command line has (its urfave/cli app, built
+// in-process); and Go identifiers `pkg.Name` and `pkg.Type.Member`, in prose and in ```go
+// blocks, whose pkg names a package of this module (or a directory, as in
+// `commands/convention.App`) are declared there. Names used on purpose although they name
+// nothing in the tree are listed in `allowed`, each with its reason.
 package doccheck

@@ -94,6 +94,21 @@ func TestDocNames(t *testing.T) {
 			}
 		}
 		for _, b := range blocks {
+			if b.lang == "go" {
+				for j, line := range strings.Split(b.body, "\n") {
+					for _, m := range goRefRE.FindAllStringSubmatch(line, -1) {
+						if idx.pkgs[m[1]] == nil {
+							continue
+						}
+						id := ident{m[1], m[2], m[3]}
+						counts["Go identifiers"]++
+						if why := idx.check(id); why != "" {
+							fail(fmt.Sprintf("%s (line %d of the block)", b.where(), j+1), "identifier", id.String(), why)
+						}
+					}
+				}
+				continue
+			}
 			if !b.shell() {
 				continue
 			}
@@ -334,6 +349,9 @@ func findCommand(cmds []*ucli.Command, name string) *ucli.Command {
 // Go identifiers.
 
 var identRE = regexp.MustCompile(`^([a-z][a-z0-9]*)\.([A-Z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?([^A-Za-z0-9_]?)`)
+
+// goRefRE finds pkg.Name[.Member] in Go code (not after a dot: x.pkg.Name is a field).
+var goRefRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])([a-z][a-z0-9]*)\.([A-Z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
 
 // ident is pkg.Name or pkg.Name.Member.
 type ident struct{ pkg, name, member string }
