@@ -201,12 +201,13 @@ func New(cfg Config) (*Server, error) {
 	s.handle("/mcp", s.authed(s.serveMCP))
 	if cfg.Events != nil {
 		events := cfg.Events.Handler()
-		s.handle("/events", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+		// The routes of the events handler, by method, so a wrong method or path is
+		// answered here as every other one is.
+		serveEvents := s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
 			events.ServeHTTP(w, r.WithContext(eventsFor(r, c)))
-		}))
-		s.handle("/events/", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
-			events.ServeHTTP(w, r.WithContext(eventsFor(r, c)))
-		}))
+		})
+		s.handle("GET /events", serveEvents)
+		s.handle("POST /events/ack", serveEvents)
 	}
 	return s, nil
 }

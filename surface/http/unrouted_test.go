@@ -70,6 +70,7 @@ func TestUnroutedRequestsAnswerToolOutputJSON(t *testing.T) {
 		{"GET", "/nope", false}, // no token: the answer says nothing a token would hide
 		{"POST", "/tool/t:echo", true},
 		{"GET", "/tools/t:echo/extra", true},
+		{"GET", "/events/nope", true},
 	} {
 		t.Run("404 "+tc.method+" "+tc.path, func(t *testing.T) {
 			resp := send(t, tc.method, tc.path, tc.token)
@@ -77,7 +78,7 @@ func TestUnroutedRequestsAnswerToolOutputJSON(t *testing.T) {
 			out := decode(t, resp)
 			assert.Equal(t, "NOT_FOUND", out.Error.Code)
 			assert.Contains(t, out.Error.Message, tc.path)
-			for _, ep := range []string{"GET /tools", "POST /tools/{name}", "POST /turns", "/mcp", "/events"} {
+			for _, ep := range []string{"GET /tools", "POST /tools/{name}", "POST /turns", "/mcp", "GET /events", "POST /events/ack"} {
 				assert.Contains(t, out.Error.Message, ep, "the message lists the endpoints")
 			}
 		})
@@ -90,6 +91,8 @@ func TestUnroutedRequestsAnswerToolOutputJSON(t *testing.T) {
 		{"PUT", "/turns", "POST"},
 		{"POST", "/healthz", "GET, HEAD"},
 		{"GET", "/calls/c-1", "DELETE"},
+		{"POST", "/events", "GET, HEAD"},
+		{"GET", "/events/ack", "POST"},
 	} {
 		t.Run("405 "+tc.method+" "+tc.path, func(t *testing.T) {
 			resp := send(t, tc.method, tc.path, true)
