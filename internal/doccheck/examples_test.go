@@ -307,9 +307,13 @@ func (s *session) run(t *testing.T, b block) error {
 	}
 }
 
-// stop ends the servers the page started: SIGTERM, then SIGKILL after 10 s.
+// stop ends the servers the page started: SIGTERM, then SIGKILL after 10 s. A server
+// that is gone already died while the page's blocks ran: the page fails.
 func (s *session) stop(t *testing.T) {
 	for _, pg := range s.servers {
+		if syscall.Kill(-pg, 0) != nil {
+			t.Errorf("a server a block of this page started exited before the page's blocks ended")
+		}
 		_ = syscall.Kill(-pg, syscall.SIGTERM)
 	}
 	deadline := time.Now().Add(10 * time.Second)
