@@ -289,7 +289,10 @@ func nativeTarget(ctx context.Context, cfg Config, modPath string, d *discovery)
 			return target{Register: q, Lookup: q, IsVar: true}, nil
 		}
 		if modPath != corpusModule {
-			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found; name the one generated tools register into (Config.Registry, --registry IMPORTPATH.NAME)", len(d.natives))
+			if len(d.natives) == 0 {
+				return target{}, fmt.Errorf("scaffold: no *native.Registry variable found in this module; declare the one generated tools register into (var Registry = native.NewRegistry(), the registry cmdbridge.Config.Native serves) or name it with --registry IMPORTPATH.NAME")
+			}
+			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found in this module; name the one generated tools register into with --registry IMPORTPATH.NAME", len(d.natives))
 		}
 		spec = pathNativetools + ".Register"
 	}

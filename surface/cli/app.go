@@ -66,6 +66,14 @@ type Host struct {
 // Main runs the cmdbridge command line on args and returns the exit status. stdout and
 // stderr receive everything it prints.
 func Main(args []string, stdout, stderr io.Writer, host Host) int {
+	app := App(host, stdout, stderr)
+	err := app.Run(intersperse(app, args))
+	return exitStatus(app.Name, err, stderr)
+}
+
+// App is the urfave/cli app Main runs for host, not yet run: its command tree and flags,
+// for checks of what the documentation spells (internal/doccheck).
+func App(host Host, stdout, stderr io.Writer) *ucli.App {
 	if host.Commands == nil {
 		host.Commands = legacy.NewRegistry()
 	}
@@ -80,8 +88,7 @@ func Main(args []string, stdout, stderr io.Writer, host Host) int {
 	}
 	app := newApp(host, stdout, stderr)
 	app.Metadata = map[string]any{hostKey: host}
-	err := app.Run(intersperse(app, args))
-	return exitStatus(host.Name, err, stderr)
+	return app
 }
 
 // version is Version, or "dev" when the host gave none.

@@ -90,6 +90,7 @@ type Server struct {
 	idBase   string          // random per server, so ids never repeat across restarts
 	idSeq    atomic.Uint64   // call ids
 	hidden   []byte          // the one 404 body
+	routes   []string        // the mux's patterns, in registration order: what a 404 lists
 	metrics  struct{ active, conns atomic.Int64 }
 	httpMu   sync.Mutex
 	http     *nethttp.Server // set by Serve
@@ -188,24 +189,25 @@ func New(cfg Config) (*Server, error) {
 	s.mcps.entries = map[string]*mcpEntry{}
 
 	s.mux = nethttp.NewServeMux()
-	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.HandleFunc("GET /tools", s.authed(s.listTools))
-	s.mux.HandleFunc("POST /tools/{name}", s.authed(s.callTool))
-	s.mux.HandleFunc("DELETE /calls/{id}", s.authed(s.cancelCall))
-	s.mux.HandleFunc("POST /turns", s.authed(s.runTurn))
-	s.mux.HandleFunc("DELETE /turns/{id}", s.authed(s.cancelTurn))
+	s.handle("GET /healthz", s.healthz)
+	s.handle("GET /tools", s.authed(s.listTools))
+	s.handle("POST /tools/{name}", s.authed(s.callTool))
+	s.handle("DELETE /calls/{id}", s.authed(s.cancelCall))
+	s.handle("POST /turns", s.authed(s.runTurn))
+	s.handle("DELETE /turns/{id}", s.authed(s.cancelTurn))
 	if s.pub != nil {
-		s.mux.HandleFunc("POST /commands", s.authed(s.postCommand))
+		s.handle("POST /commands", s.authed(s.postCommand))
 	}
-	s.mux.HandleFunc("/mcp", s.authed(s.serveMCP))
+	s.handle("/mcp", s.authed(s.serveMCP))
 	if cfg.Events != nil {
 		events := cfg.Events.Handler()
-		s.mux.HandleFunc("/events", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
+		// The routes of the events handler, by method, so a wrong method or path is
+		// answered here as every other one is.
+		serveEvents := s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
 			events.ServeHTTP(w, r.WithContext(eventsFor(r, c)))
-		}))
-		s.mux.HandleFunc("/events/", s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
-			events.ServeHTTP(w, r.WithContext(eventsFor(r, c)))
-		}))
+		})
+		s.handle("GET /events", serveEvents)
+		s.handle("POST /events/ack", serveEvents)
 	}
 	return s, nil
 }
@@ -223,7 +225,63 @@ func (s *Server) ServeHTTP(w nethttp.ResponseWriter, r *nethttp.Request) {
 		defer dw.extend() // for what net/http writes once the handler returns
 		w = dw
 	}
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		s.unrouted(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// handle registers a route on the mux and remembers its pattern for unrouted's answers.
+func (s *Server) handle(pattern string, h nethttp.HandlerFunc) {
+	s.mux.HandleFunc(pattern, h)
+	s.routes = append(s.routes, pattern)
+}
+
+// unrouted answers a request no route matches in the tool.Output shape, as every other
+// refusal: 404 NOT_FOUND listing the endpoints for an unknown path, 405
+// METHOD_NOT_ALLOWED with the Allow header the mux computed for a path served under
+// other methods. The mux decides which (its redirects pass through unchanged); only the
+// plain-text body it would write is replaced.
+func (s *Server) unrouted(w nethttp.ResponseWriter, r *nethttp.Request) {
+	rec := &headerRecorder{header: nethttp.Header{}}
+	s.mux.ServeHTTP(rec, r)
+	switch rec.status {
+	case nethttp.StatusNotFound:
+		writeFailure(w, nethttp.StatusNotFound, tool.CodeNotFound, fmt.Sprintf(
+			"no endpoint %s %s; the endpoints are %s (docs/http.md)", r.Method, r.URL.Path, strings.Join(s.routes, ", ")))
+	case nethttp.StatusMethodNotAllowed:
+		allow := rec.header.Get("Allow")
+		w.Header().Set("Allow", allow)
+		writeFailure(w, nethttp.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", fmt.Sprintf(
+			"%s does not answer %s; send %s", r.URL.Path, r.Method, strings.Join(strings.Split(allow, ", "), " or ")))
+	default:
+		for k, v := range rec.header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.status)
+		_, _ = w.Write(rec.body.Bytes())
+	}
+}
+
+// headerRecorder keeps what the mux answers an unrouted request: status, headers, body.
+type headerRecorder struct {
+	header nethttp.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (h *headerRecorder) Header() nethttp.Header { return h.header }
+
+func (h *headerRecorder) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *headerRecorder) Write(b []byte) (int, error) {
+	h.WriteHeader(nethttp.StatusOK)
+	return h.body.Write(b)
 }
 
 // Close cancels every call in flight (each ends CANCELLED, with its receipt) and makes
