@@ -33,7 +33,35 @@ while read -r path imports; do
 done < <($GO list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./...)
 
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+cleanup=("$out")
+trap 'rm -rf "${cleanup[@]}"' EXIT
+
+# Temporary files go to a tmpfs when the machine has one with room and allows programs to
+# run from it (CMDBRIDGE_TEST_TMPDIR names another place; empty keeps TMPDIR). The tests
+# make and delete tens of thousands of small files (workspace copies per lane, git
+# repositories, test binaries); on a disk file system that was most of their time (the
+# lane test of commands/all: 21 s, 15 s of it in the kernel, against 9.5 s on tmpfs).
+if [[ -z ${CMDBRIDGE_TEST_TMPDIR+set} ]]; then
+  CMDBRIDGE_TEST_TMPDIR=
+  if [[ -d /dev/shm && -w /dev/shm ]]; then
+    free_kb=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
+    if [[ ${free_kb:-0} -ge $((4 * 1024 * 1024)) ]]; then
+      CMDBRIDGE_TEST_TMPDIR=/dev/shm
+    fi
+  fi
+fi
+if [[ -n $CMDBRIDGE_TEST_TMPDIR ]]; then
+  tmp=$(mktemp -d "$CMDBRIDGE_TEST_TMPDIR/cmdbridge-test.XXXXXX")
+  cleanup+=("$tmp")
+  printf '#!/bin/sh\nexit 0\n' >"$tmp/probe" && chmod +x "$tmp/probe"
+  if "$tmp/probe" 2>/dev/null; then
+    export TMPDIR=$tmp
+    echo "== temporary files in $TMPDIR (CMDBRIDGE_TEST_TMPDIR= keeps the default)"
+  else
+    echo "== $CMDBRIDGE_TEST_TMPDIR does not let programs run (noexec): temporary files stay in ${TMPDIR:-/tmp}"
+  fi
+  rm -f "$tmp/probe"
+fi
 start=$(date +%s)
 
 suites='^(TestScripts|TestScriptsWarm)$'
