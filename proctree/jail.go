@@ -128,6 +128,11 @@ func (j *Jail) flags(dir string) []string {
 		"--dev", "/dev",
 		"--proc", "/proc",
 	}
+	// --dev makes a fresh /dev, whose shm is empty: the host's comes back, as every other
+	// place does (a workspace may live on that tmpfs; the binds below still apply in it).
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		f = append(f, "--bind", "/dev/shm", "/dev/shm")
+	}
 	// Read-only binds first, shallowest first; then the hidden paths, which a
 	// read-only bind of a parent would otherwise uncover.
 	for _, p := range j.ReadOnly {

@@ -56,7 +56,21 @@ func TestJailHidesAndMakesReadOnly(t *testing.T) {
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		t.Skip("host capability missing: bubblewrap (bwrap) on PATH")
 	}
-	dir := t.TempDir()
+	t.Run("disk", func(t *testing.T) { jailHidesAndMakesReadOnly(t, t.TempDir()) })
+	// The jail makes a fresh /dev: a workspace on the host's /dev/shm tmpfs must still be
+	// there, with the same hiding and read-only binds.
+	t.Run("dev-shm", func(t *testing.T) {
+		if fi, err := os.Stat("/dev/shm"); err != nil || !fi.IsDir() {
+			t.Skip("host capability missing: a /dev/shm directory")
+		}
+		dir, err := os.MkdirTemp("/dev/shm", "jail-test-")
+		require.NoError(t, err)
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		jailHidesAndMakesReadOnly(t, dir)
+	})
+}
+
+func jailHidesAndMakesReadOnly(t *testing.T, dir string) {
 	secret, ro, work := filepath.Join(dir, "state"), filepath.Join(dir, "ro"), filepath.Join(dir, "work")
 	for _, d := range []string{secret, ro, work} {
 		require.NoError(t, os.Mkdir(d, 0o755))
