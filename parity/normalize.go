@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Placeholders the normaliser writes in place of volatile values.
@@ -28,14 +30,18 @@ type Rule struct {
 // otherwise: RFC 3339 timestamps, generated ids (UUIDs and the corpus's
 // prefixed hex ids such as sig-1a2b3c4d and mem-3fa1, spec 2.5) and measured
 // durations written as 12ms, 3µs or 1.25s.
-func DefaultRules() []Rule {
+func DefaultRules() []Rule { return slices.Clone(defaultRules()) }
+
+// defaultRules compiles the default rules once: a parity call normalises every string of
+// every lane's output and files.
+var defaultRules = sync.OnceValue(func() []Rule {
 	return []Rule{
 		{"timestamp", regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})`), TimePlaceholder},
 		{"uuid", regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), IDPlaceholder},
 		{"prefixed-id", regexp.MustCompile(`\b(?:sig|mem|dlg|evt|ses|inc|rcpt|call|run)-[0-9a-f]{4,16}\b`), IDPlaceholder},
 		{"duration", regexp.MustCompile(`\b\d+(?:\.\d+)?(?:ns|µs|us|ms)\b|\b\d+\.\d+s\b`), DurationPlaceholder},
 	}
-}
+})
 
 // durationKey matches JSON object keys whose numeric values are measured
 // durations (duration_ms, elapsed_ms, duration): their values become
@@ -60,8 +66,17 @@ func NewNormalizer(work ...string) Normalizer {
 }
 
 // workForms returns the work directories and their resolved forms, longest
-// first so that a directory inside another is replaced whole.
+// first so that a directory inside another is replaced whole. The forms of a list of
+// directories are worked out once (resolving symlinks costs a stat per path element,
+// and String runs for every string a lane leaves).
 func (n Normalizer) workForms() []string {
+	key := strings.Join(n.Work, "\x00")
+	workForms.mu.Lock()
+	f, ok := workForms.m[key]
+	workForms.mu.Unlock()
+	if ok {
+		return f
+	}
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -71,15 +86,34 @@ func (n Normalizer) workForms() []string {
 			out = append(out, p)
 		}
 	}
+	resolved := true
 	for _, w := range n.Work {
 		add(w)
 		if r, err := filepath.EvalSymlinks(w); err == nil {
 			add(r)
+		} else {
+			resolved = false
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	// A directory that does not exist yet has no resolved form: such a list is worked
+	// out again next time, when it may.
+	if resolved {
+		workForms.mu.Lock()
+		if len(workForms.m) >= 256 {
+			clear(workForms.m) // a long-lived host normalises with new scratch directories
+		}
+		workForms.m[key] = out
+		workForms.mu.Unlock()
+	}
 	return out
 }
+
+// workForms maps a Normalizer's joined Work list to its forms.
+var workForms = struct {
+	mu sync.Mutex
+	m  map[string][]string
+}{m: map[string][]string{}}
 
 func (n Normalizer) rules() []Rule {
 	if n.Rules == nil {
