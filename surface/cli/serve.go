@@ -44,6 +44,7 @@ func serveCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "max-conns", Usage: "most open connections (0: 512, or half the open-file limit when lower)"},
 			&ucli.IntFlag{Name: "max-conns-per-addr", Usage: "most connections of one client address that have not carried a valid token", Value: surfacehttp.DefaultMaxConnsPerAddr},
 			&ucli.StringSliceFlag{Name: "allow-origin", Usage: "a browser origin (https://host[:port], or *) allowed besides the server's own; repeatable"},
+			&ucli.StringFlag{Name: "public-url", Usage: "the origin clients reach the server at (https://host[:port]), named in the OAuth protected resource metadata and 401 challenges (default: each request's own)"},
 			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
 			&ucli.StringFlag{Name: "nats", Usage: "also join this NATS broker (comma-separated URLs; needs 'cmdbridge enroll'; default: nats.url of .cmdbridge/config.yaml; see docs/scale.md)"},
 			&ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file (default: nats.creds of .cmdbridge/config.yaml)"},
@@ -130,6 +131,7 @@ func runServe(c *ucli.Context) error {
 			MaxConns: c.Int("max-conns"), MaxConnsPerAddr: c.Int("max-conns-per-addr"),
 		},
 		AllowedOrigins: c.StringSlice("allow-origin"),
+		PublicURL:      c.String("public-url"),
 		MCPOptions:     []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
 	})
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package http is the conductor sidecar: the kernel's tools over HTTP for a conductor
 // (or any client) holding a bearer token minted by package token.
 //
-// Endpoints: GET /healthz (no token); GET /tools, the tools the token's globs see, with a
+// Endpoints: GET /healthz and the OAuth 2.0 Protected Resource Metadata (RFC 9728) at
+// GET /.well-known/oauth-protected-resource and …/mcp (no token); GET /tools, the tools the token's globs see, with a
 // strong ETag honouring If-None-Match; POST /tools/{name}, one non-interactive call whose
 // tool.Output is the 200 body (with ?stdin=1 the body wraps the input and the tool's
 // stdin, {"input": {...}, "stdin": "..."}); DELETE /calls/{id}, cancelling a call in flight; POST
@@ -21,7 +22,9 @@
 //   - A request whose Origin header is neither the server's own origin nor an allowed one
 //     gets 403 before anything else is looked at (surface/origin). A request without a
 //     valid, unexpired token gets 401 with WWW-Authenticate before anything but its
-//     Origin is looked at, the tool name included.
+//     Origin is looked at, the tool name included; the challenge names the resource's
+//     metadata (resource_metadata), which holds nothing secret and lists no
+//     authorization server: tokens are only minted by package token.
 //   - An authenticated request's body is read whole, within its limit (MaxBodyBytes, or
 //     MaxMCPBodyBytes for /mcp; 413 beyond), before any endpoint sees it. Under
 //     [Server.Serve], Limits bound reading headers, reading a whole request, each write

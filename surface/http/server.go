@@ -68,6 +68,13 @@ type Config struct {
 	Now func() time.Time
 	// MCPOptions configure the /mcp servers (implementation name and version…).
 	MCPOptions []mcp.Option
+	// PublicURL is the origin clients reach the server at (https://mcp.example.com),
+	// named in the Protected Resource Metadata and in 401 challenges. Empty: the scheme
+	// and Host of each request.
+	PublicURL string
+	// ResourceDocumentation, when set, is the resource_documentation URL of the
+	// Protected Resource Metadata.
+	ResourceDocumentation string
 }
 
 // Server is the conductor sidecar's HTTP handler. It is safe for concurrent use.
@@ -146,6 +153,10 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
+	var err error
+	if cfg.PublicURL, err = checkPublicURL(cfg.PublicURL); err != nil {
+		return nil, err
+	}
 	// The /mcp handlers check the body and the origin again, for hosts that mount them
 	// alone; with the same settings.
 	cfg.MCPOptions = append(slices.Clip(cfg.MCPOptions), mcp.WithMaxBodyBytes(cfg.MaxMCPBodyBytes), mcp.WithAllowedOrigins(cfg.AllowedOrigins...))
@@ -190,6 +201,8 @@ func New(cfg Config) (*Server, error) {
 
 	s.mux = nethttp.NewServeMux()
 	s.handle("GET /healthz", s.healthz)
+	s.handle("GET "+ResourceMetadataPath, s.resourceMetadata)
+	s.handle("GET "+ResourceMetadataPath+"/mcp", s.resourceMetadata)
 	s.handle("GET /tools", s.authed(s.listTools))
 	s.handle("POST /tools/{name}", s.authed(s.callTool))
 	s.handle("DELETE /calls/{id}", s.authed(s.cancelCall))
@@ -319,13 +332,13 @@ func (s *Server) authed(next func(nethttp.ResponseWriter, *nethttp.Request, toke
 	return func(w nethttp.ResponseWriter, r *nethttp.Request) {
 		raw, ok := bearer(r.Header.Get("Authorization"))
 		if !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="cmdbridge"`)
+			s.challenge(w, r, "")
 			writeFailure(w, nethttp.StatusUnauthorized, "UNAUTHORIZED", "a bearer token is required")
 			return
 		}
 		claims, err := token.Verify(s.cfg.Key, raw, s.cfg.Now())
 		if err != nil {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="cmdbridge", error="invalid_token"`)
+			s.challenge(w, r, "the bearer token is invalid or expired")
 			writeFailure(w, nethttp.StatusUnauthorized, "UNAUTHORIZED", "the bearer token is invalid or expired")
 			return
 		}
