@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	nethttp "net/http"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,6 +28,10 @@ const SchemaVersion = 2
 
 // CallIDHeader carries the id of a POST /tools call; DELETE /calls/{id} cancels it.
 const CallIDHeader = "Cmdbridge-Call-Id"
+
+// MCPEventStoreBytes bounds the /mcp events kept for resumption (Last-Event-ID), all
+// tokens together; the oldest are dropped first.
+const MCPEventStoreBytes = 16 << 20
 
 // DefaultMaxBody bounds a POST /tools body when Config.MaxBodyBytes is zero.
 const DefaultMaxBody = 1 << 20
@@ -159,7 +162,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	// The /mcp handlers check the body and the origin again, for hosts that mount them
 	// alone; with the same settings.
-	cfg.MCPOptions = append(slices.Clip(cfg.MCPOptions), mcp.WithMaxBodyBytes(cfg.MaxMCPBodyBytes), mcp.WithAllowedOrigins(cfg.AllowedOrigins...))
+	// One event store for every token's handler (session ids keep their events apart),
+	// so resumable streams cost at most MCPEventStoreBytes however many tokens connect;
+	// an event store among cfg.MCPOptions replaces it.
+	cfg.MCPOptions = append([]mcp.Option{mcp.WithEventStore(mcp.NewEventStore(MCPEventStoreBytes))}, cfg.MCPOptions...)
+	cfg.MCPOptions = append(cfg.MCPOptions, mcp.WithMaxBodyBytes(cfg.MaxMCPBodyBytes), mcp.WithAllowedOrigins(cfg.AllowedOrigins...))
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

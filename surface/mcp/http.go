@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -48,8 +50,12 @@ func HTTPHandler(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (http.H
 // session options of opts apply; the server's were fixed when srv was built.
 func StreamableHandler(srv *sdkmcp.Server, opts ...Option) http.Handler {
 	o := buildOptions(opts)
+	store := o.eventStore
+	if store == nil {
+		store = NewEventStore(DefaultEventStoreBytes)
+	}
 	h := sdkmcp.NewStreamableHTTPHandler(func(*http.Request) *sdkmcp.Server { return srv },
-		&sdkmcp.StreamableHTTPOptions{SessionTimeout: o.sessionIdle, MaxRequestBodyBytes: o.maxBody})
+		&sdkmcp.StreamableHTTPOptions{SessionTimeout: o.sessionIdle, MaxRequestBodyBytes: o.maxBody, EventStore: store})
 	g := newGuard(h)
 	g.maxBody, g.origins = o.maxBody, o.origins
 	return g
@@ -96,6 +102,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", r.Header.Get("Origin")), http.StatusForbidden)
 		return
 	}
+	w = &sseRetry{ResponseWriter: w}
 	if r.Method != http.MethodPost {
 		g.next.ServeHTTP(w, r)
 		return
@@ -158,6 +165,51 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	g.next.ServeHTTP(w, r)
 }
+
+// SSERetry is the reconnection delay every event stream of the handlers announces in
+// its first bytes (the SSE retry field): how long a client waits before it reconnects
+// (with Last-Event-ID) to a stream that broke.
+const SSERetry = time.Second
+
+var retryField = []byte(fmt.Sprintf("retry: %d\n\n", SSERetry.Milliseconds()))
+
+// sseRetry starts every text/event-stream response with the retry field, and flushes
+// it, so the headers and the reconnection delay reach the client before the first
+// event (the SDK writes a priming event, an id with empty data, on the POST streams of
+// protocol 2025-11-25 and later, but no retry field).
+type sseRetry struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (s *sseRetry) WriteHeader(code int) {
+	if s.started {
+		s.ResponseWriter.WriteHeader(code)
+		return
+	}
+	s.started = true
+	s.ResponseWriter.WriteHeader(code)
+	if code == http.StatusOK && strings.HasPrefix(s.Header().Get("Content-Type"), "text/event-stream") {
+		_, _ = s.ResponseWriter.Write(retryField)
+		_ = http.NewResponseController(s.ResponseWriter).Flush()
+	}
+}
+
+func (s *sseRetry) Write(p []byte) (int, error) {
+	if !s.started {
+		s.WriteHeader(http.StatusOK)
+	}
+	return s.ResponseWriter.Write(p)
+}
+
+func (s *sseRetry) Flush() {
+	if !s.started {
+		s.WriteHeader(http.StatusOK)
+	}
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}
+
+func (s *sseRetry) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // idKey is a JSON-RPC id's compact JSON, so 1 and "1" stay different ids.
 func idKey(raw json.RawMessage) string {

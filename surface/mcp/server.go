@@ -52,6 +52,7 @@ type options struct {
 	sessionIdle    time.Duration
 	maxBody        int64
 	origins        []string
+	eventStore     sdkmcp.EventStore
 }
 
 // WithImplementation sets the name and version the server reports in initialize
@@ -107,6 +108,27 @@ func WithAllowedOrigins(origins ...string) Option {
 	return func(o *options) { o.origins = append(o.origins, origins...) }
 }
 
+// WithEventStore keeps the streamable HTTP handlers' server-sent events in store, so a
+// client can resume a stream with Last-Event-ID (default: a store of its own per
+// handler, [DefaultEventStoreBytes]). Handlers may share one; sessions ids keep their
+// events apart. Only the HTTP handlers use it.
+func WithEventStore(store sdkmcp.EventStore) Option {
+	return func(o *options) { o.eventStore = store }
+}
+
+// DefaultEventStoreBytes bounds the events a handler keeps for resumption when
+// [WithEventStore] gives none; the oldest are dropped first (a resume needing them is
+// refused, and the client starts over).
+const DefaultEventStoreBytes = 4 << 20
+
+// NewEventStore returns a memory event store holding at most maxBytes of events, for
+// [WithEventStore].
+func NewEventStore(maxBytes int) sdkmcp.EventStore {
+	s := sdkmcp.NewMemoryEventStore(nil)
+	s.SetMaxBytes(maxBytes)
+	return s
+}
+
 // DefaultMaxBodyBytes bounds a streamable HTTP request body by default: the SDK's own
 // default.
 const DefaultMaxBodyBytes = sdkmcp.DefaultMaxRequestBodyBytes
@@ -150,8 +172,10 @@ func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Serve
 		Instructions: o.instructions,
 		Logger:       o.logger,
 		// Only tools: no logging capability (the SDK's historical default), since
-		// nothing here sends log notifications.
-		Capabilities: &sdkmcp.ServerCapabilities{},
+		// nothing here sends log notifications; and tools without listChanged (the
+		// SDK's default when tools exist), since a server's tool list is fixed when
+		// it is built and no tools/list_changed notification is ever sent.
+		Capabilities: &sdkmcp.ServerCapabilities{Tools: &sdkmcp.ToolCapabilities{}},
 	})
 	inflight := &callGate{}
 	for _, t := range tools {
