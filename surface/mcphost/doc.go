@@ -5,14 +5,19 @@
 // [Locate] maps a host and a scope to its configuration file, from the environment it is
 // handed (HOME, XDG_CONFIG_HOME) and the project directory:
 //
-//	claude  project  <project>/.mcp.json                                  mcpServers (Claude Code)
-//	claude  user     $XDG_CONFIG_HOME/Claude/claude_desktop_config.json   mcpServers (Claude Desktop)
-//	vscode  project  <project>/.vscode/mcp.json                           servers, type "stdio"
-//	vscode  user     $XDG_CONFIG_HOME/Code/User/mcp.json                  servers, type "stdio"
-//	cursor  project  <project>/.cursor/mcp.json                           mcpServers
-//	cursor  user     $HOME/.cursor/mcp.json                               mcpServers
+//	claude          project  <project>/.mcp.json                                 mcpServers (Claude Code)
+//	claude          user     $HOME/.claude.json                                  mcpServers (Claude Code)
+//	claude-desktop  user     $XDG_CONFIG_HOME/Claude/claude_desktop_config.json  mcpServers (Claude Desktop)
+//	vscode          project  <project>/.vscode/mcp.json                          servers, type "stdio"
+//	vscode          user     $XDG_CONFIG_HOME/Code/User/mcp.json                 servers, type "stdio"
+//	cursor          project  <project>/.cursor/mcp.json                          mcpServers
+//	cursor          user     $HOME/.cursor/mcp.json                              mcpServers
 //
-// XDG_CONFIG_HOME defaults to $HOME/.config. The project scope is the default.
+// XDG_CONFIG_HOME defaults to $HOME/.config. The project scope is the default (Claude
+// Desktop has none). A project-scope file is committed and shared, so its entries name
+// the project in the host's own variables ([Target.ProjectRef]: ${workspaceFolder} for
+// VS Code and Cursor, ${CLAUDE_PROJECT_DIR:-.} for Claude Code), never an absolute path
+// of this machine; the caller (surface/cli) writes them so.
 //
 // [Enable] sets one named entry (command and args, plus type for VS Code), [Disable]
 // removes entries, [Entries] reads them.
@@ -21,7 +26,11 @@
 //
 //   - Everything in the file other than the entry being set or removed is kept: unknown
 //     top-level keys, other servers, unknown keys inside our own entry, and the order of
-//     keys. The file is written back as JSON indented with two spaces.
+//     keys. The file is written back as JSON indented with two spaces; a JSONC file
+//     (comments or trailing commas, as VS Code writes) is edited in place instead: only
+//     the bytes of the entry set or removed change (a // comment on the rest of a
+//     removed entry's line goes with it), comments and layout elsewhere stay, and
+//     [Disable] never removes such a file.
 //   - A change that would leave the file as it is writes nothing (idempotent), and the
 //     result says so.
 //   - [Disable] that leaves the file holding nothing else (as a file Enable created

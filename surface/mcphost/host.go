@@ -13,7 +13,24 @@ import (
 )
 
 // Hosts are the hosts Locate knows, in the order List reports them.
-var Hosts = []string{"claude", "vscode", "cursor"}
+var Hosts = []string{"claude", "claude-desktop", "vscode", "cursor"}
+
+// Scopes are the scopes host has: claude-desktop has only a user file.
+func Scopes(host string) []string {
+	if host == "claude-desktop" {
+		return []string{ScopeUser}
+	}
+	return []string{ScopeProject, ScopeUser}
+}
+
+// Project directory references, in each host's own variables: what a project-scope
+// entry names the project by, so the file works in every clone. VS Code and Cursor
+// expand ${workspaceFolder}; Claude Code expands ${VAR} and ${VAR:-default} (an unset
+// CLAUDE_PROJECT_DIR leaves ".", the directory Claude Code starts project servers in).
+const (
+	WorkspaceFolder  = "${workspaceFolder}"
+	ClaudeProjectDir = "${CLAUDE_PROJECT_DIR:-.}"
+)
 
 // Scopes a host's configuration can have: the project (a file in the repository) or the
 // user (a file under the home directory).
@@ -33,6 +50,10 @@ type Target struct {
 	Key string `json:"key"`
 	// Type is the "type" every entry carries in this file ("stdio"), or "" for none.
 	Type string `json:"-"`
+	// ProjectRef names the project directory in the host's own variables in a
+	// project-scope file (WorkspaceFolder, ClaudeProjectDir); "" in a user-scope file,
+	// which is this machine's and takes absolute paths.
+	ProjectRef string `json:"-"`
 }
 
 // Locate returns the configuration file of host at scope ("" means project). lookup reads
@@ -46,6 +67,9 @@ func Locate(host, scope string, lookup func(string) (string, bool), project stri
 	}
 	if !slices.Contains(Hosts, host) {
 		return Target{}, fmt.Errorf("unknown host %q (known: %s)", host, strings.Join(Hosts, ", "))
+	}
+	if !slices.Contains(Scopes(host), scope) {
+		return Target{}, fmt.Errorf("%s has no %s scope (scopes: %s)", host, scope, strings.Join(Scopes(host), ", "))
 	}
 	home, config := "", ""
 	if scope == ScopeUser {
@@ -69,6 +93,8 @@ func Locate(host, scope string, lookup func(string) (string, bool), project stri
 	case "claude project":
 		t.App, t.Path = "Claude Code", filepath.Join(project, ".mcp.json")
 	case "claude user":
+		t.App, t.Path = "Claude Code", filepath.Join(home, ".claude.json")
+	case "claude-desktop user":
 		t.App, t.Path = "Claude Desktop", filepath.Join(config, "Claude", "claude_desktop_config.json")
 	case "vscode project":
 		t.App, t.Path = "VS Code", filepath.Join(project, ".vscode", "mcp.json")
@@ -81,6 +107,12 @@ func Locate(host, scope string, lookup func(string) (string, bool), project stri
 	}
 	if host == "vscode" {
 		t.Key, t.Type = "servers", "stdio"
+	}
+	if scope == ScopeProject {
+		t.ProjectRef = WorkspaceFolder
+		if host == "claude" {
+			t.ProjectRef = ClaudeProjectDir
+		}
 	}
 	return t, nil
 }
@@ -200,6 +232,18 @@ func Enable(t Target, name string, e Entry) (Change, error) {
 	}
 	entry.set("command", mustRaw(e.Command))
 	entry.set("args", mustRaw(e.Args))
+	if f.jsonc {
+		doc, err := parseJSONC(f.old)
+		if err != nil {
+			return ch, fmt.Errorf("%s: %w", t.Path, err)
+		}
+		data, err := doc.set(t.Key, name, entry.raw())
+		if err != nil {
+			return ch, fmt.Errorf("%s: %w", t.Path, err)
+		}
+		ch.Backup, err = f.write(t, data)
+		return ch, err
+	}
 	f.servers.set(name, entry.raw())
 	ch.Backup, err = f.save(t)
 	return ch, err
@@ -222,6 +266,19 @@ func Disable(t Target, names []string) (Change, error) {
 		return ch, nil
 	}
 	ch.Action = Removed
+	if f.jsonc {
+		// Comments are the user's: the file stays, whatever is left in it.
+		doc, err := parseJSONC(f.old)
+		if err != nil {
+			return ch, fmt.Errorf("%s: %w", t.Path, err)
+		}
+		data, err := doc.remove(t.Key, ch.Names)
+		if err != nil {
+			return ch, fmt.Errorf("%s: %w", t.Path, err)
+		}
+		ch.Backup, err = f.write(t, data)
+		return ch, err
+	}
 	if len(f.servers) == 0 && len(f.root) <= 1 {
 		// Nothing but our entries was in the file, as when Enable created it: remove the
 		// file (and a project directory it leaves empty) rather than keep an empty
@@ -245,6 +302,8 @@ type hostFile struct {
 	servers object
 	old     []byte // the content read; nil when the file did not exist
 	mode    fs.FileMode
+	// jsonc says the file has comments or trailing commas: it is edited in place.
+	jsonc bool
 }
 
 // load reads t's file; a missing file is empty.
@@ -262,7 +321,12 @@ func load(t Target) (hostFile, error) {
 		return f, err
 	}
 	f.old, f.mode = data, st.Mode().Perm()
-	if f.root, err = parseObject(data); err != nil {
+	_, clean, jsonc, err := stripJSONC(data)
+	if err != nil {
+		return f, fmt.Errorf("%s is not a JSON object we can edit (left untouched): %w", t.Path, err)
+	}
+	f.jsonc = jsonc
+	if f.root, err = parseObject(clean); err != nil {
 		return f, fmt.Errorf("%s is not a JSON object we can edit (left untouched): %w", t.Path, err)
 	}
 	if raw, ok := f.root.get(t.Key); ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
@@ -281,6 +345,12 @@ func (f hostFile) save(t Target) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", t.Path, err)
 	}
+	return f.write(t, data)
+}
+
+// write replaces the file with data: the previous content to <path>.bak first (when
+// there was a file), then data atomically.
+func (f hostFile) write(t Target, data []byte) (string, error) {
 	backup := ""
 	if f.old != nil {
 		backup = t.Path + ".bak"

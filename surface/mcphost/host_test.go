@@ -27,8 +27,9 @@ func TestLocate(t *testing.T) {
 	}{
 		{"claude", "", noXDG, "/p/.mcp.json", "mcpServers", "Claude Code"},
 		{"claude", "project", noXDG, "/p/.mcp.json", "mcpServers", "Claude Code"},
-		{"claude", "user", withXDG, "/x/Claude/claude_desktop_config.json", "mcpServers", "Claude Desktop"},
-		{"claude", "user", noXDG, "/h/.config/Claude/claude_desktop_config.json", "mcpServers", "Claude Desktop"},
+		{"claude", "user", withXDG, "/h/.claude.json", "mcpServers", "Claude Code"},
+		{"claude-desktop", "user", withXDG, "/x/Claude/claude_desktop_config.json", "mcpServers", "Claude Desktop"},
+		{"claude-desktop", "user", noXDG, "/h/.config/Claude/claude_desktop_config.json", "mcpServers", "Claude Desktop"},
 		{"vscode", "project", noXDG, "/p/.vscode/mcp.json", "servers", "VS Code"},
 		{"vscode", "user", withXDG, "/x/Code/User/mcp.json", "servers", "VS Code"},
 		{"vscode", "user", env(map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "rel"}), "/h/.config/Code/User/mcp.json", "servers", "VS Code"},
@@ -45,7 +46,8 @@ func TestLocate(t *testing.T) {
 		})
 	}
 	for _, bad := range []struct{ host, scope, want string }{
-		{"zed", "", `unknown host "zed" (known: claude, vscode, cursor)`},
+		{"zed", "", `unknown host "zed" (known: claude, claude-desktop, vscode, cursor)`},
+		{"claude-desktop", "project", `claude-desktop has no project scope (scopes: user)`},
 		{"claude", "global", `scope "global": use project or user`},
 	} {
 		_, err := mcphost.Locate(bad.host, bad.scope, noXDG, "/p")
