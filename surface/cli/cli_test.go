@@ -25,6 +25,10 @@ import (
 const asDelivery = "CMDBRIDGE_TEST_AS_DELIVERY"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asCmdbridge) == "1" {
+		// A host starting the server a host configuration names (mcptravel_test.go).
+		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, corpusHost()))
+	}
 	if os.Getenv(asDelivery) == "1" {
 		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -99,11 +100,25 @@ func mcpEnableCommand() *ucli.Command {
 			if err != nil {
 				return failed("%v", err)
 			}
-			args := append(append([]string(nil), hostOf(c).Self...), "--workspace", ws)
+			// A project-scope file is committed: it names the workspace and the programs
+			// in the host's own terms, so it works in every clone (portable).
+			command, wsArg := exe, ws
+			if t.ProjectRef != "" {
+				if command, err = portable(t, exe, ws); err != nil {
+					return failed("mcp enable: %v", err)
+				}
+				wsArg = t.ProjectRef
+			}
+			args := append(append([]string(nil), hostOf(c).Self...), "--workspace", wsArg)
 			if bin := c.String("bin"); bin != "" {
 				abs, err := filepath.Abs(bin)
 				if err != nil {
 					return failed("bin: %v", err)
+				}
+				if t.ProjectRef != "" {
+					if abs, err = portable(t, abs, ws); err != nil {
+						return failed("mcp enable: --bin: %v", err)
+					}
 				}
 				args = append(args, "--bin", abs)
 			}
@@ -118,7 +133,7 @@ func mcpEnableCommand() *ucli.Command {
 			if name == "" {
 				name = defaultServerName(ws)
 			}
-			ch, err := mcphost.Enable(t, name, mcphost.Entry{Command: exe, Args: args})
+			ch, err := mcphost.Enable(t, name, mcphost.Entry{Command: command, Args: args})
 			if err != nil {
 				return failed("mcp enable: %v", err)
 			}
@@ -126,9 +141,9 @@ func mcpEnableCommand() *ucli.Command {
 			where := fmt.Sprintf("%s (%s, %s scope) %s", t.Host, t.App, t.Scope, t.Path)
 			switch ch.Action {
 			case mcphost.Unchanged:
-				fmt.Fprintf(w, "%s: server %q already launches %s %s; nothing changed\n", where, name, exe, strings.Join(args, " "))
+				fmt.Fprintf(w, "%s: server %q already launches %s %s; nothing changed\n", where, name, command, strings.Join(args, " "))
 			default:
-				fmt.Fprintf(w, "%s: %s server %q: %s %s (%d tools)\n", where, ch.Action, name, exe, strings.Join(args, " "), ntools)
+				fmt.Fprintf(w, "%s: %s server %q: %s %s (%d tools)\n", where, ch.Action, name, command, strings.Join(args, " "), ntools)
 			}
 			if ch.Backup != "" {
 				fmt.Fprintf(w, "previous file saved as %s\n", ch.Backup)
@@ -160,7 +175,7 @@ func mcpDisableCommand() *ucli.Command {
 			var names []string
 			for _, s := range servers {
 				switch name := c.String("name"); {
-				case name == "" && ours(s, exe, ws):
+				case name == "" && ours(s, exe, ws, t.ProjectRef):
 					names = append(names, s.Name)
 				case name != "" && s.Name == name:
 					if s.Command == "" || !mcphost.SameProgram(s.Command, exe) {
@@ -217,7 +232,7 @@ func mcpListCommand() *ucli.Command {
 			}
 			var rows []row
 			for _, host := range mcphost.Hosts {
-				for _, scope := range []string{mcphost.ScopeProject, mcphost.ScopeUser} {
+				for _, scope := range mcphost.Scopes(host) {
 					t, err := mcphost.Locate(host, scope, os.LookupEnv, ws)
 					if err != nil {
 						rows = append(rows, row{Host: host, Scope: scope, Error: err.Error()})
@@ -232,7 +247,7 @@ func mcpListCommand() *ucli.Command {
 					}
 					found := false
 					for _, s := range servers {
-						if ours(s, exe, ws) {
+						if ours(s, exe, ws, t.ProjectRef) {
 							r := base
 							r.Name, r.Command, r.Args = s.Name, s.Command, s.Args
 							rows = append(rows, r)
@@ -358,13 +373,34 @@ func executable() (string, error) {
 	return filepath.Abs(exe)
 }
 
-// ours reports whether s launches this cmdbridge (same program) on workspace ws.
-func ours(s mcphost.Server, exe, ws string) bool {
+// ours reports whether s launches this cmdbridge (same program) on workspace ws, named
+// by its path or, in a project-scope file, by ref (the host's variable for the project).
+func ours(s mcphost.Server, exe, ws, ref string) bool {
 	if s.Command == "" || !mcphost.SameProgram(s.Command, exe) {
 		return false
 	}
 	i := slices.Index(s.Args, "--workspace")
-	return i >= 0 && i+1 < len(s.Args) && s.Args[i+1] == ws
+	return i >= 0 && i+1 < len(s.Args) && (s.Args[i+1] == ws || ref != "" && s.Args[i+1] == ref)
+}
+
+// portable names the program at path (absolute) for a project-scope file of t, which
+// every clone shares: by its name when that name finds this same program on PATH; else,
+// inside the workspace ws, by the host's project variable and the path from there
+// (${workspaceFolder}/bin/cmdbridge). Anything else would be this machine's path.
+func portable(t mcphost.Target, path, ws string) (string, error) {
+	name := filepath.Base(path)
+	if found, err := exec.LookPath(name); err == nil {
+		a, errA := os.Stat(found)
+		b, errB := os.Stat(path)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return name, nil
+		}
+	}
+	if rel, err := filepath.Rel(ws, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+		return t.ProjectRef + "/" + filepath.ToSlash(rel), nil
+	}
+	return "", fmt.Errorf("%s is neither inside the workspace nor found as %q on PATH, and a %s-scope file is shared by every clone; "+
+		"put %s on PATH, or use --scope user (this machine's own file)", path, name, t.Scope, name)
 }
 
 // defaultServerName is cmdbridge-<workspace directory name>, folded to lower-case

@@ -267,6 +267,9 @@ func TestMCPEnableDisableList(t *testing.T) {
 	exe, err = filepath.Abs(exe)
 	require.NoError(t, err)
 	name := "cmdbridge-" + strings.ToLower(strings.Trim(nonAlnum.Replace(filepath.Base(ws)), "-"))
+	// The project file names this program as PATH finds it, never by this machine's path.
+	t.Setenv("PATH", filepath.Dir(exe)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	self := filepath.Base(exe)
 
 	project := filepath.Join(ws, ".mcp.json")
 	original := "{\"mcpServers\": {\"keep\": {\"command\": \"node\", \"args\": [\"x.js\"]}}, \"extra\": {\"z\": 1, \"a\": [true]}}\n"
@@ -290,8 +293,9 @@ func TestMCPEnableDisableList(t *testing.T) {
 		Extra json.RawMessage `json:"extra"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(readText(t, project)), &cfg))
-	wantArgs := []string{"--workspace", ws, "--bin", exe, "mcp", "--profile", "read-only"}
-	assert.Equal(t, exe, cfg.MCPServers[name].Command)
+	wantArgs := []string{"--workspace", "${CLAUDE_PROJECT_DIR:-.}", "--bin", self, "mcp", "--profile", "read-only"}
+	assert.Equal(t, self, cfg.MCPServers[name].Command)
+	assert.NotContains(t, readText(t, project), ws, "no path of this machine in a shared file")
 	assert.Equal(t, wantArgs, cfg.MCPServers[name].Args)
 	assert.Equal(t, "node", cfg.MCPServers["keep"].Command, "other servers survive")
 	assert.JSONEq(t, `{"z": 1, "a": [true]}`, string(cfg.Extra), "unknown keys survive")
@@ -320,8 +324,10 @@ func TestMCPEnableDisableList(t *testing.T) {
 	assert.Equal(t, wantArgs, rows["claude project"].Args)
 	assert.Equal(t, "wu-only", rows["vscode user"].Name)
 	assert.Equal(t, name, rows["cursor user"].Name)
-	assert.Equal(t, filepath.Join(xdg, "Claude", "claude_desktop_config.json"), rows["claude user"].Path)
-	for _, key := range []string{"claude user", "vscode project", "cursor project"} {
+	assert.Equal(t, filepath.Join(home, ".claude.json"), rows["claude user"].Path, "Claude Code's user scope")
+	assert.Equal(t, filepath.Join(xdg, "Claude", "claude_desktop_config.json"), rows["claude-desktop user"].Path)
+	assert.NotContains(t, rows, "claude-desktop project")
+	for _, key := range []string{"claude user", "claude-desktop user", "vscode project", "cursor project"} {
 		assert.Empty(t, rows[key].Name, key)
 	}
 
@@ -363,7 +369,10 @@ func TestMCPEnableRefusesAMalformedHostFile(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	dir := filepath.Join(ws, ".cursor")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	bad := "{\"mcpServers\": {\"a\": {\"command\": \"x\",}}}\n" // trailing comma
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv("PATH", filepath.Dir(exe)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	bad := "{\"mcpServers\": {\"a\": {\"command\": \"x\" \"y\"}}}\n" // a missing comma (JSONC's trailing commas are fine)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(bad), 0o644))
 	for _, args := range [][]string{{"enable", "cursor"}, {"disable", "cursor"}} {
 		_, stderr, code := run(t, ws, append([]string{"mcp"}, args...)...)
