@@ -13,8 +13,8 @@ export GORACE
 all: build
 
 ## deps: what `make test` needs: Go modules; git, bubblewrap and chromium through apt-get
-## when missing and root; with node present, the pinned TypeScript MCP SDK the MCP tests
-## drive (npm ci); the pinned lint tools, built once into bin/tools.
+## when missing and root; with node present, the pinned TypeScript MCP SDK and MCP
+## Inspector the MCP tests drive (npm ci); the pinned lint tools, built once into bin/tools.
 deps:
 	@$(GO) mod download
 	@scripts/install-deps.sh test
