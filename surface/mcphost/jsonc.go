@@ -142,9 +142,10 @@ type edit struct {
 
 // apply makes edits, which must not overlap, on data.
 func apply(data []byte, edits []edit) []byte {
-	// Latest first, so earlier offsets stay valid.
+	// Latest first, so earlier offsets stay valid; of edits at one offset, the one
+	// listed last first, so their texts end up in the order listed.
 	for i := 1; i < len(edits); i++ {
-		for j := i; j > 0 && edits[j].from > edits[j-1].from; j-- {
+		for j := i; j > 0 && edits[j].from >= edits[j-1].from; j-- {
 			edits[j], edits[j-1] = edits[j-1], edits[j]
 		}
 	}

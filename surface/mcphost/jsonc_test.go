@@ -123,3 +123,33 @@ func TestJSONCWithoutTheServersKey(t *testing.T) {
 		assert.Equal(t, bad, read(t, tg.Path))
 	}
 }
+
+// TestJSONCShapes: an empty servers object holding only a comment, a one-line file, a
+// last member followed by a comment and no comma, and a null servers key.
+func TestJSONCShapes(t *testing.T) {
+	e := mcphost.Entry{Command: "cmdbridge", Args: []string{}}
+	for _, tc := range []struct{ in, want string }{
+		{"{\n  \"mcpServers\": { // none yet\n  }\n}\n",
+			"{\n  \"mcpServers\": { // none yet\n    \"cb\": {\n      \"command\": \"cmdbridge\",\n      \"args\": []\n    }\n  }\n}\n"},
+		{"{\"mcpServers\": {\"a\": {\"command\": \"x\"}}} // one line\n",
+			"{\"mcpServers\": {\"a\": {\"command\": \"x\"},\n  \"cb\": {\n    \"command\": \"cmdbridge\",\n    \"args\": []\n  }\n}} // one line\n"},
+		{"{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"} // a\n  }\n}\n",
+			"{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"}, // a\n    \"cb\": {\n      \"command\": \"cmdbridge\",\n      \"args\": []\n    }\n  }\n}\n"},
+		{"{\n  // nothing yet\n  \"mcpServers\": null\n}\n",
+			"{\n  // nothing yet\n  \"mcpServers\": {\n    \"cb\": {\n      \"command\": \"cmdbridge\",\n      \"args\": []\n    }\n  }\n}\n"},
+	} {
+		tg := target(t, "cursor")
+		require.NoError(t, os.MkdirAll(strings.TrimSuffix(tg.Path, "/mcp.json"), 0o755))
+		require.NoError(t, os.WriteFile(tg.Path, []byte(tc.in), 0o644))
+		_, err := mcphost.Enable(tg, "cb", e)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, read(t, tg.Path), tc.in)
+		_, err = mcphost.Disable(tg, []string{"cb"})
+		require.NoError(t, err)
+		entries, err := mcphost.Entries(tg)
+		require.NoError(t, err, read(t, tg.Path))
+		for _, s := range entries {
+			assert.NotEqual(t, "cb", s.Name)
+		}
+	}
+}
