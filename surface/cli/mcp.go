@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcphost"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // viewFlags select the tools a server shows: --profile and --tools intersect (see
@@ -25,6 +26,21 @@ func viewFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "profile", Usage: "serve only the tools of this profile (built-in: read-only, non-destructive; more in .cmdbridge/config.yaml)"},
 		&ucli.StringSliceFlag{Name: "tools", Usage: "serve only tools matching these names or globs (wu:*), repeatable; with --profile, the tools in both"},
 	}
+}
+
+// dialectFlag chooses the form in which a server sends input schemas (tool.Dialect;
+// docs/schemas.md).
+func dialectFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "schema-dialect", Value: string(tool.DialectPortable),
+		Usage: "the form of the input schemas sent to hosts: portable (accepted as sent by OpenAI, Anthropic and Gemini), full (the schema the kernel validates against), openai-strict (OpenAI's strict form where it is exact)"}
+}
+
+func dialectOf(c *ucli.Context) (tool.Dialect, error) {
+	d, err := tool.ParseDialect(c.String("schema-dialect"))
+	if err != nil {
+		return "", usageError("%v", err)
+	}
+	return d, nil
 }
 
 func viewOf(c *ucli.Context) kernel.View {
@@ -37,6 +53,7 @@ func mcpCommand() *ucli.Command {
 		Usage: "serve the tools over MCP on stdin/stdout (calls run non-interactively through the kernel); enable, disable, list: wire it into a host; profiles: the tool subsets --profile names",
 		Flags: append([]ucli.Flag{
 			&ucli.StringSliceFlag{Name: "scope", Usage: "the client's scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
+			dialectFlag(),
 		}, viewFlags()...),
 		Subcommands: []*ucli.Command{mcpEnableCommand(), mcpDisableCommand(), mcpListCommand(), mcpProfilesCommand()},
 		Action: func(c *ucli.Context) error {
@@ -44,6 +61,10 @@ func mcpCommand() *ucli.Command {
 				return usageError("mcp: unknown subcommand %q (enable, disable, list, profiles; none to serve)", c.Args().First())
 			}
 			caller, err := callerFromFlags(c)
+			if err != nil {
+				return err
+			}
+			dialect, err := dialectOf(c)
 			if err != nil {
 				return err
 			}
@@ -61,7 +82,7 @@ func mcpCommand() *ucli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())); err != nil {
+			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version()), mcp.WithSchemaDialect(dialect)); err != nil {
 				return failed("mcp: %v", err)
 			}
 			return nil
