@@ -79,7 +79,6 @@ func TestToolListFitsTheBudget(t *testing.T) {
 	}
 }
 
-
 // TestToolListSizeByDialect logs what the whole corpus's tools/list costs in each
 // schema dialect (no budget: full and openai-strict are opt-in).
 func TestToolListSizeByDialect(t *testing.T) {
