@@ -400,3 +400,16 @@ func TestMCPSchemaDialect(t *testing.T) {
 	assert.NotEqual(t, 0, code)
 	assert.Contains(t, stderr, "not one of portable, full, openai-strict")
 }
+
+// TestMCPOnDemand: --on-demand lists the three tools that find, describe and call the
+// others.
+func TestMCPOnDemand(t *testing.T) {
+	ws := workspace(t)
+	replies, stderr, code := serveMCP(t, ws, []string{"--on-demand"}, `"method":"tools/list"`,
+		`"method":"tools/call","params":{"name":"tool_call","arguments":{"name":"file_read","arguments":{"path":"a.txt"}}}`)
+	require.Equal(t, 0, code, stderr)
+	assert.ElementsMatch(t, []string{"tools_search", "tool_describe", "tool_call"}, listedTools(t, replies[1]))
+	require.Nil(t, replies[2].Error)
+	assert.Contains(t, string(replies[2].Result), "hello")
+	assert.NotContains(t, string(replies[2].Result), `"isError":true`)
+}

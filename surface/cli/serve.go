@@ -47,7 +47,7 @@ func serveCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
 			&ucli.StringFlag{Name: "nats", Usage: "also join this NATS broker (comma-separated URLs; needs 'cmdbridge enroll'; default: nats.url of .cmdbridge/config.yaml; see docs/scale.md)"},
 			&ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file (default: nats.creds of .cmdbridge/config.yaml)"},
-			dialectFlag(),
+			dialectFlag(), onDemandFlag(),
 		}, viewFlags()...),
 		Action: runServe,
 	}
@@ -135,7 +135,7 @@ func runServe(c *ucli.Context) error {
 			MaxConns: c.Int("max-conns"), MaxConnsPerAddr: c.Int("max-conns-per-addr"),
 		},
 		AllowedOrigins: c.StringSlice("allow-origin"),
-		MCPOptions:     []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
+		MCPOptions:     mcpOptions(c, dialect),
 		SchemaDialect:  dialect,
 	})
 	if err != nil {

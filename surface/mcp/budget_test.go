@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -88,4 +90,54 @@ func TestToolListSizeByDialect(t *testing.T) {
 		require.NoError(t, err)
 		t.Logf("tools/list all, %s: %d bytes, ~%d tokens", d, len(b), len(b)/4)
 	}
+}
+
+// TestOnDemandRoundTrips: with WithOnDemand the corpus's tools/list is three tools; a
+// host reaches any tool in three round trips (search, describe, call) where the full
+// list takes one, and the call goes through the kernel as any other.
+func TestOnDemandRoundTrips(t *testing.T) {
+	k := corpusKernelView(t, t.TempDir(), kernel.View{})
+	cs := connectInMemoryWith(t, k, nil, mcp.WithOnDemand())
+	ctx := context.Background()
+	trips := 0
+	res, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	b, _ := json.Marshal(res)
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	assert.ElementsMatch(t, []string{mcp.SearchToolName, mcp.DescribeToolName, mcp.CallToolName}, names)
+
+	call := func(name string, args map[string]any) (tool.Output, int) {
+		trips++
+		r, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: name, Arguments: args})
+		require.NoError(t, err)
+		body, _ := json.Marshal(r)
+		var out tool.Output
+		require.NoError(t, json.Unmarshal([]byte(r.Content[0].(*sdkmcp.TextContent).Text), &out))
+		return out, len(body)
+	}
+	found, searchBytes := call(mcp.SearchToolName, map[string]any{"query": "lane lock"})
+	require.True(t, found.Success)
+	assert.Contains(t, mustJSON(t, found.Data), "wu_unlock_lane")
+	desc, describeBytes := call(mcp.DescribeToolName, map[string]any{"name": "wu_unlock_lane"})
+	require.True(t, desc.Success)
+	assert.Contains(t, mustJSON(t, desc.Data), "Rules: ")
+	// The kernel still enforces the rules it describes.
+	out, _ := call(mcp.CallToolName, map[string]any{"name": "wu_unlock_lane", "arguments": map[string]any{"list": true, "lane": "a"}})
+	require.NotNil(t, out.Error)
+	assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
+	assert.Contains(t, out.Error.Message, "list and lane cannot be given together")
+	all, allBytes := call(mcp.SearchToolName, nil)
+	require.True(t, all.Success)
+	t.Logf("on demand: tools/list %d bytes (~%d tokens); a tool not yet described takes 3 round trips (search %d bytes, describe %d bytes, call), one already described 1; a search without words (every name and description) %d bytes; %d calls made",
+		len(b), len(b)/4, searchBytes, describeBytes, allBytes, trips)
+	assert.Less(t, len(b)/4, 1000)
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
 }

@@ -53,6 +53,7 @@ type options struct {
 	maxBody        int64
 	origins        []string
 	dialect        tool.Dialect
+	onDemand       bool
 }
 
 // WithSchemaDialect sets the form in which tools/list sends input schemas (default
@@ -170,6 +171,10 @@ func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Serve
 		Capabilities: &sdkmcp.ServerCapabilities{},
 	})
 	inflight := &callGate{}
+	if o.onDemand {
+		onDemandTools(srv, k, caller, tools, inflight, o) // ondemand.go
+		return srv, inflight, nil
+	}
 	for _, t := range tools {
 		srv.AddTool(t.tool, callHandler(k, caller, t, inflight, o))
 	}
