@@ -37,8 +37,8 @@ func schemaOf(t *testing.T, tl *sdkmcp.Tool) map[string]any {
 // sends it, to each provider's documented rules: by default (portable) to OpenAI
 // function calling, Anthropic, and Gemini's parameters and parametersJsonSchema; with
 // the openai-strict dialect, the tools marked strict to OpenAI's strict mode too. The
-// outside module (testdata/outside) is not loaded here: building it takes a module
-// copy and two binaries (outside_test.go); its schemas come from the same adapter.
+// outside module is held to the same rules by TestOutsideToolsMeetProviderRules in the
+// repository root.
 func TestEveryProviderAcceptsTheToolList(t *testing.T) {
 	k := corpusKernelView(t, t.TempDir(), kernel.View{})
 	rules := providerrules.Portable
