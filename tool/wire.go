@@ -172,6 +172,9 @@ func Wire(spec Spec, d Dialect) (WireTool, error) {
 	if req, ok := s["required"]; ok {
 		out["required"] = req
 	}
+	if defs, ok := s["$defs"]; ok {
+		out["$defs"] = defs // what a $ref in a property points at (none in the corpus)
+	}
 	if d == DialectOpenAIStrict {
 		if strict, ok := openAIStrict(out, len(rules) == 0); ok {
 			return WireTool{Description: desc, InputSchema: strict, Strict: true}, nil
@@ -229,7 +232,7 @@ var strictKeywords = map[string]bool{
 // that form cannot state s exactly: rules between properties (exact false), or a
 // keyword strict mode does not support (minLength, maxLength, …).
 func openAIStrict(s map[string]any, exact bool) (map[string]any, bool) {
-	if !exact {
+	if _, defs := s["$defs"]; !exact || defs {
 		return nil, false
 	}
 	props, _ := s["properties"].(map[string]any)
