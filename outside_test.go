@@ -20,6 +20,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/internal/providerrules"
 )
 
 // The outside module (testdata/outside) is gizmo, a small notes CLI written for this test
@@ -670,4 +672,41 @@ func TestOutsideStandaloneWithoutTheProgram(t *testing.T) {
 	var got run
 	require.NoError(t, json.Unmarshal(out.Data, &got))
 	assert.Equal(t, want, got)
+}
+
+// TestOutsideToolsMeetProviderRules: gizmo's tools, as `mcp` lists them over stdio from
+// both entry points, are taken as sent by every provider (internal/providerrules), the
+// same rules TestEveryProviderAcceptsTheToolList holds the corpus to.
+func TestOutsideToolsMeetProviderRules(t *testing.T) {
+	o := buildOutside(t)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	}, "\n") + "\n"
+	for _, e := range entries {
+		t.Run(e.name, func(t *testing.T) {
+			ws := t.TempDir()
+			r := e.run(t, o, ws, in, "--workspace", ws, "mcp")
+			var listed []map[string]any
+			for _, line := range strings.Split(r.Stdout, "\n") {
+				var msg struct {
+					ID     int `json:"id"`
+					Result struct {
+						Tools []map[string]any `json:"tools"`
+					} `json:"result"`
+				}
+				if json.Unmarshal([]byte(line), &msg) == nil && msg.ID == 2 {
+					listed = msg.Result.Tools
+				}
+			}
+			require.Len(t, listed, 8, "%+v", r)
+			for _, tl := range listed {
+				s, _ := tl["inputSchema"].(map[string]any)
+				for provider, check := range providerrules.Portable {
+					assert.Empty(t, check(s), "%s: %s", tl["name"], provider)
+				}
+			}
+		})
+	}
 }

@@ -29,8 +29,9 @@ const (
 )
 
 // Constraint is a rule the tool enforces between its input properties ("one of wu,
-// initiative is required"). [ApplyConstraints] writes it into the input schema, so hosts
-// and the kernel reject a call that breaks it before anything runs.
+// initiative is required"). [ApplyConstraints] writes it into the input schema, so the
+// kernel rejects a call that breaks it before anything runs; hosts are sent it in words
+// ([Wire]).
 type Constraint struct {
 	Kind       ConstraintKind `json:"kind"`
 	Properties []string       `json:"properties"`
@@ -81,7 +82,8 @@ func andList(p []string) string {
 // "required". Every other rule becomes one schema that matches exactly the inputs
 // breaking it, described by the rule's [Constraint.Message]; these are listed under the
 // top-level "not": {"anyOf": [...]}, so an input is valid only when it breaks none.
-// (Top-level anyOf, allOf and oneOf are avoided: some hosts reject them.) Every
+// Hosts refuse composition keywords at the top level (OpenAI any of them), so [Wire]
+// sends them this schema without the "not" and the messages in the description. Every
 // property a rule names must be in s.Properties. Applying the same rules to two equal
 // schemas gives equal schemas, which is how native tools keep the adapter's schema.
 func ApplyConstraints(s *jsonschema.Schema, cs ...Constraint) error {

@@ -17,6 +17,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcphost"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // viewFlags select the tools a server shows: --profile and --tools intersect (see
@@ -26,6 +27,36 @@ func viewFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "profile", Usage: "serve only the tools of this profile (built-in: read-only, non-destructive; more in .cmdbridge/config.yaml)"},
 		&ucli.StringSliceFlag{Name: "tools", Usage: "serve only tools matching these names or globs (wu:*), repeatable; with --profile, the tools in both"},
 	}
+}
+
+// dialectFlag chooses the form in which a server sends input schemas (tool.Dialect;
+// docs/schemas.md).
+func dialectFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "schema-dialect", Value: string(tool.DialectPortable),
+		Usage: "the form of the input schemas sent to hosts: portable (accepted as sent by OpenAI, Anthropic and Gemini), full (the schema the kernel validates against), openai-strict (OpenAI's strict form where it is exact)"}
+}
+
+// onDemandFlag lists three tools that find, describe and call the others instead of
+// every tool (mcp.WithOnDemand).
+func onDemandFlag() ucli.Flag {
+	return &ucli.BoolFlag{Name: "on-demand", Usage: "list only tools_search, tool_describe and tool_call, which find, describe and call the other tools (for hosts that cannot afford the whole list)"}
+}
+
+// mcpOptions are the options of the MCP servers the flags ask for.
+func mcpOptions(c *ucli.Context, dialect tool.Dialect) []mcp.Option {
+	opts := []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version()), mcp.WithSchemaDialect(dialect)}
+	if c.Bool("on-demand") {
+		opts = append(opts, mcp.WithOnDemand())
+	}
+	return opts
+}
+
+func dialectOf(c *ucli.Context) (tool.Dialect, error) {
+	d, err := tool.ParseDialect(c.String("schema-dialect"))
+	if err != nil {
+		return "", usageError("%v", err)
+	}
+	return d, nil
 }
 
 func viewOf(c *ucli.Context) kernel.View {
@@ -38,6 +69,7 @@ func mcpCommand() *ucli.Command {
 		Usage: "serve the tools over MCP on stdin/stdout (calls run non-interactively through the kernel); enable, disable, list: wire it into a host; profiles: the tool subsets --profile names",
 		Flags: append([]ucli.Flag{
 			&ucli.StringSliceFlag{Name: "scope", Usage: "the client's scope read:PATH or write:PATH, repeatable (default: write on the workspace)"},
+			dialectFlag(), onDemandFlag(),
 		}, viewFlags()...),
 		Subcommands: []*ucli.Command{mcpEnableCommand(), mcpDisableCommand(), mcpListCommand(), mcpProfilesCommand()},
 		Action: func(c *ucli.Context) error {
@@ -45,6 +77,10 @@ func mcpCommand() *ucli.Command {
 				return usageError("mcp: unknown subcommand %q (enable, disable, list, profiles; none to serve)", c.Args().First())
 			}
 			caller, err := callerFromFlags(c)
+			if err != nil {
+				return err
+			}
+			dialect, err := dialectOf(c)
 			if err != nil {
 				return err
 			}
@@ -62,7 +98,7 @@ func mcpCommand() *ucli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())); err != nil {
+			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcpOptions(c, dialect)...); err != nil {
 				return failed("mcp: %v", err)
 			}
 			return nil

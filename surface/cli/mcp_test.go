@@ -389,3 +389,36 @@ func TestMCPEnableRefusesAMalformedHostFile(t *testing.T) {
 		assert.Equal(t, 2, code, args)
 	}
 }
+
+// TestMCPSchemaDialect: --schema-dialect chooses the form of the input schemas sent;
+// the default is portable (no $schema, no top-level not), full sends the kernel's.
+func TestMCPSchemaDialect(t *testing.T) {
+	ws := workspace(t)
+	for _, tc := range []struct {
+		args []string
+		full bool
+	}{{nil, false}, {[]string{"--schema-dialect", "full"}, true}} {
+		replies, stderr, code := serveMCP(t, ws, append(tc.args, "--tools", "wu:unlock-lane"), `"method":"tools/list"`)
+		require.Equal(t, 0, code, stderr)
+		list := string(replies[1].Result)
+		assert.Equal(t, tc.full, strings.Contains(list, `"$schema"`), list)
+		assert.Equal(t, tc.full, strings.Contains(list, `"not"`), list)
+		assert.Equal(t, !tc.full, strings.Contains(list, "Rules: "), list)
+	}
+	_, stderr, code := serveMCP(t, ws, []string{"--schema-dialect", "gemini"}, `"method":"tools/list"`)
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, stderr, "not one of portable, full, openai-strict")
+}
+
+// TestMCPOnDemand: --on-demand lists the three tools that find, describe and call the
+// others.
+func TestMCPOnDemand(t *testing.T) {
+	ws := workspace(t)
+	replies, stderr, code := serveMCP(t, ws, []string{"--on-demand"}, `"method":"tools/list"`,
+		`"method":"tools/call","params":{"name":"tool_call","arguments":{"name":"file_read","arguments":{"path":"a.txt"}}}`)
+	require.Equal(t, 0, code, stderr)
+	assert.ElementsMatch(t, []string{"tools_search", "tool_describe", "tool_call"}, listedTools(t, replies[1]))
+	require.Nil(t, replies[2].Error)
+	assert.Contains(t, string(replies[2].Result), "hello")
+	assert.NotContains(t, string(replies[2].Result), `"isError":true`)
+}

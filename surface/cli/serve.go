@@ -48,6 +48,7 @@ func serveCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "buffered-evidence", Usage: "append receipts without fsync (faster; a machine crash may lose the last receipts)"},
 			&ucli.StringFlag{Name: "nats", Usage: "also join this NATS broker (comma-separated URLs; needs 'cmdbridge enroll'; default: nats.url of .cmdbridge/config.yaml; see docs/scale.md)"},
 			&ucli.StringFlag{Name: "nats-creds", Usage: "NATS credentials file (default: nats.creds of .cmdbridge/config.yaml)"},
+			dialectFlag(), onDemandFlag(),
 		}, viewFlags()...),
 		Action: runServe,
 	}
@@ -69,6 +70,10 @@ func runServe(c *ucli.Context) error {
 	key, err := token.LoadKey(st.Root)
 	if err != nil {
 		return failed("%v", err)
+	}
+	dialect, err := dialectOf(c)
+	if err != nil {
+		return err
 	}
 	// The broker is an option: without --nats (or nats.url in the config file) nothing
 	// below changes what serve does.
@@ -132,7 +137,8 @@ func runServe(c *ucli.Context) error {
 		},
 		AllowedOrigins: c.StringSlice("allow-origin"),
 		PublicURL:      c.String("public-url"),
-		MCPOptions:     []mcp.Option{mcp.WithImplementation(hostOf(c).serverName(), hostOf(c).version())},
+		MCPOptions:     mcpOptions(c, dialect),
+		SchemaDialect:  dialect,
 	})
 	if err != nil {
 		return failed("%v", err)

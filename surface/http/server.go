@@ -78,6 +78,10 @@ type Config struct {
 	// ResourceDocumentation, when set, is the resource_documentation URL of the
 	// Protected Resource Metadata.
 	ResourceDocumentation string
+	// SchemaDialect is the form in which GET /tools and /mcp's tools/list send input
+	// schemas (default tool.DialectPortable; docs/schemas.md). Calls are validated
+	// against the full schema whatever it is.
+	SchemaDialect tool.Dialect
 }
 
 // Server is the conductor sidecar's HTTP handler. It is safe for concurrent use.
@@ -97,6 +101,7 @@ type Server struct {
 	turns    sync.Map        // subject NUL turn id → *running
 	pub      Publisher       // nil: no events
 	readOnly map[string]bool // canonical name → the tool's ReadOnlyHint
+	strict   map[string]bool // canonical name → listed in OpenAI's strict form
 	idBase   string          // random per server, so ids never repeat across restarts
 	idSeq    atomic.Uint64   // call ids
 	hidden   []byte          // the one 404 body
@@ -120,11 +125,14 @@ type ToolEntry struct {
 	Description string `json:"description"`
 	// Scope is "read" for a read-only tool, "write" otherwise: the scope a token needs
 	// on the workspace (or on the tool's path inputs) to call it.
-	Scope             string           `json:"scope"`
-	RequiredApprovals []string         `json:"required_approvals"`
-	InputSchema       any              `json:"input_schema"`
-	OutputSchema      any              `json:"output_schema"`
-	Annotations       tool.Annotations `json:"annotations"`
+	Scope             string   `json:"scope"`
+	RequiredApprovals []string `json:"required_approvals"`
+	InputSchema       any      `json:"input_schema"`
+	// Strict: input_schema is OpenAI's strict form of the full schema (the
+	// openai-strict dialect); a null in a call's input means "not given".
+	Strict       bool             `json:"openai_strict,omitempty"`
+	OutputSchema any              `json:"output_schema"`
+	Annotations  tool.Annotations `json:"annotations"`
 }
 
 // running is one POST /tools call in flight.
@@ -166,11 +174,14 @@ func New(cfg Config) (*Server, error) {
 	// so resumable streams cost at most MCPEventStoreBytes however many tokens connect;
 	// an event store among cfg.MCPOptions replaces it.
 	cfg.MCPOptions = append([]mcp.Option{mcp.WithEventStore(mcp.NewEventStore(MCPEventStoreBytes))}, cfg.MCPOptions...)
-	cfg.MCPOptions = append(cfg.MCPOptions, mcp.WithMaxBodyBytes(cfg.MaxMCPBodyBytes), mcp.WithAllowedOrigins(cfg.AllowedOrigins...))
+	if cfg.SchemaDialect == "" {
+		cfg.SchemaDialect = tool.DialectPortable
+	}
+	cfg.MCPOptions = append(cfg.MCPOptions, mcp.WithMaxBodyBytes(cfg.MaxMCPBodyBytes), mcp.WithAllowedOrigins(cfg.AllowedOrigins...), mcp.WithSchemaDialect(cfg.SchemaDialect))
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, k: cfg.Kernel, enabled: map[string]int{}, readOnly: map[string]bool{}}
+	s := &Server{cfg: cfg, k: cfg.Kernel, enabled: map[string]int{}, readOnly: map[string]bool{}, strict: map[string]bool{}}
 	s.pub = cfg.Publisher
 	if p, ok := cfg.Events.(Publisher); ok && s.pub == nil {
 		s.pub = p
@@ -183,24 +194,38 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("surface/http: %w", err)
 	}
+	specs := map[string]tool.Spec{}
+	for _, spec := range cfg.Kernel.Tools() {
+		specs[spec.Name] = spec
+	}
 	for _, m := range manifest {
 		if m.Governance != "enabled" {
 			continue // disabled or outside the allowlist: nobody may see it
+		}
+		// The input schema and description as the dialect sends them (tool.Wire).
+		w, err := tool.Wire(specs[m.Name], cfg.SchemaDialect)
+		if err != nil {
+			return nil, fmt.Errorf("surface/http: tool %s: %w", m.Name, err)
+		}
+		var in any = w.InputSchema
+		if w.InputSchema == nil {
+			in = m.InputSchema
 		}
 		scope := "write"
 		if m.Annotations.ReadOnlyHint {
 			scope = "read"
 		}
 		b, err := json.Marshal(ToolEntry{
-			Name: m.Name, Pack: cfg.Kernel.Pack(), Domain: m.Domain, Description: m.Description,
-			Scope: scope, RequiredApprovals: m.RequiredApprovals,
-			InputSchema: m.InputSchema, OutputSchema: m.OutputSchema, Annotations: m.Annotations,
+			Name: m.Name, Pack: cfg.Kernel.Pack(), Domain: m.Domain, Description: w.Description,
+			Scope: scope, RequiredApprovals: m.RequiredApprovals, Strict: w.Strict,
+			InputSchema: in, OutputSchema: m.OutputSchema, Annotations: m.Annotations,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("surface/http: tool %s: %w", m.Name, err)
 		}
 		s.enabled[m.Name] = len(s.tools)
 		s.readOnly[m.Name] = m.Annotations.ReadOnlyHint
+		s.strict[m.Name] = w.Strict
 		s.tools = append(s.tools, listed{name: m.Name, json: b})
 	}
 	s.hidden = failureBody(tool.CodeToolNotFound, hiddenMessage)
@@ -473,6 +498,9 @@ func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 	if why != "" {
 		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
 		return
+	}
+	if s.strict[name] {
+		input = tool.DropNulls(input) // listed in OpenAI's strict form: null is "not given"
 	}
 	// The status is 200 whatever the tool does, so the headers go out as soon as the call
 	// has its id: a client learns it while the call runs and can cancel it.

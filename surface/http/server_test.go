@@ -349,3 +349,26 @@ func TestToolCalledHook(t *testing.T) {
 		Status: "failed", ErrorCode: "NOT_FOUND", DurationMS: 1.5,
 	}}, got)
 }
+
+// TestListToolsOpenAIStrict: with the openai-strict dialect GET /tools sends a tool whose
+// schema strict mode states exactly in that form, marked openai_strict, and a call that
+// sends null for an optional property runs as without it.
+func TestListToolsOpenAIStrict(t *testing.T) {
+	f := newFixture(t, surfacehttp.Config{SchemaDialect: tool.DialectOpenAIStrict})
+	tok := mintToken(t, "ws-1", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	r := f.do(t, "GET", "/tools", tok, "")
+	require.Equal(t, 200, r.Status)
+	var doc struct {
+		Tools []surfacehttp.ToolEntry `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.Body), &doc))
+	require.Equal(t, "t:echo", doc.Tools[0].Name)
+	assert.True(t, doc.Tools[0].Strict)
+	b, _ := json.Marshal(doc.Tools[0].InputSchema)
+	assert.JSONEq(t, `{"type":"object","additionalProperties":false,"required":["text"],
+		"properties":{"text":{"description":"text to echo back","type":["string","null"]}}}`, string(b))
+
+	call := f.do(t, "POST", "/tools/t:echo", tok, `{"text":null}`)
+	require.Equal(t, 200, call.Status, call.Body)
+	assert.Contains(t, call.Body, `"success":true`)
+}

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"encoding/json"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // wireSchema marshals s for tools/list with every boolean sub-schema written as an
@@ -12,7 +10,7 @@ import (
 // clients that check it (the TypeScript SDK from 1.22 on) reject the whole listing
 // over one boolean. The one boolean kept is additionalProperties: false, the
 // universal spelling of a closed object, which clients accept.
-func wireSchema(s *jsonschema.Schema) (json.RawMessage, error) {
+func wireSchema(s any) (json.RawMessage, error) {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, err

@@ -53,7 +53,21 @@ type options struct {
 	maxBody        int64
 	origins        []string
 	eventStore     sdkmcp.EventStore
+	dialect        tool.Dialect
+	onDemand       bool
 }
+
+// WithSchemaDialect sets the form in which tools/list sends input schemas (default
+// tool.DialectPortable, which every major model API accepts as sent; docs/schemas.md).
+// The kernel validates every call against the full schema whatever the dialect.
+func WithSchemaDialect(d tool.Dialect) Option {
+	return func(o *options) { o.dialect = d }
+}
+
+// StrictMetaKey is the _meta key, true on a tool in tools/list, of a tool whose input
+// schema is OpenAI's strict form of its full schema (tool.DialectOpenAIStrict): a host
+// may send it with "strict": true.
+const StrictMetaKey = "cmdbridge/openai_strict"
 
 // WithImplementation sets the name and version the server reports in initialize
 // (default "cmdbridge", "dev").
@@ -150,6 +164,9 @@ func buildOptions(opts []Option) options {
 	if o.maxBody <= 0 {
 		o.maxBody = DefaultMaxBodyBytes
 	}
+	if o.dialect == "" {
+		o.dialect = tool.DialectPortable
+	}
 	return o
 }
 
@@ -164,7 +181,7 @@ func NewServer(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (*sdkmcp.
 // newServer also returns the gate of in-flight calls: ServeStdio closes it, which waits
 // for the calls running and refuses later ones, before it restores the descriptors.
 func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Server, *callGate, error) {
-	tools, err := mcpTools(k.Tools())
+	tools, err := mcpTools(k.Tools(), o.dialect)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,8 +195,12 @@ func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Serve
 		Capabilities: &sdkmcp.ServerCapabilities{Tools: &sdkmcp.ToolCapabilities{}},
 	})
 	inflight := &callGate{}
+	if o.onDemand {
+		onDemandTools(srv, k, caller, tools, inflight, o) // ondemand.go
+		return srv, inflight, nil
+	}
 	for _, t := range tools {
-		srv.AddTool(t.tool, callHandler(k, caller, t.canonical, inflight, o))
+		srv.AddTool(t.tool, callHandler(k, caller, t, inflight, o))
 	}
 	return srv, inflight, nil
 }
@@ -188,10 +209,14 @@ func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Serve
 type mcpTool struct {
 	tool      *sdkmcp.Tool
 	canonical string
+	// strict: the listed schema is OpenAI's strict form, whose nulls mean "not given".
+	strict bool
 }
 
-// mcpTools converts the kernel's specs, refusing what the SDK would panic on.
-func mcpTools(specs []tool.Spec) ([]mcpTool, error) {
+// mcpTools converts the kernel's specs, refusing what the SDK would panic on. Input
+// schemas and descriptions are sent in dialect d (tool.Wire); the kernel keeps the
+// full schema for validation.
+func mcpTools(specs []tool.Spec, d tool.Dialect) ([]mcpTool, error) {
 	out := make([]mcpTool, 0, len(specs))
 	seen := make(map[string]string, len(specs))
 	for _, spec := range specs {
@@ -203,54 +228,66 @@ func mcpTools(specs []tool.Spec) ([]mcpTool, error) {
 		if spec.InputSchema == nil || spec.InputSchema.Type != "object" {
 			return nil, fmt.Errorf("mcp: tool %s: input schema is not an object schema", spec.Name)
 		}
-		// Marshalled once here rather than on every tools/list, with every boolean
-		// sub-schema spelled as an object (wireSchema), which is all MCP clients accept.
-		in, err := wireSchema(spec.InputSchema)
+		w, err := tool.Wire(spec, d)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: input schema: %w", spec.Name, err)
 		}
-		outSchema, err := wireSchema(outputSchema(spec.OutputSchema))
+		// Marshalled once here rather than on every tools/list, with every boolean
+		// sub-schema spelled as an object (wireSchema), which is all MCP clients accept.
+		in, err := wireSchema(w.InputSchema)
 		if err != nil {
-			return nil, fmt.Errorf("mcp: tool %s: output schema: %w", spec.Name, err)
+			return nil, fmt.Errorf("mcp: tool %s: input schema: %w", spec.Name, err)
 		}
 		t := &sdkmcp.Tool{
-			Name:         name,
-			Title:        title(spec),
-			Description:  spec.Description,
-			InputSchema:  json.RawMessage(in),
-			OutputSchema: json.RawMessage(outSchema),
-			Annotations:  annotations(spec),
+			Name:        name,
+			Title:       spec.Annotations.Title,
+			Description: w.Description,
+			InputSchema: json.RawMessage(in),
+			Annotations: annotations(spec),
+		}
+		// The envelope every result has is the same for every tool and says nothing
+		// about data: an output schema is sent only for a tool that declares its data.
+		if spec.OutputSchema != nil {
+			outSchema, err := wireSchema(outputSchema(spec.OutputSchema))
+			if err != nil {
+				return nil, fmt.Errorf("mcp: tool %s: output schema: %w", spec.Name, err)
+			}
+			t.OutputSchema = json.RawMessage(outSchema)
+		}
+		if spec.Annotations.RunsCodeHint || w.Strict {
+			t.Meta = sdkmcp.Meta{}
 		}
 		if spec.Annotations.RunsCodeHint {
 			// MCP has no annotation for it; a host that reads _meta can warn.
-			t.Meta = sdkmcp.Meta{RunsCodeMetaKey: true}
+			t.Meta[RunsCodeMetaKey] = true
 		}
-		out = append(out, mcpTool{canonical: spec.Name, tool: t})
+		if w.Strict {
+			t.Meta[StrictMetaKey] = true
+		}
+		out = append(out, mcpTool{canonical: spec.Name, tool: t, strict: w.Strict})
 	}
 	return out, nil
 }
 
-// title is the display name: the declared title, else the canonical name, which reads
-// better than the MCP spelling (wu:create rather than wu_create).
-func title(spec tool.Spec) string {
-	if spec.Annotations.Title != "" {
-		return spec.Annotations.Title
-	}
-	return spec.Name
-}
-
-// annotations states every hint explicitly: the protocol defaults destructiveHint and
-// openWorldHint to true when absent, which would misdescribe most tools.
+// annotations states every hint that means something and is not the protocol's
+// default: destructiveHint and openWorldHint default to true when absent, which would
+// misdescribe most tools, so false is always sent; destructiveHint means something only
+// for a tool that is not read-only, so a read-only tool does not send it. The title is
+// sent only when declared: the name says the rest.
 func annotations(spec tool.Spec) *sdkmcp.ToolAnnotations {
 	a := spec.Annotations
-	destructive, openWorld := a.DestructiveHint, a.OpenWorldHint
-	return &sdkmcp.ToolAnnotations{
-		Title:           title(spec),
-		ReadOnlyHint:    a.ReadOnlyHint,
-		DestructiveHint: &destructive,
-		IdempotentHint:  a.IdempotentHint,
-		OpenWorldHint:   &openWorld,
+	openWorld := a.OpenWorldHint
+	out := &sdkmcp.ToolAnnotations{
+		Title:          a.Title,
+		ReadOnlyHint:   a.ReadOnlyHint,
+		IdempotentHint: a.IdempotentHint,
+		OpenWorldHint:  &openWorld,
 	}
+	if !a.ReadOnlyHint {
+		destructive := a.DestructiveHint
+		out.DestructiveHint = &destructive
+	}
+	return out
 }
 
 // outputSchema describes the structured content of every result: the tool.Output
@@ -283,7 +320,8 @@ func outputSchema(declared *jsonschema.Schema) *jsonschema.Schema {
 
 // callHandler runs one tools/call through the kernel. It never returns a protocol
 // error: whatever the kernel answers is a result.
-func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, inflight *callGate, o options) sdkmcp.ToolHandler {
+func callHandler(k *kernel.Kernel, caller kernel.Caller, t mcpTool, inflight *callGate, o options) sdkmcp.ToolHandler {
+	canonical := t.canonical
 	return func(ctx context.Context, req *sdkmcp.CallToolRequest) (*sdkmcp.CallToolResult, error) {
 		if inflight.mu.TryRLock() {
 			defer inflight.mu.RUnlock()
@@ -298,6 +336,8 @@ func callHandler(k *kernel.Kernel, caller kernel.Caller, canonical string, infli
 		if trimmed := bytes.TrimSpace(input); len(trimmed) == 0 || string(trimmed) == "null" {
 			// Arguments are optional in the protocol; the kernel's input is an object.
 			input = json.RawMessage(`{}`)
+		} else if t.strict {
+			input = tool.DropNulls(input)
 		}
 		timeout, bad := requestedTimeout(req.Params.Meta)
 		if bad != nil {

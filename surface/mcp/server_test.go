@@ -88,32 +88,40 @@ func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
 	for _, spec := range k.Tools() {
 		tl := byName[tool.MCPName(spec.Name)]
 		require.NotNil(t, tl, spec.Name)
-		want, err := json.Marshal(spec.InputSchema)
+		// What is sent is the portable form (tool.Wire): the full schema less $schema,
+		// additionalProperties and the rules between properties, said in words.
+		w, err := tool.Wire(spec, tool.DialectPortable)
+		require.NoError(t, err)
+		want, err := json.Marshal(w.InputSchema)
 		require.NoError(t, err)
 		got, err := json.Marshal(tl.InputSchema)
 		require.NoError(t, err)
-		// The fixture's input schemas have no boolean sub-schema to rewrite.
-		assert.JSONEq(t, string(want), string(got), "%s: schema passes through unchanged", spec.Name)
-		out, err := json.Marshal(tl.OutputSchema)
-		require.NoError(t, err)
+		assert.JSONEq(t, string(want), string(got), "%s: the portable schema", spec.Name)
+		assert.NotContains(t, string(got), `"$schema"`, spec.Name)
 		assertNoBooleanSubschemas(t, spec.Name+" input", got)
-		assertNoBooleanSubschemas(t, spec.Name+" output", out)
-		assert.Equal(t, spec.Description, tl.Description, spec.Name)
+		assert.Equal(t, w.Description, tl.Description, spec.Name)
+		// No declared data schema: no output schema (the generic envelope says nothing).
+		assert.Nil(t, tl.OutputSchema, spec.Name)
 
 		a := tl.Annotations
 		require.NotNil(t, a, spec.Name)
 		assert.Equal(t, spec.Annotations.ReadOnlyHint, a.ReadOnlyHint, spec.Name)
-		assert.Equal(t, spec.Annotations.IdempotentHint, a.IdempotentHint, spec.Name)
-		// Stated explicitly: absent, the protocol would read them as true.
-		require.NotNil(t, a.DestructiveHint, spec.Name)
+		// Stated explicitly: absent, the protocol would read it as true.
 		require.NotNil(t, a.OpenWorldHint, spec.Name)
-		assert.Equal(t, spec.Annotations.DestructiveHint, *a.DestructiveHint, spec.Name)
 		assert.Equal(t, spec.Annotations.OpenWorldHint, *a.OpenWorldHint, spec.Name)
-		assert.NotEmpty(t, a.Title, spec.Name)
-		assert.NotNil(t, tl.OutputSchema, spec.Name)
+		assert.Equal(t, spec.Annotations.IdempotentHint, a.IdempotentHint, spec.Name)
+		if spec.Annotations.ReadOnlyHint {
+			// Meaningful only for a tool that is not read-only: not sent.
+			assert.Nil(t, a.DestructiveHint, spec.Name)
+		} else {
+			require.NotNil(t, a.DestructiveHint, spec.Name)
+			assert.Equal(t, spec.Annotations.DestructiveHint, *a.DestructiveHint, spec.Name)
+		}
+		assert.Equal(t, spec.Annotations.Title, a.Title, spec.Name)
+		assert.Equal(t, spec.Annotations.Title, tl.Title, spec.Name)
 	}
 	assert.Equal(t, "Echo", byName["fx_echo"].Annotations.Title)
-	assert.Equal(t, "fx:greet", byName["fx_greet"].Annotations.Title, "no declared title: the canonical name")
+	assert.Empty(t, byName["fx_greet"].Annotations.Title, "no declared title: none sent, the name says it")
 	assert.True(t, *byName["fx_wipe"].Annotations.DestructiveHint)
 	// The legacy command's flags became its schema (required --name, no --json).
 	greet, _ := json.Marshal(byName["fx_greet"].InputSchema)
