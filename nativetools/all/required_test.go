@@ -3,7 +3,6 @@ package all_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -349,5 +348,5 @@ func detailsOf(out tool.Output) string {
 		return "null"
 	}
 	b, _ := json.Marshal(out.Error.Details)
-	return fmt.Sprintf("%s", b)
+	return string(b)
 }
