@@ -171,6 +171,9 @@ func repoPath(root, span string) (string, bool) {
 	if strings.ContainsAny(first, "{*…") {
 		return p, true // a pattern from the root: checked as one
 	}
+	if first == "bin" {
+		return p, true // make build's output: checked against cmd/ (checkPath)
+	}
 	if _, err := os.Stat(filepath.Join(root, first)); err != nil {
 		return "", false
 	}
@@ -182,6 +185,21 @@ var placeholderRE = regexp.MustCompile(`<[^>/]+>|…`)
 // checkPath says why path names nothing ("" when it exists): a pattern (`<stem>`, `*`,
 // `{a,b}`) must match at least one file.
 func checkPath(root, pageDir, path string) string {
+	// bin/ holds what `make build` makes of cmd/ and `make deps` of the lint tools (git
+	// ignores it, and a clean clone has none of it): bin/NAME exists when cmd/NAME does,
+	// whatever was built here.
+	if path == "bin" {
+		return ""
+	}
+	if name, ok := strings.CutPrefix(path, "bin/"); ok && !strings.Contains(name, "/") {
+		if name == "tools" {
+			return "" // where `make deps` installs the pinned lint tools
+		}
+		if fi, err := os.Stat(filepath.Join(root, "cmd", name)); err == nil && fi.IsDir() {
+			return ""
+		}
+		return "no cmd/" + name + " for `make build` to build into bin/"
+	}
 	pattern := placeholderRE.ReplaceAllString(path, "*")
 	if !strings.ContainsAny(pattern, "*?[{") {
 		if _, err := os.Stat(filepath.Join(root, path)); err == nil {
