@@ -187,6 +187,18 @@ func (k *Kernel) buildRegistry() error {
 	if k.names, err = tool.NewNames(all); err != nil {
 		return err
 	}
+	// A command tree's aliases are spellings of their tool: calls resolve them, lists
+	// show only the name. An alias that would shadow a name (or another tool's alias)
+	// resolves to nothing.
+	aliases := map[string]string{}
+	for _, c := range cmds {
+		for _, a := range c.Aliases {
+			aliases[a] = c.Name
+		}
+	}
+	if len(aliases) > 0 {
+		k.names, _ = k.names.WithAliases(aliases)
+	}
 	if k.names, err = k.names.WithPack(k.cfg.Pack); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"unicode"
@@ -92,6 +93,44 @@ func (n *Names) WithPack(pack string) (*Names, error) {
 	out := *n
 	out.pack = k
 	return &out, nil
+}
+
+// WithAliases returns the table also resolving aliases (alias spelling → canonical
+// name), such as a command tree's aliases (notes:remove for notes:rm), in every spelling
+// Resolve accepts. A canonical name always wins: an alias that folds to a name's key, to
+// an unknown canonical name, or to an alias of another tool resolves to nothing, and is
+// returned in dropped, sorted, for the caller to report.
+func (n *Names) WithAliases(aliases map[string]string) (out *Names, dropped []string) {
+	byKey := maps.Clone(n.byKey)
+	spellings := map[string][]string{} // alias key → its spellings
+	for alias := range aliases {
+		spellings[Key(alias)] = append(spellings[Key(alias)], alias)
+	}
+	for k, as := range spellings {
+		canon := aliases[as[0]]
+		ok := k != ""
+		for _, a := range as {
+			ok = ok && aliases[a] == canon
+		}
+		if _, known := n.byKey[Key(canon)]; !known || n.byKey[Key(canon)] != canon {
+			ok = false
+		}
+		if taken, exists := n.byKey[k]; exists {
+			if taken == canon {
+				continue // the name itself, spelled otherwise
+			}
+			ok = false
+		}
+		if !ok {
+			dropped = append(dropped, as...)
+			continue
+		}
+		byKey[k] = canon
+	}
+	sort.Strings(dropped)
+	c := *n
+	c.byKey = byKey
+	return &c, dropped
 }
 
 // Resolve returns the canonical name for any spelling, with or without the pack prefix.

@@ -85,3 +85,32 @@ func TestStemAndDomainFollowTheName(t *testing.T) {
 		assert.Equal(t, want[1], tool.Domain(name), name)
 	}
 }
+
+func TestAliasesResolveToTheirTool(t *testing.T) {
+	names, err := tool.NewNames([]string{"notes:rm", "notes:list", "notes:ls-remote", "tags:rm"})
+	require.NoError(t, err)
+	names, dropped := names.WithAliases(map[string]string{
+		"notes:remove":   "notes:rm",
+		"notes:ls":       "notes:list",
+		"notes-ls":       "notes:list", // the same alias in another spelling: fine
+		"notes:lsremote": "notes:list", // folds to notes:ls-remote, a tool's own name: the name wins
+		"tags:remove":    "tags:rm",
+		"x:del":          "notes:rm",
+		"x-del":          "tags:rm",    // folds to x:del, for another tool: neither resolves
+		"ghost":          "notes:gone", // no such tool
+	})
+	assert.Equal(t, []string{"ghost", "notes:lsremote", "x-del", "x:del"}, dropped)
+	for spelling, want := range map[string]string{
+		"notes:remove": "notes:rm", "NotesRemove": "notes:rm", "notes_ls": "notes:list",
+		"tags:remove": "tags:rm", "notes:ls-remote": "notes:ls-remote", "notes:rm": "notes:rm",
+	} {
+		got, ok := names.Resolve(spelling)
+		assert.True(t, ok, spelling)
+		assert.Equal(t, want, got, spelling)
+	}
+	for _, none := range []string{"x:del", "ghost"} {
+		_, ok := names.Resolve(none)
+		assert.False(t, ok, none)
+	}
+	assert.Equal(t, []string{"notes:list", "notes:ls-remote", "notes:rm", "tags:rm"}, names.All(), "aliases are no names of their own")
+}

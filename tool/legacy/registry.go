@@ -15,6 +15,10 @@ import (
 type Command struct {
 	// Name is the canonical name (wu:create).
 	Name string
+	// Aliases are other names of the same command, from a command tree's aliases
+	// (notes:remove for notes rm, whose alias is remove): the kernel resolves them to
+	// Name, and lists only Name.
+	Aliases []string
 	// Domain groups commands in listings (wu, state, files, memory, …). Empty means
 	// tool.Domain(Name), the part of the name before ':'; [Registry.Add] fills it in.
 	Domain string

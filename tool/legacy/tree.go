@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -62,7 +63,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		output = OutputPlain
 	}
 	var out []Command
-	leaf := func(path []string, c *cli.Command) {
+	leaf := func(path []string, alts [][]string, c *cli.Command) {
 		name := strings.Join(path, ":")
 		if len(path) == 0 {
 			name = program
@@ -78,6 +79,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		if len(path) > 1 {
 			cmd.Domain = path[0]
 		}
+		cmd.Aliases = aliasNames(path, alts)
 		if o, ok := opts.Outputs[name]; ok {
 			cmd.Output = o
 		}
@@ -124,25 +126,56 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		}
 		out = append(out, cmd)
 	}
-	var walk func(path []string, cs []*cli.Command)
-	walk = func(path []string, cs []*cli.Command) {
+	var walk func(path []string, alts [][]string, cs []*cli.Command)
+	walk = func(path []string, alts [][]string, cs []*cli.Command) {
 		for _, c := range cs {
 			if c == nil || c.Hidden || c.Name == "help" || (opts.Skip != nil && opts.Skip(c)) {
 				continue
 			}
 			p := append(append([]string(nil), path...), c.Name)
+			a := append(append([][]string(nil), alts...), c.Aliases)
 			if len(c.Subcommands) == 0 || c.Action != nil {
-				leaf(p, c)
+				leaf(p, a, c)
 			}
-			walk(p, c.Subcommands)
+			walk(p, a, c.Subcommands)
 		}
 	}
 	if len(app.Commands) == 0 {
-		leaf(nil, nil)
+		leaf(nil, nil, nil)
 	} else {
-		walk(nil, app.Commands)
+		walk(nil, nil, app.Commands)
 	}
 	return out, nil
+}
+
+// maxAliasNames bounds the names a leaf's aliases make (each level's aliases multiply).
+const maxAliasNames = 64
+
+// aliasNames spells a leaf's path with every combination of its levels' names and
+// aliases, the canonical spelling left out: [notes rm] with rm's alias remove gives
+// notes:remove.
+func aliasNames(path []string, alts [][]string) []string {
+	combos := [][]string{nil}
+	for i, name := range path {
+		var next [][]string
+		for _, prefix := range combos {
+			for _, n := range append([]string{name}, alts[i]...) {
+				if n == "" || len(next) >= maxAliasNames+1 {
+					continue
+				}
+				next = append(next, append(slices.Clip(prefix), n))
+			}
+		}
+		combos = next
+	}
+	var out []string
+	canonical := strings.Join(path, ":")
+	for _, c := range combos {
+		if n := strings.Join(c, ":"); n != canonical && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // AddApp adds the leaves of newApp's command tree ([FromApp]) to r.
