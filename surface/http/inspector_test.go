@@ -3,9 +3,6 @@ package http_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/mcpclienttest"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -21,23 +19,12 @@ import (
 // returns its stdout; a HOME of the test's own keeps its catalog file out of the user's.
 func inspectorCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("needs Node.js (node on PATH) to run the MCP Inspector")
-	}
-	dir := filepath.Join("..", "..", "testdata", "mcpclient")
-	bin := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("node is installed but the MCP Inspector is not: run `make deps` (npm ci --prefix testdata/mcpclient)")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{bin, "--cli"}, args...)...)
-	home := t.TempDir()
-	cmd.Env = append(os.Environ(), "HOME="+home, "MCP_CATALOG_PATH="+filepath.Join(home, "catalog.json"))
+	cmd := mcpclienttest.Inspector(ctx, t, args...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	return stdout.String(), stderr.String(), err
 }
 

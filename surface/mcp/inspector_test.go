@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/mcpclienttest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -21,21 +20,13 @@ import (
 // lists its tools and calls one. surface/http's TestInspectorCLIWithToken does the same
 // over streamable HTTP with a token.
 func TestInspectorCLIStdio(t *testing.T) {
-	node := nodeClient(t)
-	bin := filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("node is installed but the MCP Inspector is not: run `make deps` (npm ci --prefix testdata/mcpclient)")
-	}
 	ws := t.TempDir()
 	inspect := func(args ...string) string {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		argv := append([]string{bin, "--cli", "-e", childEnv + "=" + ws}, args...)
-		argv = append(argv, "--", os.Args[0], "-test.run=^$")
-		cmd := exec.CommandContext(ctx, node, argv...)
-		home := t.TempDir()
-		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_CATALOG_PATH="+filepath.Join(home, "catalog.json"))
+		argv := append([]string{"-e", childEnv + "=" + ws}, args...)
+		cmd := mcpclienttest.Inspector(ctx, t, append(argv, "--", os.Args[0], "-test.run=^$")...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
