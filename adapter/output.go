@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -53,7 +54,8 @@ func parseEnvelope(stdout []byte) (*envelope, bool) {
 // cancellation as TIMEOUT and CANCELLED; a stdout that is not an envelope, or an exit
 // code that disagrees with ok, as COMMAND_FAILED. Metadata always carries lane,
 // exit_code, duration_ms, warnings, stderr (its last 4 KiB), truncated and
-// leaked_goroutines; it is never compared by parity.
+// leaked_goroutines; it is never compared by parity. A plain command whose stdout was one
+// JSON document also has its streams' exact bytes there (stdout, and stderr whole).
 func ToOutput(r Result) tool.Output {
 	meta := map[string]any{
 		"lane":              r.Lane,
@@ -72,7 +74,9 @@ func ToOutput(r Result) tool.Output {
 		return withMeta(tool.Fail(tool.CodeCancelled, "%s was cancelled by the caller", r.Command))
 	}
 	if r.Output == legacy.OutputPlain {
-		return withMeta(plainOutput(r))
+		out := plainOutput(r)
+		maps.Copy(meta, out.Metadata) // a JSON document's exact streams replace the excerpt
+		return withMeta(out)
 	}
 	env, ok := parseEnvelope(r.Stdout)
 	if !ok {
@@ -106,42 +110,13 @@ func ToOutput(r Result) tool.Output {
 	return withMeta(out)
 }
 
-// plainOutput maps a finished run of a plain command: exit code 0 is success, with data
-// the parsed value when stdout is exactly one JSON document (byte-exact), else
-// {stdout, stderr, exit_code}; any other exit code is COMMAND_FAILED whose message
-// names the code and the first line of stderr, with the same three fields as details.
+// plainOutput maps a finished run of a plain command ([tool.Plain]): exit code 0 is
+// success, with data the parsed value when stdout is exactly one JSON document (its
+// exact bytes kept in metadata), else {stdout, stderr, exit_code}; any other exit code is
+// COMMAND_FAILED whose message names the code and the first line of stderr, with the
+// same three fields as details.
 func plainOutput(r Result) tool.Output {
-	streams := func() json.RawMessage {
-		b, _ := json.Marshal(struct {
-			Stdout   string `json:"stdout"`
-			Stderr   string `json:"stderr"`
-			ExitCode int    `json:"exit_code"`
-		}{string(r.Stdout), string(r.Stderr), r.ExitCode})
-		return b
-	}
-	if r.ExitCode == 0 {
-		if doc, ok := oneJSONDocument(r.Stdout); ok {
-			return tool.OK(doc)
-		}
-		return tool.OK(streams())
-	}
-	msg := fmt.Sprintf("%s exited with code %d", r.Command, r.ExitCode)
-	if line := firstLine(r.Stderr); line != "" {
-		msg += ": " + line
-	}
-	out := tool.Fail(tool.CodeCommandFailed, "%s", msg)
-	out.Error.Details = streams()
-	return out
-}
-
-// oneJSONDocument returns stdout without its surrounding white space when that is
-// exactly one JSON value.
-func oneJSONDocument(stdout []byte) (json.RawMessage, bool) {
-	doc := bytes.TrimSpace(stdout)
-	if len(doc) == 0 || !json.Valid(doc) {
-		return nil, false
-	}
-	return json.RawMessage(doc), true
+	return tool.Plain(r.Command, r.Stdout, r.Stderr, r.ExitCode)
 }
 
 func tail(b []byte, n int) []byte {
