@@ -26,6 +26,11 @@ const (
 // tierOf is the tier lookup [Call] uses; tests replace it to route a test command.
 var tierOf = func(c legacy.Command) string { return c.Tier }
 
+// Route says whether a call of c asked for on the adapter lane runs on the subprocess
+// lane instead, as [Call] (and parity's adapter lane) decide: the reason (ReasonTier or
+// ReasonUnanalysed), or "" when it runs in-process.
+func Route(c legacy.Command, opts Options) (reason string) { return routeOf(c, opts) }
+
 // routeOf says whether [Call] must serve c on the subprocess lane although the adapter
 // lane was asked for, and why: its tier is subprocess, or it has none and a binary is
 // configured without opts.InProcess.

@@ -60,10 +60,18 @@ func compareDetails(a, b tool.Output, norm Normalizer) []Diff {
 
 // PlainStreams recovers the streams from the output of a plain command's call, the
 // inverse of the adapter's plain mapping: data (on success) or error details (on
-// failure) that are exactly {stdout, stderr, exit_code}. It returns nil when the output
-// has another shape (the parsed JSON document a command printed, or a native failure
-// without streams).
+// failure) that are exactly {stdout, stderr, exit_code}, or the parsed JSON document a
+// successful run printed with the streams' exact bytes in metadata (tool.Plain). It
+// returns nil when the output has another shape (a document without its bytes, or a
+// native failure without streams).
 func PlainStreams(o tool.Output) *Streams {
+	if o.Success {
+		out, okOut := o.Metadata[tool.MetaStdout].(string)
+		errs, okErr := o.Metadata[tool.MetaStderr].(string)
+		if okOut && okErr {
+			return &Streams{Stdout: []byte(out), Stderr: []byte(errs)}
+		}
+	}
 	v := o.Data
 	if o.Error != nil {
 		v = o.Error.Details

@@ -22,13 +22,21 @@ var update = flag.Bool("update", false, "rewrite the parity scripts' goldens (cm
 // echoer program: testscript puts it on PATH under those names, for `exec
 // delivery` and the subprocess lane.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"delivery": deliveryMain, "echoer": echoerMain})
+	testscript.Main(m, map[string]func(){"delivery": deliveryMain, "echoer": echoerMain, "quitter": quitterMain})
 }
 
 // echoerMain runs the plain test program newEchoer as a process, as its own main would.
 func echoerMain() {
 	if err := newEchoer().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// quitterMain runs newQuitter as a process.
+func quitterMain() {
+	if err := newQuitter().Run(os.Args); err != nil {
 		os.Exit(1)
 	}
 	os.Exit(0)

@@ -65,6 +65,14 @@ func echoParity(t *testing.T, input string, out tool.Output) *parity.Report {
 	return rep
 }
 
+// plainRun is what a native handler written with native.Plain answers.
+func plainRun(stdout, stderr string, code int) tool.Output {
+	p := native.Plain{Name: "echoer"}
+	p.Stdout.WriteString(stdout)
+	p.Stderr.WriteString(stderr)
+	return p.Exit(code)
+}
+
 func streams(stdout, stderr string, code int) map[string]any {
 	return map[string]any{"stdout": stdout, "stderr": stderr, "exit_code": code}
 }
@@ -93,6 +101,11 @@ func TestPlainCommandStreamsOnEveryLane(t *testing.T) {
 			[]string{"output /error/details"}},
 		{"document agrees", `{"text":"hi","doc":true}`, tool.OK(map[string]any{"text": "hi"}), nil},
 		{"document differs", `{"text":"hi","doc":true}`, tool.OK(map[string]any{"text": "ho"}), []string{"output /data/text"}},
+		// native.Plain keeps a document's bytes: they are compared byte for byte.
+		{"document bytes agree", `{"text":"hi","doc":true}`, plainRun("{\"text\": \"hi\"}\n", "", 0), nil},
+		{"document bytes differ", `{"text":"hi","doc":true}`, plainRun("{\"text\":\"hi\"}\n", "", 0), []string{"stream stdout"}},
+		{"plain run agrees", `{"text":"hi"}`, plainRun("hi\n", "echoer: done\n", 0), nil},
+		{"plain run exit code differs", `{"fail":true}`, plainRun("partial\n", "echoer: failed on purpose\n", 1), []string{"stream exit_code"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := echoParity(t, tc.input, tc.native)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -50,10 +51,43 @@ type ToolResult struct {
 	RunAt time.Time `json:"run_at"`
 	// Lanes are the lanes the script compared, in comparison order.
 	Lanes []string `json:"lanes"`
+	// Routed names the lanes that ran a command elsewhere, as serving would, with the
+	// reason: {"adapter": "tier"} when the adapter lane ran it on the subprocess lane
+	// (LaneResult.Routed).
+	Routed map[string]string `json:"routed,omitempty"`
 	// DurationMS is the script's wall time in milliseconds.
 	DurationMS int64 `json:"duration_ms"`
 	// Diff is the readable difference; empty when Status is StatusPass.
 	Diff string `json:"diff"`
+}
+
+// Unfinished is the Diff of a tool whose script has started and not finished: a run
+// that dies or is interrupted inside it leaves the tool this error, never an older pass.
+const Unfinished = "the parity run did not finish this script (the process died or was interrupted)"
+
+// DiedInLane is the Diff of a tool whose script was running lane in this process when
+// last heard of: if the run never finished the script, that lane's command ended the
+// process (os.Exit, log.Fatal) or crashed it, and this says what to do.
+func DiedInLane(tool string, input []byte, lane string) string {
+	return fmt.Sprintf("the parity run did not finish this script: it ended while the %s lane ran %s %s in its own process. "+
+		"A command that ends its process (os.Exit, log.Fatal, a crash) ends parity with it: give %s the subprocess tier "+
+		"(bridgecheck -tiers, or leave it out of Config.InProcess) and run parity again", lane, tool, input, tool)
+}
+
+// LaneText is the lanes for a progress line: "subprocess,adapter,native", a routed lane
+// with where it ran and why ("adapter=subprocess(tier)").
+func (t ToolResult) LaneText() string {
+	var b strings.Builder
+	for i, l := range t.Lanes {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(l)
+		if why := t.Routed[l]; why != "" {
+			fmt.Fprintf(&b, "=%s(%s)", LaneSubprocess, why)
+		}
+	}
+	return b.String()
 }
 
 // ReadResults reads a results file written by Results.Write: version 2, or version 1,

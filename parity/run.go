@@ -63,6 +63,15 @@ type Options struct {
 	// Warm, when set, runs the native lane in Warm.Dir (synced, not copied) with
 	// Warm.Store, as a long-lived host would (see Warm).
 	Warm *Warm
+	// InProcess lets the adapter lane run commands nobody analysed (no tier)
+	// in-process, as adapter.Options.InProcess does when serving. Without it such a
+	// command's adapter lane runs on the subprocess lane whenever Binary is set; a
+	// command whose tier is subprocess always does (LaneResult.Routed says why).
+	InProcess bool
+	// OnLane, when set, is called as each lane starts, with the lane and whether it
+	// runs in this process: a host records it so that a lane that ends the process
+	// (a command's os.Exit) is named afterwards.
+	OnLane func(lane string, inProcess bool)
 }
 
 // LaneResult is what one lane produced.
@@ -74,6 +83,10 @@ type LaneResult struct {
 	Streams *Streams
 	// Tree is the normalised snapshot of the lane's copy after the call.
 	Tree Tree
+	// Routed is set when the adapter lane ran the command on the subprocess lane, as
+	// serving would (adapter.Route): the reason, adapter.ReasonTier or
+	// adapter.ReasonUnanalysed.
+	Routed string
 }
 
 // Report is the outcome of one parity run.
@@ -94,14 +107,31 @@ type Report struct {
 // OK reports whether every lane agreed.
 func (r *Report) OK() bool { return len(r.Diffs) == 0 }
 
+// routed reports whether a lane ran the command elsewhere (LaneResult.Routed).
+func (r *Report) routed() bool {
+	for _, res := range r.Results {
+		if res.Routed != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // String renders the differences readably, one block per Diff, or a line
 // saying the lanes agree.
 func (r *Report) String() string {
+	var routed strings.Builder
+	for _, res := range r.Results {
+		if res.Routed != "" {
+			fmt.Fprintf(&routed, "  (the %s lane ran it on the %s lane, as serving does: reason %q)\n", res.Lane, LaneSubprocess, res.Routed)
+		}
+	}
 	if r.OK() {
-		return fmt.Sprintf("parity %s: %s agree\n", r.Tool, strings.Join(r.Lanes, ", "))
+		return fmt.Sprintf("parity %s: %s agree\n%s", r.Tool, strings.Join(r.Lanes, ", "), routed.String())
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "parity %s %s: %d difference(s) across %s\n", r.Tool, r.Input, len(r.Diffs), strings.Join(r.Lanes, ", "))
+	b.WriteString(routed.String())
 	for _, d := range r.Diffs {
 		b.WriteString(d.String())
 		b.WriteString("\n")
@@ -197,10 +227,24 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 			// The kernel refuses this input before any lane runs; so does parity.
 			res.Output = *refusal
 		case l == LaneSubprocess || l == LaneAdapter:
-			res.Output, res.Streams = runLegacy(ctx, cmd, input, l, adapter.Options{
-				Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary,
-			})
+			aopts := adapter.Options{Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary, InProcess: opts.InProcess}
+			run := l
+			if l == LaneAdapter {
+				if res.Routed = adapter.Route(cmd, aopts); res.Routed != "" {
+					run = LaneSubprocess
+				}
+			}
+			if opts.OnLane != nil {
+				opts.OnLane(l, run == LaneAdapter)
+			}
+			res.Output, res.Streams = runLegacy(ctx, cmd, input, run, aopts)
+			if res.Routed != "" {
+				res.Output = res.Output.WithMeta("reason", res.Routed)
+			}
 		case l == LaneNative:
+			if opts.OnLane != nil {
+				opts.OnLane(l, true)
+			}
 			res.Output = runNative(ctx, native, input, dirs[l], env, opts)
 			if plain {
 				res.Streams = PlainStreams(res.Output)

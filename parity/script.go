@@ -79,6 +79,13 @@ type Suite struct {
 	// lacks the native implementation the source has), and the tool's result is
 	// StatusError with that message instead of running the script.
 	Check func(tool string) string
+	// InProcess is passed to Run (see Options.InProcess): the host's own opt-in to run
+	// commands nobody analysed in-process, as when serving.
+	InProcess bool
+	// OnLane, when set, is called as each lane of a `parity` call starts, with the
+	// script's name, the tool and input, the lane and whether it runs in this process
+	// (see Options.OnLane).
+	OnLane func(script, tool string, input json.RawMessage, lane string, inProcess bool)
 }
 
 // scripts returns the script files the suite runs.
@@ -230,9 +237,14 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	if prog := c.suite.program(name); bin == "" && prog != "" {
 		bin = lookPath(ts, prog)
 	}
+	var onLane func(string, bool)
+	if c.suite.OnLane != nil {
+		onLane = func(lane string, inProcess bool) { c.suite.OnLane(ts.Name(), name, input, lane, inProcess) }
+	}
 	rep, err := Run(context.Background(), name, input, Options{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Commands: c.suite.Commands, Native: c.suite.Native,
 		Binary: bin, Env: callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts),
+		InProcess: c.suite.InProcess, OnLane: onLane,
 	})
 	if c.suite.Observe != nil {
 		c.suite.Observe(ts.Name(), rep, err)
@@ -253,7 +265,7 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 		ts.Fatalf("%s", rep.String())
 	case rep.OK() && neg:
 		ts.Fatalf("parity %s: lanes %s agree, want a difference", name, strings.Join(rep.Lanes, ", "))
-	case !rep.OK():
+	case !rep.OK() || rep.routed():
 		ts.Logf("%s", rep.String())
 	}
 }

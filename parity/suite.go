@@ -32,6 +32,7 @@ func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) 
 	lanes := map[string][]string{}
 	errored := map[string]bool{}
 	unwritten := map[string]bool{}
+	routed := map[string]map[string]string{}
 	observe := s.Observe
 	s.Observe = func(script string, rep *Report, err error) {
 		mu.Lock()
@@ -45,6 +46,14 @@ func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) 
 			}
 			if notImplemented(rep) {
 				unwritten[script] = true
+			}
+			for _, res := range rep.Results {
+				if res.Routed != "" {
+					if routed[script] == nil {
+						routed[script] = map[string]string{}
+					}
+					routed[script][res.Lane] = res.Routed
+				}
 			}
 		}
 		mu.Unlock()
@@ -76,6 +85,7 @@ func RunSuite(s Suite, progress func(r ToolResult, done bool)) (Results, error) 
 		}
 		r.DurationMS = time.Since(start).Milliseconds()
 		r.Lanes = append(r.Lanes, lanes[name]...)
+		r.Routed = routed[name]
 		switch {
 		case refused != "":
 			r.Status, r.Diff = StatusError, refused

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +53,7 @@ func runParity(c *ucli.Context) error {
 	suite := parity.Suite{
 		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
 		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: parityProgram(c), Warm: c.Bool("warm"),
+		InProcess: host.InProcess,
 	}
 	for _, name := range c.Args().Slice() {
 		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
@@ -103,7 +106,7 @@ func runParity(c *ucli.Context) error {
 	cur, started, writeErr := prev, time.Now(), error(nil)
 	progress := func(r parity.ToolResult, done bool) {
 		if !done {
-			r.Status, r.Diff = parity.StatusError, "the parity run did not finish this script (the process died or was interrupted)"
+			r.Status, r.Diff = parity.StatusError, parity.Unfinished
 		}
 		cur = parity.Merge(cur, parity.Results{RunAt: started, Tools: []parity.ToolResult{r}}, false)
 		if err := cur.Write(results); err != nil && writeErr == nil {
@@ -111,6 +114,20 @@ func runParity(c *ucli.Context) error {
 		}
 		if printer != nil {
 			printer(r, done)
+		}
+	}
+	// An in-process lane that ends the process (a command's os.Exit) leaves its tool an
+	// error that names the call and the lane.
+	suite.OnLane = func(_, tool string, input json.RawMessage, lane string, inProcess bool) {
+		i := slices.IndexFunc(cur.Tools, func(t parity.ToolResult) bool { return t.Tool == tool })
+		if !inProcess || i < 0 {
+			return
+		}
+		r := cur.Tools[i]
+		r.Diff = parity.DiedInLane(tool, input, lane)
+		cur = parity.Merge(cur, parity.Results{RunAt: started, Tools: []parity.ToolResult{r}}, false)
+		if err := cur.Write(results); err != nil && writeErr == nil {
+			writeErr = err
 		}
 	}
 	res, err := parity.RunSuite(suite, progress)
@@ -266,7 +283,7 @@ func progressPrinter(w io.Writer) func(parity.ToolResult, bool) {
 				fmt.Fprintln(w) // keep failures on screen
 			}
 		case done:
-			fmt.Fprintf(w, "%-5s %s %s (%dms)\n", strings.ToUpper(r.Status), r.Tool, strings.Join(r.Lanes, ","), r.DurationMS)
+			fmt.Fprintf(w, "%-5s %s %s (%dms)\n", strings.ToUpper(r.Status), r.Tool, r.LaneText(), r.DurationMS)
 		}
 	}
 }
