@@ -163,6 +163,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	h := bridgecli.Host{
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary,
+		SuperviseParity: true, // a program's main: os.Args is the command line
 	}
 	if app != nil {
 		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash}

@@ -710,3 +710,92 @@ func TestOutsideToolsMeetProviderRules(t *testing.T) {
 		})
 	}
 }
+
+// parityStatus is one tool's parity state as `status --json` shows it.
+func parityStatus(t *testing.T, dir, exe, results, name string) (state, diff string) {
+	t.Helper()
+	r := runIn(t, dir, "", exe, "status", "--json", "--results", results)
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	var rep struct {
+		Tools []struct {
+			Name   string `json:"name"`
+			Parity string `json:"parity"`
+			Diff   string `json:"diff"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rep), r.Stdout)
+	for _, tl := range rep.Tools {
+		if tl.Name == name {
+			return tl.Parity, tl.Diff
+		}
+	}
+	t.Fatalf("status lists no %s: %s", name, r.Stdout)
+	return "", ""
+}
+
+// writeScript writes the parity script of a tool into a copy of gizmo's module.
+func writeScript(t *testing.T, mod, stem, text string) {
+	t.Helper()
+	dir := filepath.Join(mod, "testdata", "script", "parity")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, stem+".txtar"), []byte(text), 0o644))
+}
+
+// TestOutsideParityRoutesAnUnanalysedCommand: text count calls os.Exit on a missing
+// file, and gizmo-tools does not vouch for it. Parity's adapter lane runs it on the
+// subprocess lane, as serving does, says so, and the two lanes agree: the run is not
+// ended by the command.
+func TestOutsideParityRoutesAnUnanalysedCommand(t *testing.T) {
+	o := buildOutside(t)
+	mod := t.TempDir()
+	writeScript(t, mod, "text_count", "parity text:count '{\"file\":\"missing.txt\"}'\nstdout '\"error_code\": \"COMMAND_FAILED\"'\n")
+	results := filepath.Join(t.TempDir(), "last.json")
+	r := runIn(t, mod, "", o.tools, "parity", "--results", results, "text:count")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	assert.Contains(t, r.Stdout, "PASS  text:count subprocess,adapter=subprocess(unanalysed)")
+	state, _ := parityStatus(t, mod, o.tools, results, "text:count")
+	assert.Equal(t, "pass", state)
+}
+
+// TestOutsideParityReportsALaneThatEndsTheProcess: a maintainer vouches for every text
+// command (wrongly: text count calls os.Exit), so parity's adapter lane runs it in the
+// parity process, and the command ends that process. The run still reports it — an
+// ERROR naming the call and the lane, exit 1 — and status shows that error, not the
+// pass an earlier run recorded.
+func TestOutsideParityReportsALaneThatEndsTheProcess(t *testing.T) {
+	o := buildOutside(t)
+	mod := filepath.Join(t.TempDir(), "gizmo")
+	require.NoError(t, os.CopyFS(mod, os.DirFS(o.dir)))
+	main := filepath.Join(mod, "cmd", "gizmo-tools", "main.go")
+	src, err := os.ReadFile(main)
+	require.NoError(t, err)
+	vouched := strings.Replace(string(src), `"text:upper"`, `"text:*"`, 1)
+	require.NotEqual(t, string(src), vouched)
+	require.NoError(t, os.WriteFile(main, []byte(vouched), 0o644))
+	bin := filepath.Join(mod, "bin")
+	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/...")
+	build.Dir = mod
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	tools := filepath.Join(bin, "gizmo-tools")
+	results := filepath.Join(t.TempDir(), "last.json")
+
+	// Counting a file that exists never reaches the os.Exit: a pass.
+	writeScript(t, mod, "text_count", "parity text:count '{\"file\":\"notes.txt\"}'\n-- notes.txt --\none two\n")
+	r := runIn(t, mod, "", tools, "parity", "--results", results, "text:count")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	assert.Contains(t, r.Stdout, "PASS  text:count subprocess,adapter ", "vouched for: in-process")
+	state, _ := parityStatus(t, mod, tools, results, "text:count")
+	require.Equal(t, "pass", state)
+
+	// A missing file: os.Exit(3) in the parity process, on the adapter lane.
+	writeScript(t, mod, "text_count", "parity text:count '{\"file\":\"missing.txt\"}'\n")
+	r = runIn(t, mod, "", tools, "parity", "--results", results, "text:count")
+	assert.Equal(t, 1, r.ExitCode, "%+v", r)
+	assert.Contains(t, r.Stdout, "ERROR text:count")
+	assert.Contains(t, r.Stderr, `it ended while the adapter lane ran text:count {"file":"missing.txt"} in its own process`)
+	assert.Contains(t, r.Stderr, "parity: the run ended with exit code 3 before it finished")
+	state, diff := parityStatus(t, mod, tools, results, "text:count")
+	assert.Equal(t, "error", state, "never the older pass")
+	assert.Contains(t, diff, "give text:count the subprocess tier")
+}

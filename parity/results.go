@@ -63,13 +63,16 @@ type ToolResult struct {
 
 // Unfinished is the Diff of a tool whose script has started and not finished: a run
 // that dies or is interrupted inside it leaves the tool this error, never an older pass.
-const Unfinished = "the parity run did not finish this script (the process died or was interrupted)"
+const Unfinished = unfinishedPrefix + " (the process died or was interrupted)"
+
+// unfinishedPrefix begins every unfinished script's Diff (Unfinished, DiedInLane).
+const unfinishedPrefix = "the parity run did not finish this script"
 
 // DiedInLane is the Diff of a tool whose script was running lane in this process when
 // last heard of: if the run never finished the script, that lane's command ended the
 // process (os.Exit, log.Fatal) or crashed it, and this says what to do.
 func DiedInLane(tool string, input []byte, lane string) string {
-	return fmt.Sprintf("the parity run did not finish this script: it ended while the %s lane ran %s %s in its own process. "+
+	return fmt.Sprintf(unfinishedPrefix+": it ended while the %s lane ran %s %s in its own process. "+
 		"A command that ends its process (os.Exit, log.Fatal, a crash) ends parity with it: give %s the subprocess tier "+
 		"(bridgecheck -tiers, or leave it out of Config.InProcess) and run parity again", lane, tool, input, tool)
 }

@@ -55,6 +55,11 @@ type Host struct {
 	// InProcess lets the adapter lane run commands nobody analysed (no tier) in-process;
 	// without it they run on the subprocess lane whenever a binary is known.
 	InProcess bool
+	// SuperviseParity runs `parity` in a child process of this executable (same
+	// os.Args), so that a command ending the process on an in-process lane is reported
+	// as an error rather than ending the run silently (parity.Supervise). Set it when
+	// os.Args is this command line (a program's main); tests that call Main leave it off.
+	SuperviseParity bool
 	// WorkspaceEnv names the environment variable that gives the default workspace
 	// (default CMDBRIDGE_WORKSPACE; the corpus uses DELIVERY_WORKSPACE).
 	WorkspaceEnv string
