@@ -711,26 +711,37 @@ func TestOutsideToolsMeetProviderRules(t *testing.T) {
 	}
 }
 
+// statusRow is one tool's row of `status --json`.
+type statusRow struct {
+	Name   string `json:"name"`
+	Route  string `json:"route"`
+	Parity string `json:"parity"`
+	Diff   string `json:"diff"`
+}
+
 // parityStatus is one tool's parity state as `status --json` shows it.
 func parityStatus(t *testing.T, dir, exe, results, name string) (state, diff string) {
+	t.Helper()
+	row := statusOf(t, dir, exe, results, name)
+	return row.Parity, row.Diff
+}
+
+// statusOf is one tool's row of `status --json`.
+func statusOf(t *testing.T, dir, exe, results, name string) statusRow {
 	t.Helper()
 	r := runIn(t, dir, "", exe, "status", "--json", "--results", results)
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	var rep struct {
-		Tools []struct {
-			Name   string `json:"name"`
-			Parity string `json:"parity"`
-			Diff   string `json:"diff"`
-		} `json:"tools"`
+		Tools []statusRow `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rep), r.Stdout)
 	for _, tl := range rep.Tools {
 		if tl.Name == name {
-			return tl.Parity, tl.Diff
+			return tl
 		}
 	}
 	t.Fatalf("status lists no %s: %s", name, r.Stdout)
-	return "", ""
+	return statusRow{}
 }
 
 // writeScript writes the parity script of a tool into a copy of gizmo's module.
@@ -753,8 +764,10 @@ func TestOutsideParityRoutesAnUnanalysedCommand(t *testing.T) {
 	r := runIn(t, mod, "", o.tools, "parity", "--results", results, "text:count")
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	assert.Contains(t, r.Stdout, "PASS  text:count subprocess,adapter=subprocess(unanalysed)")
-	state, _ := parityStatus(t, mod, o.tools, results, "text:count")
-	assert.Equal(t, "pass", state)
+	row := statusOf(t, mod, o.tools, results, "text:count")
+	assert.Equal(t, "pass", row.Parity)
+	assert.Equal(t, "subprocess", row.Route, "status's route says what runs: the subprocess lane")
+	assert.Equal(t, "adapter", statusOf(t, mod, o.tools, results, "notes:list").Route, "vouched for: in-process")
 }
 
 // TestOutsideParityReportsALaneThatEndsTheProcess: a maintainer vouches for every text

@@ -56,8 +56,9 @@
 // costume cannot contain. [Call] never runs a subprocess-tier command in-process: asked
 // for the adapter lane it runs the subprocess lane, with metadata lane "subprocess" and
 // reason "tier". A command with no tier (nobody analysed it) does the same, with reason
-// "unanalysed", whenever a binary is configured and Options.InProcess is not set. [Run]
-// does what it is told whatever the tier (parity compares both lanes).
+// "unanalysed", whenever a binary is configured and Options.InProcess is not set ([Route]
+// says which; parity's adapter lane asks it too). [Run] does what it is told whatever the
+// tier.
 //
 // # Schema and texts
 //

@@ -50,6 +50,10 @@ const (
 	StageNativeOnly = "native-only"
 )
 
+// RouteSubprocess is the route shown for a command routed adapter that the adapter lane
+// serves on the subprocess lane (adapter.Route), as its calls' metadata.lane says.
+const RouteSubprocess = "subprocess"
+
 // Tiers shown besides the tier source's own answers.
 const (
 	// TierUnknown: no tier source is configured, or it has no verdict for the command.
@@ -64,7 +68,9 @@ type Tool struct {
 	Name string
 	// Domain names the corpus folder its golden scripts live in (testdata/script/<domain>).
 	Domain string
-	// Route is the lane serving it: adapter, native or shadow.
+	// Route is the lane serving it: adapter, RouteSubprocess (the adapter route of a
+	// command that never runs in-process: its tier says subprocess, or nobody analysed
+	// it), native or shadow.
 	Route string
 	// Command is true when a legacy command backs the tool.
 	Command bool
@@ -162,7 +168,7 @@ type ParityTotals struct {
 type ToolStatus struct {
 	Name   string `json:"name"`
 	Domain string `json:"domain"`
-	// Route is adapter, native or shadow.
+	// Route is adapter, subprocess, native or shadow (see Tool.Route).
 	Route string `json:"route"`
 	// Stage is one of the Stage constants.
 	Stage string `json:"stage"`

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -106,11 +107,17 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		return cmd.Tier
 	}
 	opts := status.Options{Dir: dir, Results: results, Tier: tier}
+	legacyOpts := adapter.Options{Binary: subprocessBinary(c), InProcess: host.InProcess}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
 		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route, Warnings: spec.Warnings}
 		if cmd, ok := host.Commands.Lookup(spec.Name); ok {
 			t.Command, t.Domain, t.Source = true, cmd.Domain, commandSource(cmd)
+			// The adapter route of a command that never runs in-process (its tier, or
+			// nobody analysed it) is served on the subprocess lane: say what runs.
+			if route == kernel.LaneAdapter && adapter.Route(cmd, legacyOpts) != "" {
+				t.Route = status.RouteSubprocess
+			}
 		}
 		_, t.Native = host.Native.Lookup(spec.Name)
 		opts.Tools = append(opts.Tools, t)
