@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Import paths the generated code uses, each with its explicit package name: jennifer
@@ -169,14 +170,28 @@ func toolFile(t Tool, pkgPath, source string) ([]byte, error) {
 	f.Line()
 	f.Commentf("%s serves %s natively. Until it is written the tool answers NOT_IMPLEMENTED, so", t.Handler, t.Spec.Name)
 	f.Comment("parity reports it in progress (exit 1 unless --allow-in-progress) and its route stays adapter.")
+	var body []jen.Code
+	if t.Command.Output == legacy.OutputPlain {
+		// A plain command answers with what it prints and its exit code: say how.
+		run := t.Spec.Name
+		if t.Loc.Leaf != "" && t.Command.Program != "" {
+			run = t.Command.Program + " " + t.Loc.Leaf
+		}
+		body = append(body,
+			jen.Comment(fmt.Sprintf("%s is a plain command: its answer is what `%s` prints and its exit", t.Spec.Name, run)),
+			jen.Comment("code. Write them with native.Plain, which parity compares with the program's byte for byte:"),
+			jen.Comment(""),
+			jen.Comment(fmt.Sprintf("\tp := native.Plain{Name: %q}", t.Spec.Name)),
+			jen.Comment("\tfmt.Fprintln(&p.Stdout, …) // and p.Stderr: what the program writes"),
+			jen.Comment("\treturn p.Exit(0)           // its exit code"))
+	}
+	body = append(body, jen.Return(jen.Qual(pathTool, "Fail").Call(jen.Qual(pathTool, "CodeNotImplemented"),
+		jen.Lit(t.Spec.Name+": the native handler is not written yet"))))
 	f.Func().Id(t.Handler).Params(
 		jen.Id("ctx").Qual(pathContext, "Context"),
 		jen.Id("env").Op("*").Qual(pathTool, "Env"),
 		jen.Id("in").Id(t.TypeName),
-	).Qual(pathTool, "Output").Block(
-		jen.Return(jen.Qual(pathTool, "Fail").Call(jen.Qual(pathTool, "CodeNotImplemented"),
-			jen.Lit(t.Spec.Name+": the native handler is not written yet"))),
-	)
+	).Qual(pathTool, "Output").Block(body...)
 	return render(f, t.Local)
 }
 
@@ -472,6 +487,20 @@ func docFile(t Tool, pkgPath string) ([]byte, error) {
 	f.PackageComment("checks it); handlers reach the world only through their *tool.Env and never touch")
 	f.PackageComment("process globals.")
 	return render(f, t.Local)
+}
+
+// registryFile renders nativetools/registry.go: the *native.Registry a module without
+// one gets, which the scaffolded tools register into and cmdbridge.Config.Native serves.
+func registryFile(reg Qual, local string) ([]byte, error) {
+	f := newFile(reg.Path, reg.Pkg)
+	f.HeaderComment("Written by `cmdbridge scaffold`, which found no *native.Registry in this module. It is yours:")
+	f.HeaderComment("scaffold never rewrites it.")
+	f.PackageComment("Package nativetools holds the commands migrated to native Go: one folder per domain, each")
+	f.PackageComment("tool registering into " + reg.Name + " from init, and all/ importing every domain.")
+	f.Comment(reg.Name + " is where the migrated tools register; serve it with")
+	f.Comment("cmdbridge.Config{Native: " + reg.Short() + "} and a blank import of its all package.")
+	f.Var().Id(reg.Name).Op("=").Qual(pathNative, "NewRegistry").Call()
+	return render(f, local)
 }
 
 // allFile renders nativetools/all/all.go blank-importing every domain package.

@@ -109,6 +109,13 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		return nil, err
 	}
 	target, err := nativeTarget(ctx, cfg, modPath, d)
+	var files []File
+	if errors.Is(err, errNoRegistry) {
+		// The module has no registry yet: the scaffold declares one and says how to serve it.
+		if target, files, err = newRegistry(cfg, root, nativePath, modPath); err != nil {
+			return nil, err
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +124,6 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		everyone = append(everyone, Located{Name: c.Name, Domain: c.Domain})
 	}
 	names2 := naming(everyone)
-	var files []File
 	domains := map[string]bool{}
 	docs := map[string]bool{}
 	for i, name := range names {
@@ -278,6 +284,31 @@ func (d *discovery) resolve(c legacy.Command) (Located, bool) {
 	return loc, true
 }
 
+// errNoRegistry says the discovered packages of an adopter's module declare no
+// *native.Registry variable.
+var errNoRegistry = errors.New("scaffold: no *native.Registry variable found in this module")
+
+// newRegistry is the target of a module without a native registry: Registry in the
+// nativetools package beside the tools, declared by nativetools/registry.go (written
+// unless a file of that name is there already), and the lines that serve it, on cfg.Log.
+func newRegistry(cfg Config, root, nativePath, modPath string) (target, []File, error) {
+	reg := Qual{Path: nativePath, Pkg: "nativetools", Name: "Registry"}
+	tg := target{Register: reg, Lookup: reg, IsVar: true}
+	path := filepath.Join("nativetools", "registry.go")
+	var files []File
+	if _, err := os.Stat(filepath.Join(root, path)); errors.Is(err, os.ErrNotExist) {
+		src, err := registryFile(reg, modPath)
+		if err != nil {
+			return target{}, nil, fmt.Errorf("scaffold: render registry.go: %w", err)
+		}
+		files = append(files, File{Path: path, Content: src})
+		fmt.Fprintf(cfg.Log, "scaffold: no *native.Registry variable in this module: %s declares %s for the scaffolded tools\n", filepath.ToSlash(path), reg.Short())
+	}
+	fmt.Fprintf(cfg.Log, "scaffold: serve it from your main: import %q and _ %q, and set cmdbridge.Config{Native: %s} (Config.Native)\n",
+		nativePath, nativePath+"/all", reg.Short())
+	return tg, files, nil
+}
+
 // nativeTarget resolves the registry generated tools register into (Config.Registry
 // or its default) and the *native.Registry variable their tests look them up in.
 func nativeTarget(ctx context.Context, cfg Config, modPath string, d *discovery) (target, error) {
@@ -290,9 +321,14 @@ func nativeTarget(ctx context.Context, cfg Config, modPath string, d *discovery)
 		}
 		if modPath != corpusModule {
 			if len(d.natives) == 0 {
-				return target{}, fmt.Errorf("scaffold: no *native.Registry variable found in this module; declare the one generated tools register into (var Registry = native.NewRegistry(), the registry cmdbridge.Config.Native serves) or name it with --registry IMPORTPATH.NAME")
+				return target{}, errNoRegistry
 			}
-			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found in this module; name the one generated tools register into with --registry IMPORTPATH.NAME", len(d.natives))
+			var found []string
+			for q := range d.natives {
+				found = append(found, q.String())
+			}
+			sort.Strings(found)
+			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found in this module (%s); name the one generated tools register into, the one cmdbridge.Config.Native serves, with --registry IMPORTPATH.NAME", len(d.natives), strings.Join(found, ", "))
 		}
 		spec = pathNativetools + ".Register"
 	}

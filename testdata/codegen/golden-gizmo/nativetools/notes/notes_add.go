@@ -31,5 +31,11 @@ func init() {
 // runAdd serves notes:add natively. Until it is written the tool answers NOT_IMPLEMENTED, so
 // parity reports it in progress (exit 1 unless --allow-in-progress) and its route stays adapter.
 func runAdd(ctx context.Context, env *tool.Env, in AddInput) tool.Output {
+	// notes:add is a plain command: its answer is what `gizmo notes add` prints and its exit
+	// code. Write them with native.Plain, which parity compares with the program's byte for byte:
+	//
+	//	p := native.Plain{Name: "notes:add"}
+	//	fmt.Fprintln(&p.Stdout, …) // and p.Stderr: what the program writes
+	//	return p.Exit(0)           // its exit code
 	return tool.Fail(tool.CodeNotImplemented, "notes:add: the native handler is not written yet")
 }
