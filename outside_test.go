@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -235,7 +236,8 @@ type callOutput struct {
 
 // TestOutsideCallsMatchTheProgram: every call, on the subprocess and the adapter lane,
 // through both entry points, gives what gizmo run directly gives — stdout, stderr and
-// exit code byte for byte, the JSON document of notes:show as data, and the same files.
+// exit code byte for byte, the JSON document of notes:show as data with its exact bytes
+// in metadata, and the same files.
 func TestOutsideCallsMatchTheProgram(t *testing.T) {
 	o := buildOutside(t)
 	for _, e := range entries {
@@ -273,6 +275,8 @@ func TestOutsideCallsMatchTheProgram(t *testing.T) {
 					require.True(t, out.Success, "%+v", out.Error)
 					if json.Valid([]byte(want.Stdout)) && strings.TrimSpace(want.Stdout) != "" {
 						assert.JSONEq(t, want.Stdout, string(out.Data), "stdout is one JSON document: it is the data")
+						assert.Equal(t, want.Stdout, out.Metadata["stdout"], "and its exact bytes are kept beside it")
+						assert.Equal(t, want.Stderr, out.Metadata["stderr"])
 					} else {
 						var got run
 						require.NoError(t, json.Unmarshal(out.Data, &got))
@@ -468,9 +472,11 @@ func TestOutsideBridgecheck(t *testing.T) {
 }
 
 // TestOutsideMigratesACommand: gizmo's maintainers migrate notes:list as the docs say —
-// scaffold it by discovery, wire the registry into their standalone main, prove with
-// parity that the skeleton is in progress and that a written handler matches the program on
-// every lane (stdout, stderr, exit code and files), then serve it natively.
+// scaffold it (gizmo has no native registry: the scaffold declares one and prints how to
+// serve it), wire the registry into their standalone main, prove with parity that the
+// skeleton is in progress, that a wrong handler fails and that a handler written with
+// native.Plain matches the program on every lane (stdout, stderr, exit code and files),
+// then serve it natively.
 func TestOutsideMigratesACommand(t *testing.T) {
 	o := buildOutside(t)
 	mod := filepath.Join(t.TempDir(), "gizmo")
@@ -479,30 +485,24 @@ func TestOutsideMigratesACommand(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(mod, rel)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(mod, rel), []byte(text), 0o644))
 	}
-	write("tools/tools.go", `// Package tools holds gizmo's commands migrated to native Go.
-package tools
-
-import "github.com/cmdbridge/cmdbridge/tool/native"
-
-// Registry is where migrated tools register (cmdbridge.Config.Native).
-var Registry = native.NewRegistry()
-`)
 	r := runIn(t, mod, "", o.tools, "scaffold", "notes:list")
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
-	for _, f := range []string{"nativetools/notes/notes_list.go", "nativetools/notes/notes_list_test.go", "testdata/script/parity/notes_list.txtar"} {
+	assert.Contains(t, r.Stderr, "scaffold: no *native.Registry variable in this module: nativetools/registry.go declares nativetools.Registry")
+	assert.Contains(t, r.Stderr, `scaffold: serve it from your main: import "example.com/gizmo/nativetools" and _ "example.com/gizmo/nativetools/all", and set cmdbridge.Config{Native: nativetools.Registry}`)
+	for _, f := range []string{"nativetools/registry.go", "nativetools/notes/notes_list.go", "nativetools/notes/notes_list_test.go", "testdata/script/parity/notes_list.txtar"} {
 		b, err := os.ReadFile(filepath.Join(mod, f))
 		require.NoError(t, err, "scaffold wrote %s", f)
 		assert.NotContains(t, string(b), "acme", "no corpus data in %s", f)
 		assert.NotContains(t, string(b), "delivery", "no corpus data in %s", f)
 	}
-	// The maintainer's edits: the standalone main serves the registry, and the parity
-	// script gets a workspace worth comparing on.
+	// The maintainer's edits, the ones the scaffold printed: the standalone main serves
+	// the registry, and the parity script gets a workspace worth comparing on.
 	main, err := os.ReadFile(filepath.Join(mod, "cmd", "gizmo-tools", "main.go"))
 	require.NoError(t, err)
 	edited := strings.Replace(string(main), `	"example.com/gizmo/app"`, `	"example.com/gizmo/app"
-	_ "example.com/gizmo/nativetools/all"
-	"example.com/gizmo/tools"`, 1)
-	edited = strings.Replace(edited, `&cmdbridge.Config{`, `&cmdbridge.Config{Native: tools.Registry,`, 1)
+	"example.com/gizmo/nativetools"
+	_ "example.com/gizmo/nativetools/all"`, 1)
+	edited = strings.Replace(edited, `&cmdbridge.Config{`, `&cmdbridge.Config{Native: nativetools.Registry,`, 1)
 	require.NotEqual(t, string(main), edited)
 	write("cmd/gizmo-tools/main.go", edited)
 	write("testdata/script/parity/notes_list.txtar", `# notes:list on every lane, with notes in two notebooks.
@@ -538,28 +538,48 @@ g
 	handler := filepath.Join(mod, "nativetools", "notes", "notes_list.go")
 	src, err := os.ReadFile(handler)
 	require.NoError(t, err)
-	body := `	return tool.Fail(tool.CodeNotImplemented, "notes:list: the native handler is not written yet")`
-	require.Contains(t, string(src), body)
-	written := strings.Replace(string(src), body, `	dir, notebook := in.DataDir, in.Notebook // an absent property decodes empty: gizmo's defaults
+	stub := `	return tool.Fail(tool.CodeNotImplemented, "notes:list: the native handler is not written yet")`
+	require.Contains(t, string(src), stub)
+	require.Contains(t, string(src), `p := native.Plain{Name: "notes:list"}`, "the stub of a plain command shows native.Plain")
+	// writeHandler replaces the stub with a handler listing the notebook's notes; sep
+	// ends each title.
+	writeHandler := func(sep string) {
+		t.Helper()
+		written := strings.Replace(string(src), stub, `	dir, notebook := in.DataDir, in.Notebook // an absent property decodes empty: gizmo's defaults
 	if dir == "" {
 		dir = "."
 	}
 	if notebook == "" {
 		notebook = "default"
 	}
+	p := native.Plain{Name: "notes:list"}
 	entries, err := os.ReadDir(filepath.Join(env.Dir, dir, notebook))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return tool.Fail(tool.CodeCommandFailed, "notes:list: %v", err)
+		fmt.Fprintln(&p.Stderr, err)
+		return p.Exit(1)
 	}
-	var out strings.Builder
 	for _, e := range entries { // ReadDir sorts by name, as gizmo does
 		if name, ok := strings.CutSuffix(e.Name(), ".txt"); ok && !e.IsDir() {
-			out.WriteString(name + "\n")
+			fmt.Fprint(&p.Stdout, name+`+strconv.Quote(sep)+`)
 		}
 	}
-	return tool.OK(map[string]any{"stdout": out.String(), "stderr": "", "exit_code": 0})`, 1)
-	written = strings.Replace(written, "import (\n", "import (\n\t\"errors\"\n\t\"io/fs\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"strings\"\n", 1)
-	require.NoError(t, os.WriteFile(handler, []byte(written), 0o644))
+	return p.Exit(0)`, 1)
+		written = strings.Replace(written, "import (\n", "import (\n\t\"errors\"\n\t\"fmt\"\n\t\"io/fs\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"strings\"\n", 1)
+		require.NoError(t, os.WriteFile(handler, []byte(written), 0o644))
+	}
+
+	// A wrong handler (titles separated by spaces): parity fails and says where.
+	writeHandler(" ")
+	rebuild()
+	r = runIn(t, mod, "", tools, "parity", "notes:list")
+	require.Equal(t, 1, r.ExitCode, "a wrong handler must fail parity: %+v", r)
+	assert.Contains(t, r.Stdout, "FAIL  notes:list")
+	assert.Contains(t, r.Stdout, "0 passed, 1 failed")
+	assert.Contains(t, r.Stderr, "stdout")
+	state, _ := parityStatus(t, mod, tools, "", "notes:list")
+	assert.Equal(t, "fail", state)
+
+	writeHandler("\n")
 	// The scaffolded test pins NOT_IMPLEMENTED until the handler is written; the
 	// maintainer turns it into a test of the handler.
 	testFile := filepath.Join(mod, "nativetools", "notes", "notes_list_test.go")
@@ -726,10 +746,15 @@ func parityStatus(t *testing.T, dir, exe, results, name string) (state, diff str
 	return row.Parity, row.Diff
 }
 
-// statusOf is one tool's row of `status --json`.
+// statusOf is one tool's row of `status --json` (with the results file results, or
+// the default one when results is "").
 func statusOf(t *testing.T, dir, exe, results, name string) statusRow {
 	t.Helper()
-	r := runIn(t, dir, "", exe, "status", "--json", "--results", results)
+	args := []string{"status", "--json"}
+	if results != "" {
+		args = append(args, "--results", results)
+	}
+	r := runIn(t, dir, "", exe, args...)
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	var rep struct {
 		Tools []statusRow `json:"tools"`
