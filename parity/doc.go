@@ -17,8 +17,15 @@
 //   - For a plain command (legacy.OutputPlain) stdout, stderr and exit code
 //     are compared byte for byte between every pair of lanes, native included:
 //     its output is read back through the adapter's plain mapping (data, or a
-//     failure's details, {stdout, stderr, exit_code}); when a lane printed or
-//     returned one JSON document instead, its data is compared as JSON.
+//     failure's details, {stdout, stderr, exit_code}, or a JSON document with
+//     its exact bytes in metadata, tool.Plain); when a native lane returned a
+//     document without its bytes, its data is compared as JSON.
+//   - The adapter lane runs a command in-process only where serving would
+//     (adapter.Route: its tier, or Options.InProcess for an unanalysed one);
+//     elsewhere it runs the subprocess lane and LaneResult.Routed says why.
+//   - A run that ends inside a script never leaves an older pass: the results
+//     file already holds that tool's error (Unfinished, DiedInLane for an
+//     in-process lane), and Supervise reports it when the child it watches dies.
 //   - The subprocess lane runs the command's own program: Options.Binary, which
 //     a Suite finds on PATH by the leaf's Program or Suite.Program.
 //   - A suite run (RunSuite) never reports a pass it did not prove: a tool

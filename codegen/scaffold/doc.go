@@ -7,9 +7,10 @@
 //     AdjustSchema method (native.SchemaAdjuster) setting the keywords a tag cannot
 //     carry (defaults, enums, minimum, minItems…) and writing the command's rules between
 //     properties with tool.ApplyConstraints (adapter.Constraints); the registration
-//     (native.New) into the registry Config.Registry names with the adapter spec's
-//     description, annotations, effects and path inputs; and a handler skeleton
-//     returning NOT_IMPLEMENTED;
+//     (native.New) into the registry `--registry` (Config.Registry of this package) names
+//     with the adapter spec's description, annotations, effects and path inputs; and a
+//     handler skeleton returning NOT_IMPLEMENTED, which for a plain command shows how
+//     native.Plain answers with the command's streams and exit code;
 //   - nativetools/<domain>/<stem>_test.go: schema equality with adapter.Schema (of the
 //     command looked up in the *legacy.Registry its registration reaches, or, when no
 //     importable registry holds it, of the schema as scaffolded), decode of a full input
@@ -20,7 +21,11 @@
 //     args` (for a tree leaf `exec PROGRAM path... args`) turned into `parity TOOL
 //     'json'`; without one, a call setting the required inputs on an empty workspace;
 //   - nativetools/<domain>/doc.go for a new domain package, and nativetools/all/all.go
-//     regenerated to blank-import every domain package.
+//     regenerated to blank-import every domain package;
+//   - nativetools/registry.go, in an adopter's module whose discovered packages declare
+//     no *native.Registry: `var Registry = native.NewRegistry()`, the registry the tools
+//     register into, with the lines that serve it (cmdbridge.Config.Native and the two
+//     imports) on Config.Log. It is never rewritten.
 //
 // <domain> is the command's legacy.Command.Domain (tool.Domain(name), the part before
 // ':', when the registration declares none) and <stem> is tool.Stem(name), the name with
