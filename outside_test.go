@@ -742,19 +742,20 @@ type statusRow struct {
 // parityStatus is one tool's parity state as `status --json` shows it.
 func parityStatus(t *testing.T, dir, exe, results, name string) (state, diff string) {
 	t.Helper()
-	row := statusOf(t, dir, exe, results, name)
+	row := statusOf(t, dir, []string{exe}, results, name)
 	return row.Parity, row.Diff
 }
 
 // statusOf is one tool's row of `status --json` (with the results file results, or
 // the default one when results is "").
-func statusOf(t *testing.T, dir, exe, results, name string) statusRow {
+// cmd is the command line before `status` (gizmo-tools, or gizmo bridge).
+func statusOf(t *testing.T, dir string, cmd []string, results, name string) statusRow {
 	t.Helper()
-	args := []string{"status", "--json"}
+	args := append(append([]string(nil), cmd[1:]...), "status", "--json")
 	if results != "" {
 		args = append(args, "--results", results)
 	}
-	r := runIn(t, dir, "", exe, args...)
+	r := runIn(t, dir, "", cmd[0], args...)
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	var rep struct {
 		Tools []statusRow `json:"tools"`
@@ -789,10 +790,17 @@ func TestOutsideParityRoutesAnUnanalysedCommand(t *testing.T) {
 	r := runIn(t, mod, "", o.tools, "parity", "--results", results, "text:count")
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	assert.Contains(t, r.Stdout, "PASS  text:count subprocess,adapter=subprocess(unanalysed)")
-	row := statusOf(t, mod, o.tools, results, "text:count")
+	row := statusOf(t, mod, []string{o.tools}, results, "text:count")
 	assert.Equal(t, "pass", row.Parity)
 	assert.Equal(t, "subprocess", row.Route, "status's route says what runs: the subprocess lane")
-	assert.Equal(t, "adapter", statusOf(t, mod, o.tools, results, "notes:list").Route, "vouched for: in-process")
+	assert.Equal(t, "adapter", statusOf(t, mod, []string{o.tools}, results, "notes:list").Route, "vouched for: in-process")
+
+	// The one-line entry point: every leaf's tier is subprocess (the running app cannot
+	// run again in-process), and the reason says so.
+	r = runIn(t, mod, "", o.gizmo, "bridge", "parity", "--results", results, "text:count")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	assert.Contains(t, r.Stdout, "PASS  text:count subprocess,adapter=subprocess(tier)")
+	assert.Equal(t, "subprocess", statusOf(t, mod, []string{o.gizmo, "bridge"}, results, "notes:list").Route)
 }
 
 // TestOutsideParityReportsALaneThatEndsTheProcess: a maintainer vouches for every text
