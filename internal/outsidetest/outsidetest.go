@@ -6,6 +6,8 @@ package outsidetest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
 // Spec says which module to build and how.
@@ -28,7 +32,15 @@ type Spec struct {
 	Packages []string
 	// Tags are build tags.
 	Tags []string
+	// ID names what Edit does (the shared cache of [CacheEnv] keys builds by it): two
+	// specs with the same key, Src and ID build the same program.
+	ID string
 }
+
+// CacheEnv names a directory where builds are shared across test binaries (scripts/test.sh
+// sets it to a directory of its own run, so the toolkit's source cannot change under it).
+// Unset, every test binary builds for itself.
+const CacheEnv = "CMDBRIDGE_OUTSIDE_CACHE"
 
 // Module is a built copy of an outside module.
 type Module struct {
@@ -48,23 +60,60 @@ type built struct {
 var cache sync.Map // key → *built
 
 // Build builds spec once per test binary under key (tests asking for the same key get the
-// same Module; they must not change its Dir) and fails t when the build fails.
+// same Module; they must not change its Dir or Bin, and tests of other packages asking for
+// the same key get the same build when [CacheEnv] is set) and fails t when the build fails.
 func Build(t testing.TB, key string, spec Spec) Module {
 	t.Helper()
 	v, _ := cache.LoadOrStore(key, new(built))
 	b := v.(*built)
-	b.once.Do(func() { b.m, b.err = build(spec) })
+	b.once.Do(func() { b.m, b.err = shared(key, spec) })
 	if b.err != nil {
 		t.Fatalf("building the outside module %s: %v", spec.Src, b.err)
 	}
 	return b.m
 }
 
-func build(spec Spec) (Module, error) {
-	tmp, err := os.MkdirTemp("", "cmdbridge-outside-")
+// shared builds spec in the directory of [CacheEnv] named by a hash of what identifies
+// it, under a file lock, unless another test binary of the run built it there already.
+func shared(key string, spec Spec) (Module, error) {
+	cache := os.Getenv(CacheEnv)
+	if cache == "" {
+		tmp, err := os.MkdirTemp("", "cmdbridge-outside-")
+		if err != nil {
+			return Module{}, err
+		}
+		return build(tmp, spec)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %q %v %q %q %q", key, spec.Root, spec.Src, spec.Adopt, spec.Packages, spec.Tags, spec.ID)
+	dir := filepath.Join(cache, hex.EncodeToString(h.Sum(nil))[:16])
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return Module{}, err
+	}
+	unlock, err := lockedfile.MutexAt(dir + ".lock").Lock()
 	if err != nil {
 		return Module{}, err
 	}
+	defer unlock()
+	done := filepath.Join(dir, "done")
+	if _, err := os.Stat(done); err == nil {
+		return Module{Dir: filepath.Join(dir, "src"), Bin: filepath.Join(dir, "bin")}, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return Module{}, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Module{}, err
+	}
+	m, err := build(dir, spec)
+	if err != nil {
+		return m, err
+	}
+	return m, os.WriteFile(done, nil, 0o644)
+}
+
+// build copies the module into tmp/src, edits and builds it into tmp/bin.
+func build(tmp string, spec Spec) (Module, error) {
 	m := Module{Dir: filepath.Join(tmp, "src"), Bin: filepath.Join(tmp, "bin")}
 	if err := os.CopyFS(m.Dir, os.DirFS(filepath.Join(spec.Root, spec.Src))); err != nil {
 		return m, err
@@ -132,7 +181,7 @@ func OneLine(file, anchor, line string) func(dir string) error {
 // cfg the Go expression given, "nil" for none), built as bin/dbkit.
 func DBKit(root, cfg string) Spec {
 	return Spec{
-		Root: root, Src: "testdata/dbkit", Adopt: true,
+		Root: root, Src: "testdata/dbkit", Adopt: true, ID: cfg,
 		Edit: OneLine("main.go", "app := newApp()", "app.Commands = append(app.Commands, cmdbridge.Command("+cfg+")) // the one added line"),
 	}
 }
