@@ -39,7 +39,7 @@ func (t *Tree) App() *cli.App {
 func (t *Tree) Name() string { return strings.Fields(t.Root.Page.HelpName)[0] }
 
 func (t *Tree) command(n *Node) *cli.Command {
-	c := &cli.Command{Name: n.Entry.Names[0], Aliases: n.Entry.Names[1:], Usage: n.Entry.Usage, Category: n.Entry.Category}
+	c := &cli.Command{Name: n.Entry.Names[0], Aliases: append([]string(nil), n.Entry.Names[1:]...), Usage: n.Entry.Usage, Category: n.Entry.Category}
 	if p := n.Page; p != nil {
 		if p.Usage != "" {
 			c.Usage = p.Usage
@@ -117,7 +117,11 @@ func flagsOf(fs []Flag) ([]cli.Flag, []string) {
 // float's or a duration's when it parses as one; anything else is a string (its
 // default kept as printed). warning is set when a printed default could not be read.
 func FlagOf(f Flag) (flag cli.Flag, warning string) {
-	name, aliases := f.Names[0], f.Names[1:]
+	name := f.Names[0]
+	var aliases []string
+	if len(f.Names) > 1 {
+		aliases = append(aliases, f.Names[1:]...)
+	}
 	usage := quotePlaceholder(f.Usage, f.Placeholder)
 	def := f.Default
 	unread := func(kind string) string {
