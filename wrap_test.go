@@ -213,3 +213,74 @@ func TestWrapRefusesWhatItCannotServe(t *testing.T) {
 	assert.Equal(t, 2, r.ExitCode)
 	assert.Contains(t, r.Stderr, "do not apply to a wrapped program")
 }
+
+// oddProgram prints urfave/cli help pages with what wrap cannot read: an option line
+// whose names disagree on their placeholder, a default no flag type prints, and a
+// command whose help fails.
+const oddProgram = `#!/bin/sh
+case "$*" in
+--help) cat <<'HELP'
+NAME:
+   odd - a program with odd help
+
+USAGE:
+   odd [global options] command [command options]
+
+COMMANDS:
+   good     reads fine
+   broken   its help fails
+   help, h  Shows a list of commands or help for one command
+
+GLOBAL OPTIONS:
+   --mode M, -m N   mixed placeholders
+   --help, -h       show help
+HELP
+;;
+"help good") cat <<'HELP'
+NAME:
+   odd good - reads fine
+
+USAGE:
+   odd good [command options] NAME
+
+OPTIONS:
+   --level value  how loud (default: loud-ish)
+   --when value   a default no type prints (default: sometimes, never)
+   --help, -h     show help
+HELP
+;;
+*) echo "odd: cannot $*" >&2; exit 3;;
+esac
+`
+
+// TestWrapWarnsWhatItCouldNotRead: what the help did not say legibly is a warning of
+// each tool it concerns, shown by tools list and status as schema warnings are; the
+// tools are still served.
+func TestWrapWarnsWhatItCouldNotRead(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "odd")
+	require.NoError(t, os.WriteFile(odd, []byte(oddProgram), 0o755))
+	r := wrapped(t, nil, odd, "--workspace", dir, "tools", "list")
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	for _, want := range []string{
+		"broken (!)", "good (!)",
+		`broken: odd: option line "--mode M, -m N   mixed placeholders": its names have different placeholders ("M", "N"): not an input`,
+		`good: odd: option line "--mode M, -m N`,
+		"broken: odd broken: its help could not be read (odd broken --help: not a urfave/cli v2 help page: it printed nothing (exit status 3, stderr: odd: cannot broken --help)): it is served without options or positionals",
+		"2 tools with schema warnings",
+	} {
+		assert.Contains(t, r.Stdout, want)
+	}
+	assert.NotContains(t, r.Stdout, "good: odd good:", "a default it reads as text is no warning")
+
+	r = wrapped(t, nil, odd, "--workspace", dir, "tools", "schema", "good")
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	assert.JSONEq(t, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,
+		"properties":{"level":{"type":"string","description":"how loud","default":"loud-ish"},
+		"when":{"type":"string","description":"a default no type prints","default":"sometimes, never"},
+		"name":{"type":"string","pattern":"^(?:$|-$|[^-])"}},"required":["name"]}`, r.Stdout)
+
+	r = wrapped(t, nil, odd, "--workspace", dir, "status")
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	assert.Contains(t, r.Stdout, "its help could not be read")
+}

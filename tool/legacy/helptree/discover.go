@@ -159,6 +159,7 @@ func Discover(ctx context.Context, program string, opts Options) (*Tree, error) 
 		}
 		return nil, &NotURFaveError{Program: program, Reason: reason}
 	}
+	d.name = strings.Fields(page.HelpName)[0] // warnings spell runs as the program's help does
 	root := &Node{Page: page, Warnings: page.Warnings}
 	d.expand(ctx, root, 0)
 	d.wg.Wait()
