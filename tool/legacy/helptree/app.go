@@ -191,11 +191,16 @@ func quotePlaceholder(usage, placeholder string) string {
 	if placeholder == "" || placeholder == "value" {
 		return usage
 	}
-	i := strings.Index(usage, placeholder)
-	if i < 0 {
-		return usage
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 	}
-	return usage[:i] + "`" + placeholder + "`" + usage[i+len(placeholder):]
+	for i := 0; i+len(placeholder) <= len(usage); i++ {
+		j := i + len(placeholder)
+		if usage[i:j] == placeholder && (i == 0 || !word(usage[i-1])) && (j == len(usage) || !word(usage[j])) {
+			return usage[:i] + "`" + placeholder + "`" + usage[j:]
+		}
+	}
+	return usage
 }
 
 // Warnings are the tree's warnings by tool name as legacy.FromApp names the leaves

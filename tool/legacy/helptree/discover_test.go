@@ -118,3 +118,26 @@ func TestDiscoverRefusesOtherPrograms(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want)
 	}
 }
+
+// TestDiscoverRunsNoCommand: a command that skips flag parsing would run its action on
+// `NAME --help`; where the parent offers urfave/cli's help command, discovery asks it
+// instead, so the command never runs. (A shell script in urfave/cli's shape: `run
+// --help` leaves a mark.)
+func TestDiscoverRunsNoCommand(t *testing.T) {
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "ran")
+	prog := filepath.Join(dir, "prog")
+	require.NoError(t, os.WriteFile(prog, []byte(`#!/bin/sh
+case "$*" in
+--help) printf 'NAME:\n   prog - runs things\n\nUSAGE:\n   prog command [command options]\n\nCOMMANDS:\n   run      run a program\n   help, h  Shows a list of commands or help for one command\n';;
+"help run") printf 'NAME:\n   prog run - run a program\n\nUSAGE:\n   prog run [command options] -- ARGS...\n\nOPTIONS:\n   --help, -h  show help\n';;
+*) touch `+mark+`; echo "ran: $*";;
+esac
+`), 0o755))
+	tree, err := helptree.Discover(context.Background(), prog, helptree.Options{})
+	require.NoError(t, err)
+	assert.NoFileExists(t, mark, "discovery ran the command")
+	require.Len(t, tree.App().Commands, 1)
+	assert.Equal(t, "-- ARGS...", tree.App().Commands[0].ArgsUsage)
+	assert.Empty(t, tree.Warnings())
+}

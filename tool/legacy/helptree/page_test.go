@@ -112,6 +112,8 @@ func TestFlagOfInfersTypes(t *testing.T) {
 		assert.Empty(t, warning, f.Names[0])
 		assert.Equal(t, want[f.Names[0]], got, f.Names[0])
 	}
+	got, _ := helptree.FlagOf(helptree.Flag{Names: []string{"n"}, Placeholder: "N", Usage: "No more than N items"})
+	assert.Equal(t, "No more than `N` items", got.(*cli.StringFlag).Usage, "the placeholder is a word of its own")
 	_, warning := helptree.FlagOf(helptree.Flag{Names: []string{"b"}, Default: "sometimes", HasDefault: true})
 	assert.Contains(t, warning, `flag --b: its default "sometimes"`)
 }
