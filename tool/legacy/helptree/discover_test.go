@@ -141,3 +141,21 @@ esac
 	assert.Equal(t, "-- ARGS...", tree.App().Commands[0].ArgsUsage)
 	assert.Empty(t, tree.Warnings())
 }
+
+// TestDiscoverAppWithoutCommands: an app without subcommands is one leaf, its
+// positional usage read after "[global options]".
+func TestDiscoverAppWithoutCommands(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "one")
+	require.NoError(t, os.WriteFile(prog, []byte(`#!/bin/sh
+printf 'NAME:\n   one - does one thing\n\nUSAGE:\n   one [global options] FILE [FILE...]\n\nGLOBAL OPTIONS:\n   --force, -f    do it anyway (default: false)\n   --help, -h     show help\n'
+`), 0o755))
+	tree, err := helptree.Discover(context.Background(), prog, helptree.Options{})
+	require.NoError(t, err)
+	app := tree.App()
+	assert.Equal(t, "one", app.Name)
+	assert.Equal(t, "FILE [FILE...]", app.ArgsUsage)
+	assert.Empty(t, app.Commands)
+	require.Len(t, app.Flags, 1)
+	assert.Equal(t, []string{"force", "f"}, app.Flags[0].Names())
+	assert.NotNil(t, app.Action, "the one leaf is a stub")
+}
