@@ -86,6 +86,12 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 		fmt.Fprintf(stderr, "%s: Config.Commands, Tiers and InProcess do not apply to a wrapped program (it only ever runs as a process): leave them out\n", name)
 		return bridgecli.ExitUsage
 	}
+	if bin := os.Getenv("CMDBRIDGE_BIN"); bin != "" {
+		// The variable names the corpus's (or an adopter's) binary: under wrap it would
+		// run every call of PROGRAM's tools with another program.
+		fmt.Fprintf(stderr, "%s: CMDBRIDGE_BIN=%s is set, but a wrapped program's calls run %s itself: unset it (--bin after the program still picks another binary)\n", name, bin, program)
+		return bridgecli.ExitUsage
+	}
 	tree, err := helptree.Discover(context.Background(), program, helptree.Options{
 		Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, bridgeUsage) },
 	})

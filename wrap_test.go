@@ -212,6 +212,13 @@ func TestWrapRefusesWhatItCannotServe(t *testing.T) {
 	r := wrapped(t, &cmdbridge.Config{InProcess: []string{"*"}}, "/bin/true", "tools", "list")
 	assert.Equal(t, 2, r.ExitCode)
 	assert.Contains(t, r.Stderr, "do not apply to a wrapped program")
+
+	// The variable that names the corpus's binary would make every call run another
+	// program.
+	t.Setenv("CMDBRIDGE_BIN", "/bin/true")
+	r = wrapped(t, nil, garbage, "tools", "list")
+	assert.Equal(t, 2, r.ExitCode)
+	assert.Contains(t, r.Stderr, "CMDBRIDGE_BIN=/bin/true is set, but a wrapped program's calls run "+garbage+" itself: unset it")
 }
 
 // oddProgram prints urfave/cli help pages with what wrap cannot read: an option line
