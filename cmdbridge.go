@@ -67,6 +67,12 @@ type Config struct {
 	// Runtime builds the clock and id source of a native call from its environment (nil:
 	// wall clock and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
+	// Subcommands are more subcommands of the command line, such as [WrapCommand]
+	// (cmd/cmdbridge has it). Default: none.
+	Subcommands []*cli.Command
+
+	// wrapped is set by [Wrap]: the app was read from an installed program's help.
+	wrapped *wrapped
 }
 
 // programWord is the hidden first argument with which a standalone [Main] runs the app
@@ -88,7 +94,7 @@ func Command(cfg *Config) *cli.Command {
 	}
 	return &cli.Command{
 		Name:            name,
-		Usage:           "serve this program's commands as governed tools (cmdbridge; '" + name + " --help' lists what it does)",
+		Usage:           bridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
 		SkipFlagParsing: true,
 		HideHelp:        true,
 		Action: func(ctx *cli.Context) error {
@@ -162,7 +168,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	}
 	h := bridgecli.Host{
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
-		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary,
+		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
 	}
 	if app != nil {
 		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash}
@@ -172,6 +178,9 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 				bridge = "bridge"
 			}
 			opts.Skip = func(cmd *cli.Command) bool { return cmd.Name == bridge }
+		}
+		if c.wrapped != nil {
+			opts.Skip, opts.Warnings, opts.LiveReason = nil, c.wrapped.warnings, wrappedReason
 		}
 		if err := reg.AddApp(newApp, opts); err != nil {
 			return bridgecli.Host{}, err

@@ -188,3 +188,9 @@ func DBKit(root, cfg string) Spec {
 
 // DBKitPlain is the Spec of testdata/dbkit as its authors ship it (no cmdbridge).
 func DBKitPlain(root string) Spec { return Spec{Root: root, Src: "testdata/dbkit"} }
+
+// GizmoPlain is the Spec of testdata/outside's gizmo as its authors would ship it: the
+// unadopted main cmd/gizmo-plain (no cmdbridge in it), built as bin/gizmo-plain.
+func GizmoPlain(root string) Spec {
+	return Spec{Root: root, Src: "testdata/outside", Adopt: true, Packages: []string{"./cmd/gizmo-plain"}}
+}

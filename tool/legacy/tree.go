@@ -32,6 +32,11 @@ type TreeOptions struct {
 	// what [MetaArgLeadingDash] says for an app, for a leaf, which has no Metadata of
 	// its own. Every other positional refuses such a value.
 	LeadingDash map[string][]string
+	// Warnings are warnings per tool name that the leaves carry (Command.Warnings): what
+	// describing the tree could not map (a program read from its help).
+	Warnings map[string][]string
+	// LiveReason replaces the finding a Live leaf records (why it never runs in-process).
+	LiveReason string
 }
 
 // FromApp turns the command tree of the app newApp builds into one command per leaf
@@ -80,6 +85,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			cmd.Domain = path[0]
 		}
 		cmd.Aliases = aliasNames(path, alts)
+		cmd.Warnings = append([]string(nil), opts.Warnings[name]...)
 		if o, ok := opts.Outputs[name]; ok {
 			cmd.Output = o
 		}
@@ -106,6 +112,9 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		if opts.Live {
 			cmd.Tier = TierSubprocess
 			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (give the host a constructor)"}
+			if opts.LiveReason != "" {
+				cmd.Findings = []string{opts.LiveReason}
+			}
 			cmd.Main = func(context.Context) {
 				fmt.Fprintf(os.Stderr, "[%s] in-process: no constructor for the program's app\n", name)
 				cli.OsExiter(69)
