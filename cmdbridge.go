@@ -207,6 +207,9 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 			h.Binary, h.Prefix = exe, []string{programWord}
 		}
 	}
+	if app == nil && (len(c.Effects) > 0 || len(c.EffectsYAML) > 0) {
+		return bridgecli.Host{}, fmt.Errorf("effects: Config.Effects declares the leaves of an app's command tree, and there is no app")
+	}
 	if h.Program == "" && c.Binary != "" {
 		h.Program = filepath.Base(c.Binary)
 	}

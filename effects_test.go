@@ -71,8 +71,8 @@ func listed(t *testing.T, exe, ws string, extra ...string) (map[string][]string,
 
 // TestEffectsUndeclaredDropAsks: dbkit adopted with nothing declared serves every
 // command as destructive. Under the default policy a call of drop is refused with
-// APPROVAL_REQUIRED when nobody can answer, refused when the person says no, and runs
-// when they say yes; tools list and status warn about every command and say how to
+// APPROVAL_REQUIRED when nobody can answer (the command line without --interactive,
+// HTTP), refused when the person says no, and runs when they say yes; tools list and status warn about every command and say how to
 // declare; the read-only profile selects nothing.
 func TestEffectsUndeclaredDropAsks(t *testing.T) {
 	exe := dbkit(t, "dbkit", "nil")
@@ -90,6 +90,15 @@ func TestEffectsUndeclaredDropAsks(t *testing.T) {
 	assert.Equal(t, "APPROVAL_REQUIRED", out.Error.Code)
 	assert.Contains(t, out.Error.Message, "default-destructive-ask")
 	assert.FileExists(t, db, "nothing ran")
+
+	writer := runIn(t, ws, "", exe, "bridge", "--workspace", ws, "token", "mint", "--subject", "agent", "--tools", "*", "--write", ".")
+	require.Equal(t, 0, writer.ExitCode, "%+v", writer)
+	url, stop := serve(t, entry{argv: func(outside) []string { return []string{exe, "bridge"} }}, outside{}, ws)
+	t.Cleanup(stop)
+	out = postInput(t, url, strings.TrimSpace(writer.Stdout), "drop", dbInput)
+	require.False(t, out.Success)
+	assert.Equal(t, "APPROVAL_REQUIRED", out.Error.Code, "over HTTP too")
+	assert.FileExists(t, db)
 
 	out = call("n\n", "--interactive")
 	require.False(t, out.Success)
@@ -153,18 +162,7 @@ func TestEffectsDeclaredFollowProfilesAndScopes(t *testing.T) {
 	reader, writer := mint("--read", "."), mint("--write", ".")
 	url, stop := serve(t, entry{argv: func(outside) []string { return []string{exe, "bridge"} }}, outside{}, ws)
 	defer stop()
-	post := func(token, name string) callOutput {
-		req, err := http.NewRequest("POST", url+"/tools/"+name, strings.NewReader(dbInput))
-		require.NoError(t, err)
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		var out callOutput
-		require.NoError(t, json.Unmarshal(body, &out), string(body))
-		return out
-	}
+	post := func(token, name string) callOutput { return postInput(t, url, token, name, dbInput) }
 	out := post(reader, "status")
 	require.True(t, out.Success, "%+v", out.Error)
 	assert.Contains(t, string(out.Data), "Applied: 0")
@@ -200,6 +198,21 @@ func TestRedTeamWorkspaceCannotLoosenEffects(t *testing.T) {
 		_, r = listed(t, exe, ws, "--profile", "read-only")
 		assert.NotEqual(t, 0, r.ExitCode, "%+v", r)
 	}
+}
+
+// postInput posts input to the tool name of the server at url with a bearer token.
+func postInput(t *testing.T, url, token, name, input string) callOutput {
+	t.Helper()
+	req, err := http.NewRequest("POST", url+"/tools/"+name, strings.NewReader(input))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var out callOutput
+	require.NoError(t, json.Unmarshal(body, &out), string(body))
+	return out
 }
 
 // effectsApp is a migration tool's tree for the in-process tests.
