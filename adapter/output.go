@@ -168,7 +168,7 @@ func firstLine(b []byte) string {
 
 // UndeclaredWarning is the warning of a tree leaf that declares no effect
 // (legacy.MetaUndeclared): it is served as destructive until its effects are declared.
-const UndeclaredWarning = "effects undeclared: treated as destructive (the default policy asks; read-only profiles and tokens leave it out); declare them in cmdbridge.Config.Effects (docs/adopt.md, Effects)"
+const UndeclaredWarning = "effects undeclared, so served as destructive: declare them in cmdbridge.Config.Effects (docs/adopt.md, Effects)"
 
 // Spec describes c as a tool: its name, App.Usage as description, the derived input
 // schema, annotations, effects and path inputs from the app's Metadata
