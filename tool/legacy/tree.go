@@ -2,6 +2,7 @@ package legacy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -37,6 +38,13 @@ type TreeOptions struct {
 	Warnings map[string][]string
 	// LiveReason replaces the finding a Live leaf records (why it never runs in-process).
 	LiveReason string
+	// Effects declares what leaves do, keyed by tool name or doublestar glob over the
+	// names ([Effects]). A leaf's effect is, first found: the entry naming it exactly,
+	// what its Metadata declares (the Meta* keys: only an app without subcommands has
+	// Metadata of its own, cli.Command has none), the matching glob with the most
+	// literal characters; with none, it is undeclared ([MetaUndeclared]): destructive.
+	// An entry that matches no leaf is an error.
+	Effects map[string]Effects
 }
 
 // FromApp turns the command tree of the app newApp builds into one command per leaf
@@ -67,6 +75,11 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 	if output == "" {
 		output = OutputPlain
 	}
+	effects, err := newEffectTable(opts.Effects)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
 	var out []Command
 	leaf := func(path []string, alts [][]string, c *cli.Command) {
 		name := strings.Join(path, ":")
@@ -94,19 +107,17 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		} else {
 			cmd.Package = funcPackage(app.Action)
 		}
-		leafApp(app, path, cmd.FlagLevel, program)
-		dash := opts.LeadingDash[name]
+		described := leafApp(app, path, cmd.FlagLevel, program)
+		overlay, err := effects.overlay(name, described.Metadata)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if dash := opts.LeadingDash[name]; len(dash) > 0 {
+			overlay = withMeta(overlay, map[string]any{MetaArgLeadingDash: append([]string(nil), dash...)})
+		}
 		cmd.New = func() *cli.App {
 			a := leafApp(newApp(), path, nil, program)
-			if len(dash) > 0 {
-				meta := map[string]any{MetaArgLeadingDash: append([]string(nil), dash...)}
-				for k, v := range a.Metadata {
-					if k != MetaArgLeadingDash {
-						meta[k] = v
-					}
-				}
-				a.Metadata = meta
-			}
+			a.Metadata = withMeta(a.Metadata, overlay)
 			return a
 		}
 		if opts.Live {
@@ -153,6 +164,9 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		leaf(nil, nil, nil)
 	} else {
 		walk(nil, nil, app.Commands)
+	}
+	if err := errors.Join(append(errs, effects.unused())...); err != nil {
+		return nil, fmt.Errorf("command tree: %w", err)
 	}
 	return out, nil
 }
