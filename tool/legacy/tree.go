@@ -107,7 +107,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		}
 		if opts.Live {
 			cmd.Tier = TierSubprocess
-			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (give the host a constructor)"}
+			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (set cmdbridge.Config.New to its constructor)"}
 			cmd.Main = func(context.Context) {
 				fmt.Fprintf(os.Stderr, "[%s] in-process: no constructor for the program's app\n", name)
 				cli.OsExiter(69)
