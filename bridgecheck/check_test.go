@@ -35,7 +35,7 @@ func TestCheckCountsAndPrintsInOrder(t *testing.T) {
 	}
 	assert.Equal(t, []string{"go-in-action", "recover", "global-stream", "chdir", "go-in-action"}, rules, out.String())
 	assert.True(t, sort.IntsAreSorted(lines), out.String())
-	assert.NotContains(t, out.String(), "nothing checked")
+	assert.NotContains(t, out.String(), "nothing was checked")
 }
 
 func TestCheckSaysWhenNothingWasChecked(t *testing.T) {
