@@ -112,8 +112,8 @@ func wrapOptions(name string, cfg *Config, args []string) (Config, []string, err
 // itself on the subprocess lane (never in-process: the described commands are stubs),
 // and governance, policy and evidence are those of any adopted program. args is the
 // command line after the program (`tools list`, `call NAME --input …`, `serve`,
-// `mcp`); the exit status is returned. Config.Commands, Tiers and InProcess do not
-// apply (there is no Go to run in-process); cfg may be nil.
+// `mcp`); the exit status is returned. Config.Commands, Tiers, InProcess, New and
+// Prepare do not apply (there is no Go to run in-process); cfg may be nil.
 //
 //	os.Exit(cmdbridge.Wrap("dbkit", os.Args[1:], nil))
 func Wrap(program string, args []string, cfg *Config) int {
@@ -122,8 +122,8 @@ func Wrap(program string, args []string, cfg *Config) int {
 
 func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Config) int {
 	c := config(cfg)
-	if c.Commands != nil || len(c.Tiers) > 0 || len(c.InProcess) > 0 {
-		fmt.Fprintf(stderr, "%s: Config.Commands, Tiers and InProcess do not apply to a wrapped program (it only ever runs as a process): leave them out\n", name)
+	if c.Commands != nil || len(c.Tiers) > 0 || len(c.InProcess) > 0 || c.New != nil || c.Prepare != nil {
+		fmt.Fprintf(stderr, "%s: Config.Commands, Tiers, InProcess, New and Prepare do not apply to a wrapped program (it only ever runs as a process): leave them out\n", name)
 		return bridgecli.ExitUsage
 	}
 	if bin := os.Getenv("CMDBRIDGE_BIN"); bin != "" {
