@@ -38,6 +38,11 @@ type Config struct {
 	// values may begin with "-"; every other positional refuses such a value, so no
 	// caller can hand the program, or what it runs, an option (docs/schemas.md).
 	LeadingDash map[string][]string
+	// NoArgs names the leaves (tool names or doublestar globs, "*" for all) that take
+	// no positionals. A leaf whose usage (ArgsUsage, UsageText) declares none gets a
+	// generic "args" list with a warning, since its action may read c.Args() all the
+	// same; listing it here (or a blank ArgsUsage, " ") says it does not.
+	NoArgs []string
 	// Commands are legacy commands registered one app per command (the corpus's shape),
 	// served besides (or, for [Main] with a nil constructor, instead of) the app's tree.
 	Commands *legacy.Registry
@@ -165,7 +170,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary,
 	}
 	if app != nil {
-		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash}
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash, NoArgs: c.NoArgs}
 		if live {
 			bridge := c.Name
 			if bridge == "" {

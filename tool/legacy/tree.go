@@ -3,12 +3,14 @@ package legacy
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,6 +34,10 @@ type TreeOptions struct {
 	// what [MetaArgLeadingDash] says for an app, for a leaf, which has no Metadata of
 	// its own. Every other positional refuses such a value.
 	LeadingDash map[string][]string
+	// NoArgs names the leaves (tool names or doublestar globs over them, "*" for all)
+	// that take no positionals: what [MetaNoArgs] says for an app. A leaf whose usage
+	// declares none otherwise gets a generic "args" list, with a warning.
+	NoArgs []string
 }
 
 // FromApp turns the command tree of the app newApp builds into one command per leaf
@@ -63,7 +69,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		output = OutputPlain
 	}
 	var out []Command
-	leaf := func(path []string, alts [][]string, c *cli.Command) {
+	leaf := func(path []string, alts [][]string, c *cli.Command) error {
 		name := strings.Join(path, ":")
 		if len(path) == 0 {
 			name = program
@@ -89,15 +95,38 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			cmd.Package = funcPackage(app.Action)
 		}
 		leafApp(app, path, cmd.FlagLevel, program)
-		dash := opts.LeadingDash[name]
+		extra := map[string]any{}
+		if dash := opts.LeadingDash[name]; len(dash) > 0 {
+			extra[MetaArgLeadingDash] = dash
+		}
+		for _, pattern := range opts.NoArgs {
+			if ok, err := doublestar.Match(pattern, name); err != nil {
+				return fmt.Errorf("command tree: no-args pattern %q: %w", pattern, err)
+			} else if ok {
+				extra[MetaNoArgs] = true
+			}
+		}
+		if c != nil && len(c.Subcommands) > 0 {
+			var subs []string
+			for _, s := range c.Subcommands {
+				if s != nil {
+					subs = append(subs, s.Names()...)
+				}
+			}
+			extra[MetaSubcommands] = subs
+		}
 		cmd.New = func() *cli.App {
 			a := leafApp(newApp(), path, nil, program)
-			if len(dash) > 0 {
-				meta := map[string]any{MetaArgLeadingDash: append([]string(nil), dash...)}
-				for k, v := range a.Metadata {
-					if k != MetaArgLeadingDash {
-						meta[k] = v
+			if len(extra) > 0 {
+				meta := maps.Clone(a.Metadata)
+				if meta == nil {
+					meta = map[string]any{}
+				}
+				for k, v := range extra {
+					if l, ok := v.([]string); ok {
+						v = slices.Clone(l)
 					}
+					meta[k] = v
 				}
 				a.Metadata = meta
 			}
@@ -125,9 +154,10 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			}
 		}
 		out = append(out, cmd)
+		return nil
 	}
-	var walk func(path []string, alts [][]string, cs []*cli.Command)
-	walk = func(path []string, alts [][]string, cs []*cli.Command) {
+	var walk func(path []string, alts [][]string, cs []*cli.Command) error
+	walk = func(path []string, alts [][]string, cs []*cli.Command) error {
 		for _, c := range cs {
 			if c == nil || c.Hidden || c.Name == "help" || (opts.Skip != nil && opts.Skip(c)) {
 				continue
@@ -135,15 +165,24 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			p := append(append([]string(nil), path...), c.Name)
 			a := append(append([][]string(nil), alts...), c.Aliases)
 			if len(c.Subcommands) == 0 || c.Action != nil {
-				leaf(p, a, c)
+				if err := leaf(p, a, c); err != nil {
+					return err
+				}
 			}
-			walk(p, a, c.Subcommands)
+			if err := walk(p, a, c.Subcommands); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
+	var err error
 	if len(app.Commands) == 0 {
-		leaf(nil, nil, nil)
+		err = leaf(nil, nil, nil)
 	} else {
-		walk(nil, nil, app.Commands)
+		err = walk(nil, nil, app.Commands)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
