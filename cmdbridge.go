@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -73,6 +74,13 @@ type Config struct {
 	// wall clock and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
 }
+
+// startEnviron is the environment the program was started with, read when this package
+// is initialised, before the program's main runs: the subprocess lane starts its
+// children from it, so what main does to its own environment before the bridge runs
+// (a .env loaded by a pre-parser of os.Args) does not reach them as if the caller had
+// set it. Never written after.
+var startEnviron = os.Environ()
 
 // programWord is the hidden first argument with which a standalone [Main] runs the app
 // itself: the subprocess lane's argv when no program binary is installed.
@@ -168,6 +176,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	h := bridgecli.Host{
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary,
+		Environ: slices.Clone(startEnviron),
 	}
 	if app != nil {
 		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash, NoArgs: c.NoArgs}
