@@ -174,6 +174,15 @@ func TestOutsideToolsHaveSchemas(t *testing.T) {
 				names = append(names, tl.Name)
 			}
 			assert.Equal(t, want, names)
+			for _, tl := range list {
+				switch tl.Name {
+				case "notes:list", "notes:export", "version": // no ArgsUsage: args, with a warning
+					require.Len(t, tl.Warnings, 1, tl.Name)
+					assert.Contains(t, tl.Warnings[0], undeclared, tl.Name)
+				default:
+					assert.Empty(t, tl.Warnings, tl.Name)
+				}
+			}
 
 			schema := func(name string) map[string]any {
 				r := e.run(t, o, dir, "", "tools", "schema", name)
