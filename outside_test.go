@@ -174,6 +174,15 @@ func TestOutsideToolsHaveSchemas(t *testing.T) {
 				names = append(names, tl.Name)
 			}
 			assert.Equal(t, want, names)
+			for _, tl := range list {
+				switch tl.Name {
+				case "notes:list", "notes:export", "version": // no ArgsUsage: args, with a warning
+					require.Len(t, tl.Warnings, 1, tl.Name)
+					assert.Contains(t, tl.Warnings[0], undeclared, tl.Name)
+				default:
+					assert.Empty(t, tl.Warnings, tl.Name)
+				}
+			}
 
 			schema := func(name string) map[string]any {
 				r := e.run(t, o, dir, "", "tools", "schema", name)
@@ -211,10 +220,10 @@ type callCase struct {
 
 var callCases = []callCase{
 	{tool: "notes:list", input: `{}`, argv: []string{"notes", "list"}},
-	{tool: "notes:list", input: `{"notebook":"misc"}`, argv: []string{"notes", "--notebook=misc", "list"}},
+	{tool: "notes:list", input: `{"notebook":"misc"}`, argv: []string{"notes", "--notebook", "misc", "list"}},
 	{tool: "notes:show", input: `{"title":"alpha"}`, argv: []string{"notes", "show", "alpha"}},
 	{tool: "notes:show", input: `{"title":"nope"}`, argv: []string{"notes", "show", "nope"}},
-	{tool: "notes:export", input: `{"output":"all.txt"}`, argv: []string{"notes", "export", "--output=all.txt"}, output: "all.txt"},
+	{tool: "notes:export", input: `{"output":"all.txt"}`, argv: []string{"notes", "export", "--output", "all.txt"}, output: "all.txt"},
 	{tool: "text:upper", input: `{"word":["a","-b","c d"]}`, argv: []string{"text", "upper", "--", "a", "-b", "c d"}},
 	{tool: "text:count", input: `{"file":"-","verbose":true}`, argv: []string{"text", "count", "-v", "-"}, stdin: "one two\nthree four five\n"},
 	{tool: "version", input: `{}`, argv: []string{"version"}},
@@ -668,7 +677,7 @@ func TestOutsideStandaloneWithoutTheProgram(t *testing.T) {
 	t.Setenv("PATH", filepath.Dir(alone)) // no gizmo anywhere on it
 
 	ws := seeded(t, o)
-	want := runIn(t, ws, "", o.gizmo, "notes", "--notebook=misc", "list")
+	want := runIn(t, ws, "", o.gizmo, "notes", "--notebook", "misc", "list")
 	r := runIn(t, ws, "", alone, "call", "notes:list", "--input", `{"notebook":"misc"}`, "--lane", "subprocess")
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	var out callOutput

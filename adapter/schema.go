@@ -96,17 +96,30 @@ func params(app *cli.App, output string) ([]param, []string) {
 		byProp[p.prop] = true
 		out = append(out, p)
 	}
+	prop := fallbackArgs
+	if byProp[prop] {
+		prop = fallbackArgsAlt
+	}
+	fallback := func(description string) param {
+		return param{prop: prop, kind: kString, list: true, role: asPositional,
+			schema: &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: description}}
+	}
+	if !declaresPositionals(app) {
+		if noArgs, _ := app.Metadata[legacy.MetaNoArgs].(bool); noArgs {
+			return out, warnings
+		}
+		if subs, _ := app.Metadata[legacy.MetaSubcommands].([]string); len(subs) > 0 {
+			warnings = append(warnings, fmt.Sprintf("positionals undeclared and not offered: a first positional naming a subcommand (%s) would run it instead; declare none with a blank ArgsUsage", strings.Join(subs, ", ")))
+			return out, warnings
+		}
+		warnings = append(warnings, fmt.Sprintf("positionals undeclared: %s is passed after --; declare ArgsUsage to get named properties (a blank ArgsUsage declares none)", prop))
+		return append(out, fallback("the command's positional arguments, in order (its usage does not declare them)")), warnings
+	}
 	usage, from := usageOf(app)
 	pos, err := positionals(usage)
 	if err != nil {
-		prop := fallbackArgs
-		if byProp[prop] {
-			prop = fallbackArgsAlt
-		}
 		warnings = append(warnings, fmt.Sprintf("%s %q is outside the positional grammar (%v): the positionals are one list %s, passed verbatim", from, usage, err, prop))
-		return append(out, param{prop: prop, kind: kString, list: true, role: asPositional,
-			schema: &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
-				Description: "the command's positional arguments, in order (" + from + ": " + usage + ")"}}), warnings
+		return append(out, fallback("the command's positional arguments, in order ("+from+": "+usage+")")), warnings
 	}
 	for _, p := range pos {
 		if byProp[p.prop] {
@@ -163,6 +176,13 @@ func flagNames(f cli.Flag) (names []string) {
 		}
 	}()
 	return f.Names()
+}
+
+// declaresPositionals reports whether app says what positionals it takes: an ArgsUsage
+// (a blank one declares none) or a UsageText (the positionals after the command's name,
+// perhaps none).
+func declaresPositionals(app *cli.App) bool {
+	return app.ArgsUsage != "" || strings.TrimSpace(app.UsageText) != ""
 }
 
 // usageOf returns the text the positionals are read from and its name: App.ArgsUsage,
@@ -563,8 +583,10 @@ func defaultJSON(v any) json.RawMessage {
 // Each becomes the property lower(NAME) with "-" as "_"; when a flag already maps to
 // that property, the flag wins. Any other usage falls back to one optional array
 // property "args" (or "positional_args" when a flag is args) passed verbatim as the
-// positionals, with a warning naming the usage. An app without a usage takes no
-// positionals.
+// positionals, with a warning naming the usage. An app whose positionals are declared
+// nowhere (no ArgsUsage, no UsageText) gets the same "args" with a warning, since its
+// action may read them all the same, unless its Metadata says legacy.MetaNoArgs; a
+// blank ArgsUsage (" ") declares none.
 //
 // Descriptions speak tool, not CLI: a flag's is its Usage, a positional's its entry in
 // the app's legacy.MetaArgDescriptions (none otherwise), and in both flag syntax,

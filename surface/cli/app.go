@@ -50,6 +50,9 @@ type Host struct {
 	// Binary is the program the subprocess lane runs when --bin is not given: a path,
 	// or a name looked up next to this executable and then on $PATH. Empty: Program.
 	Binary string
+	// Environ is the environment the subprocess lane's children start from (nil: this
+	// process's; adapter.Options.Environ).
+	Environ []string
 	// Prefix are argv words the subprocess lane writes between Binary and the command.
 	Prefix []string
 	// InProcess lets the adapter lane run commands nobody analysed (no tier) in-process;
