@@ -71,7 +71,7 @@ func TestAmbiguousAliasesAreWarned(t *testing.T) {
 			}},
 			{Name: "rollback", ArgsUsage: " ", Aliases: []string{"down"}, Action: say("rollback\n")},
 		}}
-	}, legacy.TreeOptions{}))
+	}, legacy.TreeOptions{Effects: map[string]legacy.Effects{"**": {}}}))
 	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry(),
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
 	require.NoError(t, err)

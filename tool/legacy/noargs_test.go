@@ -26,9 +26,16 @@ func TestTreeNoArgsAndSubcommands(t *testing.T) {
 	}
 	cs, err := legacy.FromApp(app, legacy.TreeOptions{NoArgs: []string{"stat*"}})
 	require.NoError(t, err)
-	meta := map[string]map[string]any{}
+	meta := map[string]map[string]any{} // the positional keys (effects have their own test)
 	for _, c := range cs {
-		meta[c.Name] = c.New().Metadata
+		for k, v := range c.New().Metadata {
+			if k == legacy.MetaNoArgs || k == legacy.MetaSubcommands {
+				if meta[c.Name] == nil {
+					meta[c.Name] = map[string]any{}
+				}
+				meta[c.Name][k] = v
+			}
+		}
 	}
 	assert.Nil(t, meta["new"])
 	assert.Equal(t, map[string]any{legacy.MetaNoArgs: true}, meta["status"])
