@@ -253,5 +253,5 @@ func lineClass(l string) string {
 	return ""
 }
 
-// fieldHeader is parity.Diff's header line: "subprocess/native output /data/status".
+// fieldHeader is compare.Diff's header line: "subprocess/native output /data/status".
 var fieldHeader = regexp.MustCompile(`^\S+/\S+ (output|stream|tree) \S`)
