@@ -38,6 +38,17 @@ type Config struct {
 	// values may begin with "-"; every other positional refuses such a value, so no
 	// caller can hand the program, or what it runs, an option (docs/schemas.md).
 	LeadingDash map[string][]string
+	// Effects declares what the leaves of the app's tree do, keyed by tool name or
+	// doublestar glob: read-only, destructive, idempotent, open world, network, runs
+	// workspace code, and the inputs that narrow it (a dry run is read-only). A tool's
+	// own name wins over globs, and the glob with the most literal characters over the
+	// others. A leaf declared nowhere is destructive: the default policy asks before it
+	// runs, and `tools list` and `status` warn about it (docs/adopt.md, Effects).
+	// EffectsYAML is the same table in YAML (an `effects:` map; embed the file), merged
+	// with Effects: a key in both is an error. Only the program declares effects: a
+	// workspace's configuration cannot, so it can never loosen them.
+	Effects     map[string]Effects
+	EffectsYAML []byte
 	// Commands are legacy commands registered one app per command (the corpus's shape),
 	// served besides (or, for [Main] with a nil constructor, instead of) the app's tree.
 	Commands *legacy.Registry
@@ -67,7 +78,17 @@ type Config struct {
 	// Runtime builds the clock and id source of a native call from its environment (nil:
 	// wall clock and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
+	// Subcommands are more subcommands of the command line, such as [WrapCommand]
+	// (cmd/cmdbridge has it). Default: none.
+	Subcommands []*cli.Command
+
+	// wrapped is set by [Wrap]: the app was read from an installed program's help.
+	wrapped *wrapped
 }
+
+// Effects is what one command declares it does ([Config.Effects]); the zero Effects
+// declares a command that writes but destroys nothing.
+type Effects = legacy.Effects
 
 // programWord is the hidden first argument with which a standalone [Main] runs the app
 // itself: the subprocess lane's argv when no program binary is installed.
@@ -90,7 +111,7 @@ func Command(cfg *Config) *cli.Command {
 	}
 	return &cli.Command{
 		Name:            name,
-		Usage:           "serve this program's commands as governed tools (cmdbridge; '" + name + " --help' lists what it does)",
+		Usage:           bridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
 		SkipFlagParsing: true,
 		HideHelp:        true,
 		Action: func(ctx *cli.Context) error {
@@ -164,16 +185,23 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	}
 	h := bridgecli.Host{
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
-		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary,
+		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
 	}
 	if app != nil {
-		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash}
+		effects, err := c.effects()
+		if err != nil {
+			return bridgecli.Host{}, err
+		}
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash, Effects: effects}
 		if live {
 			bridge := c.Name
 			if bridge == "" {
 				bridge = "bridge"
 			}
 			opts.Skip = func(cmd *cli.Command) bool { return cmd.Name == bridge }
+		}
+		if c.wrapped != nil {
+			opts.Skip, opts.Warnings, opts.LiveReason = nil, c.wrapped.warnings, wrappedReason
 		}
 		if err := reg.AddApp(newApp, opts); err != nil {
 			return bridgecli.Host{}, err
@@ -189,6 +217,9 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		case !installed(app.Name, exe):
 			h.Binary, h.Prefix = exe, []string{programWord}
 		}
+	}
+	if app == nil && (len(c.Effects) > 0 || len(c.EffectsYAML) > 0) {
+		return bridgecli.Host{}, fmt.Errorf("effects: Config.Effects declares the leaves of an app's command tree, and there is no app")
 	}
 	if h.Program == "" && c.Binary != "" {
 		h.Program = filepath.Base(c.Binary)
@@ -218,6 +249,25 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		return bridgecli.Host{}, err
 	}
 	return h, nil
+}
+
+// effects is Effects and EffectsYAML in one table.
+func (c Config) effects() (map[string]Effects, error) {
+	parsed, err := legacy.ParseEffects(c.EffectsYAML)
+	if err != nil {
+		return nil, err
+	}
+	out := maps.Clone(c.Effects)
+	if out == nil {
+		out = map[string]Effects{}
+	}
+	for k, e := range parsed {
+		if _, ok := out[k]; ok {
+			return nil, fmt.Errorf("effects: %q is declared in both Effects and EffectsYAML", k)
+		}
+		out[k] = e
+	}
+	return out, nil
 }
 
 // installed reports whether the program name is an executable next to exe or on $PATH.

@@ -17,6 +17,10 @@
 //   - A command nobody analysed (no verdict in the [Config.Tiers] table) never runs
 //     in-process unless [Config.InProcess] says so: a direct os.Exit, log.Fatal or
 //     cli.Show*AndExit in it cannot end the host.
+//   - A leaf whose effect nobody declared ([Config.Effects]) is served as destructive:
+//     the default policy asks before it runs, and neither the read-only profile nor a
+//     token without write scopes reaches it. Only the program declares effects, never a
+//     workspace's configuration.
 //   - Nothing here holds data of any particular program: pack, tiers, routes, binary and
 //     versions come from the Config or are derived from the app.
 package cmdbridge

@@ -66,7 +66,7 @@ func TestOutsideDevCommandsNeedTheTag(t *testing.T) {
 	require.Equal(t, 0, help.ExitCode, help.Stderr)
 	assert.Contains(t, help.Stdout, "serve")
 	for _, name := range []string{"parity", "scaffold"} {
-		assert.NotRegexp(t, listed(name), help.Stdout, "bridge --help lists no developer command")
+		assert.NotRegexp(t, commandListed(name), help.Stdout, "bridge --help lists no developer command")
 		r := runIn(t, ws, "", o.gizmo, "bridge", name)
 		assert.Equal(t, 2, r.ExitCode, "%+v", r)
 		for _, want := range []string{name + " is a developer command", "//go:build cmdbridge_dev",
@@ -83,15 +83,15 @@ func TestOutsideDevCommandsNeedTheTag(t *testing.T) {
 	help = runIn(t, ws, "", dev, "bridge", "--help")
 	require.Equal(t, 0, help.ExitCode, help.Stderr)
 	for _, name := range []string{"parity", "scaffold"} {
-		assert.Regexp(t, listed(name), help.Stdout, "the tagged build has the developer commands")
+		assert.Regexp(t, commandListed(name), help.Stdout, "the tagged build has the developer commands")
 	}
 	r := runIn(t, ws, "", dev, "bridge", "scaffold")
 	assert.Equal(t, 2, r.ExitCode)
 	assert.Contains(t, r.Stderr, "scaffold takes at least one command name", "the real scaffold answered")
 }
 
-// listed matches name as a command of a help text's COMMANDS section.
-func listed(name string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+` + name + `\s`) }
+// commandListed matches name as a command of a help text's COMMANDS section.
+func commandListed(name string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+` + name + `\s`) }
 
 // BenchmarkOutsideStartup measures what adopting costs gizmo's ordinary runs: each
 // iteration starts gizmo without cmdbridge (cmd/gizmo-plain) and with the one line

@@ -205,6 +205,8 @@ type callCase struct {
 	stdin       string
 	// output names a file (in the data directory) the command writes.
 	output string
+	// approve: the tool is destructive, so the call is interactive and approved.
+	approve bool
 }
 
 var callCases = []callCase{
@@ -216,7 +218,7 @@ var callCases = []callCase{
 	{tool: "text:upper", input: `{"word":["a","-b","c d"]}`, argv: []string{"text", "upper", "--", "a", "-b", "c d"}},
 	{tool: "text:count", input: `{"file":"-","verbose":true}`, argv: []string{"text", "count", "-v", "-"}, stdin: "one two\nthree four five\n"},
 	{tool: "version", input: `{}`, argv: []string{"version"}},
-	{tool: "notes:rm", input: `{"title":"gamma"}`, argv: []string{"notes", "rm", "gamma"}},
+	{tool: "notes:rm", input: `{"title":"gamma"}`, argv: []string{"notes", "rm", "gamma"}, approve: true},
 }
 
 // streams extracts the run a plain tool's Output describes: data (success) or
@@ -250,6 +252,9 @@ func TestOutsideCallsMatchTheProgram(t *testing.T) {
 					stdin := ""
 					if tc.stdin != "" {
 						args, stdin = append(args, "--stdin", "-"), tc.stdin
+					}
+					if tc.approve {
+						args, stdin = append(args, "--interactive"), "y\n"
 					}
 					r := e.run(t, o, ws, stdin, args...)
 					var out callOutput

@@ -166,6 +166,10 @@ func firstLine(b []byte) string {
 	return string(bytes.TrimSpace(b))
 }
 
+// UndeclaredWarning is the warning of a tree leaf that declares no effect
+// (legacy.MetaUndeclared): it is served as destructive until its effects are declared.
+const UndeclaredWarning = "effects undeclared, so served as destructive: declare them in cmdbridge.Config.Effects (docs/adopt.md, Effects)"
+
 // Spec describes c as a tool: its name, App.Usage as description, the derived input
 // schema, annotations, effects and path inputs from the app's Metadata
 // (commands/meta.go; openWorldHint is MetaNetwork, MetaOpenWorld or MetaRunsCode;
@@ -202,6 +206,9 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 	paths, err := pathInputs(c.Name, app.Metadata[legacy.MetaPaths], schema.Properties)
 	if err != nil {
 		return tool.Spec{}, err
+	}
+	if undeclared, _ := app.Metadata[legacy.MetaUndeclared].(bool); undeclared {
+		warnings = append(warnings, UndeclaredWarning)
 	}
 	var effects []tool.Effect
 	if v, ok := app.Metadata[legacy.MetaEffects]; ok {

@@ -582,13 +582,14 @@ func Schema(c legacy.Command) (*jsonschema.Schema, error) {
 // instead (see docs/schemas.md), one sentence each; none for a command it maps fully.
 func Warnings(c legacy.Command) []string {
 	_, warnings := params(c.New(), c.Output)
-	return warnings
+	return append(warnings, c.Warnings...)
 }
 
 // schemaOf is [Schema] with its warnings.
 func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 	app := c.New()
 	ps, warnings := params(app, c.Output)
+	warnings = append(warnings, c.Warnings...) // the description's own (a wrapped program's help)
 	voc := newVocabulary(app, ps)
 	argDescriptions, err := stringMap(app.Metadata[legacy.MetaArgDescriptions])
 	if err != nil {

@@ -29,7 +29,7 @@ func TestCommandAliasesCallTheirTool(t *testing.T) {
 				}},
 			}},
 		}}
-	}, legacy.TreeOptions{}))
+	}, legacy.TreeOptions{Effects: map[string]legacy.Effects{"notes:*": {}}})) // they write (undeclared, they would ask first)
 	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry(),
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
 	require.NoError(t, err)

@@ -84,6 +84,17 @@ func LoadFileConfig(path string) (FileConfig, error) {
 	if err != nil {
 		return fc, fmt.Errorf("kernel config: %w", err)
 	}
+	// What a tool does is the program's declaration (its metadata, cmdbridge.Config.Effects),
+	// never the workspace's: a workspace that could call drop read-only would take it past
+	// the default policy's approval and into read-only tokens and profiles. A workspace
+	// makes a tool stricter with policy rules, governance and profiles instead.
+	var keys map[string]any
+	if yaml.Unmarshal(data, &keys) == nil {
+		if _, ok := keys["effects"]; ok {
+			return fc, fmt.Errorf("kernel config %s: effects are declared by the program (cmdbridge.Config.Effects), never by the workspace; "+
+				"to make a tool stricter here, add a policy rule (decision: ask or deny), disable it under governance, or leave it out of a profile", path)
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {

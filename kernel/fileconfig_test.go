@@ -109,3 +109,21 @@ profiles:
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestRedTeamWorkspaceConfigCannotDeclareEffects: what a tool does is the program's
+// declaration; a workspace config that declares effects (drop read-only, to escape
+// approval and reach read-only tokens) is refused, however it is spelled, with a message
+// naming what a workspace may do instead.
+func TestRedTeamWorkspaceConfigCannotDeclareEffects(t *testing.T) {
+	for _, text := range []string{
+		"effects: {drop: {read_only: true}}\n",
+		"policy: []\neffects:\n  '*': {read_only: true}\n",
+		"effects: {}\n",
+		"effects:\n",
+	} {
+		_, err := loadConfig(t, text)
+		require.Error(t, err, text)
+		assert.Contains(t, err.Error(), "effects are declared by the program", text)
+		assert.Contains(t, err.Error(), "policy rule", text)
+	}
+}

@@ -62,6 +62,13 @@ if [[ -n $CMDBRIDGE_TEST_TMPDIR ]]; then
   fi
   rm -f "$tmp/probe"
 fi
+# The outside modules under testdata are built once per run and shared by the test
+# binaries that drive them (internal/outsidetest), not once per package.
+if [[ -z ${CMDBRIDGE_OUTSIDE_CACHE:-} ]]; then
+  CMDBRIDGE_OUTSIDE_CACHE=$(mktemp -d)
+  cleanup+=("$CMDBRIDGE_OUTSIDE_CACHE")
+  export CMDBRIDGE_OUTSIDE_CACHE
+fi
 start=$(date +%s)
 
 suites='^(TestScripts|TestScriptsWarm)$'

@@ -1,13 +1,16 @@
 // Command cmdbridge serves the delivery corpus as governed tools: the standalone entry
 // point (cmdbridge.Main) with the corpus's registries. Invoked under the name "delivery"
 // (a symlink or a copy) it is the legacy multi-call CLI itself, so one binary can serve
-// as the subprocess lane.
+// as the subprocess lane. `cmdbridge wrap PROGRAM …` serves any installed urfave/cli v2
+// program instead, read from its help (cmdbridge.WrapCommand).
 package main
 
 import (
 	"context"
 	"os"
 	"path/filepath"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge"
 	"github.com/cmdbridge/cmdbridge/commands"
@@ -25,5 +28,6 @@ func main() {
 	os.Exit(cmdbridge.Main(nil, &cmdbridge.Config{
 		Pack: commands.Pack, Version: commands.Version, Commands: commands.Default, Native: nativetools.Default,
 		Binary: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE", Runtime: delivery.ToolRuntime,
+		Subcommands: []*cli.Command{cmdbridge.WrapCommand(nil)},
 	}))
 }

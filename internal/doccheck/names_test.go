@@ -224,8 +224,9 @@ func checkPath(root, pageDir, path string) string {
 // Command lines.
 
 // programs are the spellings of the cmdbridge command line in the docs ($cb is the
-// scale walkthrough's variable for bin/cmdbridge), each followed by its argv.
-var programRE = regexp.MustCompile(`(?:^|[\s(;&|]|\$\()((?:bin/|\$PWD/bin/)?cmdbridge|\$cb|gizmo bridge|mytool bridge)(?:\s|$)`)
+// scale walkthrough's variable for bin/cmdbridge; `cmdbridge wrap PROGRAM` serves
+// PROGRAM with the same command line), each followed by its argv.
+var programRE = regexp.MustCompile(`(?:^|[\s(;&|]|\$\()((?:bin/|\$PWD/bin/)?cmdbridge wrap [^\s]+|(?:bin/|\$PWD/bin/)?cmdbridge|\$cb|gizmo bridge|mytool bridge)(?:\s|$)`)
 
 // commandLine reports whether a prose span is a cmdbridge command line and splits it.
 func commandLine(span string) ([]string, bool) {
@@ -281,8 +282,11 @@ loop:
 		}
 	}
 	flush()
-	// Drop the program's words: "cmdbridge", "bin/cmdbridge", "$cb", "gizmo bridge".
+	// Drop the program's words: "cmdbridge", "bin/cmdbridge", "$cb", "gizmo bridge",
+	// "cmdbridge wrap PROGRAM".
 	switch {
+	case len(words) > 2 && words[1] == "wrap" && strings.HasSuffix(words[0], "cmdbridge"):
+		return words[3:]
 	case len(words) > 1 && words[1] == "bridge" && (words[0] == "gizmo" || words[0] == "mytool"):
 		return words[2:]
 	case len(words) > 0:

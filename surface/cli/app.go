@@ -61,6 +61,8 @@ type Host struct {
 	// Runtime builds a call's clock and id source from its environment (nil: wall clock
 	// and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
+	// Extra are more subcommands of the command line (cmdbridge's `wrap`).
+	Extra []*ucli.Command
 }
 
 // Main runs the cmdbridge command line on args and returns the exit status. stdout and
@@ -171,7 +173,7 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 			evidenceCommand(),
 			mcpCommand(),
 			versionCommand(),
-		}, extraCommands()...),
+		}, append(extraCommands(), host.Extra...)...),
 	}
 }
 

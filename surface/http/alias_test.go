@@ -34,7 +34,7 @@ func TestRedTeamAliasCannotWidenAToken(t *testing.T) {
 			{Name: "rm", Aliases: []string{"remove"}, Action: ok},
 			{Name: "read", Action: ok},
 		}}}}
-	}, legacy.TreeOptions{}))
+	}, legacy.TreeOptions{Effects: map[string]legacy.Effects{"notes:*": {}}})) // they write (undeclared, they would ask first)
 	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry(),
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
 	require.NoError(t, err)

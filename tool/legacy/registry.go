@@ -56,6 +56,10 @@ type Command struct {
 	// sets it): a tier table's package verdict judges the leaf when no command verdict
 	// names it.
 	Package string
+	// Warnings are what describing the command could not map, besides what its schema
+	// derivation finds (a wrapped program's help, TreeOptions.Warnings): tools list and
+	// status show them with the schema's.
+	Warnings []string
 }
 
 // Output conventions of a legacy command.

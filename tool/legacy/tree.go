@@ -2,6 +2,7 @@ package legacy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -32,6 +33,18 @@ type TreeOptions struct {
 	// what [MetaArgLeadingDash] says for an app, for a leaf, which has no Metadata of
 	// its own. Every other positional refuses such a value.
 	LeadingDash map[string][]string
+	// Warnings are warnings per tool name that the leaves carry (Command.Warnings): what
+	// describing the tree could not map (a program read from its help).
+	Warnings map[string][]string
+	// LiveReason replaces the finding a Live leaf records (why it never runs in-process).
+	LiveReason string
+	// Effects declares what leaves do, keyed by tool name or doublestar glob over the
+	// names ([Effects]). A leaf's effect is, first found: the entry naming it exactly,
+	// what its Metadata declares (the Meta* keys: only an app without subcommands has
+	// Metadata of its own, cli.Command has none), the matching glob with the most
+	// literal characters; with none, it is undeclared ([MetaUndeclared]): destructive.
+	// An entry that matches no leaf is an error.
+	Effects map[string]Effects
 }
 
 // FromApp turns the command tree of the app newApp builds into one command per leaf
@@ -62,6 +75,11 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 	if output == "" {
 		output = OutputPlain
 	}
+	effects, err := newEffectTable(opts.Effects)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
 	var out []Command
 	leaf := func(path []string, alts [][]string, c *cli.Command) {
 		name := strings.Join(path, ":")
@@ -80,6 +98,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			cmd.Domain = path[0]
 		}
 		cmd.Aliases = aliasNames(path, alts)
+		cmd.Warnings = append([]string(nil), opts.Warnings[name]...)
 		if o, ok := opts.Outputs[name]; ok {
 			cmd.Output = o
 		}
@@ -88,24 +107,25 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		} else {
 			cmd.Package = funcPackage(app.Action)
 		}
-		leafApp(app, path, cmd.FlagLevel, program)
-		dash := opts.LeadingDash[name]
+		described := leafApp(app, path, cmd.FlagLevel, program)
+		overlay, err := effects.overlay(name, described.Metadata)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if dash := opts.LeadingDash[name]; len(dash) > 0 {
+			overlay = withMeta(overlay, map[string]any{MetaArgLeadingDash: append([]string(nil), dash...)})
+		}
 		cmd.New = func() *cli.App {
 			a := leafApp(newApp(), path, nil, program)
-			if len(dash) > 0 {
-				meta := map[string]any{MetaArgLeadingDash: append([]string(nil), dash...)}
-				for k, v := range a.Metadata {
-					if k != MetaArgLeadingDash {
-						meta[k] = v
-					}
-				}
-				a.Metadata = meta
-			}
+			a.Metadata = withMeta(a.Metadata, overlay)
 			return a
 		}
 		if opts.Live {
 			cmd.Tier = TierSubprocess
 			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (give the host a constructor)"}
+			if opts.LiveReason != "" {
+				cmd.Findings = []string{opts.LiveReason}
+			}
 			cmd.Main = func(context.Context) {
 				fmt.Fprintf(os.Stderr, "[%s] in-process: no constructor for the program's app\n", name)
 				cli.OsExiter(69)
@@ -144,6 +164,9 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		leaf(nil, nil, nil)
 	} else {
 		walk(nil, nil, app.Commands)
+	}
+	if err := errors.Join(append(errs, effects.unused())...); err != nil {
+		return nil, fmt.Errorf("command tree: %w", err)
 	}
 	return out, nil
 }

@@ -16,5 +16,7 @@ func main() {
 		InProcess: []string{"notes:{list,show,export,rm}", "text:upper", "version"},
 		// text upper prints its words, whatever they begin with.
 		LeadingDash: map[string][]string{"text:upper": {"WORD"}},
+		// What each command does (app/effects.yaml).
+		EffectsYAML: app.Effects,
 	}))
 }

@@ -11,7 +11,7 @@ import (
 
 func main() {
 	a := app.New()
-	a.Commands = append(a.Commands, cmdbridge.Command(&cmdbridge.Config{LeadingDash: map[string][]string{"text:upper": {"WORD"}}})) // cmdbridge: the one added line
+	a.Commands = append(a.Commands, cmdbridge.Command(&cmdbridge.Config{LeadingDash: map[string][]string{"text:upper": {"WORD"}}, EffectsYAML: app.Effects})) // cmdbridge: the one added line
 	if err := a.Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, "gizmo:", err)
 		os.Exit(1)

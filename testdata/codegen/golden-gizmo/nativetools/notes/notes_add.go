@@ -23,6 +23,7 @@ func init() {
 	if err := tools.Registry.Add(native.New(tool.Spec{
 		Name:        "notes:add",
 		Description: "append a note to a file",
+		Annotations: tool.Annotations{DestructiveHint: true, OpenWorldHint: true},
 	}, runAdd)); err != nil {
 		panic(err)
 	}

@@ -1,0 +1,196 @@
+// Package outsidetest builds the outside modules under testdata (programs written
+// without cmdbridge in mind) for tests: a copy of the module, optionally adopted (the
+// cmdbridge requirement pointed at this working tree, and an edit such as the one added
+// line), built once per test binary and key.
+package outsidetest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/lockedfile"
+)
+
+// Spec says which module to build and how.
+type Spec struct {
+	// Root is this repository's root (absolute); Src the module's directory under it.
+	Root, Src string
+	// Adopt requires github.com/cmdbridge/cmdbridge, replaced by Root, and tidies the
+	// module before building.
+	Adopt bool
+	// Edit changes the copy before it is built (nil: none), e.g. [OneLine].
+	Edit func(dir string) error
+	// Packages are built into Bin (default "."; "./cmd/..." builds several).
+	Packages []string
+	// Tags are build tags.
+	Tags []string
+	// ID names what Edit does (the shared cache of [CacheEnv] keys builds by it): two
+	// specs with the same key, Src and ID build the same program.
+	ID string
+}
+
+// CacheEnv names a directory where builds are shared across test binaries (scripts/test.sh
+// sets it to a directory of its own run, so the toolkit's source cannot change under it).
+// Unset, every test binary builds for itself.
+const CacheEnv = "CMDBRIDGE_OUTSIDE_CACHE"
+
+// Module is a built copy of an outside module.
+type Module struct {
+	Dir string // the copy of the module's source
+	Bin string // the directory the binaries were built into
+}
+
+// Exe is the path of the binary named name in m.Bin.
+func (m Module) Exe(name string) string { return filepath.Join(m.Bin, name) }
+
+type built struct {
+	once sync.Once
+	m    Module
+	err  error
+}
+
+var cache sync.Map // key → *built
+
+// Build builds spec once per test binary under key (tests asking for the same key get the
+// same Module; they must not change its Dir or Bin, and tests of other packages asking for
+// the same key get the same build when [CacheEnv] is set) and fails t when the build fails.
+func Build(t testing.TB, key string, spec Spec) Module {
+	t.Helper()
+	v, _ := cache.LoadOrStore(key, new(built))
+	b := v.(*built)
+	b.once.Do(func() { b.m, b.err = shared(key, spec) })
+	if b.err != nil {
+		t.Fatalf("building the outside module %s: %v", spec.Src, b.err)
+	}
+	return b.m
+}
+
+// shared builds spec in the directory of [CacheEnv] named by a hash of what identifies
+// it, under a file lock, unless another test binary of the run built it there already.
+func shared(key string, spec Spec) (Module, error) {
+	cache := os.Getenv(CacheEnv)
+	if cache == "" {
+		tmp, err := os.MkdirTemp("", "cmdbridge-outside-")
+		if err != nil {
+			return Module{}, err
+		}
+		return build(tmp, spec)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %q %v %q %q %q", key, spec.Root, spec.Src, spec.Adopt, spec.Packages, spec.Tags, spec.ID)
+	dir := filepath.Join(cache, hex.EncodeToString(h.Sum(nil))[:16])
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return Module{}, err
+	}
+	unlock, err := lockedfile.MutexAt(dir + ".lock").Lock()
+	if err != nil {
+		return Module{}, err
+	}
+	defer unlock()
+	done := filepath.Join(dir, "done")
+	if _, err := os.Stat(done); err == nil {
+		return Module{Dir: filepath.Join(dir, "src"), Bin: filepath.Join(dir, "bin")}, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return Module{}, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Module{}, err
+	}
+	m, err := build(dir, spec)
+	if err != nil {
+		return m, err
+	}
+	return m, os.WriteFile(done, nil, 0o644)
+}
+
+// build copies the module into tmp/src, edits and builds it into tmp/bin.
+func build(tmp string, spec Spec) (Module, error) {
+	m := Module{Dir: filepath.Join(tmp, "src"), Bin: filepath.Join(tmp, "bin")}
+	if err := os.CopyFS(m.Dir, os.DirFS(filepath.Join(spec.Root, spec.Src))); err != nil {
+		return m, err
+	}
+	if spec.Edit != nil {
+		if err := spec.Edit(m.Dir); err != nil {
+			return m, err
+		}
+	}
+	var steps [][]string
+	if spec.Adopt {
+		steps = append(steps,
+			[]string{"mod", "edit", "-require", "github.com/cmdbridge/cmdbridge@v0.0.0", "-replace", "github.com/cmdbridge/cmdbridge=" + spec.Root},
+			[]string{"mod", "tidy"})
+	}
+	pkgs := spec.Packages
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
+	}
+	buildArgs := []string{"build", "-o", m.Bin + string(filepath.Separator)}
+	if len(spec.Tags) > 0 {
+		buildArgs = append(buildArgs, "-tags", strings.Join(spec.Tags, ","))
+	}
+	steps = append(steps, append(buildArgs, pkgs...))
+	for _, args := range steps {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = m.Dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return m, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return m, nil
+}
+
+// OneLine is an Edit that adopts cmdbridge in one line: it inserts line after the first
+// line of file (relative to the module) that contains anchor, and adds the cmdbridge
+// import to the file.
+func OneLine(file, anchor, line string) func(dir string) error {
+	return func(dir string) error {
+		path := filepath.Join(dir, file)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		i := bytes.Index(src, []byte(anchor))
+		if i < 0 {
+			return fmt.Errorf("%s: no line contains %q", file, anchor)
+		}
+		end := i + bytes.IndexByte(src[i:], '\n') + 1
+		out := append([]byte{}, src[:end]...)
+		out = append(out, "\t"+line+"\n"...)
+		out = append(out, src[end:]...)
+		imp := []byte("import (\n")
+		j := bytes.Index(out, imp)
+		if j < 0 {
+			return fmt.Errorf("%s: no import block", file)
+		}
+		j += len(imp)
+		out = append(out[:j:j], append([]byte("\t\"github.com/cmdbridge/cmdbridge\"\n"), out[j:]...)...)
+		return os.WriteFile(path, out, 0o644)
+	}
+}
+
+// DBKit is the Spec of testdata/dbkit adopted in one line (cmdbridge.Command(cfg) with
+// cfg the Go expression given, "nil" for none), built as bin/dbkit.
+func DBKit(root, cfg string) Spec {
+	return Spec{
+		Root: root, Src: "testdata/dbkit", Adopt: true, ID: cfg,
+		Edit: OneLine("main.go", "app := newApp()", "app.Commands = append(app.Commands, cmdbridge.Command("+cfg+")) // the one added line"),
+	}
+}
+
+// DBKitPlain is the Spec of testdata/dbkit as its authors ship it (no cmdbridge).
+func DBKitPlain(root string) Spec { return Spec{Root: root, Src: "testdata/dbkit"} }
+
+// GizmoPlain is the Spec of testdata/outside's gizmo as its authors would ship it: the
+// unadopted main cmd/gizmo-plain (no cmdbridge in it), built as bin/gizmo-plain.
+func GizmoPlain(root string) Spec {
+	return Spec{Root: root, Src: "testdata/outside", Adopt: true, Packages: []string{"./cmd/gizmo-plain"}}
+}

@@ -1,0 +1,153 @@
+package legacy_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+)
+
+// dbTree is a migration tool's tree: status, drop, dump, wait, migrate up/down.
+func dbTree() *cli.App {
+	ok := func(*cli.Context) error { return nil }
+	return &cli.App{Name: "db", Commands: []*cli.Command{
+		{Name: "status", Action: ok},
+		{Name: "drop", Action: ok},
+		{Name: "dump", Action: ok},
+		{Name: "wait", Action: ok},
+		{Name: "migrate", Subcommands: []*cli.Command{
+			{Name: "up", Flags: []cli.Flag{&cli.BoolFlag{Name: "dry-run"}}, Action: ok},
+			{Name: "down", Action: ok},
+		}},
+	}}
+}
+
+// specs derives the tree's tools with opts and returns them by name.
+func specs(t *testing.T, newApp func() *cli.App, opts legacy.TreeOptions) map[string]tool.Spec {
+	t.Helper()
+	cs, err := legacy.FromApp(newApp, opts)
+	require.NoError(t, err)
+	out := map[string]tool.Spec{}
+	for _, c := range cs {
+		s, err := adapter.Spec(c)
+		require.NoError(t, err, c.Name)
+		out[c.Name] = s
+	}
+	return out
+}
+
+// TestTreeEffectsPrecedence: a tool's own name wins over globs, the glob with the most
+// literal characters over the others; input effects narrow a declared tool; a leaf
+// declared nowhere is destructive and open world, with a warning saying how to declare
+// it, and only it.
+func TestTreeEffectsPrecedence(t *testing.T) {
+	got := specs(t, dbTree, legacy.TreeOptions{Effects: map[string]legacy.Effects{
+		"status":     {ReadOnly: true, Idempotent: true},
+		"d*":         {}, // drop and dump write...
+		"drop":       {Destructive: true},
+		"migrate:*":  {Destructive: true, Inputs: []tool.Effect{tool.ReadOnlyWhen(tool.IsSet("dry_run"))}},
+		"**":         {Destructive: true, RunsCode: true, OpenWorld: true}, // ...the least specific loses
+		"migrate:d*": {Destructive: true, Network: true},
+	}})
+	kinds := map[string]string{}
+	for name, s := range got {
+		kinds[name] = s.Annotations.Kind()
+	}
+	assert.Equal(t, map[string]string{
+		"status": "read_only", "drop": "destructive", "dump": "write", "wait": "runs_code",
+		"migrate:up": "destructive", "migrate:down": "destructive",
+	}, kinds)
+	assert.True(t, got["status"].Annotations.IdempotentHint)
+	assert.True(t, got["migrate:down"].Annotations.OpenWorldHint, "network implies open world")
+	assert.True(t, got["migrate:down"].Network)
+	up := got["migrate:up"]
+	a, i := up.EffectOf(map[string]any{"dry_run": true})
+	assert.Equal(t, 0, i)
+	assert.True(t, a.ReadOnlyHint, "a dry run is read-only")
+	for name, s := range got {
+		assert.NotContains(t, s.Warnings, adapter.UndeclaredWarning, name)
+	}
+
+	bare := specs(t, dbTree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"status": {ReadOnly: true}}})
+	for name, s := range bare {
+		if name == "status" {
+			assert.Equal(t, "read_only", s.Annotations.Kind())
+			assert.Empty(t, s.Warnings)
+			continue
+		}
+		assert.Equal(t, tool.Annotations{DestructiveHint: true, OpenWorldHint: true}, s.Annotations, name)
+		assert.Equal(t, []string{adapter.UndeclaredWarning}, s.Warnings, name)
+	}
+}
+
+// TestTreeEffectsOfAnAppWithoutSubcommands: an app that is one tool declares itself in
+// its Metadata, which a glob does not override but its own name does.
+func TestTreeEffectsOfAnAppWithoutSubcommands(t *testing.T) {
+	app := func() *cli.App {
+		return &cli.App{Name: "hello", Metadata: map[string]any{legacy.MetaReadOnly: true},
+			Action: func(*cli.Context) error { return nil }}
+	}
+	assert.Equal(t, "read_only", specs(t, app, legacy.TreeOptions{Effects: map[string]legacy.Effects{"*": {Destructive: true}}})["hello"].Annotations.Kind())
+	assert.Equal(t, "destructive", specs(t, app, legacy.TreeOptions{Effects: map[string]legacy.Effects{"hello": {Destructive: true}}})["hello"].Annotations.Kind())
+}
+
+// TestTreeEffectsRefusals: a declaration that names no tool, two equally specific globs
+// that disagree, and impossible combinations fail the tree, naming what is wrong.
+func TestTreeEffectsRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		effects map[string]legacy.Effects
+		want    string
+	}{
+		{"typo", map[string]legacy.Effects{"stauts": {ReadOnly: true}}, `effects for stauts: no command of the tree is named so`},
+		{"tie", map[string]legacy.Effects{"migrate:u*": {}, "migrate:*p": {Destructive: true}}, `"migrate:*p" and "migrate:u*" match it as specifically`},
+		{"read-only destructive", map[string]legacy.Effects{"drop": {ReadOnly: true, Destructive: true}}, "read-only and destructive"},
+		{"read-only runs code", map[string]legacy.Effects{"drop": {ReadOnly: true, RunsCode: true}}, "read-only but runs workspace code"},
+		{"bad glob", map[string]legacy.Effects{"[": {}}, "not a tool name or doublestar glob"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := legacy.FromApp(dbTree, legacy.TreeOptions{Effects: tc.effects})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	// Equally specific globs that agree are one declaration.
+	_, err := legacy.FromApp(dbTree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"migrate:u*": {}, "migrate:*p": {}}})
+	assert.NoError(t, err)
+}
+
+// TestParseEffectsIsTheGoTable: the YAML form reads into the same table as the Go one,
+// conditions included, and refuses unknown keys.
+func TestParseEffectsIsTheGoTable(t *testing.T) {
+	got, err := legacy.ParseEffects([]byte(`
+effects:
+  status: {read_only: true, idempotent: true}
+  drop: {destructive: true}
+  dump: {}
+  "migrate:*":
+    destructive: true
+    open_world: true
+    inputs:
+      - {when: [{property: dry_run, is: set}], read_only: true}
+      - {when: [{property: mode, is: equals, value: safe}]}
+`))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]legacy.Effects{
+		"status": {ReadOnly: true, Idempotent: true},
+		"drop":   {Destructive: true},
+		"dump":   {},
+		"migrate:*": {Destructive: true, OpenWorld: true, Inputs: []tool.Effect{
+			tool.ReadOnlyWhen(tool.IsSet("dry_run")), tool.WritesWhen(tool.IsEqual("mode", "safe")),
+		}},
+	}, got)
+
+	for _, bad := range []string{"effects: {status: {readonly: true}}", "effect: {status: {}}", "effects: [status]"} {
+		_, err := legacy.ParseEffects([]byte(bad))
+		assert.Error(t, err, bad)
+	}
+}

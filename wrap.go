@@ -1,0 +1,112 @@
+package cmdbridge
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/tool/legacy/helptree"
+)
+
+// bridgeUsage begins the usage of the bridge subcommand ([Command]): wrapping a program
+// that adopted cmdbridge leaves its bridge out by it, whatever its name.
+const bridgeUsage = "serve this program's commands as governed tools"
+
+// wrappedReason is the finding of every wrapped tool: why it never runs in-process.
+const wrappedReason = "wrapped: read from the program's help, so only the program can run it (subprocess lane)"
+
+// wrapped is what [Wrap] learned beyond the app: the warnings per tool.
+type wrapped struct {
+	warnings map[string][]string
+}
+
+// wrapHelp is `wrap`'s help: the subcommand skips urfave/cli's flag parsing, so it
+// answers -h itself.
+const wrapHelp = `NAME:
+   %[1]s - serve an installed urfave/cli v2 program's commands, read from its help
+
+USAGE:
+   %[1]s PROGRAM [flags] COMMAND [arguments...]
+
+   PROGRAM is a path (./bin/dbkit) or a name on $PATH. What follows it is this command
+   line for that program: %[1]s dbkit tools list, %[1]s dbkit call status --input '{}',
+   %[1]s dbkit serve, %[1]s dbkit mcp. Every call runs PROGRAM (the subprocess lane),
+   under the same governance as any adopted program (docs/adopt.md, "Zero lines").
+`
+
+// WrapCommand returns the `wrap PROGRAM …` subcommand (cmd/cmdbridge adds it through
+// Config.Subcommands): [Wrap] with the rest of the command line. cfg may be nil.
+func WrapCommand(cfg *Config) *cli.Command {
+	return &cli.Command{
+		Name:            "wrap",
+		Usage:           "serve an installed urfave/cli v2 program from its help, changing nothing ('wrap PROGRAM tools list')",
+		ArgsUsage:       "PROGRAM [command and flags…]",
+		SkipFlagParsing: true,
+		HideHelp:        true,
+		Action: func(ctx *cli.Context) error {
+			name := ctx.App.Name + " wrap"
+			args := ctx.Args().Slice()
+			if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+				fmt.Fprintf(ctx.App.Writer, wrapHelp, name)
+				if len(args) == 0 {
+					return cli.Exit("", bridgecli.ExitUsage)
+				}
+				return nil
+			}
+			if code := wrap(name, args[0], args[1:], ctx.App.Writer, errWriter(ctx.App), cfg); code != 0 {
+				return cli.Exit("", code)
+			}
+			return nil
+		},
+	}
+}
+
+// Wrap serves an installed urfave/cli v2 program you can neither change nor import,
+// with zero lines of Go: its command tree, flags, defaults, environment variables and
+// usage are read from its help output (package helptree), every call runs the program
+// itself on the subprocess lane (never in-process: the described commands are stubs),
+// and governance, policy and evidence are those of any adopted program. args is the
+// command line after the program (`tools list`, `call NAME --input …`, `serve`,
+// `mcp`); the exit status is returned. Config.Commands, Tiers and InProcess do not
+// apply (there is no Go to run in-process); cfg may be nil.
+//
+//	os.Exit(cmdbridge.Wrap("dbkit", os.Args[1:], nil))
+func Wrap(program string, args []string, cfg *Config) int {
+	return wrap("cmdbridge wrap", program, args, os.Stdout, os.Stderr, cfg)
+}
+
+func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Config) int {
+	c := config(cfg)
+	if c.Commands != nil || len(c.Tiers) > 0 || len(c.InProcess) > 0 {
+		fmt.Fprintf(stderr, "%s: Config.Commands, Tiers and InProcess do not apply to a wrapped program (it only ever runs as a process): leave them out\n", name)
+		return bridgecli.ExitUsage
+	}
+	if bin := os.Getenv("CMDBRIDGE_BIN"); bin != "" {
+		// The variable names the corpus's (or an adopter's) binary: under wrap it would
+		// run every call of PROGRAM's tools with another program.
+		fmt.Fprintf(stderr, "%s: CMDBRIDGE_BIN=%s is set, but a wrapped program's calls run %s itself: unset it (--bin after the program still picks another binary)\n", name, bin, program)
+		return bridgecli.ExitUsage
+	}
+	tree, err := helptree.Discover(context.Background(), program, helptree.Options{
+		Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, bridgeUsage) },
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return bridgecli.ExitFailed
+	}
+	c.Binary, c.Subcommands = tree.Program, nil
+	c.wrapped = &wrapped{warnings: tree.Warnings()}
+	host, err := c.host(tree.App, tree.App(), true, tree.Program)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s: %v\n", name, program, err)
+		return bridgecli.ExitFailed
+	}
+	host.Name = name + " " + program
+	host.Self = []string{"wrap", tree.Program}
+	return bridgecli.Main(append([]string{host.Name}, args...), stdout, stderr, host)
+}

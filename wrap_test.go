@@ -1,0 +1,293 @@
+package cmdbridge_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
+)
+
+// wrapped runs `cmdbridge wrap PROGRAM args…` in this process (cmdbridge.WrapCommand in
+// an app of its own, as cmd/cmdbridge has it) and returns what it printed.
+func wrapped(t *testing.T, cfg *cmdbridge.Config, program string, args ...string) run {
+	t.Helper()
+	var out, errb bytes.Buffer
+	app := &cli.App{
+		Name: "cmdbridge", Writer: &out, ErrWriter: &errb,
+		Commands:       []*cli.Command{cmdbridge.WrapCommand(cfg)},
+		ExitErrHandler: func(*cli.Context, error) {}, // the exit status is the test's to read
+	}
+	err := app.Run(append([]string{"cmdbridge", "wrap", program}, args...))
+	code := 0
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return run{out.String(), errb.String(), code}
+}
+
+// wrapCase is one outside module served both ways: adopted in source (argv of its
+// bridge) and wrapped from its plain binary.
+type wrapCase struct {
+	name    string
+	adopted []string
+	plain   string
+	cfg     *cmdbridge.Config
+	// differ are the schema differences help output cannot carry: tool → property →
+	// the reason. The test fails when one of them is not a difference any more.
+	differ map[string]map[string]string
+}
+
+func wrapCases(t *testing.T) []wrapCase {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	dbkit := outsidetest.Build(t, "dbkit", outsidetest.DBKit(root, "nil"))
+	dbkitPlain := outsidetest.Build(t, "dbkit-plain", outsidetest.DBKitPlain(root))
+	o := buildOutside(t)
+	return []wrapCase{
+		{name: "dbkit", adopted: []string{dbkit.Exe("dbkit"), "bridge"}, plain: dbkitPlain.Exe("dbkit")},
+		{
+			name: "gizmo", adopted: []string{o.gizmo, "bridge"}, plain: filepath.Join(o.bin, "gizmo-plain"),
+			// cmd/gizmo's own Config: the same reading, given to wrap.
+			cfg: &cmdbridge.Config{LeadingDash: map[string][]string{"text:upper": {"WORD"}}},
+			differ: map[string]map[string]string{
+				"notes:export": {"required": "--output is Required, which urfave/cli v2's help never prints"},
+			},
+		},
+	}
+}
+
+// TestWrapMatchesTheInSourceAdoption: `cmdbridge wrap` on a plain binary serves the
+// same tools as the program adopted in one line: its tool list and its whole manifest
+// (names, domains, descriptions, annotations, lanes, governance, warnings, and schemas:
+// properties, types, required, defaults, descriptions, positionals), except what help output cannot carry, listed in differ
+// with the reason. Environment variables reach no schema: TestDiscoverRoundTrips
+// (tool/legacy/helptree) checks them, with every other word of every help page.
+func TestWrapMatchesTheInSourceAdoption(t *testing.T) {
+	for _, tc := range wrapCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			want := runIn(t, dir, "", tc.adopted[0], append(tc.adopted[1:], "tools", "list", "--json")...)
+			require.Equal(t, 0, want.ExitCode, want.Stderr)
+			got := wrapped(t, tc.cfg, tc.plain, "--workspace", dir, "tools", "list", "--json")
+			require.Equal(t, 0, got.ExitCode, got.Stderr)
+			assert.JSONEq(t, want.Stdout, got.Stdout, "tools list --json")
+
+			want = runIn(t, dir, "", tc.adopted[0], append(tc.adopted[1:], "tools", "manifest")...)
+			require.Equal(t, 0, want.ExitCode, want.Stderr)
+			got = wrapped(t, tc.cfg, tc.plain, "--workspace", dir, "tools", "manifest")
+			require.Equal(t, 0, got.ExitCode, got.Stderr)
+			type manifest struct {
+				Tools []map[string]any `json:"tools"`
+			}
+			var wm, gm manifest
+			require.NoError(t, json.Unmarshal([]byte(want.Stdout), &wm))
+			require.NoError(t, json.Unmarshal([]byte(got.Stdout), &gm))
+			require.NotEmpty(t, wm.Tools)
+			require.Len(t, gm.Tools, len(wm.Tools))
+			for i, wt := range wm.Tools {
+				gt := gm.Tools[i]
+				name, _ := wt["name"].(string)
+				ws, _ := wt["input_schema"].(map[string]any)
+				gs, _ := gt["input_schema"].(map[string]any)
+				require.NotNil(t, ws, name)
+				require.NotNil(t, gs, name)
+				for key, why := range tc.differ[name] {
+					assert.NotEqual(t, ws[key], gs[key], "%s %s is listed as a difference (%s) but matches: remove it", name, key, why)
+					delete(ws, key)
+					delete(gs, key)
+				}
+				assert.Equal(t, wt, gt, "the manifest's entry of %s", name)
+			}
+		})
+	}
+}
+
+// streams are the program's stdout, stderr and exit code as a call's Output carries
+// them: data for a plain success (or, when stdout was one JSON document, that document),
+// error.details for a failure.
+func streams(t *testing.T, out string) (success bool, data any, r run) {
+	t.Helper()
+	var o struct {
+		Success bool            `json:"success"`
+		Data    json.RawMessage `json:"data"`
+		Error   *struct {
+			Details json.RawMessage `json:"details"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &o), out)
+	raw := o.Data
+	if !o.Success {
+		require.NotNil(t, o.Error, out)
+		raw = o.Error.Details
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || (r == run{} && !bytes.Contains(raw, []byte(`"exit_code"`))) {
+		require.NoError(t, json.Unmarshal(raw, &data), out)
+		return o.Success, data, run{}
+	}
+	return o.Success, nil, r
+}
+
+// TestWrapCallsMatchTheProgram: calls through the wrap (aliases included) print what
+// the program prints run directly, byte for byte, and exit as it exits; each step runs
+// in its own copy of one workspace, so files the program writes are compared too.
+func TestWrapCallsMatchTheProgram(t *testing.T) {
+	cases := wrapCases(t)
+	steps := map[string][]struct {
+		tool, input string
+		argv        []string // the same run, typed directly
+	}{
+		"dbkit": {
+			{"status", `{"url":"file:db.txt"}`, []string{"--url", "file:db.txt", "status"}},
+			{"create", `{"url":"file:db.txt"}`, []string{"--url", "file:db.txt", "create"}},
+			{"up", `{"url":"file:db.txt","migrations_dir":"m"}`, []string{"--url", "file:db.txt", "--migrations-dir", "m", "up"}},
+			{"status", `{"url":"file:db.txt","migrations_dir":"m","exit_code":true}`, []string{"--url", "file:db.txt", "--migrations-dir", "m", "status", "--exit-code"}},
+			{"down", `{"url":"file:db.txt","migrations_dir":"m"}`, []string{"--url", "file:db.txt", "--migrations-dir", "m", "rollback"}},
+			{"dump", `{"url":"file:db.txt","file":"out/schema.sql"}`, []string{"--url", "file:db.txt", "dump", "out/schema.sql"}},
+			{"drop", `{"url":"file:nope.txt"}`, []string{"--url", "file:nope.txt", "drop"}},
+		},
+		"gizmo": {
+			{"notes:add", `{"title":"hello","body":"hi","tag":["a","b"],"notebook":"misc"}`, []string{"notes", "--notebook", "misc", "add", "--tag", "a", "--tag", "b", "--body", "hi", "hello"}},
+			{"notes:list", `{"notebook":"misc"}`, []string{"notes", "--notebook", "misc", "list"}},
+			{"notes:show", `{"title":"hello","notebook":"misc"}`, []string{"notes", "-n", "misc", "show", "hello"}},
+			{"notes:remove", `{"title":"nope"}`, []string{"notes", "rm", "nope"}},
+			{"text:upper", `{"word":["-x","y"]}`, []string{"text", "upper", "--", "-x", "y"}},
+			{"text:count", `{"file":"missing.txt","verbose":true}`, []string{"text", "count", "-v", "missing.txt"}},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			viaWrap, direct := t.TempDir(), t.TempDir()
+			for _, dir := range []string{viaWrap, direct} {
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, "m"), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "m", "0001_init.sql"), []byte("-- migrate:up\n"), 0o644))
+			}
+			for _, s := range steps[tc.name] {
+				want := runIn(t, direct, "", tc.plain, s.argv...)
+				got := wrapped(t, tc.cfg, tc.plain, "--workspace", viaWrap, "call", s.tool, "--input", s.input)
+				ok, data, r := streams(t, got.Stdout)
+				assert.Equal(t, want.ExitCode == 0, ok, "%s: success\n%s%s", s.tool, got.Stdout, got.Stderr)
+				if data != nil { // stdout was one JSON document
+					var w any
+					require.NoError(t, json.Unmarshal([]byte(want.Stdout), &w), s.tool)
+					assert.Equal(t, w, data, s.tool)
+					continue
+				}
+				assert.Equal(t, want, r, "%s %s", s.tool, s.input)
+			}
+			assert.Equal(t, listing(t, direct), listing(t, viaWrap), "the files both ways wrote")
+		})
+	}
+}
+
+// TestWrapRefusesWhatItCannotServe: a program that is not urfave/cli, or is nowhere,
+// gets a message saying what to do and exit status 1, at once.
+func TestWrapRefusesWhatItCannotServe(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage")
+	require.NoError(t, os.WriteFile(garbage, []byte("#!/bin/sh\necho 'garbage v1: try --frobnicate'\n"), 0o755))
+	for program, want := range map[string]string{
+		garbage:                     "printed no urfave/cli v2 help: no NAME: and USAGE: sections",
+		"/bin/true":                 "printed no urfave/cli v2 help: no NAME: and USAGE: sections",
+		filepath.Join(dir, "none"):  "not found",
+		"no-such-program-on-path-x": "put its directory on $PATH",
+	} {
+		r := wrapped(t, nil, program, "tools", "list")
+		assert.Equal(t, 1, r.ExitCode, program)
+		assert.Contains(t, r.Stderr, "cmdbridge wrap: ", program)
+		assert.Contains(t, r.Stderr, want, program)
+		assert.Empty(t, r.Stdout, program)
+	}
+	r := wrapped(t, &cmdbridge.Config{InProcess: []string{"*"}}, "/bin/true", "tools", "list")
+	assert.Equal(t, 2, r.ExitCode)
+	assert.Contains(t, r.Stderr, "do not apply to a wrapped program")
+
+	// The variable that names the corpus's binary would make every call run another
+	// program.
+	t.Setenv("CMDBRIDGE_BIN", "/bin/true")
+	r = wrapped(t, nil, garbage, "tools", "list")
+	assert.Equal(t, 2, r.ExitCode)
+	assert.Contains(t, r.Stderr, "CMDBRIDGE_BIN=/bin/true is set, but a wrapped program's calls run "+garbage+" itself: unset it")
+}
+
+// oddProgram prints urfave/cli help pages with what wrap cannot read: an option line
+// whose names disagree on their placeholder, a default no flag type prints, and a
+// command whose help fails.
+const oddProgram = `#!/bin/sh
+case "$*" in
+--help) cat <<'HELP'
+NAME:
+   odd - a program with odd help
+
+USAGE:
+   odd [global options] command [command options]
+
+COMMANDS:
+   good     reads fine
+   broken   its help fails
+   help, h  Shows a list of commands or help for one command
+
+GLOBAL OPTIONS:
+   --mode M, -m N   mixed placeholders
+   --help, -h       show help
+HELP
+;;
+"help good") cat <<'HELP'
+NAME:
+   odd good - reads fine
+
+USAGE:
+   odd good [command options] NAME
+
+OPTIONS:
+   --level value  how loud (default: loud-ish)
+   --when value   a default no type prints (default: sometimes, never)
+   --help, -h     show help
+HELP
+;;
+*) echo "odd: cannot $*" >&2; exit 3;;
+esac
+`
+
+// TestWrapWarnsWhatItCouldNotRead: what the help did not say legibly is a warning of
+// each tool it concerns, shown by tools list and status as schema warnings are; the
+// tools are still served.
+func TestWrapWarnsWhatItCouldNotRead(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "odd")
+	require.NoError(t, os.WriteFile(odd, []byte(oddProgram), 0o755))
+	r := wrapped(t, nil, odd, "--workspace", dir, "tools", "list")
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	for _, want := range []string{
+		"broken (!)", "good (!)",
+		`broken: odd: option line "--mode M, -m N   mixed placeholders": its names have different placeholders ("M", "N"): not an input`,
+		`good: odd: option line "--mode M, -m N`,
+		"broken: odd broken: its help could not be read (odd broken --help: not a urfave/cli v2 help page: it printed nothing (exit status 3, stderr: odd: cannot broken --help)): it is served without options or positionals",
+		"2 tools with schema warnings",
+	} {
+		assert.Contains(t, r.Stdout, want)
+	}
+	assert.NotContains(t, r.Stdout, "good: odd good:", "a default it reads as text is no warning")
+
+	r = wrapped(t, nil, odd, "--workspace", dir, "tools", "schema", "good")
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	assert.JSONEq(t, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,
+		"properties":{"level":{"type":"string","description":"how loud","default":"loud-ish"},
+		"when":{"type":"string","description":"a default no type prints","default":"sometimes, never"},
+		"name":{"type":"string","pattern":"^(?:$|-$|[^-])"}},"required":["name"]}`, r.Stdout)
+
+	r = wrapped(t, nil, odd, "--workspace", dir, "status")
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	assert.Contains(t, r.Stdout, "its help could not be read")
+}
