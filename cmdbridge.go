@@ -69,8 +69,33 @@ type Config struct {
 	// to this executable and on $PATH, and when there is none, to this executable
 	// re-running the app ([Main]'s hidden "program" word).
 	Binary string
+	// New builds the app [Command] is appended to, fresh on every call, as your main
+	// builds it before appending the bridge (your newApp): with it, the tools you vouch
+	// for (InProcess, Tiers) run in-process. Without it, every call of [Command] runs on
+	// the subprocess lane, since the running app cannot be run twice. [Main] takes its
+	// constructor as an argument and ignores New.
+	New func() *cli.App
+	// Prepare is what your main does around app.Run, for the runs that skip your main:
+	// the in-process lane and [Main] re-running the app. It runs before each, with the
+	// run's arguments (os.Args[1:]: the command's path, flags and positionals, as your
+	// main would see them), where your main loads a .env file or pre-parses a flag; it
+	// returns finish, which takes the error Run returned (nil on success), prints what
+	// your main prints and returns the exit status your main exits with. A nil finish
+	// (or a nil Prepare): print a non-nil error and a newline on stderr, exit 1.
+	//
+	// Prepare and finish run inside the in-process run, one run at a time: os.Args,
+	// os.Stdout/os.Stderr (the run's capture) and the working directory (the workspace)
+	// are the run's. They may set environment variables (os.Setenv): the lane puts the
+	// whole environment back when the run ends, and subprocesses started meanwhile
+	// inherit the host's environment, not the run's. They must not call os.Exit (return
+	// the status instead) nor leave goroutines running.
+	Prepare func(args []string) (finish func(err error) int)
 	// OnError handles the error the app's Run returns on the in-process lane and when
-	// [Main] re-runs the app, as your main does (default: print it on stderr and exit 1).
+	// [Main] re-runs the app; the run then exits 1.
+	//
+	// Deprecated: use Prepare, whose finish also chooses the exit status:
+	// Prepare: func([]string) func(error) int { return finish } with finish calling
+	// your OnError and returning 1 when the error is not nil. Ignored when Prepare is set.
 	OnError func(err error)
 	// WorkspaceEnv names the variable holding the default workspace (default
 	// CMDBRIDGE_WORKSPACE).
@@ -120,7 +145,11 @@ func Command(cfg *Config) *cli.Command {
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
 			}
-			host, err := c.host(func() *cli.App { return app }, app, true, exe)
+			newApp := func() *cli.App { return app }
+			if c.New != nil {
+				newApp = c.New
+			}
+			host, err := c.host(newApp, app, true, exe)
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
 			}
@@ -192,7 +221,8 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		if err != nil {
 			return bridgecli.Host{}, err
 		}
-		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live, OnError: c.OnError, LeadingDash: c.LeadingDash, Effects: effects}
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil,
+			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects}
 		if live {
 			bridge := c.Name
 			if bridge == "" {
@@ -280,20 +310,34 @@ func installed(name, exe string) bool {
 }
 
 // runProgram runs the app as the program itself would: os.Args[0] is its name (urfave/cli
-// derives help names from it), and an error its Run returns goes to c.OnError.
+// derives help names from it), c.Prepare runs first, and its finish (or c.OnError) maps
+// the error Run returns to the exit status.
 func (c Config) runProgram(newApp func() *cli.App, args []string) int {
 	app := newApp()
 	os.Args = append([]string{app.Name}, args...)
-	err := app.RunContext(context.Background(), os.Args)
-	if err == nil {
-		return 0
+	finish := legacy.DefaultFinish
+	if prepare := c.prepare(); prepare != nil {
+		if f := prepare(args); f != nil {
+			finish = f
+		}
 	}
-	if c.OnError != nil {
-		c.OnError(err)
+	return finish(app.RunContext(context.Background(), os.Args))
+}
+
+// prepare is c.Prepare, or the Prepare that c.OnError amounts to (nil: neither is set).
+func (c Config) prepare() func(args []string) func(error) int {
+	if c.Prepare != nil || c.OnError == nil {
+		return c.Prepare
+	}
+	onError := c.OnError
+	finish := func(err error) int {
+		if err == nil {
+			return 0
+		}
+		onError(err)
 		return bridgecli.ExitFailed
 	}
-	fmt.Fprintln(os.Stderr, err)
-	return bridgecli.ExitFailed
+	return func([]string) func(error) int { return finish }
 }
 
 func errWriter(app *cli.App) io.Writer {

@@ -31,12 +31,16 @@ const wrapHelp = `NAME:
    %[1]s - serve an installed urfave/cli v2 program's commands, read from its help
 
 USAGE:
-   %[1]s PROGRAM [flags] COMMAND [arguments...]
+   %[1]s [--effects FILE] PROGRAM [flags] COMMAND [arguments...]
 
    PROGRAM is a path (./bin/dbkit) or a name on $PATH. What follows it is this command
    line for that program: %[1]s dbkit tools list, %[1]s dbkit call status --input '{}',
    %[1]s dbkit serve, %[1]s dbkit mcp. Every call runs PROGRAM (the subprocess lane),
    under the same governance as any adopted program (docs/adopt.md, "Zero lines").
+
+   --effects FILE  what each command does, in YAML (an "effects:" table, docs/adopt.md
+                   "Effects"); a command declared nowhere is served as destructive, so
+                   the default policy asks before each of its calls
 `
 
 // WrapCommand returns the `wrap PROGRAM …` subcommand (cmd/cmdbridge adds it through
@@ -45,7 +49,7 @@ func WrapCommand(cfg *Config) *cli.Command {
 	return &cli.Command{
 		Name:            "wrap",
 		Usage:           "serve an installed urfave/cli v2 program from its help, changing nothing ('wrap PROGRAM tools list')",
-		ArgsUsage:       "PROGRAM [command and flags…]",
+		ArgsUsage:       "[--effects FILE] PROGRAM [command and flags…]",
 		SkipFlagParsing: true,
 		HideHelp:        true,
 		Action: func(ctx *cli.Context) error {
@@ -58,12 +62,48 @@ func WrapCommand(cfg *Config) *cli.Command {
 				}
 				return nil
 			}
-			if code := wrap(name, args[0], args[1:], ctx.App.Writer, errWriter(ctx.App), cfg); code != 0 {
+			c, args, err := wrapOptions(name, cfg, args)
+			if err != nil {
+				return cli.Exit(err.Error(), bridgecli.ExitUsage)
+			}
+			if code := wrap(name, args[0], args[1:], ctx.App.Writer, errWriter(ctx.App), &c); code != 0 {
 				return cli.Exit("", code)
 			}
 			return nil
 		},
 	}
+}
+
+// wrapOptions reads wrap's own options, which come before PROGRAM: --effects FILE (the
+// effects table in YAML, as Config.EffectsYAML has it). It returns the Config they make
+// and the arguments from PROGRAM on.
+func wrapOptions(name string, cfg *Config, args []string) (Config, []string, error) {
+	c := config(cfg)
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		opt, value, inline := strings.Cut(args[0], "=")
+		if opt != "--effects" && opt != "-effects" {
+			return c, nil, fmt.Errorf("%s: unknown option %s before PROGRAM (wrap's only option is --effects FILE; the bridge's flags go after PROGRAM)", name, args[0])
+		}
+		args = args[1:]
+		if !inline {
+			if len(args) == 0 {
+				return c, nil, fmt.Errorf("%s: --effects needs a FILE (the effects table in YAML, docs/adopt.md \"Effects\")", name)
+			}
+			value, args = args[0], args[1:]
+		}
+		if len(c.EffectsYAML) > 0 {
+			return c, nil, fmt.Errorf("%s: --effects %s: effects are declared already (Config.EffectsYAML or an earlier --effects)", name, value)
+		}
+		data, err := os.ReadFile(value)
+		if err != nil {
+			return c, nil, fmt.Errorf("%s: --effects: %v", name, err)
+		}
+		c.EffectsYAML = data
+	}
+	if len(args) == 0 {
+		return c, nil, fmt.Errorf("%s: name the PROGRAM to wrap after its options (--effects FILE; '%s --help')", name, name)
+	}
+	return c, args, nil
 }
 
 // Wrap serves an installed urfave/cli v2 program you can neither change nor import,
@@ -72,8 +112,8 @@ func WrapCommand(cfg *Config) *cli.Command {
 // itself on the subprocess lane (never in-process: the described commands are stubs),
 // and governance, policy and evidence are those of any adopted program. args is the
 // command line after the program (`tools list`, `call NAME --input …`, `serve`,
-// `mcp`); the exit status is returned. Config.Commands, Tiers and InProcess do not
-// apply (there is no Go to run in-process); cfg may be nil.
+// `mcp`); the exit status is returned. Config.Commands, Tiers, InProcess, New and
+// Prepare do not apply (there is no Go to run in-process); cfg may be nil.
 //
 //	os.Exit(cmdbridge.Wrap("dbkit", os.Args[1:], nil))
 func Wrap(program string, args []string, cfg *Config) int {
@@ -82,8 +122,8 @@ func Wrap(program string, args []string, cfg *Config) int {
 
 func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Config) int {
 	c := config(cfg)
-	if c.Commands != nil || len(c.Tiers) > 0 || len(c.InProcess) > 0 {
-		fmt.Fprintf(stderr, "%s: Config.Commands, Tiers and InProcess do not apply to a wrapped program (it only ever runs as a process): leave them out\n", name)
+	if c.Commands != nil || len(c.Tiers) > 0 || len(c.InProcess) > 0 || c.New != nil || c.Prepare != nil {
+		fmt.Fprintf(stderr, "%s: Config.Commands, Tiers, InProcess, New and Prepare do not apply to a wrapped program (it only ever runs as a process): leave them out\n", name)
 		return bridgecli.ExitUsage
 	}
 	if bin := os.Getenv("CMDBRIDGE_BIN"); bin != "" {

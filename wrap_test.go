@@ -20,17 +20,27 @@ import (
 // an app of its own, as cmd/cmdbridge has it) and returns what it printed.
 func wrapped(t *testing.T, cfg *cmdbridge.Config, program string, args ...string) run {
 	t.Helper()
+	return wrappedWith(t, cfg, nil, program, args...)
+}
+
+// wrappedWith is wrapped with wrap's own options (--effects FILE) before the program.
+func wrappedWith(t *testing.T, cfg *cmdbridge.Config, opts []string, program string, args ...string) run {
+	t.Helper()
 	var out, errb bytes.Buffer
 	app := &cli.App{
 		Name: "cmdbridge", Writer: &out, ErrWriter: &errb,
 		Commands:       []*cli.Command{cmdbridge.WrapCommand(cfg)},
 		ExitErrHandler: func(*cli.Context, error) {}, // the exit status is the test's to read
 	}
-	err := app.Run(append([]string{"cmdbridge", "wrap", program}, args...))
+	argv := append(append([]string{"cmdbridge", "wrap"}, opts...), program)
+	err := app.Run(append(argv, args...))
 	code := 0
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
+		if msg := err.Error(); msg != "" { // what urfave/cli's own handler would print
+			errb.WriteString(msg + "\n")
+		}
 	} else {
 		require.NoError(t, err)
 	}
@@ -47,6 +57,9 @@ type wrapCase struct {
 	// differ are the schema differences help output cannot carry: tool → property →
 	// the reason. The test fails when one of them is not a difference any more.
 	differ map[string]map[string]string
+	// effects are wrap's options that declare what the commands do, for calls (the
+	// adoption compared with is built without them).
+	effects []string
 }
 
 func wrapCases(t *testing.T) []wrapCase {
@@ -55,12 +68,15 @@ func wrapCases(t *testing.T) []wrapCase {
 	dbkit := outsidetest.Build(t, "dbkit", outsidetest.DBKit(root, "nil"))
 	dbkitPlain := outsidetest.Build(t, "dbkit-plain", outsidetest.DBKitPlain(root))
 	o := buildOutside(t)
+	gizmoEffects, err := os.ReadFile(filepath.Join(root, "testdata", "outside", "app", "effects.yaml"))
+	require.NoError(t, err)
 	return []wrapCase{
-		{name: "dbkit", adopted: []string{dbkit.Exe("dbkit"), "bridge"}, plain: dbkitPlain.Exe("dbkit")},
+		{name: "dbkit", adopted: []string{dbkit.Exe("dbkit"), "bridge"}, plain: dbkitPlain.Exe("dbkit"),
+			effects: []string{"--effects", filepath.Join(root, "testdata", "effects", "dbkit.yaml")}},
 		{
 			name: "gizmo", adopted: []string{o.gizmo, "bridge"}, plain: filepath.Join(o.bin, "gizmo-plain"),
 			// cmd/gizmo's own Config: the same reading, given to wrap.
-			cfg: &cmdbridge.Config{LeadingDash: map[string][]string{"text:upper": {"WORD"}}},
+			cfg: &cmdbridge.Config{LeadingDash: map[string][]string{"text:upper": {"WORD"}}, EffectsYAML: gizmoEffects},
 			differ: map[string]map[string]string{
 				"notes:export": {"required": "--output is Required, which urfave/cli v2's help never prints"},
 			},
@@ -173,9 +189,14 @@ func TestWrapCallsMatchTheProgram(t *testing.T) {
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, "m"), 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "m", "0001_init.sql"), []byte("-- migrate:up\n"), 0o644))
 			}
+			// These calls compare bytes, not approvals: the workspace's policy allows
+			// the destructive ones (rollback, drop, notes:rm) the default policy asks for.
+			require.NoError(t, os.MkdirAll(filepath.Join(viaWrap, ".cmdbridge"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(viaWrap, ".cmdbridge", "config.yaml"),
+				[]byte("policy:\n  - {name: compare-bytes, tool: '*', decision: allow}\n"), 0o644))
 			for _, s := range steps[tc.name] {
 				want := runIn(t, direct, "", tc.plain, s.argv...)
-				got := wrapped(t, tc.cfg, tc.plain, "--workspace", viaWrap, "call", s.tool, "--input", s.input)
+				got := wrappedWith(t, tc.cfg, tc.effects, tc.plain, "--workspace", viaWrap, "call", s.tool, "--input", s.input)
 				ok, data, r := streams(t, got.Stdout)
 				assert.Equal(t, want.ExitCode == 0, ok, "%s: success\n%s%s", s.tool, got.Stdout, got.Stderr)
 				if data != nil { // stdout was one JSON document
@@ -290,4 +311,40 @@ func TestWrapWarnsWhatItCouldNotRead(t *testing.T) {
 	r = wrapped(t, nil, odd, "--workspace", dir, "status")
 	require.Equal(t, 0, r.ExitCode, r.Stderr)
 	assert.Contains(t, r.Stdout, "its help could not be read")
+}
+
+// TestWrapDeclaresEffectsFromAFile: a wrapped program's commands are undeclared, so
+// destructive, until `wrap --effects FILE` declares them: then the read-only profile
+// and the default policy follow the file; a bad option or file is refused with what
+// to do.
+func TestWrapDeclaresEffectsFromAFile(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	plain := outsidetest.Build(t, "dbkit-plain", outsidetest.DBKitPlain(root)).Exe("dbkit")
+	file := filepath.Join(root, "testdata", "effects", "dbkit.yaml")
+	ws := t.TempDir()
+
+	bare := wrapped(t, nil, plain, "--workspace", ws, "tools", "list")
+	require.Equal(t, 0, bare.ExitCode, "%+v", bare)
+	assert.Contains(t, bare.Stdout+bare.Stderr, "drop: effects undeclared")
+	drop := wrapped(t, nil, plain, "--workspace", ws, "call", "drop", "--input", `{"url":"file:db.txt"}`)
+	assert.Contains(t, drop.Stdout, "APPROVAL_REQUIRED", "an undeclared command is destructive: %+v", drop)
+
+	declared := wrappedWith(t, nil, []string{"--effects", file}, plain, "--workspace", ws, "tools", "list", "--json")
+	require.Equal(t, 0, declared.ExitCode, "%+v", declared)
+	assert.NotContains(t, declared.Stdout+declared.Stderr, "effects undeclared")
+	ro := wrappedWith(t, nil, []string{"--effects=" + file}, plain, "--workspace", ws, "tools", "list", "--profile", "read-only")
+	require.Equal(t, 0, ro.ExitCode, "%+v", ro)
+	assert.Contains(t, ro.Stdout, "status")
+	assert.NotContains(t, ro.Stdout, "drop")
+	status := wrappedWith(t, nil, []string{"--effects", file}, plain, "--workspace", ws, "call", "status", "--input", `{"url":"file:db.txt"}`)
+	assert.NotContains(t, status.Stdout, "APPROVAL_REQUIRED", "%+v", status)
+	drop = wrappedWith(t, nil, []string{"--effects", file}, plain, "--workspace", ws, "call", "drop", "--input", `{"url":"file:db.txt"}`)
+	assert.Contains(t, drop.Stdout, "APPROVAL_REQUIRED", "drop is declared destructive: %+v", drop)
+
+	for _, argv := range [][]string{{"--effects"}, {"--effects", filepath.Join(ws, "none.yaml"), plain}, {"--bogus", plain}, {"--effects", file}} {
+		r := wrappedWith(t, nil, argv[:len(argv)-1], argv[len(argv)-1])
+		assert.Equal(t, 2, r.ExitCode, "%v: %+v", argv, r)
+		assert.Contains(t, r.Stderr, "--effects", "%v: the message names wrap's option", argv)
+	}
 }

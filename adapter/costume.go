@@ -6,6 +6,8 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
@@ -110,6 +112,28 @@ type costume struct {
 	flagUsage             func()
 	cwd                   *hostDir // set while the costume is on
 	env                   []envSaved
+	// environ is the whole environment before the run: restore returns to it, so what
+	// the main (or a Prepare hook) sets with os.Setenv ends with the run.
+	environ []string
+}
+
+// hostEnv is the host's environment while an in-process run has the process's one
+// dressed (nil otherwise): subprocess-lane calls started meanwhile inherit it, never
+// what the run set.
+var hostEnv struct {
+	sync.Mutex
+	environ []string
+}
+
+// hostEnviron is the environment a subprocess of the host inherits: os.Environ(), or
+// the one saved before the in-process run under way.
+func hostEnviron() []string {
+	hostEnv.Lock()
+	defer hostEnv.Unlock()
+	if hostEnv.environ != nil {
+		return append([]string(nil), hostEnv.environ...)
+	}
+	return os.Environ()
 }
 
 // put dresses the process for run r. It never fails half-way: the only fallible step
@@ -147,6 +171,10 @@ func (c *costume) put(l *lane, r *run, argv []string, opts *Options) error {
 	fs.Usage = l.flagUsageHook
 	flag.CommandLine = fs
 
+	hostEnv.Lock()
+	c.environ = os.Environ()
+	hostEnv.environ = c.environ
+	hostEnv.Unlock()
 	c.env = c.env[:0]
 	for k, v := range opts.Env {
 		prev, set := os.LookupEnv(k)
@@ -173,12 +201,42 @@ func (c *costume) restore() {
 			_ = os.Unsetenv(e.key)
 		}
 	}
+	hostEnv.Lock()
+	if c.environ != nil {
+		restoreEnviron(c.environ)
+	}
+	hostEnv.environ, c.environ = nil, nil
+	hostEnv.Unlock()
 	// Always, not only when Options.Dir was set: the main may have chdir'd itself.
 	if c.cwd != nil {
 		c.cwd.restore()
 		c.cwd = nil
 	}
 	c.args, c.stdin, c.stdout, c.stderr, c.logWriter, c.commandLine, c.flagUsage = nil, nil, nil, nil, nil, nil, nil
+}
+
+// restoreEnviron makes the environment saved again: variables the run set or changed
+// get their old values, variables it added are removed.
+func restoreEnviron(saved []string) {
+	want := make(map[string]string, len(saved))
+	for _, kv := range saved {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			want[k] = v
+		}
+	}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if w, ok := want[k]; !ok {
+			_ = os.Unsetenv(k)
+		} else if w != v {
+			_ = os.Setenv(k, w)
+		}
+	}
+	for k, v := range want {
+		if _, ok := os.LookupEnv(k); !ok {
+			_ = os.Setenv(k, v)
+		}
+	}
 }
 
 // hostDir remembers the host's working directory by file descriptor, so it can be

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"sort"
 	"syscall"
@@ -40,7 +39,7 @@ func RunSubprocess(ctx context.Context, c legacy.Command, argv []string, opts Op
 	}
 	cmd := exec.CommandContext(ctx, opts.Binary, append(words, argv...)...)
 	cmd.Dir = opts.Dir
-	cmd.Env = mergeEnv(os.Environ(), opts.Env)
+	cmd.Env = mergeEnv(hostEnviron(), opts.Env)
 	// Descriptor 0 is a memory file holding the stdin, as on the adapter lane: the child
 	// reads it like a file, and one that never reads it cannot block on a full pipe
 	// (nor can a descendant that inherits it).

@@ -9,6 +9,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/bridgecheck/exitcall"
 	"github.com/cmdbridge/cmdbridge/bridgecheck/goroutines"
 	"github.com/cmdbridge/cmdbridge/bridgecheck/internal/scope"
+	"github.com/cmdbridge/cmdbridge/bridgecheck/mainlogic"
 	"github.com/cmdbridge/cmdbridge/bridgecheck/nativeglobals"
 	"github.com/cmdbridge/cmdbridge/bridgecheck/procglobals"
 	"github.com/cmdbridge/cmdbridge/bridgecheck/recovers"
@@ -33,9 +34,13 @@ var Analyzer = &analysis.Analyzer{
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
-// Analyzers are the rule families, one analyzer each, in the order their rules are
-// listed.
-var Analyzers = []*analysis.Analyzer{
+// Analyzers are the passes a driver runs: the rule families, one analyzer each, in the
+// order their rules are listed, then mainlogic (what a program's main does that the
+// in-process lane skips; its findings are charged to no command).
+var Analyzers = append(append([]*analysis.Analyzer(nil), families...), mainlogic.Analyzer)
+
+// families are the rule families: what they find is charged to commands.
+var families = []*analysis.Analyzer{
 	exitcall.Analyzer, procglobals.Analyzer, goroutines.Analyzer, recovers.Analyzer, nativeglobals.Analyzer,
 }
 
@@ -61,6 +66,7 @@ const (
 	RuleChdir        = scope.RuleChdir
 	RuleSetenv       = scope.RuleSetenv
 	RuleNativeGlobal = scope.RuleNativeGlobal
+	RuleMainLogic    = scope.RuleMainLogic
 )
 
 // RuleNames lists every rule in a stable order (documentation and tests).
@@ -97,7 +103,7 @@ type Command struct {
 func run(pass *analysis.Pass) (any, error) {
 	sc := pass.ResultOf[scope.Analyzer].(*scope.Scope)
 	res := &Result{Legacy: sc.Legacy, Native: sc.Native}
-	for _, a := range Analyzers {
+	for _, a := range families {
 		res.Findings = append(res.Findings, pass.ResultOf[a].([]scope.Finding)...)
 	}
 	scope.Sort(pass.Fset, res.Findings)

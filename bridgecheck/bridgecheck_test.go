@@ -151,13 +151,14 @@ func TestEveryRuleIsExplained(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// Every family is in Analyzers once, and the combining pass requires each.
+// Every family is in Analyzers once, then mainlogic, and the combining pass requires
+// each.
 func TestAnalyzersAreTheFamilies(t *testing.T) {
 	names := []string{}
 	for _, a := range bridgecheck.Analyzers {
 		names = append(names, a.Name)
 		assert.Contains(t, bridgecheck.Analyzer.Requires, a)
 	}
-	assert.Equal(t, []string{"exitcall", "procglobals", "goroutines", "recovers", "nativeglobals"}, names)
+	assert.Equal(t, []string{"exitcall", "procglobals", "goroutines", "recovers", "nativeglobals", "mainlogic"}, names)
 	require.NoError(t, analysis.Validate(append([]*analysis.Analyzer{bridgecheck.Analyzer}, bridgecheck.Analyzers...)))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 
 	"github.com/cmdbridge/cmdbridge/bridgecheck/internal/scope"
+	"github.com/cmdbridge/cmdbridge/bridgecheck/mainlogic"
 )
 
 // Report is what [Check] found.
@@ -22,7 +24,14 @@ type Report struct {
 	Legacy, Native int
 	// Diagnostics counts the findings.
 	Diagnostics int
+	// Notes are what a program's main does that the in-process lane skips, in a package
+	// that sets cmdbridge.Config.Prepare: printed, not counted as findings.
+	Notes []string
 }
+
+// Nothing reports whether no package was checked: none registers a command, builds an
+// app or is a native tool package.
+func (r *Report) Nothing() bool { return r.Legacy == 0 && r.Native == 0 }
 
 // Check loads the packages matching patterns, resolved from dir, and runs [Analyzers]
 // on them: the standalone driver's work. Packages that fail to load or type-check are
@@ -43,6 +52,14 @@ func Check(dir string, patterns ...string) (*Report, error) {
 			return nil, fmt.Errorf("analyse %s: %w", act.Package.PkgPath, act.Err)
 		}
 		r.Diagnostics += len(act.Diagnostics)
+		if ml, ok := act.Result.(*mainlogic.Result); ok {
+			fset := act.Package.Fset
+			for _, n := range ml.Notes {
+				prep := fset.Position(ml.Prepare)
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: note: [%s] %s: main() does this and the in-process lane skips it; cmdbridge.Config.Prepare (%s:%d) runs in its place: make sure it does this too",
+					fset.Position(n.Pos), n.Rule, n.Subject, filepath.Base(prep.Filename), prep.Line))
+			}
+		}
 		sc, ok := act.Result.(*scope.Scope)
 		if !ok {
 			continue
@@ -58,8 +75,8 @@ func Check(dir string, patterns ...string) (*Report, error) {
 }
 
 // Print writes the findings as file:line:col: message lines, in file and position
-// order, and says so when no package was checked: a run over packages that are neither
-// legacy command packages nor native tool packages is never a silent success.
+// order, then the notes, and says what to pass when no package was checked
+// ([Report.Nothing]): a run that checked nothing is never a silent success.
 func (r *Report) Print(w io.Writer, patterns []string) error {
 	type line struct {
 		pos token.Position
@@ -83,8 +100,13 @@ func (r *Report) Print(w io.Writer, patterns []string) error {
 			return err
 		}
 	}
-	if r.Legacy == 0 && r.Native == 0 {
-		_, err := fmt.Fprintf(w, "bridgecheck: no legacy command packages (none registers a command) and no native tool packages found in %s; nothing checked\n",
+	for _, n := range r.Notes {
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return err
+		}
+	}
+	if r.Nothing() {
+		_, err := fmt.Fprintf(w, "bridgecheck: %s holds no urfave/cli program (package main building a *cli.App with actions), no package registering or building commands and no native tool package: nothing was checked; pass your program's packages (./... in its module) or -legacy PATTERNS naming the packages whose code your commands run\n",
 			strings.Join(patterns, " "))
 		return err
 	}

@@ -11,15 +11,21 @@
 //   - goroutines: go statements a command can run;
 //   - recovers: recover();
 //   - nativeglobals: process globals in native tool packages, and calls of other
-//     packages' functions that use one (an analysis fact).
+//     packages' functions that use one (an analysis fact);
+//   - mainlogic (no family: its findings are charged to no command): what a program's
+//     func main does around app.Run, which the in-process lane skips (.env loading,
+//     error formatting, exit codes), unless cmdbridge.Config.Prepare is set.
 //
 // Every family requires inspect.Analyzer (one traversal per package, shared) and the
 // scope pass (bridgecheck/internal/scope), which decides what is checked: a package is
 // a legacy command package when it registers a command (a struct literal with a
 // constant string Name, a New func() *cli.App and a Main field: legacy.Command's
 // shape) or builds apps for registrations made elsewhere (an exported function
-// returning a *cli.App or *cli.Command it builds with an Action, Before or After);
-// -legacy import path patterns replace that detection. Native tool packages are those
+// returning a *cli.App or *cli.Command it builds with an Action, Before or After) or is
+// a program (package main building a *cli.App or cli.Command with an Action, Before or
+// After: commands written in main's package); -legacy import path patterns replace that
+// detection. In a program, code that only func main reaches is left to mainlogic: the
+// in-process lane runs the app's constructor and actions, never main. Native tool packages are those
 // matching -native ("**/nativetools/**"). Each diagnostic names its rule ("[os-exit]
 // …"; also its Category), says why the construct is unsafe in-process and what to
 // write instead.
@@ -41,7 +47,10 @@
 // # Drivers
 //
 // [Check] is the standalone driver's work: it runs [Analyzers] and counts the packages
-// each rule set applied to, so that cmd/bridgecheck says so when it checked nothing.
+// each rule set applied to, so that cmd/bridgecheck says what to pass, and fails, when
+// it checked nothing. Both drivers load the packages and all their dependencies from
+// source (facts are computed on dependencies), except the standard library's function
+// bodies, which no fact needs.
 // [Tiers] runs [Analyzer] and returns each command's tier: in-process when nothing is
 // charged to it, subprocess otherwise. [Table.JSON] is the tier table an adopter
 // commits and loads (legacy.ParseTiers); the corpus's is commands/all/tiers.json.

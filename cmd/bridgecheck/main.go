@@ -1,8 +1,9 @@
 // Command bridgecheck reports code that is unsafe to run in-process under the cmdbridge
-// adapter (see package bridgecheck). It runs standalone (`bridgecheck ./...`, saying so
-// when no package was checked), as a vet tool (`go vet -vettool=$(which bridgecheck)
-// ./...`, which also applies the suggested fixes with -fix), and writes the adapter's
-// tier table (`bridgecheck -tiers FILE PATTERNS...`).
+// adapter (see package bridgecheck). It runs standalone (`bridgecheck ./...`, flags in
+// any position, exiting 2 with what to pass when it checked nothing), writes the
+// adapter's tier table (`bridgecheck -tiers FILE ./...`), and runs as the analysis
+// driver with go vet's protocol (`go vet -vettool=$(command -v bridgecheck) ./...`) or
+// with a driver flag such as -fix. `bridgecheck -h` lists every flag.
 package main
 
 import (
@@ -17,11 +18,8 @@ import (
 
 func main() {
 	args := os.Args[1:]
-	if code, ok := tiersMain(args, os.Stdout, os.Stderr); ok {
-		os.Exit(code)
-	}
 	if !driverMode(args) {
-		os.Exit(checkMain(args, os.Stderr))
+		os.Exit(standalone(args, os.Stdout, os.Stderr))
 	}
 	// go vet's protocol (-V=full, -flags, unit.cfg), help and the driver's own flags
 	// (-fix, -diff, -json): multichecker, with -legacy and -native unprefixed.
@@ -32,18 +30,25 @@ func main() {
 	multichecker.Main(bridgecheck.Analyzers...)
 }
 
+// standaloneFlags are the flags of the standalone checker; any other flag hands the
+// arguments to the analysis driver.
+var standaloneFlags = map[string]bool{"legacy": true, "native": true, "tiers": true, "h": true, "help": true}
+
 // driverMode reports whether args are for the analysis driver rather than the
-// standalone checker: a vet unit (.cfg), help, or a flag only the driver knows.
+// standalone checker: a vet unit (.cfg), `help`, or a flag only the driver knows.
 func driverMode(args []string) bool {
-	if len(args) == 0 || args[0] == "help" {
+	if len(args) > 0 && args[0] == "help" {
 		return true
 	}
-	if strings.HasSuffix(args[len(args)-1], ".cfg") {
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
 		return true
 	}
 	for _, a := range args {
+		if a == "--" {
+			break
+		}
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || name == "legacy" || name == "native" {
+		if !strings.HasPrefix(a, "-") || standaloneFlags[name] {
 			continue
 		}
 		return true

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,47 +9,32 @@ import (
 	"github.com/cmdbridge/cmdbridge/bridgecheck"
 )
 
-// tiersMain handles `bridgecheck -tiers FILE [-legacy PATTERNS] PACKAGES...`: it writes
-// the tier table of the commands in PACKAGES to FILE ("-" for stdout). ok is false when
-// args do not start with -tiers, leaving them to the analyzer driver.
-func tiersMain(args []string, stdout, stderr io.Writer) (code int, ok bool) {
-	if len(args) == 0 || !(args[0] == "-tiers" || strings.HasPrefix(args[0], "-tiers=") ||
-		args[0] == "--tiers" || strings.HasPrefix(args[0], "--tiers=")) {
-		return 0, false
-	}
-	fs := flag.NewFlagSet("bridgecheck -tiers", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("tiers", "", "write the tier table to this file (- for stdout)")
-	legacy := fs.String("legacy", "", "import path patterns of legacy command packages, replacing detection by registration")
-	if err := fs.Parse(args); err != nil {
-		return 2, true
-	}
-	if *out == "" || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: bridgecheck -tiers FILE [-legacy PATTERNS] PACKAGES...")
-		return 2, true
-	}
-	if err := bridgecheck.Scope.Flags.Set("legacy", *legacy); err != nil {
-		fmt.Fprintf(stderr, "bridgecheck: -legacy: %v\n", err)
-		return 2, true
-	}
-	t, err := bridgecheck.Tiers(".", fs.Args()...)
+// writeTiers writes the tier table of the commands in pkgs to file ("-" for stdout).
+// A table with nothing in it is not written: it says so and fails.
+func writeTiers(file string, pkgs []string, stdout, stderr io.Writer) int {
+	t, err := bridgecheck.Tiers(".", pkgs...)
 	if err != nil {
 		fmt.Fprintf(stderr, "bridgecheck: %v\n", err)
-		return 1, true
+		return exitFailed
+	}
+	if len(t.Commands) == 0 && len(t.Packages) == 0 {
+		fmt.Fprintf(stderr, "bridgecheck: -tiers: %s holds no urfave/cli program, no package registering or building commands: no tier to write; pass your program's packages (./... in its module) or -legacy PATTERNS naming the packages whose code your commands run\n",
+			strings.Join(pkgs, " "))
+		return exitUsage
 	}
 	b, err := t.JSON()
 	if err != nil {
 		fmt.Fprintf(stderr, "bridgecheck: %v\n", err)
-		return 1, true
+		return exitFailed
 	}
-	if *out == "-" {
+	if file == "-" {
 		_, err = stdout.Write(b)
 	} else {
-		err = os.WriteFile(*out, b, 0o644)
+		err = os.WriteFile(file, b, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bridgecheck: %v\n", err)
-		return 1, true
+		return exitFailed
 	}
-	return 0, true
+	return exitOK
 }

@@ -26,9 +26,11 @@ type TreeOptions struct {
 	// Live, when set, says newApp returns the running app rather than a fresh one: the
 	// leaves can be described but never run in-process (their tier is subprocess).
 	Live bool
-	// OnError handles the error the app's Run returned on the in-process lane, as the
-	// program's main does (default: print it and a newline to stderr and exit 1).
-	OnError func(err error)
+	// Prepare is what the program's main does around app.Run, for in-process runs (which
+	// skip main): it runs before each, with os.Args[1:] of the run, and returns finish,
+	// which turns the error Run returned (nil on success) into what main prints and the
+	// exit status. See cmdbridge.Config.Prepare. Default: [DefaultFinish].
+	Prepare func(args []string) (finish func(err error) int)
 	// LeadingDash names, per tool, the positionals whose values may begin with "-":
 	// what [MetaArgLeadingDash] says for an app, for a leaf, which has no Metadata of
 	// its own. Every other positional refuses such a value.
@@ -122,7 +124,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		}
 		if opts.Live {
 			cmd.Tier = TierSubprocess
-			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (give the host a constructor)"}
+			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (set cmdbridge.Config.New to its constructor)"}
 			if opts.LiveReason != "" {
 				cmd.Findings = []string{opts.LiveReason}
 			}
@@ -131,16 +133,11 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 				cli.OsExiter(69)
 			}
 		} else {
-			onError := opts.OnError
-			if onError == nil {
-				onError = func(err error) {
-					fmt.Fprintln(os.Stderr, err)
-					cli.OsExiter(1)
-				}
-			}
+			prepare := opts.prepare()
 			cmd.Main = func(ctx context.Context) {
-				if err := newApp().RunContext(ctx, os.Args); err != nil {
-					onError(err)
+				finish := prepare(os.Args[1:])
+				if code := finish(newApp().RunContext(ctx, os.Args)); code != 0 {
+					cli.OsExiter(code)
 				}
 			}
 		}
@@ -169,6 +166,29 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		return nil, fmt.Errorf("command tree: %w", err)
 	}
 	return out, nil
+}
+
+// DefaultFinish is what a main that only runs the app does with Run's error: print it
+// and a newline on stderr and exit 1.
+func DefaultFinish(err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, err)
+	return 1
+}
+
+// prepare is opts.Prepare, never returning a nil finish.
+func (opts TreeOptions) prepare() func(args []string) func(error) int {
+	p := opts.Prepare
+	return func(args []string) func(error) int {
+		if p != nil {
+			if finish := p(args); finish != nil {
+				return finish
+			}
+		}
+		return DefaultFinish
+	}
 }
 
 // maxAliasNames bounds the names a leaf's aliases make (each level's aliases multiply).

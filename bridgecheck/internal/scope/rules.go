@@ -16,6 +16,7 @@ const (
 	RuleChdir        = "chdir"
 	RuleSetenv       = "setenv"
 	RuleNativeGlobal = "native-global"
+	RuleMainLogic    = "main-logic"
 )
 
 // rule is what a diagnostic says: why the construct is unsafe in-process and what to
@@ -66,8 +67,12 @@ var rules = map[string]rule{
 		instead: "resolve paths against a directory value (filepath.Join(dir, p)) and set exec.Cmd.Dir for subprocesses",
 	},
 	RuleSetenv: {
-		why:     "changes the environment of the whole host process: the adapter restores only the variables a call declares, so the change leaks into later calls and races with concurrent ones",
+		why:     "changes the environment of the whole host process: the adapter puts it back when the run ends, but while the command runs every goroutine of the host (kernel, native tools' libraries) sees the change",
 		instead: "pass variables to subprocesses with exec.Cmd.Env and read configuration through flags",
+	},
+	RuleMainLogic: {
+		why:     "main() runs it around app.Run, but the in-process lane runs your app without main(), so there it is skipped: a .env left unread, an error printed or an exit status chosen otherwise than your program does",
+		instead: "do it in cmdbridge.Config.Prepare (run before each in-process run with its arguments; its finish maps Run's error to what main prints and the exit status), or keep the commands that need it off the in-process lane",
 	},
 	RuleNativeGlobal: {
 		why:     "native tools run concurrently in the host process, where process globals belong to nobody (the adapter swaps them during legacy runs)",
@@ -85,7 +90,7 @@ func Message(r, subject string) string {
 func RuleNames() []string {
 	return []string{
 		RuleOsExit, RuleLogFatal, RuleLogPanic, RuleShowAndExit, RuleGlobalApp, RuleGlobalFlags,
-		RuleGlobalStream, RuleGoInAction, RuleRecover, RuleChdir, RuleSetenv, RuleNativeGlobal,
+		RuleGlobalStream, RuleGoInAction, RuleRecover, RuleChdir, RuleSetenv, RuleNativeGlobal, RuleMainLogic,
 	}
 }
 

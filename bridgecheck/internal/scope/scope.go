@@ -38,9 +38,9 @@ var legacyPatterns, nativePatterns string
 
 func init() {
 	Analyzer.Flags.StringVar(&legacyPatterns, "legacy", "",
-		"comma-separated import path patterns of legacy command packages, replacing detection by registration")
+		"comma-separated import path `PATTERNS` of legacy command packages, replacing detection (by what a package registers or builds)")
 	Analyzer.Flags.StringVar(&nativePatterns, "native", DefaultNative,
-		"comma-separated import path patterns of native tool packages")
+		"comma-separated import path `PATTERNS` of native tool packages")
 }
 
 // Scope is what the pass decided about one package.
@@ -50,10 +50,18 @@ type Scope struct {
 	// Registrations are the commands the package registers, in source order.
 	Registrations []Registration
 
+	// Main is func main of a package main that builds an app: the in-process lane
+	// never runs it (nil otherwise).
+	Main *ast.FuncDecl
+
 	checked map[*token.File]bool
 	fset    *token.FileSet
-	reach   []ast.Node   // code a command, an action or (helpers) the exported API reaches
-	owned   [][]ast.Node // per registration, the code it reaches
+	// mainOnly is the code only Main reaches, and inProcess the code the in-process
+	// lane runs (constructors, actions, registrations): what lies in the first and not
+	// in the second is not checked by the rule families.
+	mainOnly, inProcess []ast.Node
+	reach               []ast.Node   // code a command, an action or (helpers) the exported API reaches
+	owned               [][]ast.Node // per registration, the code it reaches
 }
 
 // Registration is one command registration: a struct literal with a constant string
@@ -74,7 +82,14 @@ type Finding struct {
 // Checked reports whether pos lies in a file the rules apply to (a .go file of the
 // package that is not a _test.go file).
 func (s *Scope) Checked(pos token.Pos) bool {
-	return s.checked[s.fset.File(pos)]
+	return s.checked[s.fset.File(pos)] && !s.MainOnly(pos)
+}
+
+// MainOnly reports whether pos lies in code of a package main that only its func main
+// reaches (main itself, a .env loader it calls): the in-process lane never runs it, so
+// the rule families leave it to the mainlogic pass.
+func (s *Scope) MainOnly(pos token.Pos) bool {
+	return within(s.mainOnly, pos) && !within(s.inProcess, pos)
 }
 
 // Reached reports whether pos lies in code a registration, a cli.App or cli.Command
@@ -145,10 +160,12 @@ func run(pass *analysis.Pass) (any, error) {
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	regs, actions := s.roots(pass, insp)
 	s.Registrations = regs
+	// A program: package main building an app with actions (its commands live there).
+	program := pass.Pkg.Name() == "main" && len(actions) > 0
 	if legacyPatterns != "" {
 		s.Legacy = matches(legacyPatterns, pass.Pkg.Path())
 	} else {
-		s.Legacy = len(regs) > 0 || buildsApps(pass, files, actions)
+		s.Legacy = len(regs) > 0 || buildsApps(pass, files, actions) || program
 	}
 	if !s.Legacy {
 		s.Registrations = nil
@@ -156,6 +173,21 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 
 	g := newGraph(pass, files, insp, s)
+	if program {
+		s.Main = mainFunc(pass, files)
+	}
+	if s.Main != nil {
+		// What the in-process lane runs: the constructors (funcs returning an app or a
+		// command), the actions and the registrations; main and what only it reaches
+		// (.env loading, error formatting) it skips.
+		in := append([]ast.Node(nil), actions...)
+		in = append(in, constructors(pass, files)...)
+		for _, r := range regs {
+			in = append(in, r.seeds...)
+		}
+		s.inProcess = g.closure(in)
+		s.mainOnly = g.closure([]ast.Node{s.Main})
+	}
 	// go statements count only in code a command or an action can reach.
 	var seeds []ast.Node
 	seeds = append(seeds, actions...)
@@ -201,6 +233,44 @@ func buildsApps(pass *analysis.Pass, files []*ast.File, actions []ast.Node) bool
 		}
 	}
 	return false
+}
+
+// mainFunc is the package's func main, when it has one.
+func mainFunc(pass *analysis.Pass, files []*ast.File) *ast.FuncDecl {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" && fd.Body != nil {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// constructors are the package's functions and methods returning a *cli.App or a
+// *cli.Command: what builds the app the in-process lane runs.
+func constructors(pass *analysis.Pass, files []*ast.File) []ast.Node {
+	var out []ast.Node
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			res := fn.Signature().Results()
+			for i := 0; i < res.Len(); i++ {
+				if t := res.At(i).Type(); IsCLI(t, "App") || IsCLI(t, "Command") {
+					out = append(out, fd)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // holdsAny reports whether one of nodes starts inside n.
