@@ -136,9 +136,11 @@ const programWord = "__program"
 //
 //	app.Commands = append(app.Commands, cmdbridge.Command(nil))
 //
-// `yourprogram bridge tools|call|batch|serve|mcp|parity|status|scaffold|evidence|token`
-// then serves every other leaf command of the app as a tool, and the subprocess lane
-// runs your program itself with the leaf's path. cfg may be nil.
+// `yourprogram bridge tools|call|batch|serve|mcp|status|evidence|token` then serves
+// every other leaf command of the app as a tool, and the subprocess lane runs your
+// program itself with the leaf's path. cfg may be nil. The developer commands (parity,
+// scaffold) are not linked into your program unless it imports surface/cli/devcli, as
+// docs/adopt.md does under a build tag.
 func Command(cfg *Config) *cli.Command {
 	c := config(cfg)
 	name := c.Name

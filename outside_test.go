@@ -56,7 +56,7 @@ var (
 // tree, tidies it (the toolkit's dependencies may have moved since its go.sum was
 // written) and builds both binaries into one directory, so gizmo-tools finds gizmo next
 // to it. It runs once per test binary.
-func buildOutside(t *testing.T) outside {
+func buildOutside(t testing.TB) outside {
 	t.Helper()
 	outsideOnce.Do(func() { outsideBuilt, outsideErr = build() })
 	require.NoError(t, outsideErr)

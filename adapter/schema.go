@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -206,21 +206,21 @@ func usageOf(app *cli.App) (usage, from string) {
 
 // positional tokens: <NAME>, [<NAME>], <NAME>..., [<NAME>...]; the angle brackets may be
 // left out (NAME, [NAME...]), as urfave/cli help texts often do.
-var positionalToken = regexp.MustCompile(`^(\[)?(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Za-z][A-Za-z0-9_-]*))(\.\.\.)?(\])?$`)
+var positionalToken = lazyregexp.New(`^(\[)?(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Za-z][A-Za-z0-9_-]*))(\.\.\.)?(\])?$`)
 
 // flagToken is a flag written into a usage text: -y, --dry-run, [-y], [--dry-run],
 // [--out=FILE]; the flag table, not the usage, makes it an input.
-var flagToken = regexp.MustCompile(`^\[?--?[A-Za-z0-9][A-Za-z0-9_-]*(=[^\]]*)?\]?$`)
+var flagToken = lazyregexp.New(`^\[?--?[A-Za-z0-9][A-Za-z0-9_-]*(=[^\]]*)?\]?$`)
 
 // alternative is one form of an alternatives token (<a>|<b>): a placeholder, a word,
 // or a compound such as <user>/<project>.
-var alternative = regexp.MustCompile(`^[A-Za-z0-9<>/:@._-]+$`)
+var alternative = lazyregexp.New(`^[A-Za-z0-9<>/:@._-]+$`)
 
 // literalWord is an alternative spelled as the literal word to type (start|stop).
-var literalWord = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+var literalWord = lazyregexp.New(`^[a-z][a-z0-9_-]*$`)
 
 // placeholderName is an alternative that is one placeholder: <NAME> or an upper-case NAME.
-var placeholderName = regexp.MustCompile(`^(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Z][A-Z0-9_-]*))$`)
+var placeholderName = lazyregexp.New(`^(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Z][A-Z0-9_-]*))$`)
 
 // normaliseUsage rewrites an optional passthrough written as "[-- NAME...]" to the
 // canonical "-- [NAME...]", drops flags written into the usage ("[-y]", "--dry-run",

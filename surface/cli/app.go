@@ -158,6 +158,9 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
+				if err := notLinked(host, c.Args().First()); err != nil {
+					return err
+				}
 				var names []string
 				for _, cmd := range c.App.VisibleCommands() {
 					names = append(names, cmd.Names()...)
@@ -177,9 +180,9 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 	}
 }
 
-// extensions are subcommands that live in their own files (serve, token, parity, status,
-// scaffold, the hidden sandbox runner); each registers its constructor from an init
-// function, so adding one never edits this file.
+// extensions are subcommands that live in their own files (serve, token, status, the
+// hidden sandbox runner) or packages (parity and scaffold, in DevPackage); each registers
+// its constructor from an init function, so adding one never edits this file.
 var extensions []func() *ucli.Command
 
 // register adds a subcommand constructor; call it from init.
