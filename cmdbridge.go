@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -49,6 +50,11 @@ type Config struct {
 	// workspace's configuration cannot, so it can never loosen them.
 	Effects     map[string]Effects
 	EffectsYAML []byte
+	// NoArgs names the leaves (tool names or doublestar globs, "*" for all) that take
+	// no positionals. A leaf whose usage (ArgsUsage, UsageText) declares none gets a
+	// generic "args" list with a warning, since its action may read c.Args() all the
+	// same; listing it here (or a blank ArgsUsage, " ") says it does not.
+	NoArgs []string
 	// Commands are legacy commands registered one app per command (the corpus's shape),
 	// served besides (or, for [Main] with a nil constructor, instead of) the app's tree.
 	Commands *legacy.Registry
@@ -115,6 +121,13 @@ type Config struct {
 // declares a command that writes but destroys nothing.
 type Effects = legacy.Effects
 
+// startEnviron is the environment the program was started with, read when this package
+// is initialised, before the program's main runs: the subprocess lane starts its
+// children from it, so what main does to its own environment before the bridge runs
+// (a .env loaded by a pre-parser of os.Args) does not reach them as if the caller had
+// set it. Never written after.
+var startEnviron = os.Environ()
+
 // programWord is the hidden first argument with which a standalone [Main] runs the app
 // itself: the subprocess lane's argv when no program binary is installed.
 const programWord = "__program"
@@ -123,9 +136,11 @@ const programWord = "__program"
 //
 //	app.Commands = append(app.Commands, cmdbridge.Command(nil))
 //
-// `yourprogram bridge tools|call|batch|serve|mcp|parity|status|scaffold|evidence|token`
-// then serves every other leaf command of the app as a tool, and the subprocess lane
-// runs your program itself with the leaf's path. cfg may be nil.
+// `yourprogram bridge tools|call|batch|serve|mcp|status|evidence|token` then serves
+// every other leaf command of the app as a tool, and the subprocess lane runs your
+// program itself with the leaf's path. cfg may be nil. The developer commands (parity,
+// scaffold) are not linked into your program unless it imports surface/cli/devcli, as
+// docs/adopt.md does under a build tag.
 func Command(cfg *Config) *cli.Command {
 	c := config(cfg)
 	name := c.Name
@@ -213,6 +228,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	h := bridgecli.Host{
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
+		Environ:         slices.Clone(startEnviron),
 		SuperviseParity: true, // a program's main: os.Args is the command line
 	}
 	if app != nil {
@@ -221,7 +237,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 			return bridgecli.Host{}, err
 		}
 		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil,
-			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects}
+			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects, NoArgs: c.NoArgs}
 		if live {
 			bridge := c.Name
 			if bridge == "" {

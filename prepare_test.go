@@ -12,12 +12,18 @@ import (
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
-// dbkitPrepared is dbkit's Config: its constructor, status vouched for in-process, and
+// dbkitPrepared is dbkit's Config: its constructor, status vouched for in-process, the
+// effects of its commands, and
 // Prepare doing what dbkit's main does around app.Run (load .env, print "Error: …" and
 // exit 2). The expression is pasted into dbkit's package main.
 const dbkitPrepared = `&cmdbridge.Config{
 		New:       newApp,
 		InProcess: []string{"status"},
+		Effects: map[string]cmdbridge.Effects{
+			"{status,wait}":         {ReadOnly: true, Idempotent: true},
+			"{new,create,dump,load}": {},
+			"{up,migrate,rollback,drop}": {Destructive: true},
+		},
 		Prepare: func(args []string) func(error) int {
 			loadEnvFiles(args)
 			return func(err error) int {

@@ -323,6 +323,12 @@ func TestAdopterPositionalForms(t *testing.T) {
 			input:   `{"args":["x"]}`, args: []string{"x"}},
 		{name: "unmappable-usage-text", usageText: "mytool unmappable-usage-text <a> (b) ", props: []string{"args"}, typ: "array",
 			warning: `UsageText "<a> (b)" is outside the positional grammar`, input: `{"args":["1","2","3"]}`, args: []string{"1", "2", "3"}},
+		{name: "undeclared", props: []string{"args"}, typ: "array",
+			description: "the command's positional arguments, in order (its usage does not declare them)",
+			warning:     "positionals undeclared: args is passed after --; declare ArgsUsage to get named properties",
+			input:       `{"args":["users","b"]}`, args: []string{"users", "b"}},
+		{name: "undeclared-args-flag", extra: []cli.Flag{&cli.StringFlag{Name: "args"}}, props: []string{"positional_args"}, typ: "array",
+			warning: "positionals undeclared: positional_args is passed after --", input: `{"positional_args":["z"]}`, args: []string{"z"}},
 		{name: "unmappable-args-flag", argsUsage: "<a>|", extra: []cli.Flag{&cli.StringFlag{Name: "args"}}, props: []string{"positional_args"}, typ: "array",
 			warning: "the positionals are one list positional_args, passed verbatim", input: `{"positional_args":["z"]}`, args: []string{"z"}},
 	}
@@ -355,6 +361,72 @@ func TestAdopterPositionalForms(t *testing.T) {
 			assert.Equal(t, tc.args, back["args"], "the positionals the app sees")
 			assert.Equal(t, tc.yes, back["yes"], "a positional never becomes a flag")
 		})
+	}
+}
+
+// A command that says it takes no positionals gets none and no warning; a tree leaf
+// with subcommands of its own gets none and a warning, since urfave/cli would run the
+// subcommand a first positional names.
+func TestAdopterPositionalsDeclaredNone(t *testing.T) {
+	cases := []struct {
+		name, argsUsage, usageText string
+		meta                       map[string]any
+		warning                    string
+	}{
+		{name: "blank-args-usage", argsUsage: " "},
+		{name: "usage-text-without-positionals", usageText: "mytool usage-text-without-positionals [command options]"},
+		{name: "metadata", meta: map[string]any{legacy.MetaNoArgs: true}},
+		{name: "subcommands", meta: map[string]any{legacy.MetaSubcommands: []string{"add", "a"}},
+			warning: "positionals undeclared and not offered: a first positional naming a subcommand (add, a) would run it instead"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got map[string]any
+			c := positionalCommand(tc.name, tc.argsUsage, tc.usageText, nil, &got)
+			build := c.New
+			c.New = func() *cli.App { a := build(); a.Metadata = tc.meta; return a }
+			s, err := Schema(c)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"yes", "dry_run"}, s.PropertyOrder)
+			w := Warnings(c)
+			if tc.warning == "" {
+				assert.Empty(t, w)
+			} else {
+				require.Len(t, w, 1)
+				assert.Contains(t, w[0], tc.warning)
+			}
+			_, err = Argv(c, json.RawMessage(`{"args":["x"]}`))
+			assert.ErrorContains(t, err, `unknown input property "args"`)
+		})
+	}
+}
+
+// The args of an undeclared usage are operands like any positional: an item beginning
+// with "-" is refused unless legacy.MetaArgLeadingDash lists args.
+func TestAdopterUndeclaredArgsAreOperands(t *testing.T) {
+	for _, dash := range []bool{false, true} {
+		var got map[string]any
+		c := positionalCommand("undeclared", "", "", nil, &got)
+		if dash {
+			build := c.New
+			c.New = func() *cli.App {
+				a := build()
+				a.Metadata = map[string]any{legacy.MetaArgLeadingDash: []string{"args"}}
+				return a
+			}
+		}
+		s, err := Schema(c)
+		require.NoError(t, err)
+		resolved, err := s.Resolve(nil)
+		require.NoError(t, err)
+		err = resolved.Validate(map[string]any{"args": []any{"a", "-x"}})
+		if dash {
+			assert.NoError(t, err, "listed in MetaArgLeadingDash")
+			assert.Equal(t, []string{"a", "-x"}, parseBack(t, c, &got, `{"args":["a","-x"]}`)["args"])
+		} else {
+			assert.Error(t, err, "an item beginning with - is refused")
+			assert.NoError(t, resolved.Validate(map[string]any{"args": []any{"a", "-"}}), "a lone - is stdin")
+		}
 	}
 }
 

@@ -17,11 +17,14 @@ import (
 //
 //   - "--json" first when the command follows the envelope convention and declares a
 //     json flag (a plain command, or one without the flag, never gets it);
-//   - flags in flag-table order as "--name=value" (so values starting with "-" stay
-//     values); a true boolean is "--name", a false one is omitted (false equals absent),
-//     except for a flag whose default is true, which gets "--name=false";
-//     a list gives one "--name=v" per element, never comma-joined; integers are written
-//     as integers;
+//   - flags in flag-table order as two words "--name" "value", the form urfave/cli
+//     and a program's own pre-parser (a main that scans os.Args for "--env-file FILE")
+//     both read; a value beginning with "-" is attached instead ("--name=-x"), so no
+//     word of argv that is a value begins with "-" and nothing that scans argv can take
+//     it for an option; a true boolean is "--name", a false one is omitted (false
+//     equals absent), except for a flag whose default is true, which gets
+//     "--name=false"; a list gives one "--name" "v" per element, never comma-joined;
+//     integers are written as integers;
 //   - then, when there are positionals, "--" and the positionals in usage order: no
 //     positional is ever read as a flag, whatever it starts with and wherever it
 //     stands (urfave/cli would read a last "--generate-bash-completion" as its own
@@ -30,7 +33,7 @@ import (
 //
 // For a leaf of a command tree (c.Program set) those words follow c.Path, and each
 // inherited flag is written at its level, before the path word it belongs in front of
-// (c.FlagLevel): `--data-dir=x notes --notebook=y add --tag=t TITLE`.
+// (c.FlagLevel): `--data-dir x notes --notebook y add --tag t -- TITLE`.
 //
 // An unknown property or a value of the wrong JSON type is an error naming the property,
 // as is a comma inside an element of a string list flag that the command would split
@@ -102,7 +105,7 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 				if p.commaSplits && strings.Contains(v, ",") {
 					return nil, fmt.Errorf("property %q: element %d holds a comma, which the command splits into two values (its app does not set DisableSliceFlagSeparator)", p.prop, i)
 				}
-				flagWords(p, "--"+p.flag+"="+v)
+				flagWords(p, valueWords(p.flag, v)...)
 			}
 		case asPositional:
 			if missingPositional != "" && len(values) > 0 {
@@ -127,6 +130,15 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 		argv = append(argv, pass...)
 	}
 	return argv, nil
+}
+
+// valueWords writes a flag and its value: two words, or one "--name=value" when the
+// value begins with "-" (see [Argv]).
+func valueWords(flag, value string) []string {
+	if strings.HasPrefix(value, "-") {
+		return []string{"--" + flag + "=" + value}
+	}
+	return []string{"--" + flag, value}
 }
 
 // declaresJSON reports whether app's flag table has a flag named json.

@@ -74,7 +74,8 @@ func TestSchemaPositionalGrammar(t *testing.T) {
 		required []string
 		err      string
 	}{
-		{usage: "", props: nil},
+		{usage: "", err: "positionals undeclared: args is passed after --"},
+		{usage: " ", props: nil}, // a blank usage declares none
 		{usage: "<ID>", props: []string{"id"}, required: []string{"id"}},
 		{usage: "[<ID>]", props: []string{"id"}},
 		{usage: "[<ARGS>...]", props: []string{"args"}},

@@ -78,13 +78,15 @@
 //   - No input becomes an option: every positional (the "args" fallback's items too)
 //     has tool.OperandPattern, so a value beginning with "-" is refused before the
 //     command runs, unless legacy.MetaArgLeadingDash (TreeOptions.LeadingDash for a
-//     tree's leaf) lets it or an enum lists the words; [Argv] writes flags as
-//     --name=VALUE and always puts "--" before the positionals.
+//     tree's leaf) lets it or an enum lists the words; [Argv] writes a flag's value as
+//     the next word (--name VALUE), attached (--name=-x) when it begins with "-", and
+//     always puts "--" before the positionals.
 //   - Derivation never fails on what urfave/cli allows: every v2 flag type maps (the
 //     SliceFlag wrappers by their Target, a Generic without a default its String() does
 //     not give), positionals come from ArgsUsage or else UsageText, and a third-party flag
-//     type or a usage outside the grammar maps to a documented fallback (a string or
-//     boolean flag; one "args" list passed verbatim as positionals) that [Argv] can run,
+//     type, a usage outside the grammar or positionals declared nowhere map to a
+//     documented fallback (a string or boolean flag; one "args" list passed verbatim as
+//     positionals, none when legacy.MetaNoArgs says so) that [Argv] can run,
 //     reported by [Warnings] and tool.Spec.Warnings (docs/schemas.md). Only malformed
 //     cmdbridge metadata makes [Schema] or [Spec] fail.
 package adapter

@@ -45,6 +45,12 @@ type Options struct {
 	Dir string
 	// Env sets these variables for the run (on top of the host environment).
 	Env map[string]string
+	// Environ is the environment the subprocess lane's child starts from, before Env
+	// (nil: the host's, as it was before any in-process run changed it). A host inside an adopted program passes the one
+	// the program was started with: the program's main may have changed its own (loaded
+	// a .env) before the bridge ran, and the child's main would then find the
+	// variables set already.
+	Environ []string
 	// MaxOutput caps each of stdout and stderr, in bytes (default 8 MiB).
 	MaxOutput int
 	// Binary is the program the subprocess lane runs: `Binary [Prefix...] <name> argv...`

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -96,17 +96,30 @@ func params(app *cli.App, output string) ([]param, []string) {
 		byProp[p.prop] = true
 		out = append(out, p)
 	}
+	prop := fallbackArgs
+	if byProp[prop] {
+		prop = fallbackArgsAlt
+	}
+	fallback := func(description string) param {
+		return param{prop: prop, kind: kString, list: true, role: asPositional,
+			schema: &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: description}}
+	}
+	if !declaresPositionals(app) {
+		if noArgs, _ := app.Metadata[legacy.MetaNoArgs].(bool); noArgs {
+			return out, warnings
+		}
+		if subs, _ := app.Metadata[legacy.MetaSubcommands].([]string); len(subs) > 0 {
+			warnings = append(warnings, fmt.Sprintf("positionals undeclared and not offered: a first positional naming a subcommand (%s) would run it instead; declare none with a blank ArgsUsage", strings.Join(subs, ", ")))
+			return out, warnings
+		}
+		warnings = append(warnings, fmt.Sprintf("positionals undeclared: %s is passed after --; declare ArgsUsage to get named properties (a blank ArgsUsage declares none)", prop))
+		return append(out, fallback("the command's positional arguments, in order (its usage does not declare them)")), warnings
+	}
 	usage, from := usageOf(app)
 	pos, err := positionals(usage)
 	if err != nil {
-		prop := fallbackArgs
-		if byProp[prop] {
-			prop = fallbackArgsAlt
-		}
 		warnings = append(warnings, fmt.Sprintf("%s %q is outside the positional grammar (%v): the positionals are one list %s, passed verbatim", from, usage, err, prop))
-		return append(out, param{prop: prop, kind: kString, list: true, role: asPositional,
-			schema: &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
-				Description: "the command's positional arguments, in order (" + from + ": " + usage + ")"}}), warnings
+		return append(out, fallback("the command's positional arguments, in order ("+from+": "+usage+")")), warnings
 	}
 	for _, p := range pos {
 		if byProp[p.prop] {
@@ -165,6 +178,13 @@ func flagNames(f cli.Flag) (names []string) {
 	return f.Names()
 }
 
+// declaresPositionals reports whether app says what positionals it takes: an ArgsUsage
+// (a blank one declares none) or a UsageText (the positionals after the command's name,
+// perhaps none).
+func declaresPositionals(app *cli.App) bool {
+	return app.ArgsUsage != "" || strings.TrimSpace(app.UsageText) != ""
+}
+
 // usageOf returns the text the positionals are read from and its name: App.ArgsUsage,
 // or, when that is empty, the first line of App.UsageText after the command's name
 // (HelpName, else Name, else the first word unless it starts with "[", "<" or "-").
@@ -186,21 +206,21 @@ func usageOf(app *cli.App) (usage, from string) {
 
 // positional tokens: <NAME>, [<NAME>], <NAME>..., [<NAME>...]; the angle brackets may be
 // left out (NAME, [NAME...]), as urfave/cli help texts often do.
-var positionalToken = regexp.MustCompile(`^(\[)?(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Za-z][A-Za-z0-9_-]*))(\.\.\.)?(\])?$`)
+var positionalToken = lazyregexp.New(`^(\[)?(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Za-z][A-Za-z0-9_-]*))(\.\.\.)?(\])?$`)
 
 // flagToken is a flag written into a usage text: -y, --dry-run, [-y], [--dry-run],
 // [--out=FILE]; the flag table, not the usage, makes it an input.
-var flagToken = regexp.MustCompile(`^\[?--?[A-Za-z0-9][A-Za-z0-9_-]*(=[^\]]*)?\]?$`)
+var flagToken = lazyregexp.New(`^\[?--?[A-Za-z0-9][A-Za-z0-9_-]*(=[^\]]*)?\]?$`)
 
 // alternative is one form of an alternatives token (<a>|<b>): a placeholder, a word,
 // or a compound such as <user>/<project>.
-var alternative = regexp.MustCompile(`^[A-Za-z0-9<>/:@._-]+$`)
+var alternative = lazyregexp.New(`^[A-Za-z0-9<>/:@._-]+$`)
 
 // literalWord is an alternative spelled as the literal word to type (start|stop).
-var literalWord = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+var literalWord = lazyregexp.New(`^[a-z][a-z0-9_-]*$`)
 
 // placeholderName is an alternative that is one placeholder: <NAME> or an upper-case NAME.
-var placeholderName = regexp.MustCompile(`^(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Z][A-Z0-9_-]*))$`)
+var placeholderName = lazyregexp.New(`^(?:<([A-Za-z][A-Za-z0-9_-]*)>|([A-Z][A-Z0-9_-]*))$`)
 
 // normaliseUsage rewrites an optional passthrough written as "[-- NAME...]" to the
 // canonical "-- [NAME...]", drops flags written into the usage ("[-y]", "--dry-run",
@@ -563,8 +583,10 @@ func defaultJSON(v any) json.RawMessage {
 // Each becomes the property lower(NAME) with "-" as "_"; when a flag already maps to
 // that property, the flag wins. Any other usage falls back to one optional array
 // property "args" (or "positional_args" when a flag is args) passed verbatim as the
-// positionals, with a warning naming the usage. An app without a usage takes no
-// positionals.
+// positionals, with a warning naming the usage. An app whose positionals are declared
+// nowhere (no ArgsUsage, no UsageText) gets the same "args" with a warning, since its
+// action may read them all the same, unless its Metadata says legacy.MetaNoArgs; a
+// blank ArgsUsage (" ") declares none.
 //
 // Descriptions speak tool, not CLI: a flag's is its Usage, a positional's its entry in
 // the app's legacy.MetaArgDescriptions (none otherwise), and in both flag syntax,

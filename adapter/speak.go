@@ -1,11 +1,11 @@
 package adapter
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -54,13 +54,13 @@ func newVocabulary(app *cli.App, ps []param) vocabulary {
 
 var (
 	// "(or the positional ID)", "(or give it as the positional ID)".
-	positionalAside = regexp.MustCompile(`\s*\([^()]*\bpositional\s+\[?<?([A-Za-z][A-Za-z0-9_-]*)>?\]?[^()]*\)`)
+	positionalAside = lazyregexp.New(`\s*\([^()]*\bpositional\s+\[?<?([A-Za-z][A-Za-z0-9_-]*)>?\]?[^()]*\)`)
 	// [<NAME>...], <NAME>..., [<NAME>], <NAME>.
-	placeholder = regexp.MustCompile(`\[?<([A-Za-z][A-Za-z0-9_-]*)>(?:\.\.\.)?\]?`)
+	placeholder = lazyregexp.New(`\[?<([A-Za-z][A-Za-z0-9_-]*)>(?:\.\.\.)?\]?`)
 	// --name, --name=value (value up to a space, comma, ")" or ";").
-	longFlag = regexp.MustCompile(`(^|[^\w-])--([A-Za-z0-9][A-Za-z0-9-]*)(=[^\s,;)]+)?`)
+	longFlag = lazyregexp.New(`(^|[^\w-])--([A-Za-z0-9][A-Za-z0-9-]*)(=[^\s,;)]+)?`)
 	// -x, -x=value.
-	shortFlag = regexp.MustCompile(`(^|[\s(\[,;])-([A-Za-z0-9])(=[^\s,;)]+)?\b`)
+	shortFlag = lazyregexp.New(`(^|[\s(\[,;])-([A-Za-z0-9])(=[^\s,;)]+)?\b`)
 )
 
 // speak rewrites CLI syntax in text (a tool or property description) into the tool's
@@ -83,7 +83,7 @@ func (v vocabulary) speak(text string) string {
 		}
 		return m
 	})
-	flag := func(re *regexp.Regexp) func(string) string {
+	flag := func(re *lazyregexp.Regexp) func(string) string {
 		return func(m string) string {
 			sub := re.FindStringSubmatch(m)
 			prop, ok := v.flags[sub[2]]

@@ -167,5 +167,5 @@ func TestConstraintErrors(t *testing.T) {
 func TestConstraintsLeaveArgvAlone(t *testing.T) {
 	argv, err := Argv(adopterCommand(), json.RawMessage(`{"release":"1","target":"t","region_name":"eu","execute":true,"skip_check":["a"]}`))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"--json", "--release=1", "--target=t", "--region-name=eu", "--execute", "--skip-check=a"}, argv)
+	assert.Equal(t, []string{"--json", "--release", "1", "--target", "t", "--region-name", "eu", "--execute", "--skip-check", "a"}, argv)
 }

@@ -39,7 +39,11 @@ func RunSubprocess(ctx context.Context, c legacy.Command, argv []string, opts Op
 	}
 	cmd := exec.CommandContext(ctx, opts.Binary, append(words, argv...)...)
 	cmd.Dir = opts.Dir
-	cmd.Env = mergeEnv(hostEnviron(), opts.Env)
+	base := opts.Environ
+	if base == nil {
+		base = hostEnviron()
+	}
+	cmd.Env = mergeEnv(base, opts.Env)
 	// Descriptor 0 is a memory file holding the stdin, as on the adapter lane: the child
 	// reads it like a file, and one that never reads it cannot block on a full pipe
 	// (nor can a descendant that inherits it).

@@ -106,7 +106,7 @@ func TestKernelStartsWhenSchemasDegrade(t *testing.T) {
 		assert.NotEqual(t, tool.CodeToolDisabled, res.Output.Error.Code, res.Output.Error.Message)
 	}
 	mu.Lock()
-	assert.Equal(t, []string{"--json", "--tint=red", "--", "x", "y"}, argv)
+	assert.Equal(t, []string{"--json", "--tint", "red", "--", "x", "y"}, argv)
 	mu.Unlock()
 	res = k.Call(context.Background(), kernel.Request{Tool: "adopter:odd", Input: []byte(`{"args":["y","-x"]}`), Caller: kernel.WorkspaceCaller("tester")})
 	require.NotNil(t, res.Output.Error)

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -191,13 +193,22 @@ func (k *Kernel) buildRegistry() error {
 	// show only the name. An alias that would shadow a name (or another tool's alias)
 	// resolves to nothing.
 	aliases := map[string]string{}
+	var ambiguous []string // the aliases that resolve to nothing, warned about below
 	for _, c := range cmds {
 		for _, a := range c.Aliases {
+			if prev, dup := aliases[a]; dup && prev != c.Name {
+				ambiguous = append(ambiguous, a) // two tools claim one spelling
+			}
 			aliases[a] = c.Name
 		}
 	}
+	for _, a := range ambiguous {
+		delete(aliases, a)
+	}
 	if len(aliases) > 0 {
-		k.names, _ = k.names.WithAliases(aliases)
+		var dropped []string
+		k.names, dropped = k.names.WithAliases(aliases)
+		ambiguous = append(ambiguous, dropped...)
 	}
 	if k.names, err = k.names.WithPack(k.cfg.Pack); err != nil {
 		return err
@@ -256,7 +267,47 @@ func (k *Kernel) buildRegistry() error {
 			return fmt.Errorf("tool %s: input schema: %w", name, err)
 		}
 	}
+	k.warnAmbiguousAliases(cmds, ambiguous)
 	return nil
+}
+
+// warnAmbiguousAliases adds to each command's spec a warning per alias of its that
+// resolves to nothing, naming what it shadows, so `tools list` and `status` show why
+// the spelling answers TOOL_NOT_FOUND.
+func (k *Kernel) warnAmbiguousAliases(cmds []legacy.Command, ambiguous []string) {
+	if len(ambiguous) == 0 {
+		return
+	}
+	claims := map[string][]string{} // alias key → the tools whose alias folds to it
+	for _, c := range cmds {
+		for _, a := range c.Aliases {
+			if key := tool.Key(a); !slices.Contains(claims[key], c.Name) {
+				claims[key] = append(claims[key], c.Name)
+			}
+		}
+	}
+	for _, c := range cmds {
+		e := k.entries[c.Name]
+		for _, a := range c.Aliases {
+			if !slices.Contains(ambiguous, a) {
+				continue
+			}
+			var shadowed []string
+			if name, ok := k.names.Resolve(a); ok && name != c.Name {
+				shadowed = append(shadowed, "the tool "+name)
+			}
+			for _, other := range claims[tool.Key(a)] {
+				if other != c.Name {
+					shadowed = append(shadowed, "an alias of "+other)
+				}
+			}
+			what := strings.Join(shadowed, " and ")
+			if what == "" {
+				what = "another spelling"
+			}
+			e.spec.Warnings = append(slices.Clip(e.spec.Warnings), fmt.Sprintf("alias %q resolves to nothing: it would shadow %s", a, what))
+		}
+	}
 }
 
 func (k *Kernel) buildGovernance() error {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
-	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -115,7 +115,7 @@ func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx cont
 	skip := func(rel string) bool {
 		return rel == statedir.LegacyDir || within(filepath.Join(call.Dir, rel), k.state.Root)
 	}
-	if err := parity.CopyTree(call.Dir, copyDir, skip); err != nil {
+	if err := compare.CopyTree(call.Dir, copyDir, skip); err != nil {
 		_ = os.RemoveAll(scratch)
 		note.Error = fmt.Sprintf("copy workspace: %v", err)
 		return served(ctx)
@@ -154,17 +154,17 @@ func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx cont
 
 // shadowDiffs compares the served and native results and trees; one line per difference.
 func shadowDiffs(served, shadow string, out, nout tool.Output) ([]string, error) {
-	norm := parity.NewNormalizer(served, shadow)
-	diffs := parity.CompareOutputs(out, nout, norm)
-	a, err := parity.Snapshot(served)
+	norm := compare.NewNormalizer(served, shadow)
+	diffs := compare.CompareOutputs(out, nout, norm)
+	a, err := compare.Snapshot(served)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot workspace: %w", err)
 	}
-	b, err := parity.Snapshot(shadow)
+	b, err := compare.Snapshot(shadow)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot shadow copy: %w", err)
 	}
-	diffs = append(diffs, parity.CompareTrees(a.Normalize(norm), b.Normalize(norm))...)
+	diffs = append(diffs, compare.CompareTrees(a.Normalize(norm), b.Normalize(norm))...)
 	lines := make([]string, 0, len(diffs))
 	for _, d := range diffs {
 		line := fmt.Sprintf("adapter/native %s %s", d.Kind, d.Path)

@@ -1,24 +1,24 @@
 package kernel
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 var (
-	usageFlag     = regexp.MustCompile(`(^|[^\w-])--([A-Za-z0-9][A-Za-z0-9-]*)`)
-	usageArgument = regexp.MustCompile(`\b(argument|for) ([A-Z][A-Z0-9_]*)\b`)
+	usageFlag     = lazyregexp.New(`(^|[^\w-])--([A-Za-z0-9][A-Za-z0-9-]*)`)
+	usageArgument = lazyregexp.New(`\b(argument|for) ([A-Z][A-Z0-9_]*)\b`)
 	usageRewrites = []struct {
-		re   *regexp.Regexp
+		re   *lazyregexp.Regexp
 		with string
 	}{
-		{regexp.MustCompile(`^missing required (?:flag|argument) (\w+)$`), "$1 is required"},
-		{regexp.MustCompile(`^flags (\w+) and (\w+) cannot be used together$`), "$1 and $2 cannot be given together"},
-		{regexp.MustCompile(`^flag (\w+) requires (\w+)$`), "$1 requires $2"},
+		{lazyregexp.New(`^missing required (?:flag|argument) (\w+)$`), "$1 is required"},
+		{lazyregexp.New(`^flags (\w+) and (\w+) cannot be used together$`), "$1 and $2 cannot be given together"},
+		{lazyregexp.New(`^flag (\w+) requires (\w+)$`), "$1 requires $2"},
 	}
 )
 

@@ -33,7 +33,10 @@
 //     than, the native source of the tool) is an error telling what to rebuild,
 //     and a failing script whose native lane answered NOT_IMPLEMENTED is
 //     in-progress. Results merge per tool (Merge), each with its own run time.
-//   - The package never imports kernel (the kernel imports parity for its
-//     shadow route) and changes no process globals (CurrentProgram only reads
-//     the executable's path, modification time and build info).
+//   - The comparisons, snapshots and the results file are parity/compare's
+//     (the kernel's shadow route and the status report use that package alone,
+//     so a serving program never links this package's script runner). The
+//     package never imports kernel and changes no process globals
+//     (CurrentProgram only reads the executable's path, modification time and
+//     build info).
 package parity

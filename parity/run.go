@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -271,7 +272,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 			// One side printed (or returned) one JSON document: compare the data, and
 			// a failure's details, which hold the streams.
 			ds = append(ds, CompareOutputs(ref.Output, other.Output, norm)...)
-			ds = append(ds, compareDetails(ref.Output, other.Output, norm)...)
+			ds = append(ds, compare.CompareDetails(ref.Output, other.Output, norm)...)
 		default:
 			ds = append(ds, CompareOutputs(ref.Output, other.Output, norm)...)
 			if ref.Streams != nil && other.Streams != nil {

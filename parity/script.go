@@ -19,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -431,7 +432,7 @@ func (c *scriptCmds) cmptree(ts *testscript.TestScript, neg bool, args []string)
 		ts.Defer(func() { c.patchScript(ts, script, filepath.ToSlash(rel), got) })
 		return
 	}
-	ts.Logf("%s", unified(args[1], want, args[0], got))
+	ts.Logf("%s", compare.Unified(args[1], want, args[0], got))
 	ts.Fatalf("%s and %s differ", args[0], args[1])
 }
 

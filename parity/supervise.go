@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 )
 
 // ChildEnv is set in the environment of a parity run that Supervise started: that run
@@ -44,7 +46,7 @@ func Supervise(argv []string, results string, stdout, stderr io.Writer) (int, er
 	}
 	died := false
 	for _, t := range res.Tools {
-		if t.Status == StatusError && !t.RunAt.Before(start) && strings.HasPrefix(t.Diff, unfinishedPrefix) {
+		if t.Status == StatusError && !t.RunAt.Before(start) && strings.HasPrefix(t.Diff, compare.UnfinishedPrefix) {
 			died = true
 			fmt.Fprintf(stdout, "ERROR %s (the run ended inside its script)\n", t.Tool)
 			fmt.Fprintf(stderr, "--- ERROR %s (%s)\n%s\n", t.Tool, t.Script, t.Diff)

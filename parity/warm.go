@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -71,7 +72,7 @@ func SyncTree(src, dst string) error {
 		if err != nil {
 			return err
 		}
-		if isWorktreeLink(rel, d.Name()) {
+		if compare.IsWorktreeLink(rel, d.Name()) {
 			data = bytes.ReplaceAll(data, []byte(src), []byte(dst))
 		}
 		return syncFile(target, data, info.Mode().Perm())

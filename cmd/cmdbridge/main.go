@@ -18,6 +18,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	_ "github.com/cmdbridge/cmdbridge/surface/cli/devcli" // parity and scaffold: the toolkit binary is a developer tool
 )
 
 func main() {

@@ -336,14 +336,16 @@ func stringProps(s *jsonschema.Schema) []string {
 }
 
 // argvWords finds, by building argv, the properties a command receives as words of
-// their own (positionals and the passthrough) rather than as --name=VALUE.
+// their own after "--" (positionals and the passthrough) rather than as flag values.
 func argvWords(t *testing.T, c legacy.Command, s *jsonschema.Schema) (words, passthrough map[string]bool) {
 	t.Helper()
 	words, passthrough = map[string]bool{}, map[string]bool{}
 	const mark = "MARK-7f3a"
 	for _, prop := range stringProps(s) {
 		argv, err := adapter.Argv(c, json.RawMessage(fmt.Sprintf(`{%q:%s}`, prop, mustJSON(t, withValue(s.Properties[prop], mark)))))
-		if err == nil && slices.Contains(argv, mark) {
+		// Positionals follow the "--" Argv writes before them; a flag's value may be a
+		// word of its own too, but before it.
+		if i, end := slices.Index(argv, mark), slices.Index(argv, "--"); err == nil && i >= 0 && end >= 0 && i > end {
 			words[prop] = true
 		}
 	}

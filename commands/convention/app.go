@@ -160,6 +160,9 @@ func App(s Spec) *cli.App {
 	if len(argChoices) > 0 {
 		meta[legacy.MetaArgChoices] = argChoices
 	}
+	if len(s.Args) == 0 {
+		meta[legacy.MetaNoArgs] = true // the spec declares every positional
+	}
 	if s.OpenWorld {
 		meta[legacy.MetaOpenWorld] = true
 	}

@@ -20,6 +20,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	_ "github.com/cmdbridge/cmdbridge/surface/cli/devcli" // the docs spell parity and scaffold as the corpus binary has them
 )
 
 // allowed are spellings the documentation uses on purpose although they name nothing in

@@ -13,7 +13,7 @@
 //     routes and tiers come from the caller, so the package is usable on any corpus.
 //   - A missing results file is not an error: every tool's parity state is "none" and
 //     the report says the file was not found. A results file that exists but cannot be
-//     read or has a schema version parity.ReadResults does not read is an error (a stale
+//     read or has a schema version compare.ReadResults does not read is an error (a stale
 //     reader must not guess). Each tool's time is its own last run (results merge per
 //     tool), and a tool in progress (a scaffolded handler answering NOT_IMPLEMENTED) has
 //     its own parity state, apart from failures.

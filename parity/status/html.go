@@ -5,18 +5,24 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 )
 
 //go:embed page.html.tmpl
 var pageSource string
 
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"shared":    sharedList,
-	"pathParts": func(p string) []string { return strings.Split(p, "/") },
-}).Parse(pageSource))
+// pageTemplate is parsed the first time a page is written: a program that links the
+// status report but never writes HTML (an adopter's ordinary run) never parses it.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"shared":    sharedList,
+		"pathParts": func(p string) []string { return strings.Split(p, "/") },
+	}).Parse(pageSource))
+})
 
 // sharedList shows at most three shared calls ("delivery.ReadWU, ops.MemSignal, …").
 func sharedList(calls []string) string {
@@ -147,7 +153,7 @@ func WriteHTML(w io.Writer, r Report) error {
 		}
 		p.Rows = append(p.Rows, rw)
 	}
-	if err := pageTemplate.Execute(w, p); err != nil {
+	if err := pageTemplate().Execute(w, p); err != nil {
 		return fmt.Errorf("status html: %w", err)
 	}
 	return nil
@@ -253,5 +259,5 @@ func lineClass(l string) string {
 	return ""
 }
 
-// fieldHeader is parity.Diff's header line: "subprocess/native output /data/status".
-var fieldHeader = regexp.MustCompile(`^\S+/\S+ (output|stream|tree) \S`)
+// fieldHeader is compare.Diff's header line: "subprocess/native output /data/status".
+var fieldHeader = lazyregexp.New(`^\S+/\S+ (output|stream|tree) \S`)

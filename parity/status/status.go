@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -28,10 +28,10 @@ const DefaultResults = ".cmdbridge/parity/last.json"
 // handler still answers NOT_IMPLEMENTED: its parity fails (Diff holds the diff) because
 // the handler is not written yet, not because the suite is broken.
 const (
-	ParityPass       = parity.StatusPass
-	ParityFail       = parity.StatusFail
-	ParityError      = parity.StatusError
-	ParityInProgress = parity.StatusInProgress
+	ParityPass       = compare.StatusPass
+	ParityFail       = compare.StatusFail
+	ParityError      = compare.StatusError
+	ParityInProgress = compare.StatusInProgress
 	ParityNone       = "none"
 )
 
@@ -226,8 +226,8 @@ func Build(opts Options) (Report, error) {
 		resPath = filepath.Join(opts.Dir, resPath)
 	}
 	rep.Results.Path = displayPath(opts.Dir, resPath)
-	byTool := map[string]parity.ToolResult{}
-	res, err := parity.ReadResults(resPath)
+	byTool := map[string]compare.ToolResult{}
+	res, err := compare.ReadResults(resPath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -258,7 +258,7 @@ func Build(opts Options) (Report, error) {
 			st.LastParity = &runAt
 			st.ParityLanes = r.Lanes
 			st.ParityDurationMS = r.DurationMS
-			if r.Status != parity.StatusPass {
+			if r.Status != compare.StatusPass {
 				st.Diff = r.Diff
 			}
 		}

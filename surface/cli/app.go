@@ -50,6 +50,9 @@ type Host struct {
 	// Binary is the program the subprocess lane runs when --bin is not given: a path,
 	// or a name looked up next to this executable and then on $PATH. Empty: Program.
 	Binary string
+	// Environ is the environment the subprocess lane's children start from (nil: this
+	// process's; adapter.Options.Environ).
+	Environ []string
 	// Prefix are argv words the subprocess lane writes between Binary and the command.
 	Prefix []string
 	// InProcess lets the adapter lane run commands nobody analysed (no tier) in-process;
@@ -160,6 +163,9 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
+				if err := notLinked(host, c.Args().First()); err != nil {
+					return err
+				}
 				var names []string
 				for _, cmd := range c.App.VisibleCommands() {
 					names = append(names, cmd.Names()...)
@@ -179,9 +185,9 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 	}
 }
 
-// extensions are subcommands that live in their own files (serve, token, parity, status,
-// scaffold, the hidden sandbox runner); each registers its constructor from an init
-// function, so adding one never edits this file.
+// extensions are subcommands that live in their own files (serve, token, status, the
+// hidden sandbox runner) or packages (parity and scaffold, in DevPackage); each registers
+// its constructor from an init function, so adding one never edits this file.
 var extensions []func() *ucli.Command
 
 // register adds a subcommand constructor; call it from init.

@@ -9,12 +9,15 @@
 //     mint|verify|rotate — its bearer tokens; enroll — the identity a control plane
 //     issued; conductor — a small control plane over the broker (provision, issue,
 //     permissions, workspaces, call, send, tail);
-//   - parity — the three-lane parity suite; status — the migration report (text, JSON,
-//     HTML); scaffold — a native tool's starting point generated from a command;
+//   - status — the migration report (text, JSON, HTML); parity — the three-lane parity
+//     suite, and scaffold — a native tool's starting point generated from a command, only
+//     in a program that imports surface/cli/devcli (DevPackage; asked for them, a program
+//     without it answers how to build them in);
 //   - __sandbox-run (hidden) — the tool runner the sandbox lane starts inside bwrap.
 //
-// Subcommands other than the first group live in their own files and register from init
-// (see register), so adding one never edits the app.
+// Subcommands other than the first group live in their own files (or, parity and
+// scaffold, in DevPackage) and register from init (see Register), so adding one never
+// edits the app.
 //
 // Invariants:
 //

@@ -33,7 +33,7 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 		Pack:      hostOf(c).Pack,
 		Commands:  hostOf(c).Commands,
 		Native:    hostOf(c).Native,
-		Legacy:    adapter.Options{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess},
+		Legacy:    adapter.Options{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess, Environ: hostOf(c).Environ},
 		LookupEnv: os.LookupEnv,
 		Runtime:   hostOf(c).Runtime,
 		Approver:  terminalApprover(c.App.Reader, c.App.ErrWriter),

@@ -82,7 +82,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		if results, err = filepath.Abs(results); err != nil {
 			return status.Options{}, err
 		}
-	} else if results, err = defaultResults(dir); err != nil {
+	} else if results, err = ResultsFile(dir); err != nil {
 		return status.Options{}, err
 	}
 	scratch, err := os.MkdirTemp("", "cmdbridge-status-")

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	nethttp "net/http"
-	"regexp"
 	"strings"
 	"time"
 
@@ -82,7 +81,21 @@ var (
 	errCallTimeout   = errors.New("a call of the turn timed out")
 )
 
-var turnIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+// validTurnID reports whether id is 1 to 128 of A-Z a-z 0-9 . _ : - (a loop, not the
+// equivalent regexp, whose 128-fold repetition cost every program linking this package
+// 1,700 allocations at init).
+func validTurnID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		ok := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._:-", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // parseTurn decodes and checks a POST /turns body; why is the 400 message.
 func parseTurn(body []byte) (req TurnRequest, why string) {
@@ -94,7 +107,7 @@ func parseTurn(body []byte) (req TurnRequest, why string) {
 	if dec.More() {
 		return req, "request body must be one JSON object"
 	}
-	if req.TurnID != "" && !turnIDPattern.MatchString(req.TurnID) {
+	if req.TurnID != "" && !validTurnID(req.TurnID) {
 		return req, "turn_id must be 1 to 128 letters, digits, '.', '_', ':' or '-'"
 	}
 	if len(req.Calls) == 0 {

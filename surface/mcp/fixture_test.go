@@ -48,7 +48,7 @@ func newGreetApp() *cli.App {
 			&cli.BoolFlag{Name: "noisy", Usage: "also write stray lines to the process's stdout"},
 			&cli.BoolFlag{Name: "json", Usage: "print the JSON envelope"},
 		},
-		Metadata: map[string]interface{}{legacy.MetaReadOnly: true, legacy.MetaIdempotent: true},
+		Metadata: map[string]interface{}{legacy.MetaReadOnly: true, legacy.MetaIdempotent: true, legacy.MetaNoArgs: true},
 		Action:   greetAction,
 	}
 }

@@ -28,6 +28,11 @@ type Option func(*options)
 // workspace code (tool.Annotations RunsCodeHint), which MCP annotations cannot say.
 const RunsCodeMetaKey = "cmdbridge/runs_workspace_code"
 
+// WarningsMetaKey is the _meta key, on a tool in tools/list, of the warnings of its
+// derivation (tool.Spec.Warnings: docs/schemas.md), the ones `tools list` and `status`
+// show.
+const WarningsMetaKey = "cmdbridge/warnings"
+
 // TimeoutMetaKey is the _meta key of a tools/call request asking for the call's
 // deadline in milliseconds (a positive number). The kernel clamps it to the tool's
 // maximum; without it the tool's default applies.
@@ -254,8 +259,13 @@ func mcpTools(specs []tool.Spec, d tool.Dialect) ([]mcpTool, error) {
 			}
 			t.OutputSchema = json.RawMessage(outSchema)
 		}
-		if spec.Annotations.RunsCodeHint || w.Strict {
+		if spec.Annotations.RunsCodeHint || w.Strict || len(spec.Warnings) > 0 {
 			t.Meta = sdkmcp.Meta{}
+		}
+		if len(spec.Warnings) > 0 {
+			// What the schema could not map as written (a fallback such as an
+			// undeclared positionals list), as tools list and status show it.
+			t.Meta[WarningsMetaKey] = spec.Warnings
 		}
 		if spec.Annotations.RunsCodeHint {
 			// MCP has no annotation for it; a host that reads _meta can warn.

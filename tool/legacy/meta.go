@@ -46,6 +46,14 @@ const (
 	// reads such a value as a value (a negative number) and never passes it on where it
 	// could be read as an option (put it after "--" or git's --end-of-options).
 	MetaArgLeadingDash = "cmdbridge.arg_leading_dash"
+	// MetaNoArgs (bool): the command takes no positionals. A command whose usage
+	// (ArgsUsage, UsageText) declares none gets a generic "args" list with a warning,
+	// since its action may read c.Args() all the same; this says it does not.
+	MetaNoArgs = "cmdbridge.no_args"
+	// MetaSubcommands ([]string): the names and aliases of a tree leaf's own
+	// subcommands (a group with an action of its own), set by [FromApp]: urfave/cli runs
+	// the subcommand a first positional names, so an undeclared list is not offered.
+	MetaSubcommands = "cmdbridge.subcommands"
 )
 
 // Choices is implemented by a cli.Generic flag value that accepts one of a fixed set of

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/urfave/cli/v2"
 )
 
@@ -47,6 +49,10 @@ type TreeOptions struct {
 	// literal characters; with none, it is undeclared ([MetaUndeclared]): destructive.
 	// An entry that matches no leaf is an error.
 	Effects map[string]Effects
+	// NoArgs names the leaves (tool names or doublestar globs over them, "*" for all)
+	// that take no positionals: what [MetaNoArgs] says for an app. A leaf whose usage
+	// declares none otherwise gets a generic "args" list, with a warning.
+	NoArgs []string
 }
 
 // FromApp turns the command tree of the app newApp builds into one command per leaf
@@ -83,7 +89,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 	}
 	var errs []error
 	var out []Command
-	leaf := func(path []string, alts [][]string, c *cli.Command) {
+	leaf := func(path []string, alts [][]string, c *cli.Command) error {
 		name := strings.Join(path, ":")
 		if len(path) == 0 {
 			name = program
@@ -114,12 +120,38 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
+		extra := map[string]any{}
 		if dash := opts.LeadingDash[name]; len(dash) > 0 {
-			overlay = withMeta(overlay, map[string]any{MetaArgLeadingDash: append([]string(nil), dash...)})
+			extra[MetaArgLeadingDash] = dash
 		}
+		for _, pattern := range opts.NoArgs {
+			if ok, err := doublestar.Match(pattern, name); err != nil {
+				return fmt.Errorf("command tree: no-args pattern %q: %w", pattern, err)
+			} else if ok {
+				extra[MetaNoArgs] = true
+			}
+		}
+		if c != nil && len(c.Subcommands) > 0 {
+			var subs []string
+			for _, s := range c.Subcommands {
+				if s != nil {
+					subs = append(subs, s.Names()...)
+				}
+			}
+			extra[MetaSubcommands] = subs
+		}
+		overlay = withMeta(overlay, extra)
 		cmd.New = func() *cli.App {
 			a := leafApp(newApp(), path, nil, program)
-			a.Metadata = withMeta(a.Metadata, overlay)
+			// Each app gets its own copies: nothing one run does to its Metadata reaches
+			// the next.
+			fresh := maps.Clone(overlay)
+			for k, v := range fresh {
+				if l, ok := v.([]string); ok {
+					fresh[k] = slices.Clone(l)
+				}
+			}
+			a.Metadata = withMeta(a.Metadata, fresh)
 			return a
 		}
 		if opts.Live {
@@ -142,9 +174,10 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			}
 		}
 		out = append(out, cmd)
+		return nil
 	}
-	var walk func(path []string, alts [][]string, cs []*cli.Command)
-	walk = func(path []string, alts [][]string, cs []*cli.Command) {
+	var walk func(path []string, alts [][]string, cs []*cli.Command) error
+	walk = func(path []string, alts [][]string, cs []*cli.Command) error {
 		for _, c := range cs {
 			if c == nil || c.Hidden || c.Name == "help" || (opts.Skip != nil && opts.Skip(c)) {
 				continue
@@ -152,15 +185,23 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			p := append(append([]string(nil), path...), c.Name)
 			a := append(append([][]string(nil), alts...), c.Aliases)
 			if len(c.Subcommands) == 0 || c.Action != nil {
-				leaf(p, a, c)
+				if err := leaf(p, a, c); err != nil {
+					return err
+				}
 			}
-			walk(p, a, c.Subcommands)
+			if err := walk(p, a, c.Subcommands); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
 	if len(app.Commands) == 0 {
-		leaf(nil, nil, nil)
+		err = leaf(nil, nil, nil)
 	} else {
-		walk(nil, nil, app.Commands)
+		err = walk(nil, nil, app.Commands)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if err := errors.Join(append(errs, effects.unused())...); err != nil {
 		return nil, fmt.Errorf("command tree: %w", err)

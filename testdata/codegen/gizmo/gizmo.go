@@ -38,9 +38,10 @@ func NewApp() *cli.App {
 				Subcommands: []*cli.Command{
 					newAddCommand(),
 					{
-						Name:  "list",
-						Usage: "print a notes file",
-						Flags: []cli.Flag{&cli.StringFlag{Name: "input", Usage: "the notes file", Required: true}},
+						Name:      "list",
+						Usage:     "print a notes file",
+						ArgsUsage: " ", // no positionals (cmdbridge offers args otherwise)
+						Flags:     []cli.Flag{&cli.StringFlag{Name: "input", Usage: "the notes file", Required: true}},
 						Action: func(c *cli.Context) error {
 							b, err := os.ReadFile(c.String("input"))
 							if err != nil {
@@ -60,8 +61,9 @@ func NewApp() *cli.App {
 // finds it by name and parent.
 func newAddCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "add",
-		Usage: "append a note to a file",
+		Name:      "add",
+		Usage:     "append a note to a file",
+		ArgsUsage: " ", // no positionals (cmdbridge offers args otherwise)
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Usage: "the notes file", Required: true},
 			&cli.StringFlag{Name: "text", Usage: "the note", Required: true},

@@ -1,3 +1,6 @@
+// Command gizmo-plain is gizmo without cmdbridge: gizmo's own main before the one added
+// line. The startup and size benchmark (BenchmarkOutsideStartup) compares it with the
+// adopted cmd/gizmo.
 package main
 
 import (

@@ -7,6 +7,7 @@ import (
 
 	"example.com/gizmo/app"
 	"github.com/cmdbridge/cmdbridge"
+	_ "github.com/cmdbridge/cmdbridge/surface/cli/devcli" // a tools binary: parity and scaffold too (gizmo itself stays light)
 )
 
 func main() {

@@ -1,4 +1,4 @@
-package cli
+package devcli
 
 import (
 	"context"
@@ -9,9 +9,10 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
-func init() { register(scaffoldCommand) }
+func init() { cli.Register(scaffoldCommand) }
 
 func scaffoldCommand() *ucli.Command {
 	return &ucli.Command{
@@ -46,7 +47,7 @@ func scaffoldCommand() *ucli.Command {
 			if c.Bool("force") && c.Bool("keep-existing") {
 				return usageError("scaffold: --force and --keep-existing exclude each other")
 			}
-			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: hostOf(c).Commands,
+			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: cli.HostOf(c).Commands,
 				Registry: c.String("registry"), Legacy: c.String("legacy-registry"), Log: c.App.ErrWriter}
 			files, err := scaffold.Plan(context.Background(), cfg, c.Args().Slice()...)
 			if err != nil {

@@ -1,4 +1,4 @@
-package parity
+package compare
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 )
 
 // Placeholders the normaliser writes in place of volatile values.
@@ -46,7 +48,7 @@ var defaultRules = sync.OnceValue(func() []Rule {
 // durationKey matches JSON object keys whose numeric values are measured
 // durations (duration_ms, elapsed_ms, duration): their values become
 // DurationPlaceholder whatever their type.
-var durationKey = regexp.MustCompile(`(?:^|_)(?:duration|elapsed)(?:_(?:ms|us|ns|s))?$|_ms$`)
+var durationKey = lazyregexp.New(`(?:^|_)(?:duration|elapsed)(?:_(?:ms|us|ns|s))?$|_ms$`)
 
 // Normalizer rewrites the values that legitimately differ between lanes so
 // that what remains can be compared exactly. Work directories (each lane's

@@ -1,4 +1,4 @@
-package parity_test
+package compare_test
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 )
 
 func write(t *testing.T, dir, name, content string) {
@@ -28,22 +28,22 @@ func TestCompareTrees(t *testing.T) {
 	write(t, a, "changed.txt", "one\ntwo\n")
 	write(t, b, "changed.txt", "one\nthree\n")
 	write(t, a, ".cmdbridge/parity/last.json", "{}")
-	ta, err := parity.Snapshot(a)
+	ta, err := compare.Snapshot(a)
 	require.NoError(t, err)
-	tb, err := parity.Snapshot(b)
+	tb, err := compare.Snapshot(b)
 	require.NoError(t, err)
-	got := map[string]parity.Diff{}
-	for _, d := range parity.CompareTrees(ta, tb) {
+	got := map[string]compare.Diff{}
+	for _, d := range compare.CompareTrees(ta, tb) {
 		got[d.Path] = d
 	}
 	assert.ElementsMatch(t, []string{"gone.txt", "new", "new/added.txt", "changed.txt"}, keys(got))
 	assert.Equal(t, "(absent)", got["gone.txt"].Got)
 	assert.Equal(t, "(absent)", got["new/added.txt"].Want)
 	assert.Contains(t, got["changed.txt"].Unified, "-two\n+three\n")
-	assert.Equal(t, []string{"M changed.txt", "D gone.txt", "A new", "A new/added.txt"}, parity.Changes(ta, tb))
+	assert.Equal(t, []string{"M changed.txt", "D gone.txt", "A new", "A new/added.txt"}, compare.Changes(ta, tb))
 }
 
-func keys(m map[string]parity.Diff) []string {
+func keys(m map[string]compare.Diff) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
@@ -65,7 +65,7 @@ func TestSnapshotGitFacts(t *testing.T) {
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
 	git("commit", "-q", "-m", "first")
-	tr, err := parity.Snapshot(dir)
+	tr, err := compare.Snapshot(dir)
 	require.NoError(t, err)
 	assert.Equal(t, "main\n", string(tr[".git:HEAD"].Content))
 	assert.Equal(t, "commit first\n\nA\ta.txt\n", string(tr[".git:log"].Content))

@@ -1,4 +1,4 @@
-package parity_test
+package compare_test
 
 import (
 	"encoding/json"
@@ -6,12 +6,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 func TestCompareOutputs(t *testing.T) {
-	norm := parity.NewNormalizer("/tmp/a", "/tmp/b")
+	norm := compare.NewNormalizer("/tmp/a", "/tmp/b")
 	for _, tc := range []struct {
 		name  string
 		a, b  tool.Output
@@ -30,7 +30,7 @@ func TestCompareOutputs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var paths []string
-			for _, d := range parity.CompareOutputs(tc.a, tc.b, norm) {
+			for _, d := range compare.CompareOutputs(tc.a, tc.b, norm) {
 				paths = append(paths, d.Path)
 			}
 			assert.Equal(t, tc.paths, paths)
@@ -39,10 +39,10 @@ func TestCompareOutputs(t *testing.T) {
 }
 
 func TestCompareStreams(t *testing.T) {
-	norm := parity.NewNormalizer("/w1", "/w2")
-	a := parity.Streams{Stdout: []byte("at /w1/x\nline2\n"), Stderr: []byte("warn\n"), ExitCode: 0}
-	assert.Empty(t, parity.CompareStreams(a, parity.Streams{Stdout: []byte("at /w2/x\nline2\n"), Stderr: []byte("warn\n")}, "subprocess", "adapter", norm))
-	ds := parity.CompareStreams(a, parity.Streams{Stdout: []byte("at /w2/x\nline3\n"), Stderr: []byte("warn"), ExitCode: 1}, "subprocess", "adapter", norm)
+	norm := compare.NewNormalizer("/w1", "/w2")
+	a := compare.Streams{Stdout: []byte("at /w1/x\nline2\n"), Stderr: []byte("warn\n"), ExitCode: 0}
+	assert.Empty(t, compare.CompareStreams(a, compare.Streams{Stdout: []byte("at /w2/x\nline2\n"), Stderr: []byte("warn\n")}, "subprocess", "adapter", norm))
+	ds := compare.CompareStreams(a, compare.Streams{Stdout: []byte("at /w2/x\nline3\n"), Stderr: []byte("warn"), ExitCode: 1}, "subprocess", "adapter", norm)
 	if assert.Len(t, ds, 3) {
 		assert.Equal(t, "exit_code", ds[0].Path)
 		assert.Equal(t, "stdout", ds[1].Path)

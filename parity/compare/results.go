@@ -1,4 +1,4 @@
-package parity
+package compare
 
 import (
 	"encoding/json"
@@ -63,16 +63,16 @@ type ToolResult struct {
 
 // Unfinished is the Diff of a tool whose script has started and not finished: a run
 // that dies or is interrupted inside it leaves the tool this error, never an older pass.
-const Unfinished = unfinishedPrefix + " (the process died or was interrupted)"
+const Unfinished = UnfinishedPrefix + " (the process died or was interrupted)"
 
-// unfinishedPrefix begins every unfinished script's Diff (Unfinished, DiedInLane).
-const unfinishedPrefix = "the parity run did not finish this script"
+// UnfinishedPrefix begins every unfinished script's Diff (Unfinished, DiedInLane).
+const UnfinishedPrefix = "the parity run did not finish this script"
 
 // DiedInLane is the Diff of a tool whose script was running lane in this process when
 // last heard of: if the run never finished the script, that lane's command ended the
 // process (os.Exit, log.Fatal) or crashed it, and this says what to do.
 func DiedInLane(tool string, input []byte, lane string) string {
-	return fmt.Sprintf(unfinishedPrefix+": it ended while the %s lane ran %s %s in its own process. "+
+	return fmt.Sprintf(UnfinishedPrefix+": it ended while the %s lane ran %s %s in its own process. "+
 		"A command that ends its process (os.Exit, log.Fatal, a crash) ends parity with it: give %s the subprocess tier "+
 		"(bridgecheck -tiers, or leave it out of Config.InProcess) and run parity again", lane, tool, input, tool)
 }
@@ -87,7 +87,7 @@ func (t ToolResult) LaneText() string {
 		}
 		b.WriteString(l)
 		if why := t.Routed[l]; why != "" {
-			fmt.Fprintf(&b, "=%s(%s)", LaneSubprocess, why)
+			fmt.Fprintf(&b, "=subprocess(%s)", why) // the routed lane always runs the subprocess lane
 		}
 	}
 	return b.String()

@@ -1,4 +1,4 @@
-package cli
+package devcli
 
 import (
 	"encoding/json"
@@ -17,11 +17,11 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
-	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/parity"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
-func init() { register(parityCommand) }
+func init() { cli.Register(parityCommand) }
 
 func parityCommand() *ucli.Command {
 	return &ucli.Command{
@@ -44,7 +44,7 @@ func parityCommand() *ucli.Command {
 }
 
 func runParity(c *ucli.Context) error {
-	host := hostOf(c)
+	host := cli.HostOf(c)
 	stdout, stderr := c.App.Writer, c.App.ErrWriter
 	dir := c.String("dir")
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -65,7 +65,7 @@ func runParity(c *ucli.Context) error {
 	results := c.String("results")
 	if results == "" {
 		var err error
-		if results, err = defaultResults("."); err != nil {
+		if results, err = cli.ResultsFile("."); err != nil {
 			return failed("parity: %v", err)
 		}
 	}
@@ -76,7 +76,7 @@ func runParity(c *ucli.Context) error {
 		if err != nil {
 			return failed("%v", err)
 		}
-		if code != ExitOK {
+		if code != cli.ExitOK {
 			return ucli.Exit("", code)
 		}
 		return nil
@@ -220,9 +220,9 @@ func programLinks(c *ucli.Context, programs []string) (string, func(), error) {
 	if target == "" {
 		// The program the subprocess lane runs, when there is one to run; else this
 		// executable, which dispatches as the legacy CLI under the program's name.
-		if bin := subprocessBinary(c); bin != "" {
+		if bin := cli.SubprocessBinary(c); bin != "" {
 			if p, err := exec.LookPath(bin); err == nil {
-				target, prefix = p, hostOf(c).Prefix
+				target, prefix = p, cli.HostOf(c).Prefix
 			}
 		}
 	}
@@ -373,23 +373,10 @@ func writeJUnit(path string, res parity.Results) error {
 	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
 }
 
-// defaultResults is where parity writes its results and status reads them: the state
-// directory of the repository at dir (kernel/statedir), so they never dirty the tree.
-func defaultResults(dir string) (string, error) {
-	d, err := statedir.Find(dir, os.LookupEnv)
-	if err != nil {
-		return "", err
-	}
-	if _, err := statedir.Migrate(dir, d); err != nil {
-		return "", err
-	}
-	return filepath.Join(d.Path(statedir.Parity), "last.json"), nil
-}
-
 // parityProgram is --program, else the host's program name.
 func parityProgram(c *ucli.Context) string {
 	if p := c.String("program"); p != "" {
 		return p
 	}
-	return hostOf(c).Program
+	return cli.HostOf(c).Program
 }

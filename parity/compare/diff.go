@@ -1,4 +1,4 @@
-package parity
+package compare
 
 import (
 	"fmt"
@@ -45,9 +45,9 @@ func (d Diff) String() string {
 	return b.String()
 }
 
-// unified returns a unified diff of two texts labelled with lane names, or
+// Unified returns a unified diff of two texts labelled with lane names, or
 // "" when they are equal.
-func unified(wantName string, want []byte, gotName string, got []byte) string {
+func Unified(wantName string, want []byte, gotName string, got []byte) string {
 	return string(godiff.Diff(wantName, want, gotName, got))
 }
 
@@ -62,6 +62,6 @@ func textDiff(d Diff, wantName string, want []byte, gotName string, got []byte) 
 		d.Want, d.Got = fmt.Sprintf("%q", want), fmt.Sprintf("%q", got)
 		return d
 	}
-	d.Unified = unified(wantName, want, gotName, got)
+	d.Unified = Unified(wantName, want, gotName, got)
 	return d
 }

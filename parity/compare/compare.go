@@ -1,4 +1,4 @@
-package parity
+package compare
 
 import (
 	"encoding/json"
@@ -40,8 +40,8 @@ func CompareStatus(a, b tool.Output) []Diff {
 	return out
 }
 
-// compareDetails compares two failures' details (a plain command's streams).
-func compareDetails(a, b tool.Output, norm Normalizer) []Diff {
+// CompareDetails compares two failures' details (a plain command's streams).
+func CompareDetails(a, b tool.Output, norm Normalizer) []Diff {
 	var da, db any
 	if a.Error != nil {
 		da = a.Error.Details

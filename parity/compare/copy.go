@@ -1,4 +1,4 @@
-package parity
+package compare
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func CopyTree(src, dst string, skip func(rel string) bool) error {
 		case !info.Mode().IsRegular():
 			return nil // sockets, fifos: nothing a command leaves for parity
 		}
-		if isWorktreeLink(rel, d.Name()) {
+		if IsWorktreeLink(rel, d.Name()) {
 			b, err := os.ReadFile(path)
 			if err != nil {
 				return err
@@ -60,8 +60,8 @@ func CopyTree(src, dst string, skip func(rel string) bool) error {
 	})
 }
 
-// isWorktreeLink reports whether a file holds an absolute worktree path.
-func isWorktreeLink(rel, name string) bool {
+// IsWorktreeLink reports whether a file holds an absolute worktree path.
+func IsWorktreeLink(rel, name string) bool {
 	rel = filepath.ToSlash(rel)
 	if name == ".git" {
 		return true // a linked worktree's "gitdir: /abs/.git/worktrees/x"

@@ -1,4 +1,4 @@
-package parity
+package compare
 
 import (
 	"bytes"
@@ -441,7 +441,7 @@ func CompareTrees(a, b Tree) []Diff {
 			d.Want, d.Got = "-> "+ea.Link, "-> "+eb.Link
 		case ea.SHA256 != eb.SHA256:
 			if ea.Content != nil && eb.Content != nil && isText(ea.Content) && isText(eb.Content) {
-				d.Unified = unified("want/"+p, ea.Content, "got/"+p, eb.Content)
+				d.Unified = Unified("want/"+p, ea.Content, "got/"+p, eb.Content)
 			} else {
 				d.Want, d.Got = describe(ea), describe(eb)
 			}

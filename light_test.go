@@ -1,0 +1,162 @@
+package cmdbridge_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
+)
+
+// The one added line must cost the adopter's program nothing it can notice: its ordinary
+// runs link and initialise only what serving needs, never the developer tooling. The
+// tests below pin the structure; BenchmarkOutsideStartup measures the cost.
+
+// developerTooling are packages an adopter's program must not link: the script runner
+// (and with it the testing package), code generation and source loading, and the
+// developer commands that use them.
+var developerTooling = []string{
+	"testing",
+	"github.com/rogpeppe/go-internal/testscript",
+	"github.com/dave/jennifer/jen",
+	"golang.org/x/tools/go/packages",
+	"github.com/cmdbridge/cmdbridge/parity",
+	"github.com/cmdbridge/cmdbridge/codegen/scaffold",
+	"github.com/cmdbridge/cmdbridge/surface/cli/devcli",
+}
+
+// deps is `go list -deps` of the packages pattern in dir.
+func deps(t *testing.T, dir string, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-deps"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list -deps %s", strings.Join(args, " "))
+	return strings.Fields(string(out))
+}
+
+// TestAdoptionLinksNoDeveloperTooling checks what the one line (this package: Command
+// and Main) links: none of the developer tooling, while the toolkit's own binary, which
+// imports surface/cli/devcli, has parity and scaffold.
+func TestAdoptionLinksNoDeveloperTooling(t *testing.T) {
+	root := deps(t, ".", ".")
+	for _, p := range developerTooling {
+		assert.NotContains(t, root, p, "the adopter's program would link %s", p)
+	}
+	tool := deps(t, ".", "./cmd/cmdbridge")
+	for _, p := range []string{"github.com/cmdbridge/cmdbridge/surface/cli/devcli", "github.com/cmdbridge/cmdbridge/parity",
+		"github.com/cmdbridge/cmdbridge/codegen/scaffold"} {
+		assert.Contains(t, tool, p, "cmd/cmdbridge keeps its developer commands")
+	}
+}
+
+// TestOutsideDevCommandsNeedTheTag drives the adopted gizmo as its users get it: `bridge
+// --help` lists no developer command, and asking for one says how to build it in. Built
+// with the tag (the file cmd/gizmo/dev.go, as docs/adopt.md says), it has them.
+func TestOutsideDevCommandsNeedTheTag(t *testing.T) {
+	o := buildOutside(t)
+	ws := t.TempDir()
+	help := runIn(t, ws, "", o.gizmo, "bridge", "--help")
+	require.Equal(t, 0, help.ExitCode, help.Stderr)
+	assert.Contains(t, help.Stdout, "serve")
+	for _, name := range []string{"parity", "scaffold"} {
+		assert.NotRegexp(t, commandListed(name), help.Stdout, "bridge --help lists no developer command")
+		r := runIn(t, ws, "", o.gizmo, "bridge", name)
+		assert.Equal(t, 2, r.ExitCode, "%+v", r)
+		for _, want := range []string{name + " is a developer command", "//go:build cmdbridge_dev",
+			`import _ "github.com/cmdbridge/cmdbridge/surface/cli/devcli"`, "go run -tags cmdbridge_dev . bridge " + name} {
+			assert.Contains(t, r.Stderr, want)
+		}
+	}
+
+	dev := filepath.Join(t.TempDir(), "gizmo")
+	build := exec.Command("go", "build", "-tags", "cmdbridge_dev", "-o", dev, "./cmd/gizmo")
+	build.Dir = o.dir
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	help = runIn(t, ws, "", dev, "bridge", "--help")
+	require.Equal(t, 0, help.ExitCode, help.Stderr)
+	for _, name := range []string{"parity", "scaffold"} {
+		assert.Regexp(t, commandListed(name), help.Stdout, "the tagged build has the developer commands")
+	}
+	r := runIn(t, ws, "", dev, "bridge", "scaffold")
+	assert.Equal(t, 2, r.ExitCode)
+	assert.Contains(t, r.Stderr, "scaffold takes at least one command name", "the real scaffold answered")
+}
+
+// commandListed matches name as a command of a help text's COMMANDS section.
+func commandListed(name string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+` + name + `\s`) }
+
+// BenchmarkOutsideStartup measures what adopting costs an outside program's ordinary runs:
+// each iteration starts the program as its authors ship it (gizmo's cmd/gizmo-plain;
+// dbkit unchanged) and adopted with the one line (cmd/gizmo; dbkit with
+// cmdbridge.Command(nil)), in alternating order, with the same arguments. Reported: the
+// median wall-clock and CPU (user+system) time of one start of each, their ratios, and
+// both binaries' sizes. The issue's bar: ratio within 1.10, size within +8 MB. ns/op is
+// the pair.
+func BenchmarkOutsideStartup(b *testing.B) {
+	root, err := filepath.Abs(".")
+	require.NoError(b, err)
+	o := buildOutside(b)
+	dbkit := outsidetest.Build(b, "dbkit", outsidetest.DBKit(root, "nil")).Exe("dbkit")
+	dbkitPlain := outsidetest.Build(b, "dbkit-plain", outsidetest.DBKitPlain(root)).Exe("dbkit")
+	ws := b.TempDir()
+	for _, tc := range []struct {
+		name           string
+		plain, adopted string
+		args           []string
+	}{
+		{"gizmo-help", filepath.Join(o.bin, "gizmo-plain"), o.gizmo, []string{"--help"}},
+		{"gizmo-notes-list", filepath.Join(o.bin, "gizmo-plain"), o.gizmo, []string{"notes", "list"}},
+		{"dbkit-help", dbkitPlain, dbkit, []string{"--help"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var wall, cpu [2][]time.Duration
+			bins := [2]string{tc.plain, tc.adopted}
+			i := 0
+			for b.Loop() {
+				for k := range 2 {
+					j := (i + k) % 2 // alternate which starts first
+					cmd := exec.Command(bins[j], tc.args...)
+					cmd.Dir = ws
+					start := time.Now()
+					if out, err := cmd.CombinedOutput(); err != nil {
+						b.Fatalf("%s %s: %v\n%s", bins[j], strings.Join(tc.args, " "), err, out)
+					}
+					wall[j] = append(wall[j], time.Since(start))
+					cpu[j] = append(cpu[j], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+				}
+				i++
+			}
+			pw, aw, pc, ac := median(wall[0]), median(wall[1]), median(cpu[0]), median(cpu[1])
+			b.ReportMetric(float64(pw), "plain-ns")
+			b.ReportMetric(float64(aw), "adopted-ns")
+			b.ReportMetric(float64(aw)/float64(pw), "ratio")
+			b.ReportMetric(float64(pc), "plain-cpu-ns")
+			b.ReportMetric(float64(ac), "adopted-cpu-ns")
+			b.ReportMetric(float64(ac)/float64(pc), "cpu-ratio")
+			b.ReportMetric(float64(size(b, tc.plain)), "plain-bytes")
+			b.ReportMetric(float64(size(b, tc.adopted)), "adopted-bytes")
+		})
+	}
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func size(b *testing.B, path string) int64 {
+	st, err := os.Stat(path)
+	require.NoError(b, err)
+	return st.Size()
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
+)
+
+// DevPackage is the package holding the developer commands (parity, scaffold): a program
+// has them only when something it builds imports this package, so an adopter's binary
+// links none of their tooling (testscript, go/packages, jennifer) unless asked.
+const DevPackage = "github.com/cmdbridge/cmdbridge/surface/cli/devcli"
+
+// DevTag is the build tag under which the adoption guide (docs/adopt.md) has an
+// adopter's main package import DevPackage.
+const DevTag = "cmdbridge_dev"
+
+// devCommands are DevPackage's subcommands, named when a program lacking them is asked
+// for one.
+var devCommands = []string{"parity", "scaffold"}
+
+// Register adds a subcommand to every command line built after it (sorted by name with
+// the others). Call it from the init function of a package a program imports to get
+// subcommands not every program needs, as DevPackage does.
+func Register(newCommand func() *ucli.Command) { register(newCommand) }
+
+// HostOf is the Host of the command line a subcommand runs in.
+func HostOf(c *ucli.Context) Host { return hostOf(c) }
+
+// SubprocessBinary is the program the subprocess lane runs for the command line c: --bin,
+// else the host's Binary (or Program) — a path as given, a bare name next to this
+// executable when there is such a file, else on $PATH. Empty when the host names none.
+func SubprocessBinary(c *ucli.Context) string { return subprocessBinary(c) }
+
+// ResultsFile is where parity writes its results and status reads them: the state
+// directory of the repository at dir (kernel/statedir), so they never dirty the tree.
+func ResultsFile(dir string) (string, error) {
+	d, err := statedir.Find(dir, os.LookupEnv)
+	if err != nil {
+		return "", err
+	}
+	if _, err := statedir.Migrate(dir, d); err != nil {
+		return "", err
+	}
+	return filepath.Join(d.Path(statedir.Parity), "last.json"), nil
+}
+
+// notLinked is the usage error for a developer command this program was built without:
+// it says how to build one that has it.
+func notLinked(host Host, name string) error {
+	if !slices.Contains(devCommands, name) {
+		return nil
+	}
+	run := strings.Join(append(append([]string{"go run -tags " + DevTag + " ."}, host.Self...), name), " ")
+	return usageError("%s is a developer command, not linked into this program. To run it, add this file to "+
+		"your main package (say cmdbridge_dev.go):\n\n\t//go:build %s\n\n\tpackage main\n\n\timport _ %q\n\n"+
+		"then, in that package's directory: %s", name, DevTag, DevPackage, run)
+}
