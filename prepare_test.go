@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,24 +18,24 @@ import (
 // Prepare doing what dbkit's main does around app.Run (load .env, print "Error: …" and
 // exit 2). The expression is pasted into dbkit's package main.
 const dbkitPrepared = `&cmdbridge.Config{
-		New:       newApp,
-		InProcess: []string{"status"},
-		Effects: map[string]cmdbridge.Effects{
-			"{status,wait}":         {ReadOnly: true, Idempotent: true},
-			"{new,create,dump,load}": {},
-			"{up,migrate,rollback,drop}": {Destructive: true},
-		},
-		Prepare: func(args []string) func(error) int {
-			loadEnvFiles(args)
-			return func(err error) int {
-				if err == nil {
-					return 0
-				}
-				fmt.Fprintf(os.Stderr, "Error: %s\n", err)
-				return 2
+	New:       newApp,
+	InProcess: []string{"status"},
+	Effects: map[string]cmdbridge.Effects{
+		"{status,wait}":              {ReadOnly: true, Idempotent: true},
+		"{new,create,dump,load}":     {},
+		"{up,migrate,rollback,drop}": {Destructive: true},
+	},
+	Prepare: func(args []string) func(error) int {
+		loadEnvFiles(args)
+		return func(err error) int {
+			if err == nil {
+				return 0
 			}
-		},
-	}`
+			fmt.Fprintf(os.Stderr, "Error: %s\n", err)
+			return 2
+		}
+	},
+}`
 
 // TestPrepareRunsWhatMainDoes: a call that needs dbkit's .env and a call that fails give
 // the same stdout, stderr and exit status on the in-process lane, on the subprocess lane
@@ -99,4 +100,22 @@ func TestPrepareRunsWhatMainDoes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAdoptDocShowsTheTestedPrepare: the dbkit lines docs/adopt.md prints (the Config
+// given to cmdbridge.Command) are the ones TestPrepareRunsWhatMainDoes builds and runs.
+func TestAdoptDocShowsTheTestedPrepare(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("docs", "adopt.md"))
+	require.NoError(t, err)
+	var shown string
+	for _, block := range strings.Split(string(doc), "```go\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		if strings.Contains(block, "Prepare: func(args []string)") && strings.Contains(block, "loadEnvFiles") {
+			_, cfg, ok := strings.Cut(block, "cmdbridge.Command(")
+			require.True(t, ok, "the block calls cmdbridge.Command:\n%s", block)
+			shown = strings.TrimSuffix(strings.TrimSpace(cfg), "))")
+		}
+	}
+	require.NotEmpty(t, shown, "docs/adopt.md shows dbkit's Prepare")
+	assert.Equal(t, strings.Fields(dbkitPrepared), strings.Fields(shown))
 }
