@@ -227,7 +227,7 @@ func checkPath(root, pageDir, path string) string {
 // programs are the spellings of the cmdbridge command line in the docs ($cb is the
 // scale walkthrough's variable for bin/cmdbridge; `cmdbridge wrap PROGRAM` serves
 // PROGRAM with the same command line), each followed by its argv.
-var programRE = regexp.MustCompile(`(?:^|[\s(;&|]|\$\()((?:bin/|\$PWD/bin/)?cmdbridge wrap [^\s]+|(?:bin/|\$PWD/bin/)?cmdbridge|\$cb|gizmo bridge|mytool bridge)(?:\s|$)`)
+var programRE = regexp.MustCompile(`(?:^|[\s(;&|]|\$\()((?:bin/|\$PWD/bin/)?cmdbridge wrap (?:--effects(?:=|\s+)[^\s]+\s+)?[^\s]+|(?:bin/|\$PWD/bin/)?cmdbridge|\$cb|gizmo bridge|mytool bridge)(?:\s|$)`)
 
 // commandLine reports whether a prose span is a cmdbridge command line and splits it.
 func commandLine(span string) ([]string, bool) {
@@ -284,10 +284,17 @@ loop:
 	}
 	flush()
 	// Drop the program's words: "cmdbridge", "bin/cmdbridge", "$cb", "gizmo bridge",
-	// "cmdbridge wrap PROGRAM".
+	// "cmdbridge wrap [--effects FILE] PROGRAM".
 	switch {
 	case len(words) > 2 && words[1] == "wrap" && strings.HasSuffix(words[0], "cmdbridge"):
-		return words[3:]
+		rest := words[2:]
+		// wrap's own option comes before the program: --effects FILE or --effects=FILE.
+		if rest[0] == "--effects" && len(rest) > 2 {
+			rest = rest[2:]
+		} else if strings.HasPrefix(rest[0], "--effects=") && len(rest) > 1 {
+			rest = rest[1:]
+		}
+		return rest[1:]
 	case len(words) > 1 && words[1] == "bridge" && (words[0] == "gizmo" || words[0] == "mytool"):
 		return words[2:]
 	case len(words) > 0:
