@@ -115,6 +115,9 @@ type Config struct {
 
 	// wrapped is set by [Wrap]: the app was read from an installed program's help.
 	wrapped *wrapped
+	// effectsFile is the absolute path of `wrap --effects FILE`: re-launches of the
+	// command line (mcp enable's host entry, the sandbox runner) pass it on.
+	effectsFile string
 }
 
 // Effects is what one command declares it does ([Config.Effects]); the zero Effects

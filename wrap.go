@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -98,6 +99,9 @@ func wrapOptions(name string, cfg *Config, args []string) (Config, []string, err
 		if err != nil {
 			return c, nil, fmt.Errorf("%s: --effects: %v", name, err)
 		}
+		if c.effectsFile, err = filepath.Abs(value); err != nil {
+			return c, nil, fmt.Errorf("%s: --effects: %v", name, err)
+		}
 		c.EffectsYAML = data
 	}
 	if len(args) == 0 {
@@ -147,6 +151,11 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 		return bridgecli.ExitFailed
 	}
 	host.Name = name + " " + program
-	host.Self = []string{"wrap", tree.Program}
+	// What re-launches this command line (mcp enable's entry, the sandbox runner): the
+	// same program with the same effects, never one without them.
+	host.Self, host.SelfPaths = []string{"wrap", tree.Program}, []int{1}
+	if c.effectsFile != "" {
+		host.Self, host.SelfPaths = []string{"wrap", "--effects", c.effectsFile, tree.Program}, []int{2, 3}
+	}
 	return bridgecli.Main(append([]string{host.Name}, args...), stdout, stderr, host)
 }

@@ -348,3 +348,57 @@ func TestWrapDeclaresEffectsFromAFile(t *testing.T) {
 		assert.Contains(t, r.Stderr, "--effects", "%v: the message names wrap's option", argv)
 	}
 }
+
+// TestWrapHostEntryKeepsTheEffects: `wrap --effects FILE PROGRAM mcp enable` writes a
+// host entry that launches the same program with the same effects (never one serving
+// every command as undeclared), and a project-scope file names both in the host's own
+// terms (workspace-relative), never this machine's paths; a file outside the workspace
+// is refused for the project scope.
+func TestWrapHostEntryKeepsTheEffects(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	plain := outsidetest.Build(t, "dbkit-plain", outsidetest.DBKitPlain(root)).Exe("dbkit")
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".git"), nil, 0o644)) // a project root for the host
+	data, err := os.ReadFile(filepath.Join(root, "testdata", "effects", "dbkit.yaml"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "effects.yaml"), data, 0o644))
+	exe, err := os.ReadFile(plain)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "dbkit"), exe, 0o755))
+	// The entry launches this executable by its name on PATH (the test binary plays
+	// cmdbridge).
+	bin := t.TempDir()
+	self, err := os.Executable()
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(self, filepath.Join(bin, filepath.Base(self))))
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("HOME", t.TempDir())
+
+	r := wrappedWith(t, nil, []string{"--effects", filepath.Join(ws, "effects.yaml")}, filepath.Join(ws, "dbkit"),
+		"--workspace", ws, "mcp", "enable", "claude", "--scope", "project")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	written, err := os.ReadFile(filepath.Join(ws, ".mcp.json"))
+	require.NoError(t, err)
+	var cfg struct {
+		Servers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	require.NoError(t, json.Unmarshal(written, &cfg))
+	require.Len(t, cfg.Servers, 1)
+	for _, s := range cfg.Servers {
+		assert.Equal(t, filepath.Base(self), s.Command)
+		require.GreaterOrEqual(t, len(s.Args), 4, "%q", s.Args)
+		assert.Equal(t, []string{"wrap", "--effects", "${CLAUDE_PROJECT_DIR:-.}/effects.yaml", "${CLAUDE_PROJECT_DIR:-.}/dbkit"}, s.Args[:4])
+	}
+	assert.NotContains(t, string(written), ws, "no path of this machine in a file every clone shares")
+
+	elsewhere := filepath.Join(t.TempDir(), "effects.yaml")
+	require.NoError(t, os.WriteFile(elsewhere, data, 0o644))
+	r = wrappedWith(t, nil, []string{"--effects", elsewhere}, filepath.Join(ws, "dbkit"),
+		"--workspace", ws, "mcp", "enable", "claude", "--scope", "project", "--name", "other")
+	assert.NotEqual(t, 0, r.ExitCode, "%+v", r)
+	assert.Contains(t, r.Stdout+r.Stderr, "neither inside the workspace")
+}

@@ -37,6 +37,10 @@ type Host struct {
 	// for a standalone binary; ["bridge"] for a subcommand): `mcp enable` and the
 	// sandbox runner re-launch the executable with them.
 	Self []string
+	// SelfPaths are the indexes of the Self words that name files (`wrap PROGRAM`'s
+	// program, its --effects file): a project-scope host configuration, which every clone
+	// shares, names them in the host's own terms, as it names this executable.
+	SelfPaths []int
 	// Version is the version the MCP server reports (default "dev").
 	Version string
 	// Pack names the tool pack (kernel.Config.Pack): the manifest and GET /tools show it,

@@ -145,7 +145,15 @@ func mcpEnableCommand() *ucli.Command {
 				}
 				wsArg = t.ProjectRef
 			}
-			args := append(append([]string(nil), hostOf(c).Self...), "--workspace", wsArg)
+			self := append([]string(nil), hostOf(c).Self...)
+			if t.ProjectRef != "" {
+				for _, i := range hostOf(c).SelfPaths {
+					if self[i], err = portable(t, self[i], ws); err != nil {
+						return failed("mcp enable: %v", err)
+					}
+				}
+			}
+			args := append(self, "--workspace", wsArg)
 			if bin := c.String("bin"); bin != "" {
 				abs, err := filepath.Abs(bin)
 				if err != nil {
@@ -436,7 +444,7 @@ func portable(t mcphost.Target, path, ws string) (string, error) {
 		return t.ProjectRef + "/" + filepath.ToSlash(rel), nil
 	}
 	return "", fmt.Errorf("%s is neither inside the workspace nor found as %q on PATH, and a %s-scope file is shared by every clone; "+
-		"put %s on PATH, or use --scope user (this machine's own file)", path, name, t.Scope, name)
+		"put it inside the workspace (or, for a program, %s on PATH), or use --scope user (this machine's own file)", path, name, t.Scope, name)
 }
 
 // defaultServerName is cmdbridge-<workspace directory name>, folded to lower-case
