@@ -89,6 +89,7 @@ func TestEffectsUndeclaredDropAsks(t *testing.T) {
 	require.False(t, out.Success)
 	assert.Equal(t, "APPROVAL_REQUIRED", out.Error.Code)
 	assert.Contains(t, out.Error.Message, "default-destructive-ask")
+	assert.Contains(t, out.Error.Message, "declare that in the program (cmdbridge.Config.Effects", "the refusal says how to stop asking for good")
 	assert.FileExists(t, db, "nothing ran")
 
 	writer := runIn(t, ws, "", exe, "bridge", "--workspace", ws, "token", "mint", "--subject", "agent", "--tools", "*", "--write", ".")

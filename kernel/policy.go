@@ -9,11 +9,13 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -208,6 +210,13 @@ func (k *Kernel) refusalHint(spec *tool.Spec, effect tool.Annotations, canonical
 	if len(harmless) > 0 {
 		details["allowed_without"] = harmless
 		note += "; the policy already allows it " + strings.Join(harmless, ", or ")
+	}
+	if slices.Contains(spec.Warnings, adapter.UndeclaredWarning) {
+		// Nobody said what the command does: it asks as the worst case. The better fix
+		// is the program's own declaration, which a workspace cannot make.
+		details["undeclared"] = true
+		note += fmt.Sprintf("; %s is served as destructive only because its program declares no effects for it: "+
+			"if it destroys nothing, declare that in the program (cmdbridge.Config.Effects, or wrap --effects FILE; docs/adopt.md, Effects)", spec.Name)
 	}
 	return details, note
 }
