@@ -151,6 +151,7 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 		return bridgecli.ExitFailed
 	}
 	host.Name = name + " " + program
+	host.ServerName = tree.App().Name // an MCP host lists the program's tools under its name
 	// What re-launches this command line (mcp enable's entry, the sandbox runner): the
 	// same program with the same effects, never one without them.
 	host.Self, host.SelfPaths = []string{"wrap", tree.Program}, []int{1}

@@ -41,6 +41,9 @@ type Host struct {
 	// program, its --effects file): a project-scope host configuration, which every clone
 	// shares, names them in the host's own terms, as it names this executable.
 	SelfPaths []int
+	// ServerName is the name the MCP server reports (default: the first word of Name;
+	// `cmdbridge wrap dbkit` reports "dbkit", the program whose tools it serves).
+	ServerName string
 	// Version is the version the MCP server reports (default "dev").
 	Version string
 	// Pack names the tool pack (kernel.Config.Pack): the manifest and GET /tools show it,
@@ -113,9 +116,14 @@ func (h Host) version() string {
 	return h.Version
 }
 
-// serverName is the name the MCP server reports: the program serving ("gizmo" for
-// "gizmo bridge", "cmdbridge" standalone).
-func (h Host) serverName() string { return strings.Fields(h.Name + " cmdbridge")[0] }
+// serverName is the name the MCP server reports: ServerName, else the program serving
+// ("gizmo" for "gizmo bridge", "cmdbridge" standalone).
+func (h Host) serverName() string {
+	if h.ServerName != "" {
+		return h.ServerName
+	}
+	return strings.Fields(h.Name + " cmdbridge")[0]
+}
 
 const hostKey = "cmdbridge.host"
 

@@ -78,3 +78,12 @@ func TestPortableCommand(t *testing.T) {
 	_, err = portable(vscode, outside, ws)
 	assert.ErrorContains(t, err, "neither inside the workspace nor found as \"tool\" on PATH")
 }
+
+// TestServerNameIsTheProgram: the MCP server reports the program whose tools it
+// serves: gizmo for `gizmo bridge`, cmdbridge standalone, and the wrapped program for
+// `cmdbridge wrap PROGRAM` (Host.ServerName), not "cmdbridge".
+func TestServerNameIsTheProgram(t *testing.T) {
+	assert.Equal(t, "gizmo", Host{Name: "gizmo bridge"}.serverName())
+	assert.Equal(t, "cmdbridge", Host{}.serverName())
+	assert.Equal(t, "dbkit", Host{Name: "cmdbridge wrap ./bin/dbkit", ServerName: "dbkit"}.serverName())
+}
