@@ -81,7 +81,7 @@ func ToOutput(r Result) tool.Output {
 	env, ok := parseEnvelope(r.Stdout)
 	if !ok {
 		meta["stdout"] = string(head(r.Stdout, excerptSize))
-		msg := firstLine(r.Stderr)
+		msg := tool.FirstLine(r.Stderr)
 		if msg == "" {
 			msg = fmt.Sprintf("%s exited with code %d without a JSON envelope on stdout", r.Command, r.ExitCode)
 		}
@@ -131,14 +131,6 @@ func head(b []byte, n int) []byte {
 		return b[:n]
 	}
 	return b
-}
-
-func firstLine(b []byte) string {
-	b = bytes.TrimLeft(b, "\n")
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[:i]
-	}
-	return string(bytes.TrimSpace(b))
 }
 
 // UndeclaredWarning is the warning of a tree leaf that declares no effect

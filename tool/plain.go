@@ -42,7 +42,7 @@ func Plain(name string, stdout, stderr []byte, exitCode int) Output {
 		return OK(streams())
 	}
 	msg := fmt.Sprintf("%s exited with code %d", name, exitCode)
-	if line := firstLine(stderr); line != "" {
+	if line := FirstLine(stderr); line != "" {
 		msg += ": " + line
 	}
 	out := Fail(CodeCommandFailed, "%s", msg)
@@ -50,7 +50,9 @@ func Plain(name string, stdout, stderr []byte, exitCode int) Output {
 	return out
 }
 
-func firstLine(b []byte) string {
+// FirstLine is the first non-empty line of a command's output, trimmed: what a
+// failure's message quotes of its stderr.
+func FirstLine(b []byte) string {
 	b = bytes.TrimLeft(b, "\n")
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		b = b[:i]

@@ -269,6 +269,17 @@ func (c *gitFactsCache) put(key string, f factSet, dir string) {
 func gitStateKey(t Tree, dir string, skipped []string) (string, error) {
 	h := sha256.New()
 	mark := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(dir), dirMark) }
+	// hashFile adds a file's length and content, the directory's path masked.
+	hashFile := func(path string) error {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		b = mark(b)
+		fmt.Fprintf(h, "%d\n", len(b))
+		h.Write(b)
+		return nil
+	}
 	for _, p := range t.Paths() {
 		e := t[p]
 		fmt.Fprintf(h, "t %q %o %s %q\n", p, e.Mode, e.SHA256, mark([]byte(e.Link)))
@@ -296,13 +307,7 @@ func gitStateKey(t Tree, dir string, skipped []string) (string, error) {
 			}
 			h.Write(mark([]byte(l)))
 		case info.Mode().IsRegular():
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			b = mark(b)
-			fmt.Fprintf(h, "%d\n", len(b))
-			h.Write(b)
+			return hashFile(path)
 		}
 		return nil
 	})
@@ -326,13 +331,7 @@ func gitStateKey(t Tree, dir string, skipped []string) (string, error) {
 				}
 			}
 			if d.Type().IsRegular() {
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return err
-				}
-				b = mark(b)
-				fmt.Fprintf(h, "%d\n", len(b))
-				h.Write(b)
+				return hashFile(path)
 			}
 			return nil
 		})
