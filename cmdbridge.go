@@ -1,44 +1,39 @@
 package cmdbridge
 
 import (
-	"context"
+	"encoding/json"
 	"fmt"
-	"io"
-	"maps"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
-	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/urfave/cli/v2"
 
-	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
-	"github.com/cmdbridge/cmdbridge/tool"
-	"github.com/cmdbridge/cmdbridge/tool/legacy"
-	"github.com/cmdbridge/cmdbridge/tool/native"
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/internal/apptree"
+	"github.com/cmdbridge/cmdbridge/tool/effect"
 )
 
 // Config says how a program's commands become tools. Every field is optional: nil (or
 // the zero Config) serves every leaf of the app's command tree with the plain output
-// convention, on the subprocess lane.
+// convention, on the subprocess lane. It holds no function and no secret: the light
+// line hands it to the cmdbridge host as JSON (package host adds what only a program
+// linking the serving stack can use, such as in-process runs and native handlers).
 type Config struct {
 	// Name is the bridge subcommand's name ([Command]; default "bridge").
-	Name string
+	Name string `json:"name,omitempty"`
 	// Pack names the tool pack: a spelling may carry it as a prefix, and the manifest
 	// and GET /tools show it. Default: none.
-	Pack string
+	Pack string `json:"pack,omitempty"`
 	// Version is the version the MCP server reports (default: the app's Version).
-	Version string
-	// Output is the output convention of every command of the app (legacy.OutputPlain,
-	// the default, or legacy.OutputEnvelope); Outputs overrides it per tool name.
-	Output  string
-	Outputs map[string]string
+	Version string `json:"version,omitempty"`
+	// Output is the output convention of every command of the app ([OutputPlain], the
+	// default, or [OutputEnvelope]); Outputs overrides it per tool name.
+	Output  string            `json:"output,omitempty"`
+	Outputs map[string]string `json:"outputs,omitempty"`
 	// LeadingDash names, per tool, the positionals (as the usage spells them) whose
 	// values may begin with "-"; every other positional refuses such a value, so no
 	// caller can hand the program, or what it runs, an option (docs/schemas.md).
-	LeadingDash map[string][]string
+	LeadingDash map[string][]string `json:"leading_dash,omitempty"`
 	// Effects declares what the leaves of the app's tree do, keyed by tool name or
 	// doublestar glob: read-only, destructive, idempotent, open world, network, runs
 	// workspace code, and the inputs that narrow it (a dry run is read-only). A tool's
@@ -48,319 +43,123 @@ type Config struct {
 	// EffectsYAML is the same table in YAML (an `effects:` map; embed the file), merged
 	// with Effects: a key in both is an error. Only the program declares effects: a
 	// workspace's configuration cannot, so it can never loosen them.
-	Effects     map[string]Effects
-	EffectsYAML []byte
+	Effects     map[string]Effects `json:"effects,omitempty"`
+	EffectsYAML []byte             `json:"effects_yaml,omitempty"`
 	// NoArgs names the leaves (tool names or doublestar globs, "*" for all) that take
 	// no positionals. A leaf whose usage (ArgsUsage, UsageText) declares none gets a
 	// generic "args" list with a warning, since its action may read c.Args() all the
 	// same; listing it here (or a blank ArgsUsage, " ") says it does not.
-	NoArgs []string
-	// Commands are legacy commands registered one app per command (the corpus's shape),
-	// served besides (or, for [Main] with a nil constructor, instead of) the app's tree.
-	Commands *legacy.Registry
-	// Native are native implementations of some tools, with their routes
-	// (native.Registry.SetRoutes). Default: none.
-	Native *native.Registry
-	// Tiers is a tier table written by `bridgecheck -tiers` in your repository (embed
-	// it): commands it judged safe may run in-process, the others never do.
-	Tiers []byte
-	// InProcess is your own verdict: tools (names or doublestar globs over them, "*" for
-	// all) that may run in-process on the adapter lane although no tier table judged
-	// them. List only commands you know never end the process themselves (os.Exit,
-	// log.Fatal or cli.Show*AndExit called directly): the others stay on the subprocess
-	// lane. A verdict of the tier table wins over it.
-	InProcess []string
-	// Binary is the program the subprocess lane runs. [Command] defaults to the running
-	// executable (your program itself). [Main] defaults to the app's name looked up next
-	// to this executable and on $PATH, and when there is none, to this executable
-	// re-running the app ([Main]'s hidden "program" word).
-	Binary string
-	// New builds the app [Command] is appended to, fresh on every call, as your main
-	// builds it before appending the bridge (your newApp): with it, the tools you vouch
-	// for (InProcess, Tiers) run in-process. Without it, every call of [Command] runs on
-	// the subprocess lane, since the running app cannot be run twice. [Main] takes its
-	// constructor as an argument and ignores New.
-	New func() *cli.App
-	// Prepare is what your main does around app.Run, for the runs that skip your main:
-	// the in-process lane and [Main] re-running the app. It runs before each, with the
-	// run's arguments (os.Args[1:]: the command's path, flags and positionals, as your
-	// main would see them), where your main loads a .env file or pre-parses a flag; it
-	// returns finish, which takes the error Run returned (nil on success), prints what
-	// your main prints and returns the exit status your main exits with. A nil finish
-	// (or a nil Prepare): print a non-nil error and a newline on stderr, exit 1.
-	//
-	// Prepare and finish run inside the in-process run, one run at a time: os.Args,
-	// os.Stdout/os.Stderr (the run's capture) and the working directory (the workspace)
-	// are the run's. They may set environment variables (os.Setenv): the lane puts the
-	// whole environment back when the run ends, and subprocesses started meanwhile
-	// inherit the host's environment, not the run's. They must not call os.Exit (return
-	// the status instead) nor leave goroutines running.
-	Prepare func(args []string) (finish func(err error) int)
-	// OnError handles the error the app's Run returns on the in-process lane and when
-	// [Main] re-runs the app; the run then exits 1.
-	//
-	// Deprecated: use Prepare, whose finish also chooses the exit status:
-	// Prepare: func([]string) func(error) int { return finish } with finish calling
-	// your OnError and returning 1 when the error is not nil. Ignored when Prepare is set.
-	OnError func(err error)
+	NoArgs []string `json:"no_args,omitempty"`
 	// WorkspaceEnv names the variable holding the default workspace (default
 	// CMDBRIDGE_WORKSPACE).
-	WorkspaceEnv string
-	// Runtime builds the clock and id source of a native call from its environment (nil:
-	// wall clock and random ids).
-	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
-	// Subcommands are more subcommands of the command line, such as [WrapCommand]
-	// (cmd/cmdbridge has it). Default: none.
-	Subcommands []*cli.Command
-
-	// wrapped is set by [Wrap]: the app was read from an installed program's help.
-	wrapped *wrapped
-	// effectsFile is the absolute path of `wrap --effects FILE`: re-launches of the
-	// command line (mcp enable's host entry, the sandbox runner) pass it on.
-	effectsFile string
+	WorkspaceEnv string `json:"workspace_env,omitempty"`
+	// Binary is the program the subprocess lane runs. [Command] defaults to the running
+	// executable (your program itself); host.Main to the app's name looked up next to
+	// its executable and on $PATH.
+	Binary string `json:"binary,omitempty"`
 }
 
 // Effects is what one command declares it does ([Config.Effects]); the zero Effects
 // declares a command that writes but destroys nothing.
-type Effects = legacy.Effects
+type Effects = effect.Declared
+
+// The output conventions of [Config.Output]: plain text (whatever the command prints,
+// with its exit status), or the corpus's JSON envelope.
+const (
+	OutputPlain    = "plain"
+	OutputEnvelope = "envelope"
+)
 
 // startEnviron is the environment the program was started with, read when this package
-// is initialised, before the program's main runs: the subprocess lane starts its
-// children from it, so what main does to its own environment before the bridge runs
+// is initialised, before the program's main runs: the host, and every process it starts
+// for a call, get it, so what main does to its own environment before the bridge runs
 // (a .env loaded by a pre-parser of os.Args) does not reach them as if the caller had
 // set it. Never written after.
 var startEnviron = os.Environ()
-
-// programWord is the hidden first argument with which a standalone [Main] runs the app
-// itself: the subprocess lane's argv when no program binary is installed.
-const programWord = "__program"
 
 // Command returns the bridge subcommand to append to your app's Commands:
 //
 //	app.Commands = append(app.Commands, cmdbridge.Command(nil))
 //
 // `yourprogram bridge tools|call|batch|serve|mcp|status|evidence|token` then serves
-// every other leaf command of the app as a tool, and the subprocess lane runs your
-// program itself with the leaf's path. cfg may be nil. The developer commands (parity,
-// scaffold) are not linked into your program unless it imports surface/cli/devcli, as
-// docs/adopt.md does under a build tag.
+// every other leaf command of the app as a tool, through the cmdbridge host program
+// (cmd/cmdbridge, found through $CMDBRIDGE_HOST or on $PATH), which reads your app's
+// shape from your program (`yourprogram bridge __manifest`) and runs your program
+// itself for every call: the subprocess lane. Your program links nothing of the
+// serving stack, so its ordinary runs cost what they did. cfg may be nil.
+//
+// To run vouched-for commands in-process, or native implementations of some of them,
+// use host.Command instead, which links the serving stack into your program. A program
+// that links package host anyway (a build with the developer commands: docs/adopt.md,
+// the cmdbridge_dev tag) serves this line in-process too, as host.Command(&host.Config{
+// Config: *cfg}) would.
 func Command(cfg *Config) *cli.Command {
-	c := config(cfg)
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
 	name := c.Name
 	if name == "" {
 		name = "bridge"
 	}
 	return &cli.Command{
 		Name:            name,
-		Usage:           bridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
+		Usage:           adopted.BridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
 		SkipFlagParsing: true,
 		HideHelp:        true,
 		Action: func(ctx *cli.Context) error {
-			app := ctx.App
-			exe, err := os.Executable()
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
+			args := ctx.Args().Slice()
+			if len(args) == 1 && args[0] == adopted.ManifestWord {
+				return manifest(ctx.App, name, c)
 			}
-			newApp := func() *cli.App { return app }
-			if c.New != nil {
-				newApp = c.New
+			if adopted.InProcess != nil { // the program links package host
+				return adopted.InProcess(ctx, name, c)
 			}
-			host, err := c.host(newApp, app, true, exe)
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
-			}
-			host.Name = app.Name + " " + name
-			host.Self = []string{name}
-			args := append([]string{host.Name}, ctx.Args().Slice()...)
-			if code := bridgecli.Main(args, app.Writer, errWriter(app), host); code != 0 {
-				return cli.Exit("", code)
-			}
-			return nil
+			return serve(ctx.App.Name+" "+name, name, args)
 		},
 	}
 }
 
-// Main is the standalone entry point for a program you can import but not change: it
-// serves the command tree of the app newApp builds (a fresh app per call), plus
-// cfg.Commands, and returns the exit status.
-//
-//	func main() { os.Exit(cmdbridge.Main(app.New, nil)) }
-func Main(newApp func() *cli.App, cfg *Config) int {
-	c := config(cfg)
-	if newApp != nil && len(os.Args) > 1 && os.Args[1] == programWord {
-		return c.runProgram(newApp, os.Args[2:])
+// manifest prints the program's manifest (package adopted) on stdout.
+func manifest(app *cli.App, bridge string, c Config) error {
+	cfg, err := json.Marshal(c)
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, bridge, err), 1)
 	}
+	m := adopted.Manifest{
+		Format: adopted.Format, Version: adopted.Version(), Bridge: bridge, Config: cfg,
+		App: apptree.Describe(app, func(cmd *cli.Command) bool { return cmd.Name == bridge }),
+	}
+	enc := json.NewEncoder(os.Stdout)
+	if err := enc.Encode(m); err != nil {
+		return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, bridge, err), 1)
+	}
+	return nil
+}
+
+// serve hands the command line to the cmdbridge host: `HOST __adopted THIS BRIDGE
+// ARGS…`, with the environment the program started with. On Unix the host replaces
+// this process, so signals, standard streams and the exit status are the host's own.
+func serve(title, bridge string, args []string) error {
 	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
-		return bridgecli.ExitFailed
+		return cli.Exit(fmt.Sprintf("%s: %v", title, err), 1)
 	}
-	var app *cli.App
-	if newApp != nil {
-		app = newApp()
+	host := os.Getenv(adopted.HostEnv)
+	if host == "" {
+		if host, err = exec.LookPath("cmdbridge"); err != nil {
+			return cli.Exit(fmt.Sprintf("%s: serving this program's commands needs the cmdbridge host, which is not installed: install it with\n\n\t%s\n\n"+
+				"(the version this program was built with), or set %s to its path (docs/adopt.md).",
+				title, adopted.InstallHint(adopted.Version()), adopted.HostEnv), 1)
+		}
 	}
-	host, err := c.host(newApp, app, false, exe)
+	argv := append([]string{host, adopted.HostWord, exe, bridge}, args...)
+	code, err := execHost(host, argv, startEnviron)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
-		return bridgecli.ExitFailed
+		return cli.Exit(fmt.Sprintf("%s: starting the cmdbridge host %s: %v (%s names another host)", title, host, err, adopted.HostEnv), 1)
 	}
-	host.Name = filepath.Base(os.Args[0])
-	return bridgecli.Main(os.Args, os.Stdout, os.Stderr, host)
-}
-
-func config(cfg *Config) Config {
-	if cfg == nil {
-		return Config{}
+	if code != 0 {
+		return cli.Exit("", code)
 	}
-	return *cfg
-}
-
-// host builds the command line's Host: the tree of app (when there is one) and
-// c.Commands as one registry, the tier table applied, and the subprocess lane. live says
-// newApp returns the running app (the bridge subcommand), which can be described but
-// never run again in-process.
-func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string) (bridgecli.Host, error) {
-	reg := legacy.NewRegistry()
-	if c.Commands != nil {
-		for _, cmd := range c.Commands.All() {
-			if err := reg.Add(cmd); err != nil {
-				return bridgecli.Host{}, err
-			}
-		}
-	}
-	h := bridgecli.Host{
-		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
-		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
-		Environ:         slices.Clone(startEnviron),
-		SuperviseParity: true, // a program's main: os.Args is the command line
-	}
-	if app != nil {
-		effects, err := c.effects()
-		if err != nil {
-			return bridgecli.Host{}, err
-		}
-		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil,
-			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects, NoArgs: c.NoArgs}
-		if live {
-			bridge := c.Name
-			if bridge == "" {
-				bridge = "bridge"
-			}
-			opts.Skip = func(cmd *cli.Command) bool { return cmd.Name == bridge }
-		}
-		if c.wrapped != nil {
-			opts.Skip, opts.Warnings, opts.LiveReason = nil, c.wrapped.warnings, wrappedReason
-		}
-		if err := reg.AddApp(newApp, opts); err != nil {
-			return bridgecli.Host{}, err
-		}
-		if h.Version == "" {
-			h.Version = app.Version
-		}
-		h.Program = app.Name
-		switch {
-		case h.Binary != "":
-		case live:
-			h.Binary = exe
-		case !installed(app.Name, exe):
-			h.Binary, h.Prefix = exe, []string{programWord}
-		}
-	}
-	if app == nil && (len(c.Effects) > 0 || len(c.EffectsYAML) > 0) {
-		return bridgecli.Host{}, fmt.Errorf("effects: Config.Effects declares the leaves of an app's command tree, and there is no app")
-	}
-	if h.Program == "" && c.Binary != "" {
-		h.Program = filepath.Base(c.Binary)
-	}
-	var table legacy.Table
-	if len(c.Tiers) > 0 {
-		var err error
-		if table, err = legacy.ParseTiers(c.Tiers); err != nil {
-			return bridgecli.Host{}, err
-		}
-	}
-	// Your own verdicts come after the table's command verdicts and before its package
-	// verdicts, which judge a whole package by its worst finding.
-	verdicts := legacy.Tiers{}
-	for _, cmd := range reg.All() {
-		for _, pattern := range c.InProcess {
-			if ok, err := doublestar.Match(pattern, cmd.Name); err != nil {
-				return bridgecli.Host{}, fmt.Errorf("in-process pattern %q: %w", pattern, err)
-			} else if ok && cmd.Tier == "" {
-				verdicts[cmd.Name] = legacy.Verdict{Tier: legacy.TierInProcess}
-			}
-		}
-	}
-	maps.Copy(verdicts, table.Commands)
-	table.Commands = verdicts
-	if err := reg.SetTiers(table); err != nil {
-		return bridgecli.Host{}, err
-	}
-	return h, nil
-}
-
-// effects is Effects and EffectsYAML in one table.
-func (c Config) effects() (map[string]Effects, error) {
-	parsed, err := legacy.ParseEffects(c.EffectsYAML)
-	if err != nil {
-		return nil, err
-	}
-	out := maps.Clone(c.Effects)
-	if out == nil {
-		out = map[string]Effects{}
-	}
-	for k, e := range parsed {
-		if _, ok := out[k]; ok {
-			return nil, fmt.Errorf("effects: %q is declared in both Effects and EffectsYAML", k)
-		}
-		out[k] = e
-	}
-	return out, nil
-}
-
-// installed reports whether the program name is an executable next to exe or on $PATH.
-func installed(name, exe string) bool {
-	if st, err := os.Stat(filepath.Join(filepath.Dir(exe), name)); err == nil && !st.IsDir() {
-		return true
-	}
-	_, err := exec.LookPath(name)
-	return err == nil
-}
-
-// runProgram runs the app as the program itself would: os.Args[0] is its name (urfave/cli
-// derives help names from it), c.Prepare runs first, and its finish (or c.OnError) maps
-// the error Run returns to the exit status.
-func (c Config) runProgram(newApp func() *cli.App, args []string) int {
-	app := newApp()
-	os.Args = append([]string{app.Name}, args...)
-	finish := legacy.DefaultFinish
-	if prepare := c.prepare(); prepare != nil {
-		if f := prepare(args); f != nil {
-			finish = f
-		}
-	}
-	return finish(app.RunContext(context.Background(), os.Args))
-}
-
-// prepare is c.Prepare, or the Prepare that c.OnError amounts to (nil: neither is set).
-func (c Config) prepare() func(args []string) func(error) int {
-	if c.Prepare != nil || c.OnError == nil {
-		return c.Prepare
-	}
-	onError := c.OnError
-	finish := func(err error) int {
-		if err == nil {
-			return 0
-		}
-		onError(err)
-		return bridgecli.ExitFailed
-	}
-	return func([]string) func(error) int { return finish }
-}
-
-func errWriter(app *cli.App) io.Writer {
-	if app.ErrWriter != nil {
-		return app.ErrWriter
-	}
-	return os.Stderr
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge"
 	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -236,7 +237,7 @@ func manifest(t *testing.T, cfg *cmdbridge.Config) (string, error) {
 	var out, errb bytes.Buffer
 	app.Writer, app.ErrWriter = &out, &errb
 	app.ExitErrHandler = func(*cli.Context, error) {}
-	app.Commands = append(app.Commands, cmdbridge.Command(cfg))
+	app.Commands = append(app.Commands, host.Command(&host.Config{Config: *cfg})) // in this process
 	err := app.Run([]string{"db", "bridge", "--workspace", t.TempDir(), "tools", "manifest"})
 	if err != nil {
 		return err.Error() + errb.String(), err

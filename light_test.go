@@ -43,14 +43,45 @@ func deps(t *testing.T, dir string, args ...string) []string {
 	return strings.Fields(string(out))
 }
 
-// TestAdoptionLinksNoDeveloperTooling checks what the one line (this package: Command
-// and Main) links: none of the developer tooling, while the toolkit's own binary, which
-// imports surface/cli/devcli, has parity and scaffold.
+// servingStack are packages the light line must not link either: the kernel, the
+// surfaces and what they bring (net/http, the MCP SDK, nats.go, schemas, YAML).
+var servingStack = []string{
+	"net/http",
+	"encoding/gob",
+	"github.com/cmdbridge/cmdbridge/host",
+	"github.com/cmdbridge/cmdbridge/kernel",
+	"github.com/cmdbridge/cmdbridge/adapter",
+	"github.com/cmdbridge/cmdbridge/tool",
+	"github.com/cmdbridge/cmdbridge/tool/legacy",
+	"github.com/cmdbridge/cmdbridge/surface/cli",
+	"github.com/modelcontextprotocol/go-sdk/mcp",
+	"github.com/nats-io/nats.go",
+	"github.com/google/jsonschema-go/jsonschema",
+	"go.yaml.in/yaml/v3",
+	"github.com/bmatcuk/doublestar/v4",
+}
+
+// TestAdoptionLinksNoDeveloperTooling checks what the one line (this package's Command)
+// links: none of the developer tooling and none of the serving stack, only urfave/cli,
+// the standard library and this module's light packages; the in-process line (package
+// host) links the serving stack but no developer tooling; the toolkit's own binary,
+// which imports surface/cli/devcli, has parity and scaffold.
 func TestAdoptionLinksNoDeveloperTooling(t *testing.T) {
 	root := deps(t, ".", ".")
-	for _, p := range developerTooling {
+	for _, p := range append(slices.Clone(developerTooling), servingStack...) {
 		assert.NotContains(t, root, p, "the adopter's program would link %s", p)
 	}
+	for _, p := range root {
+		if strings.Contains(p, ".") && !strings.HasPrefix(p, "github.com/cmdbridge/cmdbridge") && !strings.HasPrefix(p, "vendor/") {
+			assert.Contains(t, []string{"github.com/urfave/cli/v2", "github.com/russross/blackfriday/v2",
+				"github.com/cpuguy83/go-md2man/v2/md2man", "github.com/xrash/smetrics"}, p, "the light line links only urfave/cli and its own dependencies")
+		}
+	}
+	inProcess := deps(t, ".", "./host")
+	for _, p := range developerTooling {
+		assert.NotContains(t, inProcess, p, "host.Command would link %s", p)
+	}
+	assert.Contains(t, inProcess, "github.com/cmdbridge/cmdbridge/kernel")
 	tool := deps(t, ".", "./cmd/cmdbridge")
 	for _, p := range []string{"github.com/cmdbridge/cmdbridge/surface/cli/devcli", "github.com/cmdbridge/cmdbridge/parity",
 		"github.com/cmdbridge/cmdbridge/codegen/scaffold"} {
@@ -90,6 +121,60 @@ func TestOutsideDevCommandsNeedTheTag(t *testing.T) {
 	r := runIn(t, ws, "", dev, "bridge", "scaffold")
 	assert.Equal(t, 2, r.ExitCode)
 	assert.Contains(t, r.Stderr, "scaffold takes at least one command name", "the real scaffold answered")
+}
+
+// TestLightLineMatchesTheInProcessLine: dbkit adopted with the light line (served by the
+// cmdbridge host from dbkit's manifest) and with host.Command (derived in dbkit's own
+// process), with the same Config, serve the same tools: tool list and whole manifest
+// (schemas, annotations, governance, warnings), but for the reason each tier gives.
+func TestLightLineMatchesTheInProcessLine(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	light := outsidetest.Build(t, "dbkit-effects", outsidetest.DBKit(root, dbkitEffects)).Exe("dbkit")
+	inProcess := outsidetest.Build(t, "dbkit-effects-host",
+		outsidetest.DBKitHost(root, "&host.Config{Config: *"+dbkitEffects+"}")).Exe("dbkit")
+	ws := t.TempDir()
+	for _, args := range [][]string{{"tools", "list", "--json"}, {"tools", "manifest"}} {
+		want := runIn(t, ws, "", inProcess, append([]string{"bridge", "--workspace", ws}, args...)...)
+		require.Equal(t, 0, want.ExitCode, want.Stderr)
+		got := runIn(t, ws, "", light, append([]string{"bridge", "--workspace", ws}, args...)...)
+		require.Equal(t, 0, got.ExitCode, got.Stderr)
+		assert.JSONEq(t, want.Stdout, got.Stdout, "%v", args)
+		assert.Contains(t, want.Stdout, `"status"`)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "db.txt"), []byte("0001_init.sql\n"), 0o644))
+	call := runIn(t, ws, "", light, "bridge", "--workspace", ws, "call", "status", "--input", `{"url":"file:db.txt","migrations_dir":"none"}`)
+	assert.Contains(t, call.Stdout, `"lane": "subprocess"`, "the light line's calls run dbkit: %+v", call)
+}
+
+// TestLightLineKeepsSecretsOut: dbkit's DATABASE_URL, set in the environment and in a
+// .env file of the directory the bridge runs in, reaches no schema default of the tools
+// the host serves (the manifest is read with a minimal environment in an empty
+// directory), while a call still runs dbkit with the caller's environment.
+func TestLightLineKeepsSecretsOut(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	exe := outsidetest.Build(t, "dbkit-effects", outsidetest.DBKit(root, dbkitEffects)).Exe("dbkit")
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".env"), []byte("DBKIT_MIGRATIONS_DIR=s3cret-dir\n"), 0o644))
+	cmd := exec.Command(exe, "bridge", "--workspace", ws, "tools", "manifest")
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(), "DATABASE_URL=postgres://admin:s3cret@db/prod")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), `"url"`, "the global flag is a property")
+	assert.NotContains(t, string(out), "s3cret", "no secret of the environment or .env becomes a default")
+
+	// A program built with the line, and no host: the message says how to install it.
+	cmd = exec.Command(exe, "bridge", "tools", "list")
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CMDBRIDGE_HOST=") }), "PATH="+t.TempDir())
+	out, err = cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	assert.Equal(t, 1, exit.ExitCode())
+	assert.Contains(t, string(out), "needs the cmdbridge host, which is not installed")
+	assert.Contains(t, string(out), "go install github.com/cmdbridge/cmdbridge/cmd/cmdbridge@")
+	assert.Contains(t, string(out), "CMDBRIDGE_HOST")
 }
 
 // commandListed matches name as a command of a help text's COMMANDS section.

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/internal/providerrules"
 )
 
@@ -34,7 +35,7 @@ import (
 //
 //   - cmd/gizmo: gizmo's own main plus one line (cmdbridge.Command, whose Config lets text
 //     upper's words begin with "-"): `gizmo bridge …`;
-//   - cmd/gizmo-tools: a standalone main of a few lines (cmdbridge.Main(app.New, …)).
+//   - cmd/gizmo-tools: a standalone main of a few lines (host.Main(app.New, …)).
 //
 // The tests build both against this working tree (a replace directive) and drive them as
 // a user would.
@@ -59,6 +60,9 @@ var (
 // to it. It runs once per test binary.
 func buildOutside(t testing.TB) outside {
 	t.Helper()
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	outsidetest.Host(t, root) // cmd/gizmo execs it to serve
 	outsideOnce.Do(func() { outsideBuilt, outsideErr = build() })
 	require.NoError(t, outsideErr)
 	return outsideBuilt
@@ -502,7 +506,7 @@ func TestOutsideMigratesACommand(t *testing.T) {
 	r := runIn(t, mod, "", o.tools, "scaffold", "notes:list")
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	assert.Contains(t, r.Stderr, "scaffold: no *native.Registry variable in this module: nativetools/registry.go declares nativetools.Registry")
-	assert.Contains(t, r.Stderr, `scaffold: serve it from your main: import "example.com/gizmo/nativetools" and _ "example.com/gizmo/nativetools/all", and set cmdbridge.Config{Native: nativetools.Registry}`)
+	assert.Contains(t, r.Stderr, `scaffold: serve it from your main: import "example.com/gizmo/nativetools" and _ "example.com/gizmo/nativetools/all", and set host.Config{Native: nativetools.Registry}`)
 	for _, f := range []string{"nativetools/registry.go", "nativetools/notes/notes_list.go", "nativetools/notes/notes_list_test.go", "testdata/script/parity/notes_list.txtar"} {
 		b, err := os.ReadFile(filepath.Join(mod, f))
 		require.NoError(t, err, "scaffold wrote %s", f)
@@ -516,7 +520,7 @@ func TestOutsideMigratesACommand(t *testing.T) {
 	edited := strings.Replace(string(main), `	"example.com/gizmo/app"`, `	"example.com/gizmo/app"
 	"example.com/gizmo/nativetools"
 	_ "example.com/gizmo/nativetools/all"`, 1)
-	edited = strings.Replace(edited, `&cmdbridge.Config{`, `&cmdbridge.Config{Native: nativetools.Registry,`, 1)
+	edited = strings.Replace(edited, `&host.Config{`, `&host.Config{Native: nativetools.Registry,`, 1)
 	require.NotEqual(t, string(main), edited)
 	write("cmd/gizmo-tools/main.go", edited)
 	write("testdata/script/parity/notes_list.txtar", `# notes:list on every lane, with notes in two notebooks.
@@ -649,7 +653,7 @@ package tools
 
 import "github.com/cmdbridge/cmdbridge/tool/native"
 
-// Registry is where migrated tools register (cmdbridge.Config.Native).
+// Registry is where migrated tools register (host.Config.Native).
 var Registry = native.NewRegistry()
 `), 0o644))
 	r := runIn(t, mod, "", o.tools, "scaffold", "notes:list")
@@ -826,7 +830,7 @@ func TestOutsideParityReportsALaneThatEndsTheProcess(t *testing.T) {
 	main := filepath.Join(mod, "cmd", "gizmo-tools", "main.go")
 	src, err := os.ReadFile(main)
 	require.NoError(t, err)
-	vouched := strings.Replace(string(src), `"text:upper"`, `"text:*"`, 1)
+	vouched := strings.Replace(string(src), `"text:upper", "version"`, `"text:*", "version"`, 1)
 	require.NotEqual(t, string(src), vouched)
 	require.NoError(t, os.WriteFile(main, []byte(vouched), 0o644))
 	bin := filepath.Join(mod, "bin")

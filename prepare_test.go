@@ -17,14 +17,16 @@ import (
 // effects of its commands, and
 // Prepare doing what dbkit's main does around app.Run (load .env, print "Error: …" and
 // exit 2). The expression is pasted into dbkit's package main.
-const dbkitPrepared = `&cmdbridge.Config{
+const dbkitPrepared = `&host.Config{
+	Config: cmdbridge.Config{
+		Effects: map[string]cmdbridge.Effects{
+			"{status,wait}":              {ReadOnly: true, Idempotent: true},
+			"{new,create,dump,load}":     {},
+			"{up,migrate,rollback,drop}": {Destructive: true},
+		},
+	},
 	New:       newApp,
 	InProcess: []string{"status"},
-	Effects: map[string]cmdbridge.Effects{
-		"{status,wait}":              {ReadOnly: true, Idempotent: true},
-		"{new,create,dump,load}":     {},
-		"{up,migrate,rollback,drop}": {Destructive: true},
-	},
 	Prepare: func(args []string) func(error) int {
 		loadEnvFiles(args)
 		return func(err error) int {
@@ -45,7 +47,7 @@ func TestPrepareRunsWhatMainDoes(t *testing.T) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	plain := outsidetest.Build(t, "dbkit-plain", outsidetest.DBKitPlain(root))
-	adopted := outsidetest.Build(t, "dbkit-prepared", outsidetest.DBKit(root, dbkitPrepared))
+	adopted := outsidetest.Build(t, "dbkit-prepared", outsidetest.DBKitHost(root, dbkitPrepared))
 
 	workspace := func(t *testing.T, db bool) string {
 		ws := t.TempDir()
@@ -103,7 +105,7 @@ func TestPrepareRunsWhatMainDoes(t *testing.T) {
 }
 
 // TestAdoptDocShowsTheTestedPrepare: the dbkit lines docs/adopt.md prints (the Config
-// given to cmdbridge.Command) are the ones TestPrepareRunsWhatMainDoes builds and runs.
+// given to host.Command) are the ones TestPrepareRunsWhatMainDoes builds and runs.
 func TestAdoptDocShowsTheTestedPrepare(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("docs", "adopt.md"))
 	require.NoError(t, err)
@@ -111,8 +113,8 @@ func TestAdoptDocShowsTheTestedPrepare(t *testing.T) {
 	for _, block := range strings.Split(string(doc), "```go\n")[1:] {
 		block, _, _ = strings.Cut(block, "```")
 		if strings.Contains(block, "Prepare: func(args []string)") && strings.Contains(block, "loadEnvFiles") {
-			_, cfg, ok := strings.Cut(block, "cmdbridge.Command(")
-			require.True(t, ok, "the block calls cmdbridge.Command:\n%s", block)
+			_, cfg, ok := strings.Cut(block, "host.Command(")
+			require.True(t, ok, "the block calls host.Command:\n%s", block)
 			shown = strings.TrimSuffix(strings.TrimSpace(cfg), "))")
 		}
 	}

@@ -13,23 +13,24 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge"
+	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
-// wrapped runs `cmdbridge wrap PROGRAM args…` in this process (cmdbridge.WrapCommand in
+// wrapped runs `cmdbridge wrap PROGRAM args…` in this process (host.WrapCommand in
 // an app of its own, as cmd/cmdbridge has it) and returns what it printed.
-func wrapped(t *testing.T, cfg *cmdbridge.Config, program string, args ...string) run {
+func wrapped(t *testing.T, cfg *host.Config, program string, args ...string) run {
 	t.Helper()
 	return wrappedWith(t, cfg, nil, program, args...)
 }
 
 // wrappedWith is wrapped with wrap's own options (--effects FILE) before the program.
-func wrappedWith(t *testing.T, cfg *cmdbridge.Config, opts []string, program string, args ...string) run {
+func wrappedWith(t *testing.T, cfg *host.Config, opts []string, program string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
 	app := &cli.App{
 		Name: "cmdbridge", Writer: &out, ErrWriter: &errb,
-		Commands:       []*cli.Command{cmdbridge.WrapCommand(cfg)},
+		Commands:       []*cli.Command{host.WrapCommand(cfg)},
 		ExitErrHandler: func(*cli.Context, error) {}, // the exit status is the test's to read
 	}
 	argv := append(append([]string{"cmdbridge", "wrap"}, opts...), program)
@@ -53,7 +54,7 @@ type wrapCase struct {
 	name    string
 	adopted []string
 	plain   string
-	cfg     *cmdbridge.Config
+	cfg     *host.Config
 	// differ are the schema differences help output cannot carry: tool → property →
 	// the reason. The test fails when one of them is not a difference any more.
 	differ map[string]map[string]string
@@ -76,7 +77,7 @@ func wrapCases(t *testing.T) []wrapCase {
 		{
 			name: "gizmo", adopted: []string{o.gizmo, "bridge"}, plain: filepath.Join(o.bin, "gizmo-plain"),
 			// cmd/gizmo's own Config: the same reading, given to wrap.
-			cfg: &cmdbridge.Config{LeadingDash: map[string][]string{"text:upper": {"WORD"}}, EffectsYAML: gizmoEffects},
+			cfg: &host.Config{Config: cmdbridge.Config{LeadingDash: map[string][]string{"text:upper": {"WORD"}}, EffectsYAML: gizmoEffects}},
 			differ: map[string]map[string]string{
 				"notes:export": {"required": "--output is Required, which urfave/cli v2's help never prints"},
 			},
@@ -230,7 +231,7 @@ func TestWrapRefusesWhatItCannotServe(t *testing.T) {
 		assert.Contains(t, r.Stderr, want, program)
 		assert.Empty(t, r.Stdout, program)
 	}
-	r := wrapped(t, &cmdbridge.Config{InProcess: []string{"*"}}, "/bin/true", "tools", "list")
+	r := wrapped(t, &host.Config{InProcess: []string{"*"}}, "/bin/true", "tools", "list")
 	assert.Equal(t, 2, r.ExitCode)
 	assert.Contains(t, r.Stderr, "do not apply to a wrapped program")
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -593,4 +594,26 @@ func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
 		require.NoError(t, c.New().Run(append([]string{c.Name}, argv...)), input)
 	}
 	assert.Equal(t, 2, ran)
+}
+
+// TestNoSecretBecomesADefault: a flag whose value its environment variable (or its file)
+// gave it (urfave/cli writes it into the flag's Value when a running app applies it)
+// publishes no default; its neighbour, left alone, keeps its own.
+func TestNoSecretBecomesADefault(t *testing.T) {
+	t.Setenv("ADOPTER_TEST_URL", "postgres://admin:s3cret@db/prod")
+	secret := t.TempDir() + "/token"
+	require.NoError(t, os.WriteFile(secret, []byte("s3cret-token"), 0o600))
+	c := legacy.Command{Name: "adopter:secret", New: func() *cli.App {
+		return &cli.App{Name: "secret", Flags: []cli.Flag{
+			&cli.StringFlag{Name: "url", Value: "postgres://admin:s3cret@db/prod", EnvVars: []string{"ADOPTER_TEST_URL"}},
+			&cli.StringFlag{Name: "token", Value: "s3cret-token", FilePath: secret},
+			&cli.StringFlag{Name: "dir", Value: "migrations", EnvVars: []string{"ADOPTER_TEST_UNSET"}},
+		}, Action: func(*cli.Context) error { return nil }}
+	}}
+	spec, err := Spec(c)
+	require.NoError(t, err)
+	raw, err := json.Marshal(spec.InputSchema)
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), "s3cret")
+	assert.Contains(t, string(raw), `"default":"migrations"`)
 }

@@ -3,6 +3,7 @@ package adapter
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -150,6 +151,12 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 	if warning != "" {
 		warning = fmt.Sprintf("flag --%s: %s", names[0], warning)
 	}
+	if p.schema.Default != nil && sourced(f) {
+		// A running app's flag holds what its environment variable or file gave it
+		// (urfave/cli sets Value when it applies the flag), not its default: a
+		// secret must never become a schema's default.
+		p.schema.Default = nil
+	}
 	p.flag, p.prop, p.role = names[0], tool.PropertyName(names[0]), asFlag
 	if r, is := f.(cli.RequiredFlag); is && r.IsRequired() {
 		p.required = true
@@ -166,6 +173,34 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 		p.commaSplits = true // Argv refuses an element holding a comma
 	}
 	return p, true, warning
+}
+
+// sourced reports whether f's value may come from outside the program: one of its
+// environment variables is set, or one of its files exists.
+func sourced(f cli.Flag) bool {
+	d, ok := f.(cli.DocGenerationFlag)
+	if !ok {
+		return false
+	}
+	for _, name := range d.GetEnvVars() {
+		if _, set := os.LookupEnv(name); set {
+			return true
+		}
+	}
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	if fp := v.Elem().FieldByName("FilePath"); fp.IsValid() && fp.Kind() == reflect.String {
+		for _, path := range strings.Split(fp.String(), ",") {
+			if path = strings.TrimSpace(path); path != "" {
+				if _, err := os.Stat(path); err == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // flagNames is f.Names(), or none when that panics (see [flagInput]).

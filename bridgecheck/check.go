@@ -25,7 +25,7 @@ type Report struct {
 	// Diagnostics counts the findings.
 	Diagnostics int
 	// Notes are what a program's main does that the in-process lane skips, in a package
-	// that sets cmdbridge.Config.Prepare: printed, not counted as findings.
+	// that sets host.Config.Prepare: printed, not counted as findings.
 	Notes []string
 }
 
@@ -56,7 +56,7 @@ func Check(dir string, patterns ...string) (*Report, error) {
 			fset := act.Package.Fset
 			for _, n := range ml.Notes {
 				prep := fset.Position(ml.Prepare)
-				r.Notes = append(r.Notes, fmt.Sprintf("%s: note: [%s] %s: main() does this and the in-process lane skips it; cmdbridge.Config.Prepare (%s:%d) runs in its place: make sure it does this too",
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: note: [%s] %s: main() does this and the in-process lane skips it; host.Config.Prepare (%s:%d) runs in its place: make sure it does this too",
 					fset.Position(n.Pos), n.Rule, n.Subject, filepath.Base(prep.Filename), prep.Line))
 			}
 		}

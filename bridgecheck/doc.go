@@ -14,7 +14,7 @@
 //     packages' functions that use one (an analysis fact);
 //   - mainlogic (no family: its findings are charged to no command): what a program's
 //     func main does around app.Run, which the in-process lane skips (.env loading,
-//     error formatting, exit codes), unless cmdbridge.Config.Prepare is set.
+//     error formatting, exit codes), unless host.Config.Prepare is set.
 //
 // Every family requires inspect.Analyzer (one traversal per package, shared) and the
 // scope pass (bridgecheck/internal/scope), which decides what is checked: a package is

@@ -1,12 +1,12 @@
 package tool
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/tool/effect"
 )
 
 // Access says how a tool uses a path input.
@@ -74,100 +74,35 @@ const (
 	MaxTimeout     = 15 * time.Minute
 )
 
-// Is says how a [Condition] tests its property.
-type Is string
+// Is, Condition and Effect are the light package effect's, which an adopter's program
+// links without this package (package effect).
+type (
+	Is        = effect.Is
+	Condition = effect.Condition
+	Effect    = effect.Effect
+)
 
 // Condition tests.
 const (
-	// Unset: the property is absent, null, false or an empty list — what the argv
-	// builder omits (spec §2.6: false is the same as absent).
-	Unset Is = "unset"
-	// Set: the property holds anything else.
-	Set Is = "set"
-	// Equals: the property equals Value (JSON equality).
-	Equals Is = "equals"
+	Unset  = effect.Unset
+	Set    = effect.Set
+	Equals = effect.Equals
 )
 
-// Condition is one test over a call's input object.
-type Condition struct {
-	Property string `json:"property"`
-	Is       Is     `json:"is"`
-	Value    any    `json:"value,omitempty"`
-}
-
-// IsUnset, IsSet and IsEqual build conditions.
-func IsUnset(property string) Condition { return Condition{Property: property, Is: Unset} }
+// IsUnset, IsSet and IsEqual build conditions (effect.IsUnset, …).
+func IsUnset(property string) Condition { return effect.IsUnset(property) }
 
 // IsSet is the condition that property holds a value the argv builder passes on.
-func IsSet(property string) Condition { return Condition{Property: property, Is: Set} }
+func IsSet(property string) Condition { return effect.IsSet(property) }
 
 // IsEqual is the condition that property equals v.
-func IsEqual(property string, v any) Condition {
-	return Condition{Property: property, Is: Equals, Value: v}
-}
-
-// Effect is what a call does when every condition of When holds: read-only, writing,
-// or destructive, and whether it runs workspace code. Effects only ever narrow a spec's
-// static annotations, which stay the worst case: an effect is never destructive (nor
-// runs code) when the spec is not (does not), and a read-only spec has no effects. An
-// effect that leaves RunsCode false says the call runs no workspace code (wu:done
-// --skip-gates).
-type Effect struct {
-	When        []Condition `json:"when"`
-	ReadOnly    bool        `json:"read_only"`
-	Destructive bool        `json:"destructive"`
-	RunsCode    bool        `json:"runs_code,omitempty"`
-}
+func IsEqual(property string, v any) Condition { return effect.IsEqual(property, v) }
 
 // ReadOnlyWhen is the effect "read-only when every condition holds".
-func ReadOnlyWhen(when ...Condition) Effect { return Effect{When: when, ReadOnly: true} }
+func ReadOnlyWhen(when ...Condition) Effect { return effect.ReadOnlyWhen(when...) }
 
 // WritesWhen is the effect "writes but destroys nothing when every condition holds".
-func WritesWhen(when ...Condition) Effect { return Effect{When: when} }
-
-// Holds reports whether c holds for input (a decoded JSON object).
-func (c Condition) Holds(input map[string]any) bool {
-	v, present := input[c.Property]
-	unset := !present || v == nil || v == false
-	if list, ok := v.([]any); ok && len(list) == 0 {
-		unset = true
-	}
-	switch c.Is {
-	case Unset:
-		return unset
-	case Set:
-		return !unset
-	case Equals:
-		return present && jsonEqual(v, c.Value)
-	}
-	return false
-}
-
-// String is the condition as a person reads it: "without fix", "with dry_run",
-// `with action="resume"`.
-func (c Condition) String() string {
-	switch c.Is {
-	case Unset:
-		return "without " + c.Property
-	case Set:
-		return "with " + c.Property
-	}
-	b, _ := json.Marshal(c.Value)
-	return "with " + c.Property + "=" + string(b)
-}
-
-// Describe is the effect's conditions as a person reads them ("without fix and without
-// dry_run").
-func (e Effect) Describe() string {
-	out := ""
-	for i, c := range e.When {
-		if i > 0 {
-			out += " and "
-		}
-		out += c.String()
-	}
-	return out
-}
+func WritesWhen(when ...Condition) Effect { return effect.WritesWhen(when...) }
 
 // Kind names an effect: "runs_code" (whatever else it does, it runs workspace code),
 // "read_only", "write" or "destructive".
@@ -243,19 +178,4 @@ func (s *Spec) CheckEffects() error {
 		}
 	}
 	return nil
-}
-
-// jsonEqual compares two values as JSON: a decoded input (float64, map[string]any)
-// against a declared value of any Go type.
-func jsonEqual(a, b any) bool {
-	norm := func(v any) any {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return v
-		}
-		var out any
-		_ = json.Unmarshal(raw, &out)
-		return out
-	}
-	return reflect.DeepEqual(norm(a), norm(b))
 }

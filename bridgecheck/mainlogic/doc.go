@@ -3,7 +3,7 @@
 // other than building the app (assignments of an app, its fields, the appended bridge
 // command), running it, and the default error report (print the error on stderr, exit
 // 1) is logic the in-process lane skips, since it runs the app without main. Each is
-// reported ([main-logic]) unless the package sets cmdbridge.Config.Prepare, the hook
+// reported ([main-logic]) unless the package sets host.Config.Prepare, the hook
 // that runs it in-process: then the statements are the result's Notes, for the driver
 // to print without counting them as findings.
 //

@@ -19,7 +19,7 @@ const Doc = `report what a program's main does around app.Run that the in-proces
 In a package main that builds its urfave/cli app, main's statements other than building
 the app, running it and the default error report (print the error, exit 1) do not run
 in-process: loading .env, formatting errors, choosing an exit status. Each is reported
-unless the package sets cmdbridge.Config.Prepare, the hook that runs them in-process.`
+unless the package sets host.Config.Prepare, the hook that runs them in-process.`
 
 // Analyzer is the mainlogic pass. Its result is a *Result.
 var Analyzer = &analysis.Analyzer{
@@ -31,14 +31,14 @@ var Analyzer = &analysis.Analyzer{
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
-// ConfigPath is the import path of cmdbridge.Config's package.
-const ConfigPath = "github.com/cmdbridge/cmdbridge"
+// ConfigPath is the import path of host.Config's package (the in-process line).
+const ConfigPath = "github.com/cmdbridge/cmdbridge/host"
 
 // Result is what main does that the in-process lane skips.
 type Result struct {
 	// Findings are reported: main's logic, no Prepare set.
 	Findings []scope.Finding
-	// Prepare is where the package sets cmdbridge.Config.Prepare (NoPos: nowhere);
+	// Prepare is where the package sets host.Config.Prepare (NoPos: nowhere);
 	// Notes are then main's logic, not reported.
 	Prepare token.Pos
 	Notes   []scope.Finding
@@ -67,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-// preparePos is where a cmdbridge.Config literal of the package sets Prepare.
+// preparePos is where a host.Config literal of the package sets Prepare.
 func preparePos(pass *analysis.Pass) token.Pos {
 	for _, f := range pass.Files {
 		var pos token.Pos

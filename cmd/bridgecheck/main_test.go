@@ -203,5 +203,5 @@ func TestDBKitProgramInPackageMain(t *testing.T) {
 	} {
 		assert.Contains(t, out, logic)
 	}
-	assert.Contains(t, out, "instead, do it in cmdbridge.Config.Prepare")
+	assert.Contains(t, out, "instead, do it in host.Config.Prepare")
 }

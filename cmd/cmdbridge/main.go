@@ -1,8 +1,10 @@
 // Command cmdbridge serves the delivery corpus as governed tools: the standalone entry
-// point (cmdbridge.Main) with the corpus's registries. Invoked under the name "delivery"
+// point (host.Main) with the corpus's registries. It is also the host of programs
+// adopted with the light line (cmdbridge.Command), which exec it as `cmdbridge
+// __adopted PROGRAM BRIDGE …` (host.Adopted). Invoked under the name "delivery"
 // (a symlink or a copy) it is the legacy multi-call CLI itself, so one binary can serve
 // as the subprocess lane. `cmdbridge wrap PROGRAM …` serves any installed urfave/cli v2
-// program instead, read from its help (cmdbridge.WrapCommand).
+// program instead, read from its help (host.WrapCommand).
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	_ "github.com/cmdbridge/cmdbridge/surface/cli/devcli" // parity and scaffold: the toolkit binary is a developer tool
@@ -25,9 +28,11 @@ func main() {
 	if filepath.Base(os.Args[0]) == "delivery" {
 		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
 	}
-	os.Exit(cmdbridge.Main(nil, &cmdbridge.Config{
-		Pack: commands.Pack, Version: commands.Version, Commands: commands.Default, Native: nativetools.Default,
-		Binary: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE", Runtime: delivery.ToolRuntime,
-		Subcommands: []*cli.Command{cmdbridge.WrapCommand(nil)},
+	os.Exit(host.Main(nil, &host.Config{
+		Config: cmdbridge.Config{
+			Pack: commands.Pack, Version: commands.Version, Binary: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
+		},
+		Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+		Subcommands: []*cli.Command{host.WrapCommand(nil)},
 	}))
 }

@@ -24,7 +24,7 @@
 //     regenerated to blank-import every domain package;
 //   - nativetools/registry.go, in an adopter's module whose discovered packages declare
 //     no *native.Registry: `var Registry = native.NewRegistry()`, the registry the tools
-//     register into, with the lines that serve it (cmdbridge.Config.Native and the two
+//     register into, with the lines that serve it (host.Config.Native and the two
 //     imports) on Config.Log. It is never rewritten.
 //
 // <domain> is the command's legacy.Command.Domain (tool.Domain(name), the part before

@@ -490,7 +490,7 @@ func docFile(t Tool, pkgPath string) ([]byte, error) {
 }
 
 // registryFile renders nativetools/registry.go: the *native.Registry a module without
-// one gets, which the scaffolded tools register into and cmdbridge.Config.Native serves.
+// one gets, which the scaffolded tools register into and host.Config.Native serves.
 func registryFile(reg Qual, local string) ([]byte, error) {
 	f := newFile(reg.Path, reg.Pkg)
 	f.HeaderComment("Written by `cmdbridge scaffold`, which found no *native.Registry in this module. It is yours:")
@@ -498,7 +498,7 @@ func registryFile(reg Qual, local string) ([]byte, error) {
 	f.PackageComment("Package nativetools holds the commands migrated to native Go: one folder per domain, each")
 	f.PackageComment("tool registering into " + reg.Name + " from init, and all/ importing every domain.")
 	f.Comment(reg.Name + " is where the migrated tools register; serve it with")
-	f.Comment("cmdbridge.Config{Native: " + reg.Short() + "} and a blank import of its all package.")
+	f.Comment("host.Config{Native: " + reg.Short() + "} and a blank import of its all package.")
 	f.Var().Id(reg.Name).Op("=").Qual(pathNative, "NewRegistry").Call()
 	return render(f, local)
 }

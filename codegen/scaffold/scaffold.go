@@ -304,7 +304,7 @@ func newRegistry(cfg Config, root, nativePath, modPath string) (target, []File, 
 		files = append(files, File{Path: path, Content: src})
 		fmt.Fprintf(cfg.Log, "scaffold: no *native.Registry variable in this module: %s declares %s for the scaffolded tools\n", filepath.ToSlash(path), reg.Short())
 	}
-	fmt.Fprintf(cfg.Log, "scaffold: serve it from your main: import %q and _ %q, and set cmdbridge.Config{Native: %s} (Config.Native)\n",
+	fmt.Fprintf(cfg.Log, "scaffold: serve it from your main: import %q and _ %q, and set host.Config{Native: %s} (host.Config.Native)\n",
 		nativePath, nativePath+"/all", reg.Short())
 	return tg, files, nil
 }
@@ -328,7 +328,7 @@ func nativeTarget(ctx context.Context, cfg Config, modPath string, d *discovery)
 				found = append(found, q.String())
 			}
 			sort.Strings(found)
-			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found in this module (%s); name the one generated tools register into, the one cmdbridge.Config.Native serves, with --registry IMPORTPATH.NAME", len(d.natives), strings.Join(found, ", "))
+			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found in this module (%s); name the one generated tools register into, the one host.Config.Native serves, with --registry IMPORTPATH.NAME", len(d.natives), strings.Join(found, ", "))
 		}
 		spec = pathNativetools + ".Register"
 	}

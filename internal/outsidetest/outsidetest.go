@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
 )
 
 // Spec says which module to build and how.
@@ -32,6 +34,9 @@ type Spec struct {
 	Packages []string
 	// Tags are build tags.
 	Tags []string
+	// InPlace builds Packages in Root/Src itself, without a copy (Edit and Adopt must be
+	// unset): the cmdbridge host, cmd/cmdbridge, is built so ([Host]).
+	InPlace bool
 	// ID names what Edit does (the shared cache of [CacheEnv] keys builds by it): two
 	// specs with the same key, Src and ID build the same program.
 	ID string
@@ -64,6 +69,9 @@ var cache sync.Map // key → *built
 // the same key get the same build when [CacheEnv] is set) and fails t when the build fails.
 func Build(t testing.TB, key string, spec Spec) Module {
 	t.Helper()
+	if spec.Adopt {
+		Host(t, spec.Root)
+	}
 	v, _ := cache.LoadOrStore(key, new(built))
 	b := v.(*built)
 	b.once.Do(func() { b.m, b.err = shared(key, spec) })
@@ -115,7 +123,12 @@ func shared(key string, spec Spec) (Module, error) {
 // build copies the module into tmp/src, edits and builds it into tmp/bin.
 func build(tmp string, spec Spec) (Module, error) {
 	m := Module{Dir: filepath.Join(tmp, "src"), Bin: filepath.Join(tmp, "bin")}
-	if err := os.CopyFS(m.Dir, os.DirFS(filepath.Join(spec.Root, spec.Src))); err != nil {
+	if spec.InPlace {
+		if spec.Edit != nil || spec.Adopt {
+			return m, fmt.Errorf("an in-place build edits nothing")
+		}
+		m.Dir = filepath.Join(spec.Root, spec.Src)
+	} else if err := os.CopyFS(m.Dir, os.DirFS(filepath.Join(spec.Root, spec.Src))); err != nil {
 		return m, err
 	}
 	if spec.Edit != nil {
@@ -148,9 +161,24 @@ func build(tmp string, spec Spec) (Module, error) {
 	return m, nil
 }
 
+// Host builds the cmdbridge host (cmd/cmdbridge of the repository at root), which a
+// program adopted with the light line execs to serve its commands, and points
+// adopted.HostEnv at it in this process's environment, so every adopted program a test
+// starts finds it (as `go install` would put it on an adopter's $PATH). It returns the
+// host's path. [Build] calls it for every adopted module.
+func Host(t testing.TB, root string) string {
+	t.Helper()
+	m := Build(t, "cmdbridge-host", Spec{Root: root, InPlace: true, Packages: []string{"./cmd/cmdbridge"}})
+	exe := m.Exe("cmdbridge")
+	hostEnvOnce.Do(func() { os.Setenv(adopted.HostEnv, exe) })
+	return exe
+}
+
+var hostEnvOnce sync.Once
+
 // OneLine is an Edit that adopts cmdbridge in one line: it inserts line after the first
-// line of file (relative to the module) that contains anchor, and adds the cmdbridge
-// import to the file.
+// line of file (relative to the module) that contains anchor, and adds the imports of
+// cmdbridge and host to the file, each when line names it.
 func OneLine(file, anchor, line string) func(dir string) error {
 	return func(dir string) error {
 		path := filepath.Join(dir, file)
@@ -172,17 +200,32 @@ func OneLine(file, anchor, line string) func(dir string) error {
 			return fmt.Errorf("%s: no import block", file)
 		}
 		j += len(imp)
-		out = append(out[:j:j], append([]byte("\t\"github.com/cmdbridge/cmdbridge\"\n"), out[j:]...)...)
+		var imports []byte
+		for _, pkg := range []string{"cmdbridge", "host"} {
+			if strings.Contains(line, pkg+".") {
+				imports = fmt.Appendf(imports, "\t%q\n", packages[pkg])
+			}
+		}
+		out = append(out[:j:j], append(imports, out[j:]...)...)
 		return os.WriteFile(path, out, 0o644)
 	}
 }
 
-// DBKit is the Spec of testdata/dbkit adopted in one line (cmdbridge.Command(cfg) with
-// cfg the Go expression given, "nil" for none), built as bin/dbkit.
-func DBKit(root, cfg string) Spec {
+// packages are the import paths OneLine adds.
+var packages = map[string]string{"cmdbridge": adopted.Module, "host": adopted.Module + "/host"}
+
+// DBKit is the Spec of testdata/dbkit adopted with the light line (cmdbridge.Command(cfg)
+// with cfg the Go expression given, "nil" for none), built as bin/dbkit.
+func DBKit(root, cfg string) Spec { return dbkit(root, "cmdbridge.Command("+cfg+")") }
+
+// DBKitHost is the Spec of testdata/dbkit adopted with the in-process line
+// (host.Command(cfg), cfg a *host.Config expression), built as bin/dbkit.
+func DBKitHost(root, cfg string) Spec { return dbkit(root, "host.Command("+cfg+")") }
+
+func dbkit(root, call string) Spec {
 	return Spec{
-		Root: root, Src: "testdata/dbkit", Adopt: true, ID: cfg,
-		Edit: OneLine("main.go", "app := newApp()", "app.Commands = append(app.Commands, cmdbridge.Command("+cfg+")) // the one added line"),
+		Root: root, Src: "testdata/dbkit", Adopt: true, ID: call,
+		Edit: OneLine("main.go", "app := newApp()", "app.Commands = append(app.Commands, "+call+") // the one added line"),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,16 @@ type Host struct {
 	// Name is the command line's name in help and messages (default "cmdbridge"; an
 	// adopter's bridge subcommand says "gizmo bridge").
 	Name string
+	// Executable is the program that re-launches this command line (mcp enable's host
+	// entry, the sandbox runner), with Self after it. Empty: this executable. A program
+	// adopted with the light line (cmdbridge.Command) execs the cmdbridge host, which
+	// names the program here, so what it writes launches the program, not the host.
+	Executable string
+	// Adopted says this command line serves a program adopted with the light line
+	// (cmdbridge.Command) from the cmdbridge host: the developer commands, which work on
+	// the program's own Go (its native handlers), are not offered, and asking for one
+	// says how to build the program with them (DevTag), which serves in-process.
+	Adopted bool
 	// Self are the argv words after this executable that reach this command line (nil
 	// for a standalone binary; ["bridge"] for a subcommand): `mcp enable` and the
 	// sandbox runner re-launch the executable with them.
@@ -193,7 +204,7 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 			evidenceCommand(),
 			mcpCommand(),
 			versionCommand(),
-		}, append(extraCommands(), host.Extra...)...),
+		}, append(extraCommands(host), host.Extra...)...),
 	}
 }
 
@@ -207,10 +218,14 @@ func register(newCommand func() *ucli.Command) { extensions = append(extensions,
 
 // extraCommands builds the registered subcommands sorted by name, so --help is stable
 // whatever the init order.
-func extraCommands() []*ucli.Command {
+// A host serving a program adopted with the light line (Host.Adopted) leaves the
+// developer commands out, since they need the program's own Go.
+func extraCommands(host Host) []*ucli.Command {
 	out := make([]*ucli.Command, 0, len(extensions))
 	for _, f := range extensions {
-		out = append(out, f())
+		if cmd := f(); !host.Adopted || !slices.Contains(devCommands, cmd.Name) {
+			out = append(out, cmd)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -37,7 +37,7 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 		LookupEnv: os.LookupEnv,
 		Runtime:   hostOf(c).Runtime,
 		Approver:  terminalApprover(c.App.Reader, c.App.ErrWriter),
-		Sandbox:   &lazySandbox{self: hostOf(c).Self},
+		Sandbox:   &lazySandbox{host: hostOf(c)},
 	}
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
 	if err != nil {
@@ -115,7 +115,7 @@ func terminalApprover(in io.Reader, out io.Writer) kernel.Approver {
 // call never pay for the host probe (two bwrap spawns). The runner is this executable's
 // hidden SandboxRunCommand.
 type lazySandbox struct {
-	self   []string // Host.Self: the words that reach this command line
+	host   Host // its Executable and Self re-launch this command line
 	once   sync.Once
 	runner *sandbox.Runner
 	err    error
@@ -123,12 +123,12 @@ type lazySandbox struct {
 
 func (l *lazySandbox) get() (*sandbox.Runner, error) {
 	l.once.Do(func() {
-		exe, err := os.Executable()
+		exe, err := executable(l.host)
 		if err != nil {
 			l.err = fmt.Errorf("sandbox runner: %w", err)
 			return
 		}
-		runner := append(append([]string{exe}, l.self...), SandboxRunCommand)
+		runner := append(append([]string{exe}, l.host.Self...), SandboxRunCommand)
 		l.runner, l.err = sandbox.New(sandbox.Options{Runner: runner})
 	})
 	return l.runner, l.err

@@ -132,7 +132,7 @@ func mcpEnableCommand() *ucli.Command {
 			}
 			ntools := len(k.Tools())
 			_ = k.Close()
-			exe, err := executable()
+			exe, err := executable(hostOf(c))
 			if err != nil {
 				return failed("%v", err)
 			}
@@ -208,7 +208,7 @@ func mcpDisableCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			exe, err := executable()
+			exe, err := executable(hostOf(c))
 			if err != nil {
 				return failed("%v", err)
 			}
@@ -260,7 +260,7 @@ func mcpListCommand() *ucli.Command {
 			if err != nil {
 				return failed("%v", err)
 			}
-			exe, err := executable()
+			exe, err := executable(hostOf(c))
 			if err != nil {
 				return failed("%v", err)
 			}
@@ -408,8 +408,12 @@ func hostTarget(c *ucli.Context) (mcphost.Target, string, error) {
 	return t, ws, nil
 }
 
-// executable is the absolute path of this binary, which the host will launch.
-func executable() (string, error) {
+// executable is the absolute path of the program that re-launches this command line
+// (Host.Executable, else this binary), which the MCP host will launch.
+func executable(h Host) (string, error) {
+	if h.Executable != "" {
+		return filepath.Abs(h.Executable)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("cannot find this executable: %w", err)

@@ -12,30 +12,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/effect"
 )
 
 // Effects is what a command of a tree declares it does (a leaf has no Metadata of its
-// own: cli.Command has none): the keys [MetaReadOnly], [MetaDestructive], [MetaIdempotent], [MetaOpenWorld],
-// [MetaNetwork], [MetaRunsCode] and [MetaEffects] in one value. The zero Effects declares
-// a command that writes but destroys nothing.
-type Effects struct {
-	// ReadOnly: the command never writes.
-	ReadOnly bool `json:"read_only,omitempty"`
-	// Destructive: the command may delete or overwrite data.
-	Destructive bool `json:"destructive,omitempty"`
-	// Idempotent: repeating a call with the same input changes nothing more.
-	Idempotent bool `json:"idempotent,omitempty"`
-	// OpenWorld: the command reaches beyond the workspace's own data.
-	OpenWorld bool `json:"open_world,omitempty"`
-	// Network: the command may reach the network (implies OpenWorld).
-	Network bool `json:"network,omitempty"`
-	// RunsCode: the command runs code the workspace defines or the caller passes, as
-	// processes of their own (implies OpenWorld, excludes ReadOnly).
-	RunsCode bool `json:"runs_code,omitempty"`
-	// Inputs narrow the effect for the inputs they describe (a dry run is read-only),
-	// as [MetaEffects] does; the fields above stay the worst case.
-	Inputs []tool.Effect `json:"inputs,omitempty"`
-}
+// own: cli.Command has none): the keys [MetaReadOnly], [MetaDestructive], [MetaIdempotent],
+// [MetaOpenWorld], [MetaNetwork], [MetaRunsCode] and [MetaEffects] in one value. It is the
+// light package effect's, which an adopter's program links without this package.
+type Effects = effect.Declared
 
 // MetaUndeclared (bool) marks a tree leaf that declares no effect, neither in its own
 // Metadata nor in [TreeOptions.Effects]: [FromApp] then declares it destructive and open
@@ -56,7 +40,7 @@ func declaresEffect(meta map[string]any) bool {
 }
 
 // meta is e as Metadata keys; a nil value removes the key.
-func (e Effects) meta() map[string]any {
+func effectMeta(e Effects) map[string]any {
 	m := map[string]any{
 		MetaReadOnly: e.ReadOnly, MetaDestructive: e.Destructive, MetaIdempotent: e.Idempotent,
 		MetaOpenWorld: e.OpenWorld, MetaNetwork: e.Network, MetaRunsCode: e.RunsCode,
@@ -66,20 +50,6 @@ func (e Effects) meta() map[string]any {
 		m[MetaEffects] = append([]tool.Effect(nil), e.Inputs...)
 	}
 	return m
-}
-
-// check refuses what no command can be: read-only and destructive, read-only and
-// running workspace code.
-func (e Effects) check() error {
-	switch {
-	case e.ReadOnly && e.Destructive:
-		return fmt.Errorf("read-only and destructive at once")
-	case e.ReadOnly && e.RunsCode:
-		return fmt.Errorf("read-only but runs workspace code")
-	case e.ReadOnly && len(e.Inputs) > 0:
-		return fmt.Errorf("read-only with inputs that narrow it (a read-only command has none)")
-	}
-	return nil
 }
 
 // ParseEffects reads the YAML form of a tree's effects: one key, effects, mapping a tool
@@ -127,7 +97,7 @@ func newEffectTable(table map[string]Effects) (*effectTable, error) {
 		if !doublestar.ValidatePattern(pattern) {
 			return nil, fmt.Errorf("effects: %q is not a tool name or doublestar glob", pattern)
 		}
-		if err := e.check(); err != nil {
+		if err := e.Check(); err != nil {
 			return nil, fmt.Errorf("effects %s: %w", pattern, err)
 		}
 	}
@@ -142,7 +112,7 @@ func newEffectTable(table map[string]Effects) (*effectTable, error) {
 func (t *effectTable) overlay(name string, meta map[string]any) (map[string]any, error) {
 	if e, ok := t.table[name]; ok {
 		t.used[name] = true
-		return e.meta(), nil
+		return effectMeta(e), nil
 	}
 	var best []string
 	bestScore := -1
@@ -170,7 +140,7 @@ func (t *effectTable) overlay(name string, meta map[string]any) (map[string]any,
 			return nil, fmt.Errorf("effects of %s: %q and %q match it as specifically and declare differently (name the tool)", name, best[0], p)
 		}
 	}
-	return t.table[best[0]].meta(), nil
+	return effectMeta(t.table[best[0]]), nil
 }
 
 // unused is an error naming the entries that matched no leaf: a typo must not leave a

@@ -72,7 +72,7 @@ var rules = map[string]rule{
 	},
 	RuleMainLogic: {
 		why:     "main() runs it around app.Run, but the in-process lane runs your app without main(), so there it is skipped: a .env left unread, an error printed or an exit status chosen otherwise than your program does",
-		instead: "do it in cmdbridge.Config.Prepare (run before each in-process run with its arguments; its finish maps Run's error to what main prints and the exit status), or keep the commands that need it off the in-process lane",
+		instead: "do it in host.Config.Prepare (run before each in-process run with its arguments; its finish maps Run's error to what main prints and the exit status), or keep the commands that need it off the in-process lane",
 	},
 	RuleNativeGlobal: {
 		why:     "native tools run concurrently in the host process, where process globals belong to nobody (the adapter swaps them during legacy runs)",

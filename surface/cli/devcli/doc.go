@@ -7,7 +7,9 @@
 //
 // The corpus binary (cmd/cmdbridge) imports it. An adopter imports it from a file of
 // their main package built only under the cmdbridge_dev tag (cli.DevTag), and runs the
-// commands with `go run -tags cmdbridge_dev . bridge parity` (docs/adopt.md).
+// commands with `go run -tags cmdbridge_dev . bridge parity` (docs/adopt.md). It links
+// package host, so in that build the light line (cmdbridge.Command) serves in-process,
+// where the commands are, instead of exec the cmdbridge host.
 //
 // Invariants:
 //
@@ -15,3 +17,5 @@
 //     exit statuses 0, 1 and 2, output on the writers handed to cli.Main.
 //   - Nothing but this package's init registers them; surface/cli never imports it.
 package devcli
+
+import _ "github.com/cmdbridge/cmdbridge/host" // the light line serves in-process where the developer commands are

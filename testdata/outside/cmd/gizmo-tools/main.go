@@ -7,16 +7,19 @@ import (
 
 	"example.com/gizmo/app"
 	"github.com/cmdbridge/cmdbridge"
+	"github.com/cmdbridge/cmdbridge/host"
 	_ "github.com/cmdbridge/cmdbridge/surface/cli/devcli" // a tools binary: parity and scaffold too (gizmo itself stays light)
 )
 
 func main() {
-	os.Exit(cmdbridge.Main(app.New, &cmdbridge.Config{
+	os.Exit(host.Main(app.New, &host.Config{
+		Config: cmdbridge.Config{
+			// text upper prints its words, whatever they begin with.
+			LeadingDash: map[string][]string{"text:upper": {"WORD"}},
+			// What each command does (app/effects.yaml).
+			EffectsYAML: app.Effects,
+		},
 		// Our own reading: these never leave the process themselves (text count does).
 		InProcess: []string{"notes:{list,show,export,rm}", "text:upper", "version"},
-		// text upper prints its words, whatever they begin with.
-		LeadingDash: map[string][]string{"text:upper": {"WORD"}},
-		// What each command does (app/effects.yaml).
-		EffectsYAML: app.Effects,
 	}))
 }

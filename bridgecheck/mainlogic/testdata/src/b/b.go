@@ -1,17 +1,17 @@
-// Command b sets cmdbridge.Config.Prepare: main's logic is a note, not a finding.
+// Command b sets host.Config.Prepare: main's logic is a note, not a finding.
 package main
 
 import (
 	"os"
 
-	"github.com/cmdbridge/cmdbridge"
+	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/urfave/cli/v2"
 )
 
 func main() {
 	loadEnv()
 	app := newApp()
-	app.Commands = append(app.Commands, cmdbridge.Command(&cmdbridge.Config{
+	app.Commands = append(app.Commands, host.Command(&host.Config{
 		New: newApp,
 		Prepare: func(args []string) func(error) int {
 			loadEnv()

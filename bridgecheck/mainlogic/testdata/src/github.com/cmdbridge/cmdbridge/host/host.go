@@ -1,5 +1,5 @@
-// Package cmdbridge is a minimal stand-in: only Config and Command.
-package cmdbridge
+// Package host is a minimal stand-in: only Config and Command.
+package host
 
 import "github.com/urfave/cli/v2"
 

@@ -1,4 +1,4 @@
-package cmdbridge
+package host
 
 import (
 	"context"
@@ -10,19 +10,19 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
 	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool/legacy/helptree"
 )
 
-// bridgeUsage begins the usage of the bridge subcommand ([Command]): wrapping a program
-// that adopted cmdbridge leaves its bridge out by it, whatever its name.
-const bridgeUsage = "serve this program's commands as governed tools"
-
 // wrappedReason is the finding of every wrapped tool: why it never runs in-process.
 const wrappedReason = "wrapped: read from the program's help, so only the program can run it (subprocess lane)"
 
-// wrapped is what [Wrap] learned beyond the app: the warnings per tool.
-type wrapped struct {
+// described is what [Wrap] or [Adopted] learned beyond the app, which describes the
+// program's commands but cannot run them: why they never run in-process, and the
+// warnings per tool.
+type described struct {
+	reason   string
 	warnings map[string][]string
 }
 
@@ -119,7 +119,7 @@ func wrapOptions(name string, cfg *Config, args []string) (Config, []string, err
 // `mcp`); the exit status is returned. Config.Commands, Tiers, InProcess, New and
 // Prepare do not apply (there is no Go to run in-process); cfg may be nil.
 //
-//	os.Exit(cmdbridge.Wrap("dbkit", os.Args[1:], nil))
+//	os.Exit(host.Wrap("dbkit", os.Args[1:], nil))
 func Wrap(program string, args []string, cfg *Config) int {
 	return wrap("cmdbridge wrap", program, args, os.Stdout, os.Stderr, cfg)
 }
@@ -137,14 +137,14 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 		return bridgecli.ExitUsage
 	}
 	tree, err := helptree.Discover(context.Background(), program, helptree.Options{
-		Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, bridgeUsage) },
+		Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, adopted.BridgeUsage) },
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return bridgecli.ExitFailed
 	}
 	c.Binary, c.Subcommands = tree.Program, nil
-	c.wrapped = &wrapped{warnings: tree.Warnings()}
+	c.described = &described{reason: wrappedReason, warnings: tree.Warnings()}
 	host, err := c.host(tree.App, tree.App(), true, tree.Program)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %s: %v\n", name, program, err)

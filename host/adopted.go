@@ -1,0 +1,117 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge"
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
+)
+
+// adoptedReason is the finding of every tool of a program adopted with the light line:
+// why it never runs in-process here.
+const adoptedReason = "adopted with cmdbridge.Command: the cmdbridge host serves it and the program runs each call itself (subprocess lane); host.Command runs vouched-for commands in-process"
+
+// init makes the light line (cmdbridge.Command) serve in-process in a program that
+// links this package: the serving stack is in the program already.
+func init() {
+	adopted.InProcess = func(ctx *cli.Context, bridge string, cfg any) error {
+		c := Config{Config: cfg.(cmdbridge.Config)}
+		c.Name = bridge
+		return Command(&c).Action(ctx)
+	}
+}
+
+// Adopted serves a program adopted with the light line (cmdbridge.Command), which
+// execs the host as `cmdbridge __adopted PROGRAM BRIDGE ARGS…`: args are PROGRAM (the
+// adopted executable), BRIDGE (its bridge subcommand's name) and the bridge's command
+// line. The program's app and configuration come from its manifest (`PROGRAM BRIDGE
+// __manifest`); every call runs PROGRAM with the leaf's path, and what re-launches this
+// command line (mcp enable's entry, the sandbox runner) is `PROGRAM BRIDGE …`, never
+// the host. It returns the exit status.
+func Adopted(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 2 {
+		fmt.Fprintf(stderr, "cmdbridge %s: PROGRAM and BRIDGE are missing: this is how a program adopted with cmdbridge.Command starts its host (`PROGRAM bridge …` runs it)\n", adopted.HostWord)
+		return bridgecli.ExitUsage
+	}
+	program, bridge, rest := args[0], args[1], args[2:]
+	title := filepath.Base(program) + " " + bridge
+	m, err := readManifest(program, bridge)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", title, err)
+		return bridgecli.ExitFailed
+	}
+	var c Config
+	if len(m.Config) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(m.Config))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c.Config); err != nil {
+			fmt.Fprintf(stderr, "%s: the program's configuration: %v (was it built with a newer cmdbridge? %s)\n", title, err, adopted.InstallHint(m.Version))
+			return bridgecli.ExitFailed
+		}
+	}
+	stub := func(path []string) cli.ActionFunc {
+		return func(*cli.Context) error {
+			return cli.Exit(fmt.Sprintf("%s: this command was read from %s's manifest and only describes it: run the program itself (the subprocess lane)",
+				strings.Join(append([]string{bridge}, path...), " "), program), 70)
+		}
+	}
+	newApp := func() *cli.App { return m.App.App(stub) }
+	app := newApp()
+	if c.Binary == "" {
+		c.Binary = program
+	}
+	c.described = &described{reason: adoptedReason}
+	h, err := c.host(newApp, app, true, program)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", title, err)
+		return bridgecli.ExitFailed
+	}
+	h.Name = app.Name + " " + bridge
+	h.Executable, h.Self = program, []string{bridge}
+	h.Adopted = true
+	return bridgecli.Main(append([]string{h.Name}, rest...), stdout, stderr, h)
+}
+
+// manifestEnv are the only variables `PROGRAM BRIDGE __manifest` gets: a flag's value
+// taken from the environment (or from a .env file the program's main loads from the
+// working directory) is not its default, and a secret must never become a schema's.
+var manifestEnv = []string{"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "SYSTEMROOT"}
+
+// readManifest runs `program bridge __manifest` and decodes what it prints. The
+// program runs its own main first, as on any call, with an empty stdin, in an empty
+// directory, and with only the variables of manifestEnv.
+func readManifest(program, bridge string) (*adopted.Manifest, error) {
+	dir, err := os.MkdirTemp("", "cmdbridge-manifest-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var out, errOut bytes.Buffer
+	cmd := exec.CommandContext(context.Background(), program, bridge, adopted.ManifestWord)
+	cmd.Stdout, cmd.Stderr, cmd.Dir = &out, &errOut, dir
+	cmd.Env = []string{}
+	for _, k := range manifestEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errOut.String())
+		if msg == "" {
+			msg = strings.TrimSpace(out.String())
+		}
+		return nil, fmt.Errorf("reading the program's manifest (%s %s %s): %v: %s", program, bridge, adopted.ManifestWord, err, msg)
+	}
+	return adopted.Decode(out.Bytes())
+}

@@ -1,0 +1,342 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge"
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+// Config is what the in-process line ([Command], [Main]) is configured with: the
+// adopter's [cmdbridge.Config], which says how the commands become tools, and what only a
+// program that links the serving stack can use — its own Go run in-process, native
+// implementations, registries of legacy commands. Every field is optional.
+type Config struct {
+	cmdbridge.Config
+	// Commands are legacy commands registered one app per command (the corpus's shape),
+	// served besides (or, for [Main] with a nil constructor, instead of) the app's tree.
+	Commands *legacy.Registry
+	// Native are native implementations of some tools, with their routes
+	// (native.Registry.SetRoutes). Default: none.
+	Native *native.Registry
+	// Tiers is a tier table written by `bridgecheck -tiers` in your repository (embed
+	// it): commands it judged safe may run in-process, the others never do.
+	Tiers []byte
+	// InProcess is your own verdict: tools (names or doublestar globs over them, "*" for
+	// all) that may run in-process on the adapter lane although no tier table judged
+	// them. List only commands you know never end the process themselves (os.Exit,
+	// log.Fatal or cli.Show*AndExit called directly): the others stay on the subprocess
+	// lane. A verdict of the tier table wins over it.
+	InProcess []string
+	// New builds the app [Command] is appended to, fresh on every call, as your main
+	// builds it before appending the bridge (your newApp): with it, the tools you vouch
+	// for (InProcess, Tiers) run in-process. Without it, every call of [Command] runs on
+	// the subprocess lane, since the running app cannot be run twice. [Main] takes its
+	// constructor as an argument and ignores New.
+	New func() *cli.App
+	// Prepare is what your main does around app.Run, for the runs that skip your main:
+	// the in-process lane and [Main] re-running the app. It runs before each, with the
+	// run's arguments (os.Args[1:]: the command's path, flags and positionals, as your
+	// main would see them), where your main loads a .env file or pre-parses a flag; it
+	// returns finish, which takes the error Run returned (nil on success), prints what
+	// your main prints and returns the exit status your main exits with. A nil finish
+	// (or a nil Prepare): print a non-nil error and a newline on stderr, exit 1.
+	//
+	// Prepare and finish run inside the in-process run, one run at a time: os.Args,
+	// os.Stdout/os.Stderr (the run's capture) and the working directory (the workspace)
+	// are the run's. They may set environment variables (os.Setenv): the lane puts the
+	// whole environment back when the run ends, and subprocesses started meanwhile
+	// inherit the host's environment, not the run's. They must not call os.Exit (return
+	// the status instead) nor leave goroutines running.
+	Prepare func(args []string) (finish func(err error) int)
+	// OnError handles the error the app's Run returns on the in-process lane and when
+	// [Main] re-runs the app; the run then exits 1.
+	//
+	// Deprecated: use Prepare, whose finish also chooses the exit status:
+	// Prepare: func([]string) func(error) int { return finish } with finish calling
+	// your OnError and returning 1 when the error is not nil. Ignored when Prepare is set.
+	OnError func(err error)
+	// Runtime builds the clock and id source of a native call from its environment (nil:
+	// wall clock and random ids).
+	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
+	// Subcommands are more subcommands of the command line, such as [WrapCommand]
+	// (cmd/cmdbridge has it). Default: none.
+	Subcommands []*cli.Command
+
+	// described is set when the app was read from outside the program ([Wrap] from its
+	// help, [Adopted] from its manifest): only the program can run it.
+	described *described
+	// effectsFile is the absolute path of `wrap --effects FILE`: re-launches of the
+	// command line (mcp enable's host entry, the sandbox runner) pass it on.
+	effectsFile string
+}
+
+// Effects is what one command declares it does ([cmdbridge.Effects]).
+type Effects = cmdbridge.Effects
+
+// startEnviron is the environment the program was started with, read when this package
+// is initialised, before the program's main runs: the subprocess lane starts its
+// children from it, so what main does to its own environment before the bridge runs
+// (a .env loaded by a pre-parser of os.Args) does not reach them as if the caller had
+// set it. Never written after.
+var startEnviron = os.Environ()
+
+// programWord is the hidden first argument with which a standalone [Main] runs the app
+// itself: the subprocess lane's argv when no program binary is installed.
+const programWord = "__program"
+
+// Command is the in-process line: the bridge subcommand to append to your app's
+// Commands, serving from inside your program:
+//
+//	app.Commands = append(app.Commands, host.Command(&host.Config{New: newApp, InProcess: []string{"status"}}))
+//
+// `yourprogram bridge tools|call|batch|serve|mcp|status|evidence|token` then serves
+// every other leaf command of the app as a tool; the tools you vouch for run
+// in-process (with Config.New), native implementations (Config.Native) natively, and
+// the others on the subprocess lane, which runs your program itself with the leaf's
+// path. It links the serving stack into your program, which costs every ordinary run
+// (docs/adopt.md, "What adopting costs"); cmdbridge.Command serves the same tools from
+// the cmdbridge host and costs nothing. cfg may be nil. The developer commands (parity,
+// scaffold) are not linked into your program unless it imports surface/cli/devcli, as
+// docs/adopt.md does under a build tag.
+func Command(cfg *Config) *cli.Command {
+	c := config(cfg)
+	name := c.Name
+	if name == "" {
+		name = "bridge"
+	}
+	return &cli.Command{
+		Name:            name,
+		Usage:           adopted.BridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
+		SkipFlagParsing: true,
+		HideHelp:        true,
+		Action: func(ctx *cli.Context) error {
+			if ctx.Args().Len() == 1 && ctx.Args().First() == adopted.ManifestWord {
+				return cmdbridge.Command(&c.Config).Action(ctx) // the same manifest as the light line's
+			}
+			app := ctx.App
+			exe, err := os.Executable()
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
+			}
+			newApp := func() *cli.App { return app }
+			if c.New != nil {
+				newApp = c.New
+			}
+			host, err := c.host(newApp, app, true, exe)
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
+			}
+			host.Name = app.Name + " " + name
+			host.Self = []string{name}
+			args := append([]string{host.Name}, ctx.Args().Slice()...)
+			if code := bridgecli.Main(args, app.Writer, errWriter(app), host); code != 0 {
+				return cli.Exit("", code)
+			}
+			return nil
+		},
+	}
+}
+
+// Main is the standalone entry point for a program you can import but not change: it
+// serves the command tree of the app newApp builds (a fresh app per call), plus
+// cfg.Commands, and returns the exit status.
+//
+//	func main() { os.Exit(host.Main(app.New, nil)) }
+func Main(newApp func() *cli.App, cfg *Config) int {
+	c := config(cfg)
+	if newApp != nil && len(os.Args) > 1 && os.Args[1] == programWord {
+		return c.runProgram(newApp, os.Args[2:])
+	}
+	if len(os.Args) > 1 && os.Args[1] == adopted.HostWord {
+		return Adopted(os.Args[2:], os.Stdout, os.Stderr)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
+		return bridgecli.ExitFailed
+	}
+	var app *cli.App
+	if newApp != nil {
+		app = newApp()
+	}
+	host, err := c.host(newApp, app, false, exe)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
+		return bridgecli.ExitFailed
+	}
+	host.Name = filepath.Base(os.Args[0])
+	return bridgecli.Main(os.Args, os.Stdout, os.Stderr, host)
+}
+
+func config(cfg *Config) Config {
+	if cfg == nil {
+		return Config{}
+	}
+	return *cfg
+}
+
+// host builds the command line's Host: the tree of app (when there is one) and
+// c.Commands as one registry, the tier table applied, and the subprocess lane. live says
+// newApp returns the running app (the bridge subcommand), which can be described but
+// never run again in-process.
+func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string) (bridgecli.Host, error) {
+	reg := legacy.NewRegistry()
+	if c.Commands != nil {
+		for _, cmd := range c.Commands.All() {
+			if err := reg.Add(cmd); err != nil {
+				return bridgecli.Host{}, err
+			}
+		}
+	}
+	h := bridgecli.Host{
+		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
+		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
+		Environ:         slices.Clone(startEnviron),
+		SuperviseParity: true, // a program's main: os.Args is the command line
+	}
+	if app != nil {
+		effects, err := c.effects()
+		if err != nil {
+			return bridgecli.Host{}, err
+		}
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil,
+			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects, NoArgs: c.NoArgs}
+		if live {
+			bridge := c.Name
+			if bridge == "" {
+				bridge = "bridge"
+			}
+			opts.Skip = func(cmd *cli.Command) bool { return cmd.Name == bridge }
+		}
+		if c.described != nil {
+			opts.Skip, opts.Warnings, opts.LiveReason = nil, c.described.warnings, c.described.reason
+		}
+		if err := reg.AddApp(newApp, opts); err != nil {
+			return bridgecli.Host{}, err
+		}
+		if h.Version == "" {
+			h.Version = app.Version
+		}
+		h.Program = app.Name
+		switch {
+		case h.Binary != "":
+		case live:
+			h.Binary = exe
+		case !installed(app.Name, exe):
+			h.Binary, h.Prefix = exe, []string{programWord}
+		}
+	}
+	if app == nil && (len(c.Effects) > 0 || len(c.EffectsYAML) > 0) {
+		return bridgecli.Host{}, fmt.Errorf("effects: Config.Effects declares the leaves of an app's command tree, and there is no app")
+	}
+	if h.Program == "" && c.Binary != "" {
+		h.Program = filepath.Base(c.Binary)
+	}
+	var table legacy.Table
+	if len(c.Tiers) > 0 {
+		var err error
+		if table, err = legacy.ParseTiers(c.Tiers); err != nil {
+			return bridgecli.Host{}, err
+		}
+	}
+	// Your own verdicts come after the table's command verdicts and before its package
+	// verdicts, which judge a whole package by its worst finding.
+	verdicts := legacy.Tiers{}
+	for _, cmd := range reg.All() {
+		for _, pattern := range c.InProcess {
+			if ok, err := doublestar.Match(pattern, cmd.Name); err != nil {
+				return bridgecli.Host{}, fmt.Errorf("in-process pattern %q: %w", pattern, err)
+			} else if ok && cmd.Tier == "" {
+				verdicts[cmd.Name] = legacy.Verdict{Tier: legacy.TierInProcess}
+			}
+		}
+	}
+	maps.Copy(verdicts, table.Commands)
+	table.Commands = verdicts
+	if err := reg.SetTiers(table); err != nil {
+		return bridgecli.Host{}, err
+	}
+	return h, nil
+}
+
+// effects is Effects and EffectsYAML in one table.
+func (c Config) effects() (map[string]Effects, error) {
+	parsed, err := legacy.ParseEffects(c.EffectsYAML)
+	if err != nil {
+		return nil, err
+	}
+	out := maps.Clone(c.Effects)
+	if out == nil {
+		out = map[string]Effects{}
+	}
+	for k, e := range parsed {
+		if _, ok := out[k]; ok {
+			return nil, fmt.Errorf("effects: %q is declared in both Effects and EffectsYAML", k)
+		}
+		out[k] = e
+	}
+	return out, nil
+}
+
+// installed reports whether the program name is an executable next to exe or on $PATH.
+func installed(name, exe string) bool {
+	if st, err := os.Stat(filepath.Join(filepath.Dir(exe), name)); err == nil && !st.IsDir() {
+		return true
+	}
+	_, err := exec.LookPath(name)
+	return err == nil
+}
+
+// runProgram runs the app as the program itself would: os.Args[0] is its name (urfave/cli
+// derives help names from it), c.Prepare runs first, and its finish (or c.OnError) maps
+// the error Run returns to the exit status.
+func (c Config) runProgram(newApp func() *cli.App, args []string) int {
+	app := newApp()
+	os.Args = append([]string{app.Name}, args...)
+	finish := legacy.DefaultFinish
+	if prepare := c.prepare(); prepare != nil {
+		if f := prepare(args); f != nil {
+			finish = f
+		}
+	}
+	return finish(app.RunContext(context.Background(), os.Args))
+}
+
+// prepare is c.Prepare, or the Prepare that c.OnError amounts to (nil: neither is set).
+func (c Config) prepare() func(args []string) func(error) int {
+	if c.Prepare != nil || c.OnError == nil {
+		return c.Prepare
+	}
+	onError := c.OnError
+	finish := func(err error) int {
+		if err == nil {
+			return 0
+		}
+		onError(err)
+		return bridgecli.ExitFailed
+	}
+	return func([]string) func(error) int { return finish }
+}
+
+func errWriter(app *cli.App) io.Writer {
+	if app.ErrWriter != nil {
+		return app.ErrWriter
+	}
+	return os.Stderr
+}

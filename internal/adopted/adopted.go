@@ -1,0 +1,115 @@
+// Package adopted is the contract between a program adopted with the light line
+// (cmdbridge.Command) and the cmdbridge host that serves it: the hidden words, the
+// variable naming the host, and the manifest the program prints of itself. Both sides
+// link it, so it is light: the standard library, urfave/cli and apptree only, and
+// nothing at init.
+//
+// The flow: `prog bridge ARGS…` execs `cmdbridge __adopted PROG bridge ARGS…` (the
+// host found through [HostEnv] or $PATH) with the environment prog was started with;
+// the host runs `PROG bridge __manifest`, rebuilds the program's app from the
+// manifest, and serves it with every call running PROG itself (the subprocess lane).
+//
+// Invariants:
+//
+//   - A host refuses a manifest of a newer [Format] than its own, naming the version to
+//     install; it never guesses at fields it does not know.
+//   - The manifest holds no function and no secret: the app's shape and the
+//     adopter's declarative configuration only.
+package adopted
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/internal/apptree"
+)
+
+const (
+	// ManifestWord is the hidden argument after the bridge subcommand that prints the
+	// manifest: `prog bridge __manifest`.
+	ManifestWord = "__manifest"
+	// HostWord is the hidden first argument of the cmdbridge host that serves an
+	// adopted program: `cmdbridge __adopted PROG BRIDGE ARGS…`.
+	HostWord = "__adopted"
+	// HostEnv names the variable holding the path of the cmdbridge host; unset, the
+	// program looks "cmdbridge" up on $PATH.
+	HostEnv = "CMDBRIDGE_HOST"
+	// Module is cmdbridge's module path; HostPackage the host's main package.
+	Module      = "github.com/cmdbridge/cmdbridge"
+	HostPackage = Module + "/cmd/cmdbridge"
+	// BridgeUsage begins the usage of the bridge subcommand, whichever line made it:
+	// wrapping an adopted program leaves its bridge out by it, whatever its name.
+	BridgeUsage = "serve this program's commands as governed tools"
+	// Format is the manifest's shape; a host refuses a newer one.
+	Format = 1
+)
+
+// InProcess, when set, serves the light line's command line inside the program, as
+// host.Command does: package host sets it when it is initialised, so a program that
+// links the serving stack anyway (a build with the developer commands, which import
+// it) uses it rather than exec the host. cfg is the line's cmdbridge.Config.
+var InProcess func(ctx *cli.Context, bridge string, cfg any) error
+
+// Manifest is what `prog bridge __manifest` prints: the program's app, the bridge's
+// name and the adopter's configuration (cmdbridge.Config as JSON).
+type Manifest struct {
+	Format int `json:"format"`
+	// Version is the cmdbridge version the program was built with ("" when unknown).
+	Version string          `json:"cmdbridge_version,omitempty"`
+	Bridge  string          `json:"bridge"`
+	Config  json.RawMessage `json:"config,omitempty"`
+	App     *apptree.Tree   `json:"app"`
+}
+
+// Decode reads a manifest and refuses one this host cannot read.
+func Decode(data []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("reading the program's manifest: %w", err)
+	}
+	switch {
+	case m.Format > Format:
+		return nil, fmt.Errorf("the program was built with a newer cmdbridge (manifest format %d; this host reads %d): install the host of the program's version: %s",
+			m.Format, Format, InstallHint(m.Version))
+	case m.Format < 1 || m.App == nil || m.Bridge == "":
+		return nil, fmt.Errorf("the program's manifest has no format, app or bridge name: is it a program adopted with cmdbridge.Command?")
+	}
+	return &m, nil
+}
+
+// Version is the cmdbridge version this program was built with, from its build
+// information: a module version, "" when the build has none (a replaced or local
+// module).
+func Version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	if info.Main.Path == Module {
+		return clean(info.Main.Version)
+	}
+	for _, d := range info.Deps {
+		if d.Path == Module && d.Replace == nil {
+			return clean(d.Version)
+		}
+	}
+	return ""
+}
+
+func clean(v string) string {
+	if v == "(devel)" {
+		return ""
+	}
+	return v
+}
+
+// InstallHint is the command that installs the host of version v ("" for the latest).
+func InstallHint(v string) string {
+	if v == "" {
+		v = "latest"
+	}
+	return "go install " + HostPackage + "@" + v
+}
