@@ -9,12 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge"
 	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/internal/apptree"
 	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
@@ -71,7 +73,7 @@ func Adopted(args []string, stdout, stderr io.Writer) int {
 	if c.Binary == "" {
 		c.Binary = program
 	}
-	c.described = &described{reason: adoptedReason}
+	c.described = &described{reason: adoptedReason, warnings: unknownFlags(m.App)}
 	h, err := c.host(newApp, app, true, program)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", title, err)
@@ -114,4 +116,47 @@ func readManifest(program, bridge string) (*adopted.Manifest, error) {
 		return nil, fmt.Errorf("reading the program's manifest (%s %s %s): %v: %s", program, bridge, adopted.ManifestWord, err, msg)
 	}
 	return adopted.Decode(out.Bytes())
+}
+
+// unknownFlags are the warnings, per tool, of the flags the manifest describes as of a
+// type that is not urfave/cli v2's (apptree.Flag.Unknown): the words the in-process
+// line's schema derivation says of such a flag, so both lines warn alike.
+func unknownFlags(t *apptree.Tree) map[string][]string {
+	out := map[string][]string{}
+	note := func(flags []apptree.Flag) (ws []string) {
+		for _, f := range flags {
+			if f.Unknown == "" || f.Hidden {
+				continue
+			}
+			how := "it is a string passed as --name=value"
+			if f.Kind == "bool" {
+				how = "it takes no value, so it is a boolean"
+			}
+			ws = append(ws, fmt.Sprintf("flag --%s: flag type %s is not a urfave/cli v2 type; %s", f.Name, f.Unknown, how))
+		}
+		return ws
+	}
+	var walk func(path []string, inherited []string, cs []apptree.Command)
+	walk = func(path []string, inherited []string, cs []apptree.Command) {
+		for _, c := range cs {
+			if c.Hidden || c.Name == "help" {
+				continue
+			}
+			p := append(slices.Clone(path), c.Name)
+			ws := append(note(c.Flags), inherited...)
+			if (len(c.Subcommands) == 0 || c.HasAction) && len(ws) > 0 {
+				out[strings.Join(p, ":")] = ws
+			}
+			walk(p, ws, c.Subcommands)
+		}
+	}
+	root := note(t.Flags)
+	if len(t.Commands) == 0 {
+		if len(root) > 0 {
+			out[t.Name] = root
+		}
+		return out
+	}
+	walk(nil, root, t.Commands)
+	return out
 }

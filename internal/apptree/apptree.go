@@ -105,6 +105,9 @@ type Flag struct {
 	// Choices is set (possibly empty) when a generic flag's value has a
 	// Choices() []string method.
 	Choices *[]string `json:"choices,omitempty"`
+	// Unknown is the Go type of a flag whose type is not one of urfave/cli v2's (its
+	// Kind then says how it is described: "generic", a string, or "bool").
+	Unknown string `json:"unknown,omitempty"`
 	// Target is the slice flag a "multi" flag (cli.MultiStringFlag, MultiIntFlag,
 	// MultiInt64Flag, MultiFloat64Flag) wraps; Value is then the wrapper's default.
 	Target *Flag `json:"target,omitempty"`
@@ -507,6 +510,7 @@ func (d *describer) unknown(f cli.Flag, where string) Flag {
 		}
 	}
 	d.warnings = append(d.warnings, fmt.Sprintf("flag --%s of %s: type %T is not one of urfave/cli v2's; described as a %s", out.Name, where, f, as))
+	out.Unknown = fmt.Sprintf("%T", f)
 	return out
 }
 
