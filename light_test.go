@@ -108,6 +108,14 @@ func TestOutsideDevCommandsNeedTheTag(t *testing.T) {
 		}
 	}
 
+	// status names the command that runs parity for this build: the tagged build's.
+	st := runIn(t, ws, "", o.gizmo, "bridge", "--workspace", ws, "status")
+	require.Equal(t, 0, st.ExitCode, st.Stderr)
+	assert.Contains(t, st.Stdout, "(run go run -tags cmdbridge_dev . bridge parity)")
+	st = runIn(t, ws, "", o.tools, "--workspace", ws, "status")
+	require.Equal(t, 0, st.ExitCode, st.Stderr)
+	assert.Contains(t, st.Stdout, "(run gizmo-tools parity)", "a tools binary with the developer commands names its own")
+
 	dev := filepath.Join(t.TempDir(), "gizmo")
 	build := exec.Command("go", "build", "-tags", "cmdbridge_dev", "-o", dev, "./cmd/gizmo")
 	build.Dir = o.dir

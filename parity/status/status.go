@@ -100,6 +100,9 @@ type Options struct {
 	Tier func(name string) string
 	// Now stamps the report (nil: time.Now).
 	Now func() time.Time
+	// ParityCommand is the command line that runs parity here, which the text report
+	// names when there are no results (default "cmdbridge parity").
+	ParityCommand string
 }
 
 // Report is the status of every tool. Its JSON form (fields in this order) is the
@@ -120,6 +123,8 @@ type Report struct {
 	Totals        Totals       `json:"totals"`
 	Tools         []ToolStatus `json:"tools"`
 	MigrateNext   []Candidate  `json:"migrate_next"`
+	// ParityCommand is Options.ParityCommand (not part of the JSON form).
+	ParityCommand string `json:"-"`
 }
 
 // ResultsInfo describes the parity results file the report read.
@@ -287,6 +292,10 @@ func Build(opts Options) (Report, error) {
 	}
 	sort.Strings(rep.Results.UnknownTools)
 	rep.Totals = totals(rep.Tools)
+	rep.ParityCommand = opts.ParityCommand
+	if rep.ParityCommand == "" {
+		rep.ParityCommand = "cmdbridge parity"
+	}
 	if rep.MigrateNext, err = migrateNext(opts.Dir, opts.Tools, rep.Tools); err != nil {
 		return Report{}, fmt.Errorf("status: %w", err)
 	}

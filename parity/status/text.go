@@ -46,7 +46,7 @@ func WriteText(w io.Writer, r Report) error {
 	if r.Results.Found {
 		fmt.Fprintf(&b, "parity results: %s (run %s)\n", r.Results.Path, stamp(r.Results.RunAt))
 	} else {
-		fmt.Fprintf(&b, "parity results: %s not found, so every tool's parity is none (run cmdbridge parity)\n", r.Results.Path)
+		fmt.Fprintf(&b, "parity results: %s not found, so every tool's parity is none (run %s)\n", r.Results.Path, r.ParityCommand)
 	}
 	if len(r.Results.UnknownTools) > 0 {
 		fmt.Fprintf(&b, "results for unregistered tools: %s\n", strings.Join(r.Results.UnknownTools, ", "))

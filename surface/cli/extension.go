@@ -50,13 +50,19 @@ func ResultsFile(dir string) (string, error) {
 	return filepath.Join(d.Path(statedir.Parity), "last.json"), nil
 }
 
+// devRun is the command line that runs the developer command name in a build of this
+// program that has it (the DevTag build of its main package).
+func devRun(host Host, name string) string {
+	return strings.Join(append(append([]string{"go run -tags " + DevTag + " ."}, host.Self...), name), " ")
+}
+
 // notLinked is the usage error for a developer command this program was built without:
 // it says how to build one that has it.
 func notLinked(host Host, name string) error {
 	if !slices.Contains(devCommands, name) {
 		return nil
 	}
-	run := strings.Join(append(append([]string{"go run -tags " + DevTag + " ."}, host.Self...), name), " ")
+	run := devRun(host, name)
 	return usageError("%s is a developer command, not linked into this program. To run it, add this file to "+
 		"your main package (say cmdbridge_dev.go):\n\n\t//go:build %s\n\n\tpackage main\n\n\timport _ %q\n\n"+
 		"then, in that package's directory: %s", name, DevTag, DevPackage, run)

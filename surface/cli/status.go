@@ -106,7 +106,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		cmd, _ := host.Commands.Lookup(name)
 		return cmd.Tier
 	}
-	opts := status.Options{Dir: dir, Results: results, Tier: tier}
+	opts := status.Options{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host)}
 	legacyOpts := adapter.Options{Binary: subprocessBinary(c), InProcess: host.InProcess}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
@@ -138,4 +138,16 @@ func commandSource(cmd legacy.Command) string {
 	}
 	file, _ := fn.FileLine(fn.Entry())
 	return file
+}
+
+// parityCommand is the command line that runs parity for host: its own parity
+// subcommand when the program links the developer commands, else the build with them
+// (notLinked's go run line).
+func parityCommand(host Host) string {
+	for _, f := range extensions {
+		if cmd := f(); cmd.Name == "parity" && !host.Adopted {
+			return host.Name + " parity"
+		}
+	}
+	return devRun(host, "parity")
 }
