@@ -79,7 +79,7 @@
 // whose patterns match nothing, or whose profile requires a tool that is missing, left
 // out or refused by governance, fails [New].
 // [Kernel.Manifest] is the deterministic JSON description of every visible tool, and
-// docs/tools.md is generated from the same data by `go generate ./kernel`.
+// docs/tools.md is generated from the same data by `go generate ./commands`.
 //
 // Invariants:
 //

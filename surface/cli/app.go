@@ -208,9 +208,10 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 	}
 }
 
-// extensions are subcommands that live in their own files (serve, token, status, the
-// hidden sandbox runner) or packages (parity and scaffold, in DevPackage); each registers
-// its constructor from an init function, so adding one never edits this file.
+// extensions are subcommands that live in their own files (serve, token, status,
+// conductor, enroll and the hidden sandbox runner) or packages (parity and scaffold, in
+// DevPackage); each registers its constructor from an init function, so adding one never
+// edits this file.
 var extensions []func() *ucli.Command
 
 // register adds a subcommand constructor; call it from init.
