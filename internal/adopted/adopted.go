@@ -18,6 +18,7 @@
 package adopted
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
@@ -64,11 +65,19 @@ type Manifest struct {
 	App     *apptree.Tree   `json:"app"`
 }
 
-// Decode reads a manifest and refuses one this host cannot read.
+// Decode reads a manifest and refuses one this host cannot read. The manifest is one
+// line of JSON; a program whose main prints other lines first (a banner) still gives
+// it, found by its first key.
 func Decode(data []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("reading the program's manifest: %w", err)
+		line, ok := manifestLine(data)
+		if !ok {
+			return nil, fmt.Errorf("reading the program's manifest: %w (its output on stdout: %.120q)", err, data)
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			return nil, fmt.Errorf("reading the program's manifest: %w", err)
+		}
 	}
 	switch {
 	case m.Format > Format:
@@ -112,4 +121,16 @@ func InstallHint(v string) string {
 		v = "latest"
 	}
 	return "go install " + HostPackage + "@" + v
+}
+
+// manifestLine is the line of data that holds a manifest: the last one that begins with
+// the manifest's first key.
+func manifestLine(data []byte) ([]byte, bool) {
+	var found []byte
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimSpace(line), []byte(`{"format":`)) {
+			found = line
+		}
+	}
+	return found, found != nil
 }
