@@ -15,6 +15,19 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
+// ScriptEnv is what every parity script of the corpus sets (parity.Suite.Env): the
+// pinned clock, id seed and owner, so outputs and commit ids are the same on every run.
+// Its variables reach every lane of a call.
+var ScriptEnv = map[string]string{
+	"DELIVERY_NOW":   "2026-03-01T10:00:00.000Z",
+	"DELIVERY_SEED":  "cmdbridge",
+	"DELIVERY_OWNER": "tester@example.com",
+}
+
+// ScriptPassEnv are the corpus's other variables a parity script may set for its calls
+// (parity.Suite.PassEnv).
+var ScriptPassEnv = []string{"DELIVERY_WORKSPACE", "STALE_LOCK_THRESHOLD_HOURS"}
+
 // Formats of spec §1.14.
 const (
 	TimestampLayout = "2006-01-02T15:04:05.000Z"

@@ -71,6 +71,11 @@ type Config struct {
 	// Prepare: func([]string) func(error) int { return finish } with finish calling
 	// your OnError and returning 1 when the error is not nil. Ignored when Prepare is set.
 	OnError func(err error)
+	// ScriptEnv are the variables every parity script sets (the program's pinned clock
+	// and seed, say), and ScriptPassEnv the other script variables its calls get
+	// (parity.Suite.Env and PassEnv; `bridge parity`).
+	ScriptEnv     map[string]string
+	ScriptPassEnv []string
 	// Runtime builds the clock and id source of a native call from its environment (nil:
 	// wall clock and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
@@ -207,6 +212,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	h := bridgecli.Host{
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
+		ScriptEnv: c.ScriptEnv, ScriptPassEnv: c.ScriptPassEnv,
 		Environ:         slices.Clone(startEnviron),
 		SuperviseParity: true, // a program's main: os.Args is the command line
 	}

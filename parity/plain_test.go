@@ -144,3 +144,46 @@ func TestSuiteRunsATreeLeafUnderItsProgram(t *testing.T) {
 	testscript.RunT(serialT{T: t}, p)
 	assert.Equal(t, []string{parity.LaneSubprocess, parity.LaneAdapter, parity.LaneNative}, lanes)
 }
+
+// TestSuitePassesTheScriptsVariables: a variable the script sets reaches every lane of a
+// call when the suite names it (Suite.PassEnv, or a key of Suite.Env), and no lane
+// otherwise, as a process started by the script would (or would not) inherit it.
+func TestSuitePassesTheScriptsVariables(t *testing.T) {
+	cmds := legacy.NewRegistry()
+	require.NoError(t, cmds.AddApp(func() *cli.App {
+		return &cli.App{Name: "greeter", ArgsUsage: " ", Action: func(*cli.Context) error {
+			fmt.Println("hello " + os.Getenv("GREETING") + os.Getenv("PUNCT"))
+			return nil
+		}}
+	}, legacy.TreeOptions{}))
+	nat := native.NewRegistry()
+	require.NoError(t, nat.Add(native.New(tool.Spec{Name: "greeter"}, func(_ context.Context, env *tool.Env, _ struct{}) tool.Output {
+		return tool.OK(streams("hello "+env.Getenv("GREETING")+env.Getenv("PUNCT")+"\n", "", 0))
+	})))
+	for _, tc := range []struct {
+		name    string
+		suite   parity.Suite
+		printed string
+	}{
+		{"named", parity.Suite{PassEnv: []string{"GREETING"}, Env: map[string]string{"PUNCT": "!"}}, `hello world!\\n`},
+		{"not named", parity.Suite{}, `hello \\n`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "greeter.txtar"), []byte(
+				"env GREETING=world\nenv PUNCT=!\nparity -lanes adapter,native greeter '{}'\nstdout '\"stdout\": \""+tc.printed+"\"'\n"), 0o644))
+			suite := tc.suite
+			suite.Dir, suite.Commands, suite.Native = dir, cmds, nat
+			var rep *parity.Report
+			suite.Observe = func(_ string, r *parity.Report, err error) {
+				require.NoError(t, err)
+				rep = r
+			}
+			p, err := suite.Params()
+			require.NoError(t, err)
+			testscript.RunT(serialT{T: t}, p)
+			require.NotNil(t, rep)
+			assert.Empty(t, rep.Diffs, rep.String())
+		})
+	}
+}

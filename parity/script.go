@@ -25,16 +25,23 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
-// ExitFileVar names the file where the delivery test main, `bridge` and
-// `parity` record the last exit code, for `exitcode N`.
-const ExitFileVar = "DELIVERY_TEST_EXIT_FILE"
+// ExitFileVar names the file where a script's program (the test binary's main), `bridge`
+// and `parity` record the last exit code, for `exitcode N`.
+const ExitFileVar = "CMDBRIDGE_TEST_EXIT_FILE"
 
-// passEnv are the script variables handed to every lane of a call, as a
-// process would inherit them.
+// NowVar names the scripts' pinned clock (RFC 3339; DefaultNow unless the suite's Env
+// sets it): `gitinit` dates its commit with it, so commit ids are the same on every run.
+const NowVar = "CMDBRIDGE_SCRIPT_NOW"
+
+// DefaultNow is the scripts' pinned clock when the suite sets none.
+const DefaultNow = "2026-03-01T10:00:00.000Z"
+
+// passEnv are the script variables handed to every lane of a call, as a process would
+// inherit them, whatever the suite: git isolated from the machine's configuration, the
+// script's HOME and user, pinned commit dates. Suite.PassEnv and the names of Suite.Env
+// add to them.
 var passEnv = []string{
-	"DELIVERY_NOW", "DELIVERY_SEED", "DELIVERY_OWNER", "DELIVERY_WORKSPACE",
-	"STALE_LOCK_THRESHOLD_HOURS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME", "USER",
-	"GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME", "USER", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", NowVar,
 }
 
 // Suite configures the parity scripts and their commands. The same Suite
@@ -63,8 +70,14 @@ type Suite struct {
 	Program string
 	// BinDir is prepended to the scripts' PATH (where the programs live).
 	BinDir string
-	// Env are extra variables set in every script.
+	// Env are extra variables set in every script, such as the program's own pinned
+	// clock or seed; every lane of a call gets them (at the value the script holds
+	// then), as a process would inherit them.
 	Env map[string]string
+	// PassEnv names more script variables every lane of a call gets when the script
+	// sets them (`env DATABASE_URL=file:db.txt` before `parity status '{}'`): a call
+	// gets no other variable of the script.
+	PassEnv []string
 	// Warm runs every script's native lane as a long-lived host would: one Warm (store
 	// and native directory) per script, shared by all its parity and native commands,
 	// so the native tools' warm state must follow every change the script makes. A
@@ -104,10 +117,9 @@ func (s Suite) scripts() ([]string, error) {
 	return files, nil
 }
 
-// Params returns the testscript parameters of the suite: the pinned
-// environment of the corpus scripts (DELIVERY_NOW, DELIVERY_SEED,
-// DELIVERY_OWNER, HOME=$WORK, git config isolated), $FIXTURES, and the
-// commands parity, native, bridge, cmptree, exitcode and gitinit.
+// Params returns the testscript parameters of the suite: a pinned environment
+// (HOME=$WORK, USER, git configuration isolated, NowVar, then the suite's Env),
+// $FIXTURES, and the commands parity, native, bridge, cmptree, exitcode and gitinit.
 func (s Suite) Params() (testscript.Params, error) {
 	files, err := s.scripts()
 	if err != nil {
@@ -132,9 +144,7 @@ func (s Suite) Params() (testscript.Params, error) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
-			env.Setenv("DELIVERY_NOW", "2026-03-01T10:00:00.000Z")
-			env.Setenv("DELIVERY_SEED", "cmdbridge")
-			env.Setenv("DELIVERY_OWNER", "tester@example.com")
+			env.Setenv(NowVar, DefaultNow)
 			env.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			env.Setenv("HOME", env.WorkDir)
@@ -168,12 +178,21 @@ type scriptCmds struct {
 	mu    sync.Mutex        // serialises script-file rewrites
 }
 
-func callEnv(ts *testscript.TestScript) map[string]string {
+func (c *scriptCmds) callEnv(ts *testscript.TestScript) map[string]string {
 	env := map[string]string{}
-	for _, k := range passEnv {
+	pass := func(k string) {
 		if v := ts.Getenv(k); v != "" {
 			env[k] = v
 		}
+	}
+	for _, k := range passEnv {
+		pass(k)
+	}
+	for _, k := range c.suite.PassEnv {
+		pass(k)
+	}
+	for k := range c.suite.Env {
+		pass(k)
 	}
 	return env
 }
@@ -244,7 +263,7 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	}
 	rep, err := Run(context.Background(), name, input, Options{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Commands: c.suite.Commands, Native: c.suite.Native,
-		Binary: bin, Env: callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts),
+		Binary: bin, Env: c.callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts),
 		InProcess: c.suite.InProcess, OnLane: onLane,
 	})
 	if c.suite.Observe != nil {
@@ -323,7 +342,7 @@ func (c *scriptCmds) native(ts *testscript.TestScript, neg bool, args []string) 
 		input = json.RawMessage(args[1])
 	}
 	dir := ts.MkAbs(".")
-	out := runNative(context.Background(), t, input, dir, callEnv(ts), Options{Runtime: c.suite.Runtime, Warm: warmOf(ts)})
+	out := runNative(context.Background(), t, input, dir, c.callEnv(ts), Options{Runtime: c.suite.Runtime, Warm: warmOf(ts)})
 	out.Metadata = nil
 	norm := NewNormalizer(dir, ts.Getenv("WORK"))
 	v, err := norm.JSON(out)
@@ -350,7 +369,7 @@ func (c *scriptCmds) bridge(ts *testscript.TestScript, neg bool, args []string) 
 	if !ok {
 		ts.Fatalf("bridge: unknown command %q", args[0])
 	}
-	res := adapter.Run(context.Background(), cmd, args[1:], adapter.Options{Dir: ts.MkAbs("."), Env: callEnv(ts)})
+	res := adapter.Run(context.Background(), cmd, args[1:], adapter.Options{Dir: ts.MkAbs("."), Env: c.callEnv(ts)})
 	_, _ = ts.Stdout().Write(res.Stdout)
 	_, _ = ts.Stderr().Write(res.Stderr)
 	recordExit(ts, res.ExitCode)
@@ -360,7 +379,7 @@ func (c *scriptCmds) bridge(ts *testscript.TestScript, neg bool, args []string) 
 }
 
 // Exitcode is the testscript command `exitcode N`: it asserts the exit code last
-// recorded in $DELIVERY_TEST_EXIT_FILE by delivery, bridge or parity. The corpus
+// recorded in $CMDBRIDGE_TEST_EXIT_FILE (ExitFileVar) by the program, bridge or parity. The corpus
 // harness (commands/all) uses it too.
 func Exitcode(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 || neg {
@@ -385,7 +404,10 @@ func Gitinit(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) == 1 {
 		dir = ts.MkAbs(args[0])
 	}
-	date := ts.Getenv("DELIVERY_NOW")
+	date := ts.Getenv(NowVar)
+	if date == "" {
+		date = DefaultNow
+	}
 	ts.Check(os.WriteFile(filepath.Join(dir, ".tmp-exclude"), []byte(".tmp/\n.tmp-exclude\nwant/\n"), 0o644))
 	for _, argv := range [][]string{
 		{"init", "-q", "-b", "main"},

@@ -47,6 +47,7 @@ func TestScripts(t *testing.T) {
 		seen := &observed{}
 		p, err := parity.Suite{
 			Dir: dir, Files: files, Update: *update, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+			Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv,
 			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
 			Observe: seen.observe,
 		}.Params()

@@ -48,7 +48,7 @@ func TestRunSuiteInProgress(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := parity.RunSuite(parity.Suite{Dir: oneScript(t), Commands: commands.Default,
-				Native: nativeConfigGet(t, tc.out), Runtime: delivery.ToolRuntime}, nil)
+				Native: nativeConfigGet(t, tc.out), Runtime: delivery.ToolRuntime, Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv}, nil)
 			require.NoError(t, err)
 			require.Len(t, res.Tools, 1)
 			r := res.Tools[0]

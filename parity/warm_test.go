@@ -24,7 +24,7 @@ func TestScriptsWarm(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "script", "parity")
 	runSharded(t, dir, func(t *testing.T, files []string) shardResult {
 		p, err := parity.Suite{
-			Dir: dir, Files: files, Commands: commands.Default,
+			Dir: dir, Files: files, Commands: commands.Default, Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv,
 			Native: nativetools.Default, Runtime: delivery.ToolRuntime, Warm: true,
 			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
 		}.Params()

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 )
 
 // Dialect is the form in which a surface sends input schemas to hosts (MCP tools/list,
@@ -183,9 +185,13 @@ func Wire(spec Spec, d Dialect) (WireTool, error) {
 	return WireTool{Description: desc, InputSchema: out}, nil
 }
 
+// numberedID matches the pattern of a numbered id, PREFIX-<n>.
+var numberedID = lazyregexp.New(`^\^([A-Za-z][A-Za-z0-9]*)-\[0-9\]\+\$$`)
+
 // trimEcho drops from a property's description the parenthesised words its keywords
-// already say: "(a|b|c)" when the enum (its items' for a list) is exactly a, b, c, and
-// "(integer >= N)" when minimum is N.
+// already say: "(a|b|c)" when the enum (its items' for a list) is exactly a, b, c,
+// "(PREFIX-<n>)" when the pattern is ^PREFIX-[0-9]+$, and "(integer >= N)" when minimum
+// is N.
 func trimEcho(p map[string]any) {
 	desc, _ := p["description"].(string)
 	if desc == "" {
@@ -202,9 +208,14 @@ func trimEcho(p map[string]any) {
 		}
 		desc = strings.Replace(desc, " ("+strings.Join(words, "|")+")", "", 1)
 	}
-	if p["pattern"] == `^WU-[0-9]+$` || p["items"] != nil && p["items"].(map[string]any)["pattern"] == `^WU-[0-9]+$` {
-		desc = strings.Replace(desc, " (WU-<n>)", "", 1)
-		desc = strings.Replace(desc, " (WU-<n>, repeatable)", "", 1)
+	pattern, _ := p["pattern"].(string)
+	if items, ok := p["items"].(map[string]any); ok && pattern == "" {
+		pattern, _ = items["pattern"].(string)
+	}
+	if m := numberedID.FindStringSubmatch(pattern); m != nil {
+		// "^WU-[0-9]+$" says what " (WU-<n>)" does.
+		desc = strings.Replace(desc, " ("+m[1]+"-<n>)", "", 1)
+		desc = strings.Replace(desc, " ("+m[1]+"-<n>, repeatable)", "", 1)
 	}
 	if p["type"] == "array" {
 		desc = strings.Replace(desc, " (repeatable)", "", 1)

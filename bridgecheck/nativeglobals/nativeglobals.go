@@ -25,7 +25,7 @@ and get all of these from their tool.Env.
 A function or method of another package that uses one of those globals, directly or
 through functions it refers to (its ReadsGlobal fact, computed for every package outside
 the standard library), is reported where a native tool package refers to it:
-"[native-global] delivery.InWorkTree (which reads os.LookupEnv)". Calls through
+"[native-global] store.InWorkTree (which reads os.LookupEnv)". Calls through
 interfaces and function values, the standard library and two vetted dependencies
 (jsonschema-go, fsnotify: their own debug switches) are not followed.`
 

@@ -6,21 +6,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// invokers are the script words after which a tool name means "run this tool": the real
-// delivery binary, the testscript lane commands, and `cmdbridge call`. Matching only
-// these keeps `exec git status` from counting as the git:status tool.
-var invokers = map[string]bool{"delivery": true, "bridge": true, "native": true, "parity": true, "call": true}
+// invokers are the script words after which a tool name means "run this tool": the
+// testscript lane commands and `cmdbridge call`; the program's own name (a multi-call
+// binary run with a tool name, Options.Program) is one too. Matching only these keeps
+// `exec git status` from counting as the git:status tool.
+var invokers = []string{"bridge", "native", "parity", "call"}
 
 // goldenIndex counts, per domain folder, the scripts that invoke each tool. Each folder
 // is read once.
 type goldenIndex struct {
 	dir     string
+	program string // Options.Program
 	domains map[string]map[string]int
 }
 
@@ -34,7 +37,7 @@ func (g *goldenIndex) count(domain, name string) (int, error) {
 	counts, ok := g.domains[domain]
 	if !ok {
 		var err error
-		if counts, err = scanDomain(filepath.Join(g.dir, domain)); err != nil {
+		if counts, err = scanDomain(filepath.Join(g.dir, domain), g.program); err != nil {
 			return 0, err
 		}
 		g.domains[domain] = counts
@@ -43,7 +46,7 @@ func (g *goldenIndex) count(domain, name string) (int, error) {
 }
 
 // scanDomain reads every *.txtar directly under dir; a missing dir has no scripts.
-func scanDomain(dir string) (map[string]int, error) {
+func scanDomain(dir, program string) (map[string]int, error) {
 	counts := map[string]int{}
 	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {
@@ -58,7 +61,7 @@ func scanDomain(dir string) (map[string]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("script %s: %w", f, err)
 		}
-		for name := range Invoked(string(ar.Comment)) {
+		for name := range Invoked(string(ar.Comment), program) {
 			counts[name]++
 		}
 	}
@@ -69,8 +72,9 @@ func scanDomain(dir string) (map[string]int, error) {
 }
 
 // Invoked returns the tool names a testscript script runs: every word that follows an
-// invoker word (delivery, bridge, native, parity, call) on a line that is not a comment.
-func Invoked(script string) map[string]bool {
+// invoker word (bridge, native, parity, call, or program when it is not empty) on a line
+// that is not a comment.
+func Invoked(script, program string) map[string]bool {
 	names := map[string]bool{}
 	for _, line := range strings.Split(script, "\n") {
 		line = strings.TrimSpace(line)
@@ -79,7 +83,7 @@ func Invoked(script string) map[string]bool {
 		}
 		words := strings.Fields(line)
 		for i := 0; i+1 < len(words); i++ {
-			if invokers[words[i]] && !strings.HasPrefix(words[i+1], "-") {
+			if (slices.Contains(invokers, words[i]) || (program != "" && words[i] == program)) && !strings.HasPrefix(words[i+1], "-") {
 				names[words[i+1]] = true
 			}
 		}

@@ -100,6 +100,9 @@ type Options struct {
 	Tier func(name string) string
 	// Now stamps the report (nil: time.Now).
 	Now func() time.Time
+	// Program is the program's name: in a golden script, a tool name after it counts as
+	// a run of that tool (a multi-call binary, such as the corpus's delivery).
+	Program string
 	// ParityCommand is the command line that runs parity here, which the text report
 	// names when there are no results (default "cmdbridge parity").
 	ParityCommand string
@@ -246,7 +249,7 @@ func Build(opts Options) (Report, error) {
 		}
 	}
 
-	golden := goldenIndex{dir: filepath.Join(opts.Dir, filepath.FromSlash(ScriptDir))}
+	golden := goldenIndex{dir: filepath.Join(opts.Dir, filepath.FromSlash(ScriptDir)), program: opts.Program}
 	known := map[string]bool{}
 	for _, t := range opts.Tools {
 		known[t.Name] = true

@@ -54,6 +54,7 @@ func fixtureOptions() status.Options {
 		Tools:   fixtureTools(),
 		Tier:    fixtureTier,
 		Now:     func() time.Time { return time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC) },
+		Program: "delivery", // the fixture's goldens run `exec delivery TOOL`
 	}
 }
 
@@ -201,10 +202,11 @@ func TestInvoked(t *testing.T) {
 		{"comment", "# exec delivery wu:block", nil},
 		{"real git", "exec git status --porcelain", nil},
 		{"flag after invoker", "exec delivery --help", nil},
+		{"another program", "exec gizmo notes:list", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := status.Invoked(c.script)
+			got := status.Invoked(c.script, "delivery")
 			var names []string
 			for n := range got {
 				names = append(names, n)
@@ -212,6 +214,7 @@ func TestInvoked(t *testing.T) {
 			assert.ElementsMatch(t, c.want, names)
 		})
 	}
+	assert.Empty(t, status.Invoked("exec delivery wu:create", ""), "a program's name invokes only when it is the program")
 }
 
 func TestParityScript(t *testing.T) {

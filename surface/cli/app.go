@@ -84,6 +84,11 @@ type Host struct {
 	// WorkspaceEnv names the environment variable that gives the default workspace
 	// (default CMDBRIDGE_WORKSPACE; the corpus uses DELIVERY_WORKSPACE).
 	WorkspaceEnv string
+	// ScriptEnv are the variables every parity script sets, and ScriptPassEnv the other
+	// script variables its calls get (parity.Suite.Env and PassEnv): the program's
+	// pinned clock and seed, say, so outputs are the same on every run.
+	ScriptEnv     map[string]string
+	ScriptPassEnv []string
 	// Runtime builds a call's clock and id source from its environment (nil: wall clock
 	// and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)

@@ -296,5 +296,6 @@ func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
 // tools, pack and runtime.
 func corpusHost() cli.Host {
 	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
-		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE"}
+		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
+		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv}
 }

@@ -25,7 +25,7 @@ import (
 func viewFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "profile", Usage: "serve only the tools of this profile (built-in: read-only, non-destructive; more in .cmdbridge/config.yaml)"},
-		&ucli.StringSliceFlag{Name: "tools", Usage: "serve only tools matching these names or globs (wu:*), repeatable; with --profile, the tools in both"},
+		&ucli.StringSliceFlag{Name: "tools", Usage: "serve only tools matching these names or globs (notes:*), repeatable; with --profile, the tools in both"},
 	}
 }
 

@@ -42,7 +42,8 @@ func runParityCLI(t *testing.T, nreg *native.Registry, args ...string) (string, 
 	results := filepath.Join(t.TempDir(), "last.json")
 	argv := append([]string{"cmdbridge", "--bin", exe, "parity", "--results", results}, args...)
 	var out, errb bytes.Buffer
-	code := cli.Main(argv, &out, &errb, cli.Host{Commands: commands.Default, Native: nreg, Runtime: delivery.ToolRuntime, Program: "delivery"})
+	code := cli.Main(argv, &out, &errb, cli.Host{Commands: commands.Default, Native: nreg, Runtime: delivery.ToolRuntime, Program: "delivery",
+		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv})
 	return out.String(), errb.String(), code, results
 }
 

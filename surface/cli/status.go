@@ -106,7 +106,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		cmd, _ := host.Commands.Lookup(name)
 		return cmd.Tier
 	}
-	opts := status.Options{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host)}
+	opts := status.Options{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host), Program: host.Program}
 	legacyOpts := adapter.Options{Binary: subprocessBinary(c), InProcess: host.InProcess}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)

@@ -22,7 +22,7 @@ func tokenCommand() *ucli.Command {
 				Usage: "print a signed bearer token on one line",
 				Flags: []ucli.Flag{
 					&ucli.StringFlag{Name: "subject", Usage: "who calls: any name, or <workspace_id> / <workspace_id>:phone:<device_id>", Required: true},
-					&ucli.StringSliceFlag{Name: "tools", Usage: "tool globs the token may see (doublestar over canonical names: 'wu:*', '*'), repeatable or comma-separated; required: --tools '' mints a token that sees no tool", Required: true},
+					&ucli.StringSliceFlag{Name: "tools", Usage: "tool globs the token may see (doublestar over canonical names: 'notes:*', '*'), repeatable or comma-separated; required: --tools '' mints a token that sees no tool", Required: true},
 					&ucli.StringSliceFlag{Name: "read", Usage: "read scope path (relative to the workspace or absolute), repeatable"},
 					&ucli.StringSliceFlag{Name: "write", Usage: "write scope path (also grants reading), repeatable"},
 					&ucli.StringSliceFlag{Name: "events", Usage: "subject globs whose events the token may watch and acknowledge besides its own ('*' and '*:**' for a control plane), repeatable"},

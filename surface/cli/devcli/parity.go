@@ -53,7 +53,7 @@ func runParity(c *ucli.Context) error {
 	suite := parity.Suite{
 		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
 		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: parityProgram(c), Warm: c.Bool("warm"),
-		InProcess: host.InProcess,
+		InProcess: host.InProcess, Env: host.ScriptEnv, PassEnv: host.ScriptPassEnv,
 	}
 	for _, name := range c.Args().Slice() {
 		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
