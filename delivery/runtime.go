@@ -24,6 +24,10 @@ var ScriptEnv = map[string]string{
 	"DELIVERY_OWNER": "tester@example.com",
 }
 
+// Initialisms are the corpus's words written in capitals in Go names (WUStatusInput):
+// scaffold's (host.Config.Initialisms).
+var Initialisms = []string{"wu"}
+
 // ScriptPassEnv are the corpus's other variables a parity script may set for its calls
 // (parity.Suite.PassEnv).
 var ScriptPassEnv = []string{"DELIVERY_WORKSPACE", "STALE_LOCK_THRESHOLD_HOURS"}

@@ -76,6 +76,9 @@ type Config struct {
 	// (parity.Suite.Env and PassEnv; `bridge parity`).
 	ScriptEnv     map[string]string
 	ScriptPassEnv []string
+	// Initialisms are your words that `bridge scaffold` writes in capitals in Go names,
+	// besides Go's own (id, url, json…).
+	Initialisms []string
 	// Runtime builds the clock and id source of a native call from its environment (nil:
 	// wall clock and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
@@ -212,7 +215,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 	h := bridgecli.Host{
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
-		ScriptEnv: c.ScriptEnv, ScriptPassEnv: c.ScriptPassEnv,
+		ScriptEnv: c.ScriptEnv, ScriptPassEnv: c.ScriptPassEnv, Initialisms: c.Initialisms,
 		Environ:         slices.Clone(startEnviron),
 		SuperviseParity: true, // a program's main: os.Args is the command line
 	}

@@ -33,7 +33,7 @@ func main() {
 			Pack: commands.Pack, Version: commands.Version, Binary: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
 		},
 		Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
-		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv,
+		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
 		Subcommands: []*cli.Command{host.WrapCommand(nil)},
 	}))
 }

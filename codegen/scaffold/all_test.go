@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -78,6 +79,7 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	require.Len(t, names, 82, "the corpus has 82 commands")
 	files, err := scaffold.Plan(context.Background(), scaffold.Config{
 		Root: root, Dir: mod, Commands: commands.Default, Scripts: filepath.Join(mod, "testdata", "script"),
+		Initialisms: delivery.Initialisms,
 	}, names...)
 	require.NoError(t, err)
 	_, err = scaffold.Write(root, files, false)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/delivery"
 	_ "github.com/cmdbridge/cmdbridge/testdata/codegen/greet"
 )
 
@@ -32,11 +33,12 @@ func moduleRoot(t *testing.T) string {
 func greetConfig(t *testing.T, root string) scaffold.Config {
 	mod := moduleRoot(t)
 	return scaffold.Config{
-		Root:     root,
-		Commands: commands.Default,
-		Dir:      mod,
-		Patterns: []string{"./testdata/codegen/greet"},
-		Scripts:  filepath.Join(mod, "testdata", "codegen", "script"),
+		Root:        root,
+		Commands:    commands.Default,
+		Initialisms: delivery.Initialisms,
+		Dir:         mod,
+		Patterns:    []string{"./testdata/codegen/greet"},
+		Scripts:     filepath.Join(mod, "testdata", "codegen", "script"),
 	}
 }
 

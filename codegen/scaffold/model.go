@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -86,7 +87,7 @@ var (
 // ':' ('-' → '_'); when two commands of one domain share it, a command whose prefix is
 // not the domain keeps its prefix (initiative:create → CreateInput, plan:create →
 // PlanCreateInput).
-func naming(all []Located) map[string][3]string {
+func naming(all []Located, caps initialisms) map[string][3]string {
 	byDomainBase := map[string][]Located{}
 	base := func(name string) string {
 		_, after, ok := strings.Cut(name, ":")
@@ -107,23 +108,35 @@ func naming(all []Located) map[string][3]string {
 			stem = prefix + "-" + stem
 		}
 		words := strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == ':' })
-		camel := camelWords(words)
+		camel := caps.camel(words)
 		out[l.Name] = [3]string{tool.Stem(l.Name), camel + "Input", "run" + camel}
 	}
 	return out
 }
 
-// initialisms are written in capitals in Go names.
-var initialisms = map[string]bool{"id": true, "wu": true, "url": true, "ttl": true, "json": true,
-	"html": true, "api": true, "uuid": true, "ids": false}
+// initialisms are the words written in capitals in Go names: Go's own (id, url, ttl,
+// json, html, api, uuid) and the program's (Config.Initialisms).
+type initialisms map[string]bool
 
-func camelWords(words []string) string {
+// goInitialisms are the initialisms of every program.
+var goInitialisms = []string{"id", "url", "ttl", "json", "html", "api", "uuid"}
+
+// newInitialisms is Go's initialisms and the program's own, lower-cased.
+func newInitialisms(own []string) initialisms {
+	caps := initialisms{}
+	for _, w := range append(slices.Clone(goInitialisms), own...) {
+		caps[strings.ToLower(w)] = true
+	}
+	return caps
+}
+
+func (caps initialisms) camel(words []string) string {
 	var b strings.Builder
 	for _, w := range words {
 		if w == "" {
 			continue
 		}
-		if initialisms[w] {
+		if caps[w] {
 			b.WriteString(strings.ToUpper(w))
 			continue
 		}
@@ -146,7 +159,7 @@ func packageName(domain string) string {
 }
 
 // fields maps the adapter's input schema to Input fields, in property order.
-func fields(name string, s *jsonschema.Schema) ([]Field, error) {
+func fields(name string, s *jsonschema.Schema, caps initialisms) ([]Field, error) {
 	required := map[string]bool{}
 	for _, r := range s.Required {
 		required[r] = true
@@ -164,7 +177,7 @@ func fields(name string, s *jsonschema.Schema) ([]Field, error) {
 	for _, prop := range order {
 		ps := s.Properties[prop]
 		f := Field{Prop: prop, Required: required[prop],
-			Name: camelWords(strings.FieldsFunc(prop, func(r rune) bool { return r == '_' || r == '-' }))}
+			Name: caps.camel(strings.FieldsFunc(prop, func(r rune) bool { return r == '_' || r == '-' }))}
 		if f.Name == "" || !unicode.IsLetter([]rune(f.Name)[0]) {
 			f.Name = "P" + f.Name
 		}

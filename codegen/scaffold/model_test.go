@@ -17,7 +17,7 @@ func TestNamingDisambiguatesWithinADomain(t *testing.T) {
 		{Name: "wu:status", Domain: "wu"}, {Name: "wu:unlock-lane", Domain: "wu"},
 		{Name: "mem:checkpoint", Domain: "memory"}, {Name: "doctor", Domain: "workspace"},
 	}
-	got := naming(all)
+	got := naming(all, newInitialisms([]string{"wu"}))
 	cases := map[string][3]string{
 		"initiative:create": {"initiative_create", "CreateInput", "runCreate"},
 		"plan:create":       {"plan_create", "PlanCreateInput", "runPlanCreate"},

@@ -53,6 +53,9 @@ type Config struct {
 	Legacy string
 	// Log receives notes about what the scaffold could not find in source (nil: none).
 	Log io.Writer
+	// Initialisms are the program's words written in capitals in Go names, besides Go's
+	// own (id, url, json…): the corpus's "wu" gives WUStatus (host.Config.Initialisms).
+	Initialisms []string
 }
 
 // corpusModule is the module path of cmdbridge itself, whose native tools register in
@@ -123,7 +126,8 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 	for _, c := range cfg.Commands.All() {
 		everyone = append(everyone, Located{Name: c.Name, Domain: c.Domain})
 	}
-	names2 := naming(everyone)
+	caps := newInitialisms(cfg.Initialisms)
+	names2 := naming(everyone, caps)
 	domains := map[string]bool{}
 	docs := map[string]bool{}
 	for i, name := range names {
@@ -141,7 +145,7 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 		if t.Legacy, err = legacyRegistry(cfg, loc, d); err != nil {
 			return nil, fmt.Errorf("scaffold %s: %w", name, err)
 		}
-		if t.Fields, err = fields(name, spec.InputSchema); err != nil {
+		if t.Fields, err = fields(name, spec.InputSchema, caps); err != nil {
 			return nil, fmt.Errorf("scaffold %s: %w", name, err)
 		}
 		if t.Constraints, err = adapter.Constraints(c); err != nil {

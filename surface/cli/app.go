@@ -89,6 +89,9 @@ type Host struct {
 	// pinned clock and seed, say, so outputs are the same on every run.
 	ScriptEnv     map[string]string
 	ScriptPassEnv []string
+	// Initialisms are the program's words that scaffold writes in capitals in Go names
+	// (scaffold.Config.Initialisms; the corpus's "wu").
+	Initialisms []string
 	// Runtime builds a call's clock and id source from its environment (nil: wall clock
 	// and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)

@@ -48,7 +48,8 @@ func scaffoldCommand() *ucli.Command {
 				return usageError("scaffold: --force and --keep-existing exclude each other")
 			}
 			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: cli.HostOf(c).Commands,
-				Registry: c.String("registry"), Legacy: c.String("legacy-registry"), Log: c.App.ErrWriter}
+				Registry: c.String("registry"), Legacy: c.String("legacy-registry"), Log: c.App.ErrWriter,
+				Initialisms: cli.HostOf(c).Initialisms}
 			files, err := scaffold.Plan(context.Background(), cfg, c.Args().Slice()...)
 			if err != nil {
 				return failed("%v", err)
