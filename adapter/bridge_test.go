@@ -3,9 +3,6 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,30 +12,17 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run the tests with -update to create %s", path)
-	assert.Equal(t, string(want), string(got))
-}
 
 func TestSchemaCoversEveryFlagType(t *testing.T) {
 	s, err := Schema(hazard.Lookup("flags"))
 	require.NoError(t, err)
 	b, err := json.MarshalIndent(s, "", "  ")
 	require.NoError(t, err)
-	golden(t, "schema_flags.json", append(b, '\n'))
+	golden.Check(t, "schema_flags.json", append(b, '\n'))
 
 	// The properties the golden must show, checked independently of it.
 	props := s.Properties
@@ -133,7 +117,7 @@ func TestArgvGolden(t *testing.T) {
 		require.NoError(t, err)
 		out.WriteString("# " + tc.name + "\n" + tc.input + "\n" + string(b) + "\n\n")
 	}
-	golden(t, "argv_flags.golden", []byte(out.String()))
+	golden.Check(t, "argv_flags.golden", []byte(out.String()))
 }
 
 func TestArgvRejectsBadInput(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -152,7 +153,7 @@ func TestNewWUKeyOrderAndEditRoundTrip(t *testing.T) {
 	w.Set("exposure", StrNode("api"))
 	out, err := w.Bytes()
 	require.NoError(t, err)
-	golden(t, "new-wu.yaml", out)
+	golden.Check(t, "new-wu.yaml", out)
 	assert.Equal(t, "docs/tasks/wu/WU-3.yaml", w.Path)
 
 	// Round trip through disk keeps unknown keys and order when a field is edited.
@@ -164,7 +165,7 @@ func TestNewWUKeyOrderAndEditRoundTrip(t *testing.T) {
 	require.NoError(t, WriteWU(root, orig))
 	data, err := os.ReadFile(filepath.Join(root, "docs/tasks/wu/WU-12.yaml"))
 	require.NoError(t, err)
-	golden(t, "edited-wu.yaml", data)
+	golden.Check(t, "edited-wu.yaml", data)
 }
 
 func newWorkspace(t *testing.T) *Workspace {

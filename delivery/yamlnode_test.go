@@ -1,29 +1,15 @@
 package delivery
 
 import (
-	"flag"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/<name>, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(p, got, 0o644))
-	}
-	want, err := os.ReadFile(p)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), string(got))
-}
 
 func TestYAMLRoundTripKeepsUnknownKeysAndComments(t *testing.T) {
 	in, err := os.ReadFile("testdata/roundtrip.in.yaml")
@@ -40,7 +26,7 @@ func TestYAMLRoundTripKeepsUnknownKeysAndComments(t *testing.T) {
 	assert.False(t, MapDelete(root, "blocked_reason"))
 	out, err := EncodeYAML(doc)
 	require.NoError(t, err)
-	golden(t, "roundtrip.out.yaml", out)
+	golden.Check(t, "roundtrip.out.yaml", out)
 
 	// Re-encoding an untouched decode of our own output is byte-identical.
 	again, err := DecodeYAML(out)

@@ -2,7 +2,6 @@ package parity_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -15,8 +14,6 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
-
-var update = flag.Bool("update", false, "rewrite the parity scripts' goldens (cmp and cmptree)")
 
 // TestMain makes the test binary double as the delivery binary and as the
 // echoer program: testscript puts it on PATH under those names, for `exec

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/parity"
@@ -46,7 +47,7 @@ func TestScripts(t *testing.T) {
 	merged := runSharded(t, dir, func(t *testing.T, files []string) shardResult {
 		seen := &observed{}
 		p, err := parity.Suite{
-			Dir: dir, Files: files, Update: *update, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+			Dir: dir, Files: files, Update: golden.Update(), Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 			Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv,
 			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
 			Observe: seen.observe,

@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 )
 
 // The parity scripts run one after another inside a process (the adapter lane swaps
@@ -84,7 +86,7 @@ func runSharded(t *testing.T, dir string, run func(t *testing.T, files []string)
 		if testing.Verbose() {
 			args = append(args, "-test.v")
 		}
-		if *update {
+		if golden.Update() {
 			args = append(args, "-update")
 		}
 		cmd := exec.Command(os.Args[0], args...)

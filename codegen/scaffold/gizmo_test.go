@@ -15,15 +15,16 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/testdata/codegen/gizmo"
 	"github.com/cmdbridge/cmdbridge/testdata/codegen/gizmo/tools"
-	// The golden output of the generator for notes:add, compiled as a real package: it
-	// registers the skeleton in tools.Registry.
 	notes "github.com/cmdbridge/cmdbridge/testdata/codegen/golden-gizmo/nativetools/notes"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
+	// The golden output of the generator for notes:add, compiled as a real package: it
+	// registers the skeleton in tools.Registry.
 )
 
 // TestMain lets the test binary run as the gizmo program under that name, for the
@@ -53,16 +54,16 @@ func gizmoConfig(t *testing.T, root, scripts string) scaffold.Config {
 
 func TestGoldenGizmo(t *testing.T) {
 	mod := moduleRoot(t)
-	golden := filepath.Join(mod, "testdata", "codegen", "golden-gizmo")
+	dir := filepath.Join(mod, "testdata", "codegen", "golden-gizmo")
 	files, err := scaffold.Plan(context.Background(),
-		gizmoConfig(t, golden, filepath.Join(mod, "testdata", "codegen", "gizmo", "script")), "notes:add")
+		gizmoConfig(t, dir, filepath.Join(mod, "testdata", "codegen", "gizmo", "script")), "notes:add")
 	require.NoError(t, err)
-	if *update {
-		_, err := scaffold.Write(golden, files, true)
+	if golden.Update() {
+		_, err := scaffold.Write(dir, files, true)
 		require.NoError(t, err)
 	}
 	for _, f := range files {
-		want, err := os.ReadFile(filepath.Join(golden, f.Path))
+		want, err := os.ReadFile(filepath.Join(dir, f.Path))
 		require.NoError(t, err, "golden %s missing: run go test -run TestGoldenGizmo -update", f.Path)
 		assert.Equal(t, string(want), string(f.Content), "golden %s differs: run go test -run TestGoldenGizmo -update", f.Path)
 	}

@@ -2,7 +2,6 @@ package scaffold_test
 
 import (
 	"context"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,10 +14,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	_ "github.com/cmdbridge/cmdbridge/testdata/codegen/greet"
 )
-
-var update = flag.Bool("update", false, "rewrite the generator's golden files under testdata/codegen/golden")
 
 // moduleRoot is the repository root, two levels above this package.
 func moduleRoot(t *testing.T) string {
@@ -43,8 +41,8 @@ func greetConfig(t *testing.T, root string) scaffold.Config {
 }
 
 func TestGoldenGreet(t *testing.T) {
-	golden := filepath.Join(moduleRoot(t), "testdata", "codegen", "golden")
-	files, err := scaffold.Plan(context.Background(), greetConfig(t, golden), "demo:greet")
+	dir := filepath.Join(moduleRoot(t), "testdata", "codegen", "golden")
+	files, err := scaffold.Plan(context.Background(), greetConfig(t, dir), "demo:greet")
 	require.NoError(t, err)
 	var paths []string
 	for _, f := range files {
@@ -53,13 +51,13 @@ func TestGoldenGreet(t *testing.T) {
 	assert.ElementsMatch(t, []string{
 		"nativetools/demo/demo_greet.go", "nativetools/demo/demo_greet_test.go", "nativetools/demo/doc.go",
 		"testdata/script/parity/demo_greet.txtar", "nativetools/all/all.go",
-	}, pathsWithoutDoc(paths, golden))
-	if *update {
-		_, err := scaffold.Write(golden, files, true)
+	}, pathsWithoutDoc(paths, dir))
+	if golden.Update() {
+		_, err := scaffold.Write(dir, files, true)
 		require.NoError(t, err)
 	}
 	for _, f := range files {
-		want, err := os.ReadFile(filepath.Join(golden, f.Path))
+		want, err := os.ReadFile(filepath.Join(dir, f.Path))
 		require.NoError(t, err, "golden %s missing: run go test -run TestGoldenGreet -update", f.Path)
 		assert.Equal(t, string(want), string(f.Content), "golden %s differs: run go test -run TestGoldenGreet -update", f.Path)
 	}

@@ -2,7 +2,6 @@ package all_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,10 +16,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
-
-var update = flag.Bool("update", false, "rewrite the scripts' golden files (the process lane only)")
 
 // exitFile is where both lanes record the last command's exit code, for `exitcode N`.
 const exitFileVar = parity.ExitFileVar
@@ -71,7 +69,7 @@ func TestScripts(t *testing.T) {
 		}
 		t.Run(domain, func(t *testing.T) {
 			t.Run("process", func(t *testing.T) {
-				testscript.Run(t, params(dir, *update))
+				testscript.Run(t, params(dir, golden.Update()))
 			})
 			t.Run("bridge", func(t *testing.T) {
 				testscript.RunT(serialT{T: t, verbose: testing.Verbose()}, params(bridgeCopy(t, dir), false))

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,9 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata goldens")
+	"github.com/cmdbridge/cmdbridge/internal/golden"
+)
 
 // mergedUsr is Debian's merged-/usr layout, fixed so the golden does not depend on the
 // machine running the test.
@@ -42,7 +41,7 @@ func TestProfileGolden(t *testing.T) {
 			p := buildProfile(req, c.proc, mergedUsr)
 			got := strings.Join(p.argv, "\n") + "\n# " + p.hash + "\n"
 			path := filepath.Join("testdata", "profile-"+c.name+".golden")
-			if *update {
+			if golden.Update() {
 				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 			}
 			want, err := os.ReadFile(path)

@@ -3,7 +3,6 @@ package status_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,11 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // fixtureTools cover every stage: a migrated tool, a native tool whose parity fails, a
 // shadow, two adapter tools (one erroring, one never run and with schema warnings) and a
@@ -65,28 +63,16 @@ func fixtureReport(t *testing.T) status.Report {
 	return rep
 }
 
-// golden compares got with testdata/<name>, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create it")
-	assert.Equal(t, string(want), string(got))
-}
-
 func TestTextGolden(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, status.WriteText(&b, fixtureReport(t)))
-	golden(t, "status.txt", b.Bytes())
+	golden.Check(t, "status.txt", b.Bytes())
 }
 
 func TestJSONGolden(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, status.WriteJSON(&b, fixtureReport(t)))
-	golden(t, "status.json", b.Bytes())
+	golden.Check(t, "status.json", b.Bytes())
 
 	// The document round-trips into the documented type.
 	var back status.Report

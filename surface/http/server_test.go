@@ -3,12 +3,9 @@ package http_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	nethttp "net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,13 +13,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func decodeOutput(t testing.TB, body string) tool.Output {
 	t.Helper()
@@ -194,7 +190,7 @@ func TestListTools(t *testing.T) {
 
 	r := f.do(t, "GET", "/tools", narrow, "")
 	require.Equal(t, 200, r.Status)
-	golden(t, "tools_narrow.json", r.Body)
+	golden.Check(t, "tools_narrow.json", []byte(r.Body))
 	var doc struct {
 		SchemaVersion int                     `json:"schema_version"`
 		Tools         []surfacehttp.ToolEntry `json:"tools"`
@@ -236,18 +232,6 @@ func names(ts []surfacehttp.ToolEntry) []string {
 		out = append(out, t.Name)
 	}
 	return out
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create it")
-	assert.Equal(t, string(want), got)
 }
 
 // startSlow posts t:slow and returns its call id once the headers arrived and the tool

@@ -3,10 +3,8 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -18,14 +16,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // recorder keeps the requests the kernel saw.
 type recorder struct {
@@ -128,23 +125,7 @@ func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
 	assert.Contains(t, string(greet), `"required":["name"]`)
 	assert.NotContains(t, string(greet), `"json"`)
 
-	golden(t, "tools_list.json", res.Tools)
-}
-
-// golden compares v's indented JSON with testdata/name; -update rewrites it.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	require.NoError(t, err)
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create %s", path)
-	assert.Equal(t, string(want), string(got))
+	golden.JSON(t, "tools_list.json", res.Tools)
 }
 
 // decodeResult checks the two content forms agree and returns the Output they carry.

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite docs/tools.md")
+	"github.com/cmdbridge/cmdbridge/internal/golden"
+)
 
 // TestToolsReferenceIsCurrent fails when docs/tools.md differs from what `go generate
 // ./kernel` would write.
@@ -18,7 +17,7 @@ func TestToolsReferenceIsCurrent(t *testing.T) {
 	got, err := Render()
 	require.NoError(t, err)
 	path := filepath.Join("..", "..", "..", "docs", "tools.md")
-	if *update {
+	if golden.Update() {
 		require.NoError(t, os.WriteFile(path, got, 0o644))
 	}
 	want, err := os.ReadFile(path)
