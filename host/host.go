@@ -77,8 +77,11 @@ type Config struct {
 	ScriptEnv     map[string]string
 	ScriptPassEnv []string
 	// Initialisms are your words that `bridge scaffold` writes in capitals in Go names,
-	// besides Go's own (id, url, json…).
-	Initialisms []string
+	// besides Go's own (id, url, json…), and ScaffoldRegistry the registry it registers
+	// tools into when --registry names none (IMPORTPATH.NAME of a func(native.Tool) or a
+	// *native.Registry; empty: your module's one *native.Registry).
+	Initialisms      []string
+	ScaffoldRegistry string
 	// Runtime builds the clock and id source of a native call from its environment (nil:
 	// wall clock and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
@@ -216,8 +219,9 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
 		ScriptEnv: c.ScriptEnv, ScriptPassEnv: c.ScriptPassEnv, Initialisms: c.Initialisms,
-		Environ:         slices.Clone(startEnviron),
-		SuperviseParity: true, // a program's main: os.Args is the command line
+		ScaffoldRegistry: c.ScaffoldRegistry,
+		Environ:          slices.Clone(startEnviron),
+		SuperviseParity:  true, // a program's main: os.Args is the command line
 	}
 	if app != nil {
 		effects, err := c.effects()

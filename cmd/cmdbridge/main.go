@@ -34,6 +34,7 @@ func main() {
 		},
 		Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
-		Subcommands: []*cli.Command{host.WrapCommand(nil)},
+		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register", // the corpus's tools register through a function
+		Subcommands:      []*cli.Command{host.WrapCommand(nil)},
 	}))
 }

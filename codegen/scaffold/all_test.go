@@ -79,7 +79,7 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	require.Len(t, names, 82, "the corpus has 82 commands")
 	files, err := scaffold.Plan(context.Background(), scaffold.Config{
 		Root: root, Dir: mod, Commands: commands.Default, Scripts: filepath.Join(mod, "testdata", "script"),
-		Initialisms: delivery.Initialisms,
+		Initialisms: delivery.Initialisms, Registry: corpusRegistry,
 	}, names...)
 	require.NoError(t, err)
 	_, err = scaffold.Write(root, files, false)

@@ -28,12 +28,17 @@ func moduleRoot(t *testing.T) string {
 
 // greetConfig scaffolds the testdata command demo:greet into testdata/codegen/golden,
 // seeding its parity script from testdata/codegen/script.
+// corpusRegistry is where the corpus's scaffolded tools register (cmd/cmdbridge's
+// host.Config.ScaffoldRegistry).
+const corpusRegistry = "github.com/cmdbridge/cmdbridge/nativetools.Register"
+
 func greetConfig(t *testing.T, root string) scaffold.Config {
 	mod := moduleRoot(t)
 	return scaffold.Config{
 		Root:        root,
 		Commands:    commands.Default,
 		Initialisms: delivery.Initialisms,
+		Registry:    corpusRegistry,
 		Dir:         mod,
 		Patterns:    []string{"./testdata/codegen/greet"},
 		Scripts:     filepath.Join(mod, "testdata", "codegen", "script"),

@@ -29,9 +29,6 @@ const (
 	pathAdapter    = "github.com/cmdbridge/cmdbridge/adapter"
 	pathAssert     = "github.com/stretchr/testify/assert"
 	pathRequire    = "github.com/stretchr/testify/require"
-	// pathNativetools is the corpus's native registry package, the default target of
-	// tools scaffolded in the cmdbridge module only.
-	pathNativetools = corpusModule + "/nativetools"
 )
 
 var importNames = map[string]string{

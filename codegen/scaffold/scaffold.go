@@ -44,9 +44,9 @@ type Config struct {
 	Scripts string
 	// Registry names the native registry generated tools register into, as
 	// "importpath.Name": a func(native.Tool) (registered with a call) or a
-	// *native.Registry variable (registered with Add). Default: in the cmdbridge module,
-	// the corpus's nativetools.Register; elsewhere the one *native.Registry variable
-	// the discovered packages declare.
+	// *native.Registry variable (registered with Add). Default: the one
+	// *native.Registry variable the discovered packages declare (the host may give its
+	// own default: host.Config.ScaffoldRegistry; the corpus's is nativetools.Register).
 	Registry string
 	// Legacy names the *legacy.Registry variable ("importpath.Name") the generated test
 	// looks the command up in (default: the one its registration reaches).
@@ -57,10 +57,6 @@ type Config struct {
 	// own (id, url, json…): the corpus's "wu" gives WUStatus (host.Config.Initialisms).
 	Initialisms []string
 }
-
-// corpusModule is the module path of cmdbridge itself, whose native tools register in
-// the corpus registry by default.
-const corpusModule = "github.com/cmdbridge/cmdbridge"
 
 // File is one generated file: its path relative to Root and its content.
 type File struct {
@@ -111,7 +107,7 @@ func Plan(ctx context.Context, cfg Config, names ...string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	target, err := nativeTarget(ctx, cfg, modPath, d)
+	target, err := nativeTarget(ctx, cfg, d)
 	var files []File
 	if errors.Is(err, errNoRegistry) {
 		// The module has no registry yet: the scaffold declares one and says how to serve it.
@@ -315,26 +311,24 @@ func newRegistry(cfg Config, root, nativePath, modPath string) (target, []File, 
 
 // nativeTarget resolves the registry generated tools register into (Config.Registry
 // or its default) and the *native.Registry variable their tests look them up in.
-func nativeTarget(ctx context.Context, cfg Config, modPath string, d *discovery) (target, error) {
+func nativeTarget(ctx context.Context, cfg Config, d *discovery) (target, error) {
 	spec := cfg.Registry
 	if spec == "" {
-		// The adopter's own registry when the discovered packages declare exactly one;
-		// the corpus's registers through nativetools.Register, as its tools do.
-		if q, ok := only(d.natives); ok && q.Path != pathNativetools {
+		// The module's own registry when the discovered packages declare exactly one
+		// (a host that registers otherwise, as the corpus does through a function, says
+		// so: host.Config.ScaffoldRegistry).
+		if q, ok := only(d.natives); ok {
 			return target{Register: q, Lookup: q, IsVar: true}, nil
 		}
-		if modPath != corpusModule {
-			if len(d.natives) == 0 {
-				return target{}, errNoRegistry
-			}
-			var found []string
-			for q := range d.natives {
-				found = append(found, q.String())
-			}
-			sort.Strings(found)
-			return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found in this module (%s); name the one generated tools register into, the one host.Config.Native serves, with --registry IMPORTPATH.NAME", len(d.natives), strings.Join(found, ", "))
+		if len(d.natives) == 0 {
+			return target{}, errNoRegistry
 		}
-		spec = pathNativetools + ".Register"
+		var found []string
+		for q := range d.natives {
+			found = append(found, q.String())
+		}
+		sort.Strings(found)
+		return target{}, fmt.Errorf("scaffold: %d *native.Registry variables found in this module (%s); name the one generated tools register into, the one host.Config.Native serves, with --registry IMPORTPATH.NAME", len(d.natives), strings.Join(found, ", "))
 	}
 	dot := strings.LastIndex(spec, ".")
 	if dot <= strings.LastIndex(spec, "/") || dot == len(spec)-1 {

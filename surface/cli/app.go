@@ -90,8 +90,11 @@ type Host struct {
 	ScriptEnv     map[string]string
 	ScriptPassEnv []string
 	// Initialisms are the program's words that scaffold writes in capitals in Go names
-	// (scaffold.Config.Initialisms; the corpus's "wu").
-	Initialisms []string
+	// (scaffold.Config.Initialisms; the corpus's "wu"), and ScaffoldRegistry the
+	// registry scaffolded tools register into when --registry names none (IMPORTPATH.NAME;
+	// empty: the module's one *native.Registry).
+	Initialisms      []string
+	ScaffoldRegistry string
 	// Runtime builds a call's clock and id source from its environment (nil: wall clock
 	// and random ids).
 	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)

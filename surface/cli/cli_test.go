@@ -297,5 +297,6 @@ func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
 func corpusHost() cli.Host {
 	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
 		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
-		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv}
+		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
+		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register"}
 }

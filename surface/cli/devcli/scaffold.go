@@ -1,6 +1,7 @@
 package devcli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -27,7 +28,7 @@ func scaffoldCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "keep-existing", Usage: "write only the files that do not exist yet (e.g. keep a hand-written parity script)"},
 			&ucli.StringFlag{Name: "root", Usage: "directory the files are written under (default: the root of the Go module holding the current directory)"},
 			&ucli.StringSliceFlag{Name: "commands", Usage: "go/packages pattern of the packages registering the commands, relative to the module root (repeatable; default: discovered)"},
-			&ucli.StringFlag{Name: "registry", Usage: "native registry the tools register into, `IMPORTPATH.NAME` of a func(native.Tool) or a *native.Registry (default: the corpus's nativetools.Register in cmdbridge, else the module's one *native.Registry)"},
+			&ucli.StringFlag{Name: "registry", Usage: "native registry the tools register into, `IMPORTPATH.NAME` of a func(native.Tool) or a *native.Registry (default: the host's, else the module's one *native.Registry)"},
 			&ucli.StringFlag{Name: "legacy-registry", Usage: "*legacy.Registry the generated tests look commands up in, `IMPORTPATH.NAME` (default: the one the registration reaches)"},
 		},
 		Action: func(c *ucli.Context) error {
@@ -48,7 +49,7 @@ func scaffoldCommand() *ucli.Command {
 				return usageError("scaffold: --force and --keep-existing exclude each other")
 			}
 			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: cli.HostOf(c).Commands,
-				Registry: c.String("registry"), Legacy: c.String("legacy-registry"), Log: c.App.ErrWriter,
+				Registry: cmp.Or(c.String("registry"), cli.HostOf(c).ScaffoldRegistry), Legacy: c.String("legacy-registry"), Log: c.App.ErrWriter,
 				Initialisms: cli.HostOf(c).Initialisms}
 			files, err := scaffold.Plan(context.Background(), cfg, c.Args().Slice()...)
 			if err != nil {
