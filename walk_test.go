@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -90,4 +91,35 @@ func declared(t *testing.T, dir string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// TestArchitectureListsEveryPackage: every package of the module is a row of
+// docs/architecture.md's package table, by its path or by a pattern row of its parent
+// (`commands/<domain>`), so a newcomer finds every package there.
+func TestArchitectureListsEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("docs", "architecture.md"))
+	require.NoError(t, err)
+	_, table, ok := strings.Cut(string(doc), "## Packages")
+	require.True(t, ok)
+	table, _, _ = strings.Cut(table, "\n## ")
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(table, -1) {
+		named[m[1]] = true
+	}
+	out, err := exec.Command("go", "list", "./...").Output()
+	require.NoError(t, err)
+	for _, p := range strings.Fields(string(out)) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, "github.com/cmdbridge/cmdbridge"), "/")
+		if rel == "" {
+			rel = "cmdbridge"
+		}
+		parent := filepath.ToSlash(filepath.Dir(rel))
+		covered := named[rel]
+		for n := range named {
+			if strings.HasPrefix(n, parent+"/<") && !strings.Contains(strings.TrimPrefix(n, parent+"/"), "/") {
+				covered = true
+			}
+		}
+		assert.True(t, covered, "package %s has no row in docs/architecture.md's package table", rel)
+	}
 }
