@@ -159,7 +159,7 @@ func TestWriteCallRunsOnce(t *testing.T) {
 	w.close()
 	newWorkspace(t, nc, "ws-1", dir, state, &runs, nil)
 	var r broker.Reply
-	eventually(t, 10*time.Second, func() bool {
+	eventually(t, arrives, func() bool {
 		var err error
 		r, err = broker.Call(context.Background(), nc, req, 1, 2*time.Second)
 		return err == nil
@@ -188,7 +188,7 @@ func TestInDoubtCallIsNotRerun(t *testing.T) {
 	writer := mint(t, "ws-1", []string{"t:*"}, true)
 	req := broker.CallRequest{Workspace: "ws-1", Tool: "t:count", Token: writer, Key: "key-doubt"}
 	go func() { _, _ = broker.Call(context.Background(), nc, req, 1, 2*time.Second) }()
-	eventually(t, 5*time.Second, func() bool { return w.srv.Active() == 1 }, "the call did not start")
+	eventually(t, arrives, func() bool { return w.srv.Active() == 1 }, "the call did not start")
 	// The sidecar stops with the call in flight: Close cancels it and the cancelled
 	// reply is recorded. To model a crash instead, the log is copied while the call
 	// still runs (begin on disk, done not yet) and the restart reads the copy.

@@ -89,7 +89,7 @@ func TestClusterFailover(t *testing.T) {
 		r, err := broker.Call(context.Background(), cpConn, req, 60, 500*time.Millisecond)
 		inFlight <- result{r, err}
 	}()
-	eventually(t, 10*time.Second, func() bool { return w.srv.Active() == 1 }, "the write call did not start")
+	eventually(t, arrives, func() bool { return w.srv.Active() == 1 }, "the write call did not start")
 
 	// The publisher runs on while the leader is killed: the outbox holds events that
 	// were not yet acknowledged when the node died.
@@ -106,7 +106,7 @@ func TestClusterFailover(t *testing.T) {
 		}
 		published <- ids
 	}()
-	eventually(t, 20*time.Second, func() bool { return w.sc.Stats().Durable >= 50 }, "nothing drained before the kill")
+	eventually(t, arrives, func() bool { return w.sc.Stats().Durable >= 50 }, "nothing drained before the kill")
 	pendingAtKill := len(w.hub.Pending())
 	nodes[leader].stop()
 	time.Sleep(time.Second) // retries of the call arrive while it still runs
@@ -135,8 +135,8 @@ func TestClusterFailover(t *testing.T) {
 	assert.True(t, again.Replayed)
 	assert.EqualValues(t, 1, runs.Load(), "the write ran once")
 
-	eventually(t, 60*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "outbox not drained after failover: %d pending", len(w.hub.Pending()))
-	got, dups := cp.collect(t, total, 60*time.Second)
+	eventually(t, arrives, func() bool { return len(w.hub.Pending()) == 0 }, "outbox not drained after failover: %d pending", len(w.hub.Pending()))
+	got, dups := cp.collect(t, total, arrives)
 	require.Len(t, got, total, "durable events lost")
 	for i, g := range got {
 		require.Equal(t, ids[i], g.event.EventID, "order at %d", i)
@@ -236,11 +236,11 @@ func TestKilledSidecarDrainsOutbox(t *testing.T) {
 	require.NoError(t, sidecar.Start(hub))
 	t.Cleanup(func() { _ = sidecar.Close() })
 
-	got, dups := cp.collect(t, n, 30*time.Second)
+	got, dups := cp.collect(t, n, arrives)
 	require.Len(t, got, n)
 	for i, g := range got {
 		assert.Equal(t, ids[i], g.event.EventID, "order at %d", i)
 	}
 	assert.Zero(t, dups)
-	eventually(t, 10*time.Second, func() bool { return len(hub.Pending()) == 0 }, "outbox not emptied")
+	eventually(t, arrives, func() bool { return len(hub.Pending()) == 0 }, "outbox not emptied")
 }

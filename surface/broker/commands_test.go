@@ -32,7 +32,7 @@ func TestCommandsIn(t *testing.T) {
 	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`), nil))
 	require.NoError(t, broker.SendCommand(ctx, js, "ws-1", "c-2", []byte(`{"command":"pause","channel":"ws-1","args":{"minutes":10}}`), nil), "a repeat within the dedup window")
 
-	got, _ := cp.collect(t, 1, 20*time.Second)
+	got, _ := cp.collect(t, 1, arrives)
 	require.Len(t, got, 1)
 	ev := got[0].event
 	assert.Equal(t, events.KindCommand, ev.Kind)
@@ -42,7 +42,7 @@ func TestCommandsIn(t *testing.T) {
 	assert.Regexp(t, `^nats:CMDBRIDGE_COMMANDS:\d+$`, ev.CallID, "the stream sequence names the command")
 	// The counter is bumped once AcceptCommand returns, which may be after the event
 	// already left the outbox and reached us.
-	eventually(t, 10*time.Second, func() bool { return w.sc.Stats().Commands == 1 },
+	eventually(t, arrives, func() bool { return w.sc.Stats().Commands == 1 },
 		"the commands counter never reached 1")
 
 	// Nothing else arrives: the refused commands were terminated, the repeat dropped.
@@ -54,13 +54,13 @@ func TestCommandsIn(t *testing.T) {
 	body := []byte(`{"command":"resume","channel":"ws-1"}`)
 	first, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
 	require.Equal(t, 202, status)
-	got, _ = cp.collect(t, 1, 20*time.Second)
+	got, _ = cp.collect(t, 1, arrives)
 	require.Len(t, got, 1)
-	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "first copy not drained")
+	eventually(t, arrives, func() bool { return len(w.hub.Pending()) == 0 }, "first copy not drained")
 	again, status, _ := w.srv.AcceptCommand(claims, body, 99, "nats:CMDBRIDGE_COMMANDS:99")
 	require.Equal(t, 202, status)
 	assert.Equal(t, first.EventID, again.EventID)
-	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "second copy not drained")
+	eventually(t, arrives, func() bool { return len(w.hub.Pending()) == 0 }, "second copy not drained")
 	more, _ = cp.collect(t, 1, time.Second)
 	assert.Empty(t, more, "the stream's duplicate window dropped the re-send")
 

@@ -39,7 +39,7 @@ func TestEventsOut(t *testing.T) {
 	eph, err := w.hub.Publish(context.Background(), events.ToolCalled("run-1", "call-1", "t:echo", nil))
 	require.NoError(t, err)
 
-	got, dups := cp.collect(t, len(ids), 20*time.Second)
+	got, dups := cp.collect(t, len(ids), arrives)
 	require.Len(t, got, len(ids))
 	assert.Zero(t, dups)
 	for i, r := range got {
@@ -47,7 +47,7 @@ func TestEventsOut(t *testing.T) {
 		assert.Equal(t, "acme.ws:phone:dev-1", r.event.From, "from is the enrolled subject")
 		assert.Equal(t, events.KindCommand, r.event.Kind)
 	}
-	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "outbox still holds %d events", len(w.hub.Pending()))
+	eventually(t, arrives, func() bool { return len(w.hub.Pending()) == 0 }, "outbox still holds %d events", len(w.hub.Pending()))
 
 	// The live tail sees everything, the tool_called included, on escaped subjects.
 	seen := map[string]string{}
@@ -63,7 +63,7 @@ func TestEventsOut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint64(len(ids)), info.CachedInfo().State.Msgs, "the stream keeps durable kinds only")
 	// The counter is bumped after an event leaves the outbox: wait for it, do not race it.
-	eventually(t, 10*time.Second, func() bool { return w.sc.Stats().Durable == uint64(len(ids)) },
+	eventually(t, arrives, func() bool { return w.sc.Stats().Durable == uint64(len(ids)) },
 		"durable counter %d, want %d", w.sc.Stats().Durable, len(ids))
 	assert.GreaterOrEqual(t, w.sc.Stats().Ephemeral, uint64(1))
 }
@@ -79,7 +79,7 @@ func TestBrokerDownDrainsInOrder(t *testing.T) {
 	w := newWorkspace(t, nc, "ws-1", t.TempDir(), t.TempDir(), &runs, nil)
 
 	first := publishDurable(t, w.hub, "ws-1", 5)
-	eventually(t, 10*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "first events not drained")
+	eventually(t, arrives, func() bool { return len(w.hub.Pending()) == 0 }, "first events not drained")
 
 	// Restart on the same port and store: the client reconnects by itself.
 	opts := *node.opts
@@ -104,9 +104,9 @@ func TestBrokerDownDrainsInOrder(t *testing.T) {
 	assert.Less(t, time.Since(start), 5*time.Second, "a call does not wait for the broker")
 
 	startNode(t, opts)
-	eventually(t, 30*time.Second, func() bool { return len(w.hub.Pending()) == 0 }, "outbox not drained after the broker returned: %d left", len(w.hub.Pending()))
+	eventually(t, arrives, func() bool { return len(w.hub.Pending()) == 0 }, "outbox not drained after the broker returned: %d left", len(w.hub.Pending()))
 
-	got, dups := cp.collect(t, len(first)+len(second), 20*time.Second)
+	got, dups := cp.collect(t, len(first)+len(second), arrives)
 	require.Len(t, got, len(first)+len(second))
 	want := append(append([]string{}, first...), second...)
 	for i, r := range got {
@@ -133,6 +133,6 @@ func TestWorkspacesNeverShareAnEventID(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, ea.Seq, eb.Seq)
 	assert.NotEqual(t, ea.EventID, eb.EventID)
-	got, _ := cp.collect(t, 2, 20*time.Second)
+	got, _ := cp.collect(t, 2, arrives)
 	require.Len(t, got, 2)
 }

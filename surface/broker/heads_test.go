@@ -216,7 +216,7 @@ func TestRedTeamConductorKeepsHeadsOverNATS(t *testing.T) {
 	}
 
 	run(4) // heads 2 and 4
-	eventually(t, 60*time.Second, func() bool { return count() == 2 }, "heads kept: %d, want 2", count())
+	eventually(t, arrives, func() bool { return count() == 2 }, "heads kept: %d, want 2", count())
 	export := exportHeads(t, store, "ws-a")
 	rep, err := evidence.VerifyWith(dir, evidence.VerifyOptions{Published: []string{export}})
 	require.NoError(t, err)
@@ -236,7 +236,7 @@ func TestRedTeamConductorKeepsHeadsOverNATS(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, evidence.CheckpointsFile), nil, 0o644))
 	run(1)
 	var rewound broker.Head
-	eventually(t, 60*time.Second, func() bool {
+	eventually(t, arrives, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, h := range kept {

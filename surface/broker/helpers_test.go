@@ -320,6 +320,12 @@ type received struct {
 	event events.Event
 }
 
+// arrives bounds how long a test waits for something that must happen (a message on a
+// stream, a counter reaching its value): long enough that a loaded machine (the race
+// detector, the rest of make test) never trips it, so it guards against a hang and
+// checks no speed. A wait that must see nothing uses a short window instead.
+const arrives = 2 * time.Minute
+
 // collect fetches until want distinct event ids have arrived (duplicates counted,
 // not kept) or the deadline passes; it acks what it keeps.
 func (cp *controlPlane) collect(t testing.TB, want int, within time.Duration) (got []received, dups int) {

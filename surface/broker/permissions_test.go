@@ -54,7 +54,7 @@ func TestWorkspacePermissionsSuffice(t *testing.T) {
 	w := newWorkspace(t, wsConn, "ws-a", t.TempDir(), t.TempDir(), &runs, nil)
 
 	ids := publishDurable(t, w.hub, "ws-a", 3)
-	got, _ := cp.collect(t, len(ids), 20*time.Second)
+	got, _ := cp.collect(t, len(ids), arrives)
 	require.Len(t, got, len(ids), "durable events drained under workspace permissions")
 
 	writer := mint(t, "control", []string{"t:*"}, true)
@@ -64,7 +64,7 @@ func TestWorkspacePermissionsSuffice(t *testing.T) {
 	assert.True(t, decode(t, r.Body).Success, string(r.Body))
 
 	require.NoError(t, broker.SendCommand(context.Background(), js, "ws-a", "cmd-1", []byte(`{"command":"pause","channel":"ws-a"}`), nil))
-	got, _ = cp.collect(t, 1, 20*time.Second)
+	got, _ = cp.collect(t, 1, arrives)
 	require.Len(t, got, 1, "the command was consumed and its event drained")
 	assert.Equal(t, events.KindCommand, got[0].event.Kind)
 
@@ -78,5 +78,5 @@ func TestWorkspacePermissionsSuffice(t *testing.T) {
 	require.NoError(t, wsConn.Flush())
 	_, err = spy.NextMsg(300 * time.Millisecond)
 	assert.ErrorIs(t, err, nats.ErrTimeout, "the broker dropped the publish")
-	eventually(t, 5*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return len(violations) >= 2 }, "no permissions violations reported")
+	eventually(t, arrives, func() bool { mu.Lock(); defer mu.Unlock(); return len(violations) >= 2 }, "no permissions violations reported")
 }

@@ -65,7 +65,7 @@ func (v *violations) handler(_ *nats.Conn, _ *nats.Subscription, err error) {
 func (v *violations) await(t *testing.T, op, subject string) {
 	t.Helper()
 	want := strings.ToLower(fmt.Sprintf("permissions violation for %s to %q", op, subject))
-	eventually(t, 60*time.Second, func() bool {
+	eventually(t, arrives, func() bool {
 		v.mu.Lock()
 		defer v.mu.Unlock()
 		for _, e := range v.errs {
@@ -144,7 +144,7 @@ func newTenants(t *testing.T) *tenants {
 	}
 	require.NoError(t, broker.SendCommand(context.Background(), tn.cpJS, "ws-a", "cmd-a-1",
 		[]byte(`{"command":"deploy","channel":"ws-a","args":{"secret":"`+tn.secret+`"}}`), is.SignCommand))
-	eventually(t, 60*time.Second, func() bool { return tn.a.sc.Stats().Commands == 1 }, "ws-a never took its command")
+	eventually(t, arrives, func() bool { return tn.a.sc.Stats().Commands == 1 }, "ws-a never took its command")
 	return tn
 }
 
@@ -444,7 +444,7 @@ func TestRedTeamIssuedFlow(t *testing.T) {
 	require.NoError(t, broker.SendCommand(ctx, tn.cpJS, "ws-b", "cmd-b-1", []byte(`{"command":"pause","channel":"ws-b"}`), tn.is.SignCommand))
 	var fromB *events.Event
 	for fromB == nil {
-		got, _ := cp.collect(t, 1, 20*time.Second)
+		got, _ := cp.collect(t, 1, arrives)
 		require.NotEmpty(t, got, "ws-b's command event never reached the event stream")
 		for _, r := range got {
 			if r.event.Payload["command"] == "pause" {
@@ -493,7 +493,7 @@ func TestRedTeamCommandsCarryNoToken(t *testing.T) {
 	m.Header.Set(broker.SignatureHeader, sig)
 	_, err = tn.cpJS.PublishMsg(ctx, m, jetstream.WithMsgID("with-token"))
 	require.NoError(t, err)
-	eventually(t, 60*time.Second, func() bool {
+	eventually(t, arrives, func() bool {
 		tn.b.mu.Lock()
 		defer tn.b.mu.Unlock()
 		return len(tn.b.errs) > 0
@@ -592,7 +592,7 @@ func TestRedTeamRepliesAsADeputy(t *testing.T) {
 		m, err := spy.NextMsg(10 * time.Second)
 		require.NoError(t, err, "the server did not deliver ws-b's command to ws-a's tool subject")
 		require.True(t, strings.HasPrefix(m.Reply, "$JS.ACK."), m.Reply)
-		eventually(t, 60*time.Second, func() bool { return a.reported("JetStream") }, "ws-a did not refuse the delivered call: %v", a.errors())
+		eventually(t, arrives, func() bool { return a.reported("JetStream") }, "ws-a did not refuse the delivered call: %v", a.errors())
 		assert.Zero(t, a.sc.Stats().Calls, "ws-a answered a call the server delivered for ws-b")
 		assert.Zero(t, aRuns.Load())
 	})
@@ -631,7 +631,7 @@ func TestRedTeamRepliesAsADeputy(t *testing.T) {
 			}
 			return n
 		}
-		eventually(t, 60*time.Second, func() bool { return signed() == 2 }, "ws-a did not refuse both: %v", a.errors())
+		eventually(t, arrives, func() bool { return signed() == 2 }, "ws-a did not refuse both: %v", a.errors())
 		assert.Zero(t, a.sc.Stats().Commands, "ws-a ran a command not signed for it")
 	})
 }
