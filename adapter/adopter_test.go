@@ -351,13 +351,7 @@ func TestAdopterPositionalForms(t *testing.T) {
 			if tc.description != "" {
 				assert.Equal(t, tc.description, first.Description)
 			}
-			w := Warnings(c)
-			if tc.warning == "" {
-				assert.Empty(t, w)
-			} else {
-				require.Len(t, w, 1)
-				assert.Contains(t, w[0], tc.warning)
-			}
+			assertOneWarning(t, Warnings(c), tc.warning)
 			back := parseBack(t, c, &got, tc.input)
 			assert.Equal(t, tc.args, back["args"], "the positionals the app sees")
 			assert.Equal(t, tc.yes, back["yes"], "a positional never becomes a flag")
@@ -389,13 +383,7 @@ func TestAdopterPositionalsDeclaredNone(t *testing.T) {
 			s, err := Schema(c)
 			require.NoError(t, err)
 			assert.Equal(t, []string{"yes", "dry_run"}, s.PropertyOrder)
-			w := Warnings(c)
-			if tc.warning == "" {
-				assert.Empty(t, w)
-			} else {
-				require.Len(t, w, 1)
-				assert.Contains(t, w[0], tc.warning)
-			}
+			assertOneWarning(t, Warnings(c), tc.warning)
 			_, err = Argv(c, json.RawMessage(`{"args":["x"]}`))
 			assert.ErrorContains(t, err, `unknown input property "args"`)
 		})
@@ -616,4 +604,15 @@ func TestNoSecretBecomesADefault(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(raw), "s3cret")
 	assert.Contains(t, string(raw), `"default":"migrations"`)
+}
+
+// assertOneWarning: no warning when want is empty, else exactly one, containing want.
+func assertOneWarning(t *testing.T, warnings []string, want string) {
+	t.Helper()
+	if want == "" {
+		assert.Empty(t, warnings)
+		return
+	}
+	require.Len(t, warnings, 1)
+	assert.Contains(t, warnings[0], want)
 }

@@ -3,7 +3,6 @@ package adapter
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/apptree"
 	"github.com/cmdbridge/cmdbridge/internal/lazyregexp"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -175,32 +175,20 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 	return p, true, warning
 }
 
-// sourced reports whether f's value may come from outside the program: one of its
-// environment variables is set, or one of its files exists.
+// sourced reports whether f's value may come from outside the program
+// (apptree.Sourced): a running app's flag then holds it, not its default.
 func sourced(f cli.Flag) bool {
 	d, ok := f.(cli.DocGenerationFlag)
 	if !ok {
 		return false
 	}
-	for _, name := range d.GetEnvVars() {
-		if _, set := os.LookupEnv(name); set {
-			return true
+	filePath := ""
+	if v := reflect.ValueOf(f); v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+		if fp := v.Elem().FieldByName("FilePath"); fp.IsValid() && fp.Kind() == reflect.String {
+			filePath = fp.String()
 		}
 	}
-	v := reflect.ValueOf(f)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return false
-	}
-	if fp := v.Elem().FieldByName("FilePath"); fp.IsValid() && fp.Kind() == reflect.String {
-		for _, path := range strings.Split(fp.String(), ",") {
-			if path = strings.TrimSpace(path); path != "" {
-				if _, err := os.Stat(path); err == nil {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return apptree.Sourced(d.GetEnvVars(), filePath)
 }
 
 // flagNames is f.Names(), or none when that panics (see [flagInput]).
@@ -515,9 +503,19 @@ func flagParam(f cli.Flag) (param, string) {
 		return p, warning
 	}
 	if d, ok := f.(cli.DocGenerationFlag); ok && !d.TakesValue() {
-		return scalar(kBool, nil), fmt.Sprintf("flag type %T is not a urfave/cli v2 type; it takes no value, so it is a boolean", f)
+		return scalar(kBool, nil), UnknownFlagWarning(fmt.Sprintf("%T", f), false)
 	}
-	return scalar(kString, nil), fmt.Sprintf("flag type %T is not a urfave/cli v2 type; it is a string passed as --name=value", f)
+	return scalar(kString, nil), UnknownFlagWarning(fmt.Sprintf("%T", f), true)
+}
+
+// UnknownFlagWarning is what a tool's schema says of a flag whose Go type (typ) is not
+// urfave/cli v2's: served as a string when it takes a value, else as a boolean. The
+// cmdbridge host says the same of such a flag read from a program's manifest.
+func UnknownFlagWarning(typ string, takesValue bool) string {
+	if takesValue {
+		return "flag type " + typ + " is not a urfave/cli v2 type; it is a string passed as --name=value"
+	}
+	return "flag type " + typ + " is not a urfave/cli v2 type; it takes no value, so it is a boolean"
 }
 
 // sliceWrapper recognises cli.SliceFlag[T, S, E] (MultiStringFlag, MultiIntFlag, …) and

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge"
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/internal/adopted"
 	"github.com/cmdbridge/cmdbridge/internal/apptree"
 	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
@@ -119,8 +120,9 @@ func readManifest(program, bridge string) (*adopted.Manifest, error) {
 }
 
 // unknownFlags are the warnings, per tool, of the flags the manifest describes as of a
-// type that is not urfave/cli v2's (apptree.Flag.Unknown): the words the in-process
-// line's schema derivation says of such a flag, so both lines warn alike.
+// type that is not urfave/cli v2's (apptree.Flag.Unknown): adapter.UnknownFlagWarning,
+// what the in-process line's schema derivation says of such a flag, so both lines warn
+// alike.
 func unknownFlags(t *apptree.Tree) map[string][]string {
 	out := map[string][]string{}
 	note := func(flags []apptree.Flag) (ws []string) {
@@ -128,11 +130,7 @@ func unknownFlags(t *apptree.Tree) map[string][]string {
 			if f.Unknown == "" || f.Hidden {
 				continue
 			}
-			how := "it is a string passed as --name=value"
-			if f.Kind == "bool" {
-				how = "it takes no value, so it is a boolean"
-			}
-			ws = append(ws, fmt.Sprintf("flag --%s: flag type %s is not a urfave/cli v2 type; %s", f.Name, f.Unknown, how))
+			ws = append(ws, "flag --"+f.Name+": "+adapter.UnknownFlagWarning(f.Unknown, f.Kind != "bool"))
 		}
 		return ws
 	}

@@ -121,47 +121,41 @@ const programWord = "__program"
 // in-process (with Config.New), native implementations (Config.Native) natively, and
 // the others on the subprocess lane, which runs your program itself with the leaf's
 // path. It links the serving stack into your program, which costs every ordinary run
-// (docs/adopt.md, "What adopting costs"); cmdbridge.Command serves the same tools from
+// (docs/adopt.md, "What the line costs"); cmdbridge.Command serves the same tools from
 // the cmdbridge host and costs nothing. cfg may be nil. The developer commands (parity,
 // scaffold) are not linked into your program unless it imports surface/cli/devcli, as
 // docs/adopt.md does under a build tag.
 func Command(cfg *Config) *cli.Command {
 	c := config(cfg)
-	name := c.Name
-	if name == "" {
-		name = "bridge"
+	// The light line's subcommand (its name, usage and manifest), served from here.
+	light := cmdbridge.Command(&c.Config)
+	name, manifest := light.Name, light.Action
+	light.Action = func(ctx *cli.Context) error {
+		if ctx.Args().Len() == 1 && ctx.Args().First() == adopted.ManifestWord {
+			return manifest(ctx) // the same manifest as the light line's
+		}
+		app := ctx.App
+		exe, err := os.Executable()
+		if err != nil {
+			return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
+		}
+		newApp := func() *cli.App { return app }
+		if c.New != nil {
+			newApp = c.New
+		}
+		host, err := c.host(newApp, app, true, exe)
+		if err != nil {
+			return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
+		}
+		host.Name = app.Name + " " + name
+		host.Self = []string{name}
+		args := append([]string{host.Name}, ctx.Args().Slice()...)
+		if code := bridgecli.Main(args, app.Writer, errWriter(app), host); code != 0 {
+			return cli.Exit("", code)
+		}
+		return nil
 	}
-	return &cli.Command{
-		Name:            name,
-		Usage:           adopted.BridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
-		SkipFlagParsing: true,
-		HideHelp:        true,
-		Action: func(ctx *cli.Context) error {
-			if ctx.Args().Len() == 1 && ctx.Args().First() == adopted.ManifestWord {
-				return cmdbridge.Command(&c.Config).Action(ctx) // the same manifest as the light line's
-			}
-			app := ctx.App
-			exe, err := os.Executable()
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
-			}
-			newApp := func() *cli.App { return app }
-			if c.New != nil {
-				newApp = c.New
-			}
-			host, err := c.host(newApp, app, true, exe)
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
-			}
-			host.Name = app.Name + " " + name
-			host.Self = []string{name}
-			args := append([]string{host.Name}, ctx.Args().Slice()...)
-			if code := bridgecli.Main(args, app.Writer, errWriter(app), host); code != 0 {
-				return cli.Exit("", code)
-			}
-			return nil
-		},
-	}
+	return light
 }
 
 // Main is the standalone entry point for a program you can import but not change: it

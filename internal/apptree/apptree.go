@@ -326,7 +326,7 @@ func (d *describer) flags(fs []cli.Flag, where string) []Flag {
 			continue
 		}
 		fl := d.flag(f, where)
-		if sourced(fl) {
+		if Sourced(fl.EnvVars, fl.FilePath) {
 			// Described from a running app, the value may be the environment's or a
 			// file's (urfave/cli sets it when the flag is applied), never a default: a
 			// secret must not become a schema default, so none is recorded.
@@ -337,15 +337,17 @@ func (d *describer) flags(fs []cli.Flag, where string) []Flag {
 	return out
 }
 
-// sourced reports whether f's value may come from outside the program: one of its
-// environment variables is set, or one of its files exists.
-func sourced(f Flag) bool {
-	for _, name := range f.EnvVars {
+// Sourced reports whether a flag with these environment variables and file paths (a
+// urfave/cli FilePath: comma-separated) may hold a value from outside the program: one
+// of its variables is set, or one of its files exists. Such a value is never a default
+// to publish (the adapter's schemas and this package's descriptions both ask).
+func Sourced(envVars []string, filePath string) bool {
+	for _, name := range envVars {
 		if _, ok := os.LookupEnv(name); ok {
 			return true
 		}
 	}
-	for _, path := range strings.Split(f.FilePath, ",") {
+	for _, path := range strings.Split(filePath, ",") {
 		if path = strings.TrimSpace(path); path != "" {
 			if _, err := os.Stat(path); err == nil {
 				return true
