@@ -26,10 +26,14 @@ const (
 	LaneSubprocess = adapter.LaneSubprocess
 	LaneAdapter    = adapter.LaneAdapter
 	LaneNative     = "native"
+	// LaneWarm is the native implementation run as a long-lived host runs it
+	// (Options.Warm): in one directory kept in step with the workspace, with the host's
+	// store, so its warm state must follow every change since the previous call.
+	LaneWarm = "warm"
 )
 
 // AllLanes is every lane parity knows, in comparison order.
-var AllLanes = []string{LaneSubprocess, LaneAdapter, LaneNative}
+var AllLanes = []string{LaneSubprocess, LaneAdapter, LaneNative, LaneWarm}
 
 // Options configure Run.
 type Options struct {
@@ -38,7 +42,7 @@ type Options struct {
 	Workspace string
 	// Lanes restricts the lanes (nil: every lane that exists for the tool:
 	// subprocess and adapter when the command is registered, native when
-	// Native has the tool).
+	// Native has the tool, warm when it has and Warm is set).
 	Lanes []string
 	// Commands holds the legacy commands (nil: none).
 	Commands *legacy.Registry
@@ -61,8 +65,9 @@ type Options struct {
 	// Scratch is where the lane copies are made (""; os.TempDir()). They are
 	// removed before Run returns.
 	Scratch string
-	// Warm, when set, runs the native lane in Warm.Dir (synced, not copied) with
-	// Warm.Store, as a long-lived host would (see Warm).
+	// Warm, when set, adds the warm lane: the native implementation run in Warm.Dir
+	// (synced, not copied) with Warm.Store, as a long-lived host would (see Warm),
+	// beside the native lane's cold run on a copy.
 	Warm *Warm
 	// InProcess lets the adapter lane run commands nobody analysed (no tier)
 	// in-process, as adapter.Options.InProcess does when serving. Without it such a
@@ -166,7 +171,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	if opts.Native != nil {
 		native, hasNative = opts.Native.Lookup(toolName)
 	}
-	exists := map[string]bool{LaneSubprocess: hasCmd, LaneAdapter: hasCmd, LaneNative: hasNative}
+	exists := map[string]bool{LaneSubprocess: hasCmd, LaneAdapter: hasCmd, LaneNative: hasNative, LaneWarm: hasNative && opts.Warm != nil}
 	var lanes []string
 	for _, l := range AllLanes {
 		if exists[l] && (opts.Lanes == nil || slices.Contains(opts.Lanes, l)) {
@@ -205,7 +210,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	dirs := map[string]string{}
 	for _, l := range lanes {
 		dirs[l] = filepath.Join(scratch, l)
-		if l == LaneNative && opts.Warm != nil {
+		if l == LaneWarm {
 			dirs[l] = opts.Warm.Dir
 			if err := SyncTree(ws, dirs[l]); err != nil {
 				return nil, fmt.Errorf("parity %s: sync workspace for the warm native lane: %w", toolName, err)
@@ -242,11 +247,15 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 			if res.Routed != "" {
 				res.Output = res.Output.WithMeta("reason", res.Routed)
 			}
-		case l == LaneNative:
+		case l == LaneNative || l == LaneWarm:
 			if opts.OnLane != nil {
 				opts.OnLane(l, true)
 			}
-			res.Output = runNative(ctx, native, input, dirs[l], env, opts)
+			var store *tool.Store
+			if l == LaneWarm {
+				store = opts.Warm.Store
+			}
+			res.Output = runNative(ctx, native, input, dirs[l], env, store, opts)
 			if plain {
 				res.Streams = PlainStreams(res.Output)
 			}
@@ -356,7 +365,9 @@ func runLegacy(ctx context.Context, c legacy.Command, input json.RawMessage, lan
 	return adapter.ToOutput(r), &Streams{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
 }
 
-func runNative(ctx context.Context, t native.Tool, input json.RawMessage, dir string, env map[string]string, opts Options) tool.Output {
+// runNative calls t in dir with env, and with store as a long-lived host's (nil: none, a
+// cold call).
+func runNative(ctx context.Context, t native.Tool, input json.RawMessage, dir string, env map[string]string, store *tool.Store, opts Options) tool.Output {
 	lookup := func(k string) (string, bool) {
 		if v, ok := env[k]; ok {
 			return v, true
@@ -369,13 +380,11 @@ func runNative(ctx context.Context, t native.Tool, input json.RawMessage, dir st
 		LookupEnv: lookup,
 		Stdin:     bytes.NewReader(opts.Stdin),
 		Log:       io.Discard,
+		Store:     store,
 	}
 	// The legacy lanes see the caller as CMDBRIDGE_CALLER in their environment; the
 	// native lane gets the same subject as Env.Caller.
 	e.Caller, _ = lookup(tool.CallerEnv)
-	if opts.Warm != nil {
-		e.Store = opts.Warm.Store
-	}
 	if opts.Runtime != nil {
 		e.Now, e.IDs = opts.Runtime(lookup)
 	}

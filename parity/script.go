@@ -78,12 +78,12 @@ type Suite struct {
 	// sets them (`env DATABASE_URL=file:db.txt` before `parity status '{}'`): a call
 	// gets no other variable of the script.
 	PassEnv []string
-	// Warm runs every script's native lane as a long-lived host would: one Warm (store
-	// and native directory) per script, shared by all its parity and native commands,
-	// so the native tools' warm state must follow every change the script makes. A
-	// `parity` call that names no lanes then compares the native lane with the adapter
-	// lane only, when the tool has both: the subprocess lane answers as it does cold,
-	// where the same script (Warm unset) has compared it with the adapter lane.
+	// Warm adds the warm lane (LaneWarm) to every parity call of a tool with a native
+	// implementation: the native implementation run as a long-lived host would, with one
+	// Warm (store and directory) per script shared by all its parity and native
+	// commands, so the native tools' warm state must follow every change the script
+	// makes (its own edits, the legacy lanes' writes, each sync). The native lane still
+	// runs cold on its own copy, so one run compares both with the legacy lanes.
 	Warm bool
 	// Observe, when set, is called after each `parity` command with the
 	// script's name and the report or the error that stopped it.
@@ -246,13 +246,6 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 		input = json.RawMessage(args[1])
 	}
 	name := c.suite.Resolve(args[0])
-	if lanes == nil && c.suite.Warm && c.suite.Commands != nil && c.suite.Native != nil {
-		_, hasCmd := c.suite.Commands.Lookup(name)
-		_, hasNative := c.suite.Native.Lookup(name)
-		if hasCmd && hasNative {
-			lanes = []string{LaneAdapter, LaneNative}
-		}
-	}
 	bin := c.suite.Binary
 	if prog := c.suite.program(name); bin == "" && prog != "" {
 		bin = lookPath(ts, prog)
@@ -325,7 +318,8 @@ func (s Suite) Programs() []string {
 
 // native TOOL [JSON]: run the native implementation in the current
 // directory (it writes there) and print its output as JSON, with the
-// directory as $WORK. With `!` the call must fail.
+// directory as $WORK; in a Warm suite with the script's store, as the warm
+// lane runs. With `!` the call must fail.
 func (c *scriptCmds) native(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 || len(args) > 2 {
 		ts.Fatalf("usage: native TOOL [JSON]")
@@ -342,7 +336,11 @@ func (c *scriptCmds) native(ts *testscript.TestScript, neg bool, args []string) 
 		input = json.RawMessage(args[1])
 	}
 	dir := ts.MkAbs(".")
-	out := runNative(context.Background(), t, input, dir, c.callEnv(ts), Options{Runtime: c.suite.Runtime, Warm: warmOf(ts)})
+	var store *tool.Store
+	if w := warmOf(ts); w != nil {
+		store = w.Store
+	}
+	out := runNative(context.Background(), t, input, dir, c.callEnv(ts), store, Options{Runtime: c.suite.Runtime})
 	out.Metadata = nil
 	norm := NewNormalizer(dir, ts.Getenv("WORK"))
 	v, err := norm.JSON(out)

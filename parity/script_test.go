@@ -39,7 +39,11 @@ func (t serialT) Run(name string, f func(testscript.T)) {
 
 // TestScripts runs every testdata/script/parity/*.txtar on every lane that
 // exists for its tool: a tool that gains a native implementation in
-// nativetools.Default is compared on three lanes with no script edit. The scripts
+// nativetools.Default is compared on four lanes with no script edit (subprocess,
+// adapter, native cold on a copy, and warm: each script's native calls share one
+// host store and one directory, so the warm workspace index built by its first call
+// answers the later ones, after the script's own edits, the legacy lanes' writes and
+// each sync). The scripts
 // are shared among child processes (runSharded); the ratchet checks what all of
 // them observed.
 func TestScripts(t *testing.T) {
@@ -47,7 +51,7 @@ func TestScripts(t *testing.T) {
 	merged := runSharded(t, dir, func(t *testing.T, files []string) shardResult {
 		seen := &observed{}
 		p, err := parity.Suite{
-			Dir: dir, Files: files, Update: golden.Update(), Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
+			Dir: dir, Files: files, Update: golden.Update(), Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime, Warm: true,
 			Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv,
 			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
 			Observe: seen.observe,

@@ -14,7 +14,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Warm runs the native lane as a long-lived host runs it: always in the same directory,
+// Warm is what the warm lane (LaneWarm) runs the native implementation with, as a
+// long-lived host runs it: always in the same directory,
 // with the host's store handed to the call, so the warm state a native tool keeps per
 // workspace root (the corpus's index) is reused from call to call. Before each call the
 // directory is brought to the workspace's content by SyncTree, which rewrites only what

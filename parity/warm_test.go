@@ -6,34 +6,11 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
-
-// TestScriptsWarm runs every parity script with the native lane warm: each script's
-// native calls share one host store and one native directory, so the warm workspace
-// index built by its first call answers the later ones, after the script's own edits,
-// the legacy lanes' writes (the `delivery` and `bridge` commands) and each sync.
-func TestScriptsWarm(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "script", "parity")
-	runSharded(t, dir, func(t *testing.T, files []string) shardResult {
-		p, err := parity.Suite{
-			Dir: dir, Files: files, Commands: commands.Default, Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv,
-			Native: nativetools.Default, Runtime: delivery.ToolRuntime, Warm: true,
-			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
-		}.Params()
-		require.NoError(t, err)
-		passed := map[string]bool{}
-		testscript.RunT(serialT{T: t, verbose: testing.Verbose(), passed: passed}, p)
-		return shardResult{Passed: passed}
-	})
-}
 
 func inode(t *testing.T, p string) uint64 {
 	t.Helper()

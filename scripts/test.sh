@@ -8,11 +8,11 @@
 # fraction of the cost. The rule is computed from `go list` on every run, so a package
 # that starts sharing state across goroutines moves into the race group by itself.
 #
-# One exception, by test name: the parity script suites (TestScripts, TestScriptsWarm)
-# run whole programs on three lanes and compare what they leave; they run without -race,
-# spread over processes (parity/shard_test.go), while the rest of their package runs
-# under -race. The concurrency those suites pass through (the adapter's costume, the
-# warm index's watcher, the kernel) is raced by its own packages' tests.
+# One exception, by test name: the parity script suite (TestScripts) runs whole programs
+# on four lanes and compares what they leave; it runs without -race, spread over
+# processes (parity/shard_test.go), while the rest of its package runs under -race. The
+# concurrency the suite passes through (the adapter's costume, the warm index's watcher,
+# the kernel) is raced by its own packages' tests.
 #
 # No fixed wall-clock timeout (-timeout 0): a busy machine is slow, not broken; every
 # test bounds itself by what it checks. The two groups run side by side, and the slowest
@@ -71,7 +71,7 @@ if [[ -z ${CMDBRIDGE_OUTSIDE_CACHE:-} ]]; then
 fi
 start=$(date +%s)
 
-suites='^(TestScripts|TestScriptsWarm)$'
+suites='^TestScripts$'
 $GO test -count=1 -timeout 0 "$@" "${plain[@]}" >"$out/plain" 2>&1 &
 plain_pid=$!
 $GO test -count=1 -timeout 0 -run "$suites" "$@" ./parity >"$out/suites" 2>&1 &

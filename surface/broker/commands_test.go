@@ -2,6 +2,7 @@ package broker_test
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -64,9 +65,16 @@ func TestCommandsIn(t *testing.T) {
 	more, _ = cp.collect(t, 1, time.Second)
 	assert.Empty(t, more, "the stream's duplicate window dropped the re-send")
 
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	assert.Len(t, w.errs, 1, "the refusal is reported: %v", w.errs)
+	// The refusal is reported once. On a loaded machine the command consumer's fetches
+	// may also report a missed heartbeat or no responders; it retries those, and they
+	// are not what this test counts.
+	var refusals []error
+	for _, err := range w.errors() {
+		if strings.Contains(err.Error(), "refused (403)") {
+			refusals = append(refusals, err)
+		}
+	}
+	assert.Len(t, refusals, 1, "the refusal is reported once: %v", w.errors())
 }
 
 // TestEnsureCommandConsumerRemakes: a command consumer that is not the pinned pull

@@ -36,7 +36,7 @@ func parityCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)"},
 			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
 			&ucli.StringFlag{Name: "program", Usage: "`NAME` the subprocess lane runs commands that are not tree leaves under (default: the host's program; a tree leaf runs under its own program's name)"},
-			&ucli.BoolFlag{Name: "warm", Usage: "run the native lane as a long-lived host does: one store and directory per script, so native tools' warm state is reused across its calls"},
+			&ucli.BoolFlag{Name: "warm", Usage: "add the warm lane: the native tool as a long-lived host runs it, one store and directory per script, so its warm state is reused across the script's calls"},
 			&ucli.BoolFlag{Name: "allow-in-progress", Usage: "exit 0 when the only failures are tools in progress (a scaffolded handler still answering NOT_IMPLEMENTED) whose route is not native"},
 		},
 		Action: runParity,
