@@ -18,6 +18,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -54,8 +55,7 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every read-only tool on three lanes")
 	}
-	bin, err := exec.LookPath("delivery") // the test binary, put on PATH by testscript.Main
-	require.NoError(t, err)
+	bin := commandstest.Exe(t)
 	home := t.TempDir()
 	for k, v := range map[string]string{
 		"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": home,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -64,12 +64,7 @@ func workspace(t *testing.T) string {
 	return dir
 }
 
-func deliveryBinary(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("delivery") // testscript.Main put the test binary there
-	require.NoError(t, err)
-	return bin
-}
+func deliveryBinary(t *testing.T) string { return commandstest.Exe(t) }
 
 func runConfigGet(t *testing.T, tl native.Tool, key string) *parity.Report {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -48,12 +49,13 @@ func (t serialT) Run(name string, f func(testscript.T)) {
 // them observed.
 func TestScripts(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "script", "parity")
+	bin := commandstest.Bin(t) // built here, inherited by the shards
 	merged := runSharded(t, dir, func(t *testing.T, files []string) shardResult {
 		seen := &observed{}
 		p, err := parity.Suite{
 			Dir: dir, Files: files, Update: golden.Update(), Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime, Warm: true,
 			Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv,
-			Program: "delivery", // testscript.Main puts this test binary on PATH under that name
+			Program: "delivery", BinDir: bin,
 			Observe: seen.observe,
 		}.Params()
 		require.NoError(t, err)

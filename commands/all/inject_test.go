@@ -22,6 +22,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
@@ -82,8 +83,7 @@ func optionPayloads(canary, tokenKey, receipts string, n int) []string {
 // before starting it) and, for each command that receives words of its own (a
 // positional, a passthrough), one call carrying a payload in every string flag at once.
 func TestRedTeamNoInputBecomesAnOption(t *testing.T) {
-	bin, err := exec.LookPath("delivery")
-	require.NoError(t, err, "testscript.Main installs the delivery command in PATH")
+	bin := commandstest.Exe(t)
 	canary := t.TempDir()
 	template := t.TempDir()
 	copyTree(t, acmeDir, template)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -51,13 +52,12 @@ func pinnedEnv(home string) map[string]string {
 }
 
 // TestLanesAgree runs every registered command, with its representative argv, as a real
-// process (the test binary installed as `delivery` by testscript.Main) and through
+// process (the delivery binary of commandstest) and through
 // adapter.Run, each on its own copy of the acme workspace (a git repository with one
 // pinned commit), and reports every difference in stdout, stderr, exit code and the
 // resulting file tree at once.
 func TestLanesAgree(t *testing.T) {
-	bin, err := exec.LookPath("delivery")
-	require.NoError(t, err, "testscript.Main installs the delivery command in PATH")
+	bin := commandstest.Exe(t)
 	template := t.TempDir()
 	copyTree(t, acmeDir, template)
 	gitCommitAll(t, template)

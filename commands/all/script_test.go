@@ -11,10 +11,10 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/require"
-	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/parity"
@@ -30,35 +30,14 @@ var bridgeEnv = []string{
 	"GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE",
 }
 
-func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"delivery": deliveryMain,
-	})
-}
-
-// deliveryMain is the delivery binary as the process lane runs it. It records its exit
-// code before leaving; "?" stays there if it dies some other way.
-func deliveryMain() {
-	record := func(code string) {
-		if f := os.Getenv(exitFileVar); f != "" {
-			_ = os.WriteFile(f, []byte(code), 0o644)
-		}
-	}
-	record("?")
-	cli.OsExiter = func(code int) {
-		record(strconv.Itoa(code))
-		os.Exit(code)
-	}
-	code := commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr)
-	record(strconv.Itoa(code))
-	os.Exit(code)
-}
-
 // TestScripts runs every testdata/script/<domain>/*.txtar script twice: with `exec
 // delivery` as a real process, and with each `exec delivery` rewritten to `bridge`, which
 // runs the command in-process through adapter.Run. Both lanes must pass the same
 // assertions, so stdout, stderr and exit codes agree byte for byte.
 func TestScripts(t *testing.T) {
+	// The scripts' `exec delivery`, and commands that run delivery themselves (wu:sandbox)
+	// on either lane, find the delivery binary first on PATH.
+	t.Setenv("PATH", commandstest.Bin(t)+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	domains, err := filepath.Glob(filepath.Join("..", "..", "testdata", "script", "*"))
 	require.NoError(t, err)
 	require.NotEmpty(t, domains)
