@@ -14,8 +14,8 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
