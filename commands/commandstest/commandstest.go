@@ -32,7 +32,7 @@ func Bin(t testing.TB) string {
 		return dir
 	}
 	m := outsidetest.Build(t, "delivery-script", outsidetest.Spec{
-		Root: moduleRoot(t), InPlace: true, Packages: []string{"./commands/commandstest/delivery"},
+		Root: outsidetest.RepoRoot(t), InPlace: true, Packages: []string{"./commands/commandstest/delivery"},
 	})
 	if err := os.Setenv(binEnv, m.Bin); err != nil {
 		t.Fatal(err)
@@ -42,23 +42,3 @@ func Bin(t testing.TB) string {
 
 // Exe is the delivery binary's path.
 func Exe(t testing.TB) string { return filepath.Join(Bin(t), "delivery") }
-
-// moduleRoot is the nearest directory above the working directory (a test's package
-// directory) that holds a go.mod.
-func moduleRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatal("commandstest: no go.mod above the working directory")
-		}
-		dir = up
-	}
-}

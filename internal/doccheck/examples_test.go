@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -148,7 +149,11 @@ func newSession(t *testing.T, root, bin string) *session {
 	// The Go toolchain's own settings, for blocks that build.
 	// -trimpath: what a block builds from the copy shares the build cache with the
 	// binaries built from the tree (without it every package would compile again).
-	s.env = append(s.env, "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -trimpath"))
+	goflags := os.Getenv("GOFLAGS")
+	if !slices.Contains(strings.Fields(goflags), "-trimpath") {
+		goflags = strings.TrimSpace(goflags + " -trimpath")
+	}
+	s.env = append(s.env, "GOFLAGS="+goflags)
 	for _, k := range []string{"GOROOT", "GOPATH", "GOCACHE", "GOMODCACHE", "GOPROXY", "GONOSUMDB", "GOTOOLCHAIN"} {
 		if v, ok := os.LookupEnv(k); ok {
 			s.env = append(s.env, k+"="+v)

@@ -8,14 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
-// Dir is testdata/mcpclient, found from this file, whatever the test's directory.
-func Dir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "mcpclient")
+// Dir is testdata/mcpclient, whatever the test's directory.
+func Dir(t testing.TB) string {
+	return filepath.Join(outsidetest.RepoRoot(t), "testdata", "mcpclient")
 }
 
 // Inspector returns a command running the MCP Inspector's CLI (`--cli` first, then
@@ -28,7 +28,7 @@ func Inspector(ctx context.Context, t testing.TB, args ...string) *exec.Cmd {
 	if err != nil {
 		t.Skip("host capability missing: Node.js (node on PATH) to run the MCP Inspector")
 	}
-	bin := filepath.Join(Dir(), "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+	bin := filepath.Join(Dir(t), "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("node is installed but the MCP Inspector is not: run `make deps` (npm ci --prefix testdata/mcpclient)")
 	}

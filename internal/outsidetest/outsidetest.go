@@ -161,6 +161,27 @@ func build(tmp string, spec Spec) (Module, error) {
 	return m, nil
 }
 
+// RepoRoot is this repository's root as a test finds it: the nearest directory above the
+// working directory (the test's package directory) that holds a go.mod. It does not
+// depend on the file names compiled into the test binary, which -trimpath shortens.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = up
+	}
+}
+
 // Host builds the cmdbridge host (cmd/cmdbridge of the repository at root), which a
 // program adopted with the light line execs to serve its commands, and points
 // adopted.HostEnv at it in this process's environment, so every adopted program a test
