@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -39,15 +40,28 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// run calls cli.Main in a fresh workspace holding a.txt and returns stdout, stderr and
-// the exit status.
+// run calls cli.Main in the workspace ws and returns stdout, stderr and the exit status;
+// the subprocess lane runs the delivery program (commandstest).
 func run(t *testing.T, ws string, args ...string) (string, string, int) {
+	t.Helper()
+	return runBin(t, ws, commandstest.Exe(t), args...)
+}
+
+// runSelf is run with this test binary as --bin, the program `mcp enable` writes into a
+// host's configuration and the host starts (TestMain serves as cmdbridge there) and,
+// with asDelivery set, the subprocess lane's delivery.
+func runSelf(t *testing.T, ws string, args ...string) (string, string, int) {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	t.Setenv(asDelivery, "1") // inherited by the subprocess lane only: this process is past TestMain
+	return runBin(t, ws, exe, args...)
+}
+
+func runBin(t *testing.T, ws, bin string, args ...string) (string, string, int) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	argv := append([]string{"cmdbridge", "--workspace", ws, "--bin", exe}, args...)
+	argv := append([]string{"cmdbridge", "--workspace", ws, "--bin", bin}, args...)
 	code := cli.Main(argv, &out, &errb, corpusHost())
 	return out.String(), errb.String(), code
 }

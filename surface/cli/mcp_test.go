@@ -54,7 +54,7 @@ func serveMCP(t *testing.T, ws string, args []string, requests ...string) (map[i
 	}
 	done := make(chan ran, 1)
 	go func() {
-		_, stderr, code := run(t, ws, append([]string{"mcp"}, args...)...)
+		_, stderr, code := runSelf(t, ws, append([]string{"mcp"}, args...)...)
 		done <- ran{stderr, code}
 	}()
 
@@ -209,18 +209,18 @@ profiles:
 		{[]string{"--tools", "nosuch:*"}, `tools: "nosuch:*" matches no tool`},
 	}
 	for _, tc := range cases {
-		_, stderr, code := run(t, ws, append([]string{"mcp"}, tc.args...)...)
+		_, stderr, code := runSelf(t, ws, append([]string{"mcp"}, tc.args...)...)
 		assert.Equal(t, 1, code, tc.args)
 		assert.Contains(t, stderr, tc.want, tc.args)
 	}
 	// The same checks guard enable: nothing is written for a view that cannot start.
 	t.Setenv("HOME", t.TempDir())
-	_, stderr, code := run(t, ws, "mcp", "enable", "claude", "--profile", "edit")
+	_, stderr, code := runSelf(t, ws, "mcp", "enable", "claude", "--profile", "edit")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "profile edit requires file:write")
 	assert.NoFileExists(t, filepath.Join(ws, ".mcp.json"))
 
-	stdout, _, code := run(t, ws, "mcp", "profiles")
+	stdout, _, code := runSelf(t, ws, "mcp", "profiles")
 	assert.Equal(t, 1, code, "a broken profile fails the listing")
 	assert.Regexp(t, `(?m)^read-only\s+built-in\s+\d+\s+every tool whose annotations say readOnlyHint`, stdout)
 	assert.Regexp(t, `(?m)^edit\s+\.cmdbridge/config\.yaml\s+-\s+error: .*requires file:write`, stdout)
@@ -237,7 +237,7 @@ type hostRow struct {
 
 func listHosts(t *testing.T, ws string) map[string]hostRow {
 	t.Helper()
-	stdout, stderr, code := run(t, ws, "mcp", "list", "--json")
+	stdout, stderr, code := runSelf(t, ws, "mcp", "list", "--json")
 	require.Equal(t, 0, code, stderr)
 	var rows []hostRow
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rows), stdout)
@@ -280,7 +280,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 		assert.Empty(t, r.Error)
 	}
 
-	stdout, stderr, code := run(t, ws, "mcp", "enable", "claude", "--profile", "read-only")
+	stdout, stderr, code := runSelf(t, ws, "mcp", "enable", "claude", "--profile", "read-only")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, fmt.Sprintf("%s: added server %q", project, name))
 	assert.Contains(t, stdout, "previous file saved as "+project+".bak")
@@ -302,7 +302,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 	enabled := readText(t, project)
 
 	// Idempotent: a second run changes nothing and says so.
-	stdout, stderr, code = run(t, ws, "mcp", "enable", "claude", "--profile", "read-only")
+	stdout, stderr, code = runSelf(t, ws, "mcp", "enable", "claude", "--profile", "read-only")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "nothing changed")
 	assert.NotContains(t, stdout, "previous file saved")
@@ -310,12 +310,12 @@ func TestMCPEnableDisableList(t *testing.T) {
 	assert.Equal(t, original, readText(t, project+".bak"))
 
 	// User scopes land under the test's HOME and XDG_CONFIG_HOME.
-	_, stderr, code = run(t, ws, "mcp", "enable", "vscode", "--scope", "user", "--tools", "wu:*", "--name", "wu-only")
+	_, stderr, code = runSelf(t, ws, "mcp", "enable", "vscode", "--scope", "user", "--tools", "wu:*", "--name", "wu-only")
 	require.Equal(t, 0, code, stderr)
 	vscodeUser := filepath.Join(xdg, "Code", "User", "mcp.json")
 	assert.JSONEq(t, fmt.Sprintf(`{"servers": {"wu-only": {"type": "stdio", "command": %q, "args": ["--workspace", %q, "--bin", %q, "mcp", "--tools", "wu:*"]}}}`, exe, ws, exe), readText(t, vscodeUser))
 	assert.NoFileExists(t, vscodeUser+".bak", "a new file has no backup")
-	_, stderr, code = run(t, ws, "mcp", "enable", "cursor", "--scope", "user")
+	_, stderr, code = runSelf(t, ws, "mcp", "enable", "cursor", "--scope", "user")
 	require.Equal(t, 0, code, stderr)
 	assert.FileExists(t, filepath.Join(home, ".cursor", "mcp.json"))
 
@@ -332,7 +332,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 	}
 
 	// Disable removes our entry only, after backing the file up.
-	stdout, stderr, code = run(t, ws, "mcp", "disable", "claude")
+	stdout, stderr, code = runSelf(t, ws, "mcp", "disable", "claude")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, fmt.Sprintf("removed server %q", name))
 	assert.Equal(t, enabled, readText(t, project+".bak"))
@@ -341,22 +341,22 @@ func TestMCPEnableDisableList(t *testing.T) {
 	assert.Len(t, cfg.MCPServers, 1)
 	assert.Contains(t, cfg.MCPServers, "keep")
 	assert.JSONEq(t, `{"z": 1, "a": [true]}`, string(cfg.Extra))
-	stdout, _, code = run(t, ws, "mcp", "disable", "claude")
+	stdout, _, code = runSelf(t, ws, "mcp", "disable", "claude")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, stdout, "nothing changed")
 
 	// Another program's entry is never removed, even by name.
 	before := readText(t, project)
-	_, stderr, code = run(t, ws, "mcp", "disable", "claude", "--name", "keep")
+	_, stderr, code = runSelf(t, ws, "mcp", "disable", "claude", "--name", "keep")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, `server "keep" does not launch cmdbridge (node); left alone`)
 	assert.Equal(t, before, readText(t, project))
-	_, stderr, code = run(t, ws, "mcp", "enable", "claude", "--name", "keep")
+	_, stderr, code = runSelf(t, ws, "mcp", "enable", "claude", "--name", "keep")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, `server "keep" already launches node, another program`)
 	assert.Equal(t, before, readText(t, project))
 
-	stdout, stderr, code = run(t, ws, "mcp", "disable", "vscode", "--scope", "user", "--name", "wu-only")
+	stdout, stderr, code = runSelf(t, ws, "mcp", "disable", "vscode", "--scope", "user", "--name", "wu-only")
 	require.Equal(t, 0, code, stderr)
 	assert.NoFileExists(t, vscodeUser, "a file that held only our entry is removed, not left as {\"servers\": {}}")
 	assert.Contains(t, stdout, "the file held nothing else and was removed")
@@ -375,7 +375,7 @@ func TestMCPEnableRefusesAMalformedHostFile(t *testing.T) {
 	bad := "{\"mcpServers\": {\"a\": {\"command\": \"x\" \"y\"}}}\n" // a missing comma (JSONC's trailing commas are fine)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(bad), 0o644))
 	for _, args := range [][]string{{"enable", "cursor"}, {"disable", "cursor"}} {
-		_, stderr, code := run(t, ws, append([]string{"mcp"}, args...)...)
+		_, stderr, code := runSelf(t, ws, append([]string{"mcp"}, args...)...)
 		assert.Equal(t, 1, code, args)
 		assert.Contains(t, stderr, "is not a JSON object we can edit (left untouched)", args)
 	}
@@ -385,7 +385,7 @@ func TestMCPEnableRefusesAMalformedHostFile(t *testing.T) {
 	assert.Contains(t, rows["cursor project"].Error, "is not a JSON object we can edit")
 
 	for _, args := range [][]string{{"enable"}, {"enable", "zed"}, {"enable", "claude", "--scope", "global"}, {"disable"}} {
-		_, _, code := run(t, ws, append([]string{"mcp"}, args...)...)
+		_, _, code := runSelf(t, ws, append([]string{"mcp"}, args...)...)
 		assert.Equal(t, 2, code, args)
 	}
 }

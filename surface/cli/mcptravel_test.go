@@ -60,7 +60,7 @@ func TestMCPProjectConfigTravels(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".vscode"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, files["vscode"]), []byte("{\n  // the team's servers\n  \"servers\": {}\n}\n"), 0o644))
 	for host := range files {
-		_, stderr, code := run(t, ws, "mcp", "enable", host, "--name", "cb")
+		_, stderr, code := runSelf(t, ws, "mcp", "enable", host, "--name", "cb")
 		require.Equal(t, 0, code, stderr)
 	}
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
@@ -36,9 +37,7 @@ func wrongConfigGet() *native.Registry {
 
 func runParityCLI(t *testing.T, nreg *native.Registry, args ...string) (string, string, int, string) {
 	t.Helper()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	t.Setenv(asDelivery, "1") // the subprocess lane's delivery symlink points at this test binary
+	exe := commandstest.Exe(t) // the subprocess lane's delivery symlink points at it
 	results := filepath.Join(t.TempDir(), "last.json")
 	argv := append([]string{"cmdbridge", "--bin", exe, "parity", "--results", results}, args...)
 	var out, errb bytes.Buffer

@@ -21,6 +21,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -36,12 +37,10 @@ import (
 // them on one workspace are two hosts (a serve and an mcp) sharing nothing in memory.
 func corpusKernel(t *testing.T, ws string, routes map[string]string) *kernel.Kernel {
 	t.Helper()
-	exe, err := os.Executable()
-	require.NoError(t, err)
 	k, err := kernel.New(kernel.Config{
 		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
 		Runtime: delivery.ToolRuntime, LookupEnv: os.LookupEnv, Routes: routes,
-		Legacy:   adapter.Options{Binary: exe},
+		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err)
@@ -61,7 +60,6 @@ func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 }
 
 func parallelCreates(t *testing.T, lane string) {
-	t.Setenv(asDelivery, "1") // the subprocess lane runs this test binary as delivery
 	ws := gitWorkspace(t)
 	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
 	require.Equal(t, 0, code, stderr)
