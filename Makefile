@@ -11,7 +11,7 @@ export GOFLAGS
 GORACE  ?= atexit_sleep_ms=0
 export GORACE
 
-.PHONY: all deps deps-serve build run demo test redteam parity demo-check bench lint generate clean
+.PHONY: all deps deps-serve build run demo test redteam parity demo-check bench lint lint-go generate clean
 
 all: build
 
@@ -45,12 +45,14 @@ demo: build
 demo-check: build
 	@SERVE_DEMO_NO_BUILD=1 scripts/serve-demo.sh --check
 
-## test: lint, then every package once (scripts/test.sh: the race detector on the packages
-## where concurrency lives, the rest without it, side by side; no fixed timeout; the
-## slowest packages reported), then the demo check. The parity package runs every parity
-## script on three lanes, cold and with the warm index, and holds the ratchet; the
-## TestRedTeam* tests are the attacks of `make redteam`. Budget: 5 minutes on 2 cores.
-test: deps lint
+## test: lint (less bridgecheck on the native tools, which cmd/bridgecheck's
+## TestStandaloneSaysWhenNothingWasChecked runs), then every package once (scripts/test.sh:
+## the race detector on the packages where concurrency lives, the rest without it, side by
+## side; no fixed timeout; the slowest packages reported), then the demo check. The parity
+## package runs every parity script on four lanes (subprocess, adapter, native cold and
+## warm) and holds the ratchet; the TestRedTeam* tests are the attacks of `make redteam`.
+## Budget: 5 minutes on 2 cores.
+test: deps lint-go
 	@scripts/test.sh
 	$(MAKE) --no-print-directory demo-check
 
@@ -73,12 +75,15 @@ bench: deps-serve
 
 ## lint: gofmt check, go vet, staticcheck (pinned; built once by `make deps`) and
 ## bridgecheck on the native tools
-lint: deps
+lint: lint-go
+	$(GO) run ./cmd/bridgecheck ./nativetools/...
+
+## lint-go: gofmt check, go vet and staticcheck
+lint-go: deps
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(BIN)/tools/staticcheck ./...
-	$(GO) run ./cmd/bridgecheck ./nativetools/...
 
 ## generate: regenerate generated files (docs/tools.md, …)
 generate:

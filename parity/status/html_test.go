@@ -3,15 +3,16 @@ package status_test
 import (
 	"bytes"
 	"context"
-	"net/url"
-	"os"
+	"fmt"
+	"html"
+	"io"
+	nethttp "net/http"
+	"net/http/httptest"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -125,23 +126,54 @@ var chromiumFlags = []string{
 	"--disable-background-networking", "--disable-component-update", "--disable-sync",
 }
 
-// dumpDOM renders the page at path with fragment in headless Chromium and returns the
-// DOM after its script ran.
-func dumpDOM(t *testing.T, path, fragment string) string {
+// dumpDOMs renders page once per fragment in one headless Chromium run (a browser start
+// is most of what a render costs): a harness page, served with the page from a loopback
+// server so that it may read its frames, holds one frame per fragment and, once every
+// frame has loaded and run the page's script, copies each frame's DOM into a textarea of
+// its own, which --dump-dom prints. It returns the DOMs in the order of fragments.
+func dumpDOMs(t *testing.T, page []byte, fragments []string) []string {
 	t.Helper()
 	bin := findChromium()
 	require.NotEmpty(t, bin, "headless Chromium is needed to test the status page: run `make deps` (Debian package chromium)")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	var harness strings.Builder
+	harness.WriteString("<!doctype html><html><body>\n")
+	for i, f := range fragments {
+		fmt.Fprintf(&harness, "<iframe id=\"f%d\" src=\"/status.html#%s\"></iframe>\n", i, html.EscapeString(f))
+	}
+	fmt.Fprintf(&harness, `<script>
+window.addEventListener("load", function () {
+  for (var i = 0; i < %d; i++) {
+    var out = document.createElement("textarea");
+    out.id = "dom" + i;
+    out.textContent = document.getElementById("f" + i).contentDocument.documentElement.outerHTML;
+    document.body.appendChild(out);
+  }
+});
+</script></body></html>`, len(fragments))
+	srv := httptest.NewServer(nethttp.HandlerFunc(func(w nethttp.ResponseWriter, r *nethttp.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/status.html" {
+			_, _ = w.Write(page)
+			return
+		}
+		_, _ = io.WriteString(w, harness.String())
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), chromiumBound)
 	defer cancel()
-	u := url.URL{Scheme: "file", Path: path, Fragment: fragment}
-	args := append(append([]string{}, chromiumFlags...), "--user-data-dir="+t.TempDir(), "--dump-dom", u.String())
+	args := append(append([]string{}, chromiumFlags...), "--user-data-dir="+t.TempDir(), "--dump-dom", srv.URL+"/")
 	cmd := exec.CommandContext(ctx, bin, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "chromium: %s", stderr.String())
-	dom := stdout.String()
-	require.Contains(t, dom, `data-ready="true"`, "the page's script did not finish; stderr: %s", stderr.String())
-	return dom
+	doms := make([]string, len(fragments))
+	for i, f := range fragments {
+		m := regexp.MustCompile(`(?s)<textarea id="dom` + strconv.Itoa(i) + `">(.*?)</textarea>`).FindStringSubmatch(stdout.String())
+		require.NotNil(t, m, "no DOM for #%s (the harness's load handler did not run); stderr: %s", f, stderr.String())
+		doms[i] = html.UnescapeString(m[1])
+		require.Contains(t, doms[i], `data-ready="true"`, "the page's script did not finish for #%s", f)
+	}
+	return doms
 }
 
 type domRow struct {
@@ -180,11 +212,28 @@ func names(rows []domRow, visibleOnly bool) []string {
 }
 
 func TestPageInChromium(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "status.html")
-	require.NoError(t, os.WriteFile(path, renderFixturePage(t), 0o644))
+	cases := []struct {
+		fragment string
+		want     []string
+		visible  []string
+	}{
+		// Worst parity first: fail, error, none, pass; ties by name.
+		{"sort=parity", []string{"wu:claim", "mem:signal", "config:get", "git:status", "wu:create", "wu:status"}, nil},
+		{"sort=-goldens", []string{"wu:status", "config:get", "wu:claim", "git:status", "mem:signal", "wu:create"}, nil},
+		{"sort=-name", []string{"wu:status", "wu:create", "wu:claim", "mem:signal", "git:status", "config:get"}, nil},
+		{"sort=stage", []string{"wu:claim", "config:get", "mem:signal", "wu:create", "wu:status", "git:status"}, nil},
+		{"sort=bogus", []string{"config:get", "git:status", "mem:signal", "wu:claim", "wu:create", "wu:status"}, nil},
+		{"filter=wu:", nil, []string{"wu:claim", "wu:create", "wu:status"}},
+		{"sort=parity&filter=native", nil, []string{"wu:claim", "git:status", "wu:status"}},
+	}
+	fragments := []string{""}
+	for _, c := range cases {
+		fragments = append(fragments, c.fragment)
+	}
+	doms := dumpDOMs(t, renderFixturePage(t), fragments)
 
 	t.Run("rows and diffs", func(t *testing.T) {
-		dom := dumpDOM(t, path, "")
+		dom := doms[0]
 		rows := domRows(t, dom)
 		assert.Equal(t, []string{"config:get", "git:status", "mem:signal", "wu:claim", "wu:create", "wu:status"}, names(rows, false))
 		assert.Contains(t, dom, "<title>cmdbridge migration status</title>", "escaped diff text must not run")
@@ -211,23 +260,9 @@ func TestPageInChromium(t *testing.T) {
 		assert.NotContains(t, dom, `id="no-results"`)
 	})
 
-	cases := []struct {
-		fragment string
-		want     []string
-		visible  []string
-	}{
-		// Worst parity first: fail, error, none, pass; ties by name.
-		{"sort=parity", []string{"wu:claim", "mem:signal", "config:get", "git:status", "wu:create", "wu:status"}, nil},
-		{"sort=-goldens", []string{"wu:status", "config:get", "wu:claim", "git:status", "mem:signal", "wu:create"}, nil},
-		{"sort=-name", []string{"wu:status", "wu:create", "wu:claim", "mem:signal", "git:status", "config:get"}, nil},
-		{"sort=stage", []string{"wu:claim", "config:get", "mem:signal", "wu:create", "wu:status", "git:status"}, nil},
-		{"sort=bogus", []string{"config:get", "git:status", "mem:signal", "wu:claim", "wu:create", "wu:status"}, nil},
-		{"filter=wu:", nil, []string{"wu:claim", "wu:create", "wu:status"}},
-		{"sort=parity&filter=native", nil, []string{"wu:claim", "git:status", "wu:status"}},
-	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.fragment, func(t *testing.T) {
-			dom := dumpDOM(t, path, c.fragment)
+			dom := doms[i+1]
 			rows := domRows(t, dom)
 			require.Len(t, rows, 6, "filtering hides rows, it never removes them")
 			if c.want != nil {
