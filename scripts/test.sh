@@ -100,6 +100,6 @@ cat "$out/race" "$out/plain" "$out/suites" | awk -F'\t' '$1 ~ /^(ok|FAIL) *$/ &&
   sort -rn | head -5
 
 if [[ $race_status -ne 0 || $plain_status -ne 0 || $suites_status -ne 0 ]]; then
-  echo "FAIL: go test failed (race group status $race_status, other packages $plain_status, parity suites $suites_status)" >&2
+  echo "FAIL: go test failed (race group status $race_status, other packages $plain_status, parity script suite $suites_status)" >&2
   exit 1
 fi
