@@ -15,7 +15,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,53 +47,20 @@ type outside struct {
 	tools string
 }
 
-var (
-	outsideOnce  sync.Once
-	outsideBuilt outside
-	outsideErr   error
-)
-
-// buildOutside copies testdata/outside, points its replace directive at this working
-// tree, tidies it (the toolkit's dependencies may have moved since its go.sum was
-// written) and builds both binaries into one directory, so gizmo-tools finds gizmo next
-// to it. It runs once per test binary.
+// buildOutside builds testdata/outside adopted (its cmdbridge requirement pointed at this
+// working tree and tidied: the toolkit's dependencies may have moved since its go.sum was
+// written), both binaries into one directory, so gizmo-tools finds gizmo next to it. It
+// builds once per run (outsidetest.Build).
 func buildOutside(t testing.TB) outside {
 	t.Helper()
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	outsidetest.Host(t, root) // cmd/gizmo execs it to serve
-	outsideOnce.Do(func() { outsideBuilt, outsideErr = build() })
-	require.NoError(t, outsideErr)
-	return outsideBuilt
+	m := outsidetest.Build(t, "gizmo", outsidetest.Spec{Root: root, Src: "testdata/outside", Adopt: true, Packages: []string{"./cmd/..."}})
+	return outside{dir: m.Dir, bin: m.Bin, gizmo: m.Exe("gizmo"), tools: m.Exe("gizmo-tools")}
 }
 
-func build() (outside, error) {
-	root, err := filepath.Abs(".")
-	if err != nil {
-		return outside{}, err
-	}
-	tmp, err := os.MkdirTemp("", "cmdbridge-outside-")
-	if err != nil {
-		return outside{}, err
-	}
-	o := outside{dir: filepath.Join(tmp, "src"), bin: filepath.Join(tmp, "bin")}
-	o.gizmo, o.tools = filepath.Join(o.bin, "gizmo"), filepath.Join(o.bin, "gizmo-tools")
-	if err := os.CopyFS(o.dir, os.DirFS(filepath.Join(root, "testdata", "outside"))); err != nil {
-		return o, err
-	}
-	for _, args := range [][]string{
-		{"mod", "edit", "-replace", "github.com/cmdbridge/cmdbridge=" + root},
-		{"mod", "tidy"},
-		{"build", "-o", o.bin + string(filepath.Separator), "./cmd/..."},
-	} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = o.dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return o, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	return o, nil
-}
+// TestMain gives the outside modules' builds a directory that ends with the test binary.
+func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
 
 // run is one process's result.
 type run struct {
@@ -849,9 +815,15 @@ func TestOutsideParityReportsALaneThatEndsTheProcess(t *testing.T) {
 	state, _ := parityStatus(t, mod, tools, results, "text:count")
 	require.Equal(t, "pass", state)
 
-	// A missing file: os.Exit(3) in the parity process, on the adapter lane.
+	// A missing file: os.Exit(3) in the parity process, on the adapter lane. The run
+	// that ended leaves no temporary file behind.
 	writeScript(t, mod, "text_count", "parity text:count '{\"file\":\"missing.txt\"}'\n")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	r = runIn(t, mod, "", tools, "parity", "--results", results, "text:count")
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the ended run's scratch copies and work directories are removed")
 	assert.Equal(t, 1, r.ExitCode, "%+v", r)
 	assert.Contains(t, r.Stdout, "ERROR text:count")
 	assert.Contains(t, r.Stderr, `it ended while the adapter lane ran text:count {"file":"missing.txt"} in its own process`)

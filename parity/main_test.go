@@ -8,13 +8,15 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
 // TestMain makes the test binary double as the echoer and quitter programs:
 // testscript puts it on PATH under those names. The delivery binary the suite
-// runs is a program of its own (commandstest).
+// runs is a program of its own (commandstest), built into a directory that ends with the
+// test binary (outsidetest.M).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"echoer": echoerMain, "quitter": quitterMain})
+	testscript.Main(outsidetest.M(m), map[string]func(){"echoer": echoerMain, "quitter": quitterMain})
 }
 
 // echoerMain runs the plain test program newEchoer as a process, as its own main would.

@@ -29,8 +29,16 @@ func Supervise(argv []string, results string, stdout, stderr io.Writer) (int, er
 		return 0, fmt.Errorf("parity: %w", err)
 	}
 	start := time.Now().UTC().Truncate(time.Second)
+	// The child's temporary files (the scripts' work directories, the lanes' copies, the
+	// programs linked for the subprocess lane) go to a directory of this run's own,
+	// removed when the child ends: a child that dies inside a script cannot clean up.
+	tmp, err := os.MkdirTemp("", "cmdbridge-parity-")
+	if err != nil {
+		return 0, fmt.Errorf("parity: %w", err)
+	}
+	defer os.RemoveAll(tmp)
 	cmd := exec.Command(exe, argv...)
-	cmd.Env = append(os.Environ(), ChildEnv+"=1")
+	cmd.Env = append(os.Environ(), ChildEnv+"=1", "TMPDIR="+tmp)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	code := 0
 	var exit *exec.ExitError

@@ -17,6 +17,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/internal/golden"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
 
@@ -29,6 +30,10 @@ var bridgeEnv = []string{
 	"STALE_LOCK_THRESHOLD_HOURS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME", "USER",
 	"GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE",
 }
+
+// TestMain gives the delivery program's build (commandstest) a directory that ends with
+// the test binary.
+func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
 
 // TestScripts runs every testdata/script/<domain>/*.txtar script twice: with `exec
 // delivery` as a real process, and with each `exec delivery` rewritten to `bridge`, which

@@ -10,8 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
+
+func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
 
 // TestExitCodeIsRecorded: the binary records each run's exit code where parity's
 // `exitcode N` reads it, a usage error's as well as a success's.

@@ -44,8 +44,34 @@ type Spec struct {
 
 // CacheEnv names a directory where builds are shared across test binaries (scripts/test.sh
 // sets it to a directory of its own run, so the toolkit's source cannot change under it).
-// Unset, every test binary builds for itself.
+// Unset, [M] gives each test binary one of its own.
 const CacheEnv = "CMDBRIDGE_OUTSIDE_CACHE"
+
+// M wraps a test binary's *testing.M: its Run runs the tests with [CacheEnv] set, to a
+// directory of this binary's own that is removed when they end unless the run already
+// shares one. Every package whose tests [Build] calls it from TestMain
+// (os.Exit(outsidetest.M(m).Run()), or testscript.Main(outsidetest.M(m), …)), so that no
+// build outlives its test binary; the binary's child processes inherit the directory.
+func M(m interface{ Run() int }) interface{ Run() int } { return withCache{m} }
+
+type withCache struct{ m interface{ Run() int } }
+
+func (w withCache) Run() int {
+	if os.Getenv(CacheEnv) != "" {
+		return w.m.Run()
+	}
+	dir, err := os.MkdirTemp("", "cmdbridge-outside-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "outsidetest:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Setenv(CacheEnv, dir); err != nil {
+		fmt.Fprintln(os.Stderr, "outsidetest:", err)
+		return 1
+	}
+	return w.m.Run()
+}
 
 // Module is a built copy of an outside module.
 type Module struct {
@@ -86,11 +112,7 @@ func Build(t testing.TB, key string, spec Spec) Module {
 func shared(key string, spec Spec) (Module, error) {
 	cache := os.Getenv(CacheEnv)
 	if cache == "" {
-		tmp, err := os.MkdirTemp("", "cmdbridge-outside-")
-		if err != nil {
-			return Module{}, err
-		}
-		return build(tmp, spec)
+		return Module{}, fmt.Errorf("%s is not set: the package's TestMain must run its tests through outsidetest.M, which gives the test binary a build directory of its own and removes it", CacheEnv)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %q %v %q %q %q", key, spec.Root, spec.Src, spec.Adopt, spec.Packages, spec.Tags, spec.ID)

@@ -1,6 +1,7 @@
 package outsidetest_test
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
+
+func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
 
 // TestDBKitAdoptsInOneLine: the adopted dbkit lists its commands as tools; the plain
 // one has no bridge subcommand.

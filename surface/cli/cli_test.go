@@ -16,6 +16,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 		// The sandbox lane's runner: the kernel starts this binary inside bwrap.
 		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, corpusHost()))
 	}
-	os.Exit(m.Run())
+	os.Exit(outsidetest.M(m).Run())
 }
 
 // run calls cli.Main in the workspace ws and returns stdout, stderr and the exit status;

@@ -18,6 +18,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool/legacy/helptree"
 )
 
+// TestMain gives the outside modules' builds a directory that ends with the test binary.
+func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
+
 // plainPrograms builds the outside modules as their authors ship them: dbkit (its
 // commands in package main) and gizmo (a command tree, inherited flags, variadic
 // positionals) without cmdbridge.
