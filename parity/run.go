@@ -251,11 +251,11 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 			if opts.OnLane != nil {
 				opts.OnLane(l, true)
 			}
-			var store *tool.Store
+			var warm *Warm // the native lane runs cold
 			if l == LaneWarm {
-				store = opts.Warm.Store
+				warm = opts.Warm
 			}
-			res.Output = runNative(ctx, native, input, dirs[l], env, store, opts)
+			res.Output = runNative(ctx, native, input, dirs[l], env, warm.store(), opts)
 			if plain {
 				res.Streams = PlainStreams(res.Output)
 			}

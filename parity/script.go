@@ -336,11 +336,7 @@ func (c *scriptCmds) native(ts *testscript.TestScript, neg bool, args []string) 
 		input = json.RawMessage(args[1])
 	}
 	dir := ts.MkAbs(".")
-	var store *tool.Store
-	if w := warmOf(ts); w != nil {
-		store = w.Store
-	}
-	out := runNative(context.Background(), t, input, dir, c.callEnv(ts), store, Options{Runtime: c.suite.Runtime})
+	out := runNative(context.Background(), t, input, dir, c.callEnv(ts), warmOf(ts).store(), Options{Runtime: c.suite.Runtime})
 	out.Metadata = nil
 	norm := NewNormalizer(dir, ts.Getenv("WORK"))
 	v, err := norm.JSON(out)

@@ -49,7 +49,7 @@ func (t serialT) Run(name string, f func(testscript.T)) {
 // them observed.
 func TestScripts(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "script", "parity")
-	bin := commandstest.Bin(t) // built here, inherited by the shards
+	bin := commandstest.Bin(t)
 	merged := runSharded(t, dir, func(t *testing.T, files []string) shardResult {
 		seen := &observed{}
 		p, err := parity.Suite{

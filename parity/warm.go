@@ -151,6 +151,14 @@ func syncFile(target string, data []byte, perm fs.FileMode) error {
 	return os.WriteFile(target, data, perm)
 }
 
+// store is w's store, nil for a nil Warm (a cold call).
+func (w *Warm) store() *tool.Store {
+	if w == nil {
+		return nil
+	}
+	return w.Store
+}
+
 // warmKey is the testscript value under which a warm suite keeps a script's Warm.
 type warmKey struct{}
 

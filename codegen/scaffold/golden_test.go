@@ -15,16 +15,12 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/internal/golden"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	_ "github.com/cmdbridge/cmdbridge/testdata/codegen/greet"
 )
 
-// moduleRoot is the repository root, two levels above this package.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	require.NoError(t, err)
-	return root
-}
+// moduleRoot is the repository root.
+func moduleRoot(t *testing.T) string { return outsidetest.RepoRoot(t) }
 
 // greetConfig scaffolds the testdata command demo:greet into testdata/codegen/golden,
 // seeding its parity script from testdata/codegen/script.

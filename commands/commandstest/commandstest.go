@@ -7,37 +7,21 @@
 package commandstest
 
 import (
-	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
-// binEnv names the directory of a delivery binary this process or its parent built; a
-// test binary's children (parity's shards) inherit it and build nothing.
-const binEnv = "CMDBRIDGE_TEST_DELIVERY_BIN"
-
-var mu sync.Mutex
-
-// Bin returns the directory holding the delivery binary, for a PATH: built once per run
-// (shared across test binaries like the outside modules, internal/outsidetest) and
-// named by binEnv for this process's children.
+// Bin returns the directory holding the delivery binary, for a PATH. It is built once
+// per run and shared by the run's test binaries and their children (parity's shards) as
+// the outside modules are (outsidetest.Build): a package using it runs its tests
+// through outsidetest.M.
 func Bin(t testing.TB) string {
 	t.Helper()
-	mu.Lock()
-	defer mu.Unlock()
-	if dir := os.Getenv(binEnv); dir != "" {
-		return dir
-	}
-	m := outsidetest.Build(t, "delivery-script", outsidetest.Spec{
+	return outsidetest.Build(t, "delivery-script", outsidetest.Spec{
 		Root: outsidetest.RepoRoot(t), InPlace: true, Packages: []string{"./commands/commandstest/delivery"},
-	})
-	if err := os.Setenv(binEnv, m.Bin); err != nil {
-		t.Fatal(err)
-	}
-	return m.Bin
+	}).Bin
 }
 
 // Exe is the delivery binary's path.

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
 // page is one markdown file: its path relative to the repository root and its lines.
@@ -30,14 +32,7 @@ type block struct {
 func (b block) where() string { return b.page.rel + ":" + strconv.Itoa(b.line) }
 
 // repoRoot is the module root: two levels above this package.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	require.NoError(t, err)
-	_, err = os.Stat(filepath.Join(root, "go.mod"))
-	require.NoError(t, err)
-	return root
-}
+func repoRoot(t testing.TB) string { return outsidetest.RepoRoot(t) }
 
 // pages reads README.md and docs/*.md.
 func pages(t testing.TB, root string) []*page {

@@ -3,7 +3,6 @@ package outsidetest_test
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,10 +14,7 @@ func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
 // TestDBKitAdoptsInOneLine: the adopted dbkit lists its commands as tools; the plain
 // one has no bridge subcommand.
 func TestDBKitAdoptsInOneLine(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := outsidetest.RepoRoot(t)
 	plain := outsidetest.Build(t, "dbkit-plain", outsidetest.DBKitPlain(root))
 	out, err := exec.Command(plain.Exe("dbkit"), "bridge", "tools", "list").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "No help topic for 'bridge'") {

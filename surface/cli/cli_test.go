@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -23,16 +22,10 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// The test binary doubles as the delivery binary of the subprocess lane.
-const asDelivery = "CMDBRIDGE_TEST_AS_DELIVERY"
-
 func TestMain(m *testing.M) {
 	if os.Getenv(asCmdbridge) == "1" {
 		// A host starting the server a host configuration names (mcptravel_test.go).
 		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, corpusHost()))
-	}
-	if os.Getenv(asDelivery) == "1" {
-		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == cli.SandboxRunCommand {
 		// The sandbox lane's runner: the kernel starts this binary inside bwrap.
@@ -48,14 +41,12 @@ func run(t *testing.T, ws string, args ...string) (string, string, int) {
 	return runBin(t, ws, commandstest.Exe(t), args...)
 }
 
-// runSelf is run with this test binary as --bin, the program `mcp enable` writes into a
-// host's configuration and the host starts (TestMain serves as cmdbridge there) and,
-// with asDelivery set, the subprocess lane's delivery.
+// runSelf is run with this test binary as --bin: the program `mcp enable` writes into a
+// host's configuration, which a host starts (TestMain serves as cmdbridge there).
 func runSelf(t *testing.T, ws string, args ...string) (string, string, int) {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	t.Setenv(asDelivery, "1") // inherited by the subprocess lane only: this process is past TestMain
 	return runBin(t, ws, exe, args...)
 }
 

@@ -54,7 +54,7 @@ func serveMCP(t *testing.T, ws string, args []string, requests ...string) (map[i
 	}
 	done := make(chan ran, 1)
 	go func() {
-		_, stderr, code := runSelf(t, ws, append([]string{"mcp"}, args...)...)
+		_, stderr, code := run(t, ws, append([]string{"mcp"}, args...)...)
 		done <- ran{stderr, code}
 	}()
 

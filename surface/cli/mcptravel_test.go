@@ -124,7 +124,7 @@ func TestMCPProjectConfigTravels(t *testing.T) {
 			cmd := exec.CommandContext(ctx, command, args...)
 			cmd.Dir = tc.cwd
 			for _, kv := range os.Environ() {
-				if !strings.HasPrefix(kv, asDelivery+"=") && !strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") {
+				if !strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") {
 					cmd.Env = append(cmd.Env, kv)
 				}
 			}
