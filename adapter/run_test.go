@@ -85,8 +85,8 @@ func TestHazardsMatchARealProcess(t *testing.T) {
 			wantStdout: "{\n  \"ok\": false,\n  \"command\": \"echo\",\n  \"data\": null,\n  \"error\": {\n    \"code\": \"NOT_FOUND\",\n    \"message\": \"nothing here\",\n    \"details\": null\n  },\n  \"warnings\": []\n}\n",
 			wantStderr: "[echo] error: nothing here\n"},
 		{name: "urfave usage error", command: "echo", argv: []string{"--bogus"}, wantCode: 1},
-		// 1s: the goroutine must still run when the adapter counts, on a loaded machine too.
-		{name: "leaked goroutine", command: "leak", argv: []string{"--for=1s"}, wantStdout: "started\n", wantLeaks: 1},
+		// The goroutine runs until the test releases it, so the count never races a timer.
+		{name: "leaked goroutine", command: "leak", argv: []string{"--for=1h"}, wantStdout: "started\n", wantLeaks: 1},
 	}
 	cwd, err := os.Getwd()
 	require.NoError(t, err)
@@ -97,6 +97,7 @@ func TestHazardsMatchARealProcess(t *testing.T) {
 			opts.Binary = binary
 			got := Run(context.Background(), c, tc.argv, opts)
 			real := RunSubprocess(context.Background(), c, tc.argv, opts)
+			hazard.Release()
 
 			assert.Equal(t, LaneAdapter, got.Lane)
 			assert.Equal(t, LaneSubprocess, real.Lane)
@@ -163,9 +164,9 @@ func TestTimeoutIs124AndLaterCallsGoToTheSubprocessLane(t *testing.T) {
 		queued <- Run(context.Background(), echo, []string{"queued"}, opts)
 	}()
 
-	start := time.Now()
-	got := Run(ctx, hang, []string{"--for=1s"}, opts)
-	assert.Less(t, time.Since(start), 900*time.Millisecond, "the caller must not wait for the zombie")
+	// The zombie sleeps until hazard.Release, so returning at all shows the caller did not
+	// wait for it, and every call below runs while it is still there.
+	got := Run(ctx, hang, []string{"--for=1h"}, opts)
 	assert.Equal(t, ExitTimeout, got.ExitCode)
 	assert.Equal(t, TimedOut, got.Status)
 	assert.Equal(t, "sleeping\n", string(got.Stdout))
@@ -178,6 +179,7 @@ func TestTimeoutIs124AndLaterCallsGoToTheSubprocessLane(t *testing.T) {
 	assert.Equal(t, LaneSubprocess, q.Lane)
 	assert.Equal(t, "queued\n", string(q.Stdout))
 
+	hazard.Release()
 	waitIdle(t)
 	after := Run(context.Background(), echo, []string{"after"}, opts)
 	assert.Equal(t, LaneAdapter, after.Lane, "back in-process once the zombie ended")

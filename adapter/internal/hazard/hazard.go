@@ -293,11 +293,11 @@ func newSwallowApp() *cli.App {
 }
 
 func newHangApp() *cli.App {
-	app := baseApp("hang", "ignore the context and sleep")
-	app.Flags = append(app.Flags, &cli.DurationFlag{Name: "for", Value: 2 * time.Second, Usage: "how long"})
+	app := baseApp("hang", "ignore the context and sleep (until Release at most)")
+	app.Flags = append(app.Flags, &cli.DurationFlag{Name: "for", Value: 2 * time.Second, Usage: "how long at most"})
 	app.Action = func(c *cli.Context) error {
 		fmt.Println("sleeping")
-		time.Sleep(c.Duration("for"))
+		wait(c.Duration("for"))()
 		fmt.Println("woke")
 		return nil
 	}
@@ -427,12 +427,41 @@ func newMeddleApp() *cli.App {
 	return app
 }
 
+// held holds the channel the hang and leak commands wait on; Release closes it.
+var held = struct {
+	sync.Mutex
+	release chan struct{}
+}{release: make(chan struct{})}
+
+// Release ends every wait the hang and leak commands started in this process, so a test
+// observes them without racing a timer and then leaves nothing behind.
+func Release() {
+	held.Lock()
+	defer held.Unlock()
+	close(held.release)
+	held.release = make(chan struct{})
+}
+
+// wait returns after d or at the next Release, whichever comes first.
+func wait(d time.Duration) func() {
+	held.Lock()
+	release := held.release
+	held.Unlock()
+	return func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-release:
+		}
+	}
+}
+
 func newLeakApp() *cli.App {
-	app := baseApp("leak", "leave a goroutine running for a while")
-	app.Flags = append(app.Flags, &cli.DurationFlag{Name: "for", Value: 200 * time.Millisecond, Usage: "how long"})
+	app := baseApp("leak", "leave a goroutine running for a while (or until Release)")
+	app.Flags = append(app.Flags, &cli.DurationFlag{Name: "for", Value: 200 * time.Millisecond, Usage: "how long at most"})
 	app.Action = func(c *cli.Context) error {
-		d := c.Duration("for")
-		go func() { time.Sleep(d) }()
+		go wait(c.Duration("for"))()
 		fmt.Println("started")
 		return nil
 	}
