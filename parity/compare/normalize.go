@@ -124,6 +124,21 @@ func (n Normalizer) rules() []Rule {
 	return n.Rules
 }
 
+// rulesKey identifies n's rules by what they do (names, patterns, replacements), for
+// caches of normalised results.
+func (n Normalizer) rulesKey() string {
+	var b strings.Builder
+	for _, r := range n.rules() {
+		b.WriteString(r.Name)
+		b.WriteByte(0)
+		b.WriteString(r.Pattern.String())
+		b.WriteByte(0)
+		b.WriteString(r.Replace)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
 // String normalises one string.
 func (n Normalizer) String(s string) string {
 	for _, w := range n.workForms() {

@@ -137,9 +137,9 @@ var gitFacts = []struct {
 	{"worktrees", []string{"worktree", "list", "--porcelain"}},
 }
 
-// addGitFacts adds the git facts of dir to t. Running git for them is most of what a
-// parity call costs (five processes a snapshot, four snapshots a call), and most calls
-// change nothing: the facts are cached by everything they are computed from (see
+// addGitFacts adds the git facts of dir to t. Running git for them was most of what a
+// parity call cost (five processes a snapshot, a snapshot a lane); three are now read
+// from .git (readGitFacts), and most calls change nothing: the facts are cached by everything they are computed from (see
 // gitStateKey), with dir's own path taken out, so a lane's copy that a call left as it
 // was reuses the facts of the workspace it was copied from.
 func addGitFacts(t Tree, dir string, skipped []string) error {
@@ -175,10 +175,27 @@ func addGitFacts(t Tree, dir string, skipped []string) error {
 // factSet is one snapshot's git facts by name.
 type factSet map[string][]byte
 
-// runGitFacts asks git for every fact of dir.
+// runGitFacts returns every fact of dir: read from a main worktree's .git directory
+// where that gives git's own answer byte for byte (the checked-out branch, the branches,
+// the worktrees), asked of git otherwise (the log and the status, and every fact of a
+// linked worktree or of refs git keeps in a reftable).
 func runGitFacts(dir string) factSet {
-	facts := factSet{}
+	facts, err := readGitFacts(dir)
+	if err != nil {
+		return askGit(dir, nil)
+	}
+	return askGit(dir, facts)
+}
+
+// askGit asks git for every fact of dir not already in facts (nil: all of them).
+func askGit(dir string, facts factSet) factSet {
+	if facts == nil {
+		facts = factSet{}
+	}
 	for _, f := range gitFacts {
+		if _, ok := facts[f.name]; ok {
+			continue
+		}
 		// --no-optional-locks: taking a snapshot must not refresh the index. Only
 		// these reads pass it; the lanes' own git runs see the host's environment,
 		// so a read-only tool that forgot the flag shows up as a changed .git.
@@ -389,13 +406,18 @@ func worktreeFacts(b []byte) []byte {
 // Normalize returns a copy of t with every text content (valid UTF-8, no
 // NUL byte) rewritten by n, its size and digest recomputed. Binary content
 // is kept as is.
+//
+// A parity call normalises the same unchanged files once per lane and call, so the
+// result for a content that holds none of n's work directories (it then depends only on
+// the content and the rules) is kept by the content's digest and rules, and looked up
+// instead of recomputed.
 func (t Tree) Normalize(n Normalizer) Tree {
 	out := make(Tree, len(t))
+	forms := n.workForms()
+	rules := n.rulesKey()
 	for p, e := range t {
-		if e.Content != nil && isText(e.Content) {
-			c := n.Bytes(e.Content)
-			sum := sha256.Sum256(c)
-			e.Content, e.Size, e.SHA256 = c, int64(len(c)), hex.EncodeToString(sum[:])
+		if e.Content != nil {
+			e = normalizeEntry(e, n, forms, rules)
 		}
 		if e.Link != "" {
 			e.Link = n.String(e.Link)
@@ -403,6 +425,68 @@ func (t Tree) Normalize(n Normalizer) Tree {
 		out[p] = e
 	}
 	return out
+}
+
+// normalizeEntry normalises a file entry's content (text only), through the cache when
+// its result cannot depend on the work directories.
+func normalizeEntry(e Entry, n Normalizer, forms []string, rules string) Entry {
+	for _, w := range forms {
+		if bytes.Contains(e.Content, []byte(w)) {
+			return normalizeContent(e, n)
+		}
+	}
+	key := rules + "\x00" + e.SHA256
+	c, ok := normalized.get(key)
+	if !ok {
+		c = normalizeContent(e, n)
+		normalized.put(key, c)
+	}
+	// Only the content is shared: the mode is this file's own.
+	e.Content, e.Size, e.SHA256 = c.Content, c.Size, c.SHA256
+	return e
+}
+
+func normalizeContent(e Entry, n Normalizer) Entry {
+	if !isText(e.Content) {
+		return e
+	}
+	c := n.Bytes(e.Content)
+	if !bytes.Equal(c, e.Content) {
+		sum := sha256.Sum256(c)
+		e.Content, e.Size, e.SHA256 = c, int64(len(c)), hex.EncodeToString(sum[:])
+	}
+	return e
+}
+
+// normalized holds normalised entries by rules and raw digest, for the life of the
+// process, up to maxNormalizedBytes of content (emptied when full: a suite reuses what
+// one script's calls normalise).
+var normalized = &normalizedCache{m: map[string]Entry{}}
+
+const maxNormalizedBytes = 64 << 20
+
+type normalizedCache struct {
+	mu    sync.Mutex
+	m     map[string]Entry
+	bytes int
+}
+
+func (c *normalizedCache) get(key string) (Entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	return e, ok
+}
+
+func (c *normalizedCache) put(key string, e Entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bytes+len(e.Content) > maxNormalizedBytes {
+		clear(c.m)
+		c.bytes = 0
+	}
+	c.m[key] = e
+	c.bytes += len(e.Content)
 }
 
 func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }

@@ -45,9 +45,16 @@ func TestGitFactsCache(t *testing.T) {
 		before := factsCache.hits
 		tr, err := Snapshot(dir)
 		require.NoError(t, err)
-		fresh := runGitFacts(dir)
+		fresh := askGit(dir, nil)
 		for _, f := range gitFacts {
 			assert.Equal(t, string(fresh[f.name]), string(tr[".git:"+f.name].Content), "%s: fact %s", dir, f.name)
+		}
+		// The facts read from the files without git are git's own, byte for byte.
+		read, err := readGitFacts(dir)
+		require.NoError(t, err, "%s: facts read from .git", dir)
+		assert.Len(t, read, 3)
+		for name, b := range read {
+			assert.Equal(t, string(fresh[name]), string(b), "%s: fact %s read from .git", dir, name)
 		}
 		return tr, factsCache.hits > before
 	}
@@ -74,6 +81,16 @@ func TestGitFactsCache(t *testing.T) {
 		{"a checkout", func() { git(b, "checkout", "-q", "other") }},
 		{"a linked worktree removed", func() { git(b, "worktree", "remove", "--force", filepath.Join(b, "wt", "side")) }},
 		{"a nested repository", func() { put(b, "nested/x.txt", "x\n"); git(filepath.Join(b, "nested"), "init", "-q") }},
+		// What the facts read from .git itself (readGitFacts) must follow as git does.
+		{"a branch below a directory", func() { git(b, "branch", "lane/core/wu-1") }},
+		{"a branch after packing the refs", func() { git(b, "pack-refs", "--all"); git(b, "branch", "after") }},
+		{"a tag named as a branch", func() { git(b, "tag", "after") }},
+		{"a remote-tracking ref named as the checked-out branch", func() { git(b, "update-ref", "refs/remotes/other", "HEAD") }},
+		{"a tag named as the checked-out branch", func() { git(b, "tag", "other") }},
+		{"a detached HEAD", func() { git(b, "checkout", "-q", "--detach") }},
+		{"a linked worktree on a new branch", func() { git(b, "worktree", "add", "-q", "-b", "w2", filepath.Join(b, "wt", "w2")) }},
+		{"a second linked worktree, detached", func() { git(b, "worktree", "add", "-q", "--detach", filepath.Join(b, "wt", "a1")) }},
+		{"an unborn branch checked out", func() { git(b, "checkout", "-q", "--orphan", "fresh") }},
 	}
 	prev := tb
 	for _, s := range steps {

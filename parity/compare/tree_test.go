@@ -73,3 +73,39 @@ func TestSnapshotGitFacts(t *testing.T) {
 		assert.NotContains(t, p, ".git/", "raw git objects are never in a tree")
 	}
 }
+
+// Normalising keeps each file's own mode though the result for its content is reused,
+// rewrites a work directory in the content of the lane that has it, and gives the same
+// content under other rules its own result.
+func TestNormalizeReusesOnlyWhatCannotDiffer(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	const stamp = "at 2026-01-02T03:04:05Z\n"
+	write(t, a, "plain.txt", stamp)
+	write(t, a, "tool.sh", stamp)
+	require.NoError(t, os.Chmod(filepath.Join(a, "tool.sh"), 0o755))
+	write(t, a, "where.txt", "in "+a+"\n")
+	write(t, b, "where.txt", "in "+b+"\n")
+	ta, err := compare.Snapshot(a)
+	require.NoError(t, err)
+	tb, err := compare.Snapshot(b)
+	require.NoError(t, err)
+
+	norm := compare.NewNormalizer(a, b)
+	for range 2 { // the second round is served from the cache
+		na := ta.Normalize(norm)
+		assert.Equal(t, "at <TIME>\n", string(na["plain.txt"].Content))
+		assert.Equal(t, "at <TIME>\n", string(na["tool.sh"].Content))
+		assert.Equal(t, na["plain.txt"].SHA256, na["tool.sh"].SHA256)
+		assert.Equal(t, os.FileMode(0o644), na["plain.txt"].Mode)
+		assert.Equal(t, os.FileMode(0o755), na["tool.sh"].Mode)
+		assert.Equal(t, "in $WORK\n", string(na["where.txt"].Content))
+		nb := tb.Normalize(norm)
+		assert.Equal(t, "in $WORK\n", string(nb["where.txt"].Content))
+		assert.Equal(t, na["where.txt"], nb["where.txt"])
+	}
+	// The same rules with only b's directory as work leave a's path as it is.
+	assert.Equal(t, "in "+a+"\n", string(ta.Normalize(compare.NewNormalizer(b))["where.txt"].Content))
+	// No rules: the timestamp stays.
+	bare := compare.Normalizer{Work: []string{a}, Rules: []compare.Rule{}}
+	assert.Equal(t, stamp, string(ta.Normalize(bare)["plain.txt"].Content))
+}
