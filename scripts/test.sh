@@ -8,10 +8,12 @@
 # fraction of the cost. The rule is computed from `go list` on every run, so a package
 # that starts sharing state across goroutines moves into the race group by itself.
 #
-# One exception, by test name: the parity script suite (TestScripts) runs whole programs
-# on four lanes and compares what they leave; it runs without -race, spread over
-# processes (parity/shard_test.go), while the rest of its package runs under -race. The
-# concurrency the suite passes through (the adapter's costume, the warm index's watcher,
+# Two exceptions, by test name, in the parity package: the script suite (TestScripts)
+# runs whole programs on four lanes and compares what they leave, spread over processes
+# (parity/shard_test.go), and TestReadOnlyToolsWriteNothing calls every read-only tool
+# on every lane, one call at a time, and compares the workspace byte for byte. Both run
+# without -race (the second: 25 -> 14 CPU-s), while the rest of the package runs under
+# it. The concurrency they pass through (the adapter's costume, the warm index's watcher,
 # the kernel) is raced by its own packages' tests.
 #
 # No fixed wall-clock timeout (-timeout 0): a busy machine is slow, not broken; every
@@ -76,7 +78,7 @@ start=$(date +%s)
 # are linked without DWARF (nothing here debugs them; panics and the race detector
 # still name files and lines), which halves the link of a race-built one (6.7 -> 3.1
 # CPU-s for surface/cli's) and takes a third off the others.
-suites='^TestScripts$'
+suites='^(TestScripts|TestReadOnlyToolsWriteNothing)$'
 flags=(-vet=off -ldflags=-w -count=1 -timeout 0)
 $GO test "${flags[@]}" "$@" "${plain[@]}" >"$out/plain" 2>&1 &
 plain_pid=$!
@@ -91,7 +93,7 @@ wait "$suites_pid"
 suites_status=$?
 echo "== go test (no -race): ${#plain[@]} packages"
 cat "$out/plain"
-echo "== go test (no -race): the parity script suite"
+echo "== go test (no -race): the parity script suite and read-only test"
 cat "$out/suites"
 
 elapsed=$(($(date +%s) - start))
