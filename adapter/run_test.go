@@ -232,9 +232,9 @@ func TestCancelWhileQueued(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
+	// The holder runs until close(hold) below, so returning at all shows the queued call
+	// left the queue when cancelled.
 	got := Run(ctx, hazard.Lookup("echo"), []string{"x"}, Options{})
-	assert.Less(t, time.Since(start), time.Second)
 	assert.Equal(t, Cancelled, got.Status)
 	assert.Equal(t, ExitCancelled, got.ExitCode)
 	assert.Equal(t, "[echo] cancelled: the caller cancelled the call while the call waited for the adapter lane\n", string(got.Stderr))
