@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -389,7 +390,11 @@ func Exitcode(ts *testscript.TestScript, neg bool, args []string) {
 // Gitinit is the testscript command `gitinit [dir]`, shared with the corpus
 // harness: it makes the current directory (or the given one) a git repository
 // on branch main with one commit of everything except want/ and .tmp/, at
-// the pinned date, so SHAs are the same on every run and every lane.
+// the pinned date, so SHAs are the same on every run and every lane. The
+// repository's own configuration turns git's automatic maintenance off: on a
+// script's few files it never has anything to do, and each commit would start a
+// `git maintenance run --auto` process to find that out (a quarter of the git
+// processes of the parity suite's commits).
 func Gitinit(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) > 1 {
 		ts.Fatalf("usage: gitinit [dir]")
@@ -405,11 +410,19 @@ func Gitinit(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(filepath.Join(dir, ".tmp-exclude"), []byte(".tmp/\n.tmp-exclude\nwant/\n"), 0o644))
 	for _, argv := range [][]string{
 		{"init", "-q", "-b", "main"},
-		{"config", "--local", "core.excludesFile", ".tmp-exclude"},
+		nil, // the repository's configuration, below
 		{"add", "-A"},
 		{"-c", "user.name=Tester", "-c", "user.email=tester@example.com", "-c", "commit.gpgsign=false",
 			"commit", "-q", "--allow-empty", "-m", "initial"},
 	} {
+		if argv == nil {
+			// What `git config --local` would add for each key, in one write.
+			f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_WRONLY|os.O_APPEND, 0)
+			ts.Check(err)
+			_, err = f.WriteString("[core]\n\texcludesFile = .tmp-exclude\n[maintenance]\n\tauto = false\n")
+			ts.Check(errors.Join(err, f.Close()))
+			continue
+		}
 		cmd := exec.Command("git", argv...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
