@@ -64,6 +64,13 @@ if [[ -n $CMDBRIDGE_TEST_TMPDIR ]]; then
   fi
   rm -f "$tmp/probe"
 fi
+# Git's automatic maintenance is off for every git the tests start (unless a test sets
+# its own GIT_CONFIG_COUNT): after each commit git otherwise starts `git maintenance run
+# --auto`, which never has anything to do in a test's small repository and costs a
+# process every time. Nothing the tests check depends on it.
+if [[ -z ${GIT_CONFIG_COUNT:-} ]]; then
+  export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=maintenance.auto GIT_CONFIG_VALUE_0=false
+fi
 # The outside modules under testdata are built once per run and shared by the test
 # binaries that drive them (internal/outsidetest), not once per package.
 if [[ -z ${CMDBRIDGE_OUTSIDE_CACHE:-} ]]; then
