@@ -16,6 +16,12 @@ import (
 // file and the repository's .git/worktrees/*/gitdir): in the copy they are
 // rewritten from src to dst, or a command run in the copy's worktree would
 // act on the original repository.
+//
+// Git's object files (below .git/objects/) are shared by hard link where the file
+// system allows it, copied otherwise: git writes an object once, under a name that is
+// its hash, and never changes the file in place (it adds new files and removes old
+// ones), so a copy's git cannot reach the original through them, and a copy of a
+// repository costs a link per object instead of a read and a write.
 func CopyTree(src, dst string, skip func(rel string) bool) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -56,8 +62,22 @@ func CopyTree(src, dst string, skip func(rel string) bool) error {
 			b = bytes.ReplaceAll(b, []byte(src), []byte(dst))
 			return os.WriteFile(target, b, info.Mode().Perm())
 		}
+		if isGitObject(filepath.ToSlash(rel)) && os.Link(path, target) == nil {
+			return nil
+		}
 		return copyFile(path, target, info.Mode().Perm())
 	})
+}
+
+// isGitObject reports whether a slash-separated relative path names an object file of
+// a repository's .git directory (the main one or a nested one's): a loose object or a
+// pack's file, not the store's info/ (alternates, commit-graph).
+func isGitObject(rel string) bool {
+	i := strings.Index(rel, ".git/objects/")
+	if i < 0 || (i > 0 && rel[i-1] != '/') {
+		return false
+	}
+	return !strings.HasPrefix(rel[i+len(".git/objects/"):], "info/")
 }
 
 // IsWorktreeLink reports whether a file holds an absolute worktree path.

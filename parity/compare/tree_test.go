@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -108,4 +109,61 @@ func TestNormalizeReusesOnlyWhatCannotDiffer(t *testing.T) {
 	// No rules: the timestamp stays.
 	bare := compare.Normalizer{Work: []string{a}, Rules: []compare.Rule{}}
 	assert.Equal(t, stamp, string(ta.Normalize(bare)["plain.txt"].Content))
+}
+
+// A copy shares the repository's object files with the original by hard link (git never
+// writes one in place) and copies everything else, so a write in the copy never reaches
+// the original.
+func TestCopyTreeSharesOnlyGitObjects(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	write(t, src, "a.txt", "a\n")
+	cmd := exec.Command("git", "init", "-q", "-b", "main")
+	cmd.Dir = src
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	cmd = exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@e", "-c", "maintenance.auto=false", "commit", "-q", "--allow-empty", "-m", "x")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	write(t, src, ".git/objects/info/alternates", "")
+	dst := filepath.Join(t.TempDir(), "dst")
+	require.NoError(t, compare.CopyTree(src, dst, nil))
+
+	shared, copied := 0, 0
+	require.NoError(t, filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		a, err := os.Stat(path)
+		require.NoError(t, err)
+		b, err := os.Stat(filepath.Join(dst, rel))
+		require.NoError(t, err)
+		info := strings.HasPrefix(filepath.ToSlash(rel), ".git/objects/info/")
+		if os.SameFile(a, b) {
+			shared++
+			assert.True(t, strings.HasPrefix(filepath.ToSlash(rel), ".git/objects/") && !info, "%s is shared", rel)
+		} else {
+			copied++
+			assert.False(t, strings.HasPrefix(filepath.ToSlash(rel), ".git/objects/") && !info, "%s is a copy", rel)
+		}
+		return nil
+	}))
+	assert.Positive(t, shared, "objects shared")
+	assert.Positive(t, copied, "the rest copied")
+	// The copy's git works on its own, and its commits do not reach the original.
+	write(t, dst, "b.txt", "b\n")
+	for _, argv := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "in the copy"}} {
+		cmd := exec.Command("git", argv...)
+		cmd.Dir = dst
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	cmd = exec.Command("git", "log", "--format=%s")
+	cmd.Dir = src
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, "x\n", string(out))
 }
