@@ -3,7 +3,6 @@ package all_test
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -205,8 +204,7 @@ func TestRealDataClosedButActiveIsRepairedByRelease(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: generates a 1,265-WU workspace")
 	}
-	m, err := wsgen.Generate(filepath.Join(t.TempDir(), "ws"), wsgen.Options{Seed: scaleSeed, Git: true})
-	require.NoError(t, err)
+	m := privateWorkspace(t, t.TempDir())
 	id := m.ReleasedThenClosed[0]
 	reclaim := delivery.Event{Type: delivery.EventClaim, WUID: id, Timestamp: delivery.Timestamp(m.Now.Add(-time.Hour)),
 		Lane: "Framework: Core", Title: "claimed again by mistake"}
@@ -252,8 +250,7 @@ func TestRealDataBootstrapIsConsistent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: generates a 1,265-WU workspace")
 	}
-	m, err := wsgen.Generate(filepath.Join(t.TempDir(), "ws"), wsgen.Options{Seed: scaleSeed, Git: true})
-	require.NoError(t, err)
+	m := privateWorkspace(t, t.TempDir())
 	var boot struct {
 		Skipped []string
 		DryRun  bool `json:"dry_run"`

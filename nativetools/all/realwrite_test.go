@@ -109,10 +109,10 @@ func wuOf(m *wsgen.Manifest, id string) *delivery.WU {
 // workspace, one per lane, and requires the same outputs call by call.
 func TestRealDataWritersAgree(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: generates two 1,265-WU workspaces")
+		t.Skip("-short: writes two 1,265-WU workspaces")
 	}
-	native := privateWorkspace(t)
-	adapter := privateWorkspace(t)
+	native := privateWorkspace(t, t.TempDir())
+	adapter := privateWorkspace(t, t.TempDir())
 	store := tool.NewStore()
 	defer store.Close()
 	// The inputs are derived before any call: a write changes what they pick.
@@ -164,10 +164,8 @@ func files(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// privateWorkspace generates a 1× git workspace of its own in a temporary directory: the
-// writers change it, and the one generated(tb, 1) returns is shared by the readers.
 // BenchmarkRealDataWriters measures every write case on private 1× git workspaces (one
-// per lane, generated once per test binary): native-warm (a long-lived host's store: the
+// per lane, copied once per test binary): native-warm (a long-lived host's store: the
 // index is built by a read first; a writer reads the disk, writes, commits and refreshes
 // the index, or reads through it when it only appends to the memory store) against adapter
 // (the legacy main in-process). One op is one iteration of the case: every call of it,
@@ -216,7 +214,7 @@ var (
 	writerIteration = map[string]int{}
 )
 
-// writerWorkspace is the private workspace of a lane's writers, generated once per test
+// writerWorkspace is the private workspace of a lane's writers, copied once per test
 // binary, and the calls of every case on it (derived before the first call). Each lane has
 // its own, so one lane's writes never grow what the other reads.
 func writerWorkspace(b *testing.B, lane string) (*wsgen.Manifest, map[string][]writeCall) {
@@ -230,10 +228,7 @@ func writerWorkspace(b *testing.B, lane string) (*wsgen.Manifest, map[string][]w
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := wsgen.Generate(dir, wsgen.Options{Scale: 1, Seed: scaleSeed, Git: true})
-	if err != nil {
-		b.Fatalf("generate a private 1× workspace: %v", err)
-	}
+	m := privateWorkspace(b, dir)
 	settle(b, m.Dir)
 	writerWS[lane], writerIn[lane] = m, writeCalls(m)
 	writerDirs = append(writerDirs, dir)
@@ -265,13 +260,4 @@ func writeCalls(m *wsgen.Manifest) map[string][]writeCall {
 		}
 	}
 	return out
-}
-
-func privateWorkspace(tb testing.TB) *wsgen.Manifest {
-	tb.Helper()
-	m, err := wsgen.Generate(tb.TempDir(), wsgen.Options{Scale: 1, Seed: scaleSeed, Git: true})
-	if err != nil {
-		tb.Fatalf("generate a private 1× workspace: %v", err)
-	}
-	return m
 }

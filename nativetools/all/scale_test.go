@@ -14,6 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/wsgen"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/parity/compare"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -41,9 +42,9 @@ var (
 	scaleChecked = map[string]bool{}
 )
 
-// generated returns the git workspace of the given scale, generated once per test
-// binary: writing a 16× workspace takes seconds, and the calls measured on it are
-// read-only, so every benchmark and test may share it.
+// generated returns the git workspace of the given scale, made once per test binary:
+// writing a 16× workspace takes seconds, and the calls measured on it are read-only, so
+// every benchmark and test may share it. The 1× one is a copy of the template.
 func generated(tb testing.TB, scale int) *wsgen.Manifest {
 	tb.Helper()
 	scaleMu.Lock()
@@ -51,6 +52,24 @@ func generated(tb testing.TB, scale int) *wsgen.Manifest {
 	if m := scaleWS[scale]; m != nil {
 		return m
 	}
+	dir := filepath.Join(scaleDir(tb), fmt.Sprintf("x%d", scale))
+	var m *wsgen.Manifest
+	if scale == 1 {
+		m = copyWorkspace(tb, templateLocked(tb), dir)
+	} else {
+		var err error
+		if m, err = wsgen.Generate(dir, wsgen.Options{Scale: scale, Seed: scaleSeed, Git: true}); err != nil {
+			tb.Fatalf("generate the %d× workspace: %v", scale, err)
+		}
+	}
+	scaleWS[scale] = m
+	return m
+}
+
+// scaleDir is the directory of the workspaces shared by the test binary, removed by
+// TestMain. scaleMu is held.
+func scaleDir(tb testing.TB) string {
+	tb.Helper()
 	if scaleRoot == "" {
 		dir, err := os.MkdirTemp("", "wsgen-")
 		if err != nil {
@@ -58,12 +77,53 @@ func generated(tb testing.TB, scale int) *wsgen.Manifest {
 		}
 		scaleRoot = dir
 	}
-	m, err := wsgen.Generate(filepath.Join(scaleRoot, fmt.Sprintf("x%d", scale)), wsgen.Options{Scale: scale, Seed: scaleSeed, Git: true})
-	if err != nil {
-		tb.Fatalf("generate the %d× workspace: %v", scale, err)
+	return scaleRoot
+}
+
+// template1 is the pristine 1× git workspace, generated once per test binary and never
+// called on: every 1× workspace a test or benchmark uses (the readers' shared one, each
+// writer's private one) is a copy of it. Generating one writes 1,265 WUs and commits them
+// with git (about 4 CPU-s); a copy costs a twentieth of that, and is the same workspace
+// (wsgen is deterministic, and the copy rewrites the linked worktrees' absolute paths).
+var template1 *wsgen.Manifest
+
+// templateLocked returns template1, generating it first. scaleMu is held.
+func templateLocked(tb testing.TB) *wsgen.Manifest {
+	tb.Helper()
+	if template1 == nil {
+		m, err := wsgen.Generate(filepath.Join(scaleDir(tb), "template-x1"), wsgen.Options{Scale: 1, Seed: scaleSeed, Git: true})
+		if err != nil {
+			tb.Fatalf("generate the 1× workspace: %v", err)
+		}
+		template1 = m
 	}
-	scaleWS[scale] = m
-	return m
+	return template1
+}
+
+// privateWorkspace returns a 1× git workspace of the caller's own in a directory under
+// dir, for a test that writes (the one generated(tb, 1) returns is shared by readers).
+func privateWorkspace(tb testing.TB, dir string) *wsgen.Manifest {
+	tb.Helper()
+	scaleMu.Lock()
+	tpl := templateLocked(tb)
+	scaleMu.Unlock()
+	return copyWorkspace(tb, tpl, filepath.Join(dir, "ws"))
+}
+
+// copyWorkspace copies the workspace of m to dst (which must not exist) and returns its
+// manifest. The manifest's lists are shared with m's: no test changes them.
+func copyWorkspace(tb testing.TB, m *wsgen.Manifest, dst string) *wsgen.Manifest {
+	tb.Helper()
+	dst, err := filepath.Abs(dst)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := compare.CopyTree(m.Dir, dst, nil); err != nil {
+		tb.Fatalf("copy the 1× workspace: %v", err)
+	}
+	c := *m
+	c.Dir = dst
+	return &c
 }
 
 // scaleEnv is the call environment on a generated workspace: its clock, and git shut
