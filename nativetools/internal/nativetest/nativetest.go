@@ -6,11 +6,14 @@ package nativetest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,16 +35,97 @@ var Env = map[string]string{
 
 // Workspace creates a workspace (workspace.yaml) that is a git repository with one
 // commit, and returns its resolved root.
+//
+// The repository is made with git once per test binary and kept in memory (its files,
+// modes and contents); each call writes that tree into a temporary directory of its own,
+// which costs a few system calls instead of three git processes. Every workspace of a
+// test binary therefore starts at the same commit. The repository's configuration turns
+// off git's automatic maintenance: each commit a tool makes would otherwise start a
+// `git maintenance run --auto` process that finds nothing to do in so small a repository.
 func Workspace(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	Write(t, dir, "workspace.yaml", "id: acme\nname: Acme\nsoftware_delivery:\n  lanes:\n    definitions:\n      - name: 'Core: API'\n")
-	Git(t, dir, "init", "-q", "-b", "main")
-	Git(t, dir, "add", "workspace.yaml")
-	Git(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
+	files, err := workspaceTemplate()
+	require.NoError(t, err, "make the template workspace")
+	for _, f := range files {
+		p := filepath.Join(dir, f.rel)
+		if f.mode.IsDir() {
+			require.NoError(t, os.MkdirAll(p, f.mode.Perm()))
+			continue
+		}
+		require.NoError(t, os.WriteFile(p, f.data, f.mode.Perm()))
+	}
 	return dir
 }
+
+// templateFile is one entry of the template workspace: a directory (listed before what it
+// holds) or a regular file.
+type templateFile struct {
+	rel  string
+	mode fs.FileMode
+	data []byte
+}
+
+var workspaceTemplate = sync.OnceValues(func() ([]templateFile, error) {
+	dir, err := os.MkdirTemp("", "nativetest-workspace-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	dir, err = filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "workspace.yaml"),
+		[]byte("id: acme\nname: Acme\nsoftware_delivery:\n  lanes:\n    definitions:\n      - name: 'Core: API'\n"), 0o644); err != nil {
+		return nil, err
+	}
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"config", "maintenance.auto", "false"},
+		{"add", "workspace.yaml"},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = cmd.Environ()
+		for k, v := range Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("git %v: %w: %s", args, err, out)
+		}
+	}
+	var files []templateFile
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			files = append(files, templateFile{rel: rel, mode: info.Mode()})
+		case info.Mode().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files = append(files, templateFile{rel: rel, mode: info.Mode(), data: data})
+		default:
+			return fmt.Errorf("%s: neither a directory nor a regular file", rel)
+		}
+		return nil
+	})
+	return files, err
+})
 
 // WU writes a ready WU spec into the workspace.
 func WU(t *testing.T, root, id, lane string) {
