@@ -3,6 +3,7 @@ package wu_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -15,7 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/internal/failpoint"
 	"github.com/cmdbridge/cmdbridge/kernel"
@@ -145,8 +148,9 @@ type crashState struct {
 func crashSnap(t *testing.T, ws string) crashState {
 	t.Helper()
 	s := snap(t, ws)
-	return crashState{files: s.files, status: s.status, head: nt.Git(t, ws, "rev-parse", "HEAD^{tree}"),
-		commits: nt.Git(t, ws, "rev-list", "--count", "HEAD")}
+	// One git process for both: the tree of every commit from HEAD back, newest first.
+	trees := strings.Split(nt.Git(t, ws, "log", "--format=%T", "HEAD"), "\n")
+	return crashState{files: s.files, status: s.status, head: trees[0], commits: strconv.Itoa(len(trees))}
 }
 
 func (s crashState) equal(o crashState) bool {
@@ -199,17 +203,31 @@ func copyWS(t *testing.T, from string) string {
 	return to
 }
 
-// child runs the call as a process of the lane in ws; killAt > 0 arms the failpoint
-// that kills it at that step, trace (when set) records the steps it passes.
+// child runs the call as a process of the lane in ws: the delivery program running the
+// command (legacy), or this test binary running the native tool (native). killAt > 0
+// arms the failpoint that kills it at that step, trace (when set) records the steps it
+// passes.
 func child(t *testing.T, ws, lane, name, input string, killAt int, trace string) error {
 	t.Helper()
-	cmd := exec.CommandContext(context.Background(), os.Args[0], "-test.run=^$")
+	var cmd *exec.Cmd
+	switch lane {
+	case "legacy":
+		c, ok := commands.Lookup(name)
+		require.True(t, ok, "no command %s", name)
+		argv, err := adapter.Argv(c, json.RawMessage(input))
+		require.NoError(t, err, "%s %s", name, input)
+		cmd = exec.CommandContext(context.Background(), commandstest.Exe(t), append([]string{name}, argv...)...)
+		cmd.Env = os.Environ()
+	case "native":
+		cmd = exec.CommandContext(context.Background(), os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), childVar+"="+lane, childTool+"="+name, childInput+"="+input)
+	default:
+		t.Fatalf("no lane %s", lane)
+	}
 	cmd.Dir = ws
-	cmd.Env = os.Environ()
 	for k, v := range nt.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	cmd.Env = append(cmd.Env, childVar+"="+lane, childTool+"="+name, childInput+"="+input)
 	if killAt > 0 {
 		cmd.Env = append(cmd.Env, failpoint.KillVar+"="+strconv.Itoa(killAt))
 	}
