@@ -14,6 +14,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -173,6 +174,8 @@ func TestReadOnlyEffectsWriteNothing(t *testing.T) {
 	template := t.TempDir()
 	copyTree(t, acmeDir, template)
 	gitCommitAll(t, template)
+	tree, err := commandstest.ReadTree(template)
+	require.NoError(t, err)
 	head := func(dir string) string {
 		cmd := exec.Command("git", "rev-parse", "HEAD")
 		cmd.Dir = dir
@@ -188,7 +191,7 @@ func TestReadOnlyEffectsWriteNothing(t *testing.T) {
 		runs++
 		c, _ := commands.Lookup(tc.name)
 		dir := filepath.Join(t.TempDir(), "ws")
-		copyTree(t, template, dir)
+		require.NoError(t, tree.Write(dir))
 		before, headBefore := treeDigest(t, dir), head(dir)
 		out := adapter.Call(context.Background(), c, json.RawMessage(tc.input), adapter.LaneAdapter,
 			adapter.Options{Dir: dir, Env: pinnedEnv(dir)})

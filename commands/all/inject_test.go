@@ -105,11 +105,14 @@ func TestRedTeamNoInputBecomesAnOption(t *testing.T) {
 	}
 	require.NoError(t, probe.Close())
 	require.NoError(t, os.RemoveAll(filepath.Join(template, ".git", "cmdbridge")))
+	// Each tool's fresh copy is written from memory.
+	tree, err := commandstest.ReadTree(template)
+	require.NoError(t, err)
 
 	// One kernel serves the whole walk; each tool starts from a fresh copy of the
 	// template in its workspace (the state directory, .git/cmdbridge, stays).
 	ws := filepath.Join(t.TempDir(), "ws")
-	copyTree(t, template, ws)
+	require.NoError(t, tree.Write(ws))
 	var k *kernel.Kernel
 	w := &walkState{t: t, ws: ws, canary: canary}
 	// open starts a kernel with a fresh evidence log: at the start, and again after a
@@ -152,7 +155,7 @@ func TestRedTeamNoInputBecomesAnOption(t *testing.T) {
 			}
 		}
 
-		resetWorkspace(t, ws, template)
+		resetWorkspace(t, ws, tree)
 		if spec.Annotations.ReadOnlyHint {
 			w.tree = treeWithGit(t, ws)
 		}
@@ -286,7 +289,7 @@ func (w *walkState) check(readOnly bool) (problems []string, logBroken bool) {
 }
 
 // resetWorkspace makes ws a copy of template again, its state directory aside.
-func resetWorkspace(t *testing.T, ws, template string) {
+func resetWorkspace(t *testing.T, ws string, template *commandstest.Tree) {
 	t.Helper()
 	for _, dir := range []string{ws, filepath.Join(ws, ".git")} {
 		entries, err := os.ReadDir(dir)
@@ -298,7 +301,7 @@ func resetWorkspace(t *testing.T, ws, template string) {
 			require.NoError(t, os.RemoveAll(filepath.Join(dir, e.Name())))
 		}
 	}
-	copyTree(t, template, ws)
+	require.NoError(t, template.Write(ws))
 }
 
 // newWalkKernel is a kernel over the corpus in ws that allows every call, records
