@@ -26,6 +26,8 @@ type treeEntry struct {
 
 // ReadTree reads dir into memory. Its entries must be directories and regular files: a
 // symbolic link or a special file is an error, not something to leave out of the copies.
+// So is a linked git worktree (a .git file): it names its repository by absolute path,
+// which a copy would keep (parity/compare.CopyTree rewrites it).
 func ReadTree(dir string) (*Tree, error) {
 	t := &Tree{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -43,6 +45,8 @@ func ReadTree(dir string) (*Tree, error) {
 		switch {
 		case d.IsDir():
 			t.entries = append(t.entries, treeEntry{rel: rel, dir: true, perm: info.Mode().Perm()})
+		case d.Name() == ".git":
+			return fmt.Errorf("%s: a linked worktree, whose absolute path a copy would keep", p)
 		case info.Mode().IsRegular():
 			data, err := os.ReadFile(p)
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -256,9 +257,9 @@ func minimalValue(t *testing.T, toolName, prop string, s *jsonschema.Schema) any
 	return strings.Repeat("x", minLen)
 }
 
-// requiredTemplate is a git copy of the acme fixture, made once: each call runs on a
-// copy of it.
-func requiredTemplate(t *testing.T) string {
+// requiredTemplate is a git copy of the acme fixture, made once and held in memory: each
+// call runs on a copy of it.
+func requiredTemplate(t *testing.T) *commandstest.Tree {
 	t.Helper()
 	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workspaces", "acme"))
 	require.NoError(t, err)
@@ -266,6 +267,8 @@ func requiredTemplate(t *testing.T) string {
 	require.NoError(t, parity.CopyTree(fixture, dir, nil))
 	for _, argv := range [][]string{
 		{"init", "-q", "-b", "main"},
+		// No `git maintenance run --auto` process after each commit a call makes.
+		{"config", "maintenance.auto", "false"},
 		{"add", "-A"},
 		{"-c", "user.name=Tester", "-c", "user.email=tester@example.com", "-c", "commit.gpgsign=false",
 			"commit", "-q", "-m", "initial"},
@@ -277,7 +280,9 @@ func requiredTemplate(t *testing.T) string {
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "git %s: %s", strings.Join(argv, " "), out)
 	}
-	return dir
+	tree, err := commandstest.ReadTree(dir)
+	require.NoError(t, err)
+	return tree
 }
 
 // TestRequiredInputsPassStructuralChecks: for every tool, on every lane that serves it
@@ -325,7 +330,7 @@ func TestRequiredInputsPassStructuralChecks(t *testing.T) {
 				in := minimalInput(t, l.spec)
 				raw := mustJSON(t, in)
 				dir := filepath.Join(t.TempDir(), "acme")
-				require.NoError(t, parity.CopyTree(template, dir, nil))
+				require.NoError(t, template.Write(dir))
 				out := l.call(dir, raw)
 				if out.Error == nil || !structuralCodes[out.Error.Code] {
 					return

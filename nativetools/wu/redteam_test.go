@@ -24,7 +24,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
-	"github.com/cmdbridge/cmdbridge/parity"
 )
 
 // crashCase is one writer call the crash test kills at every step.
@@ -79,9 +78,10 @@ func killEveryStep(t *testing.T, c crashCase, lane string) {
 	}
 	clean(t, base)
 	before := crashSnap(t, base)
+	baseTree := readWS(t, base)
 
 	// The call run to completion: the after-state, and the steps it passes.
-	afterWS := copyWS(t, base)
+	afterWS := copyWS(t, baseTree)
 	trace := filepath.Join(t.TempDir(), "trace")
 	require.NoError(t, child(t, afterWS, lane, c.tool, c.input, 0, trace), "the call succeeds when nothing kills it")
 	after := crashSnap(t, afterWS)
@@ -92,14 +92,14 @@ func killEveryStep(t *testing.T, c crashCase, lane string) {
 	t.Logf("%s on the %s lane: %d steps: %s", c.tool, lane, len(steps), strings.Join(steps, " "))
 
 	// The next writer on either state: what it must leave, and the files its commit holds.
-	nextBefore, nextAfter := copyWS(t, base), copyWS(t, afterWS)
+	nextBefore, nextAfter := copyWS(t, baseTree), copyWS(t, readWS(t, afterWS))
 	nt.Data(t, nt.Call(t, nextBefore, "wu:create", nextInput))
 	nt.Data(t, nt.Call(t, nextAfter, "wu:create", nextInput))
 	wantBefore, wantAfter := crashSnap(t, nextBefore), crashSnap(t, nextAfter)
 	filesBefore, filesAfter := commitFiles(t, nextBefore), commitFiles(t, nextAfter)
 
 	for n := 1; n <= len(steps); n++ {
-		ws := copyWS(t, base)
+		ws := copyWS(t, baseTree)
 		err := child(t, ws, lane, c.tool, c.input, n, "")
 		var ee *exec.ExitError
 		require.True(t, errors.As(err, &ee), "step %d (%s): the child was killed: %v", n, steps[n-1], err)
@@ -194,12 +194,21 @@ func clean(t *testing.T, ws string) {
 	}
 }
 
-func copyWS(t *testing.T, from string) string {
+// readWS holds the workspace ws in memory, for copyWS.
+func readWS(t *testing.T, ws string) *commandstest.Tree {
 	t.Helper()
-	to := filepath.Join(t.TempDir(), "ws")
-	require.NoError(t, parity.CopyTree(from, to, nil))
-	to, err := filepath.EvalSymlinks(to)
+	tree, err := commandstest.ReadTree(ws)
 	require.NoError(t, err)
+	return tree
+}
+
+// copyWS writes a copy of a workspace read by readWS and returns its resolved root.
+func copyWS(t *testing.T, from *commandstest.Tree) string {
+	t.Helper()
+	to, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	to = filepath.Join(to, "ws")
+	require.NoError(t, from.Write(to))
 	return to
 }
 

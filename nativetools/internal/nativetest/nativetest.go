@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -46,37 +46,18 @@ func Workspace(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	files, err := workspaceTemplate()
+	tree, err := workspaceTemplate()
 	require.NoError(t, err, "make the template workspace")
-	for _, f := range files {
-		p := filepath.Join(dir, f.rel)
-		if f.mode.IsDir() {
-			require.NoError(t, os.MkdirAll(p, f.mode.Perm()))
-			continue
-		}
-		require.NoError(t, os.WriteFile(p, f.data, f.mode.Perm()))
-	}
+	require.NoError(t, tree.Write(dir))
 	return dir
 }
 
-// templateFile is one entry of the template workspace: a directory (listed before what it
-// holds) or a regular file.
-type templateFile struct {
-	rel  string
-	mode fs.FileMode
-	data []byte
-}
-
-var workspaceTemplate = sync.OnceValues(func() ([]templateFile, error) {
+var workspaceTemplate = sync.OnceValues(func() (*commandstest.Tree, error) {
 	dir, err := os.MkdirTemp("", "nativetest-workspace-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	dir, err = filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, err
-	}
 	if err := os.WriteFile(filepath.Join(dir, "workspace.yaml"),
 		[]byte("id: acme\nname: Acme\nsoftware_delivery:\n  lanes:\n    definitions:\n      - name: 'Core: API'\n"), 0o644); err != nil {
 		return nil, err
@@ -97,34 +78,7 @@ var workspaceTemplate = sync.OnceValues(func() ([]templateFile, error) {
 			return nil, fmt.Errorf("git %v: %w: %s", args, err, out)
 		}
 	}
-	var files []templateFile
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == dir {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			files = append(files, templateFile{rel: rel, mode: info.Mode()})
-		case info.Mode().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			files = append(files, templateFile{rel: rel, mode: info.Mode(), data: data})
-		default:
-			return fmt.Errorf("%s: neither a directory nor a regular file", rel)
-		}
-		return nil
-	})
-	return files, err
+	return commandstest.ReadTree(dir)
 })
 
 // WU writes a ready WU spec into the workspace.
