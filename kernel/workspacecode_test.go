@@ -22,7 +22,9 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -31,16 +33,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// deliveryEnv makes this test binary the delivery program (TestMain): the subprocess
-// lane runs it as `<test binary> <command> …`.
-const deliveryEnv = "CMDBRIDGE_KERNEL_TEST_AS_DELIVERY"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(deliveryEnv) == "1" {
-		os.Exit(commands.Dispatch(context.Background(), commands.Default, "delivery", os.Args, os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
+// TestMain gives the delivery program's build (commandstest), which the subprocess lane
+// runs, a directory that ends with the test binary.
+func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
 
 // requireBwrap skips, naming the missing host capability, without bubblewrap.
 func requireBwrap(t *testing.T) {
@@ -143,12 +138,10 @@ func spacedHex(s []byte) string {
 func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	requireBwrap(t)
 	ws := gitRepo(t)
-	self, err := os.Executable()
-	require.NoError(t, err)
 	cfg := kernel.Config{
 		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Options{Binary: self, Env: map[string]string{deliveryEnv: "1"}},
+		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
 		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	}
@@ -335,12 +328,10 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 	requireBwrap(t)
 	proctreetest.RequireCgroup2(t)
 	ws := gitRepo(t)
-	self, err := os.Executable()
-	require.NoError(t, err)
 	k, err := kernel.New(kernel.Config{
 		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Options{Binary: self, Env: map[string]string{deliveryEnv: "1"}},
+		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
 		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
 		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
