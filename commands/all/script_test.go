@@ -28,7 +28,15 @@ const exitFileVar = parity.ExitFileVar
 var bridgeEnv = []string{
 	"DELIVERY_NOW", "DELIVERY_SEED", "DELIVERY_OWNER", "DELIVERY_WORKSPACE",
 	"STALE_LOCK_THRESHOLD_HOURS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME", "USER",
-	"GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE",
+	"GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0",
+}
+
+// noMaintenance is git configuration, as environment variables, that every git process of
+// the scripts gets (gitinit's, the commands', the scripts' own): no `git maintenance run
+// --auto` process after each commit, which in a repository of a few dozen objects finds
+// nothing to do (about 240 processes a run of the suite).
+var noMaintenance = [][2]string{
+	{"GIT_CONFIG_COUNT", "1"}, {"GIT_CONFIG_KEY_0", "maintenance.auto"}, {"GIT_CONFIG_VALUE_0", "false"},
 }
 
 // TestMain gives the delivery program's build (commandstest) a directory that ends with
@@ -43,6 +51,10 @@ func TestScripts(t *testing.T) {
 	// The scripts' `exec delivery`, and commands that run delivery themselves (wu:sandbox)
 	// on either lane, find the delivery binary first on PATH.
 	t.Setenv("PATH", commandstest.Bin(t)+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	// gitinit runs git with this process's environment.
+	for _, kv := range noMaintenance {
+		t.Setenv(kv[0], kv[1])
+	}
 	domains, err := filepath.Glob(filepath.Join("..", "..", "testdata", "script", "*"))
 	require.NoError(t, err)
 	require.NotEmpty(t, domains)
@@ -85,6 +97,9 @@ func params(dir string, update bool) testscript.Params {
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("USER", "tester")
 			env.Setenv(exitFileVar, filepath.Join(env.WorkDir, ".tmp", "exitcode"))
+			for _, kv := range noMaintenance {
+				env.Setenv(kv[0], kv[1])
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
