@@ -49,8 +49,8 @@
 // [Check] is the standalone driver's work: it runs [Analyzers] and counts the packages
 // each rule set applied to, so that cmd/bridgecheck says what to pass, and fails, when
 // it checked nothing. Both drivers load the packages and all their dependencies from
-// source (facts are computed on dependencies), except the standard library's function
-// bodies, which no fact needs.
+// source (facts are computed on dependencies), except the standard library, where no
+// fact is computed: its types come from the compiler's export data, as go vet's do.
 // [Tiers] runs [Analyzer] and returns each command's tier: in-process when nothing is
 // charged to it, subprocess otherwise. [Table.JSON] is the tier table an adopter
 // commits and loads (legacy.ParseTiers); the corpus's is commands/all/tiers.json.

@@ -3,15 +3,9 @@ package bridgecheck
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"go/ast"
-	"go/build"
-	"go/parser"
-	"go/token"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -113,62 +107,6 @@ func Tiers(dir string, patterns ...string) (*Table, error) {
 		}
 	}
 	return t, nil
-}
-
-// load loads the packages matching patterns, resolved from dir, and all their
-// dependencies with syntax and types: exitcall's Exits and nativeglobals' ReadsGlobal
-// facts are computed on the dependencies too. The standard library's function bodies
-// are dropped before type-checking: no fact is computed there, and checking them was
-// most of the time on a program with many dependencies. A package that fails to load
-// or type-check is an error.
-func load(dir string, patterns []string) ([]*packages.Package, error) {
-	goroot := filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir,
-		ParseFile: func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-			f, err := parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
-			if f != nil && strings.HasPrefix(filename, goroot) {
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok {
-						fd.Body = nil
-					}
-				}
-			}
-			return f, err
-		}}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
-	}
-	var loadErrs []error
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if inGOROOT(p, goroot) {
-			// Type errors of bodiless functions and then unused imports: the package's
-			// types are whole all the same.
-			p.Errors = slices.DeleteFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.TypeError })
-		}
-		p.IllTyped = len(p.Errors) > 0
-		for _, imp := range p.Imports {
-			p.IllTyped = p.IllTyped || imp.IllTyped
-		}
-		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, fmt.Errorf("%s: %s", p.PkgPath, e))
-		}
-	})
-	if len(loadErrs) > 0 {
-		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), errors.Join(loadErrs...))
-	}
-	return pkgs, nil
-}
-
-// inGOROOT reports whether p is a package of the standard library: its files are all in
-// goroot (cgo's generated files live elsewhere).
-func inGOROOT(p *packages.Package, goroot string) bool {
-	for _, f := range p.GoFiles {
-		if !strings.HasPrefix(f, goroot) {
-			return false
-		}
-	}
-	return len(p.GoFiles) > 0
 }
 
 // relPkg is the package's path inside its module ("commands/convention").
