@@ -215,20 +215,30 @@ type callOutput struct {
 	Metadata map[string]any `json:"metadata"`
 }
 
+// copied is a fresh copy of the directory src.
+func copied(t *testing.T, src string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	require.NoError(t, os.CopyFS(dir, os.DirFS(src)))
+	return dir
+}
+
 // TestOutsideCallsMatchTheProgram: every call, on the subprocess and the adapter lane,
 // through both entry points, gives what gizmo run directly gives — stdout, stderr and
 // exit code byte for byte, the JSON document of notes:show as data with its exact bytes
-// in metadata, and the same files.
+// in metadata, and the same files. Each call starts from its own copy of one data
+// directory gizmo seeded (gizmo's notes are plain files, their content all there is).
 func TestOutsideCallsMatchTheProgram(t *testing.T) {
 	o := buildOutside(t)
+	seed := seeded(t, o)
 	for _, e := range entries {
 		for _, lane := range []string{"subprocess", "adapter"} {
 			for _, tc := range callCases {
 				t.Run(fmt.Sprintf("%s/%s/%s%s", e.name, lane, tc.tool, tc.input), func(t *testing.T) {
-					direct := seeded(t, o)
+					direct := copied(t, seed)
 					want := runIn(t, direct, tc.stdin, o.gizmo, tc.argv...)
 
-					ws := seeded(t, o)
+					ws := copied(t, seed)
 					args := []string{"--workspace", ws, "call", tc.tool, "--input", tc.input, "--lane", lane}
 					stdin := ""
 					if tc.stdin != "" {

@@ -56,13 +56,13 @@ func TestDocExamples(t *testing.T) {
 			s := newSession(t, root, bin)
 			defer s.stop(t)
 			for _, b := range todo {
-				start := time.Now()
+				start, cpu := time.Now(), s.cpu
 				if err := s.run(t, b); err != nil {
 					t.Errorf("%s: the example does not run as printed: %v", b.where(), err)
 					continue
 				}
 				ran++
-				t.Logf("%s: ran (%s)", b.where(), time.Since(start).Round(time.Millisecond))
+				t.Logf("%s: ran (%s, %s CPU)", b.where(), time.Since(start).Round(time.Millisecond), (s.cpu - cpu).Round(time.Millisecond))
 			}
 		})
 	}
@@ -118,6 +118,7 @@ type session struct {
 	env     []string // the environment every block starts with
 	servers []int    // process groups of serve blocks
 	n       int
+	cpu     time.Duration // the CPU time of the blocks run so far (user+sys, with what they waited for)
 }
 
 func newSession(t *testing.T, root, bin string) *session {
@@ -274,6 +275,9 @@ func (s *session) run(t *testing.T, b block) error {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
+	if cmd.ProcessState != nil {
+		s.cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if cmd.Process != nil {
 		if serve {
 			s.servers = append(s.servers, cmd.Process.Pid)
