@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -432,14 +431,7 @@ func TestOutsideBridgecheck(t *testing.T) {
 	o := buildOutside(t)
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	bc := filepath.Join(t.TempDir(), "bridgecheck")
-	if runtime.GOOS == "windows" {
-		bc += ".exe"
-	}
-	b := exec.Command("go", "build", "-o", bc, "./cmd/bridgecheck")
-	b.Dir = root
-	out, err := b.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bc := outsidetest.Bridgecheck(t, root)
 	r := runIn(t, o.dir, "", bc, "./...")
 	assert.Equal(t, 3, r.ExitCode, "findings: %+v", r)
 	assert.Contains(t, r.Stderr+r.Stdout, "[show-and-exit] cli.ShowCommandHelpAndExit")

@@ -15,17 +15,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/bridgecheck"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
 const root = "../.."
 
-// build compiles bridgecheck once per test into a temp dir.
+// TestMain gives the shared builds a directory that ends with the test binary.
+func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
+
+// build compiles bridgecheck once per run (outsidetest.Bridgecheck: the root package's
+// tests run the same build).
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "bridgecheck")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return bin
+	return outsidetest.Bridgecheck(t, outsidetest.RepoRoot(t))
 }
 
 // runIn runs a command in the module root and returns its combined output and exit code.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -218,6 +219,17 @@ func Host(t testing.TB, root string) string {
 }
 
 var hostEnvOnce sync.Once
+
+// Bridgecheck builds the standalone bridgecheck (cmd/bridgecheck of the repository at
+// root) once per run, shared as every [Build] is, and returns its path.
+func Bridgecheck(t testing.TB, root string) string {
+	t.Helper()
+	name := "bridgecheck"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return Build(t, "bridgecheck", Spec{Root: root, InPlace: true, Packages: []string{"./cmd/bridgecheck"}}).Exe(name)
+}
 
 // OneLine is an Edit that adopts cmdbridge in one line: it inserts line after the first
 // line of file (relative to the module) that contains anchor, and adds the imports of
