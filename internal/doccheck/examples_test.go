@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -99,11 +100,12 @@ func skipReason(b block) string {
 	return ""
 }
 
-// buildBinaries builds cmdbridge and delivery once into a temporary directory.
+// buildBinaries builds cmdbridge and delivery once into a temporary directory (without
+// DWARF, as the blocks' own builds: see newSession).
 func buildBinaries(t *testing.T, root string) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-trimpath", "-o", dir+string(filepath.Separator), "./cmd/cmdbridge", "./cmd/delivery")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-w", "-o", dir+string(filepath.Separator), "./cmd/cmdbridge", "./cmd/delivery")
 	cmd.Dir = root
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
@@ -150,26 +152,41 @@ func newSession(t *testing.T, root, bin string) *session {
 	// The Go toolchain's own settings, for blocks that build.
 	// -trimpath: what a block builds from the copy shares the build cache with the
 	// binaries built from the tree (without it every package would compile again).
-	goflags := os.Getenv("GOFLAGS")
-	if !slices.Contains(strings.Fields(goflags), "-trimpath") {
-		goflags = strings.TrimSpace(goflags + " -trimpath")
+	// -ldflags=-w: the programs are linked without DWARF (no block debugs them), which
+	// takes a third off each link, and the blocks link a dozen programs.
+	goflags := strings.Fields(os.Getenv("GOFLAGS"))
+	if !slices.Contains(goflags, "-trimpath") {
+		goflags = append(goflags, "-trimpath")
 	}
-	s.env = append(s.env, "GOFLAGS="+goflags)
-	for _, k := range []string{"GOROOT", "GOPATH", "GOCACHE", "GOMODCACHE", "GOPROXY", "GONOSUMDB", "GOTOOLCHAIN"} {
+	if !slices.ContainsFunc(goflags, func(f string) bool { return strings.HasPrefix(f, "-ldflags") }) {
+		goflags = append(goflags, "-ldflags=-w")
+	}
+	s.env = append(s.env, "GOFLAGS="+strings.Join(goflags, " "))
+	for _, k := range []string{"GOROOT", "GOPATH", "GOPROXY", "GONOSUMDB", "GOTOOLCHAIN"} {
 		if v, ok := os.LookupEnv(k); ok {
 			s.env = append(s.env, k+"="+v)
 		}
 	}
-	for _, k := range []string{"GOCACHE", "GOMODCACHE"} {
-		if _, ok := os.LookupEnv(k); !ok {
-			v, err := exec.Command("go", "env", k).Output()
-			require.NoError(t, err)
-			s.env = append(s.env, k+"="+strings.TrimSpace(string(v)))
-		}
-	}
+	caches, err := goCaches()
+	require.NoError(t, err)
+	s.env = append(s.env, caches...)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "state.sh"), []byte("cd "+shellQuote(s.repo)+"\n"), 0o644))
 	return s
 }
+
+// goCaches are GOCACHE and GOMODCACHE as the go command sees them (one go env for the
+// test binary).
+var goCaches = sync.OnceValues(func() ([]string, error) {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		return nil, err
+	}
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 2 {
+		return nil, fmt.Errorf("go env GOCACHE GOMODCACHE printed %q", out)
+	}
+	return []string{"GOCACHE=" + v[0], "GOMODCACHE=" + v[1]}, nil
+})
 
 // copyRepo copies the tracked files (git ls-files; every file but .git and bin when git
 // cannot list them) of root into dst.
@@ -222,19 +239,25 @@ func copyRepo(t *testing.T, root, dst string) {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // The prologue restores the state the previous block left; the epilogue, on any exit,
-// saves the variables the blocks set (not bash's own) and the working directory.
+// saves the variables the blocks set (not bash's own, nor readonly ones) and the working
+// directory. It declares them all with one declare -p and one grep (not a pipeline per
+// variable: some sixty processes per block).
 const (
 	prologue = `. "$DOCCHECK_STATE"
 set -e -o pipefail
 `
 	epilogue = `__doccheck_save() {
   {
+    __vs=()
     for __v in $(compgen -v); do
       case $__v in
         BASH*|PIPESTATUS|FUNCNAME|GROUPS|RANDOM|SRANDOM|SECONDS|LINENO|SHELLOPTS|PPID|UID|EUID|HOSTNAME|HOSTTYPE|MACHTYPE|OSTYPE|SHLVL|_|__*|DIRSTACK|EPOCH*|COMP*|OPTIND|OPTARG|OPTERR|IFS|PS?|HISTCMD|PWD|OLDPWD|DOCCHECK_STATE) continue ;;
       esac
-      declare -p "$__v" 2>/dev/null | grep -v '^declare -[a-zA-Z]*r' || true
+      __vs[${#__vs[@]}]=$__v
     done
+    if [ ${#__vs[@]} -gt 0 ]; then
+      declare -p "${__vs[@]}" 2>/dev/null | grep -v '^declare -[a-zA-Z]*r' || true
+    fi
     printf 'cd %q\n' "$PWD"
   } >"$DOCCHECK_STATE.next" && mv "$DOCCHECK_STATE.next" "$DOCCHECK_STATE"
 }
