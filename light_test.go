@@ -117,7 +117,7 @@ func TestOutsideDevCommandsNeedTheTag(t *testing.T) {
 	assert.Contains(t, st.Stdout, "(run gizmo-tools parity)", "a tools binary with the developer commands names its own")
 
 	dev := filepath.Join(t.TempDir(), "gizmo")
-	build := exec.Command("go", "build", "-tags", "cmdbridge_dev", "-o", dev, "./cmd/gizmo")
+	build := exec.Command("go", "build", "-ldflags=-w", "-tags", "cmdbridge_dev", "-o", dev, "./cmd/gizmo") // -w: no DWARF (nothing debugs the programs), a third off the link
 	build.Dir = o.dir
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", out)

@@ -507,7 +507,7 @@ g
 	bin := filepath.Join(mod, "bin")
 	rebuild := func() {
 		t.Helper()
-		cmd := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/...")
+		cmd := exec.Command("go", "build", "-ldflags=-w", "-o", bin+string(filepath.Separator), "./cmd/...") // -w: no DWARF (nothing debugs the programs), a third off the link
 		cmd.Dir = mod
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
@@ -802,7 +802,7 @@ func TestOutsideParityReportsALaneThatEndsTheProcess(t *testing.T) {
 	require.NotEqual(t, string(src), vouched)
 	require.NoError(t, os.WriteFile(main, []byte(vouched), 0o644))
 	bin := filepath.Join(mod, "bin")
-	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/...")
+	build := exec.Command("go", "build", "-ldflags=-w", "-o", bin+string(filepath.Separator), "./cmd/...") // -w: no DWARF (nothing debugs the programs), a third off the link
 	build.Dir = mod
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", out)
