@@ -94,14 +94,22 @@ var cache sync.Map // key → *built
 // Build builds spec once per test binary under key (tests asking for the same key get the
 // same Module; they must not change its Dir or Bin, and tests of other packages asking for
 // the same key get the same build when [CacheEnv] is set) and fails t when the build fails.
+// A test's programs are linked without DWARF (-ldflags=-w, unless GOFLAGS sets -ldflags);
+// a benchmark's (t a *testing.B) as their authors ship them, in builds of their own.
 func Build(t testing.TB, key string, spec Spec) Module {
 	t.Helper()
 	if spec.Adopt {
 		Host(t, spec.Root)
 	}
-	v, _ := cache.LoadOrStore(key, new(built))
+	ldflags := ""
+	if _, bench := t.(*testing.B); !bench && !strings.Contains(os.Getenv("GOFLAGS"), "-ldflags") {
+		// Tests link without DWARF (nothing debugs these programs; a third off each
+		// link); a benchmark measures the programs as their authors ship them.
+		ldflags = "-w"
+	}
+	v, _ := cache.LoadOrStore(key+"\x00"+ldflags, new(built))
 	b := v.(*built)
-	b.once.Do(func() { b.m, b.err = shared(key, spec) })
+	b.once.Do(func() { b.m, b.err = shared(key, spec, ldflags) })
 	if b.err != nil {
 		t.Fatalf("building the outside module %s: %v", spec.Src, b.err)
 	}
@@ -110,13 +118,13 @@ func Build(t testing.TB, key string, spec Spec) Module {
 
 // shared builds spec in the directory of [CacheEnv] named by a hash of what identifies
 // it, under a file lock, unless another test binary of the run built it there already.
-func shared(key string, spec Spec) (Module, error) {
+func shared(key string, spec Spec, ldflags string) (Module, error) {
 	cache := os.Getenv(CacheEnv)
 	if cache == "" {
 		return Module{}, fmt.Errorf("%s is not set: the package's TestMain must run its tests through outsidetest.M, which gives the test binary a build directory of its own and removes it", CacheEnv)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%q %q %q %v %q %q %q", key, spec.Root, spec.Src, spec.Adopt, spec.Packages, spec.Tags, spec.ID)
+	fmt.Fprintf(h, "%q %q %q %v %q %q %q %q", key, spec.Root, spec.Src, spec.Adopt, spec.Packages, spec.Tags, spec.ID, ldflags)
 	dir := filepath.Join(cache, hex.EncodeToString(h.Sum(nil))[:16])
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return Module{}, err
@@ -136,15 +144,16 @@ func shared(key string, spec Spec) (Module, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Module{}, err
 	}
-	m, err := build(dir, spec)
+	m, err := build(dir, spec, ldflags)
 	if err != nil {
 		return m, err
 	}
 	return m, os.WriteFile(done, nil, 0o644)
 }
 
-// build copies the module into tmp/src, edits and builds it into tmp/bin.
-func build(tmp string, spec Spec) (Module, error) {
+// build copies the module into tmp/src, edits and builds it into tmp/bin (with -ldflags
+// ldflags, unless empty).
+func build(tmp string, spec Spec, ldflags string) (Module, error) {
 	m := Module{Dir: filepath.Join(tmp, "src"), Bin: filepath.Join(tmp, "bin")}
 	if spec.InPlace {
 		if spec.Edit != nil || spec.Adopt {
@@ -172,6 +181,9 @@ func build(tmp string, spec Spec) (Module, error) {
 	buildArgs := []string{"build", "-o", m.Bin + string(filepath.Separator)}
 	if len(spec.Tags) > 0 {
 		buildArgs = append(buildArgs, "-tags", strings.Join(spec.Tags, ","))
+	}
+	if ldflags != "" {
+		buildArgs = append(buildArgs, "-ldflags="+ldflags)
 	}
 	steps = append(steps, append(buildArgs, pkgs...))
 	for _, args := range steps {
