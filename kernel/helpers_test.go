@@ -108,6 +108,11 @@ func testRegistry(t testing.TB, p *probe) *native.Registry {
 	add(native.New(tool.Spec{Name: "test:block", Description: "blocks until its context ends",
 		DefaultTimeout: 20 * time.Millisecond, MaxTimeout: time.Second, Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
+			// A deadline further away than MaxTimeout means the kernel did not clamp
+			// the call's: say so at once instead of blocking until it comes.
+			if d, ok := ctx.Deadline(); !ok || time.Until(d) > time.Second {
+				return tool.Fail(tool.CodeExecutionFailed, "deadline not clamped to MaxTimeout (set: %v, in %v)", ok, time.Until(d))
+			}
 			<-ctx.Done()
 			return tool.OK("late")
 		}))

@@ -164,10 +164,11 @@ func TestTimeoutOverrideIsClamped(t *testing.T) {
 	k, _ := newKernel(t, &probe{})
 	r := req("test:block", `{}`)
 	r.Timeout = time.Hour // clamped to the tool's 1s maximum
-	start := time.Now()
+	// test:block fails at once, with EXECUTION_FAILED, when its deadline is further away
+	// than its MaxTimeout: a timeout shows the clamp applied (no wall-clock bound).
 	res := k.Call(context.Background(), r)
-	assert.Equal(t, tool.CodeTimeout, res.Output.Error.Code)
-	assert.Less(t, time.Since(start), 30*time.Second, "the clamp must apply, not the hour asked for")
+	require.NotNil(t, res.Output.Error)
+	assert.Equal(t, tool.CodeTimeout, res.Output.Error.Code, res.Output.Error.Message)
 	assert.GreaterOrEqual(t, res.Receipt.DurationUS, int64(900_000))
 }
 
