@@ -3,6 +3,8 @@ package doccheck
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,6 +34,10 @@ func TestDocExamples(t *testing.T) {
 	}
 	root := repoRoot(t)
 	bin := buildBinaries(t, root)
+	built := map[string]string{}
+	for _, name := range []string{"cmdbridge", "delivery"} {
+		built[name] = fileSum(t, filepath.Join(bin, name))
+	}
 	var ran, skipped int
 	reasons := map[string][]string{}
 	for _, p := range pages(t, root) {
@@ -56,6 +63,13 @@ func TestDocExamples(t *testing.T) {
 		t.Run(p.rel, func(t *testing.T) {
 			s := newSession(t, root, bin)
 			defer s.stop(t)
+			// Each page starts from the binaries as built, whatever an earlier page's
+			// blocks rebuilt in its own bin/.
+			defer func() {
+				for _, name := range []string{"cmdbridge", "delivery"} {
+					assert.Equal(t, built[name], fileSum(t, filepath.Join(bin, name)), "%s rebuilt the shared %s", p.rel, name)
+				}
+			}()
 			for _, b := range todo {
 				start, cpu := time.Now(), s.cpu
 				if err := s.run(t, b); err != nil {
@@ -100,6 +114,15 @@ func skipReason(b block) string {
 	return ""
 }
 
+// fileSum is the hex SHA-256 of a file's content.
+func fileSum(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
 // buildBinaries builds cmdbridge and delivery once into a temporary directory (without
 // DWARF, as the blocks' own builds: see newSession).
 func buildBinaries(t *testing.T, root string) string {
@@ -129,8 +152,12 @@ func newSession(t *testing.T, root, bin string) *session {
 	s := &session{dir: dir, repo: filepath.Join(dir, "repo")}
 	copyRepo(t, root, s.repo)
 	require.NoError(t, os.MkdirAll(filepath.Join(s.repo, "bin"), 0o755))
+	// Copies, not links: a block's own `go build -o bin/ …` must replace this page's
+	// binary only, never the one every other page starts from.
 	for _, name := range []string{"cmdbridge", "delivery"} {
-		require.NoError(t, os.Symlink(filepath.Join(bin, name), filepath.Join(s.repo, "bin", name)))
+		b, err := os.ReadFile(filepath.Join(bin, name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(s.repo, "bin", name), b, 0o755))
 	}
 	for _, d := range []string{"home", "tmp"} {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
