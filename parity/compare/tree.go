@@ -152,14 +152,14 @@ func addGitFacts(t Tree, dir string, skipped []string) error {
 		}
 	}
 	facts, hit := factsCache.get(key)
-	if key == "" || !hit || factsCache.check {
+	if key == "" || !hit || checkFacts {
 		fresh := runGitFacts(dir)
 		if hit && !equalFacts(facts, fresh, dir) {
 			return fmt.Errorf("git facts cache: a hit differs from git's own answer in %s (key %s)", dir, key)
 		}
 		facts = fresh
 		if key != "" {
-			factsCache.put(key, facts, dir)
+			factsCache.put(key, facts.out(dir))
 		}
 	} else {
 		facts = facts.in(dir)
@@ -242,39 +242,57 @@ func equalFacts(cached, fresh factSet, dir string) bool {
 	return true
 }
 
-// factsCache holds git facts by state key for the life of the process. Setting
-// CMDBRIDGE_PARITY_GITCHECK=1 makes every hit also ask git and fail on a difference
-// (a check of the key, for whoever changes what the facts are made of).
-var factsCache = &gitFactsCache{m: map[string]factSet{}, check: os.Getenv("CMDBRIDGE_PARITY_GITCHECK") == "1"}
+// factsCache holds git facts by state key (each with the snapshot's directory taken out)
+// for the life of the process, up to 4,096 sets: a suite reuses facts within one script,
+// so old entries are worth little. Setting CMDBRIDGE_PARITY_GITCHECK=1 makes every hit
+// also ask git and fail on a difference (checkFacts: a check of the key, for whoever
+// changes what the facts are made of).
+var (
+	factsCache = newBounded(4096, func(factSet) int { return 1 })
+	checkFacts = os.Getenv("CMDBRIDGE_PARITY_GITCHECK") == "1"
+)
 
-type gitFactsCache struct {
-	mu    sync.Mutex
-	m     map[string]factSet
-	check bool
-	hits  int
+// bounded is a cache for concurrent use, emptied whole when adding a value would take the
+// total cost of its values past max.
+type bounded[V any] struct {
+	mu        sync.Mutex
+	m         map[string]V
+	cost      func(V) int
+	max, used int
+	hits      int
 }
 
-// maxCachedFacts bounds the cache; it is emptied when full (a suite reuses facts
-// within one script, so old entries are worth little).
-const maxCachedFacts = 4096
+func newBounded[V any](max int, cost func(V) int) *bounded[V] {
+	return &bounded[V]{m: map[string]V{}, cost: cost, max: max}
+}
 
-func (c *gitFactsCache) get(key string) (factSet, bool) {
+func (c *bounded[V]) get(key string) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f, ok := c.m[key]
+	v, ok := c.m[key]
 	if ok {
 		c.hits++
 	}
-	return f, ok
+	return v, ok
 }
 
-func (c *gitFactsCache) put(key string, f factSet, dir string) {
+func (c *bounded[V]) put(key string, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) >= maxCachedFacts {
+	n := c.cost(v)
+	if c.used+n > c.max {
 		clear(c.m)
+		c.used = 0
 	}
-	c.m[key] = f.out(dir)
+	c.m[key] = v
+	c.used += n
+}
+
+// hitCount is how many gets were answered.
+func (c *bounded[V]) hitCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits
 }
 
 // gitStateKey digests what git's answers for dir's facts are made of, with dir's own
@@ -459,35 +477,9 @@ func normalizeContent(e Entry, n Normalizer) Entry {
 }
 
 // normalized holds normalised entries by rules and raw digest, for the life of the
-// process, up to maxNormalizedBytes of content (emptied when full: a suite reuses what
-// one script's calls normalise).
-var normalized = &normalizedCache{m: map[string]Entry{}}
-
-const maxNormalizedBytes = 64 << 20
-
-type normalizedCache struct {
-	mu    sync.Mutex
-	m     map[string]Entry
-	bytes int
-}
-
-func (c *normalizedCache) get(key string) (Entry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[key]
-	return e, ok
-}
-
-func (c *normalizedCache) put(key string, e Entry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.bytes+len(e.Content) > maxNormalizedBytes {
-		clear(c.m)
-		c.bytes = 0
-	}
-	c.m[key] = e
-	c.bytes += len(e.Content)
-}
+// process, up to 64 MiB of content (emptied when full: a suite reuses what one script's
+// calls normalise).
+var normalized = newBounded(64<<20, func(e Entry) int { return len(e.Content) })
 
 func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }
 

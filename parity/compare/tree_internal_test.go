@@ -42,7 +42,7 @@ func TestGitFactsCache(t *testing.T) {
 	// the cache answered.
 	check := func(dir string) (Tree, bool) {
 		t.Helper()
-		before := factsCache.hits
+		before := factsCache.hitCount()
 		tr, err := Snapshot(dir)
 		require.NoError(t, err)
 		fresh := askGit(dir, nil)
@@ -56,7 +56,7 @@ func TestGitFactsCache(t *testing.T) {
 		for name, b := range read {
 			assert.Equal(t, string(fresh[name]), string(b), "%s: fact %s read from .git", dir, name)
 		}
-		return tr, factsCache.hits > before
+		return tr, factsCache.hitCount() > before
 	}
 	ta, _ := check(a)
 	assert.Contains(t, string(ta[".git:worktrees"].Content), filepath.Join(a, "wt", "side"))
