@@ -218,7 +218,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 			norm.Work = append(norm.Work, dirs[l])
 			continue
 		}
-		if err := CopyTree(ws, dirs[l], nil); err != nil {
+		if err := compare.CopyTreeSharingObjects(ws, dirs[l], nil); err != nil {
 			return nil, fmt.Errorf("parity %s: copy workspace for lane %s: %w", toolName, l, err)
 		}
 		norm.Work = append(norm.Work, dirs[l])

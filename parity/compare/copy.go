@@ -16,13 +16,22 @@ import (
 // file and the repository's .git/worktrees/*/gitdir): in the copy they are
 // rewritten from src to dst, or a command run in the copy's worktree would
 // act on the original repository.
-//
-// Git's object files (below .git/objects/) are shared by hard link where the file
-// system allows it, copied otherwise: git writes an object once, under a name that is
-// its hash, and never changes the file in place (it adds new files and removes old
-// ones), so a copy's git cannot reach the original through them, and a copy of a
-// repository costs a link per object instead of a read and a write.
 func CopyTree(src, dst string, skip func(rel string) bool) error {
+	return copyTree(src, dst, skip, false)
+}
+
+// CopyTreeSharingObjects is CopyTree, except that git's object files (below
+// .git/objects/, not its info/) are shared by hard link where the file system allows it:
+// git writes an object once, under a name that is its hash, and never changes the file in
+// place, so a copy of a repository costs a link per object instead of a read and a
+// write. Only for copies whose programs are trusted not to write into an object file
+// themselves (parity's lanes, run by the program's own developers): such a write would
+// reach the original. The kernel's shadow copies use CopyTree.
+func CopyTreeSharingObjects(src, dst string, skip func(rel string) bool) error {
+	return copyTree(src, dst, skip, true)
+}
+
+func copyTree(src, dst string, skip func(rel string) bool, share bool) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -62,7 +71,7 @@ func CopyTree(src, dst string, skip func(rel string) bool) error {
 			b = bytes.ReplaceAll(b, []byte(src), []byte(dst))
 			return os.WriteFile(target, b, info.Mode().Perm())
 		}
-		if isGitObject(filepath.ToSlash(rel)) && os.Link(path, target) == nil {
+		if share && isGitObject(filepath.ToSlash(rel)) && os.Link(path, target) == nil {
 			return nil
 		}
 		return copyFile(path, target, info.Mode().Perm())

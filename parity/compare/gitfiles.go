@@ -35,7 +35,7 @@ func readGitFacts(dir string) (factSet, error) {
 	}
 	facts := factSet{}
 
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := readRegular(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return nil, errAskGit
 	}
@@ -77,6 +77,9 @@ type refSet struct {
 
 func readRefs(gitDir string) (refSet, error) {
 	rs := refSet{has: map[string]bool{}}
+	if fi, err := os.Lstat(filepath.Join(gitDir, "packed-refs")); err == nil && !fi.Mode().IsRegular() {
+		return rs, errAskGit
+	}
 	if f, err := os.Open(filepath.Join(gitDir, "packed-refs")); err == nil {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, 1<<20)
@@ -211,7 +214,7 @@ func readWorktrees(dir, gitDir string, head []byte) ([]byte, error) {
 			continue
 		}
 		meta := filepath.Join(gitDir, "worktrees", e.Name())
-		gd, err := os.ReadFile(filepath.Join(meta, "gitdir"))
+		gd, err := readRegular(filepath.Join(meta, "gitdir"))
 		if err != nil {
 			return nil, errAskGit
 		}
@@ -220,7 +223,7 @@ func readWorktrees(dir, gitDir string, head []byte) ([]byte, error) {
 		if !filepath.IsAbs(path) {
 			return nil, errAskGit
 		}
-		h, err := os.ReadFile(filepath.Join(meta, "HEAD"))
+		h, err := readRegular(filepath.Join(meta, "HEAD"))
 		if err != nil {
 			return nil, errAskGit
 		}
@@ -231,4 +234,14 @@ func readWorktrees(dir, gitDir string, head []byte) ([]byte, error) {
 		entry(l.path, l.head)
 	}
 	return out.Bytes(), nil
+}
+
+// readRegular reads a file that must be a regular one: a link or a FIFO a lane left in
+// .git is git's to judge (and a FIFO would block the read).
+func readRegular(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, errAskGit
+	}
+	return os.ReadFile(path)
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,5 +104,27 @@ func TestGitFactsCache(t *testing.T) {
 		}
 		assert.True(t, changed, "%s: some fact changed", s.name)
 		prev = tr
+	}
+}
+
+// readGitFacts reads only regular files: a FIFO or a link a lane left in .git goes to
+// git, and a FIFO never blocks the read.
+func TestReadGitFactsRefusesWhatIsNotARegularFile(t *testing.T) {
+	for _, name := range []string{"HEAD", "packed-refs", "worktrees/x/gitdir"} {
+		dir := t.TempDir()
+		gitDir := filepath.Join(dir, ".git")
+		require.NoError(t, os.MkdirAll(filepath.Join(gitDir, "refs", "heads"), 0o755))
+		require.NoError(t, os.MkdirAll(filepath.Join(gitDir, "worktrees", "x"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(gitDir, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(gitDir, "worktrees", "x", "HEAD"), []byte("ref: refs/heads/x\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(gitDir, "worktrees", "x", "gitdir"), []byte("/elsewhere/x/.git\n"), 0o644))
+		facts, err := readGitFacts(dir)
+		require.NoError(t, err, "with regular files")
+		assert.Equal(t, "main\n", string(facts["HEAD"]))
+		p := filepath.Join(gitDir, filepath.FromSlash(name))
+		_ = os.Remove(p)
+		require.NoError(t, syscall.Mkfifo(p, 0o644))
+		_, err = readGitFacts(dir)
+		assert.ErrorIs(t, err, errAskGit, "%s as a FIFO", name)
 	}
 }

@@ -111,9 +111,9 @@ func TestNormalizeReusesOnlyWhatCannotDiffer(t *testing.T) {
 	assert.Equal(t, stamp, string(ta.Normalize(bare)["plain.txt"].Content))
 }
 
-// A copy shares the repository's object files with the original by hard link (git never
-// writes one in place) and copies everything else, so a write in the copy never reaches
-// the original.
+// CopyTreeSharingObjects shares the repository's object files with the original by hard
+// link (git never writes one in place) and copies everything else, so a commit in the
+// copy never reaches the original; CopyTree (the kernel's shadow copies) shares nothing.
 func TestCopyTreeSharesOnlyGitObjects(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "src")
 	write(t, src, "a.txt", "a\n")
@@ -127,8 +127,22 @@ func TestCopyTreeSharesOnlyGitObjects(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	require.NoError(t, err, string(out))
 	write(t, src, ".git/objects/info/alternates", "")
+	plain := filepath.Join(t.TempDir(), "plain")
+	require.NoError(t, compare.CopyTree(src, plain, nil))
+	require.NoError(t, filepath.WalkDir(plain, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(plain, path)
+		a, err := os.Stat(filepath.Join(src, rel))
+		require.NoError(t, err)
+		b, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.False(t, os.SameFile(a, b), "CopyTree shares %s", rel)
+		return nil
+	}))
 	dst := filepath.Join(t.TempDir(), "dst")
-	require.NoError(t, compare.CopyTree(src, dst, nil))
+	require.NoError(t, compare.CopyTreeSharingObjects(src, dst, nil))
 
 	shared, copied := 0, 0
 	require.NoError(t, filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
