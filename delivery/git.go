@@ -30,6 +30,70 @@ type Git struct {
 	// Now is the frozen instant (Runtime.NowString; "" when the clock is not frozen);
 	// commits use it for both dates.
 	Now string
+	// Committer, when set, makes CommitPaths' commits without the git binary
+	// (Runtime.UseCommitter: a native call's in-process git); it hands back to git
+	// whatever it does not reproduce.
+	Committer Committer
+}
+
+// Committer makes the commit of [Git.CommitPaths] in-process. It returns an error
+// wrapping [ErrUseGit], before it has changed anything, when the repository, the
+// environment or the paths need the git binary; CommitPaths then runs git.
+type Committer interface {
+	Commit(ctx context.Context, job CommitJob) (sha string, err error)
+}
+
+// ErrUseGit is what a Committer wraps when git must make the commit.
+var ErrUseGit = errors.New("the commit needs the git binary")
+
+// CommitJob is one CommitPaths commit for a Committer: stage and commit exactly Paths
+// (those on disk or in HEAD) with §2.4's identity and dates. sha "" with no error means
+// nothing changed.
+type CommitJob struct {
+	Dir, Subject string
+	Environ      []string
+	Paths        []string
+	// Date is both commit dates when the clock is frozen (Git.Now), else "".
+	Date string
+	// DefaultName and DefaultEmail are the identity when user.email is unset.
+	DefaultName, DefaultEmail string
+	// Staging runs with the paths kept before the index changes; Staged after it did;
+	// Committing before the commit is made.
+	Staging    func(keep []string) error
+	Staged     func()
+	Committing func() error
+}
+
+// fallbackName and fallbackEmail are §2.4's identity when user.email is unset.
+const fallbackName, fallbackEmail = "delivery", "delivery@localhost"
+
+// commitInProcess is CommitPaths through g.Committer; useGit is true when git must
+// make the commit instead.
+func (g *Git) commitInProcess(ctx context.Context, subject string, paths []string) (c *Commit, useGit bool, err error) {
+	j := journalFor(g.Dir)
+	sha, err := g.Committer.Commit(ctx, CommitJob{
+		Dir: g.Dir, Subject: subject, Environ: g.environ(ctx, nil), Paths: paths, Date: g.Now,
+		DefaultName: fallbackName, DefaultEmail: fallbackEmail,
+		Staging: func(keep []string) error {
+			if err := j.staging(keep); err != nil {
+				return err
+			}
+			failpoint.Hit(failpoint.BeforeAdd)
+			return nil
+		},
+		Staged:     func() { failpoint.Hit(failpoint.AfterAdd) },
+		Committing: j.committing,
+	})
+	if errors.Is(err, ErrUseGit) {
+		return nil, true, nil
+	}
+	if err != nil || sha == "" {
+		return nil, false, err
+	}
+	if err := j.committed(); err != nil {
+		return nil, false, err
+	}
+	return &Commit{SHA: sha, Subject: subject}, false, nil
 }
 
 // NewGit returns a Git for dir whose commit dates follow the runtime's frozen clock and
@@ -41,6 +105,7 @@ func NewGit(dir string, rt *Runtime) *Git {
 	if rt != nil {
 		g.Now = rt.NowString()
 		g.Environ = rt.Environ()
+		g.Committer = rt.committer
 	}
 	return g
 }
@@ -155,6 +220,11 @@ type Commit struct {
 // subject -- paths`. Paths neither on disk nor tracked in HEAD are dropped. It returns nil
 // when no staged path actually changed.
 func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (*Commit, error) {
+	if g.Committer != nil {
+		if c, useGit, err := g.commitInProcess(ctx, subject, paths); !useGit {
+			return c, err
+		}
+	}
 	var keep []string
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -437,7 +507,7 @@ func (g *Git) Dirty(ctx context.Context) (bool, error) {
 func (g *Git) identityArgs(ctx context.Context) []string {
 	args := []string{"-c", "commit.gpgsign=false"}
 	if email, _ := g.Output(ctx, "config", "--get", "user.email"); strings.TrimSpace(email) == "" {
-		args = append(args, "-c", "user.name=delivery", "-c", "user.email=delivery@localhost")
+		args = append(args, "-c", "user.name="+fallbackName, "-c", "user.email="+fallbackEmail)
 	}
 	return args
 }

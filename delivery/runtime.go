@@ -64,6 +64,9 @@ type Runtime struct {
 	clock func() time.Time
 	ids   tool.IDSource
 
+	// committer, when set (UseCommitter), makes commits in-process.
+	committer Committer
+
 	mu      sync.Mutex
 	draws   map[string]int
 	owner   string
@@ -113,6 +116,11 @@ func envError(name, reason string) *Error {
 func (r *Runtime) UseHost(now func() time.Time, ids tool.IDSource) {
 	r.clock, r.ids = now, ids
 }
+
+// UseCommitter makes the runtime's Git ([NewGit]) commit through c instead of the git
+// binary wherever c can (a native call's in-process git). Call it before the runtime
+// is shared.
+func (r *Runtime) UseCommitter(c Committer) { r.committer = c }
 
 // Now returns the host's clock (UseHost), else DELIVERY_NOW when set (frozen), else the
 // wall clock, in UTC.

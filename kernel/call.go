@@ -349,6 +349,7 @@ func (c *call) finish(out tool.Output, status string) Result {
 		c.rec.Lane = l
 	}
 	c.rec.Sandbox = c.notes.sbox.Load()
+	c.rec.Notes = c.notes.notesMap()
 	if out.Error != nil {
 		c.rec.ErrorCode = out.Error.Code
 	}

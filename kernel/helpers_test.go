@@ -66,7 +66,12 @@ func testRegistry(t testing.TB, p *probe) *native.Registry {
 	add := func(tl native.Tool) { require.NoError(t, r.Add(tl)) }
 	add(native.New(tool.Spec{Name: "test:echo", Description: "echo", ParallelSafe: true,
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
-		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output { return tool.OK(in) }))
+		func(ctx context.Context, env *tool.Env, in echoIn) tool.Output {
+			if in.Text != "" {
+				env.Note("echoed", in.Text)
+			}
+			return tool.OK(in)
+		}))
 	add(native.New(tool.Spec{Name: "test:write", Description: "write a path",
 		Paths: []tool.PathInput{{Property: "path", Access: tool.Write}}},
 		func(ctx context.Context, env *tool.Env, in pathIn) tool.Output {

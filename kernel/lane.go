@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
@@ -65,6 +67,32 @@ type LaneCall struct {
 type laneNotes struct {
 	shadow atomic.Pointer[evidence.ShadowNote]
 	sbox   atomic.Pointer[evidence.SandboxNote]
+
+	mu sync.Mutex
+	kv map[string]string // a native tool's tool.Env.Note
+}
+
+// note keeps a tool's note (tool.Env.Note); the last value of a key wins.
+func (n *laneNotes) note(key, value string) {
+	if n == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.kv == nil {
+		n.kv = map[string]string{}
+	}
+	n.kv[key] = value
+}
+
+// notesMap is a copy of the tools' notes, nil when there are none.
+func (n *laneNotes) notesMap() map[string]string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.kv) == 0 {
+		return nil
+	}
+	return maps.Clone(n.kv)
 }
 
 // storeShadow keeps a shadow run's note; notes of a call made outside a dispatch go
@@ -163,6 +191,7 @@ func (l nativeLane) bind(call LaneCall) (func(ctx context.Context) tool.Output, 
 	env.Dir = call.Dir
 	env.Stdin = bytes.NewReader(call.Stdin)
 	env.Caller = call.Caller.Subject
+	env.OnNote = call.notes.note
 	return func(ctx context.Context) tool.Output { return run(ctx, env) }, nil
 }
 

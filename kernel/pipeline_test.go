@@ -257,3 +257,23 @@ func TestNativeEnvCarriesInteractive(t *testing.T) {
 		assert.Equal(t, map[string]any{"interactive": inter, "dir": real, "owner": "ada"}, res.Output.Data)
 	}
 }
+
+// TestToolNotesReachTheReceipt: what a native tool records with tool.Env.Note is on
+// its receipt, chained and verified like the rest of it; a call that records nothing
+// has no notes.
+func TestToolNotesReachTheReceipt(t *testing.T) {
+	k, ws := newKernel(t, &probe{})
+	res := k.Call(context.Background(), req("test:echo", `{"text":"hi"}`))
+	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	assert.Equal(t, map[string]string{"echoed": "hi"}, res.Receipt.Notes)
+	res = k.Call(context.Background(), req("test:echo", `{"count":1}`))
+	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	assert.Nil(t, res.Receipt.Notes)
+	require.NoError(t, k.Close())
+	recs := receipts(t, ws)
+	require.Len(t, recs, 2)
+	assert.Equal(t, map[string]string{"echoed": "hi"}, recs[0].Notes)
+	assert.Nil(t, recs[1].Notes)
+	_, err := evidence.Verify(filepath.Join(ws, ".cmdbridge", "evidence"))
+	require.NoError(t, err)
+}

@@ -37,6 +37,17 @@ type Env struct {
 	// Store is the host's cache for values that outlive one call (nil: the host keeps
 	// nothing between calls, as a one-shot call). It is valid to use a nil Store.
 	Store *Store
+	// OnNote, when set, records a fact about how the call ran on its receipt (the
+	// kernel sets it on native calls: evidence.Receipt.Notes). Tools call [Env.Note].
+	OnNote func(key, value string)
+}
+
+// Note records key=value on the call's receipt; without a host that keeps notes it
+// does nothing.
+func (e *Env) Note(key, value string) {
+	if e != nil && e.OnNote != nil {
+		e.OnNote(key, value)
+	}
 }
 
 // CallerEnv is the environment variable through which the legacy lanes (adapter,

@@ -39,8 +39,11 @@ type Receipt struct {
 	Sandbox *SandboxNote `json:"sandbox,omitempty"`
 	// Shadow is set when a shadow-routed call also ran its native implementation on a
 	// scratch copy: whether the two agreed, and the differences when not.
-	Shadow   *ShadowNote `json:"shadow,omitempty"`
-	PrevHash string      `json:"prev_hash"`
+	Shadow *ShadowNote `json:"shadow,omitempty"`
+	// Notes are what a native tool recorded about how it ran (tool.Env.Note), such as
+	// git_commit: "in-process", or "git: <why the git binary made the commit>".
+	Notes    map[string]string `json:"notes,omitempty"`
+	PrevHash string            `json:"prev_hash"`
 	// MAC authenticates the record: HMAC-SHA256 of Hash under a key derived from the
 	// log's signing key (absent on records written before records had one).
 	MAC  string `json:"mac,omitempty"`

@@ -21,7 +21,9 @@ type Call struct {
 
 // Start builds the call's §2.5 runtime once: the environment validated as the legacy main
 // validates its process's (a bad variable is the USAGE failure), the clock and the ids
-// the host's, from tool.Env (Now, IDs).
+// the host's, from tool.Env (Now, IDs), and commits made in-process (package gitcommit,
+// the git binary for what it does not reproduce; the receipt's git_commit note says
+// which).
 func Start(env *tool.Env) (*Call, *tool.Output) {
 	rt, err := delivery.NewRuntime(env.Dir, delivery.LookupEnv(lookup(env)))
 	if err != nil {
@@ -29,6 +31,7 @@ func Start(env *tool.Env) (*Call, *tool.Output) {
 		return nil, &out
 	}
 	rt.UseHost(env.Now, env.IDs)
+	rt.UseCommitter(inProcessGit{env: env})
 	return &Call{Env: env, RT: rt}, nil
 }
 

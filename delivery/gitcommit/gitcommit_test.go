@@ -1,0 +1,329 @@
+package gitcommit_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/delivery/gitcommit"
+)
+
+const date = "2026-03-01T10:00:00.000Z"
+
+// gitEnv isolates git from the machine's configuration.
+func gitEnv(home string) []string {
+	return []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + home, "PATH=" + os.Getenv("PATH"), "TZ=UTC"}
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(gitEnv(t.TempDir()), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return string(out)
+}
+
+func write(t *testing.T, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
+
+// newRepo is a repository with a few committed files and an identity.
+func newRepo(t *testing.T) string {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "config", "user.name", "Ada Lovelace")
+	git(t, dir, "config", "user.email", "ada@example.com")
+	write(t, dir, "README.md", "hello\n")
+	write(t, dir, "docs/tasks/wu/WU-1.yaml", "id: WU-1\n")
+	write(t, dir, "docs/tasks/wu/WU-2.yaml", "id: WU-2\n")
+	write(t, dir, "gone/only.txt", "x\n")
+	write(t, dir, "a-b/x", "1\n")
+	write(t, dir, "a/x", "1\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+// twin copies a repository with everything in it.
+func twin(t *testing.T, dir string) string {
+	dst := filepath.Join(t.TempDir(), "twin")
+	out, err := exec.Command("cp", "-a", dir, dst).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return dst
+}
+
+// gitCommit is the corpus's git sequence; it returns false when nothing was staged.
+func gitCommit(t *testing.T, dir, msg string, paths ...string) bool {
+	var keep []string
+	for _, p := range paths {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			keep = append(keep, p)
+			continue
+		}
+		cmd := exec.Command("git", "cat-file", "-e", "HEAD:"+p)
+		cmd.Dir = dir
+		if cmd.Run() == nil {
+			keep = append(keep, p)
+		}
+	}
+	git(t, dir, append([]string{"add", "-A", "--"}, keep...)...)
+	cmd := exec.Command("git", append([]string{"diff", "--cached", "--quiet", "--"}, keep...)...)
+	cmd.Dir = dir
+	if cmd.Run() == nil {
+		return false
+	}
+	email := exec.Command("git", "config", "--get", "user.email")
+	email.Dir, email.Env = dir, gitEnv(t.TempDir())
+	out, _ := email.Output()
+	args := []string{"-c", "commit.gpgsign=false"}
+	if strings.TrimSpace(string(out)) == "" {
+		args = append(args, "-c", "user.name=delivery", "-c", "user.email=delivery@localhost")
+	}
+	git(t, dir, append(append(args, "commit", "--no-verify", "-q", "-m", msg, "--"), keep...)...)
+	return true
+}
+
+// inProcess makes the same commit with the package; it returns false when nothing was
+// staged.
+func inProcess(t *testing.T, dir, msg string, paths ...string) bool {
+	r, err := gitcommit.Open(dir, gitEnv(t.TempDir()))
+	require.NoError(t, err)
+	p, err := r.Prepare(gitcommit.Request{Paths: paths, Message: msg, Date: date,
+		Default: gitcommit.Ident{Name: "delivery", Email: "delivery@localhost"}})
+	require.NoError(t, err)
+	changed, err := p.Stage()
+	require.NoError(t, err)
+	if !changed {
+		return false
+	}
+	_, err = p.Commit(context.Background())
+	require.NoError(t, err)
+	return true
+}
+
+// state is what git says of a repository: what a later reader would see.
+func state(t *testing.T, dir string) map[string]string {
+	branch := strings.TrimSpace(git(t, dir, "symbolic-ref", "--short", "HEAD"))
+	logs := func(p string) string {
+		b, _ := os.ReadFile(filepath.Join(dir, ".git", p))
+		return string(b)
+	}
+	return map[string]string{
+		"HEAD":       git(t, dir, "rev-parse", "HEAD"),
+		"commit":     git(t, dir, "cat-file", "-p", "HEAD"),
+		"ls-files":   git(t, dir, "ls-files", "-s"),
+		"status":     git(t, dir, "status", "--porcelain=v1", "-uall"),
+		"write-tree": git(t, dir, "write-tree"),
+		"reflog":     logs("logs/HEAD"),
+		"branchlog":  logs("logs/refs/heads/" + branch),
+	}
+}
+
+// TestSameCommitAsGit makes each change in two copies of one repository, with git's
+// commands in one and the package in the other, and compares what git then reads from
+// both: the commit (its SHA, so tree, message and identity bytes), the index, the
+// status, the cache-tree (write-tree), the reflogs. fsck must find nothing, and a
+// later git commit on the package's commit must work.
+func TestSameCommitAsGit(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		setup  func(t *testing.T, dir string) // both copies, before the change
+		change func(t *testing.T, dir string)
+		paths  []string
+		msg    string
+		commit bool
+	}{
+		{name: "modify", change: func(t *testing.T, dir string) { write(t, dir, "docs/tasks/wu/WU-1.yaml", "id: WU-1\nstatus: ready\n") },
+			paths: []string{"docs/tasks/wu/WU-1.yaml"}, msg: "wu(wu-1): claim", commit: true},
+		{name: "new nested file", change: func(t *testing.T, dir string) { write(t, dir, "docs/new/deep/WU-3.yaml", "id: WU-3\n") },
+			paths: []string{"docs/new/deep/WU-3.yaml", "README.md"}, msg: "docs: create wu-3", commit: true},
+		{name: "delete and empty a directory", change: func(t *testing.T, dir string) {
+			require.NoError(t, os.RemoveAll(filepath.Join(dir, "gone")))
+			require.NoError(t, os.Remove(filepath.Join(dir, "docs/tasks/wu/WU-2.yaml")))
+		}, paths: []string{"gone/only.txt", "docs/tasks/wu/WU-2.yaml"}, msg: "chore: delete", commit: true},
+		{name: "names that sort around a directory", change: func(t *testing.T, dir string) {
+			write(t, dir, "a/x", "2\n")
+			write(t, dir, "a.txt", "3\n")
+		}, paths: []string{"a/x", "a.txt"}, msg: "sort", commit: true},
+		{name: "executable bit and symlink", change: func(t *testing.T, dir string) {
+			require.NoError(t, os.Chmod(filepath.Join(dir, "README.md"), 0o755))
+			require.NoError(t, os.Symlink("README.md", filepath.Join(dir, "link")))
+		}, paths: []string{"README.md", "link"}, msg: "modes", commit: true},
+		{name: "other staged changes stay staged", setup: func(t *testing.T, dir string) {
+			write(t, dir, "a-b/x", "staged\n")
+			git(t, dir, "add", "a-b/x")
+		}, change: func(t *testing.T, dir string) {
+			write(t, dir, "docs/tasks/wu/WU-1.yaml", "id: WU-1\nstatus: blocked\n")
+		},
+			paths: []string{"docs/tasks/wu/WU-1.yaml"}, msg: "wu(wu-1): block", commit: true},
+		{name: "message cleaned up", change: func(t *testing.T, dir string) { write(t, dir, "README.md", "hello again\n") },
+			paths: []string{"README.md"}, msg: "\n\nsubject   \n\n\n\nbody line \t\n\n", commit: true},
+		{name: "no user.email: the default identity", setup: func(t *testing.T, dir string) {
+			git(t, dir, "config", "--unset", "user.email")
+		}, change: func(t *testing.T, dir string) { write(t, dir, "README.md", "bye\n") },
+			paths: []string{"README.md"}, msg: "chore: config:set", commit: true},
+		{name: "packed objects", setup: func(t *testing.T, dir string) { git(t, dir, "gc", "-q") },
+			change: func(t *testing.T, dir string) { write(t, dir, "docs/tasks/wu/WU-2.yaml", "id: WU-2\nx: 1\n") },
+			paths:  []string{"docs/tasks/wu/WU-2.yaml"}, msg: "packed", commit: true},
+		{name: "nothing changed", change: func(t *testing.T, dir string) { write(t, dir, "README.md", "hello\n") },
+			paths: []string{"README.md", "never/existed"}, msg: "noop", commit: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := newRepo(t)
+			if tc.setup != nil {
+				tc.setup(t, base)
+			}
+			a, b := twin(t, base), twin(t, base)
+			tc.change(t, a)
+			tc.change(t, b)
+			assert.Equal(t, tc.commit, gitCommit(t, a, tc.msg, tc.paths...), "git")
+			assert.Equal(t, tc.commit, inProcess(t, b, tc.msg, tc.paths...), "in-process")
+			assert.Equal(t, state(t, a), state(t, b))
+			assert.Empty(t, git(t, b, "fsck", "--full", "--strict", "--no-progress", "--no-dangling"))
+			write(t, b, "later.txt", "later\n")
+			git(t, b, "add", "later.txt")
+			git(t, b, "-c", "user.name=l", "-c", "user.email=l@e", "commit", "-q", "-m", "later")
+		})
+	}
+}
+
+// TestLinkedWorktree commits in a linked worktree: objects and the branch in the
+// common directory, the index and HEAD's reflog in the worktree's.
+func TestLinkedWorktree(t *testing.T) {
+	base := newRepo(t)
+	a, b := twin(t, base), twin(t, base)
+	for _, d := range []string{a, b} {
+		git(t, d, "worktree", "add", "-q", "-b", "lane", "wt")
+		write(t, filepath.Join(d, "wt"), "README.md", "from the lane\n")
+	}
+	require.True(t, gitCommit(t, filepath.Join(a, "wt"), "lane work", "README.md"))
+	require.True(t, inProcess(t, filepath.Join(b, "wt"), "lane work", "README.md"))
+	wa, wb := state(t, filepath.Join(a, "wt")), state(t, filepath.Join(b, "wt"))
+	delete(wa, "reflog")
+	delete(wb, "reflog")
+	assert.Equal(t, wa, wb)
+	la, _ := os.ReadFile(filepath.Join(a, ".git/worktrees/wt/logs/HEAD"))
+	lb, _ := os.ReadFile(filepath.Join(b, ".git/worktrees/wt/logs/HEAD"))
+	assert.Equal(t, string(la), string(lb))
+	assert.Equal(t, git(t, a, "rev-parse", "lane"), git(t, b, "rev-parse", "lane"))
+	assert.Equal(t, git(t, a, "status", "--porcelain"), git(t, b, "status", "--porcelain"))
+}
+
+// TestUnsupportedNeedsGit: every repository, environment or path the package does not
+// reproduce is refused before anything but objects is written, with the reason.
+func TestUnsupportedNeedsGit(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		setup  func(t *testing.T, dir string) []string // returns extra environment
+		paths  []string
+		reason string
+	}{
+		{"post-commit hook", func(t *testing.T, dir string) []string {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git/hooks/post-commit"), []byte("#!/bin/sh\n"), 0o755))
+			return nil
+		}, nil, "the post-commit hook"},
+		{"reftable", func(t *testing.T, dir string) []string {
+			git(t, dir, "config", "core.repositoryformatversion", "1")
+			git(t, dir, "config", "extensions.refStorage", "reftable")
+			return nil
+		}, nil, "the repository extension refstorage"},
+		{"sha256 objects", func(t *testing.T, dir string) []string {
+			git(t, dir, "config", "core.repositoryformatversion", "1")
+			git(t, dir, "config", "extensions.objectFormat", "sha256")
+			return nil
+		}, nil, "the repository extension objectformat"},
+		{"alternates", func(t *testing.T, dir string) []string {
+			write(t, dir, ".git/objects/info/alternates", "/nowhere\n")
+			return nil
+		}, nil, "alternates"},
+		{"attributes", func(t *testing.T, dir string) []string {
+			write(t, dir, "docs/.gitattributes", "*.yaml text eol=crlf\n")
+			return nil
+		}, []string{"docs/tasks/wu/WU-1.yaml"}, "attributes in "},
+		{"autocrlf", func(t *testing.T, dir string) []string { git(t, dir, "config", "core.autocrlf", "true"); return nil }, nil, "core.autocrlf=true"},
+		{"an included file", func(t *testing.T, dir string) []string { git(t, dir, "config", "include.path", "other"); return nil }, nil, "includes other files"},
+		{"index version 4", func(t *testing.T, dir string) []string {
+			git(t, dir, "update-index", "--index-version", "4")
+			return nil
+		}, nil, "index version 4"},
+		{"split index", func(t *testing.T, dir string) []string { git(t, dir, "update-index", "--split-index"); return nil }, nil, "split or sparse index"},
+		{"GIT_INDEX_FILE", func(t *testing.T, dir string) []string { return []string{"GIT_INDEX_FILE=/tmp/x"} }, nil, "the environment sets GIT_INDEX_FILE"},
+		{"identity from the environment", func(t *testing.T, dir string) []string { return []string{"GIT_AUTHOR_NAME=Eve"} }, nil, "GIT_AUTHOR_NAME"},
+		{"detached HEAD", func(t *testing.T, dir string) []string { git(t, dir, "checkout", "-q", "--detach"); return nil }, nil, "a detached HEAD"},
+		{"an ignored new file", func(t *testing.T, dir string) []string {
+			write(t, dir, ".gitignore", "*.log\n")
+			write(t, dir, "build/out.log", "x\n")
+			return nil
+		}, []string{"build/out.log"}, "is a new, ignored file"},
+		{"an ignored directory", func(t *testing.T, dir string) []string {
+			write(t, dir, ".gitignore", "build/\n")
+			write(t, dir, "build/out.txt", "x\n")
+			return nil
+		}, []string{"build/out.txt"}, "is a new, ignored file"},
+		{"a directory path", func(t *testing.T, dir string) []string { return nil }, []string{"docs"}, "not a regular file"},
+		{"a path beyond a symlink", func(t *testing.T, dir string) []string {
+			require.NoError(t, os.Symlink("docs", filepath.Join(dir, "ln")))
+			return nil
+		}, []string{"ln/tasks/wu/WU-1.yaml"}, "not a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newRepo(t)
+			head := func() string {
+				b, err := os.ReadFile(filepath.Join(dir, ".git/refs/heads/main"))
+				require.NoError(t, err)
+				return string(b)
+			}
+			before := head()
+			extra := tc.setup(t, dir)
+			index, _ := os.ReadFile(filepath.Join(dir, ".git/index"))
+			paths := tc.paths
+			if paths == nil {
+				write(t, dir, "README.md", "changed\n")
+				paths = []string{"README.md"}
+			}
+			err := func() error {
+				r, err := gitcommit.Open(dir, append(gitEnv(t.TempDir()), extra...))
+				if err != nil {
+					return err
+				}
+				_, err = r.Prepare(gitcommit.Request{Paths: paths, Message: "m", Date: date})
+				return err
+			}()
+			reason, ok := gitcommit.IsUnsupported(err)
+			require.True(t, ok, "want Unsupported, got %v", err)
+			assert.Contains(t, reason, tc.reason)
+			assert.Equal(t, before, head())
+			after, _ := os.ReadFile(filepath.Join(dir, ".git/index"))
+			assert.Equal(t, index, after, "the index is untouched")
+		})
+	}
+}
+
+// TestLockedIndexIsGitsError: an index.lock left by another git is the error git gives,
+// and nothing moves.
+func TestLockedIndexIsGitsError(t *testing.T) {
+	dir := newRepo(t)
+	write(t, dir, "README.md", "changed\n")
+	r, err := gitcommit.Open(dir, gitEnv(t.TempDir()))
+	require.NoError(t, err)
+	p, err := r.Prepare(gitcommit.Request{Paths: []string{"README.md"}, Message: "m", Date: date})
+	require.NoError(t, err)
+	write(t, dir, ".git/index.lock", "")
+	_, err = p.Stage()
+	var ge *gitcommit.GitError
+	require.ErrorAs(t, err, &ge)
+	assert.Contains(t, ge.Msg, "index.lock': File exists.")
+	require.NoError(t, os.Remove(filepath.Join(dir, ".git/index.lock")))
+	assert.Equal(t, " M README.md\n", git(t, dir, "status", "--porcelain"))
+}

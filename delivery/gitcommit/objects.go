@@ -1,0 +1,214 @@
+package gitcommit
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// objects reads a repository's objects (loose ones directly, packed ones through
+// go-git) and writes loose objects as git does.
+type objects struct {
+	dir   string // the objects directory
+	packs *filesystem.ObjectStorage
+}
+
+func newObjects(commonDir string) *objects {
+	return &objects{dir: filepath.Join(commonDir, "objects")}
+}
+
+func (o *objects) packed() *filesystem.ObjectStorage {
+	if o.packs == nil {
+		o.packs = filesystem.NewObjectStorage(dotgit.New(osfs.New(filepath.Dir(o.dir))), cache.NewObjectLRU(cache.MiByte))
+	}
+	return o.packs
+}
+
+func (o *objects) loosePath(h [20]byte) string {
+	x := hex.EncodeToString(h[:])
+	return filepath.Join(o.dir, x[:2], x[2:])
+}
+
+// read returns an object's type and content.
+func (o *objects) read(h [20]byte) (string, []byte, error) {
+	f, err := os.Open(o.loosePath(h))
+	if err == nil {
+		defer f.Close()
+		zr, err := zlib.NewReader(f)
+		if err != nil {
+			return "", nil, err
+		}
+		b, err := io.ReadAll(zr)
+		if err != nil {
+			return "", nil, err
+		}
+		i := bytes.IndexByte(b, 0)
+		if i < 0 {
+			return "", nil, fmt.Errorf("object %x: no header", h)
+		}
+		typ, size, _ := strings.Cut(string(b[:i]), " ")
+		if n, err := strconv.Atoi(size); err != nil || n != len(b)-i-1 {
+			return "", nil, fmt.Errorf("object %x: bad size", h)
+		}
+		return typ, b[i+1:], nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", nil, err
+	}
+	obj, err := o.packed().EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+	if err != nil {
+		return "", nil, fmt.Errorf("object %x: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return "", nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	return obj.Type().String(), b, err
+}
+
+// has reports whether the object exists, loose or packed.
+func (o *objects) has(h [20]byte) bool {
+	if _, err := os.Lstat(o.loosePath(h)); err == nil {
+		return true
+	}
+	return o.packed().HasEncodedObject(plumbing.Hash(h)) == nil
+}
+
+func hashObject(typ string, content []byte) [20]byte {
+	s := sha1.New()
+	fmt.Fprintf(s, "%s %d\x00", typ, len(content))
+	s.Write(content)
+	var h [20]byte
+	s.Sum(h[:0])
+	return h
+}
+
+// write stores the object unless it exists, as git does: deflated into a temporary file
+// beside its final name, made read-only, then linked into place.
+func (o *objects) write(typ string, content []byte) ([20]byte, error) {
+	h := hashObject(typ, content)
+	if o.has(h) {
+		return h, nil
+	}
+	path := o.loosePath(h)
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return h, err
+	}
+	var suffix [6]byte
+	_, _ = rand.Read(suffix[:])
+	tmp := filepath.Join(dir, "tmp_obj_"+hex.EncodeToString(suffix[:]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	if err != nil {
+		return h, err
+	}
+	zw := zlib.NewWriter(f)
+	fmt.Fprintf(zw, "%s %d\x00", typ, len(content))
+	_, err = zw.Write(content)
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		if err = os.Link(tmp, path); errors.Is(err, fs.ErrExist) {
+			err = nil
+		}
+	}
+	_ = os.Remove(tmp)
+	return h, err
+}
+
+// treeEntry is one entry of a tree object.
+type treeEntry struct {
+	mode uint32
+	name string
+	hash [20]byte
+}
+
+func (e treeEntry) isDir() bool { return e.mode == modeDir }
+
+const (
+	modeDir     = 0o040000
+	modeFile    = 0o100644
+	modeExec    = 0o100755
+	modeSymlink = 0o120000
+	modeGitlink = 0o160000
+)
+
+// canonMode is the mode git writes for an entry read with mode m.
+func canonMode(m uint32) uint32 {
+	switch m & 0o170000 {
+	case modeDir:
+		return modeDir
+	case modeSymlink:
+		return modeSymlink
+	case modeGitlink:
+		return modeGitlink
+	}
+	if m&0o100 != 0 {
+		return modeExec
+	}
+	return modeFile
+}
+
+func parseTree(b []byte) ([]treeEntry, error) {
+	var out []treeEntry
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		nul := bytes.IndexByte(b, 0)
+		if sp < 0 || nul < sp || nul+21 > len(b) {
+			return nil, errors.New("malformed tree")
+		}
+		m, err := strconv.ParseUint(string(b[:sp]), 8, 32)
+		if err != nil {
+			return nil, errors.New("malformed tree mode")
+		}
+		e := treeEntry{mode: uint32(m), name: string(b[sp+1 : nul])}
+		copy(e.hash[:], b[nul+1:nul+21])
+		out = append(out, e)
+		b = b[nul+21:]
+	}
+	return out, nil
+}
+
+// encodeTree sorts entries in git's order (a directory compares as its name and '/')
+// and encodes them with git's modes.
+func encodeTree(entries []treeEntry) []byte {
+	key := func(e treeEntry) string {
+		if e.isDir() {
+			return e.name + "/"
+		}
+		return e.name
+	}
+	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
+	var w bytes.Buffer
+	for _, e := range entries {
+		w.WriteString(strconv.FormatUint(uint64(canonMode(e.mode)), 8))
+		w.WriteByte(' ')
+		w.WriteString(e.name)
+		w.WriteByte(0)
+		w.Write(e.hash[:])
+	}
+	return w.Bytes()
+}
