@@ -111,7 +111,7 @@ func Open(dir string, environ []string) (*Repo, error) {
 	if _, err := os.Lstat(filepath.Join(r.commonDir, "objects", "info", "alternates")); err == nil {
 		return nil, unsupported("alternates")
 	}
-	if r.cfg, err = readConfig(env, r.commonDir); err != nil {
+	if r.cfg, err = readConfig(env, r.commonDir, r.gitDir); err != nil {
 		return nil, err
 	}
 	if err := r.checkConfig(); err != nil {
@@ -123,7 +123,15 @@ func Open(dir string, environ []string) (*Repo, error) {
 	if err := r.checkHooks(); err != nil {
 		return nil, err
 	}
-	r.objs = newObjects(r.commonDir)
+	// Loose objects: core.looseCompression, else core.compression, else 1 (git's
+	// default: best speed). The level changes the file, never the object or its name.
+	level := int64(1)
+	for _, k := range []string{"core.compression", "core.loosecompression"} {
+		if v, ok := r.cfg.integer(k, level); ok && v >= -1 && v <= 9 {
+			level = v
+		}
+	}
+	r.objs = newObjects(r.commonDir, int(level))
 	return r, nil
 }
 
@@ -134,7 +142,7 @@ func (r *Repo) checkConfig() error {
 		return unsupported("core.repositoryformatversion")
 	}
 	for k := range c.values {
-		if strings.HasPrefix(k, "extensions.") {
+		if strings.HasPrefix(k, "extensions.") && k != "extensions.worktreeconfig" {
 			return unsupported("the repository extension %s", strings.TrimPrefix(k, "extensions."))
 		}
 		if strings.HasPrefix(k, "hook.") {
@@ -254,6 +262,19 @@ type Plan struct {
 	author  string
 	commit  string
 	msg     []byte
+	// idx is the index as last read or written here, idxStamp its file's identity then.
+	idx      *index
+	idxStamp string
+}
+
+// indexStamp identifies the index file's version: inode, size and modification time
+// (a writer replaces it by renaming a new file into place).
+func indexStamp(path string) string {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return ""
+	}
+	return fmt.Sprint(st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec)
 }
 
 // Keep are the request's paths that git add would see: on disk or in HEAD.
@@ -285,10 +306,13 @@ func (r *Repo) Prepare(req Request) (*Plan, error) {
 	if !utf8Valid(p.msg) {
 		return nil, unsupported("a message that is not UTF-8")
 	}
-	idx, err := readIndex(filepath.Join(r.gitDir, "index"))
+	indexPath := filepath.Join(r.gitDir, "index")
+	stamp := indexStamp(indexPath)
+	idx, err := readIndex(indexPath)
 	if err != nil {
 		return nil, err
 	}
+	p.idx, p.idxStamp = idx, stamp
 	for _, e := range idx.entries {
 		if e.stage != 0 {
 			return nil, unsupported("unmerged paths")
@@ -442,6 +466,9 @@ func (r *Repo) commitTree(h [20]byte) ([20]byte, error) {
 }
 
 func (r *Repo) readTree(h [20]byte) ([]treeEntry, error) {
+	if b, ok := cachedTree(h); ok {
+		return parseTree(b)
+	}
 	typ, b, err := r.objs.read(h)
 	if err != nil {
 		return nil, err
@@ -449,6 +476,7 @@ func (r *Repo) readTree(h [20]byte) ([]treeEntry, error) {
 	if typ != "tree" {
 		return nil, fmt.Errorf("%x is a %s, not a tree", h, typ)
 	}
+	keepTree(h, b)
 	return parseTree(b)
 }
 
@@ -484,7 +512,7 @@ func (r *Repo) lookup(tree [20]byte, name string) (treeEntry, bool, error) {
 // reports whether any kept path now differs from HEAD (`git diff --cached --quiet`
 // exiting 1).
 func (p *Plan) Stage() (bool, error) {
-	if err := p.writeIndex(); err != nil {
+	if err := p.writeIndex(false); err != nil {
 		return false, err
 	}
 	headTree, err := p.r.commitTree(p.parent)
@@ -504,8 +532,11 @@ func (p *Plan) Stage() (bool, error) {
 	return false, nil
 }
 
-// writeIndex applies the plan's entries to the index as it is now, under index.lock.
-func (p *Plan) writeIndex() error {
+// writeIndex applies the plan's entries to the index as it is now, under index.lock
+// (reading it again only when another writer replaced it). When again is set and the
+// index is still the one Stage wrote, it already holds them: the lock is released and
+// nothing is written.
+func (p *Plan) writeIndex(again bool) error {
 	path := filepath.Join(p.r.gitDir, "index")
 	f, err := lockFile(path, "add")
 	if err != nil {
@@ -516,9 +547,13 @@ func (p *Plan) writeIndex() error {
 		os.Remove(path + ".lock")
 		return err
 	}
-	idx, err := readIndex(path)
-	if err != nil {
-		return fail(err)
+	idx := p.idx
+	if stamp := indexStamp(path); stamp == "" || stamp != p.idxStamp {
+		if idx, err = readIndex(path); err != nil {
+			return fail(err)
+		}
+	} else if again {
+		return fail(nil)
 	}
 	for _, name := range p.keep {
 		idx.set(name, p.changes[name])
@@ -532,6 +567,7 @@ func (p *Plan) writeIndex() error {
 	if err := os.Rename(path+".lock", path); err != nil {
 		return fail(err)
 	}
+	p.idx, p.idxStamp = idx, indexStamp(path)
 	return nil
 }
 
@@ -559,7 +595,7 @@ func (p *Plan) Commit(ctx context.Context) ([20]byte, error) {
 	if err := p.r.updateRef(p.r.branch, p.parent, h, p.commit, reflogMessage("commit: "+string(subject))); err != nil {
 		return h, err
 	}
-	if err := p.writeIndex(); err != nil {
+	if err := p.writeIndex(true); err != nil {
 		return h, err
 	}
 	p.r.autoMaintenance(ctx)
@@ -638,7 +674,12 @@ func (r *Repo) applyTree(tree [20]byte, prefix string, changes map[string]*entry
 	if len(out) == 0 && prefix != "" {
 		return [20]byte{}, nil
 	}
-	return r.objs.write("tree", encodeTree(out))
+	b := encodeTree(out)
+	h, err := r.objs.write("tree", b)
+	if err == nil {
+		keepTree(h, b)
+	}
+	return h, err
 }
 
 // identity resolves author and committer as git would for this request.

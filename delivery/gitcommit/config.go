@@ -119,9 +119,10 @@ func (c *config) putArg(key, value string) {
 	c.put(strings.ToLower(key[:first])+key[first:last]+strings.ToLower(key[last:]), value, false)
 }
 
-// readConfig reads the system, global and repository files and the environment's
+// readConfig reads the system, global and repository files (the work tree's
+// config.worktree too under extensions.worktreeConfig) and the environment's
 // GIT_CONFIG_COUNT pairs, in git's order.
-func readConfig(env envMap, commonDir string) (*config, error) {
+func readConfig(env envMap, commonDir, gitDir string) (*config, error) {
 	c := &config{}
 	var files []string
 	if v, _ := env.get("GIT_CONFIG_NOSYSTEM"); !gitTrue(v) {
@@ -147,7 +148,8 @@ func readConfig(env envMap, commonDir string) (*config, error) {
 		}
 	}
 	files = append(files, filepath.Join(commonDir, "config"))
-	for _, f := range files {
+	for i := 0; i < len(files); i++ {
+		f := files[i]
 		if f == "" || f == os.DevNull {
 			continue
 		}
@@ -155,6 +157,11 @@ func readConfig(env envMap, commonDir string) (*config, error) {
 			return nil, unsupported("%s includes other files", f)
 		} else if err != nil {
 			return nil, unsupported("%s: %v", f, err)
+		}
+		if i == len(files)-1 && filepath.Base(f) == "config" {
+			if on, _ := c.boolean("extensions.worktreeconfig", false); on {
+				files = append(files, filepath.Join(gitDir, "config.worktree"))
+			}
 		}
 	}
 	if v, ok := env.get("GIT_CONFIG_COUNT"); ok && v != "" {

@@ -19,7 +19,7 @@
 // anything is written, that names what it met, and the caller runs git instead. That
 // covers the environment (GIT_DIR, GIT_INDEX_FILE, identity variables… anything but the
 // configuration, date, transport and diagnostics variables), the repository format
-// (SHA-256 objects, reftable or any other extension, alternates, a bare repository,
+// (SHA-256 objects, reftable or any extension but worktreeConfig, alternates, a bare repository,
 // core.worktree), what changes the bytes git writes (attributes and filters, CRLF
 // conversion, core.fileMode or core.symlinks off, commit.cleanup, a commit encoding, an
 // identity from author.*/committer.* or from the password file), the index (version

@@ -173,6 +173,11 @@ func TestSameCommitAsGit(t *testing.T) {
 			git(t, dir, "config", "--unset", "user.email")
 		}, change: func(t *testing.T, dir string) { write(t, dir, "README.md", "bye\n") },
 			paths: []string{"README.md"}, msg: "chore: config:set", commit: true},
+		{name: "identity from config.worktree (extensions.worktreeConfig)", setup: func(t *testing.T, dir string) {
+			git(t, dir, "config", "extensions.worktreeConfig", "true")
+			git(t, dir, "config", "--worktree", "user.name", "Per Worktree")
+		}, change: func(t *testing.T, dir string) { write(t, dir, "README.md", "wt\n") },
+			paths: []string{"README.md"}, msg: "worktree config", commit: true},
 		{name: "packed objects", setup: func(t *testing.T, dir string) { git(t, dir, "gc", "-q") },
 			change: func(t *testing.T, dir string) { write(t, dir, "docs/tasks/wu/WU-2.yaml", "id: WU-2\nx: 1\n") },
 			paths:  []string{"docs/tasks/wu/WU-2.yaml"}, msg: "packed", commit: true},

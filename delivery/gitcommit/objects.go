@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -27,18 +28,68 @@ import (
 // go-git) and writes loose objects as git does.
 type objects struct {
 	dir   string // the objects directory
-	packs *filesystem.ObjectStorage
+	level int    // zlib level of loose objects
+	packs *packStore
 }
 
-func newObjects(commonDir string) *objects {
-	return &objects{dir: filepath.Join(commonDir, "objects")}
+func newObjects(commonDir string, level int) *objects {
+	return &objects{dir: filepath.Join(commonDir, "objects"), level: level}
 }
 
-func (o *objects) packed() *filesystem.ObjectStorage {
-	if o.packs == nil {
-		o.packs = filesystem.NewObjectStorage(dotgit.New(osfs.New(filepath.Dir(o.dir))), cache.NewObjectLRU(cache.MiByte))
+// packStore is go-git's reader of one repository's packs, kept between commits while
+// objects/pack lists the same packs: opening the pack indexes is most of what a lookup
+// costs. A repository without packs has none.
+type packStore struct {
+	mu    sync.Mutex
+	stamp string
+	store *filesystem.ObjectStorage
+}
+
+// packStores holds the readers of the last repositories committed to (at most
+// maxPackStores: a host serves few, a test suite makes many).
+var packStores struct {
+	sync.Mutex
+	m map[string]*packStore
+}
+
+const maxPackStores = 32
+
+func (o *objects) packed() *packStore {
+	if o.packs != nil {
+		return o.packs
 	}
+	packStores.Lock()
+	defer packStores.Unlock()
+	if packStores.m[o.dir] == nil {
+		if len(packStores.m) >= maxPackStores || packStores.m == nil {
+			packStores.m = map[string]*packStore{}
+		}
+		packStores.m[o.dir] = &packStore{}
+	}
+	o.packs = packStores.m[o.dir]
 	return o.packs
+}
+
+// with runs f on the repository's pack reader, reopened when the packs changed;
+// without packs it is plumbing.ErrObjectNotFound.
+func (p *packStore) with(dir string, f func(*filesystem.ObjectStorage) error) error {
+	ents, _ := os.ReadDir(filepath.Join(dir, "pack"))
+	var stamp strings.Builder
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".pack") {
+			stamp.WriteString(e.Name())
+		}
+	}
+	if stamp.Len() == 0 {
+		return plumbing.ErrObjectNotFound
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.store == nil || p.stamp != stamp.String() {
+		p.store = filesystem.NewObjectStorage(dotgit.New(osfs.New(filepath.Dir(dir))), cache.NewObjectLRU(cache.MiByte))
+		p.stamp = stamp.String()
+	}
+	return f(p.store)
 }
 
 func (o *objects) loosePath(h [20]byte) string {
@@ -72,17 +123,23 @@ func (o *objects) read(h [20]byte) (string, []byte, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return "", nil, err
 	}
-	obj, err := o.packed().EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
-	if err != nil {
-		return "", nil, fmt.Errorf("object %x: %w", h, err)
-	}
-	r, err := obj.Reader()
-	if err != nil {
-		return "", nil, err
-	}
-	defer r.Close()
-	b, err := io.ReadAll(r)
-	return obj.Type().String(), b, err
+	var typ string
+	var b []byte
+	err = o.packed().with(o.dir, func(s *filesystem.ObjectStorage) error {
+		obj, err := s.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+		if err != nil {
+			return fmt.Errorf("object %x: %w", h, err)
+		}
+		r, err := obj.Reader()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		typ = obj.Type().String()
+		b, err = io.ReadAll(r)
+		return err
+	})
+	return typ, b, err
 }
 
 // has reports whether the object exists, loose or packed.
@@ -90,7 +147,7 @@ func (o *objects) has(h [20]byte) bool {
 	if _, err := os.Lstat(o.loosePath(h)); err == nil {
 		return true
 	}
-	return o.packed().HasEncodedObject(plumbing.Hash(h)) == nil
+	return o.packed().with(o.dir, func(s *filesystem.ObjectStorage) error { return s.HasEncodedObject(plumbing.Hash(h)) }) == nil
 }
 
 func hashObject(typ string, content []byte) [20]byte {
@@ -121,12 +178,18 @@ func (o *objects) write(typ string, content []byte) ([20]byte, error) {
 	if err != nil {
 		return h, err
 	}
-	zw := zlib.NewWriter(f)
+	zw, err := deflater(f, o.level)
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return h, err
+	}
 	fmt.Fprintf(zw, "%s %d\x00", typ, len(content))
 	_, err = zw.Write(content)
 	if cerr := zw.Close(); err == nil {
 		err = cerr
 	}
+	deflaters[o.level+1].Put(zw)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -137,6 +200,50 @@ func (o *objects) write(typ string, content []byte) ([20]byte, error) {
 	}
 	_ = os.Remove(tmp)
 	return h, err
+}
+
+// deflaters keep zlib writers per level (-1…9): a new one allocates its whole state.
+var deflaters [11]sync.Pool
+
+func deflater(w io.Writer, level int) (*zlib.Writer, error) {
+	if level < -1 || level > 9 {
+		return nil, fmt.Errorf("zlib level %d", level)
+	}
+	if zw, ok := deflaters[level+1].Get().(*zlib.Writer); ok {
+		zw.Reset(w)
+		return zw, nil
+	}
+	return zlib.NewWriterLevel(w, level)
+}
+
+// trees keeps tree objects by name, read or written (a name is its content's, so a
+// kept tree is never stale): a commit reads back the trees the previous one wrote.
+// Bounded by treesMax bytes, emptied when full.
+var trees struct {
+	sync.Mutex
+	m    map[[20]byte][]byte
+	size int
+}
+
+const treesMax = 16 << 20
+
+func cachedTree(h [20]byte) ([]byte, bool) {
+	trees.Lock()
+	defer trees.Unlock()
+	b, ok := trees.m[h]
+	return b, ok
+}
+
+func keepTree(h [20]byte, b []byte) {
+	trees.Lock()
+	defer trees.Unlock()
+	if trees.m == nil || trees.size+len(b) > treesMax {
+		trees.m, trees.size = map[[20]byte][]byte{}, 0
+	}
+	if _, ok := trees.m[h]; !ok {
+		trees.m[h] = b
+		trees.size += len(b)
+	}
 }
 
 // treeEntry is one entry of a tree object.
