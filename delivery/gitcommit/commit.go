@@ -512,7 +512,7 @@ func (r *Repo) lookup(tree [20]byte, name string) (treeEntry, bool, error) {
 // reports whether any kept path now differs from HEAD (`git diff --cached --quiet`
 // exiting 1).
 func (p *Plan) Stage() (bool, error) {
-	if err := p.writeIndex(false); err != nil {
+	if err := p.writeIndex(); err != nil {
 		return false, err
 	}
 	headTree, err := p.r.commitTree(p.parent)
@@ -532,22 +532,31 @@ func (p *Plan) Stage() (bool, error) {
 	return false, nil
 }
 
-// writeIndex applies the plan's entries to the index as it is now, under index.lock
-// (reading it again only when another writer replaced it). When again is set and the
-// index is still the one Stage wrote, it already holds them: the lock is released and
-// nothing is written.
-func (p *Plan) writeIndex(again bool) error {
-	path := filepath.Join(p.r.gitDir, "index")
-	f, err := lockFile(path, "add")
+// writeIndex is `git add`'s index update: the plan's entries applied to the index
+// under index.lock.
+func (p *Plan) writeIndex() error {
+	f, err := lockFile(p.indexPath(), "add")
 	if err != nil {
 		return err
 	}
+	return p.finishIndex(f, false)
+}
+
+func (p *Plan) indexPath() string { return filepath.Join(p.r.gitDir, "index") }
+
+// finishIndex applies the plan's entries to the index as it is now (reading it again
+// only when another writer replaced it) and commits the held lock f. When again is set
+// and the index is still the one Stage wrote, it already holds them: the lock is
+// released and nothing is written.
+func (p *Plan) finishIndex(f *os.File, again bool) error {
+	path := p.indexPath()
 	fail := func(err error) error {
 		f.Close()
 		os.Remove(path + ".lock")
 		return err
 	}
 	idx := p.idx
+	var err error
 	if stamp := indexStamp(path); stamp == "" || stamp != p.idxStamp {
 		if idx, err = readIndex(path); err != nil {
 			return fail(err)
@@ -571,31 +580,50 @@ func (p *Plan) writeIndex(again bool) error {
 	return nil
 }
 
-// Commit is `git commit --no-verify -q -m message -- keep` after Stage: the commit of
-// HEAD's tree with the kept paths as staged, the branch moved under its lock, the
-// reflogs appended, the index written again as git commit writes it. It returns the
-// new commit's name.
+// Commit is `git commit --no-verify -q -m message -- keep` after Stage: under
+// index.lock, held throughout as git holds it, the commit of HEAD's tree with the kept
+// paths as staged, the branch moved under its own lock with the reflogs appended, then
+// the index as git commit leaves it. It returns the new commit's name.
 func (p *Plan) Commit(ctx context.Context) ([20]byte, error) {
 	var h [20]byte
-	headTree, err := p.r.commitTree(p.parent)
+	f, err := lockFile(p.indexPath(), "commit")
 	if err != nil {
 		return h, err
 	}
+	release := func(err error) ([20]byte, error) {
+		f.Close()
+		os.Remove(p.indexPath() + ".lock")
+		return h, err
+	}
+	// The branch as it is now: a committer that moved it since Prepare (git, another
+	// process) did so under index.lock, which this one now holds until its ref is
+	// updated, so it cannot move again before.
+	parent, ok, err := readRef(p.r.commonDir, p.r.branch)
+	if err != nil {
+		return release(err)
+	} else if !ok {
+		return release(&GitError{Op: "commit", Msg: "fatal: " + p.r.branch + " disappeared"})
+	}
+	p.parent = parent
+	headTree, err := p.r.commitTree(p.parent)
+	if err != nil {
+		return release(err)
+	}
 	tree, err := p.r.applyTree(headTree, "", p.changes)
 	if err != nil {
-		return h, err
+		return release(err)
 	}
 	var body bytes.Buffer
 	fmt.Fprintf(&body, "tree %x\nparent %x\nauthor %s\ncommitter %s\n\n", tree, p.parent, p.author, p.commit)
 	body.Write(p.msg)
 	if h, err = p.r.objs.write("commit", body.Bytes()); err != nil {
-		return h, err
+		return release(err)
 	}
 	subject, _, _ := bytes.Cut(p.msg, []byte("\n"))
 	if err := p.r.updateRef(p.r.branch, p.parent, h, p.commit, reflogMessage("commit: "+string(subject))); err != nil {
-		return h, err
+		return release(err)
 	}
-	if err := p.writeIndex(true); err != nil {
+	if err := p.finishIndex(f, true); err != nil {
 		return h, err
 	}
 	p.r.autoMaintenance(ctx)

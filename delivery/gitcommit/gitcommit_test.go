@@ -2,11 +2,14 @@ package gitcommit_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -331,4 +334,134 @@ func TestLockedIndexIsGitsError(t *testing.T) {
 	assert.Contains(t, ge.Msg, "index.lock': File exists.")
 	require.NoError(t, os.Remove(filepath.Join(dir, ".git/index.lock")))
 	assert.Equal(t, " M README.md\n", git(t, dir, "status", "--porcelain"))
+}
+
+// TestRacesAreGitsErrors: a commit that finds index.lock taken fails as git fails and
+// leaves the other writer's lock; one that finds the branch moved since it staged
+// commits on top of the move, as git commit -- <paths> would (it reads HEAD when it
+// starts).
+func TestRacesAreGitsErrors(t *testing.T) {
+	prepare := func(t *testing.T) (string, *gitcommit.Plan) {
+		dir := newRepo(t)
+		write(t, dir, "README.md", "changed\n")
+		r, err := gitcommit.Open(dir, gitEnv(t.TempDir()))
+		require.NoError(t, err)
+		p, err := r.Prepare(gitcommit.Request{Paths: []string{"README.md"}, Message: "m", Date: date})
+		require.NoError(t, err)
+		changed, err := p.Stage()
+		require.NoError(t, err)
+		require.True(t, changed)
+		return dir, p
+	}
+	t.Run("index.lock taken", func(t *testing.T) {
+		dir, p := prepare(t)
+		before := git(t, dir, "rev-parse", "HEAD")
+		write(t, dir, ".git/index.lock", "")
+		_, err := p.Commit(context.Background())
+		var ge *gitcommit.GitError
+		require.ErrorAs(t, err, &ge)
+		assert.Contains(t, ge.Msg, "index.lock': File exists.")
+		assert.FileExists(t, filepath.Join(dir, ".git/index.lock"), "another writer's lock is not ours to remove")
+		require.NoError(t, os.Remove(filepath.Join(dir, ".git/index.lock")))
+		assert.Equal(t, before, git(t, dir, "rev-parse", "HEAD"))
+	})
+	t.Run("branch moved", func(t *testing.T) {
+		dir, p := prepare(t)
+		write(t, dir, "other.txt", "other\n")
+		git(t, dir, "add", "other.txt")
+		git(t, dir, "-c", "user.name=o", "-c", "user.email=o@e", "commit", "-q", "-m", "someone else", "--", "other.txt")
+		moved := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+		h, err := p.Commit(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("%x", h), strings.TrimSpace(git(t, dir, "rev-parse", "HEAD")))
+		assert.Equal(t, moved, strings.TrimSpace(git(t, dir, "rev-parse", "HEAD~1")))
+		assert.Equal(t, "M\tREADME.md\n", git(t, dir, "diff", "--name-status", "HEAD~1", "HEAD"))
+		assert.Empty(t, git(t, dir, "status", "--porcelain"))
+		assert.NoFileExists(t, filepath.Join(dir, ".git/index.lock"))
+		assert.NoFileExists(t, filepath.Join(dir, ".git/refs/heads/main.lock"))
+	})
+}
+
+// TestConcurrentWritersBesideGit: in-process commits and git's own, racing on one
+// repository, each retried when it meets the other's lock, leave a repository fsck
+// accepts with every change committed exactly once and nothing left staged.
+func TestConcurrentWritersBesideGit(t *testing.T) {
+	dir := newRepo(t)
+	const writers, commits = 3, 4
+	errs := make(chan error, 2*writers)
+	var wg sync.WaitGroup
+	for w := 0; w < 2*writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for c := 0; c < commits; c++ {
+				name := fmt.Sprintf("w%d/c%d.txt", w, c)
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					errs <- err
+					return
+				}
+				if err := os.WriteFile(p, []byte(name+"\n"), 0o644); err != nil {
+					errs <- err
+					return
+				}
+				for attempt := 0; ; attempt++ {
+					var err error
+					if w%2 == 0 {
+						err = commitOnce(dir, name)
+					} else {
+						cmd := exec.Command("git", "-c", "user.name=g", "-c", "user.email=g@e", "commit", "-q", "--no-verify", "-m", name, "--", name)
+						cmd.Dir, cmd.Env = dir, gitEnv(dir)
+						add := exec.Command("git", "add", "--", name)
+						add.Dir, add.Env = dir, gitEnv(dir)
+						if out, aerr := add.CombinedOutput(); aerr != nil {
+							err = fmt.Errorf("%s", out)
+						} else if out, cerr := cmd.CombinedOutput(); cerr != nil {
+							err = fmt.Errorf("%s", out)
+						}
+					}
+					if err == nil {
+						break
+					}
+					if attempt > 200 || !strings.Contains(err.Error(), ".lock") && !strings.Contains(err.Error(), "cannot lock ref") {
+						errs <- fmt.Errorf("%s: %w", name, err)
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	assert.Empty(t, git(t, dir, "fsck", "--full", "--strict", "--no-progress", "--no-dangling"))
+	assert.Empty(t, git(t, dir, "status", "--porcelain"))
+	log := strings.Fields(git(t, dir, "log", "--format=%s"))
+	assert.Len(t, log, 2*writers*commits+1, "every change committed once")
+	tracked := git(t, dir, "ls-files")
+	for w := 0; w < 2*writers; w++ {
+		for c := 0; c < commits; c++ {
+			assert.Contains(t, tracked, fmt.Sprintf("w%d/c%d.txt", w, c))
+		}
+	}
+}
+
+// commitOnce is one in-process commit of name.
+func commitOnce(dir, name string) error {
+	r, err := gitcommit.Open(dir, gitEnv(dir))
+	if err != nil {
+		return err
+	}
+	p, err := r.Prepare(gitcommit.Request{Paths: []string{name}, Message: name, Date: date})
+	if err != nil {
+		return err
+	}
+	if _, err := p.Stage(); err != nil {
+		return err
+	}
+	_, err = p.Commit(context.Background())
+	return err
 }
