@@ -267,15 +267,27 @@ type Plan struct {
 	idxStamp string
 }
 
-// indexStamp identifies the index file's version: inode, size and modification time
-// (a writer replaces it by renaming a new file into place).
+// indexStamp identifies the index file's content: its size and its trailing checksum
+// (the SHA-1 of everything before it). Stat data would not do: writers replace the
+// file within one tick of a coarse clock, and inode numbers are reused.
 func indexStamp(path string) string {
-	var st unix.Stat_t
-	if err := unix.Stat(path, &st); err != nil {
+	f, err := os.Open(path)
+	if err != nil {
 		return ""
 	}
-	return fmt.Sprint(st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() < 20 {
+		return ""
+	}
+	var sum [20]byte
+	if _, err := f.ReadAt(sum[:], st.Size()-20); err != nil {
+		return ""
+	}
+	return stampOf(st.Size(), sum[:])
 }
+
+func stampOf(size int64, sum []byte) string { return fmt.Sprintf("%d %x", size, sum) }
 
 // Keep are the request's paths that git add would see: on disk or in HEAD.
 func (p *Plan) Keep() []string { return p.keep }
@@ -567,7 +579,8 @@ func (p *Plan) finishIndex(f *os.File, again bool) error {
 	for _, name := range p.keep {
 		idx.set(name, p.changes[name])
 	}
-	if _, err := f.Write(idx.encode(p.keep)); err != nil {
+	b := idx.encode(p.keep)
+	if _, err := f.Write(b); err != nil {
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {
@@ -576,7 +589,7 @@ func (p *Plan) finishIndex(f *os.File, again bool) error {
 	if err := os.Rename(path+".lock", path); err != nil {
 		return fail(err)
 	}
-	p.idx, p.idxStamp = idx, indexStamp(path)
+	p.idx, p.idxStamp = idx, stampOf(int64(len(b)), b[len(b)-20:])
 	return nil
 }
 
