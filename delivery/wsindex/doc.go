@@ -52,8 +52,11 @@
 //     not report a write through a hard link in another directory, an mmap'ed write, or
 //     a change made on another machine of a network filesystem).
 //   - Values handed out are shared between calls and must not be changed: a workspace
-//     with a Source is for reading tools (see delivery.Source). Entries are replaced,
-//     never mutated, so a call keeps a consistent value while another refreshes.
+//     with a Source is for reading tools (see delivery.Source); a writer's source
+//     ([Index.WriterSource]) hands out private copies of the WUs and initiatives it may
+//     change. Entries are replaced, never mutated, so a call keeps a consistent value
+//     while another refreshes. [Index.Verify] and Options.Check find a value changed in
+//     place.
 //   - Only what exists is cached. A missing file, stamps and lane locks are asked of the
 //     disk each time: answering them is one failed open, one stat or one small read,
 //     which is what validating a cached answer would cost (and ids that name no file

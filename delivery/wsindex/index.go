@@ -3,11 +3,15 @@ package wsindex
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +40,11 @@ type Options struct {
 	// BarrierTimeout bounds a call's wait for the watcher to catch up (see the package
 	// doc); a call that waits longer validates by stat. 0: DefaultBarrierTimeout.
 	BarrierTimeout time.Duration
+	// Check makes the index verify each cached value it is about to replace or drop, as
+	// Verify does for the ones it holds, and keep the failures for Verify: a value a
+	// writer changed in place and then rewrote is caught although its entry is gone.
+	// For tests: it parses every replaced file twice.
+	Check bool
 }
 
 // Stats count what the index did since New, for tests and benchmarks.
@@ -63,6 +72,7 @@ type Index struct {
 	stat func(string) (fs.FileInfo, error) // os.Stat; tests replace it
 
 	mu      sync.Mutex
+	checked []string          // Options.Check: values found changed in place when replaced
 	files   map[string]*entry // root-relative slash path → file entry
 	dirs    map[string]*entry // root-relative slash path → directory listing
 	suspect map[string]bool   // absolute paths the watcher reported since they were read
@@ -216,7 +226,10 @@ func (x *Index) Refresh() {
 
 // join is a value built from the parsed values of two entries (the memory store from
 // memory.jsonl and relationships.jsonl), kept with them.
-type join struct{ a, b, val any }
+type join struct {
+	a, b, val any
+	build     func() any // for Verify
+}
 
 // joined returns the value build makes of a and b (the parsed values of two validated
 // entries: pointers, or nil for a missing file), building it again only when either is
@@ -227,8 +240,61 @@ func (x *Index) joined(key string, a, b any, build func() any) any {
 		return j.val
 	}
 	v := build()
-	x.joins[key] = join{a: a, b: b, val: v}
+	x.joins[key] = join{a: a, b: b, val: v, build: build}
 	return v
+}
+
+// Verify reports the cached values that differ from what their bytes parse to now: a
+// value handed out and then changed in place by its caller, which the invariant "values
+// handed out are shared and must not be changed" forbids. It parses every cached file
+// again (from the bytes it was read from, as a first read would), derives every
+// listing again and rebuilds every joined value, and compares (reflect.DeepEqual). It
+// is for tests: it costs what reading the whole workspace again costs.
+func (x *Index) Verify() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	bad := slices.Clone(x.checked)
+	for _, rel := range sortedKeys(x.files) {
+		if x.changedInPlace(rel, x.files[rel]) {
+			bad = append(bad, rel)
+		}
+	}
+	for _, rel := range sortedKeys(x.dirs) {
+		if e := x.dirs[rel]; e.exists && e.derive != nil && !reflect.DeepEqual(e.derive(e.names), e.val) {
+			bad = append(bad, rel+"/")
+		}
+	}
+	for _, key := range sortedKeys(x.joins) {
+		if j := x.joins[key]; j.build != nil && !reflect.DeepEqual(j.build(), j.val) {
+			bad = append(bad, key)
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("wsindex: cached values changed in place: %s", strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// changedInPlace reports whether e's value differs from what its bytes parse to. x.mu is
+// held; e is x.files[rel].
+func (x *Index) changedInPlace(rel string, e *entry) bool {
+	if !e.exists || e.err != nil || e.parse == nil {
+		return false
+	}
+	// A parser that extends the previous value (JSONL stores) must start afresh.
+	delete(x.files, rel)
+	v, err := e.parse(e.data)
+	x.files[rel] = e
+	return err != nil || !reflect.DeepEqual(v, e.val)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func (x *Index) abs(rel string) string { return filepath.Join(x.root, filepath.FromSlash(rel)) }
@@ -285,6 +351,9 @@ func (x *Index) file(fast bool, rel string, parse func([]byte) (any, error)) (*e
 		return e, nil
 	}
 	covered := fast && x.watched[dir] // the watch is in place before the read
+	if x.opts.Check && old != nil && x.changedInPlace(rel, old) {
+		x.checked = append(x.checked, rel)
+	}
 	// Cleared before reading: an event that arrives while we read marks it again.
 	delete(x.suspect, abs)
 	t0 := x.opts.Now()

@@ -339,3 +339,42 @@ func TestConcurrentReadersAndEdits(t *testing.T) {
 	wg.Wait()
 	same(t, x)
 }
+
+// TestVerifyFindsValuesChangedInPlace: Verify passes on an index that answered every
+// kind of question (the memory store joined from two files among them), including a
+// JSONL store extended by appended lines, and names each cached value a caller then
+// changed in place: a WU, an initiative, the event log.
+func TestVerifyFindsValuesChangedInPlace(t *testing.T) {
+	root := newWorkspace(t, 3)
+	x := New(root, Options{NoWatch: true, Now: trusting})
+	t.Cleanup(func() { _ = x.Close() })
+	read := func() (*delivery.Workspace, *delivery.WU, []*delivery.Initiative, *delivery.EventLog, *delivery.Memory) {
+		ws, err := x.Workspace(root)
+		require.NoError(t, err)
+		_, err = delivery.ListWUs(ws)
+		require.NoError(t, err)
+		w, err := delivery.ReadWU(ws, "WU-1")
+		require.NoError(t, err)
+		ins, err := delivery.ListInitiatives(ws)
+		require.NoError(t, err)
+		log, err := ws.Events()
+		require.NoError(t, err)
+		m, err := ws.Memory()
+		require.NoError(t, err)
+		return ws, w, ins, log, m
+	}
+	read()
+	require.NoError(t, delivery.AppendEvents(root, delivery.Event{Type: delivery.EventClaim, WUID: "WU-1",
+		Timestamp: "2026-03-02T10:00:00.000Z", Lane: "Core: API", Title: "t WU-1"}))
+	_, w, ins, log, _ := read()
+	require.NoError(t, x.Verify(), "nothing was changed")
+
+	w.Title = "changed in place"
+	ins[0].WUs = append(ins[0].WUs[:0], "WU-3")
+	log.Lines[0].Raw = []byte("{}")
+	err := x.Verify()
+	require.Error(t, err)
+	for _, want := range []string{"docs/tasks/wu/WU-1.yaml", "docs/tasks/initiatives/INIT-1.yaml", delivery.EventsFile} {
+		assert.Contains(t, err.Error(), want)
+	}
+}

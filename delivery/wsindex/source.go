@@ -17,6 +17,18 @@ type source struct {
 	ws *delivery.Workspace
 	// fast: the call is past the barrier (covered entries need no stat).
 	fast bool
+	// private: the WUs and initiatives handed out are copies (a writer's source).
+	private bool
+}
+
+// WriterSource is a Source over the index for a writer's workspace ws (opened from the
+// disk): the WUs and initiatives it hands out, alone or in listings, are private copies
+// (delivery.WU.Clone, delivery.Initiative.Clone) the writer may change; the event log
+// and the memory and signal stores are the shared values, which writers only read (they
+// append to the files). TestToolsLeaveTheWarmIndexAsRead (nativetools/all) holds every
+// native tool to that.
+func (x *Index) WriterSource(ws *delivery.Workspace) delivery.Source {
+	return &source{x: x, ws: ws, fast: x.sync(), private: true}
 }
 
 var _ delivery.Source = (*source)(nil)
@@ -27,6 +39,9 @@ func (s *source) WU(id string) (*delivery.WU, error) {
 	w, err := s.wu(id)
 	s.x.mu.Unlock()
 	s.x.flushWatches()
+	if s.private {
+		w = w.Clone()
+	}
 	return w, err
 }
 
@@ -66,6 +81,9 @@ func (s *source) wus() ([]delivery.WUFile, error) {
 	out := make([]delivery.WUFile, 0, len(ids))
 	for _, id := range ids {
 		w, err := s.wu(id)
+		if s.private {
+			w = w.Clone()
+		}
 		out = append(out, delivery.WUFile{ID: id, WU: w, Err: err})
 	}
 	return out, nil
@@ -113,7 +131,11 @@ func (s *source) initiatives() ([]*delivery.Initiative, error) {
 		case e.err != nil:
 			return nil, e.err
 		}
-		out = append(out, e.val.(*delivery.Initiative))
+		in := e.val.(*delivery.Initiative)
+		if s.private {
+			in = in.Clone()
+		}
+		out = append(out, in)
 	}
 	delivery.SortInitiatives(out)
 	return out, nil

@@ -80,6 +80,11 @@ var writeCases = map[string]writeCase{
 		step("config:set", fixed(`{"key":"control_plane.bench","value":"41"}`)),
 		step("config:set", fixed(`{"key":"control_plane.bench","value":"42"}`)),
 	}},
+	// A writer that lists every WU (here as a dry run): the listing is read through the
+	// warm index (private copies), where the adapter parses 1,265 files.
+	"backlog:prune(dry run)": {steps: []func(*wsgen.Manifest) (string, string){
+		step("backlog:prune", fixed(`{}`)),
+	}},
 	"mem:checkpoint": {steps: []func(*wsgen.Manifest) (string, string){
 		step("mem:checkpoint", id(blockable, `{"note":"halfway {i}","wu":%q,"progress":"schema done"}`)),
 	}},

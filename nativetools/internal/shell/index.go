@@ -53,3 +53,39 @@ func Wrote(env *tool.Env, root string) {
 		v.(*wsindex.Index).Refresh()
 	}
 }
+
+// WriteThroughIndex gives a writer's workspace ws (opened from the disk) the host's warm
+// index as its Source, in the writer's form (wsindex.Index.WriterSource: the WUs and
+// initiatives it reads are private copies), when the host keeps a store; otherwise ws
+// reads the disk as before.
+func WriteThroughIndex(env *tool.Env, ws *delivery.Workspace) {
+	if env.Store == nil {
+		return
+	}
+	v, _, err := env.Store.Get(indexKey(ws.Root), func() (any, error) { return wsindex.New(ws.Root, wsindex.Options{}), nil })
+	if err != nil {
+		return // a closed store: the disk
+	}
+	ws.Source = v.(*wsindex.Index).WriterSource(ws)
+}
+
+// CheckedIndex puts into store, for root, an index that verifies every value it
+// replaces (wsindex.Options.Check), for tests that audit what tools do to it.
+func CheckedIndex(store *tool.Store, root string) *wsindex.Index {
+	v, _, _ := store.Get(indexKey(root), func() (any, error) { return wsindex.New(root, wsindex.Options{Check: true}), nil })
+	return v.(*wsindex.Index)
+}
+
+// IndexOf is the warm index a host's store keeps of root, or nil when it has none yet
+// (for tests that check what tools did to it).
+func IndexOf(store *tool.Store, root string) *wsindex.Index {
+	if store == nil {
+		return nil
+	}
+	v, ok := store.Lookup(indexKey(root))
+	if !ok {
+		return nil
+	}
+	x, _ := v.(*wsindex.Index)
+	return x
+}

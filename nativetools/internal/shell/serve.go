@@ -58,6 +58,7 @@ func Serve[D any](ctx context.Context, env *tool.Env, op Op[D]) tool.Output {
 	if err != nil {
 		return Result(nil, ops.Notes{}, err)
 	}
+	WriteThroughIndex(env, ws)
 	data, notes, err := Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op.Run(ctx, ws, c.RT) })
 	Wrote(env, ws.Root)
 	return Result(data, notes, err)
