@@ -56,6 +56,9 @@ type FileConfig struct {
 	Profiles                map[string]Profile `yaml:"profiles"`
 	// NATS is read by cmdbridge serve, not by the kernel: Apply ignores it.
 	NATS *FileNATS `yaml:"nats"`
+	// ShadowPromotion is the rule `cmdbridge status --workspace` applies to the shadow
+	// runs of the log; the kernel does not read it either.
+	ShadowPromotion *FilePromotion `yaml:"shadow_promotion"`
 
 	policySet bool
 }
@@ -65,6 +68,13 @@ type FileConfig struct {
 type FileNATS struct {
 	URL   string `yaml:"url"`
 	Creds string `yaml:"creds"`
+}
+
+// FilePromotion is when a shadow-routed tool may be routed native: at least Matches
+// matching shadow runs, at most MaxMismatches disagreeing ones.
+type FilePromotion struct {
+	Matches       int `yaml:"matches"`
+	MaxMismatches int `yaml:"max_mismatches"`
 }
 
 type fileEvidence struct {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -112,8 +114,14 @@ func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx cont
 		return served(ctx)
 	}
 	copyDir := filepath.Join(scratch, "ws")
+	// The kernel's state stays out of the copy, but not the workspace's own files beside
+	// it: a committed .cmdbridge/config.yaml (where routes: shadow is set) missing from
+	// the copy would make every shadow run of a git workspace differ in git status.
 	skip := func(rel string) bool {
-		return rel == statedir.LegacyDir || within(filepath.Join(call.Dir, rel), k.state.Root)
+		if dir, name, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && dir == statedir.LegacyDir && !strings.Contains(name, "/") && slices.Contains(statedir.Names, name) {
+			return true
+		}
+		return within(filepath.Join(call.Dir, rel), k.state.Root)
 	}
 	if err := compare.CopyTree(call.Dir, copyDir, skip); err != nil {
 		_ = os.RemoveAll(scratch)

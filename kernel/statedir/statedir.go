@@ -14,6 +14,10 @@ const EnvVar = "CMDBRIDGE_STATE_DIR"
 // LegacyDir is where cmdbridge kept its state inside the workspace before.
 const LegacyDir = ".cmdbridge"
 
+// Names are the entries of a state directory (and of LegacyDir, which Migrate moves);
+// the workspace's own files beside them in LegacyDir (config.yaml) are not state.
+var Names = []string{Evidence, Events, TokenKey, Parity}
+
 // Dir is the state of one workspace.
 type Dir struct {
 	// Root is the state directory.
@@ -179,7 +183,7 @@ func Migrate(workspace string, d Dir) (moved []string, err error) {
 		return nil, nil
 	}
 	var errs []error
-	for _, name := range []string{Evidence, Events, TokenKey, Parity} {
+	for _, name := range Names {
 		from := filepath.Join(legacy, name)
 		if _, err := os.Lstat(from); err != nil {
 			continue

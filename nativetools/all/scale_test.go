@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
@@ -272,4 +274,48 @@ func checkScaleOutput(tb testing.TB, name string, out tool.Output) {
 		msg = out.Error.Code + ": " + out.Error.Message
 	}
 	tb.Fatalf("%s on a generated workspace: %s", name, msg)
+}
+
+// BenchmarkShadowCopy measures what a shadow-routed call pays before its native run: the
+// kernel's copy of the workspace (compare.CopyTree, every file, .git included) at 1× and
+// 16×, beside parity's lane copy, which shares git's immutable object files by hard link
+// (compare.CopyTreeSharingObjects; the kernel does not use it: a shadow could write
+// through a shared inode into the served repository).
+func BenchmarkShadowCopy(b *testing.B) {
+	for _, scale := range []int{1, 16} {
+		for _, mode := range []string{"copy", "share-objects"} {
+			b.Run(fmt.Sprintf("%dx/%s", scale, mode), func(b *testing.B) {
+				if scale > 1 && testing.Short() {
+					b.Skip("-short: the 16× workspace is slow to write")
+				}
+				m := generated(b, scale)
+				// The generated repository keeps git's automatic maintenance on: a
+				// detached `git gc --auto` may still be packing its objects, and a copy
+				// made meanwhile meets files that vanish. Wait while gc.pid says it runs.
+				for {
+					if _, err := os.Stat(filepath.Join(m.Dir, ".git", "gc.pid")); err != nil {
+						break
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+				copyTree := compare.CopyTree
+				if mode == "share-objects" {
+					copyTree = compare.CopyTreeSharingObjects
+				}
+				dst := b.TempDir()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					to := filepath.Join(dst, strconv.Itoa(i))
+					if err := copyTree(m.Dir, to, nil); err != nil {
+						b.Fatal(err)
+					}
+					b.StopTimer()
+					if err := os.RemoveAll(to); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+			})
+		}
+	}
 }

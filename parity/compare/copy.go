@@ -108,6 +108,8 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
+	// io.Copy between two files is copy_file_range(2), which XFS and Btrfs answer by
+	// sharing the extents (a reflink) and other file systems by copying in the kernel.
 	if _, err := io.Copy(out, in); err != nil {
 		out.Close()
 		return fmt.Errorf("copy %s: %w", src, err)

@@ -106,6 +106,9 @@ type Options struct {
 	// ParityCommand is the command line that runs parity here, which the text report
 	// names when there are no results (default "cmdbridge parity").
 	ParityCommand string
+	// Shadows, when set, is a served workspace's record of shadow runs: each tool's
+	// runs, matches, last mismatch and what the promotion rule says of it.
+	Shadows *Shadows
 }
 
 // Report is the status of every tool. Its JSON form (fields in this order) is the
@@ -126,6 +129,8 @@ type Report struct {
 	Totals        Totals       `json:"totals"`
 	Tools         []ToolStatus `json:"tools"`
 	MigrateNext   []Candidate  `json:"migrate_next"`
+	// Shadow is present when the report read a workspace's shadow runs (Options.Shadows).
+	Shadow *ShadowReport `json:"shadow,omitempty"`
 	// ParityCommand is Options.ParityCommand (not part of the JSON form).
 	ParityCommand string `json:"-"`
 }
@@ -208,6 +213,8 @@ type ToolStatus struct {
 	Tier string `json:"tier"`
 	// Warnings are the tool spec's warnings (docs/schemas.md); absent when it has none.
 	Warnings []string `json:"warnings,omitempty"`
+	// Shadow is the tool's shadow record (Options.Shadows); absent when it has none.
+	Shadow *ShadowStatus `json:"shadow,omitempty"`
 }
 
 // ScriptDir is where corpus scripts live, relative to the repository.
@@ -285,6 +292,7 @@ func Build(opts Options) (Report, error) {
 			}
 		}
 		st.Stage = stage(t, st.Parity)
+		st.Shadow = shadowStatus(t.Name, t.Route, opts.Shadows)
 		rep.Tools = append(rep.Tools, st)
 	}
 	sort.Slice(rep.Tools, func(i, j int) bool { return rep.Tools[i].Name < rep.Tools[j].Name })
@@ -295,6 +303,7 @@ func Build(opts Options) (Report, error) {
 	}
 	sort.Strings(rep.Results.UnknownTools)
 	rep.Totals = totals(rep.Tools)
+	rep.Shadow = shadowReport(opts.Shadows, rep.Tools)
 	rep.ParityCommand = opts.ParityCommand
 	if rep.ParityCommand == "" {
 		rep.ParityCommand = "cmdbridge parity"

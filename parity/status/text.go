@@ -76,6 +76,7 @@ func WriteText(w io.Writer, r Report) error {
 		}
 	}
 	writeMigrateNext(&b, r.MigrateNext, 5)
+	writeShadows(&b, r)
 	t := r.Totals
 	fmt.Fprintf(&b, "parity: %d pass, %d fail, %d error, %d in progress, %d none\n",
 		t.Parity.Pass, t.Parity.Fail, t.Parity.Error, t.Parity.InProgress, t.Parity.None)

@@ -12,6 +12,8 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -30,6 +32,7 @@ func statusCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (and print no table)"},
 			&ucli.StringFlag{Name: "results", Usage: "parity results `FILE` (default: parity/last.json in the state directory of <dir>)"},
 			&ucli.StringFlag{Name: "dir", Usage: "repository `DIR` holding testdata/script (default: the current directory)"},
+			&ucli.StringFlag{Name: "workspace", Usage: "also report the shadow runs recorded in the evidence of the served workspace `WS`, and which tools its shadow_promotion rule (config.yaml; default 200 matches, 0 mismatches) says to route native"},
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
@@ -91,13 +94,22 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 	}
 	defer os.RemoveAll(scratch)
 	host := hostOf(c)
-	k, err := kernel.New(kernel.Config{
+	kcfg := kernel.Config{
 		Workspace: scratch,
 		Pack:      host.Pack,
 		Commands:  host.Commands,
 		Native:    host.Native,
 		Evidence:  kernel.EvidenceConfig{Dir: filepath.Join(scratch, "evidence")},
-	})
+	}
+	var shadows *status.Shadows
+	if ws := c.String("workspace"); ws != "" {
+		// The served workspace's routes (its shadow routes above all) are the ones
+		// its shadow runs were made under.
+		if shadows, kcfg.Routes, err = shadowsOf(ws); err != nil {
+			return status.Options{}, err
+		}
+	}
+	k, err := kernel.New(kcfg)
 	if err != nil {
 		return status.Options{}, err
 	}
@@ -106,7 +118,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		cmd, _ := host.Commands.Lookup(name)
 		return cmd.Tier
 	}
-	opts := status.Options{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host), Program: host.Program}
+	opts := status.Options{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host), Program: host.Program, Shadows: shadows}
 	legacyOpts := adapter.Options{Binary: subprocessBinary(c), InProcess: host.InProcess}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
@@ -150,4 +162,41 @@ func parityCommand(host Host) string {
 		}
 	}
 	return devRun(host, "parity")
+}
+
+// shadowsOf reads the shadow runs of the served workspace ws from its evidence log
+// (evidence.dir of its config.yaml, else the state directory's), its promotion rule and
+// its routes.
+func shadowsOf(ws string) (*status.Shadows, map[string]string, error) {
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
+		return nil, nil, fmt.Errorf("--workspace %s: not a directory (the served workspace whose shadow runs to report)", ws)
+	}
+	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := statedir.Find(ws, os.LookupEnv)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir := d.Path(statedir.Evidence)
+	if fc.Evidence != nil && fc.Evidence.Dir != "" {
+		dir = fc.Evidence.Dir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(ws, dir)
+		}
+	}
+	tallies, verified, err := evidence.ShadowSummary(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &status.Shadows{Workspace: ws, Tallies: tallies, Verified: verified}
+	if p := fc.ShadowPromotion; p != nil {
+		s.Rule = status.Promotion{Matches: p.Matches, MaxMismatches: p.MaxMismatches}
+	}
+	return s, fc.Routes, nil
 }
