@@ -52,6 +52,13 @@ func TestShadowVerdicts(t *testing.T) {
 		assert.Contains(t, text.String(), want)
 	}
 
+	var page strings.Builder
+	require.NoError(t, status.WriteHTML(&page, rep))
+	for _, want := range []string{`id="shadow"`, "<code>a:ready</code>", "<strong>promote</strong>",
+		"last mismatch 2026-03-01T10:00:00Z", "adapter/native changed x: adapter 1, native 2"} {
+		assert.Contains(t, page.String(), want)
+	}
+
 	rep = build(false)
 	assert.Empty(t, rep.Shadow.Promote, "nothing is decided on a log that does not verify")
 	text.Reset()
