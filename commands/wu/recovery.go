@@ -3,14 +3,11 @@ package wu
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 // Issue codes of spec §3.1 wu:recover, shared with wu:status, wu:repair and state:doctor.
@@ -58,17 +55,8 @@ type wuFacts struct {
 func factsOf(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog, w *delivery.WU) wuFacts {
 	f := wuFacts{Policy: lockPolicy(ws, w.Lane), Stamp: delivery.StampExists(ws.Root, w.ID)}
 	f.EventState, f.HasEvents = log.State(w.ID)
-	f.Worktree = w.WorktreePath
-	if f.Worktree == "" {
-		f.Worktree = ws.WorktreePath(w.Lane, w.ID)
-	}
-	if fi, err := os.Stat(ws.Abs(f.Worktree)); err == nil && fi.IsDir() {
-		f.WorktreeExists = true
-	}
-	f.Branch = w.ClaimedBranch
-	if f.Branch == "" {
-		f.Branch = ws.LaneBranch(w.Lane, w.ID)
-	}
+	f.Worktree, f.WorktreeExists = ops.WUWorktree(ws, w)
+	f.Branch = ops.WUBranch(ws, w)
 	if lk, err := lanelock.Read(ws.Root, w.Lane); err == nil && lk != nil {
 		f.Lock = lk
 		rt := c.Runtime()
@@ -126,87 +114,18 @@ func diagnoseWU(w *delivery.WU, f wuFacts) []wuIssue {
 	return out
 }
 
-// registeredWorktree reports whether the root-relative dir is a registered git worktree of
-// the repository at root.
+// registeredWorktree is ops.RegisteredWorktree.
 func registeredWorktree(ctx context.Context, g *delivery.Git, root, rel string) bool {
-	list, err := g.WorktreeList(ctx)
-	if err != nil {
-		return false
-	}
-	want := canonicalPath(filepath.Join(root, filepath.FromSlash(rel)))
-	for _, wt := range list {
-		if canonicalPath(wt.Path) == want {
-			return true
-		}
-	}
-	return false
+	return ops.RegisteredWorktree(ctx, g, root, rel)
 }
 
-// canonicalPath resolves symlinks of the longest existing prefix, so paths git prints
-// (real paths) compare equal to paths built from the workspace root.
-func canonicalPath(p string) string {
-	p = filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	dir, base := filepath.Split(p)
-	if dir == "" || filepath.Clean(dir) == p {
-		return p
-	}
-	return filepath.Join(canonicalPath(filepath.Clean(dir)), base)
-}
+// canonicalPath is ops.CanonicalPath.
+func canonicalPath(p string) string { return ops.CanonicalPath(p) }
 
-// worktreeCleanup is what removing a done WU's leftovers did (wu:cleanup and wu:recover
-// --action cleanup).
-type worktreeCleanup struct {
-	WorktreeRemoved bool
-	BranchDeleted   bool
-	LockReleased    bool
-	Applied         []string
-}
-
-// cleanupDone removes the worktree of a done WU (a dirty one is DIRTY_WORKTREE unless
-// force), deletes its lane branch (a branch that is not merged is a warning, or deleted
-// anyway with force) and releases a lock held for it.
-func cleanupDone(c *convention.Call, ws *delivery.Workspace, w *delivery.WU, force bool) (worktreeCleanup, error) {
-	var res worktreeCleanup
-	ctx := c.Context()
-	f := factsOf(c, ws, &delivery.EventLog{}, w)
-	if delivery.InWorkTree(ctx, ws.Root) {
-		g := delivery.NewGit(ws.Root, c.Runtime())
-		if f.WorktreeExists && registeredWorktree(ctx, g, ws.Root, f.Worktree) {
-			if !force {
-				dirty, err := (&delivery.Git{Dir: ws.Abs(f.Worktree)}).Dirty(ctx)
-				if err != nil {
-					return res, err
-				}
-				if dirty {
-					return res, delivery.Errorf(tool.CodeDirtyWorktree, "worktree %s has uncommitted changes", f.Worktree).
-						WithDetails(map[string]any{"worktree_path": f.Worktree})
-				}
-			}
-			if err := g.WorktreeRemove(ctx, f.Worktree, force); err != nil {
-				return res, err
-			}
-			res.WorktreeRemoved = true
-			res.Applied = append(res.Applied, "worktree removed: "+f.Worktree)
-		}
-		if g.BranchExists(ctx, f.Branch) {
-			if err := g.BranchDelete(ctx, f.Branch, force); err != nil {
-				c.Warn("branch %s not deleted: %s", f.Branch, strings.TrimPrefix(delivery.AsError(err).Message, "git branch: "))
-			} else {
-				res.BranchDeleted = true
-				res.Applied = append(res.Applied, "branch deleted: "+f.Branch)
-			}
-		}
-	}
-	released, err := releaseLockFor(ws, w)
-	if err != nil {
-		return res, err
-	}
-	if released {
-		res.LockReleased = true
-		res.Applied = append(res.Applied, "lock released: "+delivery.LockRel(w.Lane))
-	}
-	return res, nil
+// cleanupDone is ops.CleanupDone with its warnings printed.
+func cleanupDone(c *convention.Call, ws *delivery.Workspace, w *delivery.WU, force bool) (ops.WorktreeCleanup, error) {
+	var notes ops.Notes
+	res, err := ops.CleanupDone(c.Context(), ws, c.Runtime(), &notes, w, force)
+	c.Notes(notes)
+	return res, err
 }

@@ -5,8 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -32,25 +31,10 @@ func wuCleanup(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	w, err := delivery.ReadWU(ws, c.Value("id"))
+	data, notes, err := ops.WUCleanup(c.Context(), ws, c.Runtime(), ops.WUCleanupInput{ID: c.Value("id")})
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	if w.NormStatus() != delivery.StatusDone {
-		return delivery.Errorf(tool.CodeInvalidTransition, "%s is %s: only a done WU can be cleaned up", w.ID, w.NormStatus())
-	}
-	res, err := cleanupDone(c, ws, w, false)
-	if err != nil {
-		return err
-	}
-	return c.Result("Cleaned up "+w.ID, wuCleanupData{ID: w.ID, WorktreeRemoved: res.WorktreeRemoved,
-		BranchDeleted: res.BranchDeleted, LockReleased: res.LockReleased})
-}
-
-// wuCleanupData is wu:cleanup's JSON data.
-type wuCleanupData struct {
-	ID              string `json:"id"`
-	WorktreeRemoved bool   `json:"worktree_removed"`
-	BranchDeleted   bool   `json:"branch_deleted"`
-	LockReleased    bool   `json:"lock_released"`
+	return c.Result(notes.Headline, data)
 }
