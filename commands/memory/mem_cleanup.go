@@ -1,13 +1,11 @@
 package memory
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -37,30 +35,18 @@ func memCleanup(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	if err := ws.Config.Check("software_delivery.memory.sessionTtl"); err != nil {
+	if err := ws.Config.Check(ops.MemCleanupKeys...); err != nil {
 		return err
 	}
-	opts := delivery.CleanupOptions{TTL: ws.Config.SessionTTL, SessionID: c.String("session-id"), DryRun: c.Bool("dry-run")}
+	in := ops.MemCleanupInput{SessionID: c.String("session-id"), DryRun: c.Bool("dry-run")}
 	if c.IsSet("ttl") {
-		opts.TTL, _ = convention.ParseDuration(c.Value("ttl"))
+		ttl, _ := convention.ParseDuration(c.Value("ttl"))
+		in.TTL = &ttl
 	}
-	// Report the lines cleanup will keep verbatim because it cannot read them.
-	if _, err := loadMemory(c, ws); err != nil {
-		return err
-	}
-	removed, kept, before, after, err := delivery.CleanupMemory(ws, c.Runtime(), opts)
+	data, notes, err := ops.MemCleanup(c.Context(), ws, c.Runtime(), in)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return c.Result(fmt.Sprintf("Removed %d node(s), kept %d (%d → %d bytes)", len(removed), kept, before, after),
-		memCleanupData{Removed: removed, Kept: kept, BytesBefore: before, BytesAfter: after, DryRun: opts.DryRun})
-}
-
-// memCleanupData is mem:cleanup's JSON data.
-type memCleanupData struct {
-	Removed     []string `json:"removed"`
-	Kept        int      `json:"kept"`
-	BytesBefore int64    `json:"bytes_before"`
-	BytesAfter  int64    `json:"bytes_after"`
-	DryRun      bool     `json:"dry_run"`
+	return c.Result(notes.Headline, data)
 }

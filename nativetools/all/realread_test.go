@@ -53,6 +53,7 @@ var readCases = map[string]readCase{
 	"lane:health":             {input: fixed(`{}`)},
 	"mem:context":             {input: id(withMemory, `{"wu":%q}`)},
 	"mem:delete":              {input: fixed(`{"older_than":"30d","dry_run":true}`)},
+	"mem:cleanup":             {input: fixed(`{"dry_run":true}`)},
 	"mem:export":              {input: fixed(`{}`)},
 	"mem:inbox":               {input: fixed(`{"all":true}`)},
 	"mem:ready":               {input: id(withMemory, `{"wu":%q}`)},
