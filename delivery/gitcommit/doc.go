@@ -31,6 +31,10 @@
 // refuse or treat specially (directories, submodules, paths beyond a symbolic link,
 // ignored new files).
 //
+// The system configuration is read from /etc/gitconfig (GIT_CONFIG_SYSTEM when set,
+// none with GIT_CONFIG_NOSYSTEM), where Debian's and most distributions' git keep it; a git
+// built with another prefix reads its own file, which this package does not know of.
+//
 // Invariants:
 //   - Nothing is written before every Unsupported case has been ruled out, except
 //     loose objects (which git's own failed commands leave too).
