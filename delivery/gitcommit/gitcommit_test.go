@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery/gitcommit"
 )
 
@@ -41,28 +42,50 @@ func write(t *testing.T, dir, name, content string) {
 	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 }
 
-// newRepo is a repository with a few committed files and an identity.
+// newRepo is a repository with a few committed files and an identity: a copy of one
+// made by git once per test binary (a dozen git processes fewer per test).
 func newRepo(t *testing.T) string {
+	tree, err := baseRepo()
+	require.NoError(t, err)
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.name", "Ada Lovelace")
-	git(t, dir, "config", "user.email", "ada@example.com")
-	write(t, dir, "README.md", "hello\n")
-	write(t, dir, "docs/tasks/wu/WU-1.yaml", "id: WU-1\n")
-	write(t, dir, "docs/tasks/wu/WU-2.yaml", "id: WU-2\n")
-	write(t, dir, "gone/only.txt", "x\n")
-	write(t, dir, "a-b/x", "1\n")
-	write(t, dir, "a/x", "1\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	require.NoError(t, tree.Write(dir))
 	return dir
 }
 
+var baseRepo = sync.OnceValues(func() (*commandstest.Tree, error) {
+	dir, err := os.MkdirTemp("", "gitcommit-base-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	for name, content := range map[string]string{"README.md": "hello\n", "docs/tasks/wu/WU-1.yaml": "id: WU-1\n",
+		"docs/tasks/wu/WU-2.yaml": "id: WU-2\n", "gone/only.txt": "x\n", "a-b/x": "1\n", "a/x": "1\n"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "Ada Lovelace"},
+		{"config", "user.email", "ada@example.com"}, {"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(gitEnv(dir), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("git %v: %w: %s", args, err, out)
+		}
+	}
+	return commandstest.ReadTree(dir)
+})
+
 // twin copies a repository with everything in it.
 func twin(t *testing.T, dir string) string {
+	tree, err := commandstest.ReadTree(dir)
+	require.NoError(t, err)
 	dst := filepath.Join(t.TempDir(), "twin")
-	out, err := exec.Command("cp", "-a", dir, dst).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	require.NoError(t, tree.Write(dst))
 	return dst
 }
 
