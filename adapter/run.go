@@ -75,7 +75,7 @@ type run struct {
 	ctx   context.Context
 	label context.Context
 	id    string
-	base  int // runtime.NumGoroutine() before the main started
+	base  uint64 // goroutinesCreated() before the main started
 
 	done chan struct{}
 
@@ -334,7 +334,7 @@ func (l *lane) prepare(c legacy.Command, argv []string, opts *Options, ctx conte
 	if err := l.costume.put(l, r, argv, opts); err != nil {
 		return err
 	}
-	r.base = runtime.NumGoroutine()
+	r.base = goroutinesCreated()
 	return nil
 }
 

@@ -457,11 +457,18 @@ func wait(d time.Duration) func() {
 	}
 }
 
+// OnLeak, when set, runs in the leak command's main after it started its goroutine: a
+// test makes the host do something there (end one of its own goroutines).
+var OnLeak func()
+
 func newLeakApp() *cli.App {
 	app := baseApp("leak", "leave a goroutine running for a while (or until Release)")
 	app.Flags = append(app.Flags, &cli.DurationFlag{Name: "for", Value: 200 * time.Millisecond, Usage: "how long at most"})
 	app.Action = func(c *cli.Context) error {
 		go wait(c.Duration("for"))()
+		if OnLeak != nil {
+			OnLeak()
+		}
 		fmt.Println("started")
 		return nil
 	}
