@@ -315,7 +315,7 @@ func (r *Repo) Prepare(req Request) (*Plan, error) {
 	if len(p.msg) == 0 {
 		return nil, unsupported("an empty message")
 	}
-	if !utf8Valid(p.msg) {
+	if !utf8.Valid(p.msg) {
 		return nil, unsupported("a message that is not UTF-8")
 	}
 	indexPath := filepath.Join(r.gitDir, "index")
@@ -829,8 +829,6 @@ func cleanMessage(msg string) []byte {
 	}
 	return out.Bytes()
 }
-
-func utf8Valid(b []byte) bool { return utf8.Valid(b) }
 
 // autoMaintenance runs `git maintenance run --auto` when git commit would: unless
 // maintenance.auto or gc.auto say no, when objects/17 holds more than gc.auto/256 loose

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -254,17 +254,17 @@ func (x *Index) Verify() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	bad := slices.Clone(x.checked)
-	for _, rel := range sortedKeys(x.files) {
+	for _, rel := range slices.Sorted(maps.Keys(x.files)) {
 		if x.changedInPlace(rel, x.files[rel]) {
 			bad = append(bad, rel)
 		}
 	}
-	for _, rel := range sortedKeys(x.dirs) {
+	for _, rel := range slices.Sorted(maps.Keys(x.dirs)) {
 		if e := x.dirs[rel]; e.exists && e.derive != nil && !reflect.DeepEqual(e.derive(e.names), e.val) {
 			bad = append(bad, rel+"/")
 		}
 	}
-	for _, key := range sortedKeys(x.joins) {
+	for _, key := range slices.Sorted(maps.Keys(x.joins)) {
 		if j := x.joins[key]; j.build != nil && !reflect.DeepEqual(j.build(), j.val) {
 			bad = append(bad, key)
 		}
@@ -286,15 +286,6 @@ func (x *Index) changedInPlace(rel string, e *entry) bool {
 	v, err := e.parse(e.data)
 	x.files[rel] = e
 	return err != nil || !reflect.DeepEqual(v, e.val)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func (x *Index) abs(rel string) string { return filepath.Join(x.root, filepath.FromSlash(rel)) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -36,8 +36,8 @@ func TestShadowToPromotion(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, kernel.ConfigFile), []byte(
 		"routes: {wu:edit: shadow, config:set: shadow, wu:unblock: shadow}\nshadow_promotion: {matches: 3, max_mismatches: 0}\n"), 0o644))
-	gitIn(t, ws, "add", kernel.ConfigFile)
-	gitIn(t, ws, "-c", "user.name=m", "-c", "user.email=m@example.com", "commit", "-q", "-m", "cmdbridge: shadow the writers")
+	nativetest.Git(t, ws, "add", kernel.ConfigFile)
+	nativetest.Git(t, ws, "-c", "user.name=m", "-c", "user.email=m@example.com", "commit", "-q", "-m", "cmdbridge: shadow the writers")
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
 	require.NoError(t, err)
 	cfg := kernel.Config{Workspace: ws, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
@@ -85,17 +85,4 @@ func TestShadowToPromotion(t *testing.T) {
 		}
 		assert.Equal(t, 3, tl.Shadow.Matches, tl.Name)
 	}
-}
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = cmd.Environ()
-	for k, v := range benchEnv {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "git %v: %s", args, out)
-	return string(out)
 }
