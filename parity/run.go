@@ -74,6 +74,12 @@ type Options struct {
 	// command's adapter lane runs on the subprocess lane whenever Binary is set; a
 	// command whose tier is subprocess always does (LaneResult.Routed says why).
 	InProcess bool
+	// Skip, when set, names what of the workspace no lane gets (slash-separated paths
+	// relative to it; a skipped directory is not entered): it is not copied or synced to
+	// the lanes, and the call's changes are counted without it. The script suite skips a
+	// script's goldens (want/), which no call reads. What a lane writes there is still
+	// seen and compared.
+	Skip func(rel string) bool
 	// OnLane, when set, is called as each lane starts, with the lane and whether it
 	// runs in this process: a host records it so that a lane that ends the process
 	// (a command's os.Exit) is named afterwards.
@@ -197,7 +203,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	if err != nil {
 		return nil, fmt.Errorf("parity %s: workspace: %w", toolName, err)
 	}
-	before, err := Snapshot(ws)
+	before, err := compare.SnapshotSkip(ws, opts.Skip)
 	if err != nil {
 		return nil, fmt.Errorf("parity %s: %w", toolName, err)
 	}
@@ -212,13 +218,13 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 		dirs[l] = filepath.Join(scratch, l)
 		if l == LaneWarm {
 			dirs[l] = opts.Warm.Dir
-			if err := SyncTree(ws, dirs[l]); err != nil {
+			if err := SyncTree(ws, dirs[l], opts.Skip); err != nil {
 				return nil, fmt.Errorf("parity %s: sync workspace for the warm native lane: %w", toolName, err)
 			}
 			norm.Work = append(norm.Work, dirs[l])
 			continue
 		}
-		if err := compare.CopyTreeSharingObjects(ws, dirs[l], nil); err != nil {
+		if err := compare.CopyTreeSharingObjects(ws, dirs[l], opts.Skip); err != nil {
 			return nil, fmt.Errorf("parity %s: copy workspace for lane %s: %w", toolName, l, err)
 		}
 		norm.Work = append(norm.Work, dirs[l])

@@ -28,12 +28,12 @@ type Warm struct {
 	Dir string
 }
 
-// SyncTree makes dst hold what CopyTree(src, dst, nil) would create, changing only what
+// SyncTree makes dst hold what CopyTree(src, dst, skip) would create, changing only what
 // differs: files whose content or mode differ are rewritten in place (same inode, so a
 // cache validated by signature sees an in-place edit, maybe of the same size), missing
 // entries are created, entries src lacks are removed. Worktree links are rewritten from
 // src to dst as CopyTree does.
-func SyncTree(src, dst string) error {
+func SyncTree(src, dst string, skip func(rel string) bool) error {
 	keep := map[string]bool{}
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -42,6 +42,12 @@ func SyncTree(src, dst string) error {
 		rel, err := filepath.Rel(src, path)
 		if err != nil {
 			return err
+		}
+		if skip != nil && rel != "." && skip(filepath.ToSlash(rel)) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		target := filepath.Join(dst, rel)
 		info, err := d.Info()

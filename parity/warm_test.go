@@ -30,14 +30,14 @@ func TestSyncTreeMatchesACopyAndKeepsWhatDidNotChange(t *testing.T) {
 	put("d/b.yaml", "b\n")
 	put("gone/c.yaml", "c\n")
 	require.NoError(t, os.Symlink("a.yaml", filepath.Join(src, "link")))
-	require.NoError(t, parity.SyncTree(src, dst))
+	require.NoError(t, parity.SyncTree(src, dst, nil))
 	kept, edited := inode(t, filepath.Join(dst, "d/b.yaml")), inode(t, filepath.Join(dst, "a.yaml"))
 
 	put("a.yaml", "status: done \n") // same size
 	put("new.yaml", "n\n")
 	require.NoError(t, os.RemoveAll(filepath.Join(src, "gone")))
 	require.NoError(t, os.Chmod(filepath.Join(src, "d/b.yaml"), 0o600))
-	require.NoError(t, parity.SyncTree(src, dst))
+	require.NoError(t, parity.SyncTree(src, dst, nil))
 	require.NoError(t, parity.CopyTree(src, ref, nil))
 
 	got, err := parity.Snapshot(dst)

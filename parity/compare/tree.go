@@ -61,7 +61,11 @@ func skipDir(name string) bool { return name == ".git" || name == ".cmdbridge" }
 // ".git:branches", ".git:log" (subject and changed paths of each commit
 // reachable from HEAD, newest first), ".git:status" (porcelain status) and
 // ".git:worktrees" (paths of linked worktrees).
-func Snapshot(dir string) (Tree, error) {
+func Snapshot(dir string) (Tree, error) { return SnapshotSkip(dir, nil) }
+
+// SnapshotSkip is Snapshot leaving out what skip names (slash-separated paths relative to
+// dir; a skipped directory is not entered), as CopyTree's skip does.
+func SnapshotSkip(dir string, skip func(rel string) bool) (Tree, error) {
 	t := Tree{}
 	gitRoot := false
 	var skipped []string
@@ -77,6 +81,12 @@ func Snapshot(dir string) (Tree, error) {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
+		if skip != nil && skip(rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if skipDir(d.Name()) {
 			if rel == ".git" {
 				gitRoot = true
