@@ -141,3 +141,43 @@ func TestRunNeedsTwoLanes(t *testing.T) {
 	_, err = parity.Run(context.Background(), "no:such", nil, parity.Options{Workspace: workspace(t), Commands: commands.Default, Binary: "x"})
 	assert.ErrorContains(t, err, "0 lane(s)")
 }
+
+// TestRunSkipKeepsPathsFromTheLanes: what Options.Skip names is not copied to any lane
+// (the tool sees no want/), not counted as removed by the call, and a lane that writes
+// there anyway is still a difference.
+func TestRunSkipKeepsPathsFromTheLanes(t *testing.T) {
+	run := func(t *testing.T, mutate func(*tool.Env, map[string]any)) *parity.Report {
+		t.Helper()
+		reg := native.NewRegistry()
+		require.NoError(t, reg.Add(configGet(mutate)))
+		ws := workspace(t)
+		require.NoError(t, os.MkdirAll(filepath.Join(ws, "want"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(ws, "want", "out.json"), []byte("{}\n"), 0o644))
+		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Options{
+			Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
+			Lanes: []string{parity.LaneSubprocess, parity.LaneNative}, Skip: func(rel string) bool { return rel == "want" },
+		})
+		require.NoError(t, err)
+		return rep
+	}
+
+	sawGoldens := false
+	rep := run(t, func(env *tool.Env, _ map[string]any) {
+		_, err := os.Stat(filepath.Join(env.Dir, "want"))
+		sawGoldens = err == nil
+	})
+	assert.False(t, sawGoldens, "the native lane's copy has no want/")
+	assert.True(t, rep.OK(), rep.String())
+	assert.Contains(t, string(rep.Common), `"files": []`, "want/ is not reported as removed")
+
+	rep = run(t, func(env *tool.Env, _ map[string]any) {
+		_ = os.MkdirAll(filepath.Join(env.Dir, "want"), 0o755)
+		_ = os.WriteFile(filepath.Join(env.Dir, "want", "out.json"), []byte("forged\n"), 0o644)
+	})
+	require.False(t, rep.OK(), "a write into a skipped path is still compared")
+	var paths []string
+	for _, d := range rep.Diffs {
+		paths = append(paths, d.Path)
+	}
+	assert.Contains(t, paths, "want/out.json", rep.String())
+}
