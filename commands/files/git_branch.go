@@ -1,13 +1,12 @@
 package files
 
 import (
-	"strings"
-
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -35,70 +34,19 @@ func newGitBranchApp() *cli.App {
 }
 
 func gitBranch(c *convention.Call) error {
-	dir, _, err := rootOrCwd(c)
+	dir, err := c.Dir()
 	if err != nil {
 		return err
 	}
-	cur, err := git(c.Context(), dir, nil, "branch", "--show-current")
-	if err != nil {
-		return err
-	}
-	current := strings.TrimSpace(string(cur))
-	refs := []string{"refs/heads"}
-	switch {
-	case c.Bool("remotes"):
-		refs = []string{"refs/remotes"}
-	case c.Bool("all"):
-		refs = append(refs, "refs/remotes")
-	}
-	args := []string{"for-each-ref", "--format=%(refname)%00%(symref)"}
+	in := ops.GitBranchInput{All: c.Bool("all"), Remotes: c.Bool("remotes"), ShowCurrent: c.Bool("show-current")}
 	if c.IsSet("contains") {
-		// One word: git reads what follows "--contains=" as its value, never as an option.
-		args = append(args, "--contains="+c.String("contains"))
+		contains := c.String("contains")
+		in.Contains = &contains
 	}
-	out, err := git(c.Context(), dir, nil, append(args, refs...)...)
+	data, notes, err := ops.GitBranch(c.Context(), dir, c.LookupEnv, in)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	data := gitBranchData{Branches: []gitBranchItem{}}
-	if current != "" {
-		data.Current = &current
-	}
-	var text strings.Builder
-	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
-		ref, symref, _ := strings.Cut(line, "\x00")
-		if ref == "" || symref != "" {
-			continue // origin/HEAD and other symbolic refs are aliases, not branches
-		}
-		b := gitBranchItem{Name: strings.TrimPrefix(ref, "refs/heads/")}
-		if name, ok := strings.CutPrefix(ref, "refs/remotes/"); ok {
-			b.Name, b.Remote = name, true
-		}
-		b.Current = !b.Remote && b.Name == current
-		data.Branches = append(data.Branches, b)
-		prefix := "  "
-		if b.Current {
-			prefix = "* "
-		}
-		text.WriteString(prefix + b.Name + "\n")
-	}
-	if c.Bool("show-current") {
-		text.Reset()
-		if current != "" {
-			text.WriteString(current + "\n")
-		}
-	}
-	return c.Print(text.String(), data)
-}
-
-// gitBranchData is git:branch's JSON data; current is null on a detached HEAD.
-type gitBranchData struct {
-	Current  *string         `json:"current"`
-	Branches []gitBranchItem `json:"branches"`
-}
-
-type gitBranchItem struct {
-	Name    string `json:"name"`
-	Current bool   `json:"current"`
-	Remote  bool   `json:"remote"`
+	return c.Print(notes.Text, data)
 }

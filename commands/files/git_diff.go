@@ -1,12 +1,11 @@
 package files
 
 import (
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -34,62 +33,19 @@ func newGitDiffApp() *cli.App {
 }
 
 func gitDiff(c *convention.Call) error {
-	dir, _, err := rootOrCwd(c)
+	dir, err := c.Dir()
 	if err != nil {
 		return err
 	}
-	args := []string{"diff", "--no-color", "--no-ext-diff"}
-	if c.Bool("staged") {
-		args = append(args, "--cached")
-	}
-	switch {
-	case c.Bool("name-only"):
-		args = append(args, "--name-only")
-	case c.Bool("stat"):
-		args = append(args, "--stat")
-	}
-	data := gitDiffData{Staged: c.Bool("staged")}
-	// --end-of-options: the ref is a revision, never an option (--output=FILE would
-	// have git write FILE), whatever reaches the command.
-	args = append(args, "--end-of-options")
-	if ref := c.Arg("ref"); ref != "" {
-		data.Ref = &ref
-		args = append(args, ref)
-	}
-	args = append(args, "--")
+	in := ops.GitDiffInput{Staged: c.Bool("staged"), NameOnly: c.Bool("name-only"), Stat: c.Bool("stat"), Ref: c.Arg("ref")}
 	if c.IsSet("path") {
-		_, rel, err := confine(c, c.String("path"), false)
-		if err != nil {
-			return err
-		}
-		args = append(args, rel)
+		path := c.String("path")
+		in.Path = &path
 	}
-	// A scratch index: porcelain diff would otherwise write the refreshed index back.
-	out, err := gitScratchIndex(c.Context(), dir, args...)
+	data, notes, err := ops.GitDiff(c.Context(), dir, c.LookupEnv, in)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	if c.Bool("name-only") {
-		files := []string{}
-		if s := strings.TrimSuffix(string(out), "\n"); s != "" {
-			files = strings.Split(s, "\n")
-		}
-		return c.Print(string(out), gitDiffFiles{Ref: data.Ref, Staged: data.Staged, Files: files})
-	}
-	data.Diff = string(out)
-	return c.Print(data.Diff, data)
-}
-
-// gitDiffData is git:diff's JSON data; ref is null without a positional.
-type gitDiffData struct {
-	Ref    *string `json:"ref"`
-	Staged bool    `json:"staged"`
-	Diff   string  `json:"diff"`
-}
-
-// gitDiffFiles is git:diff's JSON data with --name-only.
-type gitDiffFiles struct {
-	Ref    *string  `json:"ref"`
-	Staged bool     `json:"staged"`
-	Files  []string `json:"files"`
+	return c.Print(notes.Text, data)
 }

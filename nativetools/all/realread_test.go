@@ -47,6 +47,9 @@ var readCases = map[string]readCase{
 		return fmt.Sprintf(`{"path":%q}`, path.Join(m.WUDir, m.Done[0]+".yaml"))
 	}},
 	"flow:bottlenecks":        {input: fixed(`{}`)},
+	"git:branch":              {input: fixed(`{}`)},
+	"git:diff":                {input: fixed(`{"ref":"HEAD"}`)},
+	"git:log":                 {input: fixed(`{"max_count":100}`)},
 	"flow:report":             {input: fixed(`{}`)},
 	"initiative:list":         {input: fixed(`{}`)},
 	"initiative:status":       {input: id(midInitiative, `{"id":%q}`)},
