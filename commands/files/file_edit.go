@@ -1,18 +1,11 @@
 package files
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -38,50 +31,15 @@ func newFileEditApp() *cli.App {
 }
 
 func fileEdit(c *convention.Call) error {
-	oldS, newS := []byte(c.String("old-string")), []byte(c.String("new-string"))
-	if len(oldS) == 0 {
-		return c.Failf(tool.CodeValidation, "--old-string must not be empty")
-	}
-	if bytes.Equal(oldS, newS) {
-		return c.Failf(tool.CodeValidation, "--old-string and --new-string are the same")
-	}
-	root, rel, err := confineRoot(c, c.String("path"), true)
+	dir, err := c.Dir()
 	if err != nil {
 		return err
 	}
-	defer root.Close()
-	data, err := root.ReadFile(rel)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return c.Failf(tool.CodeNotFound, "file %s not found", rel)
-	case err != nil && isDir(root, rel):
-		return c.Failf(tool.CodeValidation, "%s is a directory", rel)
-	case err != nil:
-		return delivery.RootError("read", rel, err)
+	data, notes, err := ops.FileEdit(c.Context(), dir, c.LookupEnv, ops.FileEditInput{Path: c.String("path"),
+		Old: c.String("old-string"), New: c.String("new-string"), ReplaceAll: c.Bool("replace-all")})
+	c.Notes(notes)
+	if err != nil {
+		return err
 	}
-	count := bytes.Count(data, oldS)
-	switch {
-	case count == 0:
-		return c.Failf(tool.CodeNotFound, "--old-string not found in %s", rel)
-	case count > 1 && !c.Bool("replace-all"):
-		return c.Fail(tool.CodeNotUnique,
-			fmt.Sprintf("--old-string occurs %d times in %s; use --replace-all or a longer string", count, rel),
-			map[string]any{"count": count})
-	}
-	if err := delivery.WriteFileAtomicIn(root, rel, bytes.ReplaceAll(data, oldS, newS), 0o644); err != nil {
-		return delivery.RootError("write", rel, err)
-	}
-	return c.Result(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, rel),
-		fileEditData{Path: rel, Replacements: count})
-}
-
-func isDir(root *os.Root, rel string) bool {
-	fi, err := root.Stat(rel)
-	return err == nil && fi.IsDir()
-}
-
-// fileEditData is file:edit's JSON data.
-type fileEditData struct {
-	Path         string `json:"path"`
-	Replacements int    `json:"replacements"`
+	return c.Result(notes.Headline, data)
 }
