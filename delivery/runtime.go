@@ -30,7 +30,7 @@ var Initialisms = []string{"wu"}
 
 // ScriptPassEnv are the corpus's other variables a parity script may set for its calls
 // (parity.Suite.PassEnv).
-var ScriptPassEnv = []string{"DELIVERY_WORKSPACE", "STALE_LOCK_THRESHOLD_HOURS"}
+var ScriptPassEnv = []string{"DELIVERY_WORKSPACE", "STALE_LOCK_THRESHOLD_HOURS", "LUMENFLOW_AGENT_CAPABILITIES", "LUMENFLOW_AGENT_VERSION", "HOSTNAME"}
 
 // Formats of spec §1.14.
 const (

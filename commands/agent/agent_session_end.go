@@ -1,13 +1,11 @@
 package agent
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -30,29 +28,13 @@ func agentSessionEnd(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	s, err := delivery.ReadSession(ws.Root)
+	data, notes, err := ops.AgentSessionEnd(c.Context(), ws, c.Runtime())
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	if s == nil {
-		// Ending twice is not an error: the goal (no active session) already holds.
-		return c.Print("No active session.\n", sessionEndData{Ended: false})
+	if !data.Ended {
+		return c.Print(notes.Text, data)
 	}
-	if _, err := delivery.RemoveSession(ws.Root); err != nil {
-		return err
-	}
-	return c.Result(fmt.Sprintf("Session %s ended for %s: %d incident(s), %d major", s.SessionID, s.WUID, s.IncidentsLogged, s.IncidentsMajor),
-		sessionEndData{Ended: true, Session: &endedSession{Session: s, Completed: c.Runtime().NowString()}})
-}
-
-// sessionEndData is agent:session-end's JSON data.
-type sessionEndData struct {
-	Ended   bool          `json:"ended"`
-	Session *endedSession `json:"session"`
-}
-
-// endedSession is the final session report: the file's fields, then completed.
-type endedSession struct {
-	*delivery.Session
-	Completed string `json:"completed"`
+	return c.Result(notes.Headline, data)
 }
