@@ -5,6 +5,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -29,44 +30,17 @@ func newWUProtoApp() *cli.App {
 	})
 }
 
-// Fixed values of a prototype WU (spec §3.1 wu:proto).
-const (
-	protoAcceptance = "Prototype demonstrates concept"
-	protoNotes      = "Prototype WU - relaxed validation applies"
-)
-
 func wuProto(c *convention.Call) error {
 	ws, err := openWorkspace(c)
 	if err != nil {
 		return err
 	}
-	created, err := createWU(c, ws, createInput{Lane: c.String("lane"), Title: c.String("title"),
-		Description: c.String("description"), Type: "prototype", Priority: "P3", Exposure: "backend-only",
-		Acceptance: []string{protoAcceptance}, CodePaths: c.Strings("code-paths"), Labels: c.Strings("labels"),
-		Notes: protoNotes})
+	data, notes, err := ops.WUProto(c.Context(), ws, c.Runtime(), ops.WUProtoInput{Lane: c.String("lane"),
+		Title: c.String("title"), Description: c.String("description"), CodePaths: c.Strings("code-paths"),
+		Labels: c.Strings("labels"), BranchOnly: c.Bool("branch-only")})
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	// If the claim fails the created WU stays ready and the claim's error is the result.
-	claimed, err := claimWU(c, ws, claimInput{ID: created.WU.ID, Lane: created.WU.Lane, BranchOnly: c.Bool("branch-only")})
-	if err != nil {
-		return err
-	}
-	return c.Result("Created and claimed "+created.WU.ID+": "+created.WU.Title, wuProtoData{ID: created.WU.ID,
-		Path: created.WU.Path, Lane: created.WU.Lane, WorktreePath: claimed.WorktreePath, Branch: claimed.Branch,
-		CreateCommit: created.Commit, Commit: claimed.Commit})
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }
-
-// wuProtoData is wu:proto's JSON data: the create step's commit and the claim's.
-type wuProtoData struct {
-	ID           string             `json:"id"`
-	Path         string             `json:"path"`
-	Lane         string             `json:"lane"`
-	WorktreePath *string            `json:"worktree_path"`
-	Branch       *string            `json:"branch"`
-	CreateCommit *convention.Commit `json:"create_commit"`
-	Commit       *convention.Commit `json:"commit"`
-}
-
-// Committed gives rule R4 the claim commit (the create commit is listed in the JSON).
-func (d wuProtoData) Committed() *convention.Commit { return d.Commit }
