@@ -60,6 +60,7 @@ var readCases = map[string]readCase{
 	"mem:export":              {input: fixed(`{}`)},
 	"mem:inbox":               {input: fixed(`{"all":true}`)},
 	"mem:ready":               {input: id(withMemory, `{"wu":%q}`)},
+	"mem:recover":             {input: id(withMemory, `{"wu":%q}`)},
 	"mem:summarize":           {input: id(withMemory, `{"wu":%q,"dry_run":true}`)},
 	"mem:triage":              {input: fixed(`{}`)},
 	"metrics":                 {input: fixed(`{}`)},
