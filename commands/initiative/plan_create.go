@@ -1,18 +1,12 @@
 package initiative
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -38,34 +32,10 @@ func planCreate(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	id, title := c.String("id"), c.String("title")
-	if _, err := resolvePlanTarget(ws, id); err != nil {
-		return err
-	}
-	rel := ws.PlanPath(id)
-	if _, err := os.Stat(ws.Abs(rel)); err == nil {
-		return c.Failf(tool.CodeAlreadyExists, "plan %s already exists", rel)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return delivery.Errorf(tool.CodeIOError, "stat %s: %w", rel, err)
-	}
-	if err := delivery.WritePlan(ws, rel, delivery.PlanTemplate(id, title, delivery.Date(c.Runtime().Now()))); err != nil {
-		return err
-	}
-	cm, err := c.Commit(ws, fmt.Sprintf("docs: create plan for %s - %s", lower(id), title), rel)
+	data, notes, err := ops.PlanCreate(c.Context(), ws, c.Runtime(), ops.PlanCreateInput{ID: c.String("id"), Title: c.String("title")})
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	return c.Result("Created plan "+rel,
-		planCreateData{ID: id, Path: rel, URI: delivery.PlanURI(path.Base(rel)), Commit: cm})
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }
-
-// planCreateData is plan:create's JSON data.
-type planCreateData struct {
-	ID     string             `json:"id"`
-	Path   string             `json:"path"`
-	URI    string             `json:"uri"`
-	Commit *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d planCreateData) Committed() *convention.Commit { return d.Commit }

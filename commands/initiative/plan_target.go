@@ -2,7 +2,7 @@ package initiative
 
 import (
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 // planTarget is the WU or initiative a plan id names; exactly one is set.
@@ -11,24 +11,8 @@ type planTarget struct {
 	initiative *delivery.Initiative
 }
 
-// resolvePlanTarget checks a plan --id: VALIDATION when it is neither WU-<n> nor
-// INIT-<id>, NOT_FOUND when that WU or initiative does not exist.
+// resolvePlanTarget is ops.ResolvePlanTarget for the plan commands still on the adapter.
 func resolvePlanTarget(ws *delivery.Workspace, id string) (planTarget, error) {
-	if !delivery.ValidPlanID(id) {
-		return planTarget{}, delivery.Errorf(tool.CodeValidation, "id %q is neither WU-<n> nor INIT-<id>", id)
-	}
-	if delivery.ValidWUID(id) {
-		w, err := delivery.ReadWU(ws, id)
-		return planTarget{wu: w}, err
-	}
-	all, err := delivery.ListInitiatives(ws)
-	if err != nil {
-		return planTarget{}, err
-	}
-	for _, in := range all {
-		if in.ID == id {
-			return planTarget{initiative: in}, nil
-		}
-	}
-	return planTarget{}, delivery.Errorf(tool.CodeNotFound, "initiative %s not found", id)
+	t, err := ops.ResolvePlanTarget(ws, id)
+	return planTarget{wu: t.WU, initiative: t.Initiative}, err
 }

@@ -1,0 +1,34 @@
+package ops
+
+import (
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// PlanTarget is the WU or initiative a plan id names; exactly one is set.
+type PlanTarget struct {
+	WU         *delivery.WU
+	Initiative *delivery.Initiative
+}
+
+// ResolvePlanTarget checks a plan id (the plan:* commands' --id): VALIDATION when it is
+// neither WU-<n> nor INIT-<id>, NOT_FOUND when that WU or initiative does not exist.
+func ResolvePlanTarget(ws *delivery.Workspace, id string) (PlanTarget, error) {
+	if !delivery.ValidPlanID(id) {
+		return PlanTarget{}, delivery.Errorf(tool.CodeValidation, "id %q is neither WU-<n> nor INIT-<id>", id)
+	}
+	if delivery.ValidWUID(id) {
+		w, err := delivery.ReadWU(ws, id)
+		return PlanTarget{WU: w}, err
+	}
+	all, err := delivery.ListInitiatives(ws)
+	if err != nil {
+		return PlanTarget{}, err
+	}
+	for _, in := range all {
+		if in.ID == id {
+			return PlanTarget{Initiative: in}, nil
+		}
+	}
+	return PlanTarget{}, delivery.Errorf(tool.CodeNotFound, "initiative %s not found", id)
+}
