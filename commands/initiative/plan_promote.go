@@ -1,14 +1,12 @@
 package initiative
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -35,42 +33,10 @@ func planPromote(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	id := c.String("id")
-	if !delivery.ValidPlanID(id) {
-		return c.Failf(tool.CodeValidation, "id %q is neither WU-<n> nor INIT-<id>", id)
-	}
-	rel := ws.PlanPath(id)
-	text, err := delivery.ReadPlan(ws, rel)
+	data, notes, err := ops.PlanPromote(c.Context(), ws, c.Runtime(), ops.PlanPromoteInput{ID: c.String("id"), Force: c.Bool("force")})
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	data := planPromoteData{ID: id, Path: rel}
-	if delivery.PlanApproved(text) {
-		return c.Result("Already approved", data)
-	}
-	if !c.Bool("force") {
-		if problems := delivery.PlanCompleteness(text); len(problems) > 0 {
-			return c.Fail(tool.CodeValidation, fmt.Sprintf("%s is not complete", rel), map[string]any{"errors": problems})
-		}
-	}
-	out, _ := delivery.PromotePlan(text, delivery.Date(c.Runtime().Now()))
-	if err := delivery.WritePlan(ws, rel, out); err != nil {
-		return err
-	}
-	data.Changed = true
-	if data.Commit, err = c.Commit(ws, fmt.Sprintf("docs: promote %s plan to approved", lower(id)), rel); err != nil {
-		return err
-	}
-	return c.Result("Promoted "+rel, data)
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }
-
-// planPromoteData is plan:promote's JSON data.
-type planPromoteData struct {
-	ID      string             `json:"id"`
-	Path    string             `json:"path"`
-	Changed bool               `json:"changed"`
-	Commit  *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d planPromoteData) Committed() *convention.Commit { return d.Commit }
