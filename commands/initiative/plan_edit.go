@@ -1,14 +1,12 @@
 package initiative
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -41,47 +39,18 @@ func planEdit(c *convention.Call) error {
 	if err != nil {
 		return err
 	}
-	id, section := c.String("id"), c.String("section")
-	if !delivery.ValidPlanID(id) {
-		return c.Failf(tool.CodeValidation, "id %q is neither WU-<n> nor INIT-<id>", id)
+	in := ops.PlanEditInput{ID: c.String("id"), Section: c.String("section")}
+	if c.IsSet("content") {
+		content := c.String("content")
+		in.Content = &content
+	} else {
+		add := c.String("append")
+		in.Append = &add
 	}
-	rel := ws.PlanPath(id)
-	text, err := delivery.ReadPlan(ws, rel)
+	data, notes, err := ops.PlanEdit(c.Context(), ws, c.Runtime(), in)
+	c.Notes(notes)
 	if err != nil {
 		return err
 	}
-	mode := "content"
-	var out string
-	if c.IsSet("content") {
-		out, err = delivery.ReplacePlanSection(text, section, c.String("content"))
-	} else {
-		mode = "append"
-		out, err = delivery.AppendPlanSection(text, section, c.String("append"))
-	}
-	if err != nil {
-		return delivery.Errorf(delivery.CodeOf(err), "%s: %s", rel, err.Error())
-	}
-	var cm *convention.Commit
-	if out != text {
-		if err := delivery.WritePlan(ws, rel, out); err != nil {
-			return err
-		}
-		if cm, err = c.Commit(ws, fmt.Sprintf("docs: update %s section in %s plan", section, lower(id)), rel); err != nil {
-			return err
-		}
-	}
-	return c.Result(fmt.Sprintf("Updated %s in %s", section, rel),
-		planEditData{ID: id, Path: rel, Section: section, Mode: mode, Commit: cm})
+	return c.OpsResult(notes.Headline, data, data.Commit, "")
 }
-
-// planEditData is plan:edit's JSON data.
-type planEditData struct {
-	ID      string             `json:"id"`
-	Path    string             `json:"path"`
-	Section string             `json:"section"`
-	Mode    string             `json:"mode"`
-	Commit  *convention.Commit `json:"commit"`
-}
-
-// Committed gives the text renderer the commit for rule R4.
-func (d planEditData) Committed() *convention.Commit { return d.Commit }
