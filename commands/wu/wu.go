@@ -136,52 +136,6 @@ func strPtr(s string) *string {
 	return &s
 }
 
-// createInput holds the values of the create step (wu:create, wu:proto).
-type createInput = ops.CreateWUInput
-
-// createResult is what the create step wrote.
-type createResult struct {
-	WU     *delivery.WU
-	Commit *convention.Commit
-}
-
-// createWU is the create step of spec §3.1 wu:create (ops.CreateWU), shared with wu:proto.
-func createWU(c *convention.Call, ws *delivery.Workspace, in createInput) (*createResult, error) {
-	var notes ops.Notes
-	w, cm, err := ops.CreateWU(c.Context(), ws, c.Runtime(), &notes, in)
-	c.Notes(notes)
-	if err != nil {
-		return nil, err
-	}
-	return &createResult{WU: w, Commit: convention.OpsCommit(cm)}, nil
-}
-
-// claimInput holds the values of the claim step (wu:claim, wu:proto).
-type claimInput = ops.WUClaimInput
-
-// claimResult is what the claim step did.
-type claimResult struct {
-	WU           *delivery.WU
-	Mode         string
-	WorktreePath *string
-	Branch       *string
-	SessionID    string
-	LockPath     *string
-	Commit       *convention.Commit
-}
-
-// claimWU is the claim step of spec §3.1 wu:claim (ops.ClaimWU), shared with wu:proto.
-func claimWU(c *convention.Call, ws *delivery.Workspace, in claimInput) (*claimResult, error) {
-	var notes ops.Notes
-	res, err := ops.ClaimWU(c.Context(), ws, c.Runtime(), &notes, in)
-	c.Notes(notes)
-	if err != nil {
-		return nil, err
-	}
-	return &claimResult{WU: res.WU, Mode: res.Mode, WorktreePath: res.WorktreePath, Branch: res.Branch,
-		SessionID: res.SessionID, LockPath: res.LockPath, Commit: convention.OpsCommit(res.Commit)}, nil
-}
-
 // deletion is the plan of wu:delete's deletions (ops.Deletion), as wu:recover --action
 // nuke uses it: which files go and how many event lines. Planning reads only; apply writes.
 type deletion struct {
