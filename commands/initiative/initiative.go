@@ -1,8 +1,6 @@
 package initiative
 
 import (
-	"go.yaml.in/yaml/v3"
-
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -28,10 +26,4 @@ type linkResult struct {
 func linkWUs(ws *delivery.Workspace, in *delivery.Initiative, ids []string, phase int) (linkResult, error) {
 	res, err := ops.LinkWUs(ws, in, ids, phase)
 	return linkResult{linked: res.Linked, already: res.Already, paths: res.Paths}, err
-}
-
-// appendItems appends string items to the list under key, as initiative:edit does
-// (ops.AppendItems); plan:link adds a WU's spec_refs with it.
-func appendItems(m *yaml.Node, key string, items []string, dedupe bool) bool {
-	return ops.AppendItems(m, key, items, dedupe)
 }
