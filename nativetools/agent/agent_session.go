@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -40,22 +41,12 @@ func init() {
 	}, runSession))
 }
 
-// runSession serves agent:session natively, as a writer: the environment, the workspace
-// from the disk, then ops.AgentSession in the call's journal. An absent agent_type is the
-// default, claude-code.
+// runSession serves agent:session natively, as a writer (shell.Serve): ops.AgentSession in
+// the call's journal. An absent agent_type is the default, claude-code.
 func runSession(ctx context.Context, env *tool.Env, in SessionInput) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
-	ws, err := ops.OpenWorkspace(ctx, env.Dir, shell.LookupEnv(env))
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
 	op := ops.AgentSessionInput{WU: in.WU, Tier: int(in.Tier), AgentType: shell.Or(in.AgentType, "claude-code")}
-	data, notes, err := shell.Journaled(ctx, c.RT, ws, func() (ops.AgentSessionData, ops.Notes, error) {
-		return ops.AgentSession(ctx, ws, c.RT, op)
-	})
-	shell.Wrote(env, ws.Root)
-	return shell.Result(data, notes, err)
+	return shell.Serve(ctx, env, shell.Op[ops.AgentSessionData]{Write: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.AgentSessionData, ops.Notes, error) {
+			return ops.AgentSession(ctx, ws, rt, op)
+		}})
 }

@@ -7,6 +7,7 @@ package agent
 import (
 	"context"
 
+	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -25,20 +26,11 @@ func init() {
 	}, runSessionEnd))
 }
 
-// runSessionEnd serves agent:session-end natively, as a writer: the environment, the
-// workspace from the disk, then ops.AgentSessionEnd in the call's journal.
-func runSessionEnd(ctx context.Context, env *tool.Env, in SessionEndInput) tool.Output {
-	c, fail := shell.Start(env)
-	if fail != nil {
-		return fail.WithMeta("warnings", []string{})
-	}
-	ws, err := ops.OpenWorkspace(ctx, env.Dir, shell.LookupEnv(env))
-	if err != nil {
-		return shell.Result(nil, ops.Notes{}, err)
-	}
-	data, notes, err := shell.Journaled(ctx, c.RT, ws, func() (ops.AgentSessionEndData, ops.Notes, error) {
-		return ops.AgentSessionEnd(ctx, ws, c.RT)
-	})
-	shell.Wrote(env, ws.Root)
-	return shell.Result(data, notes, err)
+// runSessionEnd serves agent:session-end natively, as a writer (shell.Serve):
+// ops.AgentSessionEnd in the call's journal.
+func runSessionEnd(ctx context.Context, env *tool.Env, _ SessionEndInput) tool.Output {
+	return shell.Serve(ctx, env, shell.Op[ops.AgentSessionEndData]{Write: true,
+		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.AgentSessionEndData, ops.Notes, error) {
+			return ops.AgentSessionEnd(ctx, ws, rt)
+		}})
 }
