@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // PlanEditInput is plan:edit's input: exactly one of Content and Append is set (the shell
@@ -34,11 +33,7 @@ type PlanEditData struct {
 // Notes.Headline is the text headline.
 func PlanEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in PlanEditInput) (PlanEditData, Notes, error) {
 	var notes Notes
-	if !delivery.ValidPlanID(in.ID) {
-		return PlanEditData{}, notes, delivery.Errorf(tool.CodeValidation, "id %q is neither WU-<n> nor INIT-<id>", in.ID)
-	}
-	rel := ws.PlanPath(in.ID)
-	text, err := delivery.ReadPlan(ws, rel)
+	rel, text, err := readPlanOf(ws, in.ID)
 	if err != nil {
 		return PlanEditData{}, notes, err
 	}

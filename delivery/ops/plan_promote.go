@@ -30,11 +30,7 @@ type PlanPromoteData struct {
 // VALIDATION listing what is missing. Notes.Headline is the text headline.
 func PlanPromote(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in PlanPromoteInput) (PlanPromoteData, Notes, error) {
 	var notes Notes
-	if !delivery.ValidPlanID(in.ID) {
-		return PlanPromoteData{}, notes, delivery.Errorf(tool.CodeValidation, "id %q is neither WU-<n> nor INIT-<id>", in.ID)
-	}
-	rel := ws.PlanPath(in.ID)
-	text, err := delivery.ReadPlan(ws, rel)
+	rel, text, err := readPlanOf(ws, in.ID)
 	if err != nil {
 		return PlanPromoteData{}, notes, err
 	}
