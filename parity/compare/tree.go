@@ -330,6 +330,7 @@ func gitStateKey(t Tree, dir string, skipped []string) (string, error) {
 		fmt.Fprintf(h, "t %q %o %s %q\n", p, e.Mode, e.SHA256, mark([]byte(e.Link)))
 	}
 	gitDir := filepath.Join(dir, ".git")
+	oidLen := objectIDLen(gitDir)
 	err := filepath.WalkDir(gitDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -338,6 +339,11 @@ func gitStateKey(t Tree, dir string, skipped []string) (string, error) {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() && (rel == "objects" || d.Name() == "logs") {
 			return filepath.SkipDir
+		}
+		if rel == "COMMIT_EDITMSG" {
+			// The message of the last commit git made, which only an editing commit
+			// reads; a commit made without git (the native lanes') leaves none.
+			return nil
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -351,6 +357,20 @@ func gitStateKey(t Tree, dir string, skipped []string) (string, error) {
 				return err
 			}
 			h.Write(mark([]byte(l)))
+		case info.Mode().IsRegular() && d.Name() == "index":
+			// Every lane's copy of an index differs in its stat data: the key takes
+			// what git's answers depend on (indexContent), so that lanes that made
+			// the same commit share one set of facts.
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if c, ok := indexContent(b, oidLen); ok {
+				fmt.Fprintf(h, "i %d\n", len(c))
+				h.Write(c)
+				return nil
+			}
+			return hashFile(path)
 		case info.Mode().IsRegular():
 			return hashFile(path)
 		}
@@ -572,4 +592,17 @@ func Changes(before, after Tree) []string {
 		}
 	}
 	return out
+}
+
+// objectIDLen is the length in bytes of the object ids of the repository in gitDir: 32
+// when its configuration names the SHA-256 object format, else 20 (SHA-1).
+func objectIDLen(gitDir string) int {
+	b, _ := os.ReadFile(filepath.Join(gitDir, "config"))
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "objectformat") && strings.EqualFold(strings.TrimSpace(v), "sha256") {
+			return 32
+		}
+	}
+	return 20
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,6 +70,28 @@ func TestGitFactsCache(t *testing.T) {
 	assert.Contains(t, string(tb[".git:worktrees"].Content), filepath.Join(b, "wt", "side"), "with its own paths")
 	assert.NotContains(t, string(tb[".git:worktrees"].Content), a)
 
+	// A copy whose index differs from the original's only in stat data (the file's
+	// times, after git refreshed them) gets the same answers from git, and reuses them.
+	c := filepath.Join(t.TempDir(), "c")
+	require.NoError(t, CopyTree(a, c, nil))
+	idx := func(dir string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+		require.NoError(t, err)
+		return b
+	}
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(c, "a.txt"), later, later))
+	git(c, "update-index", "--refresh")
+	require.NotEqual(t, idx(a), idx(c), "the refresh rewrote the copy's stat data")
+	_, hit = check(c)
+	assert.True(t, hit, "a copy whose index differs only in stat data reuses the facts")
+	require.NoError(t, os.WriteFile(filepath.Join(c, ".git", "COMMIT_EDITMSG"), []byte("another message\n"), 0o644))
+	_, hit = check(c)
+	assert.True(t, hit, "the last commit's message file is not part of the key")
+	git(c, "update-index", "--chmod=+x", "a.txt")
+	_, hit = check(c)
+	assert.False(t, hit, "a mode staged in the index is part of the key")
+
 	steps := []struct {
 		name   string
 		change func()
@@ -126,5 +149,77 @@ func TestReadGitFactsRefusesWhatIsNotARegularFile(t *testing.T) {
 		require.NoError(t, syscall.Mkfifo(p, 0o644))
 		_, err = readGitFacts(dir)
 		assert.ErrorIs(t, err, errAskGit, "%s as a FIFO", name)
+	}
+}
+
+// TestIndexContent takes apart the indexes git writes (SHA-1 and SHA-256, version 2 and
+// 3) and keeps the file whole where it cannot: what two indexes have in common after
+// indexContent is exactly what they have in common but their stat data.
+func TestIndexContent(t *testing.T) {
+	gitEnv := append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, gitEnv
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	for _, format := range []string{"sha1", "sha256"} {
+		t.Run(format, func(t *testing.T) {
+			dir := t.TempDir()
+			git(dir, "init", "-q", "--object-format="+format)
+			oidLen := objectIDLen(filepath.Join(dir, ".git"))
+			assert.Equal(t, map[string]int{"sha1": 20, "sha256": 32}[format], oidLen)
+			for _, name := range []string{"a.txt", "b/c.txt", "d/e/f.txt"} {
+				require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644))
+			}
+			git(dir, "add", "-A")
+			read := func() ([]byte, []byte) {
+				t.Helper()
+				b, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+				require.NoError(t, err)
+				c, ok := indexContent(b, oidLen)
+				require.True(t, ok, "an index git wrote parses")
+				return b, c
+			}
+			raw1, c1 := read()
+			assert.Contains(t, string(c1), "d/e/f.txt\x00", "the names are kept")
+			later := time.Now().Add(time.Hour)
+			require.NoError(t, os.Chtimes(filepath.Join(dir, "a.txt"), later, later))
+			git(dir, "update-index", "--refresh")
+			raw2, c2 := read()
+			assert.NotEqual(t, raw1, raw2)
+			assert.Equal(t, c1, c2, "only stat data changed")
+			git(dir, "write-tree") // records the cache tree in the index
+			raw, c := read()
+			assert.NotEqual(t, raw2, raw)
+			assert.Equal(t, c2, c, "the cache tree is left out")
+
+			// Version 3: an intent-to-add entry carries extended flags.
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "n.txt"), []byte("n"), 0o644))
+			git(dir, "add", "-N", "n.txt")
+			raw3, c3 := read()
+			assert.Equal(t, uint32(3), uint32(raw3[7]), "git wrote version 3")
+			assert.NotEqual(t, c2, c3)
+			git(dir, "update-index", "--chmod=+x", "a.txt")
+			_, c4 := read()
+			assert.NotEqual(t, c3, c4, "a mode change is content")
+
+			// What it does not take apart: version 4, an untracked cache, a cut file.
+			git(dir, "update-index", "--index-version", "4")
+			b, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+			require.NoError(t, err)
+			_, ok := indexContent(b, oidLen)
+			assert.False(t, ok, "version 4")
+			git(dir, "update-index", "--index-version", "2", "--untracked-cache")
+			git(dir, "status", "--porcelain")
+			b, err = os.ReadFile(filepath.Join(dir, ".git", "index"))
+			require.NoError(t, err)
+			_, ok = indexContent(b, oidLen)
+			assert.False(t, ok, "an untracked cache holds stat data")
+			_, ok = indexContent(raw1[:len(raw1)/2], oidLen)
+			assert.False(t, ok, "a cut index")
+		})
 	}
 }
