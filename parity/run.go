@@ -65,6 +65,10 @@ type Options struct {
 	// Scratch is where the lane copies are made (""; os.TempDir()). They are
 	// removed before Run returns.
 	Scratch string
+	// Keep, when set, keeps the directories of the subprocess, adapter and native lanes
+	// from one call to the next (see Kept) instead of copying the workspace for each
+	// call; they are not removed when Run returns.
+	Keep *Kept
 	// Warm, when set, adds the warm lane: the native implementation run in Warm.Dir
 	// (synced, not copied) with Warm.Store, as a long-lived host would (see Warm),
 	// beside the native lane's cold run on a copy.
@@ -216,10 +220,23 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	dirs := map[string]string{}
 	for _, l := range lanes {
 		dirs[l] = filepath.Join(scratch, l)
+		if refusal != nil {
+			continue // no lane runs: none needs a copy, and each leaves what it was given
+		}
 		if l == LaneWarm {
 			dirs[l] = opts.Warm.Dir
 			if err := SyncTree(ws, dirs[l], opts.Skip); err != nil {
 				return nil, fmt.Errorf("parity %s: sync workspace for the warm native lane: %w", toolName, err)
+			}
+			norm.Work = append(norm.Work, dirs[l])
+			continue
+		}
+		if opts.Keep != nil {
+			if dirs[l], err = opts.Keep.dir(ws, l); err != nil {
+				return nil, fmt.Errorf("parity %s: lane %s: %w", toolName, l, err)
+			}
+			if err := SyncTree(ws, dirs[l], opts.Skip); err != nil {
+				return nil, fmt.Errorf("parity %s: sync workspace for lane %s: %w", toolName, l, err)
 			}
 			norm.Work = append(norm.Work, dirs[l])
 			continue
@@ -266,9 +283,11 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 				res.Streams = PlainStreams(res.Output)
 			}
 		}
-		tree, err := Snapshot(dirs[l])
-		if err != nil {
-			return nil, fmt.Errorf("parity %s: lane %s: %w", toolName, l, err)
+		tree := before
+		if refusal == nil {
+			if tree, err = Snapshot(dirs[l]); err != nil {
+				return nil, fmt.Errorf("parity %s: lane %s: %w", toolName, l, err)
+			}
 		}
 		res.Tree = tree.Normalize(norm)
 		rep.Results = append(rep.Results, res)

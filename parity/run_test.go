@@ -181,3 +181,47 @@ func TestRunSkipKeepsPathsFromTheLanes(t *testing.T) {
 	}
 	assert.Contains(t, paths, "want/out.json", rep.String())
 }
+
+// TestRunKeptLanesStartFromTheWorkspace: with Keep, the lanes' directories outlive a
+// call, and each call still starts every lane from exactly the workspace's content:
+// what a lane wrote in an earlier call is gone, and what changed in the workspace since
+// is there.
+func TestRunKeptLanesStartFromTheWorkspace(t *testing.T) {
+	ws := workspace(t)
+	kept := &parity.Kept{}
+	var dirs []string
+	strayAtStart := false
+	call := func(write bool) *parity.Report {
+		t.Helper()
+		reg := native.NewRegistry()
+		require.NoError(t, reg.Add(configGet(func(env *tool.Env, _ map[string]any) {
+			dirs = append(dirs, env.Dir)
+			_, err := os.Stat(filepath.Join(env.Dir, "stray.txt"))
+			strayAtStart = strayAtStart || err == nil
+			if write {
+				require.NoError(t, os.WriteFile(filepath.Join(env.Dir, "stray.txt"), []byte("x"), 0o644))
+			}
+		})))
+		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Options{
+			Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
+			Lanes: []string{parity.LaneSubprocess, parity.LaneNative}, Keep: kept,
+		})
+		require.NoError(t, err)
+		return rep
+	}
+	rep := call(true)
+	require.False(t, rep.OK(), "the native lane's stray file is a difference")
+
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "workspace.yaml"), []byte("id: other\n"), 0o644))
+	rep = call(false)
+	assert.True(t, rep.OK(), rep.String())
+	assert.Contains(t, string(rep.Common), `"value": "other"`, "the lanes see the workspace as it is now")
+	assert.False(t, strayAtStart, "a lane starts without what it wrote in an earlier call")
+	require.Len(t, dirs, 2)
+	assert.Equal(t, dirs[0], dirs[1], "the native lane kept its directory")
+	_, err := os.Stat(dirs[0])
+	require.NoError(t, err, "the directory outlives the call")
+	require.NoError(t, kept.Close())
+	_, err = os.Stat(dirs[0])
+	assert.True(t, os.IsNotExist(err), "Close removes it: %v", err)
+}

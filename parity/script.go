@@ -157,6 +157,9 @@ func (s Suite) Params() (testscript.Params, error) {
 			for k, v := range s.Env {
 				env.Setenv(k, v)
 			}
+			kept := &Kept{}
+			env.Values[keptKey{}] = kept
+			env.Defer(func() { _ = kept.Close() })
 			if s.Warm {
 				return setupWarm(env)
 			}
@@ -261,7 +264,7 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	}
 	rep, err := Run(context.Background(), name, input, Options{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Skip: skip, Commands: c.suite.Commands, Native: c.suite.Native,
-		Binary: bin, Env: c.callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts),
+		Binary: bin, Env: c.callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts), Keep: keptOf(ts),
 		InProcess: c.suite.InProcess, OnLane: onLane,
 	})
 	if c.suite.Observe != nil {

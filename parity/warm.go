@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -28,11 +30,65 @@ type Warm struct {
 	Dir string
 }
 
+// Kept is where the subprocess, adapter and native lanes of a series of calls (one
+// script's) keep their directories, one per lane and workspace: each call brings a
+// lane's directory to the workspace's content with SyncTree, which writes only what
+// differs, instead of copying every file of the workspace for every lane of every call
+// and removing the copies afterwards (a fresh copy per lane was most of what a parity
+// call cost). A lane still starts each call from exactly the workspace's content. The
+// directories are the caller's to remove (Close).
+type Kept struct {
+	mu   sync.Mutex
+	root string            // "": not made yet
+	byWS map[string]string // workspace -> its directory below root
+}
+
+// dir is the directory lane keeps for workspace ws.
+func (k *Kept) dir(ws, lane string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.root == "" {
+		root, err := os.MkdirTemp("", "parity-lanes-")
+		if err != nil {
+			return "", err
+		}
+		k.root, k.byWS = root, map[string]string{}
+	}
+	d, ok := k.byWS[ws]
+	if !ok {
+		d = filepath.Join(k.root, strconv.Itoa(len(k.byWS)))
+		k.byWS[ws] = d
+	}
+	return filepath.Join(d, lane), nil
+}
+
+// keptKey is the testscript value under which a script keeps its Kept.
+type keptKey struct{}
+
+// keptOf is the script's Kept (nil outside a suite's script).
+func keptOf(ts *testscript.TestScript) *Kept {
+	k, _ := ts.Value(keptKey{}).(*Kept)
+	return k
+}
+
+// Close removes the directories.
+func (k *Kept) Close() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.root == "" {
+		return nil
+	}
+	root := k.root
+	k.root, k.byWS = "", nil
+	return os.RemoveAll(root)
+}
+
 // SyncTree makes dst hold what CopyTree(src, dst, skip) would create, changing only what
 // differs: files whose content or mode differ are rewritten in place (same inode, so a
 // cache validated by signature sees an in-place edit, maybe of the same size), missing
 // entries are created, entries src lacks are removed. Worktree links are rewritten from
-// src to dst as CopyTree does.
+// src to dst as CopyTree does; git's object files are shared by hard link as
+// CopyTreeSharingObjects shares them.
 func SyncTree(src, dst string, skip func(rel string) bool) error {
 	keep := map[string]bool{}
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -75,6 +131,9 @@ func SyncTree(src, dst string, skip func(rel string) bool) error {
 			return nil // CopyTree leaves them out too
 		}
 		keep[rel] = true
+		if compare.IsGitObject(filepath.ToSlash(rel)) {
+			return syncObject(path, target, info)
+		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
@@ -118,8 +177,35 @@ func SyncTree(src, dst string, skip func(rel string) bool) error {
 	return nil
 }
 
+// syncObject brings a git object file to dst as CopyTreeSharingObjects does, by a hard
+// link where the file system allows it: an object file is named by its content and
+// never rewritten, so one of the same name and size is the same object, and a
+// differing one is replaced, never written in place (it may be a link to src's).
+func syncObject(src, dst string, info fs.FileInfo) error {
+	cur, err := os.Lstat(dst)
+	if err == nil && cur.Mode().IsRegular() && cur.Size() == info.Size() {
+		return nil
+	}
+	if err == nil {
+		if err := os.RemoveAll(dst); err != nil {
+			return err
+		}
+	}
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, info.Mode().Perm())
+}
+
 func syncDir(target string, perm fs.FileMode) error {
 	info, err := os.Lstat(target)
+	if err == nil && info.IsDir() && info.Mode().Perm() == perm {
+		return nil
+	}
 	if err == nil && !info.IsDir() {
 		if err := os.RemoveAll(target); err != nil {
 			return err

@@ -71,17 +71,17 @@ func copyTree(src, dst string, skip func(rel string) bool, share bool) error {
 			b = bytes.ReplaceAll(b, []byte(src), []byte(dst))
 			return os.WriteFile(target, b, info.Mode().Perm())
 		}
-		if share && isGitObject(filepath.ToSlash(rel)) && os.Link(path, target) == nil {
+		if share && IsGitObject(filepath.ToSlash(rel)) && os.Link(path, target) == nil {
 			return nil
 		}
 		return copyFile(path, target, info.Mode().Perm())
 	})
 }
 
-// isGitObject reports whether a slash-separated relative path names an object file of
+// IsGitObject reports whether a slash-separated relative path names an object file of
 // a repository's .git directory (the main one or a nested one's): a loose object or a
 // pack's file, not the store's info/ (alternates, commit-graph).
-func isGitObject(rel string) bool {
+func IsGitObject(rel string) bool {
 	i := strings.Index(rel, ".git/objects/")
 	if i < 0 || (i > 0 && rel[i-1] != '/') {
 		return false
