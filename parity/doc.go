@@ -6,8 +6,10 @@
 //   - The input is checked first, as the kernel checks it before any lane
 //     (tool.Spec.CheckInput): an input the schema refuses runs on no lane, and
 //     every lane reports that one INVALID_INPUT.
-//   - Each lane runs on its own fresh copy of the workspace; the workspace
-//     given by the caller is only read, never written.
+//   - Each lane runs on its own copy of the workspace, holding exactly the
+//     workspace's content when the call starts: a fresh copy, or (Options.Keep, a
+//     script's calls) the lane's kept directory brought to that content by
+//     SyncTree; the workspace given by the caller is only read, never written.
 //   - Outputs are compared after a documented normalisation (see Normalizer):
 //     each lane's copy directory becomes $WORK; generated ids, RFC 3339
 //     timestamps and durations become placeholders. Metadata is never compared.
