@@ -117,7 +117,10 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 		return c.refuse(tool.FailDetails(tool.CodeInvalidInput, map[string]any{"stdin_bytes": len(req.Stdin), "limit": limit},
 			"%s: stdin is %d bytes, over the limit of %d bytes (Config.MaxStdin)", name, len(req.Stdin), limit))
 	}
-	if out := e.check.Check(name, input); out != nil {
+	// The schema is resolved on the first call that needs it (Spec.CheckInput, cached by
+	// schema), not for every tool when the kernel is built: a process that serves one
+	// call resolves one schema.
+	if out := e.spec.CheckInput(input); out != nil {
 		return c.refuse(*out)
 	}
 	// 5. scope.

@@ -65,7 +65,6 @@ type Kernel struct {
 type entry struct {
 	spec    tool.Spec
 	route   string
-	check   *tool.Checker
 	command *legacy.Command
 	native  *native.Tool
 	// unavailable says why the tool is listed but refuses every call: its spec could
@@ -262,9 +261,6 @@ func (k *Kernel) buildRegistry() error {
 		}
 		if err := e.spec.CheckEffects(); err != nil {
 			return err
-		}
-		if e.check, err = tool.NewChecker(e.spec.InputSchema); err != nil {
-			return fmt.Errorf("tool %s: input schema: %w", name, err)
 		}
 	}
 	k.warnAmbiguousAliases(cmds, ambiguous)

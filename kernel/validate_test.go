@@ -214,7 +214,8 @@ func TestMalformedValuesNeverReachALane(t *testing.T) {
 }
 
 // TestSchemasHostsAccept: no input schema of the 91 tools has a top-level anyOf, allOf
-// or oneOf, or a $ref anywhere (hosts refuse them), and every one is an object.
+// or oneOf, or a $ref anywhere (hosts refuse them), every one is an object, and every
+// one resolves for validation (the kernel resolves a schema on its tool's first call).
 func TestSchemasHostsAccept(t *testing.T) {
 	k := corpusKernel(t)
 	withRules := 0
@@ -227,6 +228,8 @@ func TestSchemasHostsAccept(t *testing.T) {
 		raw, err := json.Marshal(in)
 		require.NoError(t, err)
 		assert.NotContains(t, string(raw), `"$ref"`, s.Name)
+		_, err = tool.NewChecker(in)
+		assert.NoError(t, err, "%s: the input schema resolves", s.Name)
 		if in.Not != nil {
 			withRules++
 		}
