@@ -8,13 +8,16 @@
 # fraction of the cost. The rule is computed from `go list` on every run, so a package
 # that starts sharing state across goroutines moves into the race group by itself.
 #
-# Two exceptions, by test name, in the parity package: the script suite (TestScripts)
+# Exceptions, by test name (the norace table below), run without -race while the rest
+# of their package runs under it. In the parity package: the script suite (TestScripts)
 # runs whole programs on four lanes and compares what they leave, spread over processes
 # (parity/shard_test.go), and TestReadOnlyToolsWriteNothing calls every read-only tool
-# on every lane, one call at a time, and compares the workspace byte for byte. Both run
-# without -race (the second: 25 -> 14 CPU-s), while the rest of the package runs under
-# it. The concurrency they pass through (the adapter's costume, the warm index's watcher,
-# the kernel) is raced by its own packages' tests.
+# on every lane, one call at a time, and compares the workspace byte for byte (25 -> 14
+# CPU-s); the concurrency they pass through (the adapter's costume, the warm index's
+# watcher, the kernel) is raced by its own packages' tests. In bridgecheck: the three
+# tests that load the most packages (11 -> 4 CPU-s); the loader's concurrency (a
+# goroutine per package, type-checked as its imports finish) is the same code on every
+# load, and the package's other tests run it under -race.
 #
 # No fixed wall-clock timeout (-timeout 0): a busy machine is slow, not broken; every
 # test bounds itself by what it checks. The two groups run side by side, and the slowest
@@ -85,13 +88,34 @@ start=$(date +%s)
 # are linked without DWARF (nothing here debugs them; panics and the race detector
 # still name files and lines), which halves the link of a race-built one (6.7 -> 3.1
 # CPU-s for surface/cli's) and takes a third off the others.
-suites='^(TestScripts|TestReadOnlyToolsWriteNothing)$'
+norace=(
+  ./parity:TestScripts ./parity:TestReadOnlyToolsWriteNothing
+  ./bridgecheck:TestAllFamilies ./bridgecheck:TestLegacyFlagOverridesDetection ./bridgecheck:TestTiersScopeAndErrors
+)
+names=() pkgs=()
+for entry in "${norace[@]}"; do
+  pkg=${entry%%:*} name=${entry#*:}
+  names+=("$name")
+  [[ " ${pkgs[*]} " == *" $pkg "* ]] || pkgs+=("$pkg")
+done
+suites="^($(IFS='|'; echo "${names[*]}"))\$"
+# -run and -skip match names, not packages: a name of the table must not also name a
+# test of another package of the race group, which would then run without -race (a
+# package of the table) or nowhere (any other).
+for name in "${names[@]}"; do
+  for dir in $(grep -rl --include='*_test.go' "^func $name(" . | xargs -r -n1 dirname | sort -u); do
+    if [[ " ${norace[*]} " != *" $dir:$name "* && " ${race[*]} " == *" github.com/cmdbridge/cmdbridge${dir#.} "* ]]; then
+      echo "scripts/test.sh: $name (norace table) is also a test of $dir, which runs under -race: rename one" >&2
+      exit 1
+    fi
+  done
+done
 flags=(-vet=off -ldflags=-w -count=1 -timeout 0)
 $GO test "${flags[@]}" "$@" "${plain[@]}" >"$out/plain" 2>&1 &
 plain_pid=$!
-$GO test "${flags[@]}" -run "$suites" "$@" ./parity >"$out/suites" 2>&1 &
+$GO test "${flags[@]}" -run "$suites" "$@" "${pkgs[@]}" >"$out/suites" 2>&1 &
 suites_pid=$!
-echo "== go test -race: ${#race[@]} packages where concurrency lives (the other ${#plain[@]} and the parity script suite run without -race alongside)"
+echo "== go test -race: ${#race[@]} packages where concurrency lives (the other ${#plain[@]}, and ${#names[@]} tests of ${pkgs[*]}, run without -race alongside)"
 $GO test "${flags[@]}" -race -skip "$suites" "$@" "${race[@]}" 2>&1 | tee "$out/race"
 race_status=${PIPESTATUS[0]}
 wait "$plain_pid"
@@ -100,7 +124,7 @@ wait "$suites_pid"
 suites_status=$?
 echo "== go test (no -race): ${#plain[@]} packages"
 cat "$out/plain"
-echo "== go test (no -race): the parity script suite and read-only test"
+echo "== go test (no -race): ${names[*]}"
 cat "$out/suites"
 
 elapsed=$(($(date +%s) - start))
@@ -109,6 +133,6 @@ cat "$out/race" "$out/plain" "$out/suites" | awk -F'\t' '$1 ~ /^(ok|FAIL) *$/ &&
   sort -rn | head -5
 
 if [[ $race_status -ne 0 || $plain_status -ne 0 || $suites_status -ne 0 ]]; then
-  echo "FAIL: go test failed (race group status $race_status, other packages $plain_status, parity script suite $suites_status)" >&2
+  echo "FAIL: go test failed (race group status $race_status, other packages $plain_status, the tests run without -race $suites_status)" >&2
   exit 1
 fi
