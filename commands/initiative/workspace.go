@@ -1,8 +1,6 @@
 package initiative
 
 import (
-	"strings"
-
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
@@ -35,9 +33,6 @@ func readWUs(c *convention.Call, ws *delivery.Workspace) ([]*delivery.WU, error)
 func resolve(ws *delivery.Workspace, ref string) (*delivery.Initiative, error) {
 	return delivery.ResolveInitiative(ws, ref)
 }
-
-// lower lower-cases ids for commit subjects (spec §3.5).
-func lower(s string) string { return strings.ToLower(s) }
 
 // progress is an initiative's WU counts by status (shared with the native lane).
 type progress = ops.InitiativeProgress
