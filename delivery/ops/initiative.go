@@ -10,9 +10,9 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// The helpers below are shared by the initiative writers (initiative:create, initiative:edit,
-// initiative:add-wu, initiative:remove-wu) and by the legacy commands that still edit
-// initiatives and WUs themselves (initiative:bulk-assign, plan:link).
+// The helpers below are shared by the initiative operations (initiative:create,
+// initiative:edit, initiative:add-wu, initiative:remove-wu, initiative:bulk-assign,
+// plan:link).
 
 // PhaseNode is one {id, title, status} phase mapping.
 func PhaseNode(id int, title, status string) *yaml.Node {

@@ -51,6 +51,7 @@ var readCases = map[string]readCase{
 	"git:diff":                {input: fixed(`{"ref":"HEAD"}`)},
 	"git:log":                 {input: fixed(`{"max_count":100}`)},
 	"flow:report":             {input: fixed(`{}`)},
+	"initiative:bulk-assign":  {input: fixed(`{}`)}, // a dry run, without the rules file: a warning
 	"initiative:list":         {input: fixed(`{}`)},
 	"initiative:status":       {input: id(midInitiative, `{"id":%q}`)},
 	"lane:health":             {input: fixed(`{}`)},
