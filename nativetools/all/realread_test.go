@@ -74,6 +74,7 @@ var readCases = map[string]readCase{
 	"lane:suggest":            {input: fixed(`{}`)},
 	"orchestrate:initiative":  {input: id(midInitiative, `{"initiative":%q,"dry_run":true}`)},
 	"signal:cleanup":          {input: fixed(`{"dry_run":true}`)},
+	"state:bootstrap":         {input: fixed(`{"force":true}`)}, // a dry run over every WU
 	"state:cleanup":           {input: fixed(`{"dry_run":true}`)},
 	"state:doctor":            {input: fixed(`{}`)},
 	"wu:delete":               {input: id(lastReady, `{"id":[%q],"dry_run":true}`)},
