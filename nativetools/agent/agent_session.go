@@ -28,7 +28,7 @@ type SessionInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (SessionInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["wu"].Pattern = "^WU-[0-9]+$"
+	shell.WUIDs(s, "wu")
 	s.Properties["tier"].Minimum = jsonschema.Ptr(1.0)
 	s.Properties["tier"].Maximum = jsonschema.Ptr(3.0)
 	s.Properties["agent_type"].Default = json.RawMessage(`"claude-code"`)

@@ -27,8 +27,7 @@ type EditInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (EditInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["path"].MinLength = jsonschema.Ptr(1)
-	s.Properties["old_string"].MinLength = jsonschema.Ptr(1)
+	shell.MinLength(s, 1, "path", "old_string")
 }
 
 func init() {

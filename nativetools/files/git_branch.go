@@ -29,7 +29,7 @@ type BranchInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (BranchInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["contains"].Pattern = "^(?:$|-$|[^-])"
+	shell.Pattern(s, tool.OperandPattern, "contains")
 }
 
 func init() {

@@ -30,7 +30,7 @@ type DiffInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (DiffInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["ref"].Pattern = "^(?:$|-$|[^-])"
+	shell.Pattern(s, tool.OperandPattern, "ref")
 	if err := tool.ApplyConstraints(s, tool.Constraint{Kind: tool.Exclusive, Properties: []string{"stat", "name_only"}}); err != nil {
 		panic(err)
 	}

@@ -33,7 +33,7 @@ type LogInput struct {
 // schema native.New infers equals the adapter's.
 func (LogInput) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["max_count"].Default = json.RawMessage(`20`)
-	s.Properties["ref"].Pattern = "^(?:$|-$|[^-])"
+	shell.Pattern(s, tool.OperandPattern, "ref")
 }
 
 func init() {

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -25,7 +26,7 @@ type PlanCreateInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (PlanCreateInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["id"].Pattern = "^(WU-[0-9]+|INIT-[0-9A-Z][0-9A-Z-]*)$"
+	shell.PlanIDs(s, "id")
 }
 
 func init() {

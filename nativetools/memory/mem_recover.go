@@ -29,7 +29,7 @@ type RecoverInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (RecoverInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["wu"].Pattern = "^WU-[0-9]+$"
+	shell.WUIDs(s, "wu")
 	s.Properties["max_size"].Default = json.RawMessage(`8192`)
 	s.Properties["max_size"].Minimum = jsonschema.Ptr(1.0)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -27,8 +28,7 @@ type DelegateInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (DelegateInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["id"].Pattern = "^WU-[0-9]+$"
-	s.Properties["parent_wu"].Pattern = "^WU-[0-9]+$"
+	shell.WUIDs(s, "id", "parent_wu")
 }
 
 func init() {

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -29,8 +30,7 @@ type ProtoInput struct {
 // AdjustSchema adds the keywords a struct tag cannot carry (defaults, enums, bounds), so the
 // schema native.New infers equals the adapter's.
 func (ProtoInput) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["lane"].Pattern = "\\S"
-	s.Properties["title"].Pattern = "\\S"
+	shell.NonBlank(s, "lane", "title")
 }
 
 func init() {

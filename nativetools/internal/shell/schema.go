@@ -18,6 +18,10 @@ import (
 // WUIDs gives the properties the WU-<number> pattern.
 func WUIDs(s *jsonschema.Schema, props ...string) { pattern(s, delivery.WUIDPattern, props) }
 
+// PlanIDs gives the properties the pattern of what a plan belongs to (WU-<n> or
+// INIT-<id>).
+func PlanIDs(s *jsonschema.Schema, props ...string) { pattern(s, delivery.PlanIDPattern, props) }
+
 // MemoryIDs gives the properties the mem-xxxx pattern.
 func MemoryIDs(s *jsonschema.Schema, props ...string) {
 	pattern(s, delivery.MemoryIDPattern, props)
