@@ -42,7 +42,8 @@ func indexContent(b []byte, oidLen int) (out []byte, ok bool) {
 		off += statData
 		oid := body[off : off+oidLen]
 		off += oidLen
-		flags := binary.BigEndian.Uint16(body[off : off+2])
+		flagBytes := body[off : off+2]
+		flags := binary.BigEndian.Uint16(flagBytes)
 		off += 2
 		var ext []byte
 		if flags&0x4000 != 0 {
@@ -77,7 +78,7 @@ func indexContent(b []byte, oidLen int) (out []byte, ok bool) {
 		off = end
 		w.Write(mode)
 		w.Write(oid)
-		binary.Write(&w, binary.BigEndian, flags)
+		w.Write(flagBytes)
 		w.Write(ext)
 		w.Write(name)
 		w.WriteByte(0)
