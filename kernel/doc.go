@@ -65,7 +65,8 @@
 // Routes (which lane serves a tool) are data: the defaults (commands → adapter,
 // native-only tools → native), the native registry's routes, and Config.Routes over
 // them. "shadow" serves the adapter lane (the sandbox lane for a sandboxed tool)
-// through a decorator that also runs the native lane on a scratch copy of the workspace
+// through a decorator that also runs the native lane on a copy of the workspace (a
+// directory kept per workspace, brought to its content before each run)
 // and records the differences in the receipt and [Kernel.ShadowStats]; the served
 // result is always the primary lane's. Request.Lane forces a lane for one call (no
 // shadow then); a tool listed in Config.Sandboxed runs on the sandbox lane whatever

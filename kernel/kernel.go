@@ -55,6 +55,7 @@ type Kernel struct {
 	scopeCache sync.Map
 	paths      pathLocks
 	shadows    shadowStats
+	shadowDirs shadowDirs
 	// lanes are the lanes by name (lane.go); a shadow-routed call decorates its own.
 	lanes map[string]Lane
 	// jail is where the commands a call spawns for workspace code run (Jail).
@@ -433,8 +434,9 @@ func (k *Kernel) State() statedir.Dir { return k.state }
 // Workspace returns the resolved workspace directory.
 func (k *Kernel) Workspace() string { return k.workspace }
 
-// Close signs a final checkpoint and closes the evidence log.
-func (k *Kernel) Close() error { return k.log.Close() }
+// Close signs a final checkpoint and closes the evidence log, and removes the
+// directories kept for shadow runs.
+func (k *Kernel) Close() error { return errors.Join(k.log.Close(), k.shadowDirs.close()) }
 
 func (k *Kernel) newID() string {
 	return k.idPrefix + fmt.Sprint(k.idSeq.Add(1))

@@ -3,8 +3,11 @@ package kernel_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -99,4 +102,81 @@ func TestShadowOnlyOnShadowRoute(t *testing.T) {
 	assert.Nil(t, res.Receipt.Shadow)
 	assert.Zero(t, ran)
 	assert.Empty(t, k.ShadowStats())
+}
+
+// The directory a shadow run uses is kept for the workspace's next shadow run and brought
+// to the workspace's content first: what the last native run left there is gone, what
+// changed in the workspace since is there. Runs at the same time get directories of their
+// own, and Close removes them all.
+func TestShadowDirectoriesAreKeptInStep(t *testing.T) {
+	type in struct {
+		ID string `json:"id"`
+	}
+	var mu sync.Mutex
+	dirs := map[string]bool{}
+	k, ws := newKernel(t, &probe{}, func(c *kernel.Config) {
+		reg := native.NewRegistry()
+		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
+			func(ctx context.Context, env *tool.Env, in in) tool.Output {
+				mu.Lock()
+				dirs[env.Dir] = true
+				mu.Unlock()
+				// Leave a file behind, as a native writer would.
+				if err := os.WriteFile(filepath.Join(env.Dir, "left-"+in.ID), nil, 0o644); err != nil {
+					return tool.Fail(tool.CodeInternal, "%v", err)
+				}
+				return tool.OK(nil)
+			})))
+		c.Native = reg
+		c.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
+	})
+	write := func(name string) {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, name), []byte(name+"\n"), 0o644))
+	}
+	write("one.txt")
+	res := k.Call(context.Background(), req("wu:edit", `{"id":"a"}`))
+	require.NotNil(t, res.Receipt.Shadow)
+	require.Empty(t, res.Receipt.Shadow.Error)
+	require.Len(t, dirs, 1)
+	var dir string
+	for d := range dirs {
+		dir = d
+	}
+	assert.FileExists(t, filepath.Join(dir, "left-a"), "the directory outlives the call")
+
+	write("two.txt")
+	require.NoError(t, os.Remove(filepath.Join(ws, "one.txt")))
+	res = k.Call(context.Background(), req("wu:edit", `{"id":"b"}`))
+	require.Empty(t, res.Receipt.Shadow.Error)
+	assert.Len(t, dirs, 1, "the second run used the kept directory")
+	assert.NoFileExists(t, filepath.Join(dir, "left-a"), "what the last run left is gone")
+	assert.NoFileExists(t, filepath.Join(dir, "one.txt"), "what the workspace lost is gone")
+	assert.FileExists(t, filepath.Join(dir, "two.txt"), "what the workspace gained is there")
+	assert.Contains(t, strings.Join(res.Receipt.Shadow.Diffs, "\n"), "left-b", "the run's own stray file is still a difference")
+
+	// Calls at the same time each get a directory of their own.
+	var wg sync.WaitGroup
+	results := make([]kernel.Result, 4)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = k.Call(context.Background(), req("wu:edit", fmt.Sprintf(`{"id":"p%d"}`, i)))
+		}()
+	}
+	wg.Wait()
+	for i, res := range results {
+		require.NotNil(t, res.Receipt.Shadow)
+		require.Empty(t, res.Receipt.Shadow.Error)
+		for _, d := range res.Receipt.Shadow.Diffs {
+			if strings.Contains(d, "left-") {
+				assert.Contains(t, d, fmt.Sprintf("left-p%d", i), "a run saw another run's file: %v", res.Receipt.Shadow.Diffs)
+			}
+		}
+	}
+	require.NoError(t, k.Close())
+	for d := range dirs {
+		assert.NoDirExists(t, d)
+		assert.NoDirExists(t, filepath.Dir(d), "the kernel's shadow root is removed")
+	}
 }

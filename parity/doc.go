@@ -9,7 +9,7 @@
 //   - Each lane runs on its own copy of the workspace, holding exactly the
 //     workspace's content when the call starts: a fresh copy, or (Options.Keep, a
 //     script's calls) the lane's kept directory brought to that content by
-//     SyncTree; the workspace given by the caller is only read, never written.
+//     compare.SyncTreeSharingObjects; the workspace given by the caller is only read, never written.
 //   - Outputs are compared after a documented normalisation (see Normalizer):
 //     each lane's copy directory becomes $WORK; generated ids, RFC 3339
 //     timestamps and durations become placeholders. Metadata is never compared.

@@ -225,7 +225,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 		}
 		if l == LaneWarm {
 			dirs[l] = opts.Warm.Dir
-			if err := SyncTree(ws, dirs[l], opts.Skip); err != nil {
+			if err := compare.SyncTreeSharingObjects(ws, dirs[l], opts.Skip); err != nil {
 				return nil, fmt.Errorf("parity %s: sync workspace for the warm native lane: %w", toolName, err)
 			}
 			norm.Work = append(norm.Work, dirs[l])
@@ -235,7 +235,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 			if dirs[l], err = opts.Keep.dir(ws, l); err != nil {
 				return nil, fmt.Errorf("parity %s: lane %s: %w", toolName, l, err)
 			}
-			if err := SyncTree(ws, dirs[l], opts.Skip); err != nil {
+			if err := compare.SyncTreeSharingObjects(ws, dirs[l], opts.Skip); err != nil {
 				return nil, fmt.Errorf("parity %s: sync workspace for lane %s: %w", toolName, l, err)
 			}
 			norm.Work = append(norm.Work, dirs[l])
