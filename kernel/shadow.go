@@ -202,7 +202,7 @@ const maxIdleShadowDirs = 2
 // Kernel.Close.
 type shadowDirs struct {
 	mu     sync.Mutex
-	root   string              // "": none made yet
+	root   string                       // "": none made yet
 	idle   map[string][]*compare.Mirror // workspace -> directories no run uses
 	made   int
 	busy   int // directories a run is using
