@@ -150,7 +150,7 @@ func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx cont
 		return out
 	}
 	defer k.shadowDirs.give(call.Dir, mirror)
-	note.Diffs, err = shadowDiffs(call.Dir, copyDir, out, sout)
+	note.Diffs, err = shadowDiffs(call.Dir, copyDir, out, sout, mirror.Unchanged())
 	if err != nil {
 		note.Error = err.Error()
 		return out
@@ -160,14 +160,16 @@ func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx cont
 }
 
 // shadowDiffs compares the served and native results and trees; one line per difference.
-func shadowDiffs(served, shadow string, out, nout tool.Output) ([]string, error) {
+// The files in same are equal in both trees (neither run touched them since the copy was
+// brought in step) and are not read.
+func shadowDiffs(served, shadow string, out, nout tool.Output, same map[string]string) ([]string, error) {
 	norm := compare.NewNormalizer(served, shadow)
 	diffs := compare.CompareOutputs(out, nout, norm)
-	a, err := compare.Snapshot(served)
+	a, err := compare.SnapshotKnown(served, nil, same)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot workspace: %w", err)
 	}
-	b, err := compare.Snapshot(shadow)
+	b, err := compare.SnapshotKnown(shadow, nil, same)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot shadow copy: %w", err)
 	}

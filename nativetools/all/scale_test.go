@@ -328,6 +328,78 @@ func BenchmarkShadowCopy(b *testing.B) {
 	}
 }
 
+// BenchmarkShadowCompare measures the other half of a shadow call's cost: comparing the
+// served workspace with the kept directory after both runs (here: one WU file changed in
+// the workspace and one file left in the directory since the sync), git facts and
+// normalisation included. "known" is what the
+// kernel does (files the mirror vouches for are not read: Mirror.Unchanged and
+// compare.SnapshotKnown); "read-all" reads both trees whole, as it did before.
+func BenchmarkShadowCompare(b *testing.B) {
+	for _, scale := range []int{1, 16} {
+		for _, mode := range []string{"known", "read-all"} {
+			b.Run(fmt.Sprintf("%dx/%s", scale, mode), func(b *testing.B) {
+				if scale > 1 && testing.Short() {
+					b.Skip("-short: the 16× workspace is slow to write")
+				}
+				m := generated(b, scale)
+				const window = 20 * time.Millisecond
+				mirror := &compare.Mirror{Src: m.Dir, Dst: filepath.Join(b.TempDir(), "kept"), RacyWindow: window}
+				if err := mirror.Sync(); err != nil {
+					b.Fatal(err)
+				}
+				time.Sleep(2 * window)
+				if err := mirror.Sync(); err != nil {
+					b.Fatal(err)
+				}
+				edited := editOneWU(b, filepath.Join(m.Dir, filepath.FromSlash(m.WUDir)), 0)
+				if err := os.WriteFile(filepath.Join(mirror.Dst, "stray.txt"), []byte("left by the run\n"), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					var same map[string]string
+					if mode == "known" {
+						same = mirror.Unchanged()
+					}
+					x, err := compare.SnapshotKnown(m.Dir, nil, same)
+					if err != nil {
+						b.Fatal(err)
+					}
+					y, err := compare.SnapshotKnown(mirror.Dst, nil, same)
+					if err != nil {
+						b.Fatal(err)
+					}
+					norm := compare.NewNormalizer(m.Dir, mirror.Dst)
+					if d := compare.CompareTrees(x.Normalize(norm), y.Normalize(norm)); len(d) != 3 {
+						b.Fatalf("want the edited WU, the stray file and git's status, got %d differences: %v", len(d), d)
+					}
+				}
+				b.ReportMetric(float64(len(edited)), "edited-bytes")
+			})
+		}
+	}
+}
+
+// editOneWU appends a comment line to the WU file in the middle of wuDir (restored when b
+// ends) and returns its new content.
+func editOneWU(b *testing.B, wuDir string, i int) []byte {
+	wus, err := filepath.Glob(filepath.Join(wuDir, "*.yaml"))
+	if err != nil || len(wus) == 0 {
+		b.Fatalf("no WU files in %s (%v)", wuDir, err)
+	}
+	edited := wus[len(wus)/2]
+	orig, err := os.ReadFile(edited)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = os.WriteFile(edited, orig, 0o644) })
+	next := append(slices.Clip(orig), fmt.Sprintf("# %d\n", i)...)
+	if err := os.WriteFile(edited, next, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return next
+}
+
 // benchShadowSync times a compare.Mirror's Sync of a kept directory between calls: before
 // each one, a WU file of the workspace changes and the directory gains a stray file. The
 // generated workspace was written moments ago, and the mirror reads again every file

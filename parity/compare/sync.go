@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,6 +53,30 @@ type Mirror struct {
 	// RacyWindow: 0 is DefaultRacyWindow.
 	RacyWindow time.Duration
 	seen       map[string]mirrored
+}
+
+// Unchanged returns the files (slash-separated paths) that are, in Src and in Dst, as the
+// last Sync left them, by the same rule a Sync skips them by: what programs run on the
+// two sides since then did not touch, so their contents are still equal. A caller
+// comparing the two trees afterwards need not read them: each path maps to a digest for
+// SnapshotKnown, made of Src's stat signature, which changes with its content.
+func (m *Mirror) Unchanged() map[string]string {
+	out := map[string]string{}
+	for rel, p := range m.seen {
+		if !p.settled || IsGitObject(filepath.ToSlash(rel)) {
+			continue
+		}
+		a, err := os.Lstat(filepath.Join(m.Src, rel))
+		if err != nil || !a.Mode().IsRegular() || !p.src.equal(sigOf(a)) {
+			continue
+		}
+		b, err := os.Lstat(filepath.Join(m.Dst, rel))
+		if err != nil || !p.dst.equal(sigOf(b)) {
+			continue
+		}
+		out[filepath.ToSlash(rel)] = p.src.digest()
+	}
+	return out
 }
 
 // mirrored is what a Mirror knows of a file after a Sync.
@@ -314,6 +339,11 @@ type fileSig struct {
 	size         int64
 	mode         fs.FileMode
 	mtime, ctime time.Time
+}
+
+// digest names the content s was taken of: "unread:" and the signature's fields.
+func (s fileSig) digest() string {
+	return fmt.Sprintf("unread:%x:%x:%x:%o:%x:%x", s.dev, s.ino, s.size, uint32(s.mode), s.mtime.UnixNano(), s.ctime.UnixNano())
 }
 
 func (s fileSig) equal(o fileSig) bool {

@@ -1,8 +1,11 @@
 package compare_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -114,4 +117,40 @@ func TestMirrorSkipsWhatDidNotChangeAndCatchesWhatDid(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 
+}
+
+// After a Sync, programs run on both sides; the files neither touched are Unchanged and a
+// comparison of the two trees need not read them, yet every change either side made
+// still shows, including an edit of the same size.
+func TestMirrorUnchangedLeavesOutOnlyUntouchedFiles(t *testing.T) {
+	const window = 50 * time.Millisecond
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "dst")
+	for _, f := range []string{"a.yaml", "b.yaml", "c.yaml", "d/e.yaml"} {
+		write(t, src, f, "name: "+f+"\n")
+	}
+	m := &compare.Mirror{Src: src, Dst: dst, RacyWindow: window}
+	require.NoError(t, m.Sync())
+	assert.Empty(t, m.Unchanged(), "files read within the racy window are not vouched for")
+	time.Sleep(2 * window)
+	require.NoError(t, m.Sync())
+	assert.ElementsMatch(t, []string{"a.yaml", "b.yaml", "c.yaml", "d/e.yaml"}, slices.Collect(maps.Keys(m.Unchanged())))
+
+	write(t, src, "a.yaml", "name: A.yaml\n") // the served run, same size
+	write(t, dst, "b.yaml", "name: B.yaml\n") // the shadow run, same size
+	write(t, dst, "new.yaml", "x\n")
+	same := m.Unchanged()
+	assert.ElementsMatch(t, []string{"c.yaml", "d/e.yaml"}, slices.Collect(maps.Keys(same)))
+
+	a, err := compare.SnapshotKnown(src, nil, same)
+	require.NoError(t, err)
+	b, err := compare.SnapshotKnown(dst, nil, same)
+	require.NoError(t, err)
+	assert.Equal(t, same["c.yaml"], a["c.yaml"].SHA256, "an unchanged file is not read")
+	assert.True(t, strings.HasPrefix(same["c.yaml"], "unread:"), same["c.yaml"])
+	assert.Equal(t, int64(len("name: c.yaml\n")), a["c.yaml"].Size)
+	var paths []string
+	for _, d := range compare.CompareTrees(a, b) {
+		paths = append(paths, d.Path)
+	}
+	assert.Equal(t, []string{"a.yaml", "b.yaml", "new.yaml"}, paths)
 }

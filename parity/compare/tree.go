@@ -66,6 +66,15 @@ func Snapshot(dir string) (Tree, error) { return SnapshotSkip(dir, nil) }
 // SnapshotSkip is Snapshot leaving out what skip names (slash-separated paths relative to
 // dir; a skipped directory is not entered), as CopyTree's skip does.
 func SnapshotSkip(dir string, skip func(rel string) bool) (Tree, error) {
+	return SnapshotKnown(dir, skip, nil)
+}
+
+// SnapshotKnown is SnapshotSkip, except that a regular file whose slash-separated path is
+// in known is not read: its entry has its mode and size, and for digest the string known
+// gives it, so two snapshots given the same string agree on the file. For a caller that
+// knows the file is the same in both trees it compares (Mirror.Unchanged); the string
+// must change whenever the content may have (the git facts cache keys on it).
+func SnapshotKnown(dir string, skip func(rel string) bool, known map[string]string) (Tree, error) {
 	t := Tree{}
 	gitRoot := false
 	var skipped []string
@@ -110,6 +119,8 @@ func SnapshotSkip(dir string, skip func(rel string) bool) (Tree, error) {
 			if e.Link, err = os.Readlink(path); err != nil {
 				return err
 			}
+		case info.Mode().IsRegular() && known[rel] != "":
+			e.Size, e.SHA256 = info.Size(), known[rel]
 		case info.Mode().IsRegular():
 			b, err := os.ReadFile(path)
 			if err != nil {

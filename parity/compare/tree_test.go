@@ -75,6 +75,29 @@ func TestSnapshotGitFacts(t *testing.T) {
 	}
 }
 
+// A file left unread (SnapshotKnown) keys the git facts by the digest it is given: a
+// change of its content under a new digest asks git again, so the cached status of the
+// old content is not reused.
+func TestSnapshotKnownKeysGitFactsByTheDigest(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.txt", "a\n")
+	cmd := exec.Command("sh", "-c", "git init -q -b main && git add -A && git commit -q -m first")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+
+	tr, err := compare.SnapshotKnown(dir, nil, map[string]string{"a.txt": "unread:1"})
+	require.NoError(t, err)
+	assert.Equal(t, "unread:1", tr["a.txt"].SHA256)
+	assert.Empty(t, tr[".git:status"].Content)
+	write(t, dir, "a.txt", "b\n")
+	tr, err = compare.SnapshotKnown(dir, nil, map[string]string{"a.txt": "unread:2"})
+	require.NoError(t, err)
+	assert.Equal(t, " M a.txt\n", string(tr[".git:status"].Content))
+}
+
 // Normalising keeps each file's own mode though the result for its content is reused,
 // rewrites a work directory in the content of the lane that has it, and gives the same
 // content under other rules its own result.
