@@ -123,14 +123,14 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	if out := e.spec.CheckInput(input); out != nil {
 		return c.refuse(*out)
 	}
-	// 5. scope.
+	// 5. scope, on the effect of this input (a dry run is read-only).
 	obj, _ := input.(map[string]any)
-	writes, denied := k.scopeCheck(&e.spec, obj, req.Caller)
+	effect, _ := e.spec.EffectOf(obj)
+	writes, denied := k.scopeCheck(&e.spec, effect, obj, req.Caller)
 	if denied != nil {
 		return c.refuse(*denied)
 	}
-	// 6. policy and approval, on the effect of this input (a dry run is read-only).
-	effect, _ := e.spec.EffectOf(obj)
+	// 6. policy and approval, on the same effect.
 	c.rec.Effect = effect.Kind()
 	c.readOnly = effect.ReadOnlyHint
 	decision, rule := decide(k.policy, &e.spec, effect, canonical, req.Interactive)

@@ -74,8 +74,10 @@ func withinAny(p string, dirs []string) bool {
 }
 
 // scopeCheck enforces the caller's scopes on one call. It returns the resolved write
-// paths (for the path locks) or a SCOPE_DENIED output.
-func (k *Kernel) scopeCheck(spec *tool.Spec, input map[string]any, c Caller) ([]string, *tool.Output) {
+// paths (for the path locks) or a SCOPE_DENIED output. effect is the call's effect
+// (Spec.EffectOf of its input): a writer's read-only mode (a dry run, a check) needs only
+// a read scope on the workspace, as the policy treats it as a read.
+func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[string]any, c Caller) ([]string, *tool.Output) {
 	write := k.resolveScopes(c.Write)
 	read := append(k.resolveScopes(c.Read), write...)
 	deny := func(details map[string]any, format string, args ...any) *tool.Output {
@@ -108,7 +110,7 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, input map[string]any, c Caller) ([]
 		}
 	}
 	switch {
-	case !spec.Annotations.ReadOnlyHint && !hasWrite:
+	case !effect.ReadOnlyHint && !hasWrite:
 		if !withinAny(k.workspace, write) {
 			return nil, deny(map[string]any{"access": "write"}, "%s writes the workspace, which is outside the caller's write scopes", spec.Name)
 		}

@@ -77,3 +77,43 @@ func quote(s string) string {
 	b, _ := jsonMarshal(s)
 	return string(b)
 }
+
+// TestRedTeamReadOnlyCallerAndEffects: a caller with only a read scope may call a writer
+// in the mode its effects declare read-only (a check, a dry run), as the policy already
+// treats that call as a read, and is refused every mode that writes, whatever else the
+// input says.
+func TestRedTeamReadOnlyCallerAndEffects(t *testing.T) {
+	ran := 0
+	k, _ := newKernel(t, &probe{}, withEffectTools(t, &ran))
+	reader := kernel.Caller{Subject: "reader", Read: []string{"."}}
+	for _, tc := range []struct {
+		tool, input string
+		ok          bool
+	}{
+		{"test:doctor", `{}`, true},
+		{"test:doctor", `{"dry_run":true}`, true},
+		{"test:doctor", `{"fix":true,"dry_run":true}`, true}, // the second effect holds: a dry run
+		{"test:doctor", `{"fix":true}`, false},
+		{"test:doctor", `{"fix":true,"dry_run":false}`, false},
+		{"test:recover", `{}`, true},
+		{"test:recover", `{"action":"resume"}`, false},
+		{"test:recover", `{"action":"abandon"}`, false},
+	} {
+		t.Run(tc.tool+tc.input, func(t *testing.T) {
+			before := ran
+			r := req(tc.tool, tc.input)
+			r.Caller = reader
+			res := k.Call(context.Background(), r)
+			if tc.ok {
+				require.True(t, res.Output.Success, "%+v", res.Output.Error)
+				assert.Equal(t, "read_only", res.Receipt.Effect)
+				assert.Equal(t, before+1, ran)
+				return
+			}
+			require.NotNil(t, res.Output.Error)
+			assert.Equal(t, tool.CodeScopeDenied, res.Output.Error.Code, res.Output.Error.Message)
+			assert.Contains(t, res.Output.Error.Message, "write scopes")
+			assert.Equal(t, before, ran, "a refused call never runs")
+		})
+	}
+}

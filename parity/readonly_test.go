@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -25,6 +28,8 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/compare"
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/effect"
 )
 
 // readOnlyInputs are the values of the required properties of the read-only tools,
@@ -48,8 +53,9 @@ var readOnlyExtra = map[string]map[string]any{
 var mustSucceed = map[string]bool{"wu:status": true, "git:diff": true, "git:status": true, "git:log": true, "git:branch": true}
 
 // TestReadOnlyToolsWriteNothing runs every tool the kernel lists as read-only
-// (readOnlyHint) on every lane it has, each call on a fresh copy of a committed acme
-// workspace, and requires the whole copy, .git included, to be byte-identical after the
+// (readOnlyHint), and every writer in each mode its effects declare read-only, on every
+// lane it has, as a caller with only a read scope, each call on a fresh copy of a
+// committed acme workspace, and requires the whole copy, .git included, to be byte-identical after the
 // call. A copy's index carries stale stat data (new inodes and ctimes), so a git read
 // without --no-optional-locks rewrites .git/index and fails this test.
 func TestReadOnlyToolsWriteNothing(t *testing.T) {
@@ -92,17 +98,16 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 	require.NoError(t, probe.Close())
 
 	before := hashTree(t, base)
-	ran := 0
+	ran, ranModes := 0, 0
+	type call struct {
+		spec  tool.Spec
+		input map[string]any
+		name  string
+	}
+	var calls []call
 	for _, spec := range specs {
-		if !spec.Annotations.ReadOnlyHint {
+		if !spec.Annotations.ReadOnlyHint && !slices.ContainsFunc(spec.Effects, func(e tool.Effect) bool { return e.ReadOnly }) {
 			continue
-		}
-		var lanes []string
-		if _, ok := commands.Default.Lookup(spec.Name); ok {
-			lanes = append(lanes, kernel.LaneAdapter, kernel.LaneSubprocess)
-		}
-		if _, ok := nativetools.Default.Lookup(spec.Name); ok {
-			lanes = append(lanes, kernel.LaneNative)
 		}
 		in := map[string]any{}
 		for p, v := range readOnlyExtra[spec.Name] {
@@ -113,14 +118,54 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 			require.True(t, ok, "%s: no test value for required property %q", spec.Name, p)
 			in[p] = v
 		}
+		if spec.Annotations.ReadOnlyHint {
+			calls = append(calls, call{spec, in, spec.Name})
+			continue
+		}
+		// A writer's read-only modes (its effects): a caller with only a read scope may
+		// call them (the kernel's scope check follows the call's effect), so they must
+		// write nothing either.
+		for i, e := range spec.Effects {
+			if !e.ReadOnly {
+				continue
+			}
+			mode := maps.Clone(in)
+			for _, c := range e.When {
+				switch c.Is {
+				case effect.Unset:
+					delete(mode, c.Property)
+				case effect.Equals:
+					mode[c.Property] = c.Value
+				case effect.Set:
+					require.Equal(t, "boolean", spec.InputSchema.Properties[c.Property].Type,
+						"%s: effect %d sets %q; give the test a value for it", spec.Name, i, c.Property)
+					mode[c.Property] = true
+				}
+			}
+			got, _ := spec.EffectOf(mode)
+			require.True(t, got.ReadOnlyHint, "%s: the input built for effect %d is not read-only: %v", spec.Name, i, mode)
+			calls = append(calls, call{spec, mode, fmt.Sprintf("%s/effect-%d", spec.Name, i)})
+		}
+	}
+	ws := filepath.Join(t.TempDir(), "acme")
+	for _, c := range calls {
+		spec, in := c.spec, c.input
+		var lanes []string
+		if _, ok := commands.Default.Lookup(spec.Name); ok {
+			lanes = append(lanes, kernel.LaneAdapter, kernel.LaneSubprocess)
+		}
+		if _, ok := nativetools.Default.Lookup(spec.Name); ok {
+			lanes = append(lanes, kernel.LaneNative)
+		}
 		raw, err := json.Marshal(in)
 		require.NoError(t, err)
 		for _, lane := range lanes {
-			t.Run(spec.Name+"/"+lane, func(t *testing.T) {
-				// The copy starts as base is (objects shared: git never rewrites one in
-				// place, and a write into one would still show in the hashes below).
-				ws := filepath.Join(t.TempDir(), "acme")
-				require.NoError(t, compare.CopyTreeSharingObjects(base, ws, nil))
+			t.Run(c.name+"/"+lane, func(t *testing.T) {
+				// One directory for every call, brought back to base before each (objects
+				// shared: git never rewrites one in place, and a write into one would
+				// still show in the hashes below). Its index keeps base's stat data, stale
+				// for the directory's own files, as a fresh copy's would be.
+				require.NoError(t, compare.SyncTreeSharingObjects(base, ws, nil))
 				k, err := kernel.New(kernel.Config{Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
 					Legacy: adapter.Options{Binary: bin}, LookupEnv: os.LookupEnv,
 					Runtime: delivery.ToolRuntime,
@@ -131,18 +176,27 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 				defer k.Close()
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
+				// The weakest caller that may make the call: a read scope only.
 				res := k.Call(ctx, kernel.Request{Tool: spec.Name, Input: raw, Lane: lane,
-					Caller: kernel.WorkspaceCaller("tester")})
+					Caller: kernel.Caller{Subject: "reader", Read: []string{"."}}})
+				if res.Output.Error != nil {
+					require.NotEqual(t, tool.CodeScopeDenied, res.Output.Error.Code, res.Output.Error.Message)
+				}
 				if mustSucceed[spec.Name] {
 					require.True(t, res.Output.Success, "%+v", res.Output.Error)
 				}
 				assert.Empty(t, changedPaths(before, hashTree(t, ws)), "%s on lane %s changed the workspace (success=%v)",
 					spec.Name, lane, res.Output.Success)
 			})
-			ran++
+			if c.name == spec.Name {
+				ran++
+			} else {
+				ranModes++
+			}
 		}
 	}
 	assert.GreaterOrEqual(t, ran, 40, "read-only tool calls")
+	assert.GreaterOrEqual(t, ranModes, 20, "calls of writers in their read-only modes")
 }
 
 // hashTree maps every entry under dir, .git included, to "mode sha256" (symlinks by
