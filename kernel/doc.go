@@ -38,9 +38,10 @@
 // paths must lie in a read or write scope, write paths in a write scope (a tool that
 // declares write paths is trusted to write nothing else but its own bookkeeping, such as
 // .git for the git tools). A tool without declared paths works on the workspace at large:
-// the workspace must lie in a read or write scope for a read-only tool and in a write
-// scope for any other. A non-read-only tool that declares only read paths needs the
-// workspace in a write scope too.
+// the workspace must lie in a read or write scope for a read-only call and in a write
+// scope for any other; read-only is the call's effect ([tool.Spec.EffectOf]), so a
+// writer's dry run needs a read scope only. A non-read-only call of a tool that declares
+// only read paths needs the workspace in a write scope too.
 //
 // Batches ([Kernel.Batch], [Kernel.BatchFunc]) run in waves: a maximal run of contiguous
 // parallel-safe calls runs concurrently (at most Config.MaxParallel at once), every other
