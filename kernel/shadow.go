@@ -164,6 +164,7 @@ func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx cont
 // brought in step) and are not read.
 func shadowDiffs(served, shadow string, out, nout tool.Output, same map[string]string) ([]string, error) {
 	norm := compare.NewNormalizer(served, shadow)
+	norm.Above = []string{filepath.Dir(served), filepath.Dir(shadow)}
 	diffs := compare.CompareOutputs(out, nout, norm)
 	a, err := compare.SnapshotKnown(served, nil, same)
 	if err != nil {
@@ -232,12 +233,14 @@ func (s *shadowDirs) take(ws string, skip func(rel string) bool) (*compare.Mirro
 		m, s.idle[ws] = free[len(free)-1], free[:len(free)-1]
 	} else {
 		s.made++
-		m = &compare.Mirror{Src: ws, Dst: filepath.Join(s.root, strconv.Itoa(s.made)), Skip: skip}
+		// The copy has the workspace's base name, in a directory of its own: a command
+		// that names the workspace after its directory sees the same name.
+		m = &compare.Mirror{Src: ws, Dst: filepath.Join(s.root, strconv.Itoa(s.made), filepath.Base(ws)), Skip: skip}
 	}
 	s.busy++
 	s.mu.Unlock()
 	if err := m.Sync(); err != nil {
-		s.drop(m.Dst)
+		s.drop(filepath.Dir(m.Dst))
 		return nil, fmt.Errorf("copy workspace: %w", err)
 	}
 	return m, nil
@@ -254,7 +257,7 @@ func (s *shadowDirs) give(ws string, m *compare.Mirror) {
 		return
 	}
 	s.mu.Unlock()
-	s.drop(m.Dst)
+	s.drop(filepath.Dir(m.Dst))
 }
 
 // drop removes a directory a run used, and the root with the last one once the kernel
@@ -280,7 +283,7 @@ func (s *shadowDirs) close() error {
 	var err error
 	for _, ms := range s.idle {
 		for _, m := range ms {
-			err = errors.Join(err, os.RemoveAll(m.Dst))
+			err = errors.Join(err, os.RemoveAll(filepath.Dir(m.Dst)))
 		}
 	}
 	s.idle = nil

@@ -176,7 +176,8 @@ func TestShadowDirectoriesAreKeptInStep(t *testing.T) {
 	}
 	require.NoError(t, k.Close())
 	for d := range dirs {
+		assert.Equal(t, filepath.Base(ws), filepath.Base(d), "a copy has the workspace's base name")
 		assert.NoDirExists(t, d)
-		assert.NoDirExists(t, filepath.Dir(d), "the kernel's shadow root is removed")
+		assert.NoDirExists(t, filepath.Dir(filepath.Dir(d)), "the kernel's shadow root is removed")
 	}
 }

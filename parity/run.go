@@ -69,7 +69,7 @@ type Options struct {
 	// from one call to the next (see Kept) instead of copying the workspace for each
 	// call; they are not removed when Run returns.
 	Keep *Kept
-	// Warm, when set, adds the warm lane: the native implementation run in Warm.Dir
+	// Warm, when set, adds the warm lane: the native implementation run below Warm.Dir
 	// (synced, not copied) with Warm.Store, as a long-lived host would (see Warm),
 	// beside the native lane's cold run on a copy.
 	Warm *Warm
@@ -217,34 +217,38 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 	}
 	defer os.RemoveAll(scratch)
 	norm := Normalizer{Work: []string{ws}, Rules: opts.Rules}
+	// Every lane's copy has the workspace's own base name (below a directory per lane): a
+	// command that names the workspace after its directory (workspace:init) must see the
+	// same name on every lane.
+	base := filepath.Base(ws)
 	dirs := map[string]string{}
 	for _, l := range lanes {
-		dirs[l] = filepath.Join(scratch, l)
+		dirs[l] = filepath.Join(scratch, l, base)
 		if refusal != nil {
 			continue // no lane runs: none needs a copy, and each leaves what it was given
 		}
 		if l == LaneWarm {
-			dirs[l] = opts.Warm.Dir
+			dirs[l] = filepath.Join(opts.Warm.Dir, base)
 			if err := compare.SyncTreeSharingObjects(ws, dirs[l], opts.Skip); err != nil {
 				return nil, fmt.Errorf("parity %s: sync workspace for the warm native lane: %w", toolName, err)
 			}
-			norm.Work = append(norm.Work, dirs[l])
+			norm.Work, norm.Above = append(norm.Work, dirs[l]), append(norm.Above, filepath.Dir(dirs[l]))
 			continue
 		}
 		if opts.Keep != nil {
-			if dirs[l], err = opts.Keep.dir(ws, l); err != nil {
+			if dirs[l], err = opts.Keep.dir(ws, filepath.Join(l, base)); err != nil {
 				return nil, fmt.Errorf("parity %s: lane %s: %w", toolName, l, err)
 			}
 			if err := compare.SyncTreeSharingObjects(ws, dirs[l], opts.Skip); err != nil {
 				return nil, fmt.Errorf("parity %s: sync workspace for lane %s: %w", toolName, l, err)
 			}
-			norm.Work = append(norm.Work, dirs[l])
+			norm.Work, norm.Above = append(norm.Work, dirs[l]), append(norm.Above, filepath.Dir(dirs[l]))
 			continue
 		}
 		if err := compare.CopyTreeSharingObjects(ws, dirs[l], opts.Skip); err != nil {
 			return nil, fmt.Errorf("parity %s: copy workspace for lane %s: %w", toolName, l, err)
 		}
-		norm.Work = append(norm.Work, dirs[l])
+		norm.Work, norm.Above = append(norm.Work, dirs[l]), append(norm.Above, filepath.Dir(dirs[l]))
 	}
 	rep := &Report{Tool: toolName, Input: input, Lanes: lanes}
 	plain := hasCmd && cmd.Output == legacy.OutputPlain

@@ -21,7 +21,8 @@ import (
 type Warm struct {
 	// Store is handed to the native call as tool.Env.Store.
 	Store *tool.Store
-	// Dir is where the native lane's copy lives; it must not lie inside the workspace.
+	// Dir is where the native lane's copy lives (in a directory named as the workspace
+	// is); it must not lie inside the workspace.
 	Dir string
 }
 

@@ -51,3 +51,19 @@ func TestCompareStreams(t *testing.T) {
 		assert.Equal(t, `"warn\n"`, ds[2].Want)
 	}
 }
+
+// A lane's copy sits in a directory of its own under the workspace's base name: its own
+// path is $WORK, and a path beside it (one an input reached by "..") is $WORK/.. on
+// every lane.
+func TestNormalizerRewritesTheDirectoryAboveACopy(t *testing.T) {
+	n := compare.NewNormalizer("/s/subprocess/acme", "/s/native/acme")
+	n.Above = []string{"/s/subprocess", "/s/native"}
+	for in, want := range map[string]string{
+		"/s/subprocess/acme/docs/a.md":        "$WORK/docs/a.md",
+		"/s/native/acme":                      "$WORK",
+		"path /s/native/outside/x is outside": "path $WORK/../outside/x is outside",
+		"/s/other/x":                          "/s/other/x",
+	} {
+		assert.Equal(t, want, n.String(in), in)
+	}
+}

@@ -57,6 +57,11 @@ var durationKey = lazyregexp.New(`(?:^|_)(?:duration|elapsed)(?:_(?:ms|us|ns|s))
 type Normalizer struct {
 	// Work are directories replaced by $WORK.
 	Work []string
+	// Above are the directories lanes' copies are made in (a copy's parent), replaced by
+	// $WORK/.. once the work directories are: a path that leaves a copy by ".." (an
+	// input naming "../x", refused as outside the workspace) then reads alike on every
+	// lane, as each copy has the workspace's base name in a directory of its own.
+	Above []string
 	// Rules apply after the $WORK rewrite; nil means DefaultRules.
 	Rules []Rule
 }
@@ -67,12 +72,16 @@ func NewNormalizer(work ...string) Normalizer {
 	return Normalizer{Work: work, Rules: DefaultRules()}
 }
 
+// dirForm is one spelling of a directory Normalizer rewrites, and what it becomes.
+type dirForm struct{ from, to string }
+
 // workForms returns the work directories and their resolved forms, longest
-// first so that a directory inside another is replaced whole. The forms of a list of
-// directories are worked out once (resolving symlinks costs a stat per path element,
-// and String runs for every string a lane leaves).
-func (n Normalizer) workForms() []string {
-	key := strings.Join(n.Work, "\x00")
+// first so that a directory inside another is replaced whole, then those of the Above
+// directories, longest first. The forms of a list of directories are worked out once
+// (resolving symlinks costs a stat per path element, and String runs for every string a
+// lane leaves).
+func (n Normalizer) workForms() []dirForm {
+	key := strings.Join(n.Work, "\x00") + "\x01" + strings.Join(n.Above, "\x00")
 	workForms.mu.Lock()
 	f, ok := workForms.m[key]
 	workForms.mu.Unlock()
@@ -80,24 +89,30 @@ func (n Normalizer) workForms() []string {
 		return f
 	}
 	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		p = strings.TrimRight(p, "/")
-		if p != "" && !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
+	var out []dirForm
 	resolved := true
-	for _, w := range n.Work {
-		add(w)
-		if r, err := filepath.EvalSymlinks(w); err == nil {
-			add(r)
-		} else {
-			resolved = false
+	forms := func(dirs []string, to string) {
+		var group []dirForm
+		add := func(p string) {
+			p = strings.TrimRight(p, "/")
+			if p != "" && !seen[p] {
+				seen[p] = true
+				group = append(group, dirForm{p, to})
+			}
 		}
+		for _, w := range dirs {
+			add(w)
+			if r, err := filepath.EvalSymlinks(w); err == nil {
+				add(r)
+			} else {
+				resolved = false
+			}
+		}
+		sort.Slice(group, func(i, j int) bool { return len(group[i].from) > len(group[j].from) })
+		out = append(out, group...)
 	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	forms(n.Work, WorkPlaceholder)
+	forms(n.Above, WorkPlaceholder+"/..")
 	// A directory that does not exist yet has no resolved form: such a list is worked
 	// out again next time, when it may.
 	if resolved {
@@ -114,8 +129,8 @@ func (n Normalizer) workForms() []string {
 // workForms maps a Normalizer's joined Work list to its forms.
 var workForms = struct {
 	mu sync.Mutex
-	m  map[string][]string
-}{m: map[string][]string{}}
+	m  map[string][]dirForm
+}{m: map[string][]dirForm{}}
 
 func (n Normalizer) rules() []Rule {
 	if n.Rules == nil {
@@ -142,7 +157,7 @@ func (n Normalizer) rulesKey() string {
 // String normalises one string.
 func (n Normalizer) String(s string) string {
 	for _, w := range n.workForms() {
-		s = strings.ReplaceAll(s, w, WorkPlaceholder)
+		s = strings.ReplaceAll(s, w.from, w.to)
 	}
 	for _, r := range n.rules() {
 		s = r.Pattern.ReplaceAllString(s, r.Replace)

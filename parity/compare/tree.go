@@ -488,9 +488,9 @@ func (t Tree) Normalize(n Normalizer) Tree {
 
 // normalizeEntry normalises a file entry's content (text only), through the cache when
 // its result cannot depend on the work directories.
-func normalizeEntry(e Entry, n Normalizer, forms []string, rules string) Entry {
+func normalizeEntry(e Entry, n Normalizer, forms []dirForm, rules string) Entry {
 	for _, w := range forms {
-		if bytes.Contains(e.Content, []byte(w)) {
+		if bytes.Contains(e.Content, []byte(w.from)) {
 			return normalizeContent(e, n)
 		}
 	}
