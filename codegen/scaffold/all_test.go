@@ -21,8 +21,8 @@ import (
 )
 
 // schemaPrinter is the program the test builds next to the generated packages: it
-// registers every generated tool and prints "name<TAB>schema JSON<TAB>effects JSON" per
-// tool.
+// registers every generated tool and prints "name<TAB>schema JSON<TAB>effects
+// JSON<TAB>annotations JSON" per tool.
 const schemaPrinter = `package main
 
 import (
@@ -46,7 +46,12 @@ func main() {
 			fmt.Fprintln(os.Stderr, t.Spec.Name, err)
 			os.Exit(1)
 		}
-		fmt.Printf("%s\t%s\t%s\n", t.Spec.Name, b, e)
+		a, err := json.Marshal(t.Spec.Annotations)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, t.Spec.Name, err)
+			os.Exit(1)
+		}
+		fmt.Printf("%s\t%s\t%s\t%s\n", t.Spec.Name, b, e, a)
 	}
 }
 `
@@ -54,8 +59,9 @@ func main() {
 // TestEveryCommandSchemaEqualsAdapter scaffolds every corpus command into a temporary
 // folder inside the module (so the generated code compiles with it), vets the generated
 // packages (tool and test files), runs a program printing each generated Input's
-// schema and effects, and compares each with adapter.Schema and the adapter spec's
-// effects byte for byte.
+// schema, effects and annotations, and compares each with adapter.Schema and the
+// adapter spec's effects and annotations byte for byte (a runs-code hint lost on the way
+// would let a native gate runner past the policy's ask).
 func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the go command")
@@ -97,13 +103,13 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	out, err = goCmd(t, mod, "run", "./"+filepath.ToSlash(rel)+"/schemas")
 	require.NoError(t, err, "schema printer:\n%s", out)
 
-	got, gotEffects := map[string]string{}, map[string]string{}
+	got, gotEffects, gotAnnotations := map[string]string{}, map[string]string{}, map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		parts := strings.Split(sc.Text(), "\t")
-		require.Len(t, parts, 3, "printer line %q", sc.Text())
-		got[parts[0]], gotEffects[parts[0]] = parts[1], parts[2]
+		require.Len(t, parts, 4, "printer line %q", sc.Text())
+		got[parts[0]], gotEffects[parts[0]], gotAnnotations[parts[0]] = parts[1], parts[2], parts[3]
 	}
 	require.Len(t, got, len(names))
 	for _, c := range corpus {
@@ -117,5 +123,8 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 		wantEffects, err := json.Marshal(spec.Effects)
 		require.NoError(t, err)
 		assert.Equal(t, string(wantEffects), gotEffects[c.Name], "effects of %s", c.Name)
+		wantAnnotations, err := json.Marshal(spec.Annotations)
+		require.NoError(t, err)
+		assert.Equal(t, string(wantAnnotations), gotAnnotations[c.Name], "annotations of %s", c.Name)
 	}
 }

@@ -226,7 +226,7 @@ func specLiteral(t Tool) jen.Code {
 		name string
 		on   bool
 	}{{"ReadOnlyHint", a.ReadOnlyHint}, {"DestructiveHint", a.DestructiveHint},
-		{"IdempotentHint", a.IdempotentHint}, {"OpenWorldHint", a.OpenWorldHint}} {
+		{"IdempotentHint", a.IdempotentHint}, {"OpenWorldHint", a.OpenWorldHint}, {"RunsCodeHint", a.RunsCodeHint}} {
 		if h.on {
 			ann = append(ann, jen.Id(h.name).Op(":").True())
 		}
