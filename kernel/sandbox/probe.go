@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 )
 
 // Host is the probe's classification of what this machine's bwrap can do.
@@ -145,7 +147,7 @@ func spawnProbe(ctx context.Context, path string, args ...string) (string, strin
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Env = []string{}
-	out, errb := &tailBuffer{max: 64 << 10}, &tailBuffer{max: 4 << 10}
+	out, errb := tailbuf.New(64<<10), tailbuf.New(4<<10)
 	cmd.Stdout, cmd.Stderr = out, errb
 	err := cmd.Run()
 	return out.String(), errb.String(), err

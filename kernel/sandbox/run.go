@@ -10,10 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -194,8 +194,8 @@ func (r *Runner) spawn(ctx context.Context, req Request, p profile, argv []strin
 		}
 	}
 
-	stdout := &tailBuffer{max: r.opts.MaxCapture}
-	stderr := &tailBuffer{max: r.opts.MaxCapture}
+	stdout := tailbuf.New(r.opts.MaxCapture)
+	stderr := tailbuf.New(r.opts.MaxCapture)
 	cmd := exec.CommandContext(ctx, r.bwrap, argv...)
 	cmd.Env = []string{} // bwrap itself gets nothing of the host environment either
 	cmd.Stdin = bytes.NewReader(body)
@@ -301,44 +301,4 @@ func lastLine(s string) string {
 		s = s[i+1:]
 	}
 	return s
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu    sync.Mutex
-	max   int
-	b     []byte
-	total int64
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.total += int64(len(p))
-	if len(p) >= t.max {
-		t.b = append(t.b[:0], p[len(p)-t.max:]...)
-		return len(p), nil
-	}
-	if over := len(t.b) + len(p) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	t.b = append(t.b, p...)
-	return len(p), nil
-}
-
-// String returns everything kept.
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
-}
-
-// Tail returns at most the last n kept bytes.
-func (t *tailBuffer) Tail(n int) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.b) > n {
-		return string(t.b[len(t.b)-n:])
-	}
-	return string(t.b)
 }
