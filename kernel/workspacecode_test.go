@@ -132,8 +132,8 @@ func spacedHex(s []byte) string {
 // workspace.yaml controls) tries every spelling to read the token key and the
 // evidence signing key — by path, relative, through /proc of the server and of itself,
 // through the server's open descriptors, through a symlink or hard link it makes, by
-// unmounting — and gets nothing, on the adapter lane (in-process host) and on the
-// subprocess lane. The key bytes appear nowhere: not in the call's output, not in the
+// unmounting — and gets nothing, on the adapter lane (in-process host), on the
+// subprocess lane and on the native lane (the gate runner in the host's process). The key bytes appear nowhere: not in the call's output, not in the
 // receipts, not in any file of the workspace. It also cannot plant a hook in .git.
 func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	requireBwrap(t)
@@ -162,7 +162,7 @@ func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	}
 	writeGates(t, ws, map[string]string{"thief": keyThief(state, os.Getpid())})
 
-	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess} {
+	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess, kernel.LaneNative} {
 		t.Run(lane, func(t *testing.T) {
 			res := k.Call(context.Background(), kernel.Request{Tool: "gates", Input: json.RawMessage(`{}`),
 				Caller: kernel.WorkspaceCaller("attacker"), Lane: lane})
@@ -321,7 +321,7 @@ func TestWorkspaceCodeIsAnnotated(t *testing.T) {
 // group (setsid), clears its environment (env -i) and is double-forked, then blocks; the
 // call is cancelled (the same end as a timeout: the call's context is done, whichever
 // ends it; cancelling waits for the daemon rather than for a clock). Once the call has
-// ended no process of it is left, on the adapter lane
+// ended no process of it is left, on the adapter and native lanes
 // (the gate is a child of the host) and on the subprocess lane (a grandchild). Two
 // mechanisms each suffice here: the jail's pid namespace, and the tree's cgroup.
 func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
@@ -337,7 +337,7 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
-	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess} {
+	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess, kernel.LaneNative} {
 		t.Run(lane, func(t *testing.T) {
 			marker := "cmdbridge-gate-daemon-" + lane + "-" + strconv.Itoa(os.Getpid())
 			writeGates(t, ws, map[string]string{"daemon": proctreetest.EnvClearedDaemon(marker) + "; sleep 300"})

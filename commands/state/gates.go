@@ -1,14 +1,12 @@
 package state
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -31,55 +29,23 @@ func newGatesApp() *cli.App {
 	})
 }
 
+// gates is the shell around ops.Gates.
 func gates(c *convention.Call) error {
 	ws, err := c.Workspace()
 	if err != nil {
 		return err
 	}
-	if err := ws.Config.Check("software_delivery.gates", "software_delivery.lanes", "software_delivery.git"); err != nil {
+	if err := ws.Config.Check(ops.GatesKeys...); err != nil {
 		return err
 	}
-	selected, err := delivery.SelectGates(ws.Config.Gates, c.Bool("docs-only"), c.Strings("only"))
+	data, notes, err := ops.Gates(c.Context(), ws, c.Runtime(), ops.GatesInput{DocsOnly: c.Bool("docs-only"),
+		Only: c.Strings("only"), Output: c.Stderr()})
+	c.Notes(notes)
+	if de := delivery.AsError(err); err != nil && de.Code == tool.CodeGatesFailed {
+		return checkFailed(c, notes.Text, data, de.Code, de.Message)
+	}
 	if err != nil {
 		return err
 	}
-	wuID, lane := delivery.LaneOfBranch(c.Context(), ws, ws.Checkout)
-	data := gatesData{Dir: ws.Rel(ws.Checkout), WUID: wuID, Lane: lane, Gates: []delivery.GateResult{}, Passed: true}
-	if len(ws.Config.Gates) == 0 {
-		c.Warn("no gates configured (software_delivery.gates.commands)")
-		return c.Print("Gates passed\n", data)
-	}
-	rt := c.Runtime()
-	results, err := delivery.RunGates(c.Context(), delivery.GateRun{Dir: ws.Checkout, Output: c.Stderr(),
-		Now: rt.Now, TelemetryRoot: ws.Root, WUID: wuID, Lane: lane}, selected)
-	if err != nil {
-		return err
-	}
-	data.Gates = append(data.Gates, results...)
-	var b strings.Builder
-	failed := 0
-	for _, r := range results {
-		if r.Passed {
-			fmt.Fprintf(&b, "PASS %s\n", r.Name)
-		} else {
-			failed++
-			fmt.Fprintf(&b, "FAIL %s (exit %d)\n", r.Name, r.ExitCode)
-		}
-	}
-	if failed > 0 {
-		data.Passed = false
-		fmt.Fprintf(&b, "Gates failed (%d of %d)\n", failed, len(results))
-		return checkFailed(c, b.String(), data, tool.CodeGatesFailed, fmt.Sprintf("%d of %d gate(s) failed", failed, len(results)))
-	}
-	b.WriteString("Gates passed\n")
-	return c.Print(b.String(), data)
-}
-
-// gatesData is gates' JSON data.
-type gatesData struct {
-	Dir    string                `json:"dir"`
-	WUID   *string               `json:"wu_id"`
-	Lane   *string               `json:"lane"`
-	Gates  []delivery.GateResult `json:"gates"`
-	Passed bool                  `json:"passed"`
+	return c.Print(notes.Text, data)
 }

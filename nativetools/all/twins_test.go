@@ -14,7 +14,8 @@ import (
 )
 
 // TestEveryTwinHasTheAdapterSchema: a native tool that twins a legacy command takes the
-// input schema the adapter derives from the command, byte for byte (what `cmdbridge
+// input schema the adapter derives from the command, byte for byte, and its annotations
+// and effects (what `cmdbridge
 // scaffold` writes a test for in each tool's package; the corpus checks every twin here
 // once).
 func TestEveryTwinHasTheAdapterSchema(t *testing.T) {
@@ -33,6 +34,13 @@ func TestEveryTwinHasTheAdapterSchema(t *testing.T) {
 			gotJSON, err := json.Marshal(n.Spec.InputSchema)
 			require.NoError(t, err)
 			assert.Equal(t, string(wantJSON), string(gotJSON))
+			// The same effect: the kernel serves the adapter's annotations and effects
+			// whatever the route, and a twin that declared less (a runs-code hint, a
+			// destructive mode) would mislead whoever reads the native registry.
+			spec, err := adapter.Spec(c)
+			require.NoError(t, err)
+			assert.Equal(t, spec.Annotations, n.Spec.Annotations, "annotations")
+			assert.Equal(t, spec.Effects, n.Spec.Effects, "effects")
 		})
 	}
 	assert.GreaterOrEqual(t, twins, 50, "the corpus has at least 50 migrated commands")
