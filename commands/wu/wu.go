@@ -14,7 +14,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
-	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // The helpers below are shared by every wu:* command (part A and part B). They only glue
@@ -165,62 +164,3 @@ func (d *deletion) apply(ws *delivery.Workspace) ([]string, error) { return d.pl
 // containsString reports whether list holds s.
 func containsString(list []string, s string) bool { return slices.Contains(list, s) }
 
-// gateRun is the outcome of running a WU's gates.
-type gateRun struct {
-	Dir     string // root-relative directory the gates ran in ("." for the root)
-	Results []delivery.GateResult
-	Failed  int
-}
-
-// runWUGates runs the configured gates (spec §3.2) for w in its worktree when it is
-// claimed in worktree mode and the directory exists, otherwise in the root. Children's
-// output goes to stderr; telemetry goes to the main checkout. No gates is a warning.
-func runWUGates(c *convention.Call, ws *delivery.Workspace, w *delivery.WU, docsOnly bool) (*gateRun, error) {
-	if err := ws.Config.Check("software_delivery.gates"); err != nil {
-		return nil, err
-	}
-	gates, err := delivery.SelectGates(ws.Config.Gates, docsOnly, nil)
-	if err != nil {
-		return nil, err
-	}
-	run := &gateRun{Dir: ".", Results: []delivery.GateResult{}}
-	dir := ws.Root
-	if wt := worktreeDir(ws, w); wt != "" {
-		run.Dir, dir = wt, ws.Abs(wt)
-	}
-	if len(gates) == 0 {
-		c.Warn("no gates configured")
-		return run, nil
-	}
-	wuID, lane := delivery.LaneOfBranch(c.Context(), ws, dir)
-	results, err := delivery.RunGates(c.Context(), delivery.GateRun{Dir: dir, Output: c.Stderr(),
-		Now: c.Runtime().Now, TelemetryRoot: ws.Root, WUID: wuID, Lane: lane}, gates)
-	if err != nil {
-		return nil, err
-	}
-	run.Results = results
-	for _, r := range results {
-		if !r.Passed {
-			run.Failed++
-		}
-	}
-	return run, nil
-}
-
-// gateLines renders "PASS <name>" / "FAIL <name> (exit <code>)" per gate.
-func gateLines(results []delivery.GateResult) string {
-	var b strings.Builder
-	for _, r := range results {
-		if r.Passed {
-			fmt.Fprintf(&b, "PASS %s\n", r.Name)
-		} else {
-			fmt.Fprintf(&b, "FAIL %s (exit %d)\n", r.Name, r.ExitCode)
-		}
-	}
-	return b.String()
-}
-
-// gatesFailed is the GATES_FAILED error of a gate run.
-func gatesFailed(run *gateRun) error {
-	return delivery.Errorf(tool.CodeGatesFailed, "gates failed (%d of %d)", run.Failed, len(run.Results))
-}

@@ -9,6 +9,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -80,12 +81,14 @@ func wuDone(c *convention.Call) error {
 	data := wuDoneData{ID: w.ID, Status: delivery.StatusDone, StampPath: delivery.StampRel(w.ID),
 		SkippedGates: c.Bool("skip-gates")}
 	if !data.SkippedGates {
-		run, err := runWUGates(c, ws, w, false)
+		var notes ops.Notes
+		run, err := ops.RunWUGates(ctx, ws, c.Runtime(), &notes, w, false, c.Stderr())
+		c.Notes(notes)
 		if err != nil {
 			return err
 		}
-		if run.Failed > 0 {
-			return gatesFailed(run)
+		if err := run.Err(); err != nil {
+			return err
 		}
 		data.Gates = run.Results
 	}

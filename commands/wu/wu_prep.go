@@ -6,6 +6,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -28,43 +29,27 @@ func newWUPrepApp() *cli.App {
 	})
 }
 
+// wuPrep is the shell around ops.WUPrep.
 func wuPrep(c *convention.Call) error {
 	ws, err := openWorkspace(c)
 	if err != nil {
 		return err
 	}
-	w, err := delivery.ReadWU(ws, c.Value("id"))
-	if err != nil {
-		return err
-	}
-	if w.NormStatus() != delivery.StatusInProgress {
-		return delivery.Errorf(tool.CodeInvalidTransition, "%s is %s: wu:prep needs an in_progress WU", w.ID, w.NormStatus())
-	}
-	run, err := runWUGates(c, ws, w, c.Bool("docs-only"))
-	if err != nil {
-		return err
-	}
-	data := wuPrepData{ID: w.ID, Dir: run.Dir, Gates: run.Results, Passed: run.Failed == 0}
-	text := gateLines(run.Results)
-	if data.Passed {
-		next := "delivery wu:done --id " + w.ID
-		data.Next = &next
-		return c.Print(text+"Next: "+next+"\n", data)
-	}
-	if !c.JSON {
-		if err := c.Print(text, nil); err != nil {
-			return err
+	data, notes, err := ops.WUPrep(c.Context(), ws, c.Runtime(), ops.WUPrepInput{ID: c.Value("id"),
+		DocsOnly: c.Bool("docs-only"), Output: c.Stderr()})
+	c.Notes(notes)
+	if de := delivery.AsError(err); err != nil && de.Code == tool.CodeGatesFailed {
+		// A failed gate prints its lines and carries the report in the failure envelope.
+		if !c.JSON {
+			if perr := c.Print(notes.Text, nil); perr != nil {
+				return perr
+			}
 		}
+		c.Partial(data)
+		return err
 	}
-	c.Partial(data)
-	return gatesFailed(run)
-}
-
-// wuPrepData is wu:prep's JSON data.
-type wuPrepData struct {
-	ID     string                `json:"id"`
-	Dir    string                `json:"dir"`
-	Gates  []delivery.GateResult `json:"gates"`
-	Passed bool                  `json:"passed"`
-	Next   *string               `json:"next"`
+	if err != nil {
+		return err
+	}
+	return c.Print(notes.Text, data)
 }

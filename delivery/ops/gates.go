@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -62,23 +61,18 @@ func Gates(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in
 		return GatesData{}, notes, err
 	}
 	data.Gates = append(data.Gates, results...)
-	var b strings.Builder
 	failed := 0
 	for _, r := range results {
-		if r.Passed {
-			fmt.Fprintf(&b, "PASS %s\n", r.Name)
-		} else {
+		if !r.Passed {
 			failed++
-			fmt.Fprintf(&b, "FAIL %s (exit %d)\n", r.Name, r.ExitCode)
 		}
 	}
+	notes.Text = GateLines(results)
 	if failed > 0 {
 		data.Passed = false
-		fmt.Fprintf(&b, "Gates failed (%d of %d)\n", failed, len(results))
-		notes.Text = b.String()
+		notes.Text += fmt.Sprintf("Gates failed (%d of %d)\n", failed, len(results))
 		return data, notes, &delivery.Error{Code: tool.CodeGatesFailed, Message: fmt.Sprintf("%d of %d gate(s) failed", failed, len(results))}
 	}
-	b.WriteString("Gates passed\n")
-	notes.Text = b.String()
+	notes.Text += "Gates passed\n"
 	return data, notes, nil
 }

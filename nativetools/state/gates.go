@@ -10,7 +10,6 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
-	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -32,29 +31,12 @@ func init() {
 	}, runGates))
 }
 
-// runGates serves gates natively: the workspace opened as a writer's (the gates may write
-// in the checkout, and the run is journaled as the command's is), then ops.Gates. The
-// gate commands run in the jail of the host serving the call (the kernel's, carried by
-// the context); their output goes to the call's log, and its last 4 KiB to the
-// output's metadata (stderr), where the adapter lane puts the command's stderr. A failed
-// gate is GATES_FAILED with the report as data, as the command's failure envelope
-// carries it.
+// runGates serves gates natively: ops.Gates through shell.ServeGates (journaled as a
+// writer, the gate commands in the host's jail, their output's end in metadata, the
+// report carried by GATES_FAILED).
 func runGates(ctx context.Context, env *tool.Env, in GatesInput) tool.Output {
-	var report ops.GatesData
-	output := tailbuf.New(outputExcerpt)
-	out := shell.Serve(ctx, env, shell.Op[ops.GatesData]{Write: true, Keys: ops.GatesKeys,
-		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.GatesData, ops.Notes, error) {
-			var notes ops.Notes
-			var err error
-			report, notes, err = ops.Gates(ctx, ws, rt, ops.GatesInput{DocsOnly: in.DocsOnly, Only: in.Only,
-				Output: io.MultiWriter(env.Log, output)})
-			return report, notes, err
-		}})
-	if out.Error != nil && out.Error.Code == tool.CodeGatesFailed {
-		out.Data = report
-	}
-	return out.WithMeta(tool.MetaStderr, output.String())
+	return shell.ServeGates(ctx, env, ops.GatesKeys,
+		func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, out io.Writer) (ops.GatesData, ops.Notes, error) {
+			return ops.Gates(ctx, ws, rt, ops.GatesInput{DocsOnly: in.DocsOnly, Only: in.Only, Output: out})
+		})
 }
-
-// outputExcerpt is how much of the gates' output a call's metadata keeps.
-const outputExcerpt = 4 << 10
