@@ -8,7 +8,7 @@
 // then its output types. Domain logic lives in package delivery; wu.go holds the steps
 // several commands share as unexported functions: createWU and claimWU (wu:create,
 // wu:claim, wu:proto), planDeletion/apply (ops.PlanDeletion, for wu:recover nuke), diagnose (the
-// issue codes of wu:status, wu:recover, wu:repair), runWUGates (wu:prep, wu:done), and the
+// issue codes of wu:status, wu:recover, wu:repair), and the
 // lock, worktree, note and commit helpers.
 //
 // Invariants:

@@ -2,7 +2,6 @@ package wu
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,33 +40,11 @@ func appendEvent(c *convention.Call, ws *delivery.Workspace, ev delivery.Event) 
 	return ops.AppendEvent(ws, c.Runtime(), ev)
 }
 
-// requireStatus is ops.RequireStatus: INVALID_TRANSITION unless the status is allowed.
-func requireStatus(w *delivery.WU, to string, allowed ...string) error {
-	return ops.RequireStatus(w, to, allowed...)
-}
-
-// validationError is ops.ValidationError: one VALIDATION error listing violations.
-func validationError(id string, violations []string) error {
-	return ops.ValidationError(id, violations)
-}
-
 // clearKeys removes top-level keys from the WU document.
 func clearKeys(w *delivery.WU, keys ...string) {
 	for _, k := range keys {
 		w.Delete(k)
 	}
-}
-
-// worktreeDir returns the WU's worktree (root-relative) when it is claimed in worktree mode
-// and the directory exists, else "".
-func worktreeDir(ws *delivery.Workspace, w *delivery.WU) string {
-	if w.ClaimedMode != "worktree" || w.WorktreePath == "" {
-		return ""
-	}
-	if fi, err := os.Stat(ws.Abs(w.WorktreePath)); err == nil && fi.IsDir() {
-		return w.WorktreePath
-	}
-	return ""
 }
 
 // releaseLockFor removes the lane lock of w's lane when it is held for w (ops.ReleaseLockFor).
@@ -163,4 +140,3 @@ func (d *deletion) apply(ws *delivery.Workspace) ([]string, error) { return d.pl
 
 // containsString reports whether list holds s.
 func containsString(list []string, s string) bool { return slices.Contains(list, s) }
-

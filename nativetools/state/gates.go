@@ -35,7 +35,7 @@ func init() {
 // writer, the gate commands in the host's jail, their output's end in metadata, the
 // report carried by GATES_FAILED).
 func runGates(ctx context.Context, env *tool.Env, in GatesInput) tool.Output {
-	return shell.ServeGates(ctx, env, ops.GatesKeys,
+	return shell.ServeGates(ctx, env, ops.GatesKeys, true,
 		func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, out io.Writer) (ops.GatesData, ops.Notes, error) {
 			return ops.Gates(ctx, ws, rt, ops.GatesInput{DocsOnly: in.DocsOnly, Only: in.Only, Output: out})
 		})

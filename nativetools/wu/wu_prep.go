@@ -42,7 +42,7 @@ func init() {
 // writer, the gate commands in the host's jail, their output's end in metadata, the
 // report carried by GATES_FAILED).
 func runPrep(ctx context.Context, env *tool.Env, in PrepInput) tool.Output {
-	return shell.ServeGates(ctx, env, ops.WUKeys,
+	return shell.ServeGates(ctx, env, ops.WUKeys, true,
 		func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, out io.Writer) (ops.WUPrepData, ops.Notes, error) {
 			return ops.WUPrep(ctx, ws, rt, ops.WUPrepInput{ID: in.ID, DocsOnly: in.DocsOnly, Output: out})
 		})

@@ -19,20 +19,21 @@ const outputExcerpt = 4 << 10
 // the command's is), then run with a writer for the gates' own output. The gate commands
 // run in the jail of the host serving the call (the kernel's, carried by the context).
 // Their output goes to the call's log and its last 4 KiB to the output's metadata
-// (tool.MetaStderr), where the adapter lane puts the command's stderr. A failed gate is
-// GATES_FAILED with the report as data, as the command's failure envelope carries it.
-func ServeGates[D any](ctx context.Context, env *tool.Env, keys []string, run func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, out io.Writer) (D, ops.Notes, error)) tool.Output {
-	var report D
+// (tool.MetaStderr), where the adapter lane puts the command's stderr. With report, a
+// failed gate's GATES_FAILED carries the operation's data, as the command's failure
+// envelope does (gates, wu:prep; wu:done's carries none).
+func ServeGates[D any](ctx context.Context, env *tool.Env, keys []string, report bool, run func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, out io.Writer) (D, ops.Notes, error)) tool.Output {
+	var data D
 	output := tailbuf.New(outputExcerpt)
 	out := Serve(ctx, env, Op[D]{Write: true, Keys: keys,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (D, ops.Notes, error) {
 			var notes ops.Notes
 			var err error
-			report, notes, err = run(ctx, ws, rt, io.MultiWriter(env.Log, output))
-			return report, notes, err
+			data, notes, err = run(ctx, ws, rt, io.MultiWriter(env.Log, output))
+			return data, notes, err
 		}})
-	if out.Error != nil && out.Error.Code == tool.CodeGatesFailed {
-		out.Data = report
+	if report && out.Error != nil && out.Error.Code == tool.CodeGatesFailed {
+		out.Data = data
 	}
 	return out.WithMeta(tool.MetaStderr, output.String())
 }
