@@ -104,6 +104,17 @@ func envOf(ctx context.Context) (lookup LookupEnv, environ []string, ok bool) {
 	return nil, nil, false
 }
 
+// CallEnv is the environment of the call ctx serves, for a program it starts: the
+// lookup and the whole KEY=VALUE list ([WithEnv], else a native call's tool.Env); on a
+// context that carries none, nothing (an empty lookup and list).
+func CallEnv(ctx context.Context) (LookupEnv, []string) {
+	lookup, environ, ok := envOf(ctx)
+	if !ok {
+		return func(string) (string, bool) { return "", false }, nil
+	}
+	return lookup, environ
+}
+
 // gitEnviron is the environment of a git run for a function handed lookup: the whole
 // list ctx carries, else environOf(lookup).
 func gitEnviron(ctx context.Context, lookup LookupEnv) []string {

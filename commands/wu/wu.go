@@ -2,7 +2,6 @@ package wu
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -95,15 +94,6 @@ func nonEmpty(name, usage string) *cli.GenericFlag {
 }
 
 // relDir renders a directory for output: root-relative with "/" separators, "." for the
-// root, absolute when it lies outside the root.
-func relDir(ws *delivery.Workspace, abs string) string {
-	rel, err := filepath.Rel(ws.Root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(rel)
-}
-
 // strPtr returns nil for "" and &s otherwise (JSON null for absent values).
 func strPtr(s string) *string {
 	if s == "" {
