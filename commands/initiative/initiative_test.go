@@ -2,7 +2,6 @@ package initiative
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,29 +29,6 @@ func TestProgressOf(t *testing.T) {
 				wus = append(wus, w)
 			}
 			assert.Equal(t, tt.want, progressOf(wus))
-		})
-	}
-}
-
-func TestParseSince(t *testing.T) {
-	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-	tests := []struct {
-		in   string
-		want time.Time
-		ok   bool
-	}{
-		{"30m", now.Add(-30 * time.Minute), true},
-		{"7d", now.Add(-7 * 24 * time.Hour), true},
-		{"2026-02-27", time.Date(2026, 2, 27, 0, 0, 0, 0, time.UTC), true},
-		{"2026-03-01T09:15:00.500Z", time.Date(2026, 3, 1, 9, 15, 0, 5e8, time.UTC), true},
-		{"yesterday", time.Time{}, false},
-		{"2026-02-30", time.Time{}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, ok := parseSince(tt.in, now)
-			assert.Equal(t, tt.ok, ok)
-			assert.True(t, tt.want.Equal(got), "got %v", got)
 		})
 	}
 }

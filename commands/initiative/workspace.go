@@ -16,11 +16,3 @@ type progress = ops.InitiativeProgress
 
 // progressOf counts an initiative's WUs by normalised status (ops.ProgressOf).
 func progressOf(wus []*delivery.WU) progress { return ops.ProgressOf(wus) }
-
-// nullable turns "" into a JSON null.
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}

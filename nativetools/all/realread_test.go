@@ -73,6 +73,7 @@ var readCases = map[string]readCase{
 	"backlog:prune":           {input: fixed(`{}`)},
 	"lane:suggest":            {input: fixed(`{}`)},
 	"orchestrate:initiative":  {input: id(midInitiative, `{"initiative":%q,"dry_run":true}`)},
+	"orchestrate:monitor":     {input: fixed(`{"since":"7d"}`)}, // a report without recover: delegations, locks, signals
 	"signal:cleanup":          {input: fixed(`{"dry_run":true}`)},
 	"state:bootstrap":         {input: fixed(`{"force":true}`)}, // a dry run over every WU
 	"state:cleanup":           {input: fixed(`{"dry_run":true}`)},
