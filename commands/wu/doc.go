@@ -5,11 +5,9 @@
 //
 // Each command is one file named after it, in the legacy style of package convention:
 // registration from init, the constructor newXApp returning a fresh *cli.App, the action,
-// then its output types. Domain logic lives in package delivery; wu.go holds the steps
-// several commands share as unexported functions: createWU and claimWU (wu:create,
-// wu:claim, wu:proto), planDeletion/apply (ops.PlanDeletion, for wu:recover nuke), diagnose (the
-// issue codes of wu:status, wu:recover, wu:repair), and the
-// lock, worktree, note and commit helpers.
+// then its output types. Most commands are shells around their operation in
+// delivery/ops (shared with the native tools); wu.go and recovery.go hold the few flag
+// types and helpers the remaining legacy logic (wu:prune, wu:repair) still uses.
 //
 // Invariants:
 //

@@ -2,7 +2,6 @@ package wu
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
-	"github.com/cmdbridge/cmdbridge/delivery/ops"
 )
 
 // The helpers below are shared by every wu:* command (part A and part B). They only glue
@@ -34,35 +31,7 @@ func loadEvents(c *convention.Call, ws *delivery.Workspace) (*delivery.EventLog,
 	return log, nil
 }
 
-// appendEvent appends ev stamped with the call's clock (ops.AppendEvent).
-func appendEvent(c *convention.Call, ws *delivery.Workspace, ev delivery.Event) error {
-	return ops.AppendEvent(ws, c.Runtime(), ev)
-}
-
-// clearKeys removes top-level keys from the WU document.
-func clearKeys(w *delivery.WU, keys ...string) {
-	for _, k := range keys {
-		w.Delete(k)
-	}
-}
-
-// releaseLockFor removes the lane lock of w's lane when it is held for w (ops.ReleaseLockFor).
-func releaseLockFor(ws *delivery.Workspace, w *delivery.WU) (bool, error) {
-	return ops.ReleaseLockFor(ws, w)
-}
-
 // acquireLock takes the lane lock for w with the runtime's owner (ops.AcquireLock), printing
-// the lock's warnings.
-func acquireLock(c *convention.Call, ws *delivery.Workspace, w *delivery.WU) (lanelock.Result, error) {
-	var notes ops.Notes
-	res, err := ops.AcquireLock(c.Context(), ws, c.Runtime(), &notes, w)
-	c.Notes(notes)
-	return res, err
-}
-
-// lockPolicy is the lock_policy of the WU's lane (ops.LockPolicy).
-func lockPolicy(ws *delivery.Workspace, lane string) string { return ops.LockPolicy(ws, lane) }
-
 // wuList is a repeatable WU flag (WU[]): a string slice whose every value must be a WU id.
 // The check runs as the flag's action, so a bad value is a usage error (exit 2).
 func wuList(name, usage string, required bool) *cli.StringSliceFlag {
@@ -101,32 +70,3 @@ func strPtr(s string) *string {
 	}
 	return &s
 }
-
-// deletion is the plan of wu:delete's deletions (ops.Deletion), as wu:recover --action
-// nuke uses it: which files go and how many event lines. Planning reads only; apply writes.
-type deletion struct {
-	plan   *ops.Deletion
-	files  []string // root-relative files that exist and will be removed
-	events int      // event lines removed
-}
-
-// planDeletion checks every id before anything is deleted (ops.PlanDeletion), printing
-// the event log's warnings.
-func planDeletion(c *convention.Call, ws *delivery.Workspace, ids []string) (*deletion, error) {
-	var notes ops.Notes
-	plan, err := ops.PlanDeletion(ws, &notes, ids)
-	c.Notes(notes)
-	if err != nil {
-		return nil, err
-	}
-	return &deletion{plan: plan, files: plan.Files, events: plan.Events}, nil
-}
-
-// initiativeIDs lists the ids of the initiatives the deletion updates.
-func (d *deletion) initiativeIDs() []string { return d.plan.InitiativeIDs() }
-
-// apply performs the deletion and returns the committable paths it changed.
-func (d *deletion) apply(ws *delivery.Workspace) ([]string, error) { return d.plan.Apply(ws) }
-
-// containsString reports whether list holds s.
-func containsString(list []string, s string) bool { return slices.Contains(list, s) }

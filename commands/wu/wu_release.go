@@ -28,9 +28,6 @@ func newWUReleaseApp() *cli.App {
 	})
 }
 
-// claimKeys are the YAML fields a claim sets; releasing clears them (ops.ClaimKeys).
-var claimKeys = ops.ClaimKeys
-
 func wuRelease(c *convention.Call) error {
 	ws, err := openWorkspace(c)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
@@ -183,7 +184,7 @@ type wuRepairResult struct {
 	paths  []string // committable paths written
 }
 
-// repairWU repairs (or, with check, only plans) each issue of one WU, in diagnoseWU's
+// repairWU repairs (or, with check, only plans) each issue of one WU, in ops.DiagnoseWU's
 // order, the YAML being the truth. The event state is followed through the repairs so
 // STATUS_MISMATCH and STAMP_EXISTS_YAML_NOT_DONE together append one consistent sequence.
 // Files are written once, after every issue was planned.
@@ -191,11 +192,11 @@ func repairWU(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog
 	var res wuRepairResult
 	ctx := c.Context()
 	now := c.Runtime().Now()
-	f := factsOf(c, ws, log, w)
-	issues := diagnoseWU(w, f)
+	f := ops.FactsOf(ws, c.Runtime(), log, w)
+	issues := ops.DiagnoseWU(w, f)
 	target := delivery.ReconcileTarget(w.Status)
 	for _, is := range issues {
-		if is.Code == issueStampNotDone {
+		if is.Code == ops.IssueStampNotDone {
 			target = delivery.StatusDone
 		}
 	}
@@ -205,7 +206,7 @@ func repairWU(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog
 	for _, is := range issues {
 		out := wuRepairIssue{ID: w.ID, Code: is.Code, Repaired: !check}
 		switch is.Code {
-		case issueStatusMismatch:
+		case ops.IssueStatusMismatch:
 			types, ok := correctiveEvents(state, target)
 			switch {
 			case !ok && state == delivery.StatusDone:
@@ -221,7 +222,7 @@ func repairWU(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog
 				state = target
 				out.Action = "append events: " + strings.Join(types, ", ")
 			}
-		case issueStampNotDone:
+		case ops.IssueStampNotDone:
 			doneDate = delivery.StampDate(ws.Root, w.ID)
 			if doneDate == "" {
 				doneDate = delivery.Date(now)
@@ -232,7 +233,7 @@ func repairWU(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog
 				state = delivery.StatusDone
 				out.Action += ", append event: complete"
 			}
-		case issueDoneNoStamp:
+		case ops.IssueDoneNoStamp:
 			stampDate = w.Completed
 			if stampDate == "" && len(w.CompletedAt) >= 10 {
 				stampDate = w.CompletedAt[:10]
@@ -241,7 +242,7 @@ func repairWU(c *convention.Call, ws *delivery.Workspace, log *delivery.EventLog
 				stampDate = delivery.Date(now)
 			}
 			out.Action = fmt.Sprintf("write stamp %s (completed %s)", delivery.StampRel(w.ID), stampDate)
-		case issueOrphanWorktree:
+		case ops.IssueOrphanWorktree:
 			out.Action = "remove worktree " + f.Worktree
 			g := delivery.NewGit(ws.Root, c.Runtime())
 			if !delivery.InWorkTree(ctx, ws.Root) || !registeredWorktree(ctx, g, ws.Root, f.Worktree) {
