@@ -19,18 +19,6 @@ func openWorkspace(c *convention.Call) (*delivery.Workspace, error) {
 	return c.Workspace("software_delivery.directories", "software_delivery.lanes", "software_delivery.wu")
 }
 
-// loadEvents reads the event log and prints one warning per skipped line (spec §1.7).
-func loadEvents(c *convention.Call, ws *delivery.Workspace) (*delivery.EventLog, error) {
-	log, err := delivery.LoadEvents(ws.Root)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range log.Warnings() {
-		c.Warn("%s", w)
-	}
-	return log, nil
-}
-
 // acquireLock takes the lane lock for w with the runtime's owner (ops.AcquireLock), printing
 // wuList is a repeatable WU flag (WU[]): a string slice whose every value must be a WU id.
 // The check runs as the flag's action, so a bad value is a usage error (exit 2).

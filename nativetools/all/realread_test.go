@@ -81,7 +81,8 @@ var readCases = map[string]readCase{
 	"wu:delete":               {input: id(lastReady, `{"id":[%q],"dry_run":true}`)},
 	"wu:preflight":            {input: id(inProgress, `{"id":%q}`), fails: tool.CodeCheckFailed}, // generated code paths are not files
 	"wu:unlock-lane":          {input: fixed(`{"list":true}`)},
-	"wu:recover":              {input: id(inProgress, `{"id":%q}`)}, // a diagnosis, without action
+	"wu:recover":              {input: id(inProgress, `{"id":%q}`)},        // a diagnosis, without action
+	"wu:repair":               {input: fixed(`{"all":true,"check":true}`)}, // a check of every WU
 	"wu:status":               {input: id(inProgress, `{"id":%q}`)},
 	"wu:validate":             {input: id(lastReady, `{"id":%q}`)},
 }
