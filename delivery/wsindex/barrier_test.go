@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
 // warmUp calls until a call reads nothing: the first reads and watches, the next reads
@@ -108,4 +110,31 @@ func TestClosedWatcherFallsBackToStat(t *testing.T) {
 	same(t, x)
 	assert.Equal(t, "blocked", status(t, x, "WU-2"))
 	assert.Equal(t, barriers, x.Stats().Barriers, "no barrier without a watcher")
+}
+
+// A writer reads back what it wrote earlier in the same call: its source took the barrier
+// when the call began, and its own writes come after it, so it must not trust a covered
+// entry without a stat (wu:recover nuke reads the WU its reset just rewrote; the warm
+// parity lane once saw the old status). The clock trusts every signature at once, so only
+// validation can tell the write.
+func TestWriterSourceSeesItsOwnWrites(t *testing.T) {
+	root := newWorkspace(t, 3)
+	x := New(root, Options{Now: trusting})
+	defer x.Close()
+	warmUp(t, x)
+	for i := 0; i < 50; i++ {
+		ws, err := delivery.Load(root, root)
+		require.NoError(t, err)
+		ws.Source = x.WriterSource(ws)
+		w, err := delivery.ReadWU(ws, "WU-2")
+		require.NoError(t, err)
+		next := map[string]string{"ready": "in_progress", "in_progress": "ready"}[w.Status]
+		require.NotEmpty(t, next, "status %q", w.Status)
+		w.Set("status", delivery.StrNode(next))
+		w.Refresh()
+		require.NoError(t, delivery.WriteWU(root, w))
+		again, err := delivery.ReadWU(ws, "WU-2")
+		require.NoError(t, err)
+		require.Equal(t, next, again.Status, "iteration %d: the writer read back the status it replaced", i)
+	}
 }

@@ -26,9 +26,11 @@ type source struct {
 // (delivery.WU.Clone, delivery.Initiative.Clone) the writer may change; the event log
 // and the memory and signal stores are the shared values, which writers only read (they
 // append to the files). TestToolsLeaveTheWarmIndexAsRead (nativetools/all) holds every
-// native tool to that.
+// native tool to that. A writer reads back what it wrote earlier in the same call, after
+// any barrier it could take: its source never trusts a covered entry without a stat (the
+// write changed the signature), whatever the watcher has handled by then.
 func (x *Index) WriterSource(ws *delivery.Workspace) delivery.Source {
-	return &source{x: x, ws: ws, fast: x.sync(), private: true}
+	return &source{x: x, ws: ws, fast: false, private: true}
 }
 
 var _ delivery.Source = (*source)(nil)
