@@ -51,10 +51,3 @@ func nonEmpty(name, usage string) *cli.GenericFlag {
 }
 
 // relDir renders a directory for output: root-relative with "/" separators, "." for the
-// strPtr returns nil for "" and &s otherwise (JSON null for absent values).
-func strPtr(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}

@@ -81,6 +81,7 @@ var readCases = map[string]readCase{
 	"wu:delete":               {input: id(lastReady, `{"id":[%q],"dry_run":true}`)},
 	"wu:preflight":            {input: id(inProgress, `{"id":%q}`), fails: tool.CodeCheckFailed}, // generated code paths are not files
 	"wu:unlock-lane":          {input: fixed(`{"list":true}`)},
+	"wu:prune":                {input: fixed(`{}`)},                        // a dry run: every worktree classified
 	"wu:recover":              {input: id(inProgress, `{"id":%q}`)},        // a diagnosis, without action
 	"wu:repair":               {input: fixed(`{"all":true,"check":true}`)}, // a check of every WU
 	"wu:status":               {input: id(inProgress, `{"id":%q}`)},
