@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -37,11 +38,14 @@ type Tree struct {
 // Attach prepares cmd, made by exec.CommandContext and not yet started, to run as a
 // tree: in its own cgroup when the host has a writable cgroup v2 hierarchy (the command
 // starts inside it, so does everything it ever forks), in its own process group, with
-// the tree's mark added to its environment (cmd.Env, or the process environment when
-// cmd.Env is nil), and a Cancel that kills the whole tree when the context ends. A zero
+// the tree's mark added to its environment, and a Cancel that kills the whole tree when the context ends. A zero
 // WaitDelay becomes two seconds, so a descendant holding an output pipe cannot hold up
 // Wait after the tree is killed. The caller must call [Tree.Kill] once the command has
 // ended (or failed to start): it also removes the cgroup.
+//
+// cmd.Env must be the child's whole environment: a nil one is empty, never the process's
+// (a host serves concurrent calls, each with its own environment; a caller that wants the
+// process's passes os.Environ() itself).
 func Attach(cmd *exec.Cmd) *Tree {
 	return attach(cmd, Cgroup2Dir())
 }
@@ -53,10 +57,7 @@ func attach(cmd *exec.Cmd, parent string) *Tree {
 	id := strings.ToUpper(hex.EncodeToString(b[:]))
 	name := MarkPrefix + id
 	t := &Tree{cmd: cmd, mark: []byte(name + "=1"), cgroupFD: -1}
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Env = append(cmd.Env, string(t.mark))
+	cmd.Env = append(slices.Clip(cmd.Env), string(t.mark))
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}

@@ -351,7 +351,7 @@ func BenchmarkShadowCompare(b *testing.B) {
 				if err := mirror.Sync(); err != nil {
 					b.Fatal(err)
 				}
-				edited := editOneWU(b, filepath.Join(m.Dir, filepath.FromSlash(m.WUDir)), 0)
+				edited := wuEditor(b, filepath.Join(m.Dir, filepath.FromSlash(m.WUDir)))(0)
 				if err := os.WriteFile(filepath.Join(mirror.Dst, "stray.txt"), []byte("left by the run\n"), 0o644); err != nil {
 					b.Fatal(err)
 				}
@@ -380,9 +380,10 @@ func BenchmarkShadowCompare(b *testing.B) {
 	}
 }
 
-// editOneWU appends a comment line to the WU file in the middle of wuDir (restored when b
-// ends) and returns its new content.
-func editOneWU(b *testing.B, wuDir string, i int) []byte {
+// wuEditor returns a function that rewrites the WU file in the middle of wuDir with a
+// comment line numbered i appended to its first content (restored when b ends), and
+// returns the new content.
+func wuEditor(b *testing.B, wuDir string) func(i int) []byte {
 	wus, err := filepath.Glob(filepath.Join(wuDir, "*.yaml"))
 	if err != nil || len(wus) == 0 {
 		b.Fatalf("no WU files in %s (%v)", wuDir, err)
@@ -393,11 +394,13 @@ func editOneWU(b *testing.B, wuDir string, i int) []byte {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = os.WriteFile(edited, orig, 0o644) })
-	next := append(slices.Clip(orig), fmt.Sprintf("# %d\n", i)...)
-	if err := os.WriteFile(edited, next, 0o644); err != nil {
-		b.Fatal(err)
+	return func(i int) []byte {
+		next := append(slices.Clip(orig), fmt.Sprintf("# %d\n", i)...)
+		if err := os.WriteFile(edited, next, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return next
 	}
-	return next
 }
 
 // benchShadowSync times a compare.Mirror's Sync of a kept directory between calls: before
@@ -416,22 +419,11 @@ func benchShadowSync(b *testing.B, ws, wuDir, kept string) {
 	if err := m.Sync(); err != nil {
 		b.Fatal(err)
 	}
-	wus, err := filepath.Glob(filepath.Join(wuDir, "*.yaml"))
-	if err != nil || len(wus) == 0 {
-		b.Fatalf("no WU files in %s (%v)", wuDir, err)
-	}
-	edited := wus[len(wus)/2]
-	orig, err := os.ReadFile(edited)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = os.WriteFile(edited, orig, 0o644) })
+	edit := wuEditor(b, wuDir)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		if err := os.WriteFile(edited, append(slices.Clip(orig), fmt.Sprintf("# %d\n", i)...), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		edit(i)
 		if err := os.WriteFile(filepath.Join(kept, "stray.txt"), []byte("left by the last run\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}

@@ -31,7 +31,10 @@ func CopyTreeSharingObjects(src, dst string, skip func(rel string) bool) error {
 	return copyTree(src, dst, skip, true)
 }
 
-func copyTree(src, dst string, skip func(rel string) bool, share bool) error {
+// walkTree walks src as the copies do: visit gets each entry's path, its path relative to
+// src and its target below dst, with its stat, except what skip names (a skipped
+// directory is not entered).
+func walkTree(src, dst string, skip func(rel string) bool, visit func(path, rel, target string, d fs.DirEntry, info fs.FileInfo) error) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -46,11 +49,16 @@ func copyTree(src, dst string, skip func(rel string) bool, share bool) error {
 			}
 			return nil
 		}
-		target := filepath.Join(dst, rel)
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
+		return visit(path, rel, filepath.Join(dst, rel), d, info)
+	})
+}
+
+func copyTree(src, dst string, skip func(rel string) bool, share bool) error {
+	return walkTree(src, dst, skip, func(path, rel, target string, d fs.DirEntry, info fs.FileInfo) error {
 		switch {
 		case d.IsDir():
 			return os.MkdirAll(target, info.Mode().Perm()|0o700)

@@ -152,25 +152,7 @@ func (r *mirrorRun) settled(s fileSig) bool {
 func syncTree(src, dst string, skip func(rel string) bool, share bool, mr *mirrorRun) error {
 	keep := map[string]bool{}
 	whole := map[string]bool{} // directories kept with everything in them
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		if skip != nil && rel != "." && skip(filepath.ToSlash(rel)) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
+	err := walkTree(src, dst, skip, func(path, rel, target string, d fs.DirEntry, info fs.FileInfo) error {
 		switch {
 		case d.IsDir():
 			keep[rel] = true
