@@ -54,8 +54,8 @@
 //   - Values handed out are shared between calls and must not be changed: a workspace
 //     with a Source is for reading tools (see delivery.Source); a writer's source
 //     ([Index.WriterSource]) hands out private copies of the WUs and initiatives it may
-//     change, and validates every answer by a stat (never trusting the barrier), so a
-//     writer reads back its own earlier writes. Entries are replaced, never mutated, so a call keeps a consistent value
+//     change, and takes the barrier again before every answer, so a writer reads back
+//     its own earlier writes. Entries are replaced, never mutated, so a call keeps a consistent value
 //     while another refreshes. [Index.Verify] and Options.Check find a value changed in
 //     place.
 //   - Only what exists is cached. A missing file, stamps and lane locks are asked of the

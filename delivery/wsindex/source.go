@@ -17,6 +17,9 @@ type source struct {
 	ws *delivery.Workspace
 	// fast: the call is past the barrier (covered entries need no stat).
 	fast bool
+	// writer: a writer's source, which takes the barrier again before every answer
+	// (begin).
+	writer bool
 	// private: the WUs and initiatives handed out are copies (a writer's source).
 	private bool
 }
@@ -26,17 +29,26 @@ type source struct {
 // (delivery.WU.Clone, delivery.Initiative.Clone) the writer may change; the event log
 // and the memory and signal stores are the shared values, which writers only read (they
 // append to the files). TestToolsLeaveTheWarmIndexAsRead (nativetools/all) holds every
-// native tool to that. A writer reads back what it wrote earlier in the same call, after
-// any barrier it could take: its source never trusts a covered entry without a stat (the
-// write changed the signature), whatever the watcher has handled by then.
+// native tool to that. A writer reads back what it wrote earlier in the same call: its
+// source takes the barrier again before every answer (begin), so the watcher has handled
+// those writes, or, when it cannot catch up, the answer is validated by a stat.
 func (x *Index) WriterSource(ws *delivery.Workspace) delivery.Source {
-	return &source{x: x, ws: ws, fast: false, private: true}
+	return &source{x: x, ws: ws, private: true, writer: true}
+}
+
+// begin starts one answer: a writer's source takes the barrier then (a reader's took it
+// when its call began), since the writer's own writes come after any earlier one.
+func (s *source) begin() {
+	if s.writer {
+		s.fast = s.x.sync()
+	}
 }
 
 var _ delivery.Source = (*source)(nil)
 
 // WU is delivery.ReadWU.
 func (s *source) WU(id string) (*delivery.WU, error) {
+	s.begin()
 	s.x.mu.Lock()
 	w, err := s.wu(id)
 	s.x.mu.Unlock()
@@ -64,6 +76,7 @@ func (s *source) wu(id string) (*delivery.WU, error) {
 
 // WUs is delivery.ListWUs.
 func (s *source) WUs() ([]delivery.WUFile, error) {
+	s.begin()
 	s.x.mu.Lock()
 	out, err := s.wus()
 	s.x.mu.Unlock()
@@ -106,6 +119,7 @@ func wuIDs(names []name) any {
 
 // Initiatives is delivery.ListInitiatives.
 func (s *source) Initiatives() ([]*delivery.Initiative, error) {
+	s.begin()
 	s.x.mu.Lock()
 	out, err := s.initiatives()
 	s.x.mu.Unlock()
@@ -156,6 +170,7 @@ func initiativeIDs(names []name) any {
 
 // Events is delivery.LoadEvents of the workspace root.
 func (s *source) Events() (*delivery.EventLog, error) {
+	s.begin()
 	s.x.mu.Lock()
 	defer s.x.flushWatches()
 	defer s.x.mu.Unlock()
@@ -279,6 +294,7 @@ func appendedLines(prev *entry, data []byte) ([]delivery.Line, bool) {
 // Memory is delivery.LoadMemory of the workspace root: both files validated, the store
 // built again only when one of them was re-parsed.
 func (s *source) Memory() (*delivery.Memory, error) {
+	s.begin()
 	s.x.mu.Lock()
 	defer s.x.flushWatches()
 	defer s.x.mu.Unlock()
@@ -298,6 +314,7 @@ func (s *source) Memory() (*delivery.Memory, error) {
 
 // Signals is delivery.LoadSignals of the workspace root, as Memory.
 func (s *source) Signals() (*delivery.SignalStore, error) {
+	s.begin()
 	s.x.mu.Lock()
 	defer s.x.flushWatches()
 	defer s.x.mu.Unlock()
