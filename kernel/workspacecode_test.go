@@ -358,3 +358,53 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 		})
 	}
 }
+
+// TestRedTeamMigratedPathInputsStayInScope: the path inputs of the tools migrated last
+// (workspace:init's output, wu:sandbox's worktree) now reach native code; a caller with
+// write scope on docs/ only, under a policy that allows everything, cannot point them at
+// the repository's .git, cmdbridge's state, the workspace's configuration, or outside its
+// scope: every call is SCOPE_DENIED and nothing is created.
+func TestRedTeamMigratedPathInputsStayInScope(t *testing.T) {
+	ws := gitRepo(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "docs"), 0o755))
+	k, err := kernel.New(kernel.Config{
+		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+		Runtime: delivery.ToolRuntime, Policy: []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+		Evidence:                kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		UnconfinedWorkspaceCode: true,
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+	state, err := filepath.Rel(ws, k.State().Root)
+	require.NoError(t, err)
+	outside := t.TempDir()
+	caller := kernel.Caller{Subject: "docs-bot", Read: []string{"."}, Write: []string{"docs"}}
+	for _, c := range []struct{ tool, input string }{
+		{"workspace:init", `{"output":".git/hooks"}`},
+		{"workspace:init", `{"output":` + quote(state) + `}`},
+		{"workspace:init", `{"output":".cmdbridge"}`},
+		{"workspace:init", `{"output":"src"}`},
+		{"workspace:init", `{"output":` + quote(outside) + `}`},
+		{"workspace:init", `{"output":"docs/../.."}`},
+		{"wu:sandbox", `{"id":"WU-1","worktree":".git","command":["sh","-c","echo x > pwned"]}`},
+		{"wu:sandbox", `{"id":"WU-1","worktree":` + quote(outside) + `,"command":["sh","-c","echo x > pwned"]}`},
+	} {
+		t.Run(c.tool+c.input, func(t *testing.T) {
+			res := k.Call(context.Background(), kernel.Request{Tool: c.tool, Input: json.RawMessage(c.input), Caller: caller})
+			require.NotNil(t, res.Output.Error, "%s ran: %+v", c.tool, res.Output)
+			assert.Equal(t, tool.CodeScopeDenied, res.Output.Error.Code, res.Output.Error.Message)
+		})
+	}
+	// Inside the caller's scope the same tool works: the refusals above are the scope's.
+	ok := k.Call(context.Background(), kernel.Request{Tool: "workspace:init", Input: json.RawMessage(`{"output":"docs/ws"}`), Caller: caller})
+	require.True(t, ok.Output.Success, "%+v", ok.Output.Error)
+	assert.FileExists(t, filepath.Join(ws, "docs", "ws", "workspace.yaml"))
+	for _, p := range []string{".git/hooks/workspace.yaml", filepath.Join(state, "workspace.yaml"), ".cmdbridge/workspace.yaml",
+		"src/workspace.yaml", ".git/pwned"} {
+		_, err := os.Stat(filepath.Join(ws, p))
+		assert.ErrorIs(t, err, os.ErrNotExist, "%s was written", p)
+	}
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "a file outside the workspace was written")
+}

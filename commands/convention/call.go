@@ -267,6 +267,20 @@ func (c *Call) Failf(code, format string, args ...any) error {
 	return c.Fail(code, fmt.Sprintf(format, args...), nil)
 }
 
+// FailReporting ends a command whose operation failed with a failure that still reports
+// what it found (a check's CHECK_FAILED, a gate run's GATES_FAILED): in text mode text
+// still goes to stdout, and with --json data is the failure envelope's data.
+func (c *Call) FailReporting(err error, text string, data any) error {
+	if !c.JSON {
+		if perr := c.Print(text, nil); perr != nil {
+			return perr
+		}
+	}
+	c.Partial(data)
+	de := delivery.AsError(err)
+	return c.Fail(de.Code, de.Message, nil)
+}
+
 // Partial sets the data a failure envelope carries (check commands report what they
 // found even when they fail).
 func (c *Call) Partial(data any) { c.partial = data }

@@ -41,8 +41,8 @@ func gates(c *convention.Call) error {
 	data, notes, err := ops.Gates(c.Context(), ws, c.Runtime(), ops.GatesInput{DocsOnly: c.Bool("docs-only"),
 		Only: c.Strings("only"), Output: c.Stderr()})
 	c.Notes(notes)
-	if de := delivery.AsError(err); err != nil && de.Code == tool.CodeGatesFailed {
-		return checkFailed(c, notes.Text, data, de.Code, de.Message)
+	if err != nil && delivery.AsError(err).Code == tool.CodeGatesFailed {
+		return c.FailReporting(err, notes.Text, data)
 	}
 	if err != nil {
 		return err

@@ -39,9 +39,9 @@ func laneHealth(c *convention.Call) error {
 	data, notes, err := ops.LaneHealth(c.Context(), ws, c.Runtime(), in)
 	c.Notes(notes)
 	if err != nil {
-		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
+		if delivery.AsError(err).Code == tool.CodeCheckFailed {
 			// A failed check prints its report and carries it in the failure envelope.
-			return checkFailed(c, notes.Text, data, de.Code, de.Message)
+			return c.FailReporting(err, notes.Text, data)
 		}
 		return err
 	}

@@ -39,9 +39,9 @@ func stateDoctor(c *convention.Call) error {
 	data, notes, err := ops.StateDoctor(c.Context(), ws, c.Runtime(), ops.StateDoctorInput{Fix: c.Bool("fix"), DryRun: c.Bool("dry-run")})
 	c.Notes(notes)
 	if err != nil {
-		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
+		if delivery.AsError(err).Code == tool.CodeCheckFailed {
 			// A failed check prints its report and carries it in the failure envelope.
-			return checkFailed(c, notes.Text+convention.CommitLines(convention.OpsCommit(data.Commit)), data, de.Code, de.Message)
+			return c.FailReporting(err, notes.Text+convention.CommitLines(convention.OpsCommit(data.Commit)), data)
 		}
 		return err
 	}

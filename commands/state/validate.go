@@ -39,9 +39,9 @@ func validate(c *convention.Call) error {
 	data, notes, err := ops.Validate(c.Context(), ws, ops.ValidateInput{ID: c.Value("id"),
 		Strict: c.Bool("strict"), DoneOnly: c.Bool("done-only")})
 	if err != nil {
-		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
+		if delivery.AsError(err).Code == tool.CodeCheckFailed {
 			// A failed check prints its report and carries it in the failure envelope.
-			return checkFailed(c, notes.Text, data, de.Code, de.Message)
+			return c.FailReporting(err, notes.Text, data)
 		}
 		return err
 	}

@@ -40,15 +40,8 @@ func doctor(c *convention.Call) error {
 	d, notes, err := ops.Doctor(c.Context(), ws, wsErr, c.Runtime(), ops.DoctorInput{Dir: dir, Deep: c.Bool("deep")})
 	c.Notes(notes)
 	if err != nil {
-		if de := delivery.AsError(err); de.Code == tool.CodeCheckFailed {
-			// A failed check prints its report and carries it in the failure envelope.
-			if !c.JSON {
-				if perr := c.Print(notes.Text, nil); perr != nil {
-					return perr
-				}
-			}
-			c.Partial(d)
-			return c.Fail(de.Code, de.Message, nil)
+		if delivery.AsError(err).Code == tool.CodeCheckFailed {
+			return c.FailReporting(err, notes.Text, d) // a failed check reports what it found
 		}
 		return err
 	}

@@ -38,15 +38,8 @@ func wuPrep(c *convention.Call) error {
 	data, notes, err := ops.WUPrep(c.Context(), ws, c.Runtime(), ops.WUPrepInput{ID: c.Value("id"),
 		DocsOnly: c.Bool("docs-only"), Output: c.Stderr()})
 	c.Notes(notes)
-	if de := delivery.AsError(err); err != nil && de.Code == tool.CodeGatesFailed {
-		// A failed gate prints its lines and carries the report in the failure envelope.
-		if !c.JSON {
-			if perr := c.Print(notes.Text, nil); perr != nil {
-				return perr
-			}
-		}
-		c.Partial(data)
-		return err
+	if err != nil && delivery.AsError(err).Code == tool.CodeGatesFailed {
+		return c.FailReporting(err, notes.Text, data) // the gate lines, and the report as data
 	}
 	if err != nil {
 		return err

@@ -45,15 +45,8 @@ func wuRepair(c *convention.Call) error {
 	data, notes, err := ops.WURepair(c.Context(), ws, c.Runtime(), ops.WURepairInput{ID: c.Value("id"),
 		All: c.Bool("all"), RepairState: c.Bool("repair-state"), Check: c.Bool("check")})
 	c.Notes(notes)
-	if de := delivery.AsError(err); err != nil && de.Code == tool.CodeCheckFailed {
-		// A check reports what it found on stdout even when it fails.
-		if !c.JSON {
-			if perr := c.Print(notes.Text, nil); perr != nil {
-				return perr
-			}
-		}
-		c.Partial(data)
-		return err
+	if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
+		return c.FailReporting(err, notes.Text, data) // a check reports what it found
 	}
 	if err != nil {
 		return err

@@ -51,22 +51,13 @@ func Gates(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in
 		notes.Text = "Gates passed\n"
 		return data, notes, nil
 	}
-	out := in.Output
-	if out == nil {
-		out = io.Discard
-	}
-	results, err := delivery.RunGates(ctx, delivery.GateRun{Dir: ws.Checkout, Output: out,
+	results, err := delivery.RunGates(ctx, delivery.GateRun{Dir: ws.Checkout, Output: orDiscard(in.Output),
 		Now: rt.Now, TelemetryRoot: ws.Root, WUID: wuID, Lane: lane}, selected)
 	if err != nil {
 		return GatesData{}, notes, err
 	}
 	data.Gates = append(data.Gates, results...)
-	failed := 0
-	for _, r := range results {
-		if !r.Passed {
-			failed++
-		}
-	}
+	failed := failedGates(results)
 	notes.Text = GateLines(results)
 	if failed > 0 {
 		data.Passed = false

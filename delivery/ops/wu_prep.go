@@ -47,22 +47,33 @@ func RunWUGates(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtim
 		notes.Warn("no gates configured")
 		return run, nil
 	}
-	if out == nil {
-		out = io.Discard
-	}
 	wuID, lane := delivery.LaneOfBranch(ctx, ws, dir)
-	results, err := delivery.RunGates(ctx, delivery.GateRun{Dir: dir, Output: out,
+	results, err := delivery.RunGates(ctx, delivery.GateRun{Dir: dir, Output: orDiscard(out),
 		Now: rt.Now, TelemetryRoot: ws.Root, WUID: wuID, Lane: lane}, gates)
 	if err != nil {
 		return nil, err
 	}
-	run.Results = results
+	run.Results, run.Failed = results, failedGates(results)
+	return run, nil
+}
+
+// failedGates counts the gates of a run that failed.
+func failedGates(results []delivery.GateResult) int {
+	n := 0
 	for _, r := range results {
 		if !r.Passed {
-			run.Failed++
+			n++
 		}
 	}
-	return run, nil
+	return n
+}
+
+// orDiscard is w, or io.Discard when the caller wants no output.
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 // GateLines renders "PASS <name>" / "FAIL <name> (exit <code>)" per gate.

@@ -7,7 +7,6 @@ package state
 import (
 	"context"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -44,9 +43,5 @@ func runHealth(ctx context.Context, env *tool.Env, in HealthInput) tool.Output {
 		return shell.Result(nil, ops.Notes{}, err)
 	}
 	data, notes, err := ops.LaneHealth(ctx, ws, c.RT, ops.LaneHealthInput{Verbose: in.Verbose, NoCoverage: in.NoCoverage})
-	out := shell.Result(data, notes, err)
-	if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
-		out.Data = data
-	}
-	return out
+	return shell.Reporting(data, notes, err, tool.CodeCheckFailed)
 }

@@ -7,7 +7,6 @@ package state
 import (
 	"context"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -63,9 +62,5 @@ func runDoctor(ctx context.Context, env *tool.Env, in DoctorInput) tool.Output {
 		})
 		shell.Wrote(env, ws.Root)
 	}
-	out := shell.Result(data, notes, err)
-	if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
-		out.Data = data
-	}
-	return out
+	return shell.Reporting(data, notes, err, tool.CodeCheckFailed)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -51,9 +50,5 @@ func runValidate(ctx context.Context, env *tool.Env, in ValidateInput) tool.Outp
 		return shell.Result(nil, ops.Notes{}, err)
 	}
 	data, notes, err := ops.Validate(ctx, ws, ops.ValidateInput{ID: in.ID, Strict: in.Strict, DoneOnly: in.DoneOnly})
-	out := shell.Result(data, notes, err)
-	if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
-		out.Data = data // a check reports what it found with its failure
-	}
-	return out
+	return shell.Reporting(data, notes, err, tool.CodeCheckFailed)
 }

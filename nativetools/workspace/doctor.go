@@ -7,7 +7,6 @@ package workspace
 import (
 	"context"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
@@ -41,9 +40,5 @@ func runDoctor(ctx context.Context, env *tool.Env, in DoctorInput) tool.Output {
 	}
 	ws, wsErr := shell.ReadWorkspace(ctx, env)
 	data, notes, err := ops.Doctor(ctx, ws, wsErr, c.RT, ops.DoctorInput{Dir: env.Dir, Deep: in.Deep})
-	out := shell.Result(data, notes, err)
-	if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
-		out.Data = data // a check reports what it found with its failure
-	}
-	return out
+	return shell.Reporting(data, notes, err, tool.CodeCheckFailed)
 }

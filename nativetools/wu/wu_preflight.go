@@ -44,16 +44,8 @@ func init() {
 // directory. A failed check is CHECK_FAILED with its report as data, as the command's
 // failure envelope carries it.
 func runPreflight(ctx context.Context, env *tool.Env, in PreflightInput) tool.Output {
-	var report *ops.WUPreflightData
-	out := serveRead(ctx, env, func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.WUPreflightData, ops.Notes, error) {
-		data, notes, err := ops.WUPreflight(ctx, ws, ops.WUPreflightInput{ID: in.ID, Worktree: in.Worktree, Dir: env.Dir})
-		if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
-			report = &data
-		}
-		return data, notes, err
-	})
-	if report != nil {
-		out.Data = *report // a check reports what it found with its failure
-	}
-	return out
+	return shell.Serve(ctx, env, shell.Op[ops.WUPreflightData]{Keys: ops.WUKeys, Reports: tool.CodeCheckFailed,
+		Run: func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.WUPreflightData, ops.Notes, error) {
+			return ops.WUPreflight(ctx, ws, ops.WUPreflightInput{ID: in.ID, Worktree: in.Worktree, Dir: env.Dir})
+		}})
 }

@@ -48,16 +48,8 @@ func init() {
 // a repair is a writer, in the call's journal.
 func runRepair(ctx context.Context, env *tool.Env, in RepairInput) tool.Output {
 	op := ops.WURepairInput{ID: in.ID, All: in.All, RepairState: in.RepairState, Check: in.Check}
-	var data ops.WURepairData
-	out := shell.Serve(ctx, env, shell.Op[ops.WURepairData]{Write: !in.Check, Keys: ops.WUKeys,
+	return shell.Serve(ctx, env, shell.Op[ops.WURepairData]{Write: !in.Check, Keys: ops.WUKeys, Reports: tool.CodeCheckFailed,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WURepairData, ops.Notes, error) {
-			var notes ops.Notes
-			var err error
-			data, notes, err = ops.WURepair(ctx, ws, rt, op)
-			return data, notes, err
+			return ops.WURepair(ctx, ws, rt, op)
 		}})
-	if out.Error != nil && out.Error.Code == tool.CodeCheckFailed {
-		out.Data = data // a check reports what it found with its failure
-	}
-	return out
 }

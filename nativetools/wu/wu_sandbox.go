@@ -62,17 +62,9 @@ func runSandbox(ctx context.Context, env *tool.Env, in SandboxInput) tool.Output
 		text = defaultSandboxTimeout
 	}
 	timeout, err := shell.Duration("timeout", text)
-	var data ops.WUSandboxData
-	out := shell.Serve(ctx, env, shell.Op[ops.WUSandboxData]{Argv: err, Keys: ops.WUKeys,
+	return shell.Serve(ctx, env, shell.Op[ops.WUSandboxData]{Argv: err, Keys: ops.WUKeys, Reports: tool.CodeCheckFailed,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUSandboxData, ops.Notes, error) {
-			var notes ops.Notes
-			var err error
-			data, notes, err = ops.WUSandbox(ctx, ws, rt, ops.WUSandboxInput{ID: in.ID, Worktree: in.Worktree, Dir: env.Dir,
+			return ops.WUSandbox(ctx, ws, rt, ops.WUSandboxInput{ID: in.ID, Worktree: in.Worktree, Dir: env.Dir,
 				Command: in.Command, Timeout: *timeout, TimeoutText: text})
-			return data, notes, err
 		}})
-	if out.Error != nil && out.Error.Code == tool.CodeCheckFailed {
-		out.Data = data // the command's failure envelope carries what the run did
-	}
-	return out
 }

@@ -41,16 +41,8 @@ func init() {
 // and ops.WUValidate. An invalid WU is CHECK_FAILED with its report as
 // data, as the command's failure envelope carries it.
 func runValidate(ctx context.Context, env *tool.Env, in ValidateInput) tool.Output {
-	var report *ops.WUValidateData
-	out := serveRead(ctx, env, func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (ops.WUValidateData, ops.Notes, error) {
-		data, notes, err := ops.WUValidate(ctx, ws, ops.WUValidateInput{ID: in.ID, NoStrict: in.NoStrict})
-		if err != nil && delivery.AsError(err).Code == tool.CodeCheckFailed {
-			report = &data
-		}
-		return data, notes, err
-	})
-	if report != nil {
-		out.Data = *report // a check reports what it found with its failure
-	}
-	return out
+	return shell.Serve(ctx, env, shell.Op[ops.WUValidateData]{Keys: ops.WUKeys, Reports: tool.CodeCheckFailed,
+		Run: func(ctx context.Context, ws *delivery.Workspace, _ *delivery.Runtime) (ops.WUValidateData, ops.Notes, error) {
+			return ops.WUValidate(ctx, ws, ops.WUValidateInput{ID: in.ID, NoStrict: in.NoStrict})
+		}})
 }

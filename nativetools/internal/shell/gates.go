@@ -23,17 +23,13 @@ const outputExcerpt = 4 << 10
 // failed gate's GATES_FAILED carries the operation's data, as the command's failure
 // envelope does (gates, wu:prep; wu:done's carries none).
 func ServeGates[D any](ctx context.Context, env *tool.Env, keys []string, report bool, run func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, out io.Writer) (D, ops.Notes, error)) tool.Output {
-	var data D
 	output := tailbuf.New(outputExcerpt)
-	out := Serve(ctx, env, Op[D]{Write: true, Keys: keys,
+	op := Op[D]{Write: true, Keys: keys,
 		Run: func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (D, ops.Notes, error) {
-			var notes ops.Notes
-			var err error
-			data, notes, err = run(ctx, ws, rt, io.MultiWriter(env.Log, output))
-			return data, notes, err
-		}})
-	if report && out.Error != nil && out.Error.Code == tool.CodeGatesFailed {
-		out.Data = data
+			return run(ctx, ws, rt, io.MultiWriter(env.Log, output))
+		}}
+	if report {
+		op.Reports = tool.CodeGatesFailed
 	}
-	return out.WithMeta(tool.MetaStderr, output.String())
+	return Serve(ctx, env, op).WithMeta(tool.MetaStderr, output.String())
 }

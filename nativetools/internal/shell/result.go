@@ -57,6 +57,17 @@ func Or[T any](p *T, def T) T {
 // (a VALIDATION error with the details the legacy envelope has), and its warnings in
 // metadata either way (a warning met before a failure is still part of the call's
 // output), listed as the adapter lists the envelope's warnings.
+// Reporting is Result for an operation whose failure with code still reports what it
+// found (a check's CHECK_FAILED, a gate run's GATES_FAILED): that failure carries data,
+// as the command's failure envelope does.
+func Reporting(data any, notes ops.Notes, err error, code string) tool.Output {
+	out := Result(data, notes, err)
+	if err != nil && delivery.AsError(err).Code == code {
+		out.Data = data
+	}
+	return out
+}
+
 func Result(data any, notes ops.Notes, err error) tool.Output {
 	out := tool.OK(data)
 	if err != nil {

@@ -27,6 +27,9 @@ type Op[D any] struct {
 	Append bool
 	// Keys are the configuration sections checked when the workspace opens.
 	Keys []string
+	// Reports, when set, is the failure code that still carries the operation's data
+	// (Reporting).
+	Reports string
 	// Run is the shared operation (delivery/ops).
 	Run func(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (D, ops.Notes, error)
 }
@@ -49,10 +52,11 @@ func Serve[D any](ctx context.Context, env *tool.Env, op Op[D]) tool.Output {
 			return Result(nil, ops.Notes{}, err)
 		}
 		if op.Append {
-			return Result(Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op.Run(ctx, ws, c.RT) }))
+			data, notes, err := Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op.Run(ctx, ws, c.RT) })
+			return Reporting(data, notes, err, op.Reports)
 		}
 		data, notes, err := op.Run(ctx, ws, c.RT)
-		return Result(data, notes, err)
+		return Reporting(data, notes, err, op.Reports)
 	}
 	ws, err := ops.OpenWorkspace(ctx, env.Dir, LookupEnv(env), op.Keys...)
 	if err != nil {
@@ -61,5 +65,5 @@ func Serve[D any](ctx context.Context, env *tool.Env, op Op[D]) tool.Output {
 	WriteThroughIndex(env, ws)
 	data, notes, err := Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op.Run(ctx, ws, c.RT) })
 	Wrote(env, ws.Root)
-	return Result(data, notes, err)
+	return Reporting(data, notes, err, op.Reports)
 }
