@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -188,6 +190,11 @@ type EventLine struct {
 type EventLog struct {
 	Lines []EventLine
 
+	// spare is Lines with the capacity an Extend appended into (Lines itself is clipped,
+	// so a holder's append copies); taken is set by the one Extend that may use it.
+	spare []EventLine
+	taken atomic.Bool
+
 	indexOnce sync.Once
 	// byWU holds, per WU, the positions in Lines of its valid events, in file order:
 	// positions rather than copies, so a one-WU read pays little for the index.
@@ -217,10 +224,29 @@ func EventLogOf(lines []Line) *EventLog {
 }
 
 // Extend returns a new log: l's lines, then lines parsed (the lines appended to the file
-// since l was read, numbered as in the whole file). l does not change; the new log builds
-// its own per-WU index.
+// since l was read, numbered as in the whole file). l does not change. It costs what
+// was appended, not the whole log: the first Extend of l appends into the capacity
+// beyond l's lines (which l never shows), a later one copies; the new log's per-WU
+// index is l's with the new positions added, copying only the WUs they touch.
 func (l *EventLog) Extend(lines []Line) *EventLog {
-	return &EventLog{Lines: append(slices.Clip(l.Lines), EventLogOf(lines).Lines...)}
+	added := EventLogOf(lines).Lines
+	base := slices.Clip(l.Lines)
+	if l.spare != nil && l.taken.CompareAndSwap(false, true) {
+		base = l.spare[:len(l.Lines)]
+	}
+	all := append(base, added...)
+	next := &EventLog{Lines: slices.Clip(all), spare: all}
+	next.indexOnce.Do(func() {
+		old := l.index()
+		next.byWU = maps.Clone(old)
+		for i, ln := range added {
+			if ln.Err == nil {
+				id := ln.Event.WUID
+				next.byWU[id] = append(slices.Clip(next.byWU[id]), int32(len(l.Lines)+i))
+			}
+		}
+	})
+	return next
 }
 
 // Events returns the valid events in file order.
@@ -249,7 +275,10 @@ func (l *EventLog) For(id string) []Event {
 
 // positions returns where the WU's valid events are in Lines, building the index on the
 // first call.
-func (l *EventLog) positions(id string) []int32 {
+func (l *EventLog) positions(id string) []int32 { return l.index()[id] }
+
+// index returns the per-WU index, building it on the first call.
+func (l *EventLog) index() map[string][]int32 {
 	l.indexOnce.Do(func() {
 		l.byWU = map[string][]int32{}
 		for i, ln := range l.Lines {
@@ -258,7 +287,7 @@ func (l *EventLog) positions(id string) []int32 {
 			}
 		}
 	})
-	return l.byWU[id]
+	return l.byWU
 }
 
 // Invalid returns the skipped lines.

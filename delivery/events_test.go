@@ -1,8 +1,10 @@
 package delivery
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,4 +137,42 @@ func TestEventLogForUsesFileOrderPerWU(t *testing.T) {
 		assert.Equal(t, ok, has, id)
 		assert.Equal(t, replayed, state, id)
 	}
+}
+
+// TestExtendSharesNothingVisible extends one log twice (as two readers of the same
+// cached log would) and a log extended before: every log must answer as a log parsed
+// from its own lines does, whatever was extended after it.
+func TestExtendSharesNothingVisible(t *testing.T) {
+	line := func(n int, typ, id string) Line {
+		return Line{N: n, Raw: []byte(fmt.Sprintf(`{"type":%q,"wuId":%q,"timestamp":"2026-03-01T10:00:%02d.000Z","lane":"L","title":"t"}`, typ, id, n))}
+	}
+	base := []Line{line(1, "create", "WU-1"), line(2, "create", "WU-2"), line(3, "claim", "WU-1")}
+	fresh := func(lines ...Line) *EventLog { return EventLogOf(lines) }
+	check := func(t *testing.T, got *EventLog, lines []Line) {
+		t.Helper()
+		want := fresh(lines...)
+		assert.Equal(t, want.Lines, got.Lines)
+		for _, id := range []string{"WU-1", "WU-2", "WU-3"} {
+			assert.Equal(t, want.For(id), got.For(id), id)
+			ws, wok := want.State(id)
+			gs, gok := got.State(id)
+			assert.Equal(t, [2]any{ws, wok}, [2]any{gs, gok}, id)
+		}
+	}
+	old := fresh(base...)
+	old.For("WU-1") // the index built before the extensions
+	a1 := old.Extend([]Line{line(4, "block", "WU-1")})
+	a2 := a1.Extend([]Line{line(5, "unblock", "WU-1"), line(6, "claim", "WU-2")})
+	b1 := old.Extend([]Line{line(4, "claim", "WU-2"), line(5, "create", "WU-3")}) // copies
+	a3 := a1.Extend([]Line{line(5, "release", "WU-1")})                           // copies
+	b2 := b1.Extend([]Line{line(6, "block", "WU-2")})
+	check(t, old, base)
+	check(t, a1, append(slices.Clone(base), line(4, "block", "WU-1")))
+	check(t, a2, append(slices.Clone(base), line(4, "block", "WU-1"), line(5, "unblock", "WU-1"), line(6, "claim", "WU-2")))
+	check(t, a3, append(slices.Clone(base), line(4, "block", "WU-1"), line(5, "release", "WU-1")))
+	check(t, b1, append(slices.Clone(base), line(4, "claim", "WU-2"), line(5, "create", "WU-3")))
+	check(t, b2, append(slices.Clone(base), line(4, "claim", "WU-2"), line(5, "create", "WU-3"), line(6, "block", "WU-2")))
+	// A holder appending to a log's lines must not write into another log's.
+	_ = append(a1.Lines, EventLine{N: 99})
+	check(t, a2, append(slices.Clone(base), line(4, "block", "WU-1"), line(5, "unblock", "WU-1"), line(6, "claim", "WU-2")))
 }

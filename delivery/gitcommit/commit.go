@@ -57,6 +57,14 @@ type Repo struct {
 	branch                 string
 	logRefs, logAll        bool
 	hooksDir               string
+	cache                  *Cache
+}
+
+// UseCache makes r's commits keep what they read in c for later commits (see Cache),
+// and returns r.
+func (r *Repo) UseCache(c *Cache) *Repo {
+	r.cache, r.objs.cache = c, c
+	return r
 }
 
 // Open reads the repository whose work tree top is dir, in the environment git would
@@ -319,8 +327,7 @@ func (r *Repo) Prepare(req Request) (*Plan, error) {
 		return nil, unsupported("a message that is not UTF-8")
 	}
 	indexPath := filepath.Join(r.gitDir, "index")
-	stamp := indexStamp(indexPath)
-	idx, err := readIndex(indexPath)
+	idx, stamp, err := readIndex(r.cache, indexPath)
 	if err != nil {
 		return nil, err
 	}
@@ -570,11 +577,13 @@ func (p *Plan) finishIndex(f *os.File, again bool) error {
 	idx := p.idx
 	var err error
 	if stamp := indexStamp(path); stamp == "" || stamp != p.idxStamp {
-		if idx, err = readIndex(path); err != nil {
+		if idx, _, err = readIndex(p.r.cache, path); err != nil {
 			return fail(err)
 		}
 	} else if again {
 		return fail(nil)
+	} else {
+		idx = idx.clone() // p.idx may be the one the cache holds
 	}
 	for _, name := range p.keep {
 		idx.set(name, p.changes[name])
@@ -589,7 +598,10 @@ func (p *Plan) finishIndex(f *os.File, again bool) error {
 	if err := os.Rename(path+".lock", path); err != nil {
 		return fail(err)
 	}
-	p.idx, p.idxStamp = idx, stampOf(int64(len(b)), b[len(b)-20:])
+	idx.size = int64(len(b))
+	copy(idx.sum[:], b[len(b)-20:])
+	p.idx, p.idxStamp = idx, stampOf(idx.size, idx.sum[:])
+	p.r.cache.put(path, p.idxStamp, idx)
 	return nil
 }
 

@@ -123,9 +123,15 @@ func gitCommit(t *testing.T, dir, msg string, paths ...string) bool {
 // inProcess makes the same commit with the package; it returns false when nothing was
 // staged.
 func inProcess(t *testing.T, dir, msg string, paths ...string) bool {
+	return inProcessWith(t, nil, dir, msg, paths...)
+}
+
+// inProcessWith is inProcess with the Repo using cache c.
+func inProcessWith(t *testing.T, c *gitcommit.Cache, dir, msg string, paths ...string) bool {
+	t.Helper()
 	r, err := gitcommit.Open(dir, gitEnv(t.TempDir()))
 	require.NoError(t, err)
-	p, err := r.Prepare(gitcommit.Request{Paths: paths, Message: msg, Date: date,
+	p, err := r.UseCache(c).Prepare(gitcommit.Request{Paths: paths, Message: msg, Date: date,
 		Default: gitcommit.Ident{Name: "delivery", Email: "delivery@localhost"}})
 	require.NoError(t, err)
 	changed, err := p.Stage()

@@ -37,6 +37,7 @@ type entry struct {
 }
 
 type index struct {
+	size    int64 // of the file it was read from or written to
 	version uint32
 	entries []*entry
 	exts    []extension
@@ -48,12 +49,23 @@ type extension struct {
 	data []byte
 }
 
-func readIndex(path string) (*index, error) {
+// readIndex reads the index file at path, or takes it from c when c holds the one that
+// is there now, and returns it (a copy the caller may change) with its stamp.
+func readIndex(c *Cache, path string) (*index, string, error) {
+	if idx, ok := c.get(path, indexStamp(path)); ok {
+		return idx, stampOf(idx.size, idx.sum[:]), nil
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, unsupported("index: %v", err)
+		return nil, "", unsupported("index: %v", err)
 	}
-	return parseIndex(b)
+	idx, err := parseIndex(b)
+	if err != nil {
+		return nil, "", err
+	}
+	stamp := stampOf(idx.size, idx.sum[:])
+	c.put(path, stamp, idx.clone())
+	return idx, stamp, nil
 }
 
 func parseIndex(b []byte) (*index, error) {
@@ -67,7 +79,7 @@ func parseIndex(b []byte) (*index, error) {
 	if sum := sha1.Sum(body); !bytes.Equal(sum[:], trailer) {
 		return nil, unsupported("index: checksum mismatch")
 	}
-	idx := &index{version: binary.BigEndian.Uint32(b[4:8])}
+	idx := &index{size: int64(len(b)), version: binary.BigEndian.Uint32(b[4:8])}
 	copy(idx.sum[:], trailer)
 	if idx.version != 2 && idx.version != 3 {
 		return nil, unsupported("index version %d", idx.version)
@@ -189,6 +201,7 @@ func (e *entry) encode(w *bytes.Buffer) {
 // which describe the old file, dropped, as git accepts), the checksum.
 func (idx *index) encode(changed []string) []byte {
 	var w bytes.Buffer
+	w.Grow(int(idx.size) + 4<<10) // the file it was read from, and room for new entries
 	var head [12]byte
 	copy(head[:], "DIRC")
 	binary.BigEndian.PutUint32(head[4:], idx.version)

@@ -30,6 +30,7 @@ type objects struct {
 	dir   string // the objects directory
 	level int    // zlib level of loose objects
 	packs *packStore
+	cache *Cache // nil: none
 }
 
 func newObjects(commonDir string, level int) *objects {
@@ -178,18 +179,7 @@ func (o *objects) write(typ string, content []byte) ([20]byte, error) {
 	if err != nil {
 		return h, err
 	}
-	zw, err := deflater(f, o.level)
-	if err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return h, err
-	}
-	fmt.Fprintf(zw, "%s %d\x00", typ, len(content))
-	_, err = zw.Write(content)
-	if cerr := zw.Close(); err == nil {
-		err = cerr
-	}
-	deflaters[o.level+1].Put(zw)
+	err = o.deflate(f, typ, content)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -200,6 +190,27 @@ func (o *objects) write(typ string, content []byte) ([20]byte, error) {
 	}
 	_ = os.Remove(tmp)
 	return h, err
+}
+
+// deflate writes the loose object's zlib stream: in pieces the cache keeps for a large
+// object when there is a cache, in one pass otherwise.
+func (o *objects) deflate(w io.Writer, typ string, content []byte) error {
+	header := fmt.Appendf(nil, "%s %d\x00", typ, len(content))
+	if o.cache != nil && len(content) >= piecedMin {
+		return o.cache.writeDeflated(w, o.level, header, content)
+	}
+	zw, err := deflater(w, o.level)
+	if err != nil {
+		return err
+	}
+	defer deflaters[o.level+1].Put(zw)
+	if _, err := zw.Write(header); err != nil {
+		return err
+	}
+	if _, err := zw.Write(content); err != nil {
+		return err
+	}
+	return zw.Close()
 }
 
 // deflaters keep zlib writers per level (-1…9): a new one allocates its whole state.

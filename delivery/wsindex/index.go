@@ -123,10 +123,13 @@ type entry struct {
 	// without a stat.
 	covered bool
 	epoch   uint64
-	data    []byte // file content
-	names   []name // directory entries, sorted
-	val     any    // the parsed value
-	err     error  // the parse error, kept with the bytes it came from
+	// abs is the entry's absolute path, watchDir the directory whose watch covers it
+	// (its own for a listing).
+	abs, watchDir string
+	data          []byte // file content
+	names         []name // directory entries, sorted
+	val           any    // the parsed value
+	err           error  // the parse error, kept with the bytes it came from
 
 	parse  func([]byte) (any, error) // a file's parser, for Refresh
 	derive func([]name) any          // a listing's value, for Refresh
@@ -215,13 +218,25 @@ func (x *Index) Refresh() {
 	fast := x.sync() // past the barrier, only what the writes made suspect is re-read
 	x.mu.Lock()
 	for rel, e := range x.files {
-		_, _ = x.file(fast, rel, e.parse)
+		if !x.holds(fast, e) {
+			_, _ = x.file(fast, rel, e.parse)
+		}
 	}
 	for rel, e := range x.dirs {
-		_, _ = x.dir(fast, rel, e.derive)
+		if !x.holds(fast, e) {
+			_, _ = x.dir(fast, rel, e.derive)
+		}
 	}
 	x.mu.Unlock()
 	x.flushWatches()
+}
+
+// holds reports what file or dir would find of e in a call past the barrier without
+// touching it: covered, of this epoch, not made suspect and its directory's watch still
+// queued. Refresh skips those, so a write costs what it changed, not what the index
+// holds. x.mu is held.
+func (x *Index) holds(fast bool, e *entry) bool {
+	return fast && e.covered && e.epoch == x.epoch && !x.suspect[e.abs] && x.queued[e.watchDir]
 }
 
 // join is a value built from the parsed values of two entries (the memory store from
@@ -285,7 +300,19 @@ func (x *Index) changedInPlace(rel string, e *entry) bool {
 	delete(x.files, rel)
 	v, err := e.parse(e.data)
 	x.files[rel] = e
-	return err != nil || !reflect.DeepEqual(v, e.val)
+	return err != nil || !sameValue(v, e.val)
+}
+
+// sameValue is reflect.DeepEqual, except for event logs, whose per-WU index and spare
+// capacity are caches derived from their lines: two logs are the same when their lines
+// are.
+func sameValue(a, b any) bool {
+	if la, ok := a.(*delivery.EventLog); ok && la != nil {
+		if lb, ok := b.(*delivery.EventLog); ok && lb != nil {
+			return reflect.DeepEqual(la.Lines, lb.Lines)
+		}
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 func (x *Index) abs(rel string) string { return filepath.Join(x.root, filepath.FromSlash(rel)) }
@@ -359,7 +386,8 @@ func (x *Index) file(fast bool, rel string, parse func([]byte) (any, error)) (*e
 		return nil, err
 	}
 	x.stats.Reads++
-	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), covered: covered, epoch: x.epoch, data: data, parse: parse}
+	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), covered: covered, epoch: x.epoch,
+		abs: abs, watchDir: dir, data: data, parse: parse}
 	if old != nil && bytes.Equal(old.data, data) {
 		e.val, e.err = old.val, old.err
 	} else {
@@ -382,7 +410,7 @@ func readFile(abs string) (data []byte, s sig, stable bool, err error) {
 	if err != nil {
 		return nil, sig{}, false, err
 	}
-	data, err = io.ReadAll(f)
+	data, err = readAll(f, before.Size())
 	if err != nil {
 		return nil, sig{}, false, err
 	}
@@ -421,7 +449,8 @@ func (x *Index) dir(fast bool, rel string, derive func([]name) any) (*entry, err
 		x.rewatch(abs) // a new directory under the old name has no watch yet
 	}
 	x.watchLater(abs)
-	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), covered: covered, epoch: x.epoch, names: names, derive: derive}
+	e := &entry{exists: true, sig: s, trusted: stable && x.settled(t0, s), covered: covered, epoch: x.epoch,
+		abs: abs, watchDir: abs, names: names, derive: derive}
 	if old != nil && slices.Equal(old.names, names) {
 		e.val = old.val
 	} else {
@@ -429,6 +458,14 @@ func (x *Index) dir(fast bool, rel string, derive func([]name) any) (*entry, err
 	}
 	x.dirs[rel] = e
 	return e, nil
+}
+
+// readAll reads f to its end into a buffer of the size it had (one allocation for a file
+// that did not grow, where io.ReadAll doubles its way up).
+func readAll(f io.Reader, size int64) ([]byte, error) {
+	b := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := b.ReadFrom(f)
+	return b.Bytes(), err
 }
 
 // readDir lists a directory through one descriptor, sorted by name as os.ReadDir does.

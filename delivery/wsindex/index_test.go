@@ -79,7 +79,9 @@ func same(t *testing.T, x *Index) {
 	de, derr := disk.Events()
 	ce, cerr := cached.Events()
 	assert.Equal(t, derr, cerr)
-	assert.Equal(t, de, ce)
+	if assert.Equal(t, de == nil, ce == nil) && de != nil {
+		assert.Equal(t, de.Lines, ce.Lines) // the rest is derived from the lines
+	}
 	for _, id := range []string{"WU-1", "WU-2", "WU-99"} {
 		d, derr := delivery.ReadWU(disk, id)
 		c, cerr := delivery.ReadWU(cached, id)

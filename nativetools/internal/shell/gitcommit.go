@@ -21,7 +21,7 @@ func (c inProcessGit) Commit(ctx context.Context, job delivery.CommitJob) (strin
 	r, err := gitcommit.Open(job.Dir, job.Environ)
 	var p *gitcommit.Plan
 	if err == nil {
-		p, err = r.Prepare(gitcommit.Request{Paths: job.Paths, Message: job.Subject, Date: job.Date,
+		p, err = r.UseCache(commitCache(c.env)).Prepare(gitcommit.Request{Paths: job.Paths, Message: job.Subject, Date: job.Date,
 			Default: gitcommit.Ident{Name: job.DefaultName, Email: job.DefaultEmail}})
 	}
 	if reason, ok := gitcommit.IsUnsupported(err); ok {
@@ -54,6 +54,19 @@ func (c inProcessGit) Commit(ctx context.Context, job delivery.CommitJob) (strin
 		return "", gitError(err)
 	}
 	return fmt.Sprintf("%x", h), nil
+}
+
+// commitCache is the host's gitcommit.Cache (kept in its tool.Store, for the commits
+// of every workspace it serves), or nil for a host that keeps no store.
+func commitCache(env *tool.Env) *gitcommit.Cache {
+	if env.Store == nil {
+		return nil
+	}
+	v, _, err := env.Store.Get("delivery/gitcommit", func() (any, error) { return new(gitcommit.Cache), nil })
+	if err != nil {
+		return nil // a closed store: no cache
+	}
+	return v.(*gitcommit.Cache)
 }
 
 // gitError is a failure of the in-process commit as the git binary's failures are:
