@@ -164,10 +164,26 @@ func NextInitiativeID(ws *Workspace) (string, error) {
 
 // ResolveInitiative finds an initiative by id first, then by slug (NOT_FOUND otherwise).
 func ResolveInitiative(ws *Workspace, ref string) (*Initiative, error) {
+	if r, ok := ws.Source.(InitiativeResolver); ok {
+		return r.ResolveInitiative(ref)
+	}
 	all, err := ListInitiatives(ws)
 	if err != nil {
 		return nil, err
 	}
+	return FindInitiative(all, ref)
+}
+
+// InitiativeResolver is a Source that resolves one initiative without handing out the
+// others (a writer's source copies what it hands out, and copying every initiative to
+// find one costs more than the call). Its answer is ResolveInitiative's.
+type InitiativeResolver interface {
+	ResolveInitiative(ref string) (*Initiative, error)
+}
+
+// FindInitiative is ResolveInitiative's choice among all: the initiative whose id is
+// ref, else the one whose slug is; NOT_FOUND otherwise.
+func FindInitiative(all []*Initiative, ref string) (*Initiative, error) {
 	for _, in := range all {
 		if in.ID == ref {
 			return in, nil

@@ -121,13 +121,32 @@ func wuIDs(names []name) any {
 func (s *source) Initiatives() ([]*delivery.Initiative, error) {
 	s.begin()
 	s.x.mu.Lock()
-	out, err := s.initiatives()
+	out, err := s.listInitiatives(s.private)
 	s.x.mu.Unlock()
 	s.x.flushWatches()
 	return out, err
 }
 
-func (s *source) initiatives() ([]*delivery.Initiative, error) {
+// ResolveInitiative is delivery.ResolveInitiative over the shared listing: only the
+// initiative found is copied for a writer.
+func (s *source) ResolveInitiative(ref string) (*delivery.Initiative, error) {
+	s.begin()
+	s.x.mu.Lock()
+	all, err := s.listInitiatives(false)
+	s.x.mu.Unlock()
+	s.x.flushWatches()
+	if err != nil {
+		return nil, err
+	}
+	in, err := delivery.FindInitiative(all, ref)
+	if err == nil && s.private {
+		in = in.Clone()
+	}
+	return in, err
+}
+
+// listInitiatives lists the initiatives, copies when private. x.mu is held.
+func (s *source) listInitiatives(private bool) ([]*delivery.Initiative, error) {
 	d, err := s.x.dir(s.fast, s.ws.InitiativesDir(), initiativeIDs)
 	if err != nil {
 		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", s.ws.Config.InitiativesDir, err)
@@ -148,7 +167,7 @@ func (s *source) initiatives() ([]*delivery.Initiative, error) {
 			return nil, e.err
 		}
 		in := e.val.(*delivery.Initiative)
-		if s.private {
+		if private {
 			in = in.Clone()
 		}
 		out = append(out, in)

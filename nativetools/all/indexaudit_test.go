@@ -17,8 +17,11 @@ import (
 // on them, where their minimal input only reports.
 var actingInputs = map[string]map[string]any{
 	"backlog:prune": {"execute": true, "stale_days_ready": 1, "stale_days_in_progress": 1},
-	"state:doctor":  {"fix": true},
-	"wu:delete":     {"id": "WU-3"},
+	// An initiative the fixture has, resolved through the index.
+	"initiative:add-wu":    {"initiative": "INIT-1", "wu": []string{"WU-2"}},
+	"initiative:remove-wu": {"initiative": "INIT-1", "wu": "WU-1"},
+	"state:doctor":         {"fix": true},
+	"wu:delete":            {"id": "WU-3"},
 }
 
 // TestToolsLeaveTheWarmIndexAsRead is the audit of issue 24: values the warm index hands

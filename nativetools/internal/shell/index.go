@@ -54,19 +54,24 @@ func Wrote(env *tool.Env, root string) {
 	}
 }
 
-// WriteThroughIndex gives a writer's workspace ws (opened from the disk) the host's warm
-// index as its Source, in the writer's form (wsindex.Index.WriterSource: the WUs and
-// initiatives it reads are private copies), when the host keeps a store; otherwise ws
-// reads the disk as before.
-func WriteThroughIndex(env *tool.Env, ws *delivery.Workspace) {
-	if env.Store == nil {
-		return
+// WriteWorkspace opens the call's workspace for a writer, like ops.OpenWorkspace: when
+// the host keeps a store, through its warm index as ReadWorkspace does, with a private
+// copy of the configuration (a writer may change and save it) and the index's writer
+// Source (wsindex.Index.WriterSource: the WUs and initiatives it reads are private
+// copies); from the disk otherwise.
+func WriteWorkspace(ctx context.Context, env *tool.Env, keys ...string) (*delivery.Workspace, error) {
+	ws, err := ReadWorkspace(ctx, env, keys...)
+	if err != nil || env.Store == nil {
+		return ws, err
 	}
-	v, _, err := env.Store.Get(indexKey(ws.Root), func() (any, error) { return wsindex.New(ws.Root, wsindex.Options{}), nil })
-	if err != nil {
-		return // a closed store: the disk
+	x := IndexOf(env.Store, ws.Root)
+	if ws.Source == nil || x == nil {
+		return ws, nil // read from the disk (a closed store): private already
 	}
-	ws.Source = v.(*wsindex.Index).WriterSource(ws)
+	ws.Doc = delivery.CloneNode(ws.Doc)
+	ws.Config = delivery.ParseConfig(ws.Doc)
+	ws.Source = x.WriterSource(ws)
+	return ws, nil
 }
 
 // CheckedIndex puts into store, for root, an index that verifies every value it

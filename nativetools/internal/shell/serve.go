@@ -15,9 +15,9 @@ type Op[D any] struct {
 	// a USAGE (or VALIDATION) error, or nil. Everything else the kernel's schema validator refused before
 	// the handler ran. It is reported after the environment's, as the command orders them.
 	Argv error
-	// Write marks a writer: the workspace is read from the disk, the operation runs in
-	// the call's write journal (a failure rolls its writes back) and the host's warm
-	// index is refreshed after. A read goes through the warm index when the host has one.
+	// Write marks a writer: the workspace is a private copy (WriteWorkspace), the
+	// operation runs in the call's write journal (a failure rolls its writes back) and
+	// the host's warm index is refreshed after. A read goes through the warm index when the host has one.
 	Write bool
 	// Append marks a writer that only appends new records to the append-only stores it
 	// reads (the memory store): it reads through the warm index as a read does (the
@@ -58,11 +58,10 @@ func Serve[D any](ctx context.Context, env *tool.Env, op Op[D]) tool.Output {
 		data, notes, err := op.Run(ctx, ws, c.RT)
 		return Reporting(data, notes, err, op.Reports)
 	}
-	ws, err := ops.OpenWorkspace(ctx, env.Dir, LookupEnv(env), op.Keys...)
+	ws, err := WriteWorkspace(ctx, env, op.Keys...)
 	if err != nil {
 		return Result(nil, ops.Notes{}, err)
 	}
-	WriteThroughIndex(env, ws)
 	data, notes, err := Journaled(ctx, c.RT, ws, func() (D, ops.Notes, error) { return op.Run(ctx, ws, c.RT) })
 	Wrote(env, ws.Root)
 	return Reporting(data, notes, err, op.Reports)
