@@ -588,7 +588,10 @@ func (p *Plan) finishIndex(f *os.File, again bool) error {
 	for _, name := range p.keep {
 		idx.set(name, p.changes[name])
 	}
-	b := idx.encode(p.keep)
+	buf := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(buf)
+	buf.Reset()
+	b := idx.encode(buf, p.keep)
 	if _, err := f.Write(b); err != nil {
 		return fail(err)
 	}

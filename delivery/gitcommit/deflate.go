@@ -19,7 +19,7 @@ import (
 // which git and any inflater read as one. Only the bytes on disk differ from git's one
 // pass; the object, and its name, are the same.
 const (
-	pieceSize = 32 << 10
+	pieceSize = 16 << 10
 	// piecedMin is the smallest content written in pieces; smaller objects cost little
 	// to deflate in one pass.
 	piecedMin = 2 * pieceSize
@@ -59,10 +59,11 @@ func (c *Cache) writeDeflated(w io.Writer, level int, header, content []byte) er
 		p.seed, p.m = maphash.MakeSeed(), map[pieceKey]*piece{}
 	}
 	p.mu.Unlock()
-	var out bytes.Buffer
-	out.Grow(len(content)/3 + 64)
+	out := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(out)
+	out.Reset()
 	out.Write(zlibHeader(level))
-	if err := deflatePiece(&out, level, header); err != nil {
+	if err := deflatePiece(out, level, header); err != nil {
 		return err
 	}
 	sum := adler32.Checksum(header)
@@ -108,6 +109,10 @@ func (p *pieces) get(level int, raw []byte) (*piece, error) {
 	p.size += len(pc.raw) + len(pc.deflated)
 	return pc, nil
 }
+
+// buffers keep the buffers a zlib stream or an index file is made in before it is
+// written.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // flaters keep raw deflate writers per level (-1…9).
 var flaters [11]sync.Pool

@@ -196,11 +196,10 @@ func (e *entry) encode(w *bytes.Buffer) {
 	w.Write(make([]byte, (entryFixed+len(e.name)+8)&^7-entryFixed-len(e.name)))
 }
 
-// encode is the index file: the entries in order, the extensions kept (the cache-tree
+// encode is the index file, made in w: the entries in order, the extensions kept (the cache-tree
 // invalidated along changed; the untracked cache, fsmonitor data and the offset tables,
 // which describe the old file, dropped, as git accepts), the checksum.
-func (idx *index) encode(changed []string) []byte {
-	var w bytes.Buffer
+func (idx *index) encode(w *bytes.Buffer, changed []string) []byte {
 	w.Grow(int(idx.size) + 4<<10) // the file it was read from, and room for new entries
 	var head [12]byte
 	copy(head[:], "DIRC")
@@ -208,7 +207,7 @@ func (idx *index) encode(changed []string) []byte {
 	binary.BigEndian.PutUint32(head[8:], uint32(len(idx.entries)))
 	w.Write(head[:])
 	for _, e := range idx.entries {
-		e.encode(&w)
+		e.encode(w)
 	}
 	for _, x := range idx.exts {
 		data := x.data
