@@ -90,11 +90,13 @@ func TestCacheSkipsTheRead(t *testing.T) {
 // beside git making the same commits: git must read the same state from both, fsck
 // must accept every object, and git must read the pieced objects back byte for byte.
 func TestCacheLargeFilesAsGit(t *testing.T) {
+	t.Parallel()
+	const longName = "wu/WU-%04d-a-work-unit-with-a-long-descriptive-slug.yaml"
 	base := newRepo(t)
 	a, b := twin(t, base), twin(t, base)
 	var cache gitcommit.Cache
 	var log strings.Builder
-	const files = 2000 // a tree of 80 KB
+	const files = 500 // with long names: a tree of 40 KB, past piecedMin
 	for step := range 3 {
 		for i := 0; log.Len() < (step+1)*50_000; i++ {
 			fmt.Fprintf(&log, `{"type":"claim","wuId":"WU-%d","step":%d}`+"\n", i, step)
@@ -105,16 +107,16 @@ func TestCacheLargeFilesAsGit(t *testing.T) {
 			// A directory whose tree grows past the piece size, one file changed per step.
 			for i := range files {
 				if step == 0 || i == step {
-					write(t, dir, fmt.Sprintf("wu/WU-%04d.yaml", i), fmt.Sprintf("id: WU-%d\nstep: %d\n", i, step))
+					write(t, dir, fmt.Sprintf(longName, i), fmt.Sprintf("id: WU-%d\nstep: %d\n", i, step))
 				}
 			}
 		}
 		if step == 0 {
 			for i := range files {
-				paths = append(paths, fmt.Sprintf("wu/WU-%04d.yaml", i))
+				paths = append(paths, fmt.Sprintf(longName, i))
 			}
 		} else {
-			paths = append(paths, fmt.Sprintf("wu/WU-%04d.yaml", step))
+			paths = append(paths, fmt.Sprintf(longName, step))
 		}
 		require.True(t, gitCommit(t, a, fmt.Sprint("step ", step), paths...))
 		require.True(t, inProcessWith(t, &cache, b, fmt.Sprint("step ", step), paths...))

@@ -484,9 +484,10 @@ func (r *Repo) commitTree(h [20]byte) ([20]byte, error) {
 	return t, nil
 }
 
+// readTree returns the entries of tree h, shared: the caller must not change them.
 func (r *Repo) readTree(h [20]byte) ([]treeEntry, error) {
-	if b, ok := cachedTree(h); ok {
-		return parseTree(b)
+	if t, ok := cachedTree(h); ok {
+		return t, nil
 	}
 	typ, b, err := r.objs.read(h)
 	if err != nil {
@@ -495,8 +496,12 @@ func (r *Repo) readTree(h [20]byte) ([]treeEntry, error) {
 	if typ != "tree" {
 		return nil, fmt.Errorf("%x is a %s, not a tree", h, typ)
 	}
-	keepTree(h, b)
-	return parseTree(b)
+	t, err := parseTree(b)
+	if err != nil {
+		return nil, err
+	}
+	keepTree(h, t, len(b))
+	return t, nil
 }
 
 // lookup finds name in the tree.
@@ -733,7 +738,7 @@ func (r *Repo) applyTree(tree [20]byte, prefix string, changes map[string]*entry
 	b := encodeTree(out)
 	h, err := r.objs.write("tree", b)
 	if err == nil {
-		keepTree(h, b)
+		keepTree(h, out, len(b)) // encodeTree sorted out as the tree lists them
 	}
 	return h, err
 }

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -227,33 +228,35 @@ func deflater(w io.Writer, level int) (*zlib.Writer, error) {
 	return zlib.NewWriterLevel(w, level)
 }
 
-// trees keeps tree objects by name, read or written (a name is its content's, so a
-// kept tree is never stale): a commit reads back the trees the previous one wrote.
-// Bounded by treesMax bytes, emptied when full.
+// trees keeps tree objects by name, read or written, parsed (a name is its content's,
+// so a kept tree is never stale): a commit reads back the trees the previous one wrote,
+// and the large directories of a workspace are parsed once. The entries are shared:
+// nobody changes them. Bounded by treesMax bytes of encoded trees, emptied when full.
 var trees struct {
 	sync.Mutex
-	m    map[[20]byte][]byte
+	m    map[[20]byte][]treeEntry
 	size int
 }
 
 const treesMax = 16 << 20
 
-func cachedTree(h [20]byte) ([]byte, bool) {
+func cachedTree(h [20]byte) ([]treeEntry, bool) {
 	trees.Lock()
 	defer trees.Unlock()
-	b, ok := trees.m[h]
-	return b, ok
+	t, ok := trees.m[h]
+	return t, ok
 }
 
-func keepTree(h [20]byte, b []byte) {
+// keepTree keeps the parsed entries of tree h, whose encoding is size bytes long.
+func keepTree(h [20]byte, entries []treeEntry, size int) {
 	trees.Lock()
 	defer trees.Unlock()
-	if trees.m == nil || trees.size+len(b) > treesMax {
-		trees.m, trees.size = map[[20]byte][]byte{}, 0
+	if trees.m == nil || trees.size+size > treesMax {
+		trees.m, trees.size = map[[20]byte][]treeEntry{}, 0
 	}
 	if _, ok := trees.m[h]; !ok {
-		trees.m[h] = b
-		trees.size += len(b)
+		trees.m[h] = slices.Clip(entries)
+		trees.size += size
 	}
 }
 
@@ -310,8 +313,8 @@ func parseTree(b []byte) ([]treeEntry, error) {
 	return out, nil
 }
 
-// encodeTree sorts entries in git's order (a directory compares as its name and '/')
-// and encodes them with git's modes.
+// encodeTree sorts entries in git's order (a directory compares as its name and '/'),
+// gives them git's modes and encodes them.
 func encodeTree(entries []treeEntry) []byte {
 	key := func(e treeEntry) string {
 		if e.isDir() {
@@ -321,8 +324,10 @@ func encodeTree(entries []treeEntry) []byte {
 	}
 	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
 	var w bytes.Buffer
-	for _, e := range entries {
-		w.WriteString(strconv.FormatUint(uint64(canonMode(e.mode)), 8))
+	for i := range entries {
+		entries[i].mode = canonMode(entries[i].mode) // as the tree, read back, lists them
+		e := entries[i]
+		w.WriteString(strconv.FormatUint(uint64(e.mode), 8))
 		w.WriteByte(' ')
 		w.WriteString(e.name)
 		w.WriteByte(0)
