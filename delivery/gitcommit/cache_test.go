@@ -15,8 +15,8 @@ import (
 
 // TestCacheAcrossGitsChanges commits through one Cache while git changes the index
 // between the commits (a staged file, a commit of its own, a reset), in one copy, and
-// makes the same changes with git alone in another: after every step git must read
-// the same state from both. A cache that answered with an index git had since replaced
+// makes the same changes with git alone in another: after each step (or run of
+// steps) git must read the same state from both. A cache that answered with an index git had since replaced
 // would lose git's staged entry or bring back one it removed.
 func TestCacheAcrossGitsChanges(t *testing.T) {
 	base := newRepo(t)
@@ -26,9 +26,17 @@ func TestCacheAcrossGitsChanges(t *testing.T) {
 		name string
 		git  func(t *testing.T, dir string) // both copies: what git does between commits
 		file string
+		// later: the state is compared after a later step only (git reading it, status
+		// and write-tree, refreshes the index, and the next commit would not find the
+		// one it wrote in the cache).
+		later bool
 	}{
-		{name: "first commit", file: "docs/tasks/wu/WU-1.yaml"},
-		{name: "again, the index as the cache left it", file: "docs/tasks/wu/WU-1.yaml"},
+		{name: "first commit", file: "docs/tasks/wu/WU-1.yaml", later: true},
+		{name: "again, the index as the cache left it", file: "docs/tasks/wu/WU-1.yaml", later: true},
+		// From the cache, other paths: the cache-tree must stay invalid along the paths
+		// the commits before changed (git's write-tree and commit trust a valid one).
+		{name: "another file in the same directory", file: "docs/tasks/wu/WU-2.yaml", later: true},
+		{name: "a file at the top", file: "README.md"},
 		{name: "git staged another file", git: func(t *testing.T, dir string) {
 			write(t, dir, "a-b/x", "staged by git\n")
 			git(t, dir, "add", "a-b/x")
@@ -52,7 +60,9 @@ func TestCacheAcrossGitsChanges(t *testing.T) {
 		write(t, b, s.file, content)
 		require.True(t, gitCommit(t, a, s.name, s.file), s.name)
 		require.True(t, inProcessWith(t, &cache, b, s.name, s.file), s.name)
-		require.Equal(t, state(t, a), state(t, b), "step %d: %s", i, s.name)
+		if !s.later {
+			require.Equal(t, state(t, a), state(t, b), "step %d: %s", i, s.name)
+		}
 	}
 	assert.Empty(t, git(t, b, "fsck", "--full", "--strict", "--no-progress", "--no-dangling"))
 }

@@ -196,7 +196,7 @@ func (e *entry) encode(w *bytes.Buffer) {
 	w.Write(make([]byte, (entryFixed+len(e.name)+8)&^7-entryFixed-len(e.name)))
 }
 
-// encode is the index file, made in w: the entries in order, the extensions kept (the cache-tree
+// encode is the index file, made in w, and makes idx hold what it wrote: the entries in order, the extensions kept (the cache-tree
 // invalidated along changed; the untracked cache, fsmonitor data and the offset tables,
 // which describe the old file, dropped, as git accepts), the checksum.
 func (idx *index) encode(w *bytes.Buffer, changed []string) []byte {
@@ -209,24 +209,27 @@ func (idx *index) encode(w *bytes.Buffer, changed []string) []byte {
 	for _, e := range idx.entries {
 		e.encode(w)
 	}
+	var kept []extension
 	for _, x := range idx.exts {
-		data := x.data
 		switch x.sig {
 		case "TREE":
-			data = invalidateTree(data, changed)
-			if data == nil {
+			if x.data = invalidateTree(x.data, changed); x.data == nil {
 				continue
 			}
 		case "REUC":
 		default:
 			continue
 		}
+		kept = append(kept, x)
 		var h [8]byte
 		copy(h[:], x.sig)
-		binary.BigEndian.PutUint32(h[4:], uint32(len(data)))
+		binary.BigEndian.PutUint32(h[4:], uint32(len(x.data)))
 		w.Write(h[:])
-		w.Write(data)
+		w.Write(x.data)
 	}
+	// idx is now what it wrote (a Cache keeps it as the file's parse: a cache-tree
+	// left valid along the changed paths would tell git a stale tree).
+	idx.exts = kept
 	sum := sha1.Sum(w.Bytes())
 	w.Write(sum[:])
 	return w.Bytes()
