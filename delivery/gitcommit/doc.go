@@ -31,6 +31,14 @@
 // refuse or treat specially (directories, submodules, paths beyond a symbolic link,
 // ignored new files).
 //
+// A long-lived process gives its commits a [Cache] ([Repo.UseCache]): the index file as
+// the last commit wrote it, parsed, known by its size and checksum (an index another
+// writer replaced has another checksum and is read again), and the deflated pieces of
+// large objects, so that an append-only log or a large directory's tree is deflated
+// only where it changed (the object and its name are git's; the zlib stream is cut at
+// every 16 KiB of content, which git and any inflater read as one stream). Trees are
+// kept parsed by name in any case.
+//
 // The system configuration is read from /etc/gitconfig (GIT_CONFIG_SYSTEM when set,
 // none with GIT_CONFIG_NOSYSTEM), where Debian's and most distributions' git keep it; a git
 // built with another prefix reads its own file, which this package does not know of.
@@ -40,6 +48,9 @@
 //     loose objects (which git's own failed commands leave too).
 //   - The index and the ref are replaced only under their .lock files, created
 //     exclusively as git creates them; a lock that exists is an error, as in git.
+//   - A Cache holds only what the files it describes say: the index it keeps is the one
+//     written (its cache-tree invalidated as written), and a piece is used only for
+//     content equal to the content it was made from.
 //   - After a commit, `git maintenance run --auto` runs when git's own threshold (loose
 //     objects, packs) says it would, unless maintenance.auto or gc.auto turn it off.
 package gitcommit
