@@ -124,7 +124,7 @@ func (x *Index) sync() bool {
 	return ok
 }
 
-func sameIdentity(a, b sig) bool { return a.dev == b.dev && a.ino == b.ino }
+func sameIdentity(a, b sig) bool { return a.SameIdentity(b) }
 
 // noteWatched records that dir (whose identity the watch follows is s) is watched from
 // now on, with the identity of each directory between it and the root: the chain sync

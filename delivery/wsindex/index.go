@@ -18,6 +18,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/internal/filesig"
 )
 
 // DefaultRacyWindow is Options.RacyWindow's default: wider than the coarse kernel clock
@@ -97,18 +98,11 @@ type Index struct {
 	chain       map[string]sig
 }
 
-// sig is what validation compares: identity, size, mode and both change times.
-type sig struct {
-	dev, ino     uint64
-	size         int64
-	mode         fs.FileMode
-	mtime, ctime time.Time
-}
+// sig is what validation compares (package internal/filesig).
+type sig = filesig.Sig
 
-func (s sig) equal(o sig) bool {
-	return s.dev == o.dev && s.ino == o.ino && s.size == o.size && s.mode == o.mode &&
-		s.mtime.Equal(o.mtime) && s.ctime.Equal(o.ctime)
-}
+// sigOf is the signature of a stat result.
+func sigOf(fi fs.FileInfo) sig { return filesig.Of(fi) }
 
 // entry is one cached file or directory listing (only existing ones are cached). Entries
 // are immutable once stored: a refresh stores a new one, so values handed out stay
@@ -319,10 +313,7 @@ func (x *Index) abs(rel string) string { return filepath.Join(x.root, filepath.F
 
 // settled is the racy rule: the entry was read (t0 taken before its stat) more than the
 // racy window after its last change, so any later write gets a later time.
-func (x *Index) settled(t0 time.Time, s sig) bool {
-	w := x.opts.RacyWindow
-	return t0.Sub(s.mtime) > w && (s.ctime.IsZero() || t0.Sub(s.ctime) > w)
-}
+func (x *Index) settled(t0 time.Time, s sig) bool { return s.Settled(t0, x.opts.RacyWindow) }
 
 // unchanged reports whether a cached entry still holds and returns it: in a call past the
 // barrier, a covered entry nothing made suspect holds as it is (no stat); otherwise a
@@ -341,7 +332,7 @@ func (x *Index) unchanged(fast bool, old *entry, abs, watchDir string) (*entry, 
 	}
 	fi, err := x.stat(abs)
 	x.stats.Stats++
-	if err != nil || !sigOf(fi).equal(old.sig) {
+	if err != nil || !sigOf(fi).Equal(old.sig) {
 		return nil, false
 	}
 	if fast && x.watched[watchDir] {
@@ -419,7 +410,7 @@ func readFile(abs string) (data []byte, s sig, stable bool, err error) {
 		return nil, sig{}, false, err
 	}
 	s = sigOf(after)
-	return data, s, sigOf(before).equal(s), nil
+	return data, s, sigOf(before).Equal(s), nil
 }
 
 // dir returns the validated listing of a root-relative directory; derive, when set,
@@ -445,7 +436,7 @@ func (x *Index) dir(fast bool, rel string, derive func([]name) any) (*entry, err
 		return nil, err
 	}
 	x.stats.Reads++
-	if old != nil && old.sig.ino != s.ino {
+	if old != nil && !old.sig.SameIdentity(s) {
 		x.rewatch(abs) // a new directory under the old name has no watch yet
 	}
 	x.watchLater(abs)
@@ -501,5 +492,5 @@ func readDir(abs string) ([]name, sig, bool, error) {
 		return 0
 	})
 	s := sigOf(after)
-	return names, s, sigOf(before).equal(s), nil
+	return names, s, sigOf(before).Equal(s), nil
 }

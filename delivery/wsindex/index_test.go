@@ -216,7 +216,7 @@ func TestSettled(t *testing.T) {
 		{"in the future", t0.Add(time.Hour), old, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, x.settled(t0, sig{mtime: tc.mtime, ctime: tc.ctime}))
+			assert.Equal(t, tc.want, x.settled(t0, sig{Mtime: tc.mtime, Ctime: tc.ctime}))
 		})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/cmdbridge/cmdbridge/internal/filesig"
 )
 
 // SyncTree makes dst hold what CopyTree(src, dst, skip) would create, changing only what
@@ -67,14 +69,14 @@ func (m *Mirror) Unchanged() map[string]string {
 			continue
 		}
 		a, err := os.Lstat(filepath.Join(m.Src, rel))
-		if err != nil || !a.Mode().IsRegular() || !p.src.equal(sigOf(a)) {
+		if err != nil || !a.Mode().IsRegular() || !p.src.Equal(sigOf(a)) {
 			continue
 		}
 		b, err := os.Lstat(filepath.Join(m.Dst, rel))
-		if err != nil || !p.dst.equal(sigOf(b)) {
+		if err != nil || !p.dst.Equal(sigOf(b)) {
 			continue
 		}
-		out[filepath.ToSlash(rel)] = p.src.digest()
+		out[filepath.ToSlash(rel)] = digest(p.src)
 	}
 	return out
 }
@@ -114,11 +116,11 @@ type mirrorRun struct {
 // unchanged reports whether rel is, on both sides, as the last Sync left it.
 func (r *mirrorRun) unchanged(rel string, info fs.FileInfo, target string) bool {
 	p, ok := r.prev[rel]
-	if !ok || !p.settled || !p.src.equal(sigOf(info)) {
+	if !ok || !p.settled || !p.src.Equal(sigOf(info)) {
 		return false
 	}
 	cur, err := os.Lstat(target)
-	if err != nil || !p.dst.equal(sigOf(cur)) {
+	if err != nil || !p.dst.Equal(sigOf(cur)) {
 		return false
 	}
 	r.next[rel] = p
@@ -146,7 +148,7 @@ func (r *mirrorRun) record(rel string, info fs.FileInfo, target string, file boo
 // settled is the racy rule: s was read (t0 taken before its stat) more than the racy
 // window after its last change, so any later change gives it a later time.
 func (r *mirrorRun) settled(s fileSig) bool {
-	return r.t0.Sub(s.mtime) > r.window && (s.ctime.IsZero() || r.t0.Sub(s.ctime) > r.window)
+	return s.Settled(r.t0, r.window)
 }
 
 func syncTree(src, dst string, skip func(rel string) bool, share bool, mr *mirrorRun) error {
@@ -315,20 +317,13 @@ func syncFile(target string, data []byte, perm fs.FileMode) error {
 	return os.WriteFile(target, data, perm)
 }
 
-// fileSig is a file's stat signature (sigOf).
-type fileSig struct {
-	dev, ino     uint64
-	size         int64
-	mode         fs.FileMode
-	mtime, ctime time.Time
-}
+// fileSig is a file's stat signature (package internal/filesig).
+type fileSig = filesig.Sig
+
+// sigOf is the signature of a stat result.
+func sigOf(fi fs.FileInfo) fileSig { return filesig.Of(fi) }
 
 // digest names the content s was taken of: "unread:" and the signature's fields.
-func (s fileSig) digest() string {
-	return fmt.Sprintf("unread:%x:%x:%x:%o:%x:%x", s.dev, s.ino, s.size, uint32(s.mode), s.mtime.UnixNano(), s.ctime.UnixNano())
-}
-
-func (s fileSig) equal(o fileSig) bool {
-	return s.dev == o.dev && s.ino == o.ino && s.size == o.size && s.mode == o.mode &&
-		s.mtime.Equal(o.mtime) && s.ctime.Equal(o.ctime)
+func digest(s fileSig) string {
+	return fmt.Sprintf("unread:%x:%x:%x:%o:%x:%x", s.Dev, s.Ino, s.Size, uint32(s.Mode), s.Mtime.UnixNano(), s.Ctime.UnixNano())
 }
