@@ -5,8 +5,12 @@ import (
 	"sync"
 )
 
-// cacheSize bounds the index files a Cache keeps (one per work tree a host commits in).
-const cacheSize = 16
+// A Cache keeps at most cacheFiles index files (one per work tree a host commits in),
+// of at most cacheBytes together (a parse holds the file's bytes).
+const (
+	cacheFiles = 16
+	cacheBytes = 64 << 20
+)
 
 // Cache keeps, across the commits of a long-lived process, what the next commit would
 // otherwise compute again: the index files it last read or wrote, parsed and known by
@@ -22,6 +26,7 @@ type Cache struct {
 	mu    sync.Mutex
 	files map[string]cachedIndex // index file path → its last parse
 	order []string               // paths, least recently stored first
+	bytes int64                  // the files' sizes together
 }
 
 type cachedIndex struct {
@@ -53,14 +58,22 @@ func (c *Cache) put(path, stamp string, idx *index) {
 	if c.files == nil {
 		c.files = map[string]cachedIndex{}
 	}
-	if _, ok := c.files[path]; ok {
+	if old, ok := c.files[path]; ok {
 		c.order = slices.DeleteFunc(c.order, func(p string) bool { return p == path })
-	} else if len(c.order) >= cacheSize {
+		c.bytes -= old.idx.size
+		delete(c.files, path)
+	}
+	if idx.size > cacheBytes {
+		return // read as before
+	}
+	for len(c.order) >= cacheFiles || len(c.order) > 0 && c.bytes+idx.size > cacheBytes {
+		c.bytes -= c.files[c.order[0]].idx.size
 		delete(c.files, c.order[0])
 		c.order = c.order[1:]
 	}
 	c.files[path] = cachedIndex{stamp: stamp, idx: idx}
 	c.order = append(c.order, path)
+	c.bytes += idx.size
 }
 
 // clone is a copy of idx whose entry and extension lists can be changed without

@@ -76,3 +76,27 @@ func TestPiecesReadAsOneStream(t *testing.T) {
 	changed[pieceSize+10] ^= 1
 	assert.Equal(t, pieceSize, check(1, changed), "one byte changed in the second piece")
 }
+
+// TestCacheBounds: the index files a Cache keeps are bounded in number and in bytes,
+// the least recently stored going first, and one path is kept once.
+func TestCacheBounds(t *testing.T) {
+	var c Cache
+	idx := func(size int64) *index { return &index{size: size} }
+	for i := range cacheFiles + 3 {
+		c.put(fmt.Sprint("p", i), "s", idx(10))
+	}
+	assert.Len(t, c.files, cacheFiles)
+	assert.NotContains(t, c.files, "p0")
+	assert.Contains(t, c.files, fmt.Sprint("p", cacheFiles+2))
+	c.put("p5", "t", idx(20))
+	c.put("p5", "u", idx(30))
+	assert.Equal(t, "u", c.files["p5"].stamp)
+	assert.Len(t, c.order, len(c.files), "a path is listed once")
+	c.put("big", "s", idx(cacheBytes-5))
+	assert.Equal(t, []string{"big"}, c.order, "everything else went to make room")
+	assert.EqualValues(t, cacheBytes-5, c.bytes)
+	c.put("huge", "s", idx(cacheBytes+1))
+	assert.NotContains(t, c.files, "huge", "larger than the bound: not kept")
+	_, ok := c.get("big", "s")
+	assert.True(t, ok)
+}

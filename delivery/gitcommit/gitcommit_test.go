@@ -418,6 +418,14 @@ func TestRacesAreGitsErrors(t *testing.T) {
 // the index before it takes index.lock, so two git processes can already lose each
 // other's `git add`; the in-process committer re-reads under the lock.)
 func TestConcurrentWriters(t *testing.T) {
+	t.Run("no cache", func(t *testing.T) { concurrentWriters(t, nil) })
+	// One host's cache shared by its calls: a writer that lost the race to the index
+	// lock must find the index the winner wrote, never the one it read.
+	t.Run("one cache", func(t *testing.T) { concurrentWriters(t, new(gitcommit.Cache)) })
+}
+
+func concurrentWriters(t *testing.T, cache *gitcommit.Cache) {
+	t.Parallel()
 	dir := newRepo(t)
 	const writers, commits = 6, 4
 	errs := make(chan error, writers+2)
@@ -459,7 +467,7 @@ func TestConcurrentWriters(t *testing.T) {
 					return
 				}
 				for attempt := 0; ; attempt++ {
-					err := commitOnce(dir, name)
+					err := commitOnce(cache, dir, name)
 					if err == nil {
 						break
 					}
@@ -492,12 +500,12 @@ func TestConcurrentWriters(t *testing.T) {
 }
 
 // commitOnce is one in-process commit of name.
-func commitOnce(dir, name string) error {
+func commitOnce(cache *gitcommit.Cache, dir, name string) error {
 	r, err := gitcommit.Open(dir, gitEnv(dir))
 	if err != nil {
 		return err
 	}
-	p, err := r.Prepare(gitcommit.Request{Paths: []string{name}, Message: name, Date: date})
+	p, err := r.UseCache(cache).Prepare(gitcommit.Request{Paths: []string{name}, Message: name, Date: date})
 	if err != nil {
 		return err
 	}
