@@ -4,60 +4,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/adoptconfig"
 	"github.com/cmdbridge/cmdbridge/internal/adopted"
 	"github.com/cmdbridge/cmdbridge/internal/apptree"
 	"github.com/cmdbridge/cmdbridge/tool/effect"
 )
 
-// Config says how a program's commands become tools. Every field is optional: nil (or
-// the zero Config) serves every leaf of the app's command tree with the plain output
-// convention, on the subprocess lane. It holds no function and no secret: the light
-// line hands it to the cmdbridge host as JSON (package host adds what only a program
-// linking the serving stack can use, such as in-process runs and native handlers).
-type Config struct {
-	// Name is the bridge subcommand's name ([Command]; default "bridge").
-	Name string `json:"name,omitempty"`
-	// Pack names the tool pack: a spelling may carry it as a prefix, and the manifest
-	// and GET /tools show it. Default: none.
-	Pack string `json:"pack,omitempty"`
-	// Version is the version the MCP server reports (default: the app's Version).
-	Version string `json:"version,omitempty"`
-	// Output is the output convention of every command of the app ([OutputPlain], the
-	// default, or [OutputEnvelope]); Outputs overrides it per tool name.
-	Output  string            `json:"output,omitempty"`
-	Outputs map[string]string `json:"outputs,omitempty"`
-	// LeadingDash names, per tool, the positionals (as the usage spells them) whose
-	// values may begin with "-"; every other positional refuses such a value, so no
-	// caller can hand the program, or what it runs, an option (docs/schemas.md).
-	LeadingDash map[string][]string `json:"leading_dash,omitempty"`
-	// Effects declares what the leaves of the app's tree do, keyed by tool name or
-	// doublestar glob: read-only, destructive, idempotent, open world, network, runs
-	// workspace code, and the inputs that narrow it (a dry run is read-only). A tool's
-	// own name wins over globs, and the glob with the most literal characters over the
-	// others. A leaf declared nowhere is destructive: the default policy asks before it
-	// runs, and `tools list` and `status` warn about it (docs/adopt.md, Effects).
-	// EffectsYAML is the same table in YAML (an `effects:` map; embed the file), merged
-	// with Effects: a key in both is an error. Only the program declares effects: a
-	// workspace's configuration cannot, so it can never loosen them.
-	Effects     map[string]Effects `json:"effects,omitempty"`
-	EffectsYAML []byte             `json:"effects_yaml,omitempty"`
-	// NoArgs names the leaves (tool names or doublestar globs, "*" for all) that take
-	// no positionals. A leaf whose usage (ArgsUsage, UsageText) declares none gets a
-	// generic "args" list with a warning, since its action may read c.Args() all the
-	// same; listing it here (or a blank ArgsUsage, " ") says it does not.
-	NoArgs []string `json:"no_args,omitempty"`
-	// WorkspaceEnv names the variable holding the default workspace (default
-	// CMDBRIDGE_WORKSPACE).
-	WorkspaceEnv string `json:"workspace_env,omitempty"`
-	// Binary is the program the subprocess lane runs. [Command] defaults to the running
-	// executable (your program itself); host.Main to the app's name looked up next to
-	// its executable and on $PATH.
-	Binary string `json:"binary,omitempty"`
-}
+// Config says how a program's commands become tools (its fields: package
+// internal/adoptconfig, shared with the lines of the other frameworks, such as
+// cobrabridge.Config). Every field is optional: nil (or the zero Config) serves every
+// leaf of the app's command tree with the plain output convention, on the subprocess
+// lane.
+type Config = adoptconfig.Config
 
 // Effects is what one command declares it does ([Config.Effects]); the zero Effects
 // declares a command that writes but destroys nothing.
@@ -66,8 +27,8 @@ type Effects = effect.Declared
 // The output conventions of [Config.Output]: plain text (whatever the command prints,
 // with its exit status), or the corpus's JSON envelope.
 const (
-	OutputPlain    = "plain"
-	OutputEnvelope = "envelope"
+	OutputPlain    = adoptconfig.OutputPlain
+	OutputEnvelope = adoptconfig.OutputEnvelope
 )
 
 // startEnviron is the environment the program was started with, read when this package
@@ -130,33 +91,18 @@ func manifest(app *cli.App, bridge string, c Config) error {
 		Format: adopted.Format, Version: adopted.Version(), Bridge: bridge, Config: cfg,
 		App: apptree.Describe(app, func(cmd *cli.Command) bool { return cmd.Name == bridge }),
 	}
-	enc := json.NewEncoder(os.Stdout)
-	if err := enc.Encode(m); err != nil {
+	if err := adopted.Print(os.Stdout, m); err != nil {
 		return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, bridge, err), 1)
 	}
 	return nil
 }
 
-// serve hands the command line to the cmdbridge host: `HOST __adopted THIS BRIDGE
-// ARGS…`, with the environment the program started with. On Unix the host replaces
-// this process, so signals, standard streams and the exit status are the host's own.
+// serve hands the command line to the cmdbridge host (adopted.Exec), with the
+// environment the program started with.
 func serve(title, bridge string, args []string) error {
-	exe, err := os.Executable()
+	code, err := adopted.Exec(title, bridge, args, startEnviron)
 	if err != nil {
-		return cli.Exit(fmt.Sprintf("%s: %v", title, err), 1)
-	}
-	host := os.Getenv(adopted.HostEnv)
-	if host == "" {
-		if host, err = exec.LookPath("cmdbridge"); err != nil {
-			return cli.Exit(fmt.Sprintf("%s: serving this program's commands needs the cmdbridge host, which is not installed: install it with\n\n\t%s\n\n"+
-				"(the version this program was built with), or set %s to its path (docs/adopt.md).",
-				title, adopted.InstallHint(adopted.Version()), adopted.HostEnv), 1)
-		}
-	}
-	argv := append([]string{host, adopted.HostWord, exe, bridge}, args...)
-	code, err := execHost(host, argv, startEnviron)
-	if err != nil {
-		return cli.Exit(fmt.Sprintf("%s: starting the cmdbridge host %s: %v (%s names another host)", title, host, err, adopted.HostEnv), 1)
+		return cli.Exit(err.Error(), 1)
 	}
 	if code != 0 {
 		return cli.Exit("", code)

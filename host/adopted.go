@@ -28,10 +28,10 @@ const adoptedReason = "adopted with cmdbridge.Command: the cmdbridge host serves
 // init makes the light line (cmdbridge.Command) serve in-process in a program that
 // links this package: the serving stack is in the program already.
 func init() {
-	adopted.InProcess = func(ctx *cli.Context, bridge string, cfg any) error {
+	adopted.InProcess = func(ctx any, bridge string, cfg any) error {
 		c := Config{Config: cfg.(cmdbridge.Config)}
 		c.Name = bridge
-		return Command(&c).Action(ctx)
+		return Command(&c).Action(ctx.(*cli.Context))
 	}
 }
 
@@ -69,7 +69,7 @@ func Adopted(args []string, stdout, stderr io.Writer) int {
 				strings.Join(append([]string{bridge}, path...), " "), program), 70)
 		}
 	}
-	newApp := func() *cli.App { return m.App.App(stub) }
+	newApp := func() *cli.App { return apptree.Build(m.App, stub) }
 	app := newApp()
 	if c.Binary == "" {
 		c.Binary = program

@@ -73,7 +73,7 @@ func TestUnknownFlagsWarnAsInProcess(t *testing.T) {
 	var tree apptree.Tree
 	require.NoError(t, json.Unmarshal(raw, &tree))
 	rebuilt := legacy.NewRegistry()
-	require.NoError(t, rebuilt.AddApp(func() *cli.App { return tree.App(func([]string) cli.ActionFunc { return nil }) },
+	require.NoError(t, rebuilt.AddApp(func() *cli.App { return apptree.Build(&tree, func([]string) cli.ActionFunc { return nil }) },
 		legacy.TreeOptions{Warnings: unknownFlags(&tree)}))
 	got := map[string][]string{}
 	for _, c := range rebuilt.All() {

@@ -1,8 +1,8 @@
 // Package adopted is the contract between a program adopted with the light line
 // (cmdbridge.Command) and the cmdbridge host that serves it: the hidden words, the
 // variable naming the host, and the manifest the program prints of itself. Both sides
-// link it, so it is light: the standard library, urfave/cli and apptree only, and
-// nothing at init.
+// link it, so it is light: the standard library and appspec only (no framework: a
+// program of any framework links it), and nothing at init.
 //
 // The flow: `prog bridge ARGS…` execs `cmdbridge __adopted PROG bridge ARGS…` (the
 // host found through [HostEnv] or $PATH) with the environment prog was started with;
@@ -21,11 +21,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
 	"runtime/debug"
 
-	"github.com/urfave/cli/v2"
-
-	"github.com/cmdbridge/cmdbridge/internal/apptree"
+	"github.com/cmdbridge/cmdbridge/internal/appspec"
 )
 
 const (
@@ -52,7 +53,7 @@ const (
 // host.Command does: package host sets it when it is initialised, so a program that
 // links the serving stack anyway (a build with the developer commands, which import
 // it) uses it rather than exec the host. cfg is the line's cmdbridge.Config.
-var InProcess func(ctx *cli.Context, bridge string, cfg any) error
+var InProcess func(ctx any, bridge string, cfg any) error
 
 // Manifest is what `prog bridge __manifest` prints: the program's app, the bridge's
 // name and the adopter's configuration (cmdbridge.Config as JSON).
@@ -62,7 +63,7 @@ type Manifest struct {
 	Version string          `json:"cmdbridge_version,omitempty"`
 	Bridge  string          `json:"bridge"`
 	Config  json.RawMessage `json:"config,omitempty"`
-	App     *apptree.Tree   `json:"app"`
+	App     *appspec.Tree   `json:"app"`
 }
 
 // Decode reads a manifest and refuses one this host cannot read. The manifest is one
@@ -134,3 +135,32 @@ func manifestLine(data []byte) ([]byte, bool) {
 	}
 	return found, found != nil
 }
+
+// Exec hands a bridge's command line to the cmdbridge host: `HOST __adopted PROGRAM
+// BRIDGE ARGS…` with environ, PROGRAM being this executable. On Unix the host replaces
+// this process (signals, standard streams and the exit status are the host's own) and
+// Exec returns only on failure; elsewhere it waits for the host and returns its exit
+// status. title begins its messages ("prog bridge").
+func Exec(title, bridge string, args, environ []string) (int, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 1, fmt.Errorf("%s: %v", title, err)
+	}
+	host := os.Getenv(HostEnv)
+	if host == "" {
+		if host, err = exec.LookPath("cmdbridge"); err != nil {
+			return 1, fmt.Errorf("%s: serving this program's commands needs the cmdbridge host, which is not installed: install it with\n\n\t%s\n\n"+
+				"(the version this program was built with), or set %s to its path (docs/adopt.md)",
+				title, InstallHint(Version()), HostEnv)
+		}
+	}
+	argv := append([]string{host, HostWord, exe, bridge}, args...)
+	code, err := execHost(host, argv, environ)
+	if err != nil {
+		return 1, fmt.Errorf("%s: starting the cmdbridge host %s: %v (%s names another host)", title, host, err, HostEnv)
+	}
+	return code, nil
+}
+
+// Print writes m as the one line of JSON `PROG BRIDGE __manifest` prints.
+func Print(w io.Writer, m Manifest) error { return json.NewEncoder(w).Encode(m) }

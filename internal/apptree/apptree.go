@@ -13,105 +13,21 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/internal/appspec"
+)
+
+// The description's types live in package appspec (no urfave/cli: a program of another
+// framework describes itself with them); these names keep this package's callers as they
+// were.
+type (
+	Tree    = appspec.Tree
+	Command = appspec.Command
+	Flag    = appspec.Flag
 )
 
 // Format is the version of the description's shape; a reader refuses a newer one.
-const Format = 1
-
-// Tree describes an app: JSON-serialisable (encoding/json), no func values.
-type Tree struct {
-	Format int `json:"format"`
-
-	Name                      string    `json:"name,omitempty"`
-	HelpName                  string    `json:"help_name,omitempty"`
-	Usage                     string    `json:"usage,omitempty"`
-	UsageText                 string    `json:"usage_text,omitempty"`
-	Args                      bool      `json:"args,omitempty"`
-	ArgsUsage                 string    `json:"args_usage,omitempty"`
-	Version                   string    `json:"version,omitempty"`
-	Description               string    `json:"description,omitempty"`
-	DefaultCommand            string    `json:"default_command,omitempty"`
-	Copyright                 string    `json:"copyright,omitempty"`
-	CustomAppHelpTemplate     string    `json:"custom_app_help_template,omitempty"`
-	SliceFlagSeparator        string    `json:"slice_flag_separator,omitempty"`
-	DisableSliceFlagSeparator bool      `json:"disable_slice_flag_separator,omitempty"`
-	HideHelp                  bool      `json:"hide_help,omitempty"`
-	HideHelpCommand           bool      `json:"hide_help_command,omitempty"`
-	HideVersion               bool      `json:"hide_version,omitempty"`
-	EnableBashCompletion      bool      `json:"enable_bash_completion,omitempty"`
-	UseShortOptionHandling    bool      `json:"use_short_option_handling,omitempty"`
-	Suggest                   bool      `json:"suggest,omitempty"`
-	SkipFlagParsing           bool      `json:"skip_flag_parsing,omitempty"`
-	HasAction                 bool      `json:"has_action,omitempty"`
-	Flags                     []Flag    `json:"flags,omitempty"`
-	Commands                  []Command `json:"commands,omitempty"`
-
-	// Warnings name what could not be described exactly (flags of types that
-	// are not urfave/cli v2's own).
-	Warnings []string `json:"warnings,omitempty"`
-}
-
-// Command describes a *cli.Command.
-type Command struct {
-	Name                   string    `json:"name"`
-	Aliases                []string  `json:"aliases,omitempty"`
-	Usage                  string    `json:"usage,omitempty"`
-	UsageText              string    `json:"usage_text,omitempty"`
-	Description            string    `json:"description,omitempty"`
-	Args                   bool      `json:"args,omitempty"`
-	ArgsUsage              string    `json:"args_usage,omitempty"`
-	Category               string    `json:"category,omitempty"`
-	Hidden                 bool      `json:"hidden,omitempty"`
-	HideHelp               bool      `json:"hide_help,omitempty"`
-	HideHelpCommand        bool      `json:"hide_help_command,omitempty"`
-	SkipFlagParsing        bool      `json:"skip_flag_parsing,omitempty"`
-	UseShortOptionHandling bool      `json:"use_short_option_handling,omitempty"`
-	HelpName               string    `json:"help_name,omitempty"`
-	CustomHelpTemplate     string    `json:"custom_help_template,omitempty"`
-	HasAction              bool      `json:"has_action,omitempty"`
-	Flags                  []Flag    `json:"flags,omitempty"`
-	Subcommands            []Command `json:"subcommands,omitempty"`
-}
-
-// Flag describes one urfave/cli v2 flag. Kind names the concrete type; Value
-// holds the default value in a kind-specific JSON form:
-//
-//	bool                      true / false
-//	string, path, generic     a string (generic: Value.String()); absent for a nil generic Value
-//	int, int64, uint, uint64  an integer
-//	float64                   a number ("NaN", "+Inf", "-Inf" as strings)
-//	duration                  integer nanoseconds
-//	timestamp                 {"time": RFC 3339 with nanoseconds, "zone": name, "offset": seconds east of UTC};
-//	                          {} for a Timestamp without a time; absent for a nil Value
-//	*-slice                   an array of the element form; absent for a nil Value
-type Flag struct {
-	Kind               string          `json:"kind"`
-	Name               string          `json:"name"`
-	Aliases            []string        `json:"aliases,omitempty"`
-	Usage              string          `json:"usage,omitempty"`
-	EnvVars            []string        `json:"env_vars,omitempty"`
-	FilePath           string          `json:"file_path,omitempty"`
-	Required           bool            `json:"required,omitempty"`
-	Hidden             bool            `json:"hidden,omitempty"`
-	TakesFile          bool            `json:"takes_file,omitempty"`
-	Category           string          `json:"category,omitempty"`
-	DefaultText        string          `json:"default_text,omitempty"`
-	DisableDefaultText bool            `json:"disable_default_text,omitempty"`
-	Base               int             `json:"base,omitempty"`
-	KeepSpace          bool            `json:"keep_space,omitempty"`
-	Layout             string          `json:"layout,omitempty"`
-	Timezone           string          `json:"timezone,omitempty"`
-	Value              json.RawMessage `json:"value,omitempty"`
-	// Choices is set (possibly empty) when a generic flag's value has a
-	// Choices() []string method.
-	Choices *[]string `json:"choices,omitempty"`
-	// Unknown is the Go type of a flag whose type is not one of urfave/cli v2's (its
-	// Kind then says how it is described: "generic", a string, or "bool").
-	Unknown string `json:"unknown,omitempty"`
-	// Target is the slice flag a "multi" flag (cli.MultiStringFlag, MultiIntFlag,
-	// MultiInt64Flag, MultiFloat64Flag) wraps; Value is then the wrapper's default.
-	Target *Flag `json:"target,omitempty"`
-}
+const Format = appspec.Format
 
 // multiKinds are the slice kinds urfave/cli v2 wraps in a SliceFlag of its own.
 var multiKinds = []string{"string-slice", "int-slice", "int64-slice", "float64-slice"}
@@ -149,11 +65,11 @@ func (d *describer) multi(f cli.Flag, where string) (Flag, bool) {
 }
 
 // buildMulti rebuilds a "multi" flag around its rebuilt target.
-func (f *Flag) buildMulti() cli.Flag {
+func buildMulti(f *Flag) cli.Flag {
 	if f.Target == nil {
 		return nil
 	}
-	switch target := f.Target.build().(type) {
+	switch target := buildFlag(f.Target).(type) {
 	case *cli.StringSliceFlag:
 		out := &cli.MultiStringFlag{Target: target}
 		decode(f.Value, &out.Value)
@@ -171,23 +87,6 @@ func (f *Flag) buildMulti() cli.Flag {
 		decode(f.Value, &out.Value)
 		return out
 	}
-	return nil
-}
-
-// UnmarshalJSON decodes a description, refusing one of a newer Format (or of none).
-func (t *Tree) UnmarshalJSON(b []byte) error {
-	type plain Tree
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	if p.Format > Format {
-		return fmt.Errorf("apptree: description format %d is newer than this reader's (%d)", p.Format, Format)
-	}
-	if p.Format < 1 {
-		return fmt.Errorf("apptree: not an app description (format %d)", p.Format)
-	}
-	*t = Tree(p)
 	return nil
 }
 
@@ -533,10 +432,10 @@ func common(kind, name string, aliases []string, usage string, env []string, fil
 	}
 }
 
-// App rebuilds a fresh *cli.App from t. action(path) gives the Action of each command that had
+// Build rebuilds a fresh *cli.App from t. action(path) gives the Action of each command that had
 // one in the original (path = the command names from the root, nil for the app itself when
 // it had an Action); commands that had no action get none.
-func (t *Tree) App(action func(path []string) cli.ActionFunc) *cli.App {
+func Build(t *Tree, action func(path []string) cli.ActionFunc) *cli.App {
 	app := &cli.App{
 		Name:                      t.Name,
 		HelpName:                  t.HelpName,
@@ -564,12 +463,12 @@ func (t *Tree) App(action func(path []string) cli.ActionFunc) *cli.App {
 		app.Action = action(nil)
 	}
 	for i := range t.Commands {
-		app.Commands = append(app.Commands, t.Commands[i].build(nil, action))
+		app.Commands = append(app.Commands, buildCommand(&t.Commands[i], nil, action))
 	}
 	return app
 }
 
-func (c *Command) build(parent []string, action func(path []string) cli.ActionFunc) *cli.Command {
+func buildCommand(c *Command, parent []string, action func(path []string) cli.ActionFunc) *cli.Command {
 	path := append(append([]string(nil), parent...), c.Name)
 	out := &cli.Command{
 		Name:                   c.Name,
@@ -593,7 +492,7 @@ func (c *Command) build(parent []string, action func(path []string) cli.ActionFu
 		out.Action = action(append([]string(nil), path...))
 	}
 	for i := range c.Subcommands {
-		out.Subcommands = append(out.Subcommands, c.Subcommands[i].build(path, action))
+		out.Subcommands = append(out.Subcommands, buildCommand(&c.Subcommands[i], path, action))
 	}
 	return out
 }
@@ -601,14 +500,14 @@ func (c *Command) build(parent []string, action func(path []string) cli.ActionFu
 func buildFlags(fs []Flag) []cli.Flag {
 	var out []cli.Flag
 	for i := range fs {
-		out = append(out, fs[i].build())
+		out = append(out, buildFlag(&fs[i]))
 	}
 	return out
 }
 
-// build makes the flag of the described kind. A kind this reader does not
+// buildFlag makes the flag of the described kind. A kind this reader does not
 // know becomes a generic flag; a value that does not decode is left zero.
-func (f *Flag) build() cli.Flag {
+func buildFlag(f *Flag) cli.Flag {
 	aliases, env := copyStrings(f.Aliases), copyStrings(f.EnvVars)
 	switch f.Kind {
 	case "bool":
@@ -701,7 +600,7 @@ func (f *Flag) build() cli.Flag {
 		}
 		return out
 	case "multi":
-		if out := f.buildMulti(); out != nil {
+		if out := buildMulti(f); out != nil {
 			return out
 		}
 	}

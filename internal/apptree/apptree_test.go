@@ -41,7 +41,7 @@ func TestRoundTripFields(t *testing.T) {
 	orig := fixture(nil)
 	tree := roundTrip(t, orig, nil)
 	require.Equal(t, Format, tree.Format)
-	rebuilt := tree.App(noopActions)
+	rebuilt := Build(tree, noopActions)
 
 	compareApps(t, orig, rebuilt)
 
@@ -69,7 +69,7 @@ func TestRoundTripFields(t *testing.T) {
 	orig = withoutCustomFlags(fixture(nil))
 	tree = roundTrip(t, orig, nil)
 	require.Empty(t, tree.Warnings)
-	rebuilt = tree.App(noopActions)
+	rebuilt = Build(tree, noopActions)
 	compareApps(t, orig, rebuilt)
 	require.Equal(t, tree, roundTrip(t, rebuilt, nil))
 }
@@ -111,7 +111,7 @@ func TestNilValues(t *testing.T) {
 		&cli.Float64SliceFlag{Name: "f", Value: cli.NewFloat64Slice()},
 	}}
 	tree := roundTrip(t, orig, nil)
-	rebuilt := tree.App(nil)
+	rebuilt := Build(tree, nil)
 	compareApps(t, orig, rebuilt)
 	require.Equal(t, tree, roundTrip(t, rebuilt, nil))
 	require.Equal(t, []string{}, *tree.Flags[1].Choices)
@@ -119,7 +119,7 @@ func TestNilValues(t *testing.T) {
 
 func TestAppFreshEachCall(t *testing.T) {
 	tree := roundTrip(t, fixture(nil), nil)
-	a, b := tree.App(nil), tree.App(nil)
+	a, b := Build(tree, nil), Build(tree, nil)
 	require.NotSame(t, a, b)
 	require.NotSame(t, a.Commands[0], b.Commands[0])
 	require.NotSame(t, a.Flags[0], b.Flags[0])
@@ -128,7 +128,7 @@ func TestAppFreshEachCall(t *testing.T) {
 func TestActions(t *testing.T) {
 	tree := roundTrip(t, fixture(nil), nil)
 	var paths []string
-	app := tree.App(func(path []string) cli.ActionFunc {
+	app := Build(tree, func(path []string) cli.ActionFunc {
 		paths = append(paths, strings.Join(path, "/")+fmt.Sprint(path == nil))
 		return noop
 	})
@@ -166,7 +166,7 @@ func TestHelpIdentical(t *testing.T) {
 	}
 	for _, args := range cases {
 		want := run(fixture(nil), args)
-		got := run(tree.App(noopActions), args)
+		got := run(Build(tree, noopActions), args)
 		require.Equal(t, want, got, "prog %s", strings.Join(args, " "))
 	}
 	// The help shows defaults that must survive exactly.
@@ -229,7 +229,7 @@ func TestSkipAndWarnings(t *testing.T) {
 }
 
 func TestChoicesAndGeneric(t *testing.T) {
-	app := roundTrip(t, fixture(nil), nil).App(nil)
+	app := Build(roundTrip(t, fixture(nil), nil), nil)
 	type chooser interface{ Choices() []string }
 	byName := map[string]cli.Flag{}
 	for _, f := range app.Flags {
@@ -256,7 +256,7 @@ func TestTimezoneFallback(t *testing.T) {
 	loc := time.FixedZone("XYZ", 5*3600+1800)
 	when := time.Date(2001, 2, 3, 4, 5, 6, 7, loc)
 	app := &cli.App{Name: "x", Flags: []cli.Flag{&cli.TimestampFlag{Name: "t", Layout: time.RFC3339, Timezone: loc, Value: cli.NewTimestamp(when)}}}
-	got := roundTrip(t, app, nil).App(nil).Flags[0].(*cli.TimestampFlag)
+	got := Build(roundTrip(t, app, nil), nil).Flags[0].(*cli.TimestampFlag)
 	require.Nil(t, got.Timezone) // a fixed zone has no name time.LoadLocation knows
 	require.Equal(t, when.String(), got.Value.Value().String())
 	require.True(t, when.Equal(*got.Value.Value()))
@@ -268,7 +268,7 @@ func TestFormatRefused(t *testing.T) {
 	require.ErrorContains(t, err, "newer")
 	require.Error(t, json.Unmarshal([]byte(`{"name": "x"}`), &tr))
 	require.NoError(t, json.Unmarshal([]byte(`{"format": 1, "name": "x"}`), &tr))
-	require.Equal(t, "x", tr.App(nil).Name)
+	require.Equal(t, "x", Build(&tr, nil).Name)
 }
 
 func TestFloatSpecials(t *testing.T) {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cmdbridge
+package adopted
 
 import (
 	"errors"

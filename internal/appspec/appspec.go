@@ -1,0 +1,131 @@
+// Package appspec is the description of a command-line program's command tree as
+// plain, JSON-serialisable data: its commands, their flags (kind, names, usage, env
+// sources, defaults), positionals' usage and help texts. It is the shape of urfave/cli
+// v2's apps, which package apptree describes and rebuilds exactly; a program written with
+// another framework (package cobrabridge) describes itself in it too, so the host serves
+// any of them the same way. It imports the standard library only.
+//
+// Invariants:
+//   - No func value and no secret: a description is data a program prints of itself.
+//   - A reader refuses a description of a newer Format than its own.
+package appspec
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Format is the version of the description's shape; a reader refuses a newer one.
+const Format = 1
+
+// Tree describes an app: JSON-serialisable (encoding/json), no func values.
+type Tree struct {
+	Format int `json:"format"`
+
+	Name                      string    `json:"name,omitempty"`
+	HelpName                  string    `json:"help_name,omitempty"`
+	Usage                     string    `json:"usage,omitempty"`
+	UsageText                 string    `json:"usage_text,omitempty"`
+	Args                      bool      `json:"args,omitempty"`
+	ArgsUsage                 string    `json:"args_usage,omitempty"`
+	Version                   string    `json:"version,omitempty"`
+	Description               string    `json:"description,omitempty"`
+	DefaultCommand            string    `json:"default_command,omitempty"`
+	Copyright                 string    `json:"copyright,omitempty"`
+	CustomAppHelpTemplate     string    `json:"custom_app_help_template,omitempty"`
+	SliceFlagSeparator        string    `json:"slice_flag_separator,omitempty"`
+	DisableSliceFlagSeparator bool      `json:"disable_slice_flag_separator,omitempty"`
+	HideHelp                  bool      `json:"hide_help,omitempty"`
+	HideHelpCommand           bool      `json:"hide_help_command,omitempty"`
+	HideVersion               bool      `json:"hide_version,omitempty"`
+	EnableBashCompletion      bool      `json:"enable_bash_completion,omitempty"`
+	UseShortOptionHandling    bool      `json:"use_short_option_handling,omitempty"`
+	Suggest                   bool      `json:"suggest,omitempty"`
+	SkipFlagParsing           bool      `json:"skip_flag_parsing,omitempty"`
+	HasAction                 bool      `json:"has_action,omitempty"`
+	Flags                     []Flag    `json:"flags,omitempty"`
+	Commands                  []Command `json:"commands,omitempty"`
+
+	// Warnings name what could not be described exactly (flags of types that
+	// are not urfave/cli v2's own).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Command describes a *cli.Command.
+type Command struct {
+	Name                   string    `json:"name"`
+	Aliases                []string  `json:"aliases,omitempty"`
+	Usage                  string    `json:"usage,omitempty"`
+	UsageText              string    `json:"usage_text,omitempty"`
+	Description            string    `json:"description,omitempty"`
+	Args                   bool      `json:"args,omitempty"`
+	ArgsUsage              string    `json:"args_usage,omitempty"`
+	Category               string    `json:"category,omitempty"`
+	Hidden                 bool      `json:"hidden,omitempty"`
+	HideHelp               bool      `json:"hide_help,omitempty"`
+	HideHelpCommand        bool      `json:"hide_help_command,omitempty"`
+	SkipFlagParsing        bool      `json:"skip_flag_parsing,omitempty"`
+	UseShortOptionHandling bool      `json:"use_short_option_handling,omitempty"`
+	HelpName               string    `json:"help_name,omitempty"`
+	CustomHelpTemplate     string    `json:"custom_help_template,omitempty"`
+	HasAction              bool      `json:"has_action,omitempty"`
+	Flags                  []Flag    `json:"flags,omitempty"`
+	Subcommands            []Command `json:"subcommands,omitempty"`
+}
+
+// Flag describes one urfave/cli v2 flag. Kind names the concrete type; Value
+// holds the default value in a kind-specific JSON form:
+//
+//	bool                      true / false
+//	string, path, generic     a string (generic: Value.String()); absent for a nil generic Value
+//	int, int64, uint, uint64  an integer
+//	float64                   a number ("NaN", "+Inf", "-Inf" as strings)
+//	duration                  integer nanoseconds
+//	timestamp                 {"time": RFC 3339 with nanoseconds, "zone": name, "offset": seconds east of UTC};
+//	                          {} for a Timestamp without a time; absent for a nil Value
+//	*-slice                   an array of the element form; absent for a nil Value
+type Flag struct {
+	Kind               string          `json:"kind"`
+	Name               string          `json:"name"`
+	Aliases            []string        `json:"aliases,omitempty"`
+	Usage              string          `json:"usage,omitempty"`
+	EnvVars            []string        `json:"env_vars,omitempty"`
+	FilePath           string          `json:"file_path,omitempty"`
+	Required           bool            `json:"required,omitempty"`
+	Hidden             bool            `json:"hidden,omitempty"`
+	TakesFile          bool            `json:"takes_file,omitempty"`
+	Category           string          `json:"category,omitempty"`
+	DefaultText        string          `json:"default_text,omitempty"`
+	DisableDefaultText bool            `json:"disable_default_text,omitempty"`
+	Base               int             `json:"base,omitempty"`
+	KeepSpace          bool            `json:"keep_space,omitempty"`
+	Layout             string          `json:"layout,omitempty"`
+	Timezone           string          `json:"timezone,omitempty"`
+	Value              json.RawMessage `json:"value,omitempty"`
+	// Choices is set (possibly empty) when a generic flag's value has a
+	// Choices() []string method.
+	Choices *[]string `json:"choices,omitempty"`
+	// Unknown is the Go type of a flag whose type is not one of urfave/cli v2's (its
+	// Kind then says how it is described: "generic", a string, or "bool").
+	Unknown string `json:"unknown,omitempty"`
+	// Target is the slice flag a "multi" flag (cli.MultiStringFlag, MultiIntFlag,
+	// MultiInt64Flag, MultiFloat64Flag) wraps; Value is then the wrapper's default.
+	Target *Flag `json:"target,omitempty"`
+}
+
+// UnmarshalJSON decodes a description, refusing one of a newer Format (or of none).
+func (t *Tree) UnmarshalJSON(b []byte) error {
+	type plain Tree
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if p.Format > Format {
+		return fmt.Errorf("apptree: description format %d is newer than this reader's (%d)", p.Format, Format)
+	}
+	if p.Format < 1 {
+		return fmt.Errorf("apptree: not an app description (format %d)", p.Format)
+	}
+	*t = Tree(p)
+	return nil
+}
