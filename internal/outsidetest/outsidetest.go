@@ -245,7 +245,7 @@ func Bridgecheck(t testing.TB, root string) string {
 
 // OneLine is an Edit that adopts cmdbridge in one line: it inserts line after the first
 // line of file (relative to the module) that contains anchor, and adds the imports of
-// cmdbridge and host to the file, each when line names it.
+// cmdbridge, host and cobrabridge to the file, each when line names it.
 func OneLine(file, anchor, line string) func(dir string) error {
 	return func(dir string) error {
 		path := filepath.Join(dir, file)
@@ -268,7 +268,7 @@ func OneLine(file, anchor, line string) func(dir string) error {
 		}
 		j += len(imp)
 		var imports []byte
-		for _, pkg := range []string{"cmdbridge", "host"} {
+		for _, pkg := range []string{"cmdbridge", "host", "cobrabridge"} {
 			if strings.Contains(line, pkg+".") {
 				imports = fmt.Appendf(imports, "\t%q\n", packages[pkg])
 			}
@@ -279,7 +279,8 @@ func OneLine(file, anchor, line string) func(dir string) error {
 }
 
 // packages are the import paths OneLine adds.
-var packages = map[string]string{"cmdbridge": adopted.Module, "host": adopted.Module + "/host"}
+var packages = map[string]string{"cmdbridge": adopted.Module, "host": adopted.Module + "/host",
+	"cobrabridge": adopted.Module + "/cobrabridge"}
 
 // DBKit is the Spec of testdata/dbkit adopted with the light line (cmdbridge.Command(cfg)
 // with cfg the Go expression given, "nil" for none), built as bin/dbkit.
@@ -295,6 +296,20 @@ func dbkit(root, call string) Spec {
 		Edit: OneLine("main.go", "app := newApp()", "app.Commands = append(app.Commands, "+call+") // the one added line"),
 	}
 }
+
+// CobraKit is the Spec of testdata/cobrakit, a cobra program, adopted with cobra's one
+// line (root.AddCommand(cobrabridge.Command(cfg)), cfg a Go expression, "nil" for
+// none), built as bin/cobrakit.
+func CobraKit(root, cfg string) Spec {
+	call := "cobrabridge.Command(" + cfg + ")"
+	return Spec{
+		Root: root, Src: "testdata/cobrakit", Adopt: true, ID: call,
+		Edit: OneLine("main.go", "root := newRoot()", "root.AddCommand("+call+") // the one added line"),
+	}
+}
+
+// CobraKitPlain is the Spec of testdata/cobrakit as its authors ship it.
+func CobraKitPlain(root string) Spec { return Spec{Root: root, Src: "testdata/cobrakit"} }
 
 // DBKitPlain is the Spec of testdata/dbkit as its authors ship it (no cmdbridge).
 func DBKitPlain(root string) Spec { return Spec{Root: root, Src: "testdata/dbkit"} }

@@ -1,0 +1,256 @@
+package cobrabridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/internal/appspec"
+)
+
+// manifest prints the program's manifest on the bridge command's stdout.
+func manifest(bridge, root *cobra.Command, c Config) error {
+	cfg, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("%s %s: %v", root.Name(), bridge.Name(), err)
+	}
+	m := adopted.Manifest{Format: adopted.Format, Version: adopted.Version(), Bridge: bridge.Name(), Config: cfg,
+		App: Describe(root, bridge)}
+	if err := adopted.Print(bridge.OutOrStdout(), m); err != nil {
+		return fmt.Errorf("%s %s: %v", root.Name(), bridge.Name(), err)
+	}
+	return nil
+}
+
+// Describe is the description of root's command tree the host serves (package
+// appspec, the shape urfave/cli v2 programs describe themselves in): skip (may be nil)
+// is left out with its subtree, as are help, completion and hidden or deprecated
+// commands. Warnings name what could not be described exactly.
+func Describe(root, skip *cobra.Command) *appspec.Tree {
+	d := &describer{skip: skip}
+	t := &appspec.Tree{
+		Format:          appspec.Format,
+		Name:            root.Name(),
+		HelpName:        root.Name(),
+		Usage:           root.Short,
+		Description:     root.Long,
+		Version:         root.Version,
+		ArgsUsage:       argsUsage(root),
+		SkipFlagParsing: root.DisableFlagParsing,
+		HideHelpCommand: true,
+		HasAction:       root.Runnable(),
+	}
+	subs := d.commands(root, []string{root.Name()})
+	t.Flags = d.flags(root, len(subs) == 0, []string{root.Name()})
+	t.Commands = subs
+	t.Warnings = d.warnings
+	return t
+}
+
+type describer struct {
+	skip     *cobra.Command
+	warnings []string
+}
+
+// commands describes the subcommands of c that are served.
+func (d *describer) commands(c *cobra.Command, path []string) []appspec.Command {
+	var out []appspec.Command
+	for _, sub := range c.Commands() {
+		if sub == d.skip || !sub.IsAvailableCommand() || isCompletion(sub) {
+			continue
+		}
+		p := append(append([]string(nil), path...), sub.Name())
+		subs := d.commands(sub, p)
+		if !sub.Runnable() && len(subs) == 0 {
+			continue
+		}
+		out = append(out, appspec.Command{
+			Name:            sub.Name(),
+			Aliases:         append([]string(nil), sub.Aliases...),
+			Usage:           sub.Short,
+			Description:     sub.Long,
+			ArgsUsage:       argsUsage(sub),
+			SkipFlagParsing: sub.DisableFlagParsing,
+			HideHelpCommand: true,
+			HasAction:       sub.Runnable(),
+			Flags:           d.flags(sub, len(subs) == 0, p),
+			Subcommands:     subs,
+		})
+	}
+	return out
+}
+
+// isCompletion reports whether c is cobra's default completion command.
+func isCompletion(c *cobra.Command) bool {
+	if c.Name() != "completion" {
+		return false
+	}
+	for _, s := range c.Commands() {
+		if s.Name() == "bash" {
+			return true
+		}
+	}
+	return false
+}
+
+// argsUsage is what a command's Use line says after its name: its positionals.
+func argsUsage(c *cobra.Command) string {
+	_, rest, _ := strings.Cut(strings.TrimSpace(c.Use), " ")
+	rest = strings.TrimSpace(strings.ReplaceAll(rest, "[flags]", ""))
+	return strings.Join(strings.Fields(rest), " ")
+}
+
+// flags describes the flags written at c's level: its own persistent flags (which
+// every command below accepts too) and, for a command without served subcommands, its
+// local ones. cobra's own help and version flags are left out.
+func (d *describer) flags(c *cobra.Command, leaf bool, path []string) []appspec.Flag {
+	var out []appspec.Flag
+	add := func(f *pflag.Flag) {
+		if f.Name == "help" || f.Name == "version" && c.Root() == c && c.Version != "" {
+			return
+		}
+		out = append(out, d.flag(f, strings.Join(path, " ")))
+	}
+	c.PersistentFlags().VisitAll(add)
+	if leaf {
+		c.LocalNonPersistentFlags().VisitAll(add)
+	} else if c.Runnable() {
+		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Name != "help" {
+				d.warnings = append(d.warnings, fmt.Sprintf("%s: --%s is left out: a command with subcommands is served without its local flags", strings.Join(path, " "), f.Name))
+			}
+		})
+	}
+	return out
+}
+
+// requiredAnnotation is the annotation cobra's MarkFlagRequired sets.
+const requiredAnnotation = cobra.BashCompOneRequiredFlag
+
+// flag describes one pflag flag by the type its Value reports.
+func (d *describer) flag(f *pflag.Flag, where string) appspec.Flag {
+	out := appspec.Flag{Name: f.Name, Usage: f.Usage, Hidden: f.Hidden || f.Deprecated != ""}
+	if f.Shorthand != "" && f.ShorthandDeprecated == "" {
+		out.Aliases = []string{f.Shorthand}
+	}
+	if v := f.Annotations[requiredAnnotation]; len(v) == 1 && v[0] == "true" {
+		out.Required = true
+	}
+	typ := f.Value.Type()
+	lossy := func(kind, how string) {
+		out.Kind, out.Unknown = kind, "pflag "+typ+": "+how
+		d.warnings = append(d.warnings, fmt.Sprintf("%s: --%s (%s) is described as %s", where, f.Name, typ, how))
+	}
+	switch typ {
+	case "bool":
+		out.Kind = "bool"
+		out.Value = jsonOf(f.DefValue == "true")
+		return out
+	case "count":
+		lossy("bool", "a switch: given, it counts once")
+		return out
+	}
+	if f.NoOptDefVal != "" {
+		lossy("bool", fmt.Sprintf("a switch giving its optional value %q", f.NoOptDefVal))
+		return out
+	}
+	switch typ {
+	case "string", "ip", "ipMask", "ipNet", "bytesHex", "bytesBase64":
+		out.Kind = "string"
+		if f.DefValue != "" && f.DefValue != "<nil>" {
+			out.Value = jsonOf(f.DefValue)
+		}
+	case "int", "int8", "int16", "int32":
+		out.Kind = "int"
+		out.Value = intValue(f.DefValue)
+	case "int64":
+		out.Kind = "int64"
+		out.Value = intValue(f.DefValue)
+	case "uint", "uint8", "uint16", "uint32":
+		out.Kind = "uint"
+		out.Value = intValue(f.DefValue)
+	case "uint64":
+		out.Kind = "uint64"
+		out.Value = intValue(f.DefValue)
+	case "float32", "float64":
+		out.Kind = "float64"
+		if v, err := strconv.ParseFloat(f.DefValue, 64); err == nil {
+			out.Value = jsonOf(v)
+		}
+	case "duration":
+		out.Kind = "duration"
+		if v, err := time.ParseDuration(f.DefValue); err == nil {
+			out.Value = jsonOf(int64(v))
+		}
+	case "stringSlice", "stringArray":
+		out.Kind = "string-slice"
+		out.Value = listValue(f.DefValue, func(s string) (any, bool) { return s, true })
+	case "intSlice", "int32Slice":
+		out.Kind = "int-slice"
+		out.Value = listValue(f.DefValue, parseInt)
+	case "int64Slice":
+		out.Kind = "int64-slice"
+		out.Value = listValue(f.DefValue, parseInt)
+	case "uintSlice":
+		out.Kind = "uint-slice"
+		out.Value = listValue(f.DefValue, parseInt)
+	case "float32Slice", "float64Slice":
+		out.Kind = "float64-slice"
+		out.Value = listValue(f.DefValue, func(s string) (any, bool) {
+			v, err := strconv.ParseFloat(s, 64)
+			return v, err == nil
+		})
+	case "stringToString", "stringToInt", "stringToInt64":
+		lossy("string-slice", "a list of key=value items (one per occurrence)")
+	case "boolSlice", "durationSlice", "ipSlice":
+		lossy("string-slice", "a list of strings the program parses")
+	default:
+		lossy("generic", "text the program parses (a type of its own)")
+		if f.DefValue != "" {
+			out.Value = jsonOf(f.DefValue)
+		}
+	}
+	return out
+}
+
+func jsonOf(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func parseInt(s string) (any, bool) {
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
+}
+
+// intValue is an integer default, or none when DefValue is not one.
+func intValue(s string) json.RawMessage {
+	if v, ok := parseInt(s); ok {
+		return jsonOf(v)
+	}
+	return nil
+}
+
+// listValue is a list default from pflag's "[a,b]" form, or none when it is empty or
+// an item does not parse.
+func listValue(s string, parse func(string) (any, bool)) json.RawMessage {
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+	if s == "" {
+		return nil
+	}
+	var items []any
+	for _, part := range strings.Split(s, ",") {
+		v, ok := parse(part)
+		if !ok {
+			return nil
+		}
+		items = append(items, v)
+	}
+	return jsonOf(items)
+}
