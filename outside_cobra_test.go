@@ -86,46 +86,7 @@ func TestOutsideCobraKit(t *testing.T) {
 			"debug (hidden), show (deprecated), help, completion and the bridge are not served")
 	})
 
-	for _, tc := range cobrakitCases {
-		t.Run(tc.tool+tc.input, func(t *testing.T) {
-			ws := cobrakitWorkspace(t)
-			before := listing(t, ws)
-			args := []string{"bridge", "--workspace", ws, "call", tc.tool, "--input", tc.input}
-			if tc.stdin != "" {
-				args = append(args, "--stdin", "-")
-			}
-			r := runIn(t, ws, tc.stdin, kit, args...)
-			var out callOutput
-			require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), "%+v", r)
-			if tc.argv == nil {
-				require.NotNil(t, out.Error, "%+v", r)
-				assert.Equal(t, "INVALID_INPUT", out.Error.Code)
-				assert.Equal(t, before, listing(t, ws), "nothing ran")
-				return
-			}
-			assert.Equal(t, "subprocess", out.Metadata["lane"])
-			direct := cobrakitWorkspace(t)
-			want := runIn(t, direct, tc.stdin, kit, tc.argv...)
-			var got run
-			if want.ExitCode != 0 {
-				require.False(t, out.Success, "kit itself failed: %+v", want)
-				require.Equal(t, "COMMAND_FAILED", out.Error.Code, out.Error.Message)
-				require.NoError(t, json.Unmarshal(out.Error.Details, &got))
-			} else {
-				require.True(t, out.Success, "%+v (kit itself: %+v)", out.Error, want)
-				if json.Valid([]byte(want.Stdout)) {
-					// One JSON document on stdout: the data is that document.
-					assert.JSONEq(t, want.Stdout, string(out.Data))
-					assert.Equal(t, want.Stdout, out.Metadata["stdout"])
-					got = want
-				} else {
-					require.NoError(t, json.Unmarshal(out.Data, &got))
-				}
-			}
-			assert.Equal(t, want, got)
-			assert.Equal(t, listing(t, direct), listing(t, ws), "the same files")
-		})
-	}
+	t.Run("every command through the bridge", func(t *testing.T) { cobrakitSweep(t, kit, nil) })
 
 	t.Run("the MCP Inspector lists and calls the tools", func(t *testing.T) {
 		ws := cobrakitWorkspace(t)
@@ -176,5 +137,83 @@ func TestOutsideCobraKit(t *testing.T) {
 		for _, banned := range slices.Concat(servingStack, developerTooling, []string{"github.com/urfave/cli/v2"}) {
 			assert.NotContains(t, ds, banned)
 		}
+	})
+}
+
+// cobrakitSweep calls each of cobrakitCases through kit's bridge and runs the same
+// command line directly: the output, exit status and files must be the program's own.
+// inProcess names the tools the line runs in the program's process (the adapter lane);
+// the others run the program (the subprocess lane).
+func cobrakitSweep(t *testing.T, kit string, inProcess map[string]bool) {
+	for _, tc := range cobrakitCases {
+		t.Run(tc.tool+tc.input, func(t *testing.T) {
+			ws := cobrakitWorkspace(t)
+			before := listing(t, ws)
+			args := []string{"bridge", "--workspace", ws, "call", tc.tool, "--input", tc.input}
+			if tc.stdin != "" {
+				args = append(args, "--stdin", "-")
+			}
+			r := runIn(t, ws, tc.stdin, kit, args...)
+			var out callOutput
+			require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), "%+v", r)
+			if tc.argv == nil {
+				require.NotNil(t, out.Error, "%+v", r)
+				assert.Equal(t, "INVALID_INPUT", out.Error.Code)
+				assert.Equal(t, before, listing(t, ws), "nothing ran")
+				return
+			}
+			lane := "subprocess"
+			if inProcess[tc.tool] {
+				lane = "adapter"
+			}
+			assert.Equal(t, lane, out.Metadata["lane"])
+			direct := cobrakitWorkspace(t)
+			want := runIn(t, direct, tc.stdin, kit, tc.argv...)
+			var got run
+			if want.ExitCode != 0 {
+				require.False(t, out.Success, "kit itself failed: %+v", want)
+				require.Equal(t, "COMMAND_FAILED", out.Error.Code, out.Error.Message)
+				require.NoError(t, json.Unmarshal(out.Error.Details, &got))
+			} else {
+				require.True(t, out.Success, "%+v (kit itself: %+v)", out.Error, want)
+				if json.Valid([]byte(want.Stdout)) {
+					// One JSON document on stdout: the data is that document.
+					assert.JSONEq(t, want.Stdout, string(out.Data))
+					assert.Equal(t, want.Stdout, out.Metadata["stdout"])
+					got = want
+				} else {
+					require.NoError(t, json.Unmarshal(out.Data, &got))
+				}
+			}
+			assert.Equal(t, want, got)
+			assert.Equal(t, listing(t, direct), listing(t, ws), "the same files")
+		})
+	}
+
+}
+
+// TestOutsideCobraKitInProcess: cobrakit adopted with cobra's in-process line, the notes
+// commands vouched for: they run in the program's process, each on a tree of its own
+// (flags set by one call must not reach the next: the cases run one after the other in
+// one server's life in the MCP step below), and answer as the program run directly.
+func TestOutsideCobraKitInProcess(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	m := outsidetest.Build(t, "cobrakit-host", outsidetest.CobraKitHost(root, `&host.Config{InProcess: []string{"notes:*"}}`))
+	kit := m.Exe("cobrakit")
+	inProcess := map[string]bool{"notes:add": true, "notes:list": true, "notes:import": true, "notes:rm": true}
+	cobrakitSweep(t, kit, inProcess)
+
+	t.Run("one process, many calls: every call starts from the defaults", func(t *testing.T) {
+		ws := cobrakitWorkspace(t)
+		calls := filepath.Join(t.TempDir(), "calls.json")
+		require.NoError(t, os.WriteFile(calls, []byte(`[{"tool":"notes:add","input":{"title":"a","priority":1,"tag":["x"],"notebook":"work"}},`+
+			`{"tool":"notes:add","input":{"title":"b","priority":2}}]`), 0o644))
+		r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "batch", calls)
+		require.Equal(t, 0, r.ExitCode, "%+v", r)
+		b, err := os.ReadFile(filepath.Join(ws, ".kit", "notes.json"))
+		require.NoError(t, err)
+		assert.Contains(t, string(b), `{"id":4,"title":"b","notebook":"main","priority":2,"tags":null}`,
+			"the second call got neither the first one's tag nor its notebook")
 	})
 }

@@ -92,6 +92,9 @@ type Config struct {
 	// described is set when the app was read from outside the program ([Wrap] from its
 	// help, [Adopted] from its manifest): only the program can run it.
 	described *described
+	// runTree runs the tree of a program of another framework on an in-process call's
+	// os.Args (Tree): newApp only describes it.
+	runTree func(ctx context.Context, args []string) error
 	// effectsFile is the absolute path of `wrap --effects FILE`: re-launches of the
 	// command line (mcp enable's host entry, the sandbox runner) pass it on.
 	effectsFile string
@@ -222,8 +225,8 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		if err != nil {
 			return bridgecli.Host{}, err
 		}
-		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil,
-			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects, NoArgs: c.NoArgs}
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil && c.runTree == nil,
+			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects, NoArgs: c.NoArgs, Run: c.runTree}
 		if live {
 			bridge := c.Name
 			if bridge == "" {

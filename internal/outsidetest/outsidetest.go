@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -245,7 +246,7 @@ func Bridgecheck(t testing.TB, root string) string {
 
 // OneLine is an Edit that adopts cmdbridge in one line: it inserts line after the first
 // line of file (relative to the module) that contains anchor, and adds the imports of
-// cmdbridge, host and cobrabridge to the file, each when line names it.
+// cmdbridge, host, cobrabridge and cobrahost to the file, each when line names it.
 func OneLine(file, anchor, line string) func(dir string) error {
 	return func(dir string) error {
 		path := filepath.Join(dir, file)
@@ -268,8 +269,8 @@ func OneLine(file, anchor, line string) func(dir string) error {
 		}
 		j += len(imp)
 		var imports []byte
-		for _, pkg := range []string{"cmdbridge", "host", "cobrabridge"} {
-			if strings.Contains(line, pkg+".") {
+		for _, pkg := range []string{"cmdbridge", "host", "cobrabridge", "cobrahost"} {
+			if regexp.MustCompile(`\b` + pkg + `\.`).MatchString(line) {
 				imports = fmt.Appendf(imports, "\t%q\n", packages[pkg])
 			}
 		}
@@ -280,7 +281,7 @@ func OneLine(file, anchor, line string) func(dir string) error {
 
 // packages are the import paths OneLine adds.
 var packages = map[string]string{"cmdbridge": adopted.Module, "host": adopted.Module + "/host",
-	"cobrabridge": adopted.Module + "/cobrabridge"}
+	"cobrabridge": adopted.Module + "/cobrabridge", "cobrahost": adopted.Module + "/cobrabridge/cobrahost"}
 
 // DBKit is the Spec of testdata/dbkit adopted with the light line (cmdbridge.Command(cfg)
 // with cfg the Go expression given, "nil" for none), built as bin/dbkit.
@@ -302,6 +303,16 @@ func dbkit(root, call string) Spec {
 // none), built as bin/cobrakit.
 func CobraKit(root, cfg string) Spec {
 	call := "cobrabridge.Command(" + cfg + ")"
+	return Spec{
+		Root: root, Src: "testdata/cobrakit", Adopt: true, ID: call,
+		Edit: OneLine("main.go", "root := newRoot()", "root.AddCommand("+call+") // the one added line"),
+	}
+}
+
+// CobraKitHost is the Spec of testdata/cobrakit adopted with cobra's in-process line
+// (root.AddCommand(cobrahost.Command(newRoot, cfg)), cfg a *host.Config expression).
+func CobraKitHost(root, cfg string) Spec {
+	call := "cobrahost.Command(newRoot, " + cfg + ")"
 	return Spec{
 		Root: root, Src: "testdata/cobrakit", Adopt: true, ID: call,
 		Edit: OneLine("main.go", "root := newRoot()", "root.AddCommand("+call+") // the one added line"),

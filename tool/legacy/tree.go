@@ -53,6 +53,11 @@ type TreeOptions struct {
 	// that take no positionals: what [MetaNoArgs] says for an app. A leaf whose usage
 	// declares none otherwise gets a generic "args" list, with a warning.
 	NoArgs []string
+	// Run, when set, runs the program on args (os.Args of an in-process run, Program
+	// first) in place of newApp().RunContext: for a program of another framework, whose
+	// tree newApp only describes (a fresh tree per run, built by the program's own
+	// constructor). Its error goes to Prepare's finish as Run's would.
+	Run func(ctx context.Context, args []string) error
 }
 
 // FromApp turns the command tree of the app newApp builds into one command per leaf
@@ -166,9 +171,13 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			}
 		} else {
 			prepare := opts.prepare()
+			run := opts.Run
+			if run == nil {
+				run = func(ctx context.Context, args []string) error { return newApp().RunContext(ctx, args) }
+			}
 			cmd.Main = func(ctx context.Context) {
 				finish := prepare(os.Args[1:])
-				if code := finish(newApp().RunContext(ctx, os.Args)); code != 0 {
+				if code := finish(run(ctx, os.Args)); code != 0 {
 					cli.OsExiter(code)
 				}
 			}

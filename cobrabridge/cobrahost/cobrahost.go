@@ -1,0 +1,69 @@
+// Package cobrahost is cobra's in-process line: the bridge subcommand that serves a
+// cobra program from inside it, as host.Command serves an urfave/cli app, so that the
+// commands you vouch for (host.Config.InProcess, Tiers) run in the program's process
+// (the adapter lane) and native implementations (host.Config.Native) can replace them
+// one at a time:
+//
+//	root := newRoot()
+//	root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}}))
+//
+// newRoot is your tree's constructor: every in-process call runs a tree of its own,
+// built by it, so no flag value, hook state or output writer set by one call reaches
+// the next (cobra keeps them in the tree). A program whose tree is a package variable
+// has no such constructor: adopt it with cobrabridge.Command, whose calls all run the
+// program itself. The line links the serving stack (package host) into your program;
+// cobrabridge.Command links none of it.
+package cobrahost
+
+import (
+	"context"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cmdbridge/cmdbridge/cobrabridge"
+	"github.com/cmdbridge/cmdbridge/host"
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
+)
+
+// Command returns the bridge subcommand to add to the root newRoot builds. cfg may be
+// nil. Without cfg.Prepare an in-process run ends as a cobra main usually does: an
+// error is exit status 1, printed by cobra itself (unless the command silences it).
+func Command(newRoot func() *cobra.Command, cfg *host.Config) *cobra.Command {
+	var c host.Config
+	if cfg != nil {
+		c = *cfg
+	}
+	if c.Prepare == nil {
+		c.Prepare = cobraMain
+	}
+	bridge := cobrabridge.Command(&c.Config) // its name, usage and manifest
+	manifest := bridge.RunE
+	bridge.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 && args[0] == adopted.ManifestWord {
+			return manifest(cmd, args)
+		}
+		run := func(ctx context.Context, argv []string) error {
+			root := newRoot()
+			root.SetArgs(argv[1:])
+			return root.ExecuteContext(ctx)
+		}
+		desc := cobrabridge.Describe(cmd.Root(), cmd)
+		if code := host.Tree(desc, run, &c, cmd.Name(), args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+			os.Exit(code)
+		}
+		return nil
+	}
+	return bridge
+}
+
+// cobraMain is what `if err := root.Execute(); err != nil { os.Exit(1) }` does with
+// Execute's error.
+func cobraMain([]string) func(error) int {
+	return func(err error) int {
+		if err != nil {
+			return 1
+		}
+		return 0
+	}
+}
