@@ -1,7 +1,6 @@
 package cmdbridge
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -83,15 +82,11 @@ func Command(cfg *Config) *cli.Command {
 
 // manifest prints the program's manifest (package adopted) on stdout.
 func manifest(app *cli.App, bridge string, c Config) error {
-	cfg, err := json.Marshal(c)
+	m, err := adopted.NewManifest(bridge, c, apptree.Describe(app, func(cmd *cli.Command) bool { return cmd.Name == bridge }))
+	if err == nil {
+		err = adopted.Print(os.Stdout, m)
+	}
 	if err != nil {
-		return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, bridge, err), 1)
-	}
-	m := adopted.Manifest{
-		Format: adopted.Format, Version: adopted.Version(), Bridge: bridge, Config: cfg,
-		App: apptree.Describe(app, func(cmd *cli.Command) bool { return cmd.Name == bridge }),
-	}
-	if err := adopted.Print(os.Stdout, m); err != nil {
 		return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, bridge, err), 1)
 	}
 	return nil

@@ -16,13 +16,11 @@ import (
 
 // manifest prints the program's manifest on the bridge command's stdout.
 func manifest(bridge, root *cobra.Command, c Config) error {
-	cfg, err := json.Marshal(c)
-	if err != nil {
-		return fmt.Errorf("%s %s: %v", root.Name(), bridge.Name(), err)
+	m, err := adopted.NewManifest(bridge.Name(), c, Describe(root, bridge))
+	if err == nil {
+		err = adopted.Print(bridge.OutOrStdout(), m)
 	}
-	m := adopted.Manifest{Format: adopted.Format, Version: adopted.Version(), Bridge: bridge.Name(), Config: cfg,
-		App: Describe(root, bridge)}
-	if err := adopted.Print(bridge.OutOrStdout(), m); err != nil {
+	if err != nil {
 		return fmt.Errorf("%s %s: %v", root.Name(), bridge.Name(), err)
 	}
 	return nil

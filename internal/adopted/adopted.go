@@ -162,5 +162,15 @@ func Exec(title, bridge string, args, environ []string) (int, error) {
 	return code, nil
 }
 
+// NewManifest is the manifest of a program whose bridge subcommand is named bridge,
+// configured with cfg (the adopter's Config, held as JSON), whose tree app describes.
+func NewManifest(bridge string, cfg any, app *appspec.Tree) (Manifest, error) {
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return Manifest{}, err
+	}
+	return Manifest{Format: Format, Version: Version(), Bridge: bridge, Config: b, App: app}, nil
+}
+
 // Print writes m as the one line of JSON `PROG BRIDGE __manifest` prints.
 func Print(w io.Writer, m Manifest) error { return json.NewEncoder(w).Encode(m) }

@@ -19,9 +19,11 @@ import (
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
-// cobrakit is adopted with nil (its effects declared nowhere): the workspace allows
-// every call, as dbkit's does.
-func cobrakitWorkspace(t *testing.T) string {
+// testdata/cobrakit (cobra) and testdata/v3kit (urfave/cli v3) are one notes program
+// written with two frameworks: the same command line, files and output. kitWorkspace
+// is a workspace for either; each is adopted with nil (its effects declared nowhere),
+// so the workspace allows every call, as dbkit's does.
+func kitWorkspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
 	for name, content := range map[string]string{
@@ -35,9 +37,9 @@ func cobrakitWorkspace(t *testing.T) string {
 	return ws
 }
 
-// cobrakitCases call each served leaf through the bridge and run the same command line
+// kitCases call each served leaf through the bridge and run the same command line
 // directly: the output, exit status and files must be the program's own.
-var cobrakitCases = []struct {
+var kitCases = []struct {
 	tool, input, stdin string
 	argv               []string
 }{
@@ -67,7 +69,7 @@ func TestOutsideCobraKit(t *testing.T) {
 	kit := m.Exe("cobrakit")
 
 	t.Run("the served tools", func(t *testing.T) {
-		ws := cobrakitWorkspace(t)
+		ws := kitWorkspace(t)
 		r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "tools", "list", "--json")
 		require.Equal(t, 0, r.ExitCode, "%+v", r)
 		var rows []struct {
@@ -86,10 +88,10 @@ func TestOutsideCobraKit(t *testing.T) {
 			"debug (hidden), show (deprecated), help, completion and the bridge are not served")
 	})
 
-	t.Run("every command through the bridge", func(t *testing.T) { cobrakitSweep(t, kit, nil) })
+	t.Run("every command through the bridge", func(t *testing.T) { kitSweep(t, kit, nil) })
 
 	t.Run("the MCP Inspector lists and calls the tools", func(t *testing.T) {
-		ws := cobrakitWorkspace(t)
+		ws := kitWorkspace(t)
 		inspect := func(args ...string) string {
 			t.Helper()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -140,14 +142,14 @@ func TestOutsideCobraKit(t *testing.T) {
 	})
 }
 
-// cobrakitSweep calls each of cobrakitCases through kit's bridge and runs the same
+// kitSweep calls each of kitCases through kit's bridge and runs the same
 // command line directly: the output, exit status and files must be the program's own.
 // inProcess names the tools the line runs in the program's process (the adapter lane);
 // the others run the program (the subprocess lane).
-func cobrakitSweep(t *testing.T, kit string, inProcess map[string]bool) {
-	for _, tc := range cobrakitCases {
+func kitSweep(t *testing.T, kit string, inProcess map[string]bool) {
+	for _, tc := range kitCases {
 		t.Run(tc.tool+tc.input, func(t *testing.T) {
-			ws := cobrakitWorkspace(t)
+			ws := kitWorkspace(t)
 			before := listing(t, ws)
 			args := []string{"bridge", "--workspace", ws, "call", tc.tool, "--input", tc.input}
 			if tc.stdin != "" {
@@ -167,7 +169,7 @@ func cobrakitSweep(t *testing.T, kit string, inProcess map[string]bool) {
 				lane = "adapter"
 			}
 			assert.Equal(t, lane, out.Metadata["lane"])
-			direct := cobrakitWorkspace(t)
+			direct := kitWorkspace(t)
 			want := runIn(t, direct, tc.stdin, kit, tc.argv...)
 			var got run
 			if want.ExitCode != 0 {
@@ -202,10 +204,10 @@ func TestOutsideCobraKitInProcess(t *testing.T) {
 	m := outsidetest.Build(t, "cobrakit-host", outsidetest.CobraKitHost(root, `&host.Config{InProcess: []string{"notes:*"}}`))
 	kit := m.Exe("cobrakit")
 	inProcess := map[string]bool{"notes:add": true, "notes:list": true, "notes:import": true, "notes:rm": true}
-	cobrakitSweep(t, kit, inProcess)
+	kitSweep(t, kit, inProcess)
 
 	t.Run("one process, many calls: every call starts from the defaults", func(t *testing.T) {
-		ws := cobrakitWorkspace(t)
+		ws := kitWorkspace(t)
 		calls := filepath.Join(t.TempDir(), "calls.json")
 		require.NoError(t, os.WriteFile(calls, []byte(`[{"tool":"notes:add","input":{"title":"a","priority":1,"tag":["x"],"notebook":"work"}},`+
 			`{"tool":"notes:add","input":{"title":"b","priority":2}}]`), 0o644))
@@ -215,5 +217,40 @@ func TestOutsideCobraKitInProcess(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, string(b), `{"id":4,"title":"b","notebook":"main","priority":2,"tags":null}`,
 			"the second call got neither the first one's tag nor its notebook")
+	})
+}
+
+// TestOutsideV3Kit drives an urfave/cli v3 program adopted with v3's one line end to end:
+// the tools it serves, every command through the bridge against the same command line
+// run directly, and what the one line links.
+func TestOutsideV3Kit(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	m := outsidetest.Build(t, "v3kit", outsidetest.V3Kit(root, "nil"))
+	kit := m.Exe("v3kit")
+
+	t.Run("the served tools", func(t *testing.T) {
+		ws := kitWorkspace(t)
+		r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "tools", "list", "--json")
+		require.Equal(t, 0, r.ExitCode, "%+v", r)
+		var rows []struct {
+			Name string `json:"name"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rows))
+		var names []string
+		for _, row := range rows {
+			names = append(names, row.Name)
+		}
+		sort.Strings(names)
+		assert.Equal(t, []string{"notes:add", "notes:import", "notes:list", "notes:rm", "wait"}, names,
+			"debug (hidden), help and the bridge are not served")
+	})
+	t.Run("every command through the bridge", func(t *testing.T) { kitSweep(t, kit, nil) })
+	t.Run("the one line links neither urfave/cli v2 nor the serving stack", func(t *testing.T) {
+		ds := deps(t, m.Dir, ".")
+		require.Contains(t, ds, "github.com/cmdbridge/cmdbridge/v3bridge")
+		for _, banned := range slices.Concat(servingStack, developerTooling, []string{"github.com/urfave/cli/v2", "github.com/spf13/cobra"}) {
+			assert.NotContains(t, ds, banned)
+		}
 	})
 }

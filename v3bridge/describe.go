@@ -1,0 +1,207 @@
+package v3bridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/cmdbridge/cmdbridge/internal/appspec"
+)
+
+// Describe is the description of root's command tree the host serves (package appspec):
+// skip (may be nil) is left out with its subtree, as are help and hidden commands.
+// Warnings name what could not be described exactly.
+func Describe(root, skip *cli.Command) *appspec.Tree {
+	d := &describer{skip: skip}
+	t := &appspec.Tree{
+		Format:          appspec.Format,
+		Name:            root.Name,
+		HelpName:        root.Name,
+		Usage:           root.Usage,
+		UsageText:       root.UsageText,
+		Description:     root.Description,
+		Version:         root.Version,
+		ArgsUsage:       argsUsage(root),
+		SkipFlagParsing: root.SkipFlagParsing,
+		HideHelpCommand: true,
+		HasAction:       root.Action != nil,
+	}
+	path := []string{root.Name}
+	t.Commands = d.commands(root, path)
+	t.Flags = d.flags(root, len(t.Commands) == 0, path)
+	t.Warnings = d.warnings
+	return t
+}
+
+type describer struct {
+	skip     *cli.Command
+	warnings []string
+}
+
+func (d *describer) commands(c *cli.Command, path []string) []appspec.Command {
+	var out []appspec.Command
+	for _, sub := range c.Commands {
+		if sub == nil || sub == d.skip || sub.Hidden || sub.Name == "help" {
+			continue
+		}
+		p := append(append([]string(nil), path...), sub.Name)
+		subs := d.commands(sub, p)
+		if sub.Action == nil && len(subs) == 0 {
+			continue
+		}
+		out = append(out, appspec.Command{
+			Name:            sub.Name,
+			Aliases:         slices.Clone(sub.Aliases),
+			Usage:           sub.Usage,
+			UsageText:       sub.UsageText,
+			Description:     sub.Description,
+			ArgsUsage:       argsUsage(sub),
+			Category:        sub.Category,
+			SkipFlagParsing: sub.SkipFlagParsing,
+			HideHelpCommand: true,
+			HasAction:       sub.Action != nil,
+			Flags:           d.flags(sub, len(subs) == 0, p),
+			Subcommands:     subs,
+		})
+	}
+	return out
+}
+
+// argsUsage is the command's ArgsUsage, or its Arguments' usage when it declares them.
+func argsUsage(c *cli.Command) string {
+	if c.ArgsUsage != "" || len(c.Arguments) == 0 {
+		return c.ArgsUsage
+	}
+	var parts []string
+	for _, a := range c.Arguments {
+		if u := strings.TrimSpace(a.Usage()); u != "" {
+			parts = append(parts, u)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// flags describes the flags written at c's level. A flag of a command with served
+// subcommands is written before them, where v3 reads it for them too; a Local one
+// applies to that command alone and is left out there.
+func (d *describer) flags(c *cli.Command, leaf bool, path []string) []appspec.Flag {
+	var out []appspec.Flag
+	for _, f := range c.Flags {
+		if f == nil {
+			continue
+		}
+		names := f.Names()
+		if len(names) == 0 || names[0] == "help" || names[0] == "version" && c.Root() == c {
+			continue
+		}
+		if l, ok := f.(cli.LocalFlag); ok && l.IsLocal() && !leaf {
+			d.warnings = append(d.warnings, fmt.Sprintf("%s: --%s is left out: a local flag of a command with subcommands", strings.Join(path, " "), names[0]))
+			continue
+		}
+		out = append(out, d.flag(f, strings.Join(path, " ")))
+	}
+	return out
+}
+
+var (
+	durationType = reflect.TypeFor[time.Duration]()
+	timeType     = reflect.TypeFor[time.Time]()
+)
+
+// flag describes one flag by the type of its value.
+func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
+	names := f.Names()
+	out := appspec.Flag{Name: names[0], Aliases: slices.Clone(names[1:])}
+	if doc, ok := f.(cli.DocGenerationFlag); ok {
+		out.Usage = doc.GetUsage()
+		out.EnvVars = doc.GetEnvVars()
+	}
+	if r, ok := f.(cli.RequiredFlag); ok {
+		out.Required = r.IsRequired()
+	}
+	if v, ok := f.(cli.VisibleFlag); ok {
+		out.Hidden = !v.IsVisible()
+	}
+	value := defaultOf(f)
+	t := reflect.TypeOf(value)
+	lossy := func(kind, how string) {
+		out.Kind, out.Unknown = kind, fmt.Sprintf("%T: %s", f, how)
+		d.warnings = append(d.warnings, fmt.Sprintf("%s: --%s (%T) is described as %s", where, out.Name, f, how))
+	}
+	switch {
+	case t == nil:
+		lossy("generic", "text the program parses")
+		return out
+	case t == durationType:
+		out.Kind = "duration"
+	case t == timeType:
+		lossy("string", "text in the flag's layout")
+		return out
+	}
+	if out.Kind == "" {
+		switch t.Kind() {
+		case reflect.Bool:
+			out.Kind = "bool"
+		case reflect.String:
+			out.Kind = "string"
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32:
+			out.Kind = "int"
+		case reflect.Int64:
+			out.Kind = "int64"
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
+			out.Kind = "uint"
+		case reflect.Uint64:
+			out.Kind = "uint64"
+		case reflect.Float32, reflect.Float64:
+			out.Kind = "float64"
+		case reflect.Slice:
+			switch t.Elem().Kind() {
+			case reflect.String:
+				out.Kind = "string-slice"
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32:
+				out.Kind = "int-slice"
+			case reflect.Int64:
+				out.Kind = "int64-slice"
+			case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
+				out.Kind = "uint-slice"
+			case reflect.Uint64:
+				out.Kind = "uint64-slice"
+			case reflect.Float32, reflect.Float64:
+				out.Kind = "float64-slice"
+			}
+		case reflect.Map:
+			lossy("string-slice", "a list of key=value items (one per occurrence)")
+			return out
+		}
+	}
+	if out.Kind == "" {
+		lossy("generic", "text the program parses (a type of its own)")
+		return out
+	}
+	if b, err := json.Marshal(value); err == nil && !isZero(value) {
+		if t == durationType {
+			b, _ = json.Marshal(int64(value.(time.Duration)))
+		}
+		out.Value = b
+	}
+	return out
+}
+
+// defaultOf is a flag's declared default: the Value field of v3's flag types, read
+// without applying the flag (Get would read its sources, the environment among them).
+func defaultOf(f cli.Flag) any {
+	v := reflect.ValueOf(f)
+	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+		if val := v.Elem().FieldByName("Value"); val.IsValid() && val.CanInterface() {
+			return val.Interface()
+		}
+	}
+	return nil
+}
+
+func isZero(v any) bool { return v == nil || reflect.ValueOf(v).IsZero() }
