@@ -206,18 +206,7 @@ func TestOutsideCobraKitInProcess(t *testing.T) {
 	inProcess := map[string]bool{"notes:add": true, "notes:list": true, "notes:import": true, "notes:rm": true}
 	kitSweep(t, kit, inProcess)
 
-	t.Run("one process, many calls: every call starts from the defaults", func(t *testing.T) {
-		ws := kitWorkspace(t)
-		calls := filepath.Join(t.TempDir(), "calls.json")
-		require.NoError(t, os.WriteFile(calls, []byte(`[{"tool":"notes:add","input":{"title":"a","priority":1,"tag":["x"],"notebook":"work"}},`+
-			`{"tool":"notes:add","input":{"title":"b","priority":2}}]`), 0o644))
-		r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "batch", calls)
-		require.Equal(t, 0, r.ExitCode, "%+v", r)
-		b, err := os.ReadFile(filepath.Join(ws, ".kit", "notes.json"))
-		require.NoError(t, err)
-		assert.Contains(t, string(b), `{"id":4,"title":"b","notebook":"main","priority":2,"tags":null}`,
-			"the second call got neither the first one's tag nor its notebook")
-	})
+	kitBatchStartsFromDefaults(t, kit)
 }
 
 // TestOutsideV3Kit drives an urfave/cli v3 program adopted with v3's one line end to end:
@@ -252,5 +241,43 @@ func TestOutsideV3Kit(t *testing.T) {
 		for _, banned := range slices.Concat(servingStack, developerTooling, []string{"github.com/urfave/cli/v2", "github.com/spf13/cobra"}) {
 			assert.NotContains(t, ds, banned)
 		}
+	})
+}
+
+// TestOutsideV3KitInProcess: v3kit adopted with v3's in-process line, the notes commands
+// vouched for, its main's ending given as Prepare: they run in the program's process and
+// answer as the program run directly (its errors, and wait's os.Exit on the subprocess
+// lane, included), and a batch in one process starts every call from the defaults.
+func TestOutsideV3KitInProcess(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	m := outsidetest.Build(t, "v3kit-host", outsidetest.V3KitHost(root,
+		`&host.Config{InProcess: []string{"notes:*"}, Prepare: func([]string) func(error) int { return finish }}`))
+	kit := m.Exe("v3kit")
+	kitSweep(t, kit, map[string]bool{"notes:add": true, "notes:list": true, "notes:import": true, "notes:rm": true})
+	kitBatchStartsFromDefaults(t, kit)
+}
+
+// kitBatchStartsFromDefaults runs a batch of calls in one process of kit's bridge: the
+// second call must get neither the first one's tag nor its notebook.
+func kitBatchStartsFromDefaults(t *testing.T, kit string) {
+	t.Run("one process, many calls: every call starts from the defaults", func(t *testing.T) {
+		ws := kitWorkspace(t)
+		calls := filepath.Join(t.TempDir(), "calls.json")
+		require.NoError(t, os.WriteFile(calls, []byte(`[{"tool":"notes:add","input":{"title":"a","priority":1,"tag":["x"],"notebook":"work"}},`+
+			`{"tool":"notes:add","input":{"title":"b","priority":2}}]`), 0o644))
+		r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "batch", calls)
+		require.Equal(t, 0, r.ExitCode, "%+v", r)
+		b, err := os.ReadFile(filepath.Join(ws, ".kit", "notes.json"))
+		require.NoError(t, err)
+		var notes []struct {
+			ID       int      `json:"id"`
+			Notebook string   `json:"notebook"`
+			Tags     []string `json:"tags"`
+		}
+		require.NoError(t, json.Unmarshal(b, &notes))
+		require.Len(t, notes, 4)
+		assert.Equal(t, "main", notes[3].Notebook, "the second call did not get the first one's notebook")
+		assert.Empty(t, notes[3].Tags, "nor its tag")
 	})
 }

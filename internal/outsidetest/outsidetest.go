@@ -246,8 +246,7 @@ func Bridgecheck(t testing.TB, root string) string {
 
 // OneLine is an Edit that adopts cmdbridge in one line: it inserts line after the first
 // line of file (relative to the module) that contains anchor, and adds the imports of
-// cmdbridge, host, cobrabridge, cobrahost and v3bridge to the file, each when line
-// names it.
+// cmdbridge, host and each framework's lines to the file, each when line names it.
 func OneLine(file, anchor, line string) func(dir string) error {
 	return func(dir string) error {
 		path := filepath.Join(dir, file)
@@ -270,7 +269,7 @@ func OneLine(file, anchor, line string) func(dir string) error {
 		}
 		j += len(imp)
 		var imports []byte
-		for _, pkg := range []string{"cmdbridge", "host", "cobrabridge", "cobrahost", "v3bridge"} {
+		for _, pkg := range []string{"cmdbridge", "host", "cobrabridge", "cobrahost", "v3bridge", "v3host"} {
 			if regexp.MustCompile(`\b` + pkg + `\.`).MatchString(line) {
 				imports = fmt.Appendf(imports, "\t%q\n", packages[pkg])
 			}
@@ -283,7 +282,7 @@ func OneLine(file, anchor, line string) func(dir string) error {
 // packages are the import paths OneLine adds.
 var packages = map[string]string{"cmdbridge": adopted.Module, "host": adopted.Module + "/host",
 	"cobrabridge": adopted.Module + "/cobrabridge", "cobrahost": adopted.Module + "/cobrabridge/cobrahost",
-	"v3bridge": adopted.Module + "/v3bridge"}
+	"v3bridge": adopted.Module + "/v3bridge", "v3host": adopted.Module + "/v3bridge/v3host"}
 
 // DBKit is the Spec of testdata/dbkit adopted with the light line (cmdbridge.Command(cfg)
 // with cfg the Go expression given, "nil" for none), built as bin/dbkit.
@@ -325,6 +324,16 @@ func CobraKitHost(root, cfg string) Spec {
 // line (cmd.Commands = append(cmd.Commands, v3bridge.Command(cfg))), built as bin/v3kit.
 func V3Kit(root, cfg string) Spec {
 	call := "v3bridge.Command(" + cfg + ")"
+	return Spec{
+		Root: root, Src: "testdata/v3kit", Adopt: true, ID: call,
+		Edit: OneLine("main.go", "cmd := newRoot()", "cmd.Commands = append(cmd.Commands, "+call+") // the one added line"),
+	}
+}
+
+// V3KitHost is the Spec of testdata/v3kit adopted with v3's in-process line
+// (v3host.Command(newRoot, cfg), cfg a *host.Config expression).
+func V3KitHost(root, cfg string) Spec {
+	call := "v3host.Command(newRoot, " + cfg + ")"
 	return Spec{
 		Root: root, Src: "testdata/v3kit", Adopt: true, ID: call,
 		Edit: OneLine("main.go", "cmd := newRoot()", "cmd.Commands = append(cmd.Commands, "+call+") // the one added line"),

@@ -23,10 +23,16 @@ import (
 
 func main() {
 	cmd := newRoot()
-	if err := cmd.Run(context.Background(), os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "Error:", err)
-		os.Exit(1)
+	os.Exit(finish(cmd.Run(context.Background(), os.Args)))
+}
+
+// finish prints the error Run returned, if any, and gives the exit status.
+func finish(err error) int {
+	if err == nil {
+		return 0
 	}
+	fmt.Fprintln(os.Stderr, "Error:", err)
+	return 1
 }
 
 type note struct {
