@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -281,3 +283,153 @@ func kitBatchStartsFromDefaults(t *testing.T, kit string) {
 		assert.Empty(t, notes[3].Tags, "nor its tag")
 	})
 }
+
+// TestOutsideCobraKitMigratesACommand: cobrakit's maintainers migrate notes:list as they
+// would gizmo's (docs/adopt.md, section 7), on cobra's in-process line in a build with
+// the developer commands: scaffold it, serve the registry it declares, and prove with
+// parity, on the subprocess, adapter (cobra's tree in the process) and native lanes, that
+// a wrong handler fails and a right one passes; then serve it natively.
+func TestOutsideCobraKitMigratesACommand(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	line := `cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}})`
+	built := outsidetest.Build(t, "cobrakit-dev", outsidetest.Spec{
+		Root: root, Src: "testdata/cobrakit", Adopt: true, ID: line + " dev",
+		Edit: func(dir string) error {
+			if err := outsidetest.OneLine("main.go", "root := newRoot()", "root.AddCommand("+line+") // the one added line")(dir); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "dev.go"), []byte("package main\n\nimport _ \"github.com/cmdbridge/cmdbridge/surface/cli/devcli\" // parity and scaffold\n"), 0o644)
+		},
+	})
+	mod := filepath.Join(t.TempDir(), "cobrakit")
+	require.NoError(t, os.CopyFS(mod, os.DirFS(built.Dir)))
+	write := func(rel, text string) {
+		t.Helper()
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(mod, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(mod, rel), []byte(text), 0o644))
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	kit := filepath.Join(bin, "cobrakit")
+	rebuild := func() {
+		t.Helper()
+		cmd := exec.Command("go", "build", "-ldflags=-w", "-o", bin+string(filepath.Separator), ".")
+		cmd.Dir = mod
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	rebuild()
+
+	r := runIn(t, mod, "", kit, "bridge", "scaffold", "notes:list")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	assert.Contains(t, r.Stderr, `set host.Config{Native: nativetools.Registry}`)
+	src, err := os.ReadFile(filepath.Join(mod, "nativetools", "notes", "notes_list.go"))
+	require.NoError(t, err)
+	stub := `	return tool.Fail(tool.CodeNotImplemented, "notes:list: the native handler is not written yet")`
+	require.Contains(t, string(src), stub)
+	require.Contains(t, string(src), "`json:\"data_dir,omitempty\"", "the root's persistent flag is an input of the leaf")
+
+	// The maintainer's edits: the line serves the registry, the parity script gets
+	// notes, and the stub calls a handler of theirs, which joins tags with sep.
+	main, err := os.ReadFile(filepath.Join(mod, "main.go"))
+	require.NoError(t, err)
+	edited := strings.Replace(string(main), `&host.Config{InProcess:`, `&host.Config{Native: nativetools.Registry, InProcess:`, 1)
+	edited = strings.Replace(edited, "import (\n", "import (\n\t\"example.com/cobrakit/nativetools\"\n\t_ \"example.com/cobrakit/nativetools/all\"\n", 1)
+	write("main.go", edited)
+	write("testdata/script/parity/notes_list.txtar", `# notes:list on every lane, with notes in two notebooks.
+parity notes:list '{}'
+parity notes:list '{"notebook":"work"}'
+parity notes:list '{"json":true}'
+-- .kit/notes.json --
+[{"id":1,"title":"first","notebook":"main","priority":1,"tags":["x","y"]},{"id":2,"title":"other","notebook":"work","priority":3,"tags":[]}]
+`)
+	write("nativetools/notes/list.go", cobrakitListHandler)
+	handler := func(sep string) {
+		t.Helper()
+		write("nativetools/notes/notes_list.go", strings.Replace(string(src), stub, "\treturn listNotes(env, in, "+strconv.Quote(sep)+")", 1))
+		rebuild()
+	}
+
+	handler(" ")
+	r = runIn(t, mod, "", kit, "bridge", "parity", "notes:list")
+	require.Equal(t, 1, r.ExitCode, "a wrong handler must fail parity: %+v", r)
+	assert.Contains(t, r.Stdout, "FAIL  notes:list")
+	assert.Contains(t, r.Stderr, `got:  "1\tfirst\tx y\n"`, "and says where")
+
+	handler(",")
+	r = runIn(t, mod, "", kit, "bridge", "parity", "notes:list")
+	require.Equal(t, 0, r.ExitCode, "the right handler must pass parity on every lane: %+v", r)
+	assert.Contains(t, r.Stdout, "PASS  notes:list subprocess,adapter,native")
+
+	// Routed native in the workspace's configuration, the handler serves the tool.
+	ws := kitWorkspace(t)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("routes:\n  notes:list: native\npolicy:\n  - {name: all, tool: '*', decision: allow}\n"), 0o644))
+	r = runIn(t, ws, "", kit, "bridge", "--workspace", ws, "call", "notes:list")
+	var call callOutput
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &call), "%+v", r)
+	assert.Equal(t, "native", call.Metadata["lane"])
+	var got run
+	require.NoError(t, json.Unmarshal(call.Data, &got))
+	assert.Equal(t, runIn(t, kitWorkspace(t), "", kit, "notes", "list"), got)
+}
+
+// cobrakitListHandler is the maintainer's notes:list: what kit's list prints, its tags
+// joined by sep, and the data directory its PersistentPreRunE creates.
+const cobrakitListHandler = `package notes
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/native"
+)
+
+type note struct {
+	ID       int      ` + "`json:\"id\"`" + `
+	Title    string   ` + "`json:\"title\"`" + `
+	Notebook string   ` + "`json:\"notebook\"`" + `
+	Priority int      ` + "`json:\"priority\"`" + `
+	Tags     []string ` + "`json:\"tags\"`" + `
+}
+
+func listNotes(env *tool.Env, in ListInput, sep string) tool.Output {
+	dir, notebook := in.DataDir, in.Notebook // absent: kit's defaults
+	if dir == "" {
+		dir = ".kit"
+	}
+	if notebook == "" {
+		notebook = "main"
+	}
+	p := native.Plain{Name: "notes:list"}
+	dir = filepath.Join(env.Dir, dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(&p.Stderr, "Error:", err)
+		return p.Exit(1)
+	}
+	var all []note
+	if b, err := os.ReadFile(filepath.Join(dir, "notes.json")); err == nil {
+		if err := json.Unmarshal(b, &all); err != nil {
+			fmt.Fprintln(&p.Stderr, "Error:", err)
+			return p.Exit(1)
+		}
+	}
+	var mine []note
+	for _, n := range all {
+		if n.Notebook == notebook {
+			mine = append(mine, n)
+		}
+	}
+	if in.JSON {
+		_ = json.NewEncoder(&p.Stdout).Encode(mine)
+		return p.Exit(0)
+	}
+	for _, n := range mine {
+		fmt.Fprintf(&p.Stdout, "%d\t%s\t%s\n", n.ID, n.Title, strings.Join(n.Tags, sep))
+	}
+	return p.Exit(0)
+}
+`
