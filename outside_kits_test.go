@@ -284,25 +284,40 @@ func kitBatchStartsFromDefaults(t *testing.T, kit string) {
 	})
 }
 
-// TestOutsideCobraKitMigratesACommand: cobrakit's maintainers migrate notes:list as they
-// would gizmo's (docs/adopt.md, section 7), on cobra's in-process line in a build with
-// the developer commands: scaffold it, serve the registry it declares, and prove with
-// parity, on the subprocess, adapter (cobra's tree in the process) and native lanes, that
-// a wrong handler fails and a right one passes; then serve it natively.
-func TestOutsideCobraKitMigratesACommand(t *testing.T) {
+// TestOutsideKitsMigrateACommand: cobrakit's and v3kit's maintainers migrate notes:list
+// as they would gizmo's (docs/adopt.md, section 7), on their framework's in-process line
+// in a build with the developer commands: scaffold it, serve the registry it declares,
+// and prove with parity, on the subprocess, adapter (the program's tree in the process)
+// and native lanes, that a wrong handler fails and a right one passes; then serve it
+// natively.
+func TestOutsideKitsMigrateACommand(t *testing.T) {
+	t.Run("cobra", func(t *testing.T) {
+		t.Parallel()
+		kitMigratesACommand(t, "cobrakit", "root := newRoot()",
+			`root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}}))`)
+	})
+	t.Run("urfave/cli v3", func(t *testing.T) {
+		t.Parallel()
+		kitMigratesACommand(t, "v3kit", "cmd := newRoot()",
+			`cmd.Commands = append(cmd.Commands, v3host.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Prepare: func([]string) func(error) int { return finish }}))`)
+	})
+}
+
+// kitMigratesACommand walks the migration of notes:list in testdata/<name>, adopted by
+// line inserted after anchor.
+func kitMigratesACommand(t *testing.T, name, anchor, line string) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	line := `cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}})`
-	built := outsidetest.Build(t, "cobrakit-dev", outsidetest.Spec{
-		Root: root, Src: "testdata/cobrakit", Adopt: true, ID: line + " dev",
+	built := outsidetest.Build(t, name+"-dev", outsidetest.Spec{
+		Root: root, Src: "testdata/" + name, Adopt: true, ID: line + " dev",
 		Edit: func(dir string) error {
-			if err := outsidetest.OneLine("main.go", "root := newRoot()", "root.AddCommand("+line+") // the one added line")(dir); err != nil {
+			if err := outsidetest.OneLine("main.go", anchor, line+" // the one added line")(dir); err != nil {
 				return err
 			}
 			return os.WriteFile(filepath.Join(dir, "dev.go"), []byte("package main\n\nimport _ \"github.com/cmdbridge/cmdbridge/surface/cli/devcli\" // parity and scaffold\n"), 0o644)
 		},
 	})
-	mod := filepath.Join(t.TempDir(), "cobrakit")
+	mod := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.CopyFS(mod, os.DirFS(built.Dir)))
 	write := func(rel, text string) {
 		t.Helper()
@@ -310,7 +325,7 @@ func TestOutsideCobraKitMigratesACommand(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(mod, rel), []byte(text), 0o644))
 	}
 	bin := filepath.Join(t.TempDir(), "bin")
-	kit := filepath.Join(bin, "cobrakit")
+	kit := filepath.Join(bin, name)
 	rebuild := func() {
 		t.Helper()
 		cmd := exec.Command("go", "build", "-ldflags=-w", "-o", bin+string(filepath.Separator), ".")
@@ -319,7 +334,6 @@ func TestOutsideCobraKitMigratesACommand(t *testing.T) {
 		require.NoError(t, err, "%s", out)
 	}
 	rebuild()
-
 	r := runIn(t, mod, "", kit, "bridge", "scaffold", "notes:list")
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	assert.Contains(t, r.Stderr, `set host.Config{Native: nativetools.Registry}`)
@@ -334,7 +348,7 @@ func TestOutsideCobraKitMigratesACommand(t *testing.T) {
 	main, err := os.ReadFile(filepath.Join(mod, "main.go"))
 	require.NoError(t, err)
 	edited := strings.Replace(string(main), `&host.Config{InProcess:`, `&host.Config{Native: nativetools.Registry, InProcess:`, 1)
-	edited = strings.Replace(edited, "import (\n", "import (\n\t\"example.com/cobrakit/nativetools\"\n\t_ \"example.com/cobrakit/nativetools/all\"\n", 1)
+	edited = strings.Replace(edited, "import (\n", "import (\n\t\"example.com/"+name+"/nativetools\"\n\t_ \"example.com/"+name+"/nativetools/all\"\n", 1)
 	write("main.go", edited)
 	write("testdata/script/parity/notes_list.txtar", `# notes:list on every lane, with notes in two notebooks.
 parity notes:list '{}'
@@ -343,7 +357,7 @@ parity notes:list '{"json":true}'
 -- .kit/notes.json --
 [{"id":1,"title":"first","notebook":"main","priority":1,"tags":["x","y"]},{"id":2,"title":"other","notebook":"work","priority":3,"tags":[]}]
 `)
-	write("nativetools/notes/list.go", cobrakitListHandler)
+	write("nativetools/notes/list.go", kitListHandler)
 	handler := func(sep string) {
 		t.Helper()
 		write("nativetools/notes/notes_list.go", strings.Replace(string(src), stub, "\treturn listNotes(env, in, "+strconv.Quote(sep)+")", 1))
@@ -373,9 +387,9 @@ parity notes:list '{"json":true}'
 	assert.Equal(t, runIn(t, kitWorkspace(t), "", kit, "notes", "list"), got)
 }
 
-// cobrakitListHandler is the maintainer's notes:list: what kit's list prints, its tags
-// joined by sep, and the data directory its PersistentPreRunE creates.
-const cobrakitListHandler = `package notes
+// kitListHandler is the maintainer's notes:list: what kit's list prints, its tags joined
+// by sep, and the data directory its hook (PersistentPreRunE, Before) creates.
+const kitListHandler = `package notes
 
 import (
 	"encoding/json"
