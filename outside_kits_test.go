@@ -3,11 +3,11 @@ package cmdbridge_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,6 +39,27 @@ func kitWorkspace(t *testing.T) string {
 	return ws
 }
 
+// kitLeaves are the tools either kit serves.
+var kitLeaves = []string{"notes:add", "notes:import", "notes:list", "notes:rm", "wait"}
+
+// kitTools are the tools kit's bridge lists, with their warnings.
+func kitTools(t *testing.T, kit string) map[string][]string {
+	t.Helper()
+	ws := kitWorkspace(t)
+	r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "tools", "list", "--json")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	var rows []struct {
+		Name     string   `json:"name"`
+		Warnings []string `json:"warnings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rows))
+	tools := map[string][]string{}
+	for _, row := range rows {
+		tools[row.Name] = row.Warnings
+	}
+	return tools
+}
+
 // kitCases call each served leaf through the bridge and run the same command line
 // directly: the output, exit status and files must be the program's own.
 var kitCases = []struct {
@@ -67,27 +88,17 @@ var kitCases = []struct {
 func TestOutsideCobraKit(t *testing.T) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	m := outsidetest.Build(t, "cobrakit", outsidetest.CobraKit(root, "nil"))
+	m := outsidetest.Build(t, "cobrakit", outsidetest.Kit(root, "cobrakit", "root.AddCommand(cobrabridge.Command(nil))", false))
 	kit := m.Exe("cobrakit")
 
 	t.Run("the served tools", func(t *testing.T) {
-		ws := kitWorkspace(t)
-		r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "tools", "list", "--json")
-		require.Equal(t, 0, r.ExitCode, "%+v", r)
-		var rows []struct {
-			Name     string   `json:"name"`
-			Warnings []string `json:"warnings"`
-		}
-		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rows))
-		var names []string
-		for _, row := range rows {
-			names = append(names, row.Name)
-			assert.True(t, slices.ContainsFunc(row.Warnings, func(w string) bool { return strings.Contains(w, "verbose") }),
-				"%s: the count flag -v is served as a switch, with a warning: %q", row.Name, row.Warnings)
-		}
-		sort.Strings(names)
-		assert.Equal(t, []string{"notes:add", "notes:import", "notes:list", "notes:rm", "wait"}, names,
+		tools := kitTools(t, kit)
+		assert.Equal(t, kitLeaves, slices.Sorted(maps.Keys(tools)),
 			"debug (hidden), show (deprecated), help, completion and the bridge are not served")
+		for name, warnings := range tools {
+			assert.True(t, slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "verbose") }),
+				"%s: the count flag -v is served as a switch, with a warning: %q", name, warnings)
+		}
 	})
 
 	t.Run("every command through the bridge", func(t *testing.T) { kitSweep(t, kit, nil) })
@@ -203,7 +214,8 @@ func kitSweep(t *testing.T, kit string, inProcess map[string]bool) {
 func TestOutsideCobraKitInProcess(t *testing.T) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	m := outsidetest.Build(t, "cobrakit-host", outsidetest.CobraKitHost(root, `&host.Config{InProcess: []string{"notes:*"}}`))
+	m := outsidetest.Build(t, "cobrakit-host", outsidetest.Kit(root, "cobrakit",
+		`root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}}))`, false))
 	kit := m.Exe("cobrakit")
 	inProcess := map[string]bool{"notes:add": true, "notes:list": true, "notes:import": true, "notes:rm": true}
 	kitSweep(t, kit, inProcess)
@@ -217,24 +229,11 @@ func TestOutsideCobraKitInProcess(t *testing.T) {
 func TestOutsideV3Kit(t *testing.T) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	m := outsidetest.Build(t, "v3kit", outsidetest.V3Kit(root, "nil"))
+	m := outsidetest.Build(t, "v3kit", outsidetest.Kit(root, "v3kit", "cmd.Commands = append(cmd.Commands, v3bridge.Command(nil))", false))
 	kit := m.Exe("v3kit")
 
 	t.Run("the served tools", func(t *testing.T) {
-		ws := kitWorkspace(t)
-		r := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "tools", "list", "--json")
-		require.Equal(t, 0, r.ExitCode, "%+v", r)
-		var rows []struct {
-			Name string `json:"name"`
-		}
-		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rows))
-		var names []string
-		for _, row := range rows {
-			names = append(names, row.Name)
-		}
-		sort.Strings(names)
-		assert.Equal(t, []string{"notes:add", "notes:import", "notes:list", "notes:rm", "wait"}, names,
-			"debug (hidden), help and the bridge are not served")
+		assert.Equal(t, kitLeaves, slices.Sorted(maps.Keys(kitTools(t, kit))), "debug (hidden), help and the bridge are not served")
 	})
 	t.Run("every command through the bridge", func(t *testing.T) { kitSweep(t, kit, nil) })
 	t.Run("the one line links neither urfave/cli v2 nor the serving stack", func(t *testing.T) {
@@ -253,8 +252,8 @@ func TestOutsideV3Kit(t *testing.T) {
 func TestOutsideV3KitInProcess(t *testing.T) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	m := outsidetest.Build(t, "v3kit-host", outsidetest.V3KitHost(root,
-		`&host.Config{InProcess: []string{"notes:*"}, Prepare: func([]string) func(error) int { return finish }}`))
+	m := outsidetest.Build(t, "v3kit-host", outsidetest.Kit(root, "v3kit",
+		`cmd.Commands = append(cmd.Commands, v3host.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Prepare: func([]string) func(error) int { return finish }}))`, false))
 	kit := m.Exe("v3kit")
 	kitSweep(t, kit, map[string]bool{"notes:add": true, "notes:list": true, "notes:import": true, "notes:rm": true})
 	kitBatchStartsFromDefaults(t, kit)
@@ -293,30 +292,22 @@ func kitBatchStartsFromDefaults(t *testing.T, kit string) {
 func TestOutsideKitsMigrateACommand(t *testing.T) {
 	t.Run("cobra", func(t *testing.T) {
 		t.Parallel()
-		kitMigratesACommand(t, "cobrakit", "root := newRoot()",
+		kitMigratesACommand(t, "cobrakit",
 			`root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}}))`)
 	})
 	t.Run("urfave/cli v3", func(t *testing.T) {
 		t.Parallel()
-		kitMigratesACommand(t, "v3kit", "cmd := newRoot()",
+		kitMigratesACommand(t, "v3kit",
 			`cmd.Commands = append(cmd.Commands, v3host.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Prepare: func([]string) func(error) int { return finish }}))`)
 	})
 }
 
 // kitMigratesACommand walks the migration of notes:list in testdata/<name>, adopted by
-// line inserted after anchor.
-func kitMigratesACommand(t *testing.T, name, anchor, line string) {
+// line in a build with the developer commands.
+func kitMigratesACommand(t *testing.T, name, line string) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	built := outsidetest.Build(t, name+"-dev", outsidetest.Spec{
-		Root: root, Src: "testdata/" + name, Adopt: true, ID: line + " dev",
-		Edit: func(dir string) error {
-			if err := outsidetest.OneLine("main.go", anchor, line+" // the one added line")(dir); err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dir, "dev.go"), []byte("package main\n\nimport _ \"github.com/cmdbridge/cmdbridge/surface/cli/devcli\" // parity and scaffold\n"), 0o644)
-		},
-	})
+	built := outsidetest.Build(t, name+"-dev", outsidetest.Kit(root, name, line, true))
 	mod := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.CopyFS(mod, os.DirFS(built.Dir)))
 	write := func(rel, text string) {

@@ -64,13 +64,10 @@ func Command(cfg *Config) *cobra.Command {
 	if cfg != nil {
 		c = *cfg
 	}
-	name := c.Name
-	if name == "" {
-		name = "bridge"
-	}
+	name := adopted.BridgeName(c.Name)
 	return &cobra.Command{
 		Use:                name,
-		Short:              adopted.BridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
+		Short:              adopted.BridgeHelp(name),
 		DisableFlagParsing: true,
 		SilenceUsage:       true,
 		SilenceErrors:      true,

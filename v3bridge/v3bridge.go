@@ -56,13 +56,10 @@ func Command(cfg *Config) *cli.Command {
 	if cfg != nil {
 		c = *cfg
 	}
-	name := c.Name
-	if name == "" {
-		name = "bridge"
-	}
+	name := adopted.BridgeName(c.Name)
 	return &cli.Command{
 		Name:            name,
-		Usage:           adopted.BridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)",
+		Usage:           adopted.BridgeHelp(name),
 		SkipFlagParsing: true,
 		HideHelp:        true,
 		Action: func(ctx context.Context, cmd *cli.Command) error {

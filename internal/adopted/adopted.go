@@ -162,6 +162,20 @@ func Exec(title, bridge string, args, environ []string) (int, error) {
 	return code, nil
 }
 
+// BridgeName is a bridge subcommand's name: the configured one, else "bridge".
+func BridgeName(configured string) string {
+	if configured == "" {
+		return "bridge"
+	}
+	return configured
+}
+
+// BridgeHelp is the one-line usage of the bridge subcommand named name, whichever
+// framework's line made it.
+func BridgeHelp(name string) string {
+	return BridgeUsage + " (cmdbridge; '" + name + " --help' lists what it does)"
+}
+
 // NewManifest is the manifest of a program whose bridge subcommand is named bridge,
 // configured with cfg (the adopter's Config, held as JSON), whose tree app describes.
 func NewManifest(bridge string, cfg any, app *appspec.Tree) (Manifest, error) {

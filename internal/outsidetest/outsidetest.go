@@ -299,49 +299,27 @@ func dbkit(root, call string) Spec {
 	}
 }
 
-// CobraKit is the Spec of testdata/cobrakit, a cobra program, adopted with cobra's one
-// line (root.AddCommand(cobrabridge.Command(cfg)), cfg a Go expression, "nil" for
-// none), built as bin/cobrakit.
-func CobraKit(root, cfg string) Spec {
-	call := "cobrabridge.Command(" + cfg + ")"
+// Kit is the Spec of testdata/<name> (cobrakit, a cobra program; v3kit, an urfave/cli v3
+// program) adopted with line, the one added line (its framework's bridge added to the
+// root newRoot built: `root.AddCommand(cobrabridge.Command(nil))`), built as
+// bin/<name>. dev adds a file linking the developer commands (parity, scaffold), as an
+// adopter's build with them would.
+func Kit(root, name, line string, dev bool) Spec {
+	anchor := map[string]string{"cobrakit": "root := newRoot()", "v3kit": "cmd := newRoot()"}[name]
+	id := line
+	if dev {
+		id += " (dev)"
+	}
 	return Spec{
-		Root: root, Src: "testdata/cobrakit", Adopt: true, ID: call,
-		Edit: OneLine("main.go", "root := newRoot()", "root.AddCommand("+call+") // the one added line"),
+		Root: root, Src: "testdata/" + name, Adopt: true, ID: id,
+		Edit: func(dir string) error {
+			if err := OneLine("main.go", anchor, line+" // the one added line")(dir); err != nil || !dev {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "dev.go"), []byte("package main\n\nimport _ \""+adopted.Module+"/surface/cli/devcli\" // parity and scaffold\n"), 0o644)
+		},
 	}
 }
-
-// CobraKitHost is the Spec of testdata/cobrakit adopted with cobra's in-process line
-// (root.AddCommand(cobrahost.Command(newRoot, cfg)), cfg a *host.Config expression).
-func CobraKitHost(root, cfg string) Spec {
-	call := "cobrahost.Command(newRoot, " + cfg + ")"
-	return Spec{
-		Root: root, Src: "testdata/cobrakit", Adopt: true, ID: call,
-		Edit: OneLine("main.go", "root := newRoot()", "root.AddCommand("+call+") // the one added line"),
-	}
-}
-
-// V3Kit is the Spec of testdata/v3kit, an urfave/cli v3 program, adopted with v3's one
-// line (cmd.Commands = append(cmd.Commands, v3bridge.Command(cfg))), built as bin/v3kit.
-func V3Kit(root, cfg string) Spec {
-	call := "v3bridge.Command(" + cfg + ")"
-	return Spec{
-		Root: root, Src: "testdata/v3kit", Adopt: true, ID: call,
-		Edit: OneLine("main.go", "cmd := newRoot()", "cmd.Commands = append(cmd.Commands, "+call+") // the one added line"),
-	}
-}
-
-// V3KitHost is the Spec of testdata/v3kit adopted with v3's in-process line
-// (v3host.Command(newRoot, cfg), cfg a *host.Config expression).
-func V3KitHost(root, cfg string) Spec {
-	call := "v3host.Command(newRoot, " + cfg + ")"
-	return Spec{
-		Root: root, Src: "testdata/v3kit", Adopt: true, ID: call,
-		Edit: OneLine("main.go", "cmd := newRoot()", "cmd.Commands = append(cmd.Commands, "+call+") // the one added line"),
-	}
-}
-
-// CobraKitPlain is the Spec of testdata/cobrakit as its authors ship it.
-func CobraKitPlain(root string) Spec { return Spec{Root: root, Src: "testdata/cobrakit"} }
 
 // DBKitPlain is the Spec of testdata/dbkit as its authors ship it (no cmdbridge).
 func DBKitPlain(root string) Spec { return Spec{Root: root, Src: "testdata/dbkit"} }
