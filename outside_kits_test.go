@@ -65,20 +65,23 @@ func kitTools(t *testing.T, kit string) map[string][]string {
 var kitCases = []struct {
 	tool, input, stdin string
 	argv               []string
+	// required: the refusal needs what the program declares required, which its help
+	// does not say (a wrapped program runs and fails instead).
+	required bool
 }{
-	{"notes:add", `{"title":"hello","priority":2,"tag":["a","b"]}`, "", []string{"notes", "add", "--priority", "2", "-t", "a", "-t", "b", "hello"}},
+	{"notes:add", `{"title":"hello","priority":2,"tag":["a","b"]}`, "", []string{"notes", "add", "--priority", "2", "-t", "a", "-t", "b", "hello"}, false},
 	{"notes:add", `{"title":"in work","priority":1,"notebook":"work","verbose":true,"data_dir":"elsewhere"}`, "",
-		[]string{"--data-dir", "elsewhere", "-v", "notes", "--notebook", "work", "add", "--priority", "1", "in work"}},
+		[]string{"--data-dir", "elsewhere", "-v", "notes", "--notebook", "work", "add", "--priority", "1", "in work"}, false},
 	// Refused by the schema, nothing runs: no priority; a positional that would read as
 	// an option (Config.LeadingDash would allow it).
-	{"notes:add", `{"title":"no priority"}`, "", nil},
-	{"notes:add", `{"title":"--data-dir=/","priority":1}`, "", nil},
-	{"notes:list", `{}`, "", []string{"notes", "list"}},
-	{"notes:list", `{"json":true,"notebook":"work"}`, "", []string{"notes", "list", "--json", "--notebook", "work"}},
-	{"notes:import", `{}`, "one\ntwo\n", []string{"notes", "import"}},
-	{"notes:rm", `{"id":"2"}`, "", []string{"notes", "rm", "2"}},
-	{"notes:rm", `{"id":"9"}`, "", []string{"notes", "rm", "9"}},
-	{"wait", `{"fail":true}`, "", []string{"wait", "--fail"}},
+	{"notes:add", `{"title":"no priority"}`, "", nil, true},
+	{"notes:add", `{"title":"--data-dir=/","priority":1}`, "", nil, false},
+	{"notes:list", `{}`, "", []string{"notes", "list"}, false},
+	{"notes:list", `{"json":true,"notebook":"work"}`, "", []string{"notes", "list", "--json", "--notebook", "work"}, false},
+	{"notes:import", `{}`, "one\ntwo\n", []string{"notes", "import"}, false},
+	{"notes:rm", `{"id":"2"}`, "", []string{"notes", "rm", "2"}, false},
+	{"notes:rm", `{"id":"9"}`, "", []string{"notes", "rm", "9"}, false},
+	{"wait", `{"fail":true}`, "", []string{"wait", "--fail"}, false},
 }
 
 // TestOutsideCobraKit drives a cobra program adopted with cobra's one line end to end:
@@ -160,15 +163,25 @@ func TestOutsideCobraKit(t *testing.T) {
 // inProcess names the tools the line runs in the program's process (the adapter lane);
 // the others run the program (the subprocess lane).
 func kitSweep(t *testing.T, kit string, inProcess map[string]bool) {
+	kitSweepVia(t, kit, []string{kit, "bridge"}, inProcess)
+}
+
+// kitSweepVia is kitSweep with the bridge's command line begun by via (the program and
+// its bridge, or the host's wrap of the program).
+func kitSweepVia(t *testing.T, kit string, via []string, inProcess map[string]bool) {
+	wrapped := len(via) > 1 && via[1] == "wrap"
 	for _, tc := range kitCases {
+		if wrapped && tc.required {
+			continue
+		}
 		t.Run(tc.tool+tc.input, func(t *testing.T) {
 			ws := kitWorkspace(t)
 			before := listing(t, ws)
-			args := []string{"bridge", "--workspace", ws, "call", tc.tool, "--input", tc.input}
+			args := append(slices.Clone(via[1:]), "--workspace", ws, "call", tc.tool, "--input", tc.input)
 			if tc.stdin != "" {
 				args = append(args, "--stdin", "-")
 			}
-			r := runIn(t, ws, tc.stdin, kit, args...)
+			r := runIn(t, ws, tc.stdin, via[0], args...)
 			var out callOutput
 			require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), "%+v", r)
 			if tc.argv == nil {
@@ -438,3 +451,27 @@ func listNotes(env *tool.Env, in ListInput, sep string) tool.Output {
 	return p.Exit(0)
 }
 `
+
+// TestOutsideCobraKitWrapped: cobrakit as its authors ship it, with no line at all,
+// served by `cmdbridge wrap` from its help pages (pflag's usage lines carry the types):
+// the tools, and every command through the host against the same command line run
+// directly.
+func TestOutsideCobraKitWrapped(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	kit := outsidetest.Build(t, "cobrakit-plain", outsidetest.Spec{Root: root, Src: "testdata/cobrakit"}).Exe("cobrakit")
+	host := outsidetest.Host(t, root)
+	ws := kitWorkspace(t)
+	r := runIn(t, ws, "", host, "wrap", kit, "--workspace", ws, "tools", "list", "--json")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	var rows []struct {
+		Name string `json:"name"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &rows))
+	var names []string
+	for _, row := range rows {
+		names = append(names, row.Name)
+	}
+	assert.ElementsMatch(t, kitLeaves, names, "help and completion are not served")
+	kitSweepVia(t, kit, []string{host, "wrap", kit}, nil)
+}

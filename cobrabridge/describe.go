@@ -142,7 +142,7 @@ func (d *describer) flag(f *pflag.Flag, where string) appspec.Flag {
 	}
 	typ := f.Value.Type()
 	lossy := func(kind, how string) {
-		out.Kind, out.Unknown = kind, "pflag "+typ+": "+how
+		out.Kind, out.Described = kind, "pflag "+typ+": "+how
 		d.warnings = append(d.warnings, fmt.Sprintf("%s: --%s (%s) is described as %s", where, f.Name, typ, how))
 	}
 	switch typ {

@@ -127,10 +127,13 @@ func unknownFlags(t *apptree.Tree) map[string][]string {
 	out := map[string][]string{}
 	note := func(flags []apptree.Flag) (ws []string) {
 		for _, f := range flags {
-			if f.Unknown == "" || f.Hidden {
-				continue
+			switch {
+			case f.Hidden:
+			case f.Described != "":
+				ws = append(ws, "flag --"+f.Name+": "+f.Described)
+			case f.Unknown != "":
+				ws = append(ws, "flag --"+f.Name+": "+adapter.UnknownFlagWarning(f.Unknown, f.Kind != "bool"))
 			}
-			ws = append(ws, "flag --"+f.Name+": "+adapter.UnknownFlagWarning(f.Unknown, f.Kind != "bool"))
 		}
 		return ws
 	}

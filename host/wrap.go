@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/internal/apptree"
 	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool/legacy/helptree"
 )
@@ -136,27 +138,56 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 		fmt.Fprintf(stderr, "%s: CMDBRIDGE_BIN=%s is set, but a wrapped program's calls run %s itself: unset it (--bin after the program still picks another binary)\n", name, bin, program)
 		return bridgecli.ExitUsage
 	}
-	tree, err := helptree.Discover(context.Background(), program, helptree.Options{
-		Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, adopted.BridgeUsage) },
-	})
+	opts := helptree.Options{Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, adopted.BridgeUsage) }}
+	exe, newApp, warnings, err := discover(program, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return bridgecli.ExitFailed
 	}
-	c.Binary, c.Subcommands = tree.Program, nil
-	c.described = &described{reason: wrappedReason, warnings: tree.Warnings()}
-	host, err := c.host(tree.App, tree.App(), true, tree.Program)
+	c.Binary, c.Subcommands = exe, nil
+	c.described = &described{reason: wrappedReason, warnings: warnings}
+	host, err := c.host(newApp, newApp(), true, exe)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %s: %v\n", name, program, err)
 		return bridgecli.ExitFailed
 	}
 	host.Name = name + " " + program
-	host.ServerName = tree.App().Name // an MCP host lists the program's tools under its name
+	host.ServerName = newApp().Name // an MCP host lists the program's tools under its name
 	// What re-launches this command line (mcp enable's entry, the sandbox runner): the
 	// same program with the same effects, never one without them.
-	host.Self, host.SelfPaths = []string{"wrap", tree.Program}, []int{1}
+	host.Self, host.SelfPaths = []string{"wrap", exe}, []int{1}
 	if c.effectsFile != "" {
-		host.Self, host.SelfPaths = []string{"wrap", "--effects", c.effectsFile, tree.Program}, []int{2, 3}
+		host.Self, host.SelfPaths = []string{"wrap", "--effects", c.effectsFile, exe}, []int{2, 3}
 	}
 	return bridgecli.Main(append([]string{host.Name}, args...), stdout, stderr, host)
+}
+
+// discover reads an installed program's command tree from its help: an urfave/cli v2
+// program's pages, or, when its help is not one, a cobra program's (pflag's usage lines
+// carry each flag's type). It returns the program's path, a constructor of the app that
+// describes it, and the warnings per tool.
+func discover(program string, opts helptree.Options) (string, func() *cli.App, map[string][]string, error) {
+	tree, err := helptree.Discover(context.Background(), program, opts)
+	if err == nil {
+		return tree.Program, tree.App, tree.Warnings(), nil
+	}
+	var notURFave *helptree.NotURFaveError
+	if !errors.As(err, &notURFave) {
+		return "", nil, nil, err
+	}
+	desc, cerr := helptree.DiscoverCobra(context.Background(), program, opts)
+	if cerr != nil {
+		return "", nil, nil, err // the urfave/cli reading's error says what was expected
+	}
+	exe, rerr := helptree.Resolve(program)
+	if rerr != nil {
+		return "", nil, nil, rerr
+	}
+	stub := func(path []string) cli.ActionFunc {
+		return func(*cli.Context) error {
+			return cli.Exit(fmt.Sprintf("%s: this command was read from %s's help and only describes it: run the program itself (the subprocess lane)", strings.Join(path, " "), program), 70)
+		}
+	}
+	warnings := unknownFlags(desc)
+	return exe, func() *cli.App { return apptree.Build(desc, stub) }, warnings, nil
 }

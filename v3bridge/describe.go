@@ -130,7 +130,7 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 	value := defaultOf(f)
 	t := reflect.TypeOf(value)
 	lossy := func(kind, how string) {
-		out.Kind, out.Unknown = kind, fmt.Sprintf("%T: %s", f, how)
+		out.Kind, out.Described = kind, fmt.Sprintf("%T: %s", f, how)
 		d.warnings = append(d.warnings, fmt.Sprintf("%s: --%s (%T) is described as %s", where, out.Name, f, how))
 	}
 	switch {

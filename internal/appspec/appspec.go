@@ -108,6 +108,10 @@ type Flag struct {
 	// Unknown is the Go type of a flag whose type is not one of urfave/cli v2's (its
 	// Kind then says how it is described: "generic", a string, or "bool").
 	Unknown string `json:"unknown,omitempty"`
+	// Described says how a flag another framework declares (cobra, urfave/cli v3) is
+	// described where no kind says it exactly ("pflag count: a switch: given, it counts
+	// once"): served with that warning.
+	Described string `json:"described,omitempty"`
 	// Target is the slice flag a "multi" flag (cli.MultiStringFlag, MultiIntFlag,
 	// MultiInt64Flag, MultiFloat64Flag) wraps; Value is then the wrapper's default.
 	Target *Flag `json:"target,omitempty"`
