@@ -3,7 +3,9 @@ package cmdbridge_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -474,4 +476,64 @@ func TestOutsideCobraKitWrapped(t *testing.T) {
 	}
 	assert.ElementsMatch(t, kitLeaves, names, "help and completion are not served")
 	kitSweepVia(t, kit, []string{host, "wrap", kit}, nil)
+}
+
+// TestOutsideKitsServed: both kits on both their lines, served as hosts run them: the
+// official TypeScript MCP client lists every tool over stdio (each schema through the
+// SDK's validation), and over HTTP with a token a call answers, wait's os.Exit comes back
+// as COMMAND_FAILED, and the server keeps answering.
+func TestOutsideKitsServed(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	notes := `&host.Config{InProcess: []string{"notes:*"}}`
+	lines := []struct {
+		name, key, kit, line string // key: the build the other kit tests share
+	}{
+		{"cobra one line", "cobrakit", "cobrakit", "root.AddCommand(cobrabridge.Command(nil))"},
+		{"cobra in-process line", "cobrakit-host", "cobrakit", "root.AddCommand(cobrahost.Command(newRoot, " + notes + "))"},
+		{"v3 one line", "v3kit", "v3kit", "cmd.Commands = append(cmd.Commands, v3bridge.Command(nil))"},
+		{"v3 in-process line", "v3kit-host", "v3kit", "cmd.Commands = append(cmd.Commands, v3host.Command(newRoot, &host.Config{InProcess: []string{\"notes:*\"}, Prepare: func([]string) func(error) int { return finish }}))"},
+	}
+	node, nodeErr := exec.LookPath("node")
+	client := filepath.Join(root, "testdata", "mcpclient")
+	for _, l := range lines {
+		t.Run(l.name, func(t *testing.T) {
+			kit := outsidetest.Build(t, l.key, outsidetest.Kit(root, l.kit, l.line, false)).Exe(l.kit)
+			if nodeErr != nil {
+				t.Skip("host capability missing: Node.js (node on PATH) to run the official TypeScript MCP client")
+			}
+			ws := kitWorkspace(t)
+			r := runIn(t, client, "", node, "conformance.mjs", "stdio", "corpus", strconv.Itoa(len(kitLeaves)), kit, "bridge", "--workspace", ws, "mcp")
+			require.Equal(t, 0, r.ExitCode, "%+v", r)
+
+			e := entry{name: l.name, argv: func(outside) []string { return []string{kit, "bridge"} }}
+			mint := e.run(t, outside{}, ws, "", "--workspace", ws, "token", "mint", "--subject", "kit", "--tools", "*", "--write", ".")
+			require.Equal(t, 0, mint.ExitCode, "%+v", mint)
+			token := strings.TrimSpace(mint.Stdout)
+			url, stop := serve(t, e, outside{}, ws)
+			defer stop()
+			post := func(tool, input string) callOutput {
+				t.Helper()
+				req, err := http.NewRequest("POST", url+"/tools/"+tool, strings.NewReader(input))
+				require.NoError(t, err)
+				req.Header.Set("Authorization", "Bearer "+token)
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err, "the server must still answer")
+				defer resp.Body.Close()
+				var out callOutput
+				body, _ := io.ReadAll(resp.Body)
+				require.NoError(t, json.Unmarshal(body, &out), string(body))
+				return out
+			}
+			out := post("wait", `{"fail":true}`)
+			require.NotNil(t, out.Error)
+			assert.Equal(t, "COMMAND_FAILED", out.Error.Code)
+			assert.Contains(t, out.Error.Message, "exited with code 3")
+			out = post("notes:add", `{"title":"over http","priority":2}`)
+			require.True(t, out.Success, "%+v", out.Error)
+			out = post("notes:list", `{"json":true}`)
+			require.True(t, out.Success, "%+v", out.Error)
+			assert.Contains(t, string(out.Data), `"title":"over http"`)
+		})
+	}
 }
