@@ -537,3 +537,26 @@ func TestOutsideKitsServed(t *testing.T) {
 		})
 	}
 }
+
+// TestOutsideKitsBridgecheck: bridgecheck, run in each kit's module as its maintainers
+// would, reads cobra's Run and v3's Action fields as it reads v2's actions: it reports
+// wait's os.Exit in both, accepts cobrakit's main (the root built, Execute, exit 1 on
+// an error: what cobra's in-process line does by default), and reports v3kit's main,
+// whose finish chooses what is printed (the in-process line needs it as Prepare).
+func TestOutsideKitsBridgecheck(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	bc := outsidetest.Bridgecheck(t, root)
+	for _, tc := range []struct {
+		kit       string
+		mainLogic bool
+	}{{"cobrakit", false}, {"v3kit", true}} {
+		t.Run(tc.kit, func(t *testing.T) {
+			r := runIn(t, filepath.Join(root, "testdata", tc.kit), "", bc, "./...")
+			assert.Equal(t, 3, r.ExitCode, "findings: %+v", r)
+			out := r.Stderr + r.Stdout
+			assert.Contains(t, out, "[os-exit] os.Exit")
+			assert.Equal(t, tc.mainLogic, strings.Contains(out, "[main-logic]"), out)
+		})
+	}
+}

@@ -148,7 +148,7 @@ func (c *checker) builds(lhs, rhs []ast.Expr) bool {
 	}
 	apps := true
 	for _, r := range rhs {
-		if !scope.IsCLI(info.TypeOf(r), "App") {
+		if !scope.IsApp(info.TypeOf(r)) {
 			apps = false
 		}
 	}
@@ -157,7 +157,7 @@ func (c *checker) builds(lhs, rhs []ast.Expr) bool {
 	}
 	for _, l := range lhs {
 		sel, ok := l.(*ast.SelectorExpr)
-		if !ok || !scope.IsCLI(info.TypeOf(sel.X), "App") {
+		if !ok || !scope.IsApp(info.TypeOf(sel.X)) {
 			return false
 		}
 	}
@@ -181,14 +181,15 @@ func (c *checker) buildsSpecs(gd *ast.GenDecl) bool {
 	return true
 }
 
-// isRun reports whether e calls Run or RunContext of an app.
+// isRun reports whether e runs the app (scope.IsRunMethod: a v2 App's Run or
+// RunContext, a v3 Command's Run, a cobra Command's Execute…).
 func (c *checker) isRun(e ast.Expr) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return false
 	}
 	sel, ok := call.Fun.(*ast.SelectorExpr)
-	return ok && (sel.Sel.Name == "Run" || sel.Sel.Name == "RunContext") && scope.IsCLI(c.pass.TypesInfo.TypeOf(sel.X), "App")
+	return ok && scope.IsRunMethod(c.pass.TypesInfo.TypeOf(sel.X), sel.Sel.Name)
 }
 
 func (c *checker) initRuns(s ast.Stmt) bool {

@@ -142,6 +142,63 @@ func matches(patterns, path string) bool {
 // actionFields are the cli.App and cli.Command fields holding code a run executes.
 var actionFields = map[string]bool{"Action": true, "Before": true, "After": true}
 
+// Other frameworks' command types and the fields holding the code a run executes: an
+// urfave/cli v3 Command's, a cobra Command's hooks and runs.
+const (
+	CLIv3Path = "github.com/urfave/cli/v3"
+	CobraPath = "github.com/spf13/cobra"
+)
+
+var cobraFields = map[string]bool{
+	"Run": true, "RunE": true, "PreRun": true, "PreRunE": true, "PostRun": true, "PostRunE": true,
+	"PersistentPreRun": true, "PersistentPreRunE": true, "PersistentPostRun": true, "PersistentPostRunE": true,
+}
+
+// runFields returns the fields of t holding code a run executes when t is a command type
+// of a framework cmdbridge serves (urfave/cli v2's App and Command, v3's Command, cobra's
+// Command, or a pointer to one), nil otherwise.
+func runFields(t types.Type) map[string]bool {
+	switch {
+	case IsCLI(t, "App"), IsCLI(t, "Command"), isNamed(t, CLIv3Path, "Command"):
+		return actionFields
+	case isNamed(t, CobraPath, "Command"):
+		return cobraFields
+	}
+	return nil
+}
+
+// IsApp reports whether t is (a pointer to) what a framework's main runs: urfave/cli
+// v2's App, v3's Command, cobra's Command.
+func IsApp(t types.Type) bool {
+	return IsCLI(t, "App") || isNamed(t, CLIv3Path, "Command") || isNamed(t, CobraPath, "Command")
+}
+
+// IsRunMethod reports whether name, a method of (a pointer to) t, runs the program's
+// app: Run and RunContext of a v2 App, Run of a v3 Command, cobra's Execute family.
+func IsRunMethod(t types.Type, name string) bool {
+	switch {
+	case IsCLI(t, "App"):
+		return name == "Run" || name == "RunContext"
+	case isNamed(t, CLIv3Path, "Command"):
+		return name == "Run"
+	case isNamed(t, CobraPath, "Command"):
+		return name == "Execute" || name == "ExecuteContext" || name == "ExecuteC" || name == "ExecuteContextC"
+	}
+	return false
+}
+
+// isCommandType reports whether t is (a pointer to) a framework's app or command type.
+func isCommandType(t types.Type) bool { return runFields(t) != nil }
+
+// isNamed reports whether t is (a pointer to) the type name of the package at path.
+func isNamed(t types.Type, path, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
 func run(pass *analysis.Pass) (any, error) {
 	s := &Scope{checked: map[*token.File]bool{}, fset: pass.Fset}
 	if strings.HasSuffix(pass.Pkg.Path(), ".test") {
@@ -223,7 +280,7 @@ func buildsApps(pass *analysis.Pass, files []*ast.File, actions []ast.Node) bool
 			res := fn.Signature().Results()
 			returnsApp := false
 			for i := 0; i < res.Len(); i++ {
-				if t := res.At(i).Type(); IsCLI(t, "App") || IsCLI(t, "Command") {
+				if isCommandType(res.At(i).Type()) {
 					returnsApp = true
 				}
 			}
@@ -263,7 +320,7 @@ func constructors(pass *analysis.Pass, files []*ast.File) []ast.Node {
 			}
 			res := fn.Signature().Results()
 			for i := 0; i < res.Len(); i++ {
-				if t := res.At(i).Type(); IsCLI(t, "App") || IsCLI(t, "Command") {
+				if isCommandType(res.At(i).Type()) {
 					out = append(out, fd)
 					break
 				}
@@ -297,10 +354,10 @@ func (s *Scope) roots(pass *analysis.Pass, insp *inspector.Inspector) (regs []Re
 			if !ok {
 				continue
 			}
-			if IsCLI(tv.Type, "App") || IsCLI(tv.Type, "Command") {
+			if fields := runFields(tv.Type); fields != nil {
 				for _, el := range n.Elts {
 					if kv, ok := el.(*ast.KeyValueExpr); ok {
-						if k, ok := kv.Key.(*ast.Ident); ok && actionFields[k.Name] {
+						if k, ok := kv.Key.(*ast.Ident); ok && fields[k.Name] {
 							actions = append(actions, kv.Value)
 						}
 					}
@@ -313,10 +370,10 @@ func (s *Scope) roots(pass *analysis.Pass, insp *inspector.Inspector) (regs []Re
 		case *ast.AssignStmt:
 			for i, lhs := range n.Lhs {
 				sel, ok := lhs.(*ast.SelectorExpr)
-				if !ok || !actionFields[sel.Sel.Name] || len(n.Rhs) != len(n.Lhs) {
+				if !ok || len(n.Rhs) != len(n.Lhs) {
 					continue
 				}
-				if tv, ok := info.Types[sel.X]; ok && (IsCLI(tv.Type, "App") || IsCLI(tv.Type, "Command")) {
+				if tv, ok := info.Types[sel.X]; ok && runFields(tv.Type)[sel.Sel.Name] {
 					actions = append(actions, n.Rhs[i])
 				}
 			}
@@ -372,13 +429,7 @@ func field(st *types.Struct, name string) *types.Var {
 }
 
 // IsCLI reports whether t is urfave/cli's type name, or a pointer to it.
-func IsCLI(t types.Type, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == CLIPath && n.Obj().Name() == name
-}
+func IsCLI(t types.Type, name string) bool { return isNamed(t, CLIPath, name) }
 
 // within reports whether pos lies inside one of nodes.
 func within(nodes []ast.Node, pos token.Pos) bool {
