@@ -560,3 +560,48 @@ func TestOutsideKitsBridgecheck(t *testing.T) {
 		})
 	}
 }
+
+// TestOutsideCobraKitTiers: the tier table bridgecheck writes in cobrakit's module,
+// embedded and given to cobra's in-process line, judges the leaves by the package their
+// RunE lives in: wait (whose package calls os.Exit) never runs in-process, while the notes
+// commands keep the maintainer's own verdict (InProcess).
+func TestOutsideCobraKitTiers(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	bc := outsidetest.Bridgecheck(t, root)
+	table := filepath.Join(t.TempDir(), "tiers.json")
+	r := runIn(t, filepath.Join(root, "testdata", "cobrakit"), "", bc, "-tiers", table, "./...")
+	require.Equal(t, 0, r.ExitCode, "%+v", r)
+	tiers, err := os.ReadFile(table)
+	require.NoError(t, err)
+	line := `root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Tiers: tiers}))`
+	spec := outsidetest.Kit(root, "cobrakit", line, false)
+	adopt := spec.Edit
+	spec.ID += " tiers"
+	spec.Edit = func(dir string) error {
+		if err := adopt(dir); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "tiers.json"), tiers, 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, "tiers.go"), []byte("package main\n\nimport _ \"embed\"\n\n// tiers is bridgecheck's verdict on this module.\n//\n//go:embed tiers.json\nvar tiers []byte\n"), 0o644)
+	}
+	kit := outsidetest.Build(t, "cobrakit-tiers", spec).Exe("cobrakit")
+	ws := kitWorkspace(t)
+	st := runIn(t, ws, "", kit, "bridge", "--workspace", ws, "status", "--json")
+	require.Equal(t, 0, st.ExitCode, "%+v", st)
+	var status struct {
+		Tools []struct {
+			Name string `json:"name"`
+			Tier string `json:"tier"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(st.Stdout), &status))
+	tierOf := map[string]string{}
+	for _, tl := range status.Tools {
+		tierOf[tl.Name] = tl.Tier
+	}
+	assert.Equal(t, map[string]string{"notes:add": "in-process", "notes:import": "in-process", "notes:list": "in-process",
+		"notes:rm": "in-process", "wait": "subprocess"}, tierOf)
+}

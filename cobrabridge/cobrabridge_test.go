@@ -185,3 +185,16 @@ func ExampleCommand() {
 	fmt.Println(root.Commands()[0].Name())
 	// Output: bridge
 }
+
+// TestDescribeSaysWhereTheRunCodeLives: a command's Package is the package its RunE is
+// declared in (here, this test's), so that a tier table's package verdict can judge it.
+func TestDescribeSaysWhereTheRunCodeLives(t *testing.T) {
+	root, bridge := kit(&seen{})
+	d := cobrabridge.Describe(root, bridge)
+	require.NotEmpty(t, d.Commands)
+	notes := d.Commands[0]
+	require.Equal(t, "notes", notes.Name)
+	assert.Empty(t, notes.Package, "a group runs nothing")
+	require.NotEmpty(t, notes.Subcommands)
+	assert.Equal(t, "github.com/cmdbridge/cmdbridge/cobrabridge_test", notes.Subcommands[0].Package)
+}

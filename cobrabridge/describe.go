@@ -77,6 +77,7 @@ func (d *describer) commands(c *cobra.Command, path []string) []appspec.Command 
 			SkipFlagParsing: sub.DisableFlagParsing,
 			HideHelpCommand: true,
 			HasAction:       sub.Runnable(),
+			Package:         appspec.PackageOf(sub.RunE, sub.Run),
 			Flags:           d.flags(sub, len(subs) == 0, p),
 			Subcommands:     subs,
 		})

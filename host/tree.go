@@ -34,7 +34,7 @@ func Tree(desc *appspec.Tree, run func(ctx context.Context, args []string) error
 		}
 	}
 	newApp := func() *cli.App { return apptree.Build(desc, stub) }
-	c.runTree = run
+	c.runTree, c.packages = run, packagesOf(desc)
 	c.described = &described{warnings: unknownFlags(desc)}
 	h, err := c.host(newApp, newApp(), true, exe)
 	if err != nil {
@@ -44,4 +44,21 @@ func Tree(desc *appspec.Tree, run func(ctx context.Context, args []string) error
 	h.Name = desc.Name + " " + name
 	h.Self = []string{name}
 	return bridgecli.Main(append([]string{h.Name}, args...), stdout, stderr, h)
+}
+
+// packagesOf are the packages desc's commands say their run code lives in, by tool name.
+func packagesOf(desc *appspec.Tree) map[string]string {
+	out := map[string]string{}
+	var walk func(path []string, cs []appspec.Command)
+	walk = func(path []string, cs []appspec.Command) {
+		for _, c := range cs {
+			p := append(append([]string(nil), path...), c.Name)
+			if c.Package != "" {
+				out[strings.Join(p, ":")] = c.Package
+			}
+			walk(p, c.Subcommands)
+		}
+	}
+	walk(nil, desc.Commands)
+	return out
 }

@@ -65,6 +65,7 @@ func (d *describer) commands(c *cli.Command, path []string) []appspec.Command {
 			SkipFlagParsing: sub.SkipFlagParsing,
 			HideHelpCommand: true,
 			HasAction:       sub.Action != nil,
+			Package:         appspec.PackageOf(sub.Action),
 			Flags:           d.flags(sub, len(subs) == 0, p),
 			Subcommands:     subs,
 		})

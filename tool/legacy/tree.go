@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/urfave/cli/v2"
+
+	"github.com/cmdbridge/cmdbridge/internal/appspec"
 )
 
 // TreeOptions say how [FromApp] turns an app's command tree into legacy.
@@ -53,6 +53,10 @@ type TreeOptions struct {
 	// that take no positionals: what [MetaNoArgs] says for an app. A leaf whose usage
 	// declares none otherwise gets a generic "args" list, with a warning.
 	NoArgs []string
+	// Packages gives, per tool name, the import path of the package a leaf's run code
+	// lives in, where newApp's actions are not the program's own (a tree another
+	// framework described): a tier table's package verdict judges the leaf by it.
+	Packages map[string]string
 	// Run, when set, runs the program on args (os.Args of an in-process run, Program
 	// first) in place of newApp().RunContext: for a program of another framework, whose
 	// tree newApp only describes (a fresh tree per run, built by the program's own
@@ -119,6 +123,9 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 			cmd.Package = funcPackage(c.Action)
 		} else {
 			cmd.Package = funcPackage(app.Action)
+		}
+		if p, ok := opts.Packages[name]; ok {
+			cmd.Package = p
 		}
 		described := leafApp(app, path, cmd.FlagLevel, program)
 		overlay, err := effects.overlay(name, described.Metadata)
@@ -359,18 +366,4 @@ func leafApp(app *cli.App, path []string, level map[string]int, program string) 
 // value), "" for nil: the runtime's name of a function is its package path, a dot, and
 // its name within the package ("example.com/gizmo/app.notesAdd",
 // "example.com/gizmo/app.textCommand.func1").
-func funcPackage(f cli.ActionFunc) string {
-	if f == nil {
-		return ""
-	}
-	fn := runtime.FuncForPC(reflect.ValueOf(f).Pointer())
-	if fn == nil {
-		return ""
-	}
-	name := fn.Name()
-	slash := strings.LastIndexByte(name, '/')
-	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
-		return name[:slash+1+dot]
-	}
-	return ""
-}
+func funcPackage(f cli.ActionFunc) string { return appspec.PackageOf(f) }
