@@ -14,13 +14,27 @@ import (
 	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
+// Framework is what a command-line framework gives the serving stack for one program
+// (docs/architecture.md, "Frameworks"): its command tree described as data, and a run
+// of the program's own tree in the process. cobrabridge/cobrahost and v3bridge/v3host
+// implement it for cobra and urfave/cli v3; urfave/cli v2 programs are served from
+// their *cli.App ([Command], [Main]), which apptree describes exactly.
+type Framework interface {
+	// Describe is the program's tree, the bridge subcommand left out.
+	Describe() *appspec.Tree
+	// Run runs the program's own tree on args (the os.Args of an in-process call:
+	// the program's name first), a fresh tree each time; its error is what the
+	// program's Execute or Run returned.
+	Run(ctx context.Context, args []string) error
+}
+
 // Tree serves, from inside the program, the command tree of a program written with
-// another framework, as [Command] serves an urfave/cli app: desc describes the tree
-// (its bridge left out) and run runs the program's own tree on the os.Args of an
-// in-process call, a fresh tree each time (cobrabridge/cobrahost is the cobra line).
-// Every other call runs the program itself (the subprocess lane). name is the bridge
-// subcommand's name and args its command line. It returns the exit status.
-func Tree(desc *appspec.Tree, run func(ctx context.Context, args []string) error, cfg *Config, name string, args []string, stdout, stderr io.Writer) int {
+// another framework, as [Command] serves an urfave/cli app: every call to a command
+// vouched for runs fw's tree in the process (the adapter lane), every other one runs
+// the program itself (the subprocess lane). name is the bridge subcommand's name and
+// args its command line. It returns the exit status.
+func Tree(fw Framework, cfg *Config, name string, args []string, stdout, stderr io.Writer) int {
+	desc, run := fw.Describe(), fw.Run
 	c := config(cfg)
 	c.Name = name
 	exe, err := os.Executable()

@@ -24,6 +24,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/cobrabridge"
 	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/internal/appspec"
 )
 
 // Command returns the bridge subcommand to add to the root newRoot builds. cfg may be
@@ -43,18 +44,28 @@ func Command(newRoot func() *cobra.Command, cfg *host.Config) *cobra.Command {
 		if len(args) == 1 && args[0] == adopted.ManifestWord {
 			return manifest(cmd, args)
 		}
-		run := func(ctx context.Context, argv []string) error {
-			root := newRoot()
-			root.SetArgs(argv[1:])
-			return root.ExecuteContext(ctx)
-		}
-		desc := cobrabridge.Describe(cmd.Root(), cmd)
-		if code := host.Tree(desc, run, &c, cmd.Name(), args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+		fw := framework{newRoot: newRoot, root: cmd.Root(), bridge: cmd}
+		if code := host.Tree(fw, &c, cmd.Name(), args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
 			os.Exit(code)
 		}
 		return nil
 	}
 	return bridge
+}
+
+// framework is cobra's host.Framework for one program: root is the running tree (the
+// bridge among its commands), newRoot builds a fresh one for each in-process run.
+type framework struct {
+	newRoot      func() *cobra.Command
+	root, bridge *cobra.Command
+}
+
+func (f framework) Describe() *appspec.Tree { return cobrabridge.Describe(f.root, f.bridge) }
+
+func (f framework) Run(ctx context.Context, args []string) error {
+	root := f.newRoot()
+	root.SetArgs(args[1:])
+	return root.ExecuteContext(ctx)
 }
 
 // cobraMain is what `if err := root.Execute(); err != nil { os.Exit(1) }` does with

@@ -26,6 +26,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/internal/appspec"
 	"github.com/cmdbridge/cmdbridge/v3bridge"
 )
 
@@ -44,13 +45,8 @@ func Command(newRoot func() *cli.Command, cfg *host.Config) *cli.Command {
 		if len(args) == 1 && args[0] == adopted.ManifestWord {
 			return manifest(ctx, cmd)
 		}
-		run := func(ctx context.Context, argv []string) error {
-			root := newRoot()
-			root.ExitErrHandler = func(context.Context, *cli.Command, error) {}
-			return root.Run(ctx, argv)
-		}
 		root := cmd.Root()
-		desc := v3bridge.Describe(root, cmd)
+		fw := framework{newRoot: newRoot, root: root, bridge: cmd}
 		out, errOut := root.Writer, root.ErrWriter
 		if out == nil {
 			out = os.Stdout
@@ -58,12 +54,28 @@ func Command(newRoot func() *cli.Command, cfg *host.Config) *cli.Command {
 		if errOut == nil {
 			errOut = os.Stderr
 		}
-		if code := host.Tree(desc, run, &c, cmd.Name, args, out, errOut); code != 0 {
+		if code := host.Tree(fw, &c, cmd.Name, args, out, errOut); code != 0 {
 			return cli.Exit("", code)
 		}
 		return nil
 	}
 	return bridge
+}
+
+// framework is v3's host.Framework for one program: root is the running tree (the
+// bridge among its commands), newRoot builds a fresh one for each in-process run, whose
+// exit codes come back as errors.
+type framework struct {
+	newRoot      func() *cli.Command
+	root, bridge *cli.Command
+}
+
+func (f framework) Describe() *appspec.Tree { return v3bridge.Describe(f.root, f.bridge) }
+
+func (f framework) Run(ctx context.Context, args []string) error {
+	root := f.newRoot()
+	root.ExitErrHandler = func(context.Context, *cli.Command, error) {}
+	return root.Run(ctx, args)
 }
 
 // exitCoders wraps prepare's finish: an ExitCoder error ends the run as v3's
