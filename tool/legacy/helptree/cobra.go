@@ -46,11 +46,13 @@ func ParseCobra(text string) (*CobraPage, error) {
 	}
 	p := &CobraPage{}
 	sections := map[string][]string{}
+	var order []string // section titles in page order
 	var cur string
 	var head []string
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		if t := strings.TrimSpace(line); strings.HasSuffix(t, ":") && !strings.HasPrefix(line, " ") && t != ":" {
 			cur = strings.TrimSuffix(t, ":")
+			order = append(order, cur)
 			continue
 		}
 		if cur == "" {
@@ -81,14 +83,48 @@ func ParseCobra(text string) (*CobraPage, error) {
 			}
 		}
 	}
-	for _, l := range sections["Available Commands"] {
-		if f := strings.Fields(l); len(f) > 0 {
-			p.Commands = append(p.Commands, Entry{Names: []string{f[0]}, Usage: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), f[0]))})
+	for _, title := range order {
+		if !commandSection(title, sections[title]) {
+			continue
+		}
+		for _, l := range sections[title] {
+			if f := strings.Fields(l); len(f) > 0 {
+				p.Commands = append(p.Commands, Entry{Names: []string{f[0]}, Usage: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), f[0]))})
+			}
 		}
 	}
 	p.Flags = cobraFlags(sections["Flags"])
 	p.Global = cobraFlags(sections["Global Flags"])
 	return p, nil
+}
+
+// pageSections are the sections of a cobra page that list no commands.
+var pageSections = map[string]bool{"Usage": true, "Aliases": true, "Examples": true, "Flags": true,
+	"Global Flags": true, "Additional help topics": true}
+
+// commandSection reports whether a section lists commands: "Available Commands",
+// "Additional Commands", or the title of a command group (cobra's AddGroup), whose
+// every line is a name and its short description.
+var commandLine = regexp.MustCompile(`^  \S+\s{2,}\S`)
+
+func commandSection(title string, lines []string) bool {
+	if title == "Available Commands" || title == "Additional Commands" {
+		return true
+	}
+	if pageSections[title] {
+		return false
+	}
+	seen := false
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if !commandLine.MatchString(l) {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }
 
 // cobraFlagLine is pflag's usage line: "  -t, --tag strings   usage (default [a])" or

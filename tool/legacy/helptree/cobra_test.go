@@ -65,3 +65,39 @@ func TestParseCobra(t *testing.T) {
 	_, err = ParseCobra("NAME:\n   gizmo - a urfave/cli page\n\nUSAGE:\n   gizmo [global options]\n")
 	assert.Error(t, err, "not a cobra page")
 }
+
+// A root page of a program that groups its commands (cobra's AddGroup).
+const cobraGroupedPage = `Manage the cluster.
+
+Usage:
+  kctl [command]
+
+Examples:
+  kctl get pods
+  kctl apply -f x.yaml
+
+Basic Commands:
+  get         Display resources
+  apply       Apply a configuration
+
+Troubleshooting Commands:
+  logs        Print the logs
+
+Additional Commands:
+  version     Print the version
+  help        Help about any command
+
+Flags:
+      --context string   the context to use
+`
+
+func TestParseCobraGroups(t *testing.T) {
+	p, err := ParseCobra(cobraGroupedPage)
+	require.NoError(t, err)
+	var names []string
+	for _, c := range p.Commands {
+		names = append(names, c.Names[0])
+	}
+	assert.Equal(t, []string{"get", "apply", "logs", "version", "help"}, names, "every group, not the examples")
+	assert.Equal(t, "Display resources", p.Commands[0].Usage)
+}
