@@ -3,9 +3,7 @@ package cmdbridge_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"maps"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -514,15 +512,7 @@ func TestOutsideKitsServed(t *testing.T) {
 			defer stop()
 			post := func(tool, input string) callOutput {
 				t.Helper()
-				req, err := http.NewRequest("POST", url+"/tools/"+tool, strings.NewReader(input))
-				require.NoError(t, err)
-				req.Header.Set("Authorization", "Bearer "+token)
-				resp, err := http.DefaultClient.Do(req)
-				require.NoError(t, err, "the server must still answer")
-				defer resp.Body.Close()
-				var out callOutput
-				body, _ := io.ReadAll(resp.Body)
-				require.NoError(t, json.Unmarshal(body, &out), string(body))
+				_, out := postTool(t, url, token, tool, input)
 				return out
 			}
 			out := post("wait", `{"fail":true}`)

@@ -346,18 +346,7 @@ func TestOutsideHazardsNeverEndTheServer(t *testing.T) {
 			url, stop := serve(t, e, o, ws)
 			defer stop()
 
-			post := func(tool, input string) (int, callOutput) {
-				req, err := http.NewRequest("POST", url+"/tools/"+tool, strings.NewReader(input))
-				require.NoError(t, err)
-				req.Header.Set("Authorization", "Bearer "+token)
-				resp, err := http.DefaultClient.Do(req)
-				require.NoError(t, err, "the server must still answer")
-				defer resp.Body.Close()
-				var out callOutput
-				body, _ := io.ReadAll(resp.Body)
-				require.NoError(t, json.Unmarshal(body, &out), string(body))
-				return resp.StatusCode, out
-			}
+			post := func(tool, input string) (int, callOutput) { return postTool(t, url, token, tool, input) }
 			status, out := post("text:count", `{"file":"missing.txt"}`)
 			require.Equal(t, 200, status)
 			require.False(t, out.Success)
@@ -372,6 +361,22 @@ func TestOutsideHazardsNeverEndTheServer(t *testing.T) {
 			assert.Equal(t, "alpha\ngamma\n", got.Stdout)
 		})
 	}
+}
+
+// postTool posts input to a serve's /tools/{tool} with a bearer token and returns the
+// status and the Output.
+func postTool(t *testing.T, url, token, tool, input string) (int, callOutput) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url+"/tools/"+tool, strings.NewReader(input))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err, "the server must still answer")
+	defer resp.Body.Close()
+	var out callOutput
+	body, _ := io.ReadAll(resp.Body)
+	require.NoError(t, json.Unmarshal(body, &out), string(body))
+	return resp.StatusCode, out
 }
 
 // serve starts the entry point's serve on a free loopback port and returns its URL.
