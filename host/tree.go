@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
 	"github.com/cmdbridge/cmdbridge/internal/appspec"
 	"github.com/cmdbridge/cmdbridge/internal/apptree"
 	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
 // Framework is what a command-line framework gives the serving stack for one program
@@ -34,30 +37,65 @@ type Framework interface {
 // the program itself (the subprocess lane). name is the bridge subcommand's name and
 // args its command line. It returns the exit status.
 func Tree(fw Framework, cfg *Config, name string, args []string, stdout, stderr io.Writer) int {
-	desc, run := fw.Describe(), fw.Run
 	c := config(cfg)
 	c.Name = name
+	desc := fw.Describe()
 	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(stderr, "%s %s: %v\n", desc.Name, name, err)
-		return bridgecli.ExitFailed
+	if err == nil {
+		var h bridgecli.Host
+		if h, err = c.treeHost(fw, desc, true, exe); err == nil {
+			h.Name = desc.Name + " " + name
+			h.Self = []string{name}
+			return bridgecli.Main(append([]string{h.Name}, args...), stdout, stderr, h)
+		}
 	}
+	fmt.Fprintf(stderr, "%s %s: %v\n", desc.Name, name, err)
+	return bridgecli.ExitFailed
+}
+
+// MainTree is [Main] for a program of another framework (cobrahost.Main,
+// v3host.Main): a binary of its own that serves fw's tree, its command line the
+// bridge's. The subprocess lane runs the program installed under the tree's name, or,
+// when there is none, this binary itself as the program.
+func MainTree(fw Framework, cfg *Config) int {
+	c := config(cfg)
+	desc := fw.Describe()
+	if len(os.Args) > 1 && os.Args[1] == programWord {
+		os.Args = append([]string{desc.Name}, os.Args[2:]...)
+		finish := legacy.DefaultFinish
+		if prepare := c.prepare(); prepare != nil {
+			if f := prepare(os.Args[1:]); f != nil {
+				finish = f
+			}
+		}
+		return finish(fw.Run(context.Background(), os.Args))
+	}
+	if len(os.Args) > 1 && os.Args[1] == adopted.HostWord {
+		return Adopted(os.Args[2:], os.Stdout, os.Stderr)
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		var h bridgecli.Host
+		if h, err = c.treeHost(fw, desc, false, exe); err == nil {
+			h.Name = filepath.Base(os.Args[0])
+			return bridgecli.Main(os.Args, os.Stdout, os.Stderr, h)
+		}
+	}
+	fmt.Fprintln(os.Stderr, "cmdbridge:", err)
+	return bridgecli.ExitFailed
+}
+
+// treeHost is the command line's Host of fw's tree, desc (see [Config.host]).
+func (c Config) treeHost(fw Framework, desc *appspec.Tree, live bool, exe string) (bridgecli.Host, error) {
 	stub := func(path []string) cli.ActionFunc {
 		return func(*cli.Context) error {
 			return cli.Exit(fmt.Sprintf("%s: this command only describes the program's own; its runs go to the program's tree", strings.Join(path, " ")), 70)
 		}
 	}
 	newApp := func() *cli.App { return apptree.Build(desc, stub) }
-	c.runTree, c.packages = run, packagesOf(desc)
+	c.runTree, c.packages = fw.Run, packagesOf(desc)
 	c.described = &described{warnings: unknownFlags(desc)}
-	h, err := c.host(newApp, newApp(), true, exe)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s %s: %v\n", desc.Name, name, err)
-		return bridgecli.ExitFailed
-	}
-	h.Name = desc.Name + " " + name
-	h.Self = []string{name}
-	return bridgecli.Main(append([]string{h.Name}, args...), stdout, stderr, h)
+	return c.host(newApp, newApp(), live, exe)
 }
 
 // packagesOf are the packages desc's commands say their run code lives in, by tool name.

@@ -53,8 +53,24 @@ func Command(newRoot func() *cobra.Command, cfg *host.Config) *cobra.Command {
 	return bridge
 }
 
-// framework is cobra's host.Framework for one program: root is the running tree (the
-// bridge among its commands), newRoot builds a fresh one for each in-process run.
+// Main is cobra's standalone entry point, for a program you can import but not change
+// (host.Main is urfave/cli v2's): a binary of its own that serves the tree newRoot
+// builds, and returns the exit status. cfg may be nil.
+//
+//	func main() { os.Exit(cobrahost.Main(kit.NewRoot, nil)) }
+func Main(newRoot func() *cobra.Command, cfg *host.Config) int {
+	var c host.Config
+	if cfg != nil {
+		c = *cfg
+	}
+	if c.Prepare == nil {
+		c.Prepare = cobraMain
+	}
+	return host.MainTree(framework{newRoot: newRoot, root: newRoot()}, &c)
+}
+
+// framework is cobra's host.Framework for one program: root is the tree described
+// (bridge, when set, is left out), newRoot builds a fresh one for each in-process run.
 type framework struct {
 	newRoot      func() *cobra.Command
 	root, bridge *cobra.Command

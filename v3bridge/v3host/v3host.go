@@ -62,9 +62,23 @@ func Command(newRoot func() *cli.Command, cfg *host.Config) *cli.Command {
 	return bridge
 }
 
-// framework is v3's host.Framework for one program: root is the running tree (the
-// bridge among its commands), newRoot builds a fresh one for each in-process run, whose
-// exit codes come back as errors.
+// Main is urfave/cli v3's standalone entry point, for a program you can import but not
+// change (host.Main is v2's): a binary of its own that serves the tree newRoot builds,
+// and returns the exit status. cfg may be nil.
+//
+//	func main() { os.Exit(v3host.Main(kit.NewRoot, nil)) }
+func Main(newRoot func() *cli.Command, cfg *host.Config) int {
+	var c host.Config
+	if cfg != nil {
+		c = *cfg
+	}
+	c.Prepare = exitCoders(c.Prepare)
+	return host.MainTree(framework{newRoot: newRoot, root: newRoot()}, &c)
+}
+
+// framework is v3's host.Framework for one program: root is the tree described (bridge,
+// when set, is left out), newRoot builds a fresh one for each in-process run, whose exit
+// codes come back as errors.
 type framework struct {
 	newRoot      func() *cli.Command
 	root, bridge *cli.Command
