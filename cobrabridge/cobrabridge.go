@@ -20,8 +20,9 @@
 // value per item; a count as a switch (given, it counts once) and a flag with an
 // optional value as a switch giving that value. The last kinds carry a warning that
 // `tools list` and `status` show. A command's positionals come from its Use line
-// ("add <title> [body]"); one whose Use names none gets a generic "args" list with a
-// warning unless Config.NoArgs says it takes none.
+// ("add <title> [body]"), else from its Args validator when it states an exact count
+// (cobra.NoArgs, ExactArgs); otherwise it gets a generic "args" list with a warning
+// unless Config.NoArgs says it takes none.
 //
 // Invariants:
 //   - Describing the tree runs nothing of the program's: no command's Run, and no

@@ -198,3 +198,29 @@ func TestDescribeSaysWhereTheRunCodeLives(t *testing.T) {
 	require.NotEmpty(t, notes.Subcommands)
 	assert.Equal(t, "github.com/cmdbridge/cmdbridge/cobrabridge_test", notes.Subcommands[0].Package)
 }
+
+// TestArityFromTheArgsValidator: a command whose Use names no positionals is read by its
+// Args validator: none, an exact count, or (a range, a minimum, none given) the generic
+// list.
+func TestArityFromTheArgsValidator(t *testing.T) {
+	root := &cobra.Command{Use: "kit"}
+	run := func(*cobra.Command, []string) error { return nil }
+	for _, c := range []*cobra.Command{
+		{Use: "none", Args: cobra.NoArgs, RunE: run},
+		{Use: "one", Args: cobra.ExactArgs(1), RunE: run},
+		{Use: "two", Args: cobra.ExactArgs(2), RunE: run},
+		{Use: "some", Args: cobra.RangeArgs(1, 2), RunE: run},
+		{Use: "any", RunE: run},
+		{Use: "valid", Args: cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"red\tthe colour", "blue"}, RunE: run},
+		{Use: "named <thing>", Args: cobra.ExactArgs(1), RunE: run},
+	} {
+		root.AddCommand(c)
+	}
+	d := cobrabridge.Describe(root, nil)
+	got := map[string]string{}
+	for _, c := range d.Commands {
+		got[c.Name] = c.ArgsUsage
+	}
+	assert.Equal(t, map[string]string{"none": " ", "one": "ARG", "two": "ARG1 ARG2", "some": "", "any": "",
+		"valid": "ARG", "named": "<thing>"}, got)
+}

@@ -102,7 +102,58 @@ func isCompletion(c *cobra.Command) bool {
 func argsUsage(c *cobra.Command) string {
 	_, rest, _ := strings.Cut(strings.TrimSpace(c.Use), " ")
 	rest = strings.TrimSpace(strings.ReplaceAll(rest, "[flags]", ""))
-	return strings.Join(strings.Fields(rest), " ")
+	if usage := strings.Join(strings.Fields(rest), " "); usage != "" {
+		return usage
+	}
+	return arity(c)
+}
+
+// arity is what a command's Args validator says of its positionals when its Use line
+// names none: " " (none: cobra.NoArgs, ExactArgs(0)) or placeholders for an exact count
+// of one to three (ExactArgs(n)); "" when it says neither (no validator, a range, a
+// minimum), which serves the generic args list. Validators are functions, so it asks
+// them: with 0 to 4 placeholder arguments (the command's first ValidArgs entry, else
+// "x"), a validator that panics saying nothing.
+func arity(c *cobra.Command) string {
+	if c.Args == nil {
+		return ""
+	}
+	placeholder := "x"
+	if len(c.ValidArgs) > 0 {
+		placeholder, _, _ = strings.Cut(c.ValidArgs[0], "\t") // "value\tdescription"
+	}
+	accepts := func(n int) (ok bool) {
+		defer func() {
+			if recover() != nil {
+				ok = false
+			}
+		}()
+		args := make([]string, n)
+		for i := range args {
+			args[i] = placeholder
+		}
+		return c.Args(c, args) == nil
+	}
+	var counts []int
+	for n := 0; n <= 4; n++ {
+		if accepts(n) {
+			counts = append(counts, n)
+		}
+	}
+	switch {
+	case len(counts) == 1 && counts[0] == 0:
+		return " "
+	case len(counts) == 1 && counts[0] <= 3:
+		names := make([]string, counts[0])
+		for i := range names {
+			names[i] = fmt.Sprintf("ARG%d", i+1)
+		}
+		if len(names) == 1 {
+			names[0] = "ARG"
+		}
+		return strings.Join(names, " ")
+	}
+	return ""
 }
 
 // flags describes the flags written at c's level: its own persistent flags (which
