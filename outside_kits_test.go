@@ -538,14 +538,15 @@ func TestOutsideKitsBridgecheck(t *testing.T) {
 	require.NoError(t, err)
 	bc := outsidetest.Bridgecheck(t, root)
 	for _, tc := range []struct {
-		kit       string
-		mainLogic bool
-	}{{"cobrakit", false}, {"v3kit", true}} {
+		kit, instead string // instead: the advice in the framework's terms
+		mainLogic    bool
+	}{{"cobrakit", "return an error from RunE", false}, {"v3kit", "v3host ends the in-process run", true}} {
 		t.Run(tc.kit, func(t *testing.T) {
 			r := runIn(t, filepath.Join(root, "testdata", tc.kit), "", bc, "./...")
 			assert.Equal(t, 3, r.ExitCode, "findings: %+v", r)
 			out := r.Stderr + r.Stdout
 			assert.Contains(t, out, "[os-exit] os.Exit")
+			assert.Contains(t, out, tc.instead)
 			assert.Equal(t, tc.mainLogic, strings.Contains(out, "[main-logic]"), out)
 		})
 	}

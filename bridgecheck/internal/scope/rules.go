@@ -1,6 +1,9 @@
 package scope
 
-import "fmt"
+import (
+	"fmt"
+	"go/types"
+)
 
 // Rule names, the Category of every diagnostic and the first word of its message.
 const (
@@ -23,20 +26,27 @@ const (
 // write instead. Kept in one table so docs/adapter-safety.md and the messages agree.
 type rule struct {
 	why, instead string
+	// cobra and v3 are what to write instead in a cobra or urfave/cli v3 program, where
+	// it differs from a v2 program's.
+	cobra, v3 string
 }
 
 var rules = map[string]rule{
 	RuleOsExit: {
 		why:     "ends the whole host process (kernel, server, every other call) when the adapter runs the command in-process",
 		instead: "return cli.Exit(message, code) from the action, or call cli.OsExiter",
+		cobra:   "return an error from RunE (an in-process run ends with exit status 1, or what host.Config.Prepare's finish makes of it), or keep the command off the in-process lane",
+		v3:      "return cli.Exit(message, code) from the action (v3host ends the in-process run with that status)",
 	},
 	RuleLogFatal: {
 		why:     "calls os.Exit after logging, ending the whole host process when run in-process",
 		instead: "log, then return cli.Exit(message, 1)",
+		cobra:   "log, then return an error from RunE",
 	},
 	RuleLogPanic: {
 		why:     "panics to report an error: recover() calls on the way (urfave/cli's, the command's own) can swallow it, and in-process the adapter can only report exit 2 where the real binary prints a goroutine trace",
 		instead: "log, then return cli.Exit(message, 1)",
+		cobra:   "log, then return an error from RunE",
 	},
 	RuleShowAndExit: {
 		why:     "urfave/cli's Show*AndExit helpers call os.Exit directly, not cli.OsExiter, so the adapter cannot catch the exit and the host process dies",
@@ -45,6 +55,8 @@ var rules = map[string]rule{
 	RuleGlobalApp: {
 		why:     "an app kept at package level carries the flag values, Metadata and state of the previous run into the next in-process run, and the schema is no longer read from a pristine app",
 		instead: "build a fresh *cli.App in a constructor (newXApp) on every run",
+		cobra:   "build the root command in a constructor (newRoot) on every run and give it to cobrahost",
+		v3:      "build the root command in a constructor (newRoot) on every run and give it to v3host",
 	},
 	RuleGlobalFlags: {
 		why:     "flags kept at package level keep their parsed values (slices, Destination pointers, HasBeenSet) from one in-process run to the next",
@@ -81,9 +93,37 @@ var rules = map[string]rule{
 }
 
 // Message renders the diagnostic text for a finding of rule r on subject.
-func Message(r, subject string) string {
+func Message(r, subject string) string { return message(r, subject, "") }
+
+// message is Message for a program of framework ("cobra", "v3", "": urfave/cli v2).
+func message(r, subject, framework string) string {
 	ru := rules[r]
-	return fmt.Sprintf("[%s] %s: %s; instead, %s", r, subject, ru.why, ru.instead)
+	instead := ru.instead
+	switch {
+	case framework == "cobra" && ru.cobra != "":
+		instead = ru.cobra
+	case framework == "v3" && ru.v3 != "":
+		instead = ru.v3
+	}
+	return fmt.Sprintf("[%s] %s: %s; instead, %s", r, subject, ru.why, instead)
+}
+
+// frameworkOf is the framework a package's commands are written with, by what it
+// imports: "cobra", "v3", or "" (urfave/cli v2, or none).
+func frameworkOf(pkg *types.Package) string {
+	imports := map[string]bool{}
+	for _, imp := range pkg.Imports() {
+		imports[imp.Path()] = true
+	}
+	switch {
+	case imports[CLIPath]:
+		return ""
+	case imports[CobraPath]:
+		return "cobra"
+	case imports[CLIv3Path]:
+		return "v3"
+	}
+	return ""
 }
 
 // RuleNames lists every rule in a stable order (documentation and tests).

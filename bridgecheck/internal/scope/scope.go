@@ -111,7 +111,7 @@ func (s *Scope) Owners(pos token.Pos) []int {
 
 // Report reports f on pass as a diagnostic whose Category is the rule, with fixes.
 func Report(pass *analysis.Pass, f Finding, fixes ...analysis.SuggestedFix) {
-	pass.Report(analysis.Diagnostic{Pos: f.Pos, Category: f.Rule, Message: Message(f.Rule, f.Subject), SuggestedFixes: fixes})
+	pass.Report(analysis.Diagnostic{Pos: f.Pos, Category: f.Rule, Message: message(f.Rule, f.Subject, frameworkOf(pass.Pkg)), SuggestedFixes: fixes})
 }
 
 // Sort orders findings by file name, then offset: stable whatever order the files were
