@@ -65,7 +65,7 @@ func kit(got *seen) (root, bridge *cli.Command) {
 							&cli.IntFlag{Name: "priority", Required: true},
 							&cli.DurationFlag{Name: "remind", Value: 90 * time.Minute},
 							&cli.StringMapFlag{Name: "meta"},
-							&cli.BoolFlag{Name: "pin", Value: true},
+							&cli.BoolWithInverseFlag{Name: "pin", Value: true}, // --pin, --no-pin
 						},
 						Action: record("config", "verbose", "notebook", "tag", "priority", "remind", "meta", "pin"),
 					},
