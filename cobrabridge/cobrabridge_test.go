@@ -200,8 +200,8 @@ func TestDescribeSaysWhereTheRunCodeLives(t *testing.T) {
 }
 
 // TestArityFromTheArgsValidator: a command whose Use names no positionals is read by its
-// Args validator: none, an exact count, or (a range, a minimum, none given) the generic
-// list.
+// Args validator: none, an exact count (one of its ValidArgs: an enum), or (a range, a
+// minimum, none given) the generic list.
 func TestArityFromTheArgsValidator(t *testing.T) {
 	root := &cobra.Command{Use: "kit"}
 	run := func(*cobra.Command, []string) error { return nil }
@@ -222,5 +222,38 @@ func TestArityFromTheArgsValidator(t *testing.T) {
 		got[c.Name] = c.ArgsUsage
 	}
 	assert.Equal(t, map[string]string{"none": " ", "one": "ARG", "two": "ARG1 ARG2", "some": "", "any": "",
-		"valid": "ARG", "named": "<thing>"}, got)
+		"valid": "red|blue", "named": "<thing>"}, got)
+}
+
+// TestValidArgsBecomeAnEnum: ExactArgs(1) with ValidArgs is one positional whose schema
+// lists the words, and the argv of a word runs through cobra's OnlyValidArgs.
+func TestValidArgsBecomeAnEnum(t *testing.T) {
+	var got []string
+	mk := func() (root, bridge *cobra.Command) {
+		root = &cobra.Command{Use: "kit"}
+		paint := &cobra.Command{Use: "paint", Args: cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"red", "blue\tcalm"},
+			RunE: func(_ *cobra.Command, args []string) error { got = args; return nil }}
+		bridge = cobrabridge.Command(nil)
+		root.AddCommand(paint, bridge)
+		return root, bridge
+	}
+	root, _ := mk()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"bridge", adopted.ManifestWord})
+	require.NoError(t, root.Execute())
+	m, err := adopted.Decode(out.Bytes())
+	require.NoError(t, err)
+	cmds, err := legacy.FromApp(func() *cli.App { return apptree.Build(m.App, nil) }, legacy.TreeOptions{})
+	require.NoError(t, err)
+	require.Len(t, cmds, 1)
+	s, err := adapter.Schema(cmds[0])
+	require.NoError(t, err)
+	assert.Equal(t, []any{"red", "blue"}, s.Properties["arg"].Enum)
+	argv, err := adapter.Argv(cmds[0], json.RawMessage(`{"arg":"blue"}`))
+	require.NoError(t, err)
+	root, _ = mk()
+	root.SetArgs(argv)
+	require.NoError(t, root.Execute(), "argv %q", argv)
+	assert.Equal(t, []string{"blue"}, got)
 }

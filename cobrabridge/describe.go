@@ -3,6 +3,7 @@ package cobrabridge
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -108,9 +109,27 @@ func argsUsage(c *cobra.Command) string {
 	return arity(c)
 }
 
+// choiceWord is a word the usage convention reads as one of an enum's values.
+var choiceWord = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+
+// choices are a command's ValidArgs (their descriptions cut) when every one is such a
+// word, else none.
+func choices(valid []string) []string {
+	var out []string
+	for _, v := range valid {
+		v, _, _ = strings.Cut(v, "\t")
+		if !choiceWord.MatchString(v) {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
 // arity is what a command's Args validator says of its positionals when its Use line
 // names none: " " (none: cobra.NoArgs, ExactArgs(0)) or placeholders for an exact count
-// of one to three (ExactArgs(n)); "" when it says neither (no validator, a range, a
+// of one to three (ExactArgs(n)), the ValidArgs words as an enum for exactly one; ""
+// when it says neither (no validator, a range, a
 // minimum), which serves the generic args list. Validators are functions, so it asks
 // them: with 0 to 4 placeholder arguments (the command's first ValidArgs entry, else
 // "x"), a validator that panics saying nothing.
@@ -143,6 +162,8 @@ func arity(c *cobra.Command) string {
 	switch {
 	case len(counts) == 1 && counts[0] == 0:
 		return " "
+	case len(counts) == 1 && counts[0] == 1 && len(choices(c.ValidArgs)) > 0:
+		return strings.Join(choices(c.ValidArgs), "|") // one of its ValidArgs: an enum
 	case len(counts) == 1 && counts[0] <= 3:
 		names := make([]string, counts[0])
 		for i := range names {
