@@ -31,6 +31,21 @@ type Framework interface {
 	Run(ctx context.Context, args []string) error
 }
 
+// V2 is urfave/cli v2's [Framework] for the app newApp builds (a fresh one each call):
+// apptree describes it exactly, flags, usage and defaults; what it does not describe
+// is the app's Metadata, where a v2 program may declare effects, positionals' choices
+// and leading dashes, so [Command] and [Main] serve a v2 app from the app itself, and V2
+// is for a program that declares them in its Config.
+func V2(newApp func() *cli.App) Framework { return v2{newApp} }
+
+type v2 struct{ newApp func() *cli.App }
+
+func (f v2) Describe() *appspec.Tree { return apptree.Describe(f.newApp(), nil) }
+
+func (f v2) Run(ctx context.Context, args []string) error {
+	return f.newApp().RunContext(ctx, args)
+}
+
 // Tree serves, from inside the program, the command tree of a program written with
 // another framework, as [Command] serves an urfave/cli app: every call to a command
 // vouched for runs fw's tree in the process (the adapter lane), every other one runs
