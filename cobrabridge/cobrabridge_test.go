@@ -237,20 +237,14 @@ func TestValidArgsBecomeAnEnum(t *testing.T) {
 		root.AddCommand(paint, bridge)
 		return root, bridge
 	}
-	root, _ := mk()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetArgs([]string{"bridge", adopted.ManifestWord})
-	require.NoError(t, root.Execute())
-	m, err := adopted.Decode(out.Bytes())
-	require.NoError(t, err)
-	cmds, err := legacy.FromApp(func() *cli.App { return apptree.Build(m.App, nil) }, legacy.TreeOptions{})
-	require.NoError(t, err)
+	root, bridge := mk()
+	cmds := served(t, root, bridge)
 	require.Len(t, cmds, 1)
-	s, err := adapter.Schema(cmds[0])
+	paint := cmds["paint"]
+	s, err := adapter.Schema(paint)
 	require.NoError(t, err)
 	assert.Equal(t, []any{"red", "blue"}, s.Properties["arg"].Enum)
-	argv, err := adapter.Argv(cmds[0], json.RawMessage(`{"arg":"blue"}`))
+	argv, err := adapter.Argv(paint, json.RawMessage(`{"arg":"blue"}`))
 	require.NoError(t, err)
 	root, _ = mk()
 	root.SetArgs(argv)
