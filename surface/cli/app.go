@@ -219,22 +219,28 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 	}
 }
 
-// extensions are subcommands that live in their own files (serve, token, status,
-// conductor, enroll and the hidden sandbox runner) or packages (parity and scaffold, in
-// DevPackage); each registers its constructor from an init function, so adding one never
-// edits this file.
+// ownCommands are the subcommands that live in their own files of this package (serve,
+// token, status, conductor, enroll and the hidden sandbox runner), listed here rather
+// than registered from init functions.
+var ownCommands = []func() *ucli.Command{
+	serveCommand, tokenCommand, statusCommand, conductorCommand, enrollCommand, sandboxRunCommand,
+}
+
+// extensions are subcommands of other packages (parity and scaffold, in DevPackage),
+// which register their constructors ([Register]) when a program imports them: a program
+// that does not links none of their code.
 var extensions []func() *ucli.Command
 
-// register adds a subcommand constructor; call it from init.
+// register adds a subcommand constructor of another package.
 func register(newCommand func() *ucli.Command) { extensions = append(extensions, newCommand) }
 
-// extraCommands builds the registered subcommands sorted by name, so --help is stable
-// whatever the init order.
+// extraCommands builds the package's own and the registered subcommands sorted by name,
+// so --help is stable whatever the init order.
 // A host serving a program adopted with the light line (Host.Adopted) leaves the
 // developer commands out, since they need the program's own Go.
 func extraCommands(host Host) []*ucli.Command {
-	out := make([]*ucli.Command, 0, len(extensions))
-	for _, f := range extensions {
+	out := make([]*ucli.Command, 0, len(ownCommands)+len(extensions))
+	for _, f := range slices.Concat(ownCommands, extensions) {
 		if cmd := f(); !host.Adopted || !slices.Contains(devCommands, cmd.Name) {
 			out = append(out, cmd)
 		}

@@ -21,8 +21,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-func init() { register(conductorCommand) }
-
 // conductorCommand is a small control plane over the broker: act as its NATS issuer,
 // provision the streams, issue enrollment tokens and NATS credentials, list the workspaces that announce themselves, call a tool
 // on one, send it a command, and tail the events of all. Its own state (the key that

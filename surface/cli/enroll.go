@@ -10,8 +10,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
 
-func init() { register(enrollCommand) }
-
 // enrollCommand installs what a control plane issued — the enrollment token, and the
 // NATS credentials it signed for the workspace — and records who the control plane is
 // on this workspace: the caller its commands and token-less calls run as

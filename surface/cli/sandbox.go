@@ -22,8 +22,6 @@ import (
 // inside bwrap: sandbox.Options{Runner: []string{<cmdbridge>, SandboxRunCommand}}.
 const SandboxRunCommand = "__sandbox-run"
 
-func init() { register(sandboxRunCommand) }
-
 // sandboxRunCommand reads one sandbox.Request on stdin, runs it on the lane it names and
 // writes the result on descriptor 3 (--result-fd), never on stdout.
 func sandboxRunCommand() *ucli.Command {

@@ -25,8 +25,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 )
 
-func init() { register(serveCommand) }
-
 // serveCommand runs the HTTP conductor sidecar until SIGINT or SIGTERM.
 func serveCommand() *ucli.Command {
 	return &ucli.Command{

@@ -18,8 +18,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
-func init() { register(statusCommand) }
-
 func statusCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "status",

@@ -9,8 +9,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
 
-func init() { register(tokenCommand) }
-
 // tokenCommand mints, verifies and rotates the bearer tokens of `cmdbridge serve`.
 func tokenCommand() *ucli.Command {
 	return &ucli.Command{
