@@ -89,6 +89,7 @@ var kitCases = []struct {
 // directly, the MCP Inspector listing and calling its tools, and what the one line
 // links.
 func TestOutsideCobraKit(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	m := outsidetest.Build(t, "cobrakit", outsidetest.Kit(root, "cobrakit", "root.AddCommand(cobrabridge.Command(nil))", false))
@@ -225,6 +226,7 @@ func kitSweepVia(t *testing.T, kit string, via []string, inProcess map[string]bo
 // (flags set by one call must not reach the next: the cases run one after the other in
 // one server's life in the MCP step below), and answer as the program run directly.
 func TestOutsideCobraKitInProcess(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	m := outsidetest.Build(t, "cobrakit-host", outsidetest.Kit(root, "cobrakit",
@@ -240,6 +242,7 @@ func TestOutsideCobraKitInProcess(t *testing.T) {
 // the tools it serves, every command through the bridge against the same command line
 // run directly, and what the one line links.
 func TestOutsideV3Kit(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	m := outsidetest.Build(t, "v3kit", outsidetest.Kit(root, "v3kit", "cmd.Commands = append(cmd.Commands, v3bridge.Command(nil))", false))
@@ -263,6 +266,7 @@ func TestOutsideV3Kit(t *testing.T) {
 // answer as the program run directly (its errors, and wait's os.Exit on the subprocess
 // lane, included), and a batch in one process starts every call from the defaults.
 func TestOutsideV3KitInProcess(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	m := outsidetest.Build(t, "v3kit-host", outsidetest.Kit(root, "v3kit",
@@ -303,6 +307,7 @@ func kitBatchStartsFromDefaults(t *testing.T, kit string) {
 // and native lanes, that a wrong handler fails and a right one passes; then serve it
 // natively.
 func TestOutsideKitsMigrateACommand(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	t.Run("cobra", func(t *testing.T) {
 		t.Parallel()
 		kitMigratesACommand(t, "cobrakit",
@@ -457,6 +462,7 @@ func listNotes(env *tool.Env, in ListInput, sep string) tool.Output {
 // the tools, and every command through the host against the same command line run
 // directly.
 func TestOutsideCobraKitWrapped(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	kit := outsidetest.Build(t, "cobrakit-plain", outsidetest.Spec{Root: root, Src: "testdata/cobrakit"}).Exe("cobrakit")
@@ -481,6 +487,7 @@ func TestOutsideCobraKitWrapped(t *testing.T) {
 // SDK's validation), and over HTTP with a token a call answers, wait's os.Exit comes back
 // as COMMAND_FAILED, and the server keeps answering.
 func TestOutsideKitsServed(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	notes := `&host.Config{InProcess: []string{"notes:*"}}`
@@ -534,6 +541,7 @@ func TestOutsideKitsServed(t *testing.T) {
 // an error: what cobra's in-process line does by default), and reports v3kit's main,
 // whose finish chooses what is printed (the in-process line needs it as Prepare).
 func TestOutsideKitsBridgecheck(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	bc := outsidetest.Bridgecheck(t, root)
@@ -557,6 +565,7 @@ func TestOutsideKitsBridgecheck(t *testing.T) {
 // RunE lives in: wait (whose package calls os.Exit) never runs in-process, while the notes
 // commands keep the maintainer's own verdict (InProcess).
 func TestOutsideCobraKitTiers(t *testing.T) {
+	t.Parallel() // each builds or shares its own programs and workspaces
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
 	bc := outsidetest.Bridgecheck(t, root)
