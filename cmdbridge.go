@@ -30,13 +30,6 @@ const (
 	OutputEnvelope = adoptconfig.OutputEnvelope
 )
 
-// startEnviron is the environment the program was started with, read when this package
-// is initialised, before the program's main runs: the host, and every process it starts
-// for a call, get it, so what main does to its own environment before the bridge runs
-// (a .env loaded by a pre-parser of os.Args) does not reach them as if the caller had
-// set it. Never written after.
-var startEnviron = os.Environ()
-
 // Command returns the bridge subcommand to append to your app's Commands:
 //
 //	app.Commands = append(app.Commands, cmdbridge.Command(nil))
@@ -92,7 +85,7 @@ func manifest(app *cli.App, bridge string, c Config) error {
 // serve hands the command line to the cmdbridge host (adopted.Exec), with the
 // environment the program started with.
 func serve(title, bridge string, args []string) error {
-	code, err := adopted.Exec(title, bridge, args, startEnviron)
+	code, err := adopted.Exec(title, bridge, args)
 	if err != nil {
 		return cli.Exit(err.Error(), 1)
 	}

@@ -55,10 +55,6 @@ const (
 	OutputEnvelope = adoptconfig.OutputEnvelope
 )
 
-// startEnviron is the environment the program was started with, read when the package
-// is initialised (before main can change it), for the host and every call it runs.
-var startEnviron = os.Environ()
-
 // Command returns the bridge subcommand to add to your root command. cfg may be nil.
 func Command(cfg *Config) *cobra.Command {
 	var c Config
@@ -82,7 +78,7 @@ func Command(cfg *Config) *cobra.Command {
 				return manifest(cmd, root, c)
 			}
 			title := root.Name() + " " + name
-			code, err := adopted.Exec(title, name, args, startEnviron)
+			code, err := adopted.Exec(title, name, args)
 			if err != nil {
 				fmt.Fprintln(cmd.ErrOrStderr(), err)
 				os.Exit(1)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -104,13 +103,6 @@ type Config struct {
 
 // Effects is what one command declares it does ([cmdbridge.Effects]).
 type Effects = cmdbridge.Effects
-
-// startEnviron is the environment the program was started with, read when this package
-// is initialised, before the program's main runs: the subprocess lane starts its
-// children from it, so what main does to its own environment before the bridge runs
-// (a .env loaded by a pre-parser of os.Args) does not reach them as if the caller had
-// set it. Never written after.
-var startEnviron = os.Environ()
 
 // programWord is the hidden first argument with which a standalone [Main] runs the app
 // itself: the subprocess lane's argv when no program binary is installed.
@@ -219,8 +211,8 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
 		ScriptEnv: c.ScriptEnv, ScriptPassEnv: c.ScriptPassEnv, Initialisms: c.Initialisms,
 		ScaffoldRegistry: c.ScaffoldRegistry,
-		Environ:          slices.Clone(startEnviron),
-		SuperviseParity:  true, // a program's main: os.Args is the command line
+		Environ:          adopted.StartEnviron(), // the program's, before main changed it
+		SuperviseParity:  true,                   // a program's main: os.Args is the command line
 	}
 	if app != nil {
 		effects, err := c.effects()

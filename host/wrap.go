@@ -175,13 +175,9 @@ func discover(program string, opts helptree.Options) (string, func() *cli.App, m
 	if !errors.As(err, &notURFave) {
 		return "", nil, nil, err
 	}
-	desc, cerr := helptree.DiscoverCobra(context.Background(), program, opts)
+	desc, exe, cerr := helptree.DiscoverCobra(context.Background(), program, opts)
 	if cerr != nil {
 		return "", nil, nil, err // the urfave/cli reading's error says what was expected
-	}
-	exe, rerr := helptree.Resolve(program)
-	if rerr != nil {
-		return "", nil, nil, rerr
 	}
 	stub := func(path []string) cli.ActionFunc {
 		return func(*cli.Context) error {

@@ -146,38 +146,15 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 	}
 	if out.Kind == "" {
 		switch t.Kind() {
-		case reflect.Bool:
-			out.Kind = "bool"
-		case reflect.String:
-			out.Kind = "string"
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32:
-			out.Kind = "int"
-		case reflect.Int64:
-			out.Kind = "int64"
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
-			out.Kind = "uint"
-		case reflect.Uint64:
-			out.Kind = "uint64"
-		case reflect.Float32, reflect.Float64:
-			out.Kind = "float64"
 		case reflect.Slice:
-			switch t.Elem().Kind() {
-			case reflect.String:
-				out.Kind = "string-slice"
-			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32:
-				out.Kind = "int-slice"
-			case reflect.Int64:
-				out.Kind = "int64-slice"
-			case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
-				out.Kind = "uint-slice"
-			case reflect.Uint64:
-				out.Kind = "uint64-slice"
-			case reflect.Float32, reflect.Float64:
-				out.Kind = "float64-slice"
+			if elem := scalarKind(t.Elem().Kind()); elem != "" && elem != "bool" {
+				out.Kind = elem + "-slice"
 			}
 		case reflect.Map:
 			lossy("string-slice", "a list of key=value items (one per occurrence)")
 			return out
+		default:
+			out.Kind = scalarKind(t.Kind())
 		}
 	}
 	if out.Kind == "" {
@@ -191,6 +168,28 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 		out.Value = b
 	}
 	return out
+}
+
+// scalarKind is the description's kind of a value of kind k ("" for none): the element
+// kinds of the lists too ("int" makes "int-slice").
+func scalarKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Bool:
+		return "bool"
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32:
+		return "int"
+	case reflect.Int64:
+		return "int64"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		return "uint"
+	case reflect.Uint64:
+		return "uint64"
+	case reflect.Float32, reflect.Float64:
+		return "float64"
+	}
+	return ""
 }
 
 // defaultOf is a flag's declared default: the Value field of v3's flag types, read

@@ -45,10 +45,6 @@ const (
 	OutputEnvelope = adoptconfig.OutputEnvelope
 )
 
-// startEnviron is the environment the program was started with, read when the package
-// is initialised (before main can change it), for the host and every call it runs.
-var startEnviron = os.Environ()
-
 // Command returns the bridge subcommand to append to your root command's Commands.
 // cfg may be nil.
 func Command(cfg *Config) *cli.Command {
@@ -68,7 +64,7 @@ func Command(cfg *Config) *cli.Command {
 			if len(args) == 1 && args[0] == adopted.ManifestWord {
 				return manifest(cmd, root, c)
 			}
-			code, err := adopted.Exec(root.Name+" "+name, name, args, startEnviron)
+			code, err := adopted.Exec(root.Name+" "+name, name, args)
 			if err != nil {
 				return cli.Exit(err.Error(), 1)
 			}

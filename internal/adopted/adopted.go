@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"slices"
 
 	"github.com/cmdbridge/cmdbridge/internal/appspec"
 )
@@ -136,12 +137,24 @@ func manifestLine(data []byte) ([]byte, bool) {
 	return found, found != nil
 }
 
+// startEnviron is the environment the program was started with, read when this package
+// is initialised, before the program's main runs (every framework's line, and package
+// host, import it): the host, and every process it starts for a call, get it, so what
+// main does to its own environment before the bridge runs (a .env loaded by a
+// pre-parser of os.Args) does not reach them as if the caller had set it. Never written
+// after.
+var startEnviron = os.Environ()
+
+// StartEnviron is a copy of the environment the program was started with.
+func StartEnviron() []string { return slices.Clone(startEnviron) }
+
 // Exec hands a bridge's command line to the cmdbridge host: `HOST __adopted PROGRAM
-// BRIDGE ARGS…` with environ, PROGRAM being this executable. On Unix the host replaces
+// BRIDGE ARGS…` with the environment the program was started with, PROGRAM being this
+// executable. On Unix the host replaces
 // this process (signals, standard streams and the exit status are the host's own) and
 // Exec returns only on failure; elsewhere it waits for the host and returns its exit
 // status. title begins its messages ("prog bridge").
-func Exec(title, bridge string, args, environ []string) (int, error) {
+func Exec(title, bridge string, args []string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 1, fmt.Errorf("%s: %v", title, err)
@@ -155,7 +168,7 @@ func Exec(title, bridge string, args, environ []string) (int, error) {
 		}
 	}
 	argv := append([]string{host, HostWord, exe, bridge}, args...)
-	code, err := execHost(host, argv, environ)
+	code, err := execHost(host, argv, startEnviron)
 	if err != nil {
 		return 1, fmt.Errorf("%s: starting the cmdbridge host %s: %v (%s names another host)", title, host, err, HostEnv)
 	}

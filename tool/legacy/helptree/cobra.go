@@ -158,14 +158,15 @@ func cobraFlags(lines []string) []CobraFlag {
 
 // DiscoverCobra reads the command tree of a cobra program (see [Resolve]) from its
 // help pages, `PROGRAM [PATH…] --help`, as the description the host serves (package
-// appspec): each flag at the level of the nearest command whose own "Flags:" list it,
-// by pflag's type name; help and completion left out. It never runs a command
-// otherwise, and every run is bounded (Options).
-func DiscoverCobra(ctx context.Context, program string, opts Options) (*appspec.Tree, error) {
+// appspec): a group's flags kept only where the pages below list them as global (its
+// persistent ones), each by pflag's type name; help and completion left out. It returns the description and
+// the program's path. It never runs a command otherwise, and every run is bounded
+// (Options).
+func DiscoverCobra(ctx context.Context, program string, opts Options) (*appspec.Tree, string, error) {
 	opts = opts.withDefaults()
 	exe, err := Resolve(program)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Total)
 	defer cancel()
@@ -179,7 +180,7 @@ func DiscoverCobra(ctx context.Context, program string, opts Options) (*appspec.
 	}
 	page, err := read(nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s --help: %w", program, err)
+		return nil, "", fmt.Errorf("%s --help: %w", program, err)
 	}
 	name := strings.Fields(page.Use)[0]
 	c := &cobraReader{read: read, opts: opts}
@@ -194,7 +195,7 @@ func DiscoverCobra(ctx context.Context, program string, opts Options) (*appspec.
 		t.Flags = c.describe(page.Flags, global)
 	}
 	t.Warnings = c.warnings
-	return t, nil
+	return t, exe, nil
 }
 
 type cobraReader struct {
