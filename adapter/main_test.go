@@ -3,11 +3,11 @@ package adapter
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"testing"
 
 	"github.com/cmdbridge/cmdbridge/adapter/internal/hazard"
-	"github.com/cmdbridge/cmdbridge/commands"
 )
 
 // fixtureEnv makes the test binary act as the multi-call fixture binary (the real-process
@@ -19,11 +19,11 @@ var binary string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(fixtureEnv) == "1" {
-		// A real delivery binary starts with a pristine flag.CommandLine; the test
-		// binary's has the -test.* flags on it.
+		// A real program starts with a pristine flag.CommandLine; the test binary's has
+		// the -test.* flags on it.
 		flag.CommandLine = flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 		flag.CommandLine.Usage = func() { flag.Usage() }
-		os.Exit(commands.Dispatch(context.Background(), hazard.Registry(), "delivery", os.Args, os.Stdout, os.Stderr))
+		os.Exit(runHazard(context.Background(), os.Args[1:]))
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -40,4 +40,22 @@ func TestMain(m *testing.M) {
 		_ = os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
 	os.Exit(m.Run())
+}
+
+// runHazard is the fixture binary's multi-call dispatch, as the subprocess lane invokes
+// it (`binary <command> argv...`): the named hazard command's main runs on os.Args set
+// to its name and argv, as in its own process.
+func runHazard(ctx context.Context, words []string) int {
+	if len(words) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: hazard <command> [argv...]")
+		return 2
+	}
+	c, ok := hazard.Registry().Lookup(words[0])
+	if !ok {
+		fmt.Fprintf(os.Stderr, "unknown command %q\n", words[0])
+		return 2
+	}
+	os.Args = words
+	c.Main(ctx)
+	return 0
 }

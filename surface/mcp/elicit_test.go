@@ -203,45 +203,6 @@ func TestAnApprovalAnswersOnlyItsOwnCall(t *testing.T) {
 	assert.Empty(t, client.questions(), "the client answered by hand")
 }
 
-// TestHarmlessModesRunOverMCP is the users' report over the real corpus and a client
-// that cannot be asked: the harmless modes of destructive tools are not refused, their
-// destructive modes are, with the rule and the harmless alternative named.
-func TestHarmlessModesRunOverMCP(t *testing.T) {
-	cs := connectVersion(t, newCorpusKernel(t, t.TempDir()), "2026-07-28", nil)
-	call := func(name string, args map[string]any) tool.Output {
-		res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: name, Arguments: args})
-		require.NoError(t, err)
-		return decodeResult(t, res)
-	}
-	for _, tc := range []struct {
-		name string
-		args map[string]any
-	}{
-		{"state_doctor", map[string]any{}},
-		{"state_doctor", map[string]any{"fix": true, "dry_run": true}},
-		{"wu_repair", map[string]any{"all": true, "check": true}},
-		{"wu_prune", map[string]any{}},
-		{"wu_unlock_lane", map[string]any{"list": true}},
-		{"wu_delete", map[string]any{"id": []string{"WU-1"}, "dry_run": true}},
-		{"state_bootstrap", map[string]any{}},
-		{"backlog_prune", map[string]any{}},
-	} {
-		out := call(tc.name, tc.args)
-		if out.Error != nil {
-			// The empty workspace may fail the command itself; the policy let it run.
-			assert.NotContains(t, []string{tool.CodeApprovalRequired, tool.CodePolicyDenied}, out.Error.Code,
-				"%s %v: %s", tc.name, tc.args, out.Error.Message)
-		}
-	}
-	out := call("state_doctor", map[string]any{"fix": true})
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeApprovalRequired, out.Error.Code)
-	details := out.Error.Details.(map[string]any)
-	assert.Equal(t, "default-destructive-ask", details["rule"])
-	assert.Contains(t, details["allowed_without"], "without fix (read-only)")
-	assert.Contains(t, details["config"], "tool: state:doctor")
-}
-
 // TestElicitationOverStreamableHTTP: the same question and answer over the streamable
 // HTTP transport, whichever version the handler negotiates.
 func TestElicitationOverStreamableHTTP(t *testing.T) {

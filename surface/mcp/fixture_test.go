@@ -13,13 +13,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	_ "github.com/cmdbridge/cmdbridge/commands/all"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -183,20 +178,6 @@ func newFixtureKernel(t testing.TB, ws string, onResult func(kernel.Request, ker
 		Governance: kernel.Governance{Disabled: []string{"fx:off"}, Excluded: []string{"fx:hidden"}},
 		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 		OnResult:   onResult,
-	})
-	require.NoError(t, err)
-	return k
-}
-
-// newCorpusKernel builds a kernel over the delivery corpus, as cmdbridge does: every
-// command and native tool, so every real schema reaches the clients.
-func newCorpusKernel(t testing.TB, ws string) *kernel.Kernel {
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws,
-		Commands:  commands.Default,
-		Native:    nativetools.Default,
-		Runtime:   delivery.ToolRuntime,
-		Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err)
 	return k

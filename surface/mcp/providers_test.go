@@ -3,8 +3,6 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"sort"
-	"strings"
 	"testing"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,71 +29,6 @@ func schemaOf(t *testing.T, tl *sdkmcp.Tool) map[string]any {
 	var s map[string]any
 	require.NoError(t, json.Unmarshal(b, &s))
 	return s
-}
-
-// TestEveryProviderAcceptsTheToolList holds every tool of the corpus, as tools/list
-// sends it, to each provider's documented rules: by default (portable) to OpenAI
-// function calling, Anthropic, and Gemini's parameters and parametersJsonSchema; with
-// the openai-strict dialect, the tools marked strict to OpenAI's strict mode too. The
-// outside module is held to the same rules by TestOutsideToolsMeetProviderRules in the
-// repository root.
-func TestEveryProviderAcceptsTheToolList(t *testing.T) {
-	k := corpusKernelView(t, t.TempDir(), kernel.View{})
-	rules := providerrules.Portable
-	tools := listed(t, k, tool.DialectPortable)
-	require.Len(t, tools, len(k.Tools()))
-	withRules := 0
-	for _, tl := range tools {
-		s := schemaOf(t, tl)
-		for provider, check := range rules {
-			assert.Empty(t, check(s), "%s: %s refuses or loses part of the schema", tl.Name, provider)
-		}
-		if strings.Contains(tl.Description, "Rules: ") {
-			withRules++
-		}
-	}
-	// The rules between properties are said in words instead.
-	full := 0
-	for _, spec := range k.Tools() {
-		if spec.InputSchema.Not != nil {
-			full++
-		}
-	}
-	assert.Equal(t, full, withRules, "every tool with rules between properties states them")
-	assert.Positive(t, full)
-
-	var strict, notStrict []string
-	for _, tl := range listed(t, k, tool.DialectOpenAIStrict) {
-		s := schemaOf(t, tl)
-		for provider, check := range rules {
-			if provider == "gemini parameters" && tl.Meta[mcp.StrictMetaKey] == true {
-				continue // a strict schema is for OpenAI: type lists and additionalProperties
-			}
-			assert.Empty(t, check(s), "%s (openai-strict dialect): %s", tl.Name, provider)
-		}
-		if tl.Meta[mcp.StrictMetaKey] == true {
-			strict = append(strict, tl.Name)
-			assert.Empty(t, providerrules.OpenAIStrict(s), "%s: marked strict", tl.Name)
-		} else {
-			notStrict = append(notStrict, tl.Name)
-		}
-	}
-	// The rule functions bite: the full schema breaks them where the issue says.
-	var openAIRefuses, geminiRefuses int
-	for _, tl := range listed(t, k, tool.DialectFull) {
-		s := schemaOf(t, tl)
-		if len(providerrules.OpenAIFunction(s)) > 0 {
-			openAIRefuses++
-		}
-		if len(providerrules.GeminiParameters(s)) > 0 {
-			geminiRefuses++
-		}
-	}
-	assert.Equal(t, full, openAIRefuses, "full dialect: OpenAI refuses every schema with a top-level not")
-	assert.Equal(t, len(tools), geminiRefuses, "full dialect: Gemini refuses $schema and additionalProperties")
-	sort.Strings(notStrict)
-	t.Logf("openai-strict: %d of %d tools exact; not exact (rules between properties or keywords strict mode lacks): %s",
-		len(strict), len(tools), strings.Join(notStrict, ", "))
 }
 
 // TestStrictNullsMeanNotGiven: in the openai-strict dialect a host sends null for every
@@ -125,19 +58,4 @@ func TestStrictNullsMeanNotGiven(t *testing.T) {
 	require.NoError(t, err)
 	out := decodeResult(t, call)
 	assert.True(t, out.Success, "%+v", out.Error)
-}
-
-// TestRulesStillEnforced: what is sent has no rules between properties, the kernel
-// still refuses an input that breaks one, naming the properties.
-func TestRulesStillEnforced(t *testing.T) {
-	k := corpusKernelView(t, t.TempDir(), kernel.View{})
-	cs := connectInMemory(t, k)
-	call, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{
-		Name: "delegation_list", Arguments: map[string]any{"wu": "WU-1", "initiative": "INIT-1"},
-	})
-	require.NoError(t, err)
-	out := decodeResult(t, call)
-	require.NotNil(t, out.Error)
-	assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
-	assert.Contains(t, out.Error.Message, "wu and initiative cannot be given together")
 }

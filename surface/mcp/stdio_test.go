@@ -26,10 +26,6 @@ import (
 // childEnv holds the workspace of the stdio server process.
 const childEnv = "CMDBRIDGE_MCP_STDIO_CHILD_WORKSPACE"
 
-// childKernelEnv set to "corpus" makes the stdio server process serve the delivery
-// corpus instead of the fixture.
-const childKernelEnv = "CMDBRIDGE_MCP_STDIO_CHILD_KERNEL"
-
 // testProgressInterval is how often the test servers report progress.
 const testProgressInterval = 50 * time.Millisecond
 
@@ -47,9 +43,6 @@ func stdioChild() int {
 	}
 	stdout := os.Stdout
 	k := newFixtureKernel(&childTB{}, os.Getenv(childEnv), nil)
-	if os.Getenv(childKernelEnv) == "corpus" {
-		k = newCorpusKernel(&childTB{}, os.Getenv(childEnv))
-	}
 	defer k.Close()
 	// SIGTERM is how a host stops the server while the client keeps the stream open.
 	ctx, stop := signal.NotifyContext(context.Background(), unix.SIGTERM)

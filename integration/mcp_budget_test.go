@@ -1,4 +1,4 @@
-package mcp_test
+package integration_test
 
 import (
 	"context"
@@ -9,11 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
-	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -29,21 +25,6 @@ const (
 	profileListBudgetTokens = 10_000
 )
 
-// corpusKernelView is the corpus kernel narrowed to a view (a profile).
-func corpusKernelView(t testing.TB, ws string, view kernel.View) *kernel.Kernel {
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws,
-		Commands:  commands.Default,
-		Native:    nativetools.Default,
-		Runtime:   delivery.ToolRuntime,
-		Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		View:      view,
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = k.Close() })
-	return k
-}
-
 // TestToolListFitsTheBudget measures the tools/list result a host puts into its
 // model's context on every turn, for the whole corpus and for --profile read-only, and
 // fails when a list costs more than its budget. It also logs what a host passes on to
@@ -56,7 +37,7 @@ func TestToolListFitsTheBudget(t *testing.T) {
 		budget int
 	}{{"all", kernel.View{}, fullListBudgetTokens}, {"read-only", kernel.View{Profile: "read-only"}, profileListBudgetTokens}} {
 		t.Run(tc.name, func(t *testing.T) {
-			k := corpusKernelView(t, t.TempDir(), tc.view)
+			k := newCorpusKernel(t, tc.view)
 			cs := connectInMemory(t, k)
 			res, err := cs.ListTools(context.Background(), nil)
 			require.NoError(t, err)
@@ -84,7 +65,7 @@ func TestToolListFitsTheBudget(t *testing.T) {
 // TestToolListSizeByDialect logs what the whole corpus's tools/list costs in each
 // schema dialect (no budget: full and openai-strict are opt-in).
 func TestToolListSizeByDialect(t *testing.T) {
-	k := corpusKernelView(t, t.TempDir(), kernel.View{})
+	k := newCorpusKernel(t, kernel.View{})
 	for _, d := range tool.Dialects {
 		b, err := json.Marshal(map[string]any{"tools": listed(t, k, d)})
 		require.NoError(t, err)
@@ -96,8 +77,8 @@ func TestToolListSizeByDialect(t *testing.T) {
 // host reaches any tool in three round trips (search, describe, call) where the full
 // list takes one, and the call goes through the kernel as any other.
 func TestOnDemandRoundTrips(t *testing.T) {
-	k := corpusKernelView(t, t.TempDir(), kernel.View{})
-	cs := connectInMemoryWith(t, k, nil, mcp.WithOnDemand())
+	k := newCorpusKernel(t, kernel.View{})
+	cs := connectInMemoryWith(t, k, "", mcp.WithOnDemand())
 	ctx := context.Background()
 	trips := 0
 	res, err := cs.ListTools(ctx, nil)

@@ -1,4 +1,4 @@
-package adapter_test
+package integration_test
 
 import (
 	"testing"
@@ -11,8 +11,9 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/all" // the corpus registers itself
 )
 
-// The corpus maps fully: none of its commands needs a fallback, so its schemas are the
-// ones docs/tools.md pins, and no tool of it carries a warning.
+// TestCorpusMapsWithoutWarnings: the corpus maps fully: none of its commands needs a
+// fallback, so its schemas are the ones docs/tools.md pins, and no tool of it carries a
+// warning.
 func TestCorpusMapsWithoutWarnings(t *testing.T) {
 	all := commands.All()
 	require.Len(t, all, 82)

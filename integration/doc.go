@@ -1,0 +1,14 @@
+// Package integration is the toolkit tested with the delivery corpus: the tests that
+// are about cmdbridge on a real program at scale (all 82 commands and their native
+// tools) rather than about one behaviour of one package, which each toolkit package
+// tests on small fixtures of its own.
+//
+// It holds tests only. Here the whole corpus's tools/list meets the official MCP
+// clients and each model provider's schema rules, its schemas are mapped without a
+// fallback, and every command is scaffolded and compared with the adapter's view of
+// it.
+//
+// Invariants: no toolkit package's tests import the corpus outside this package and
+// the ones the root package's TestToolkitTestsImportNoCorpus still allows; nothing
+// imports this package.
+package integration

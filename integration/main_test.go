@@ -1,0 +1,76 @@
+package integration_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	_ "github.com/cmdbridge/cmdbridge/commands/all" // the corpus registers itself
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
+)
+
+// stdioEnv holds the workspace of the stdio server process: set, the test binary serves
+// the corpus over MCP on its stdin and stdout instead of running tests.
+const stdioEnv = "CMDBRIDGE_INTEGRATION_STDIO_WORKSPACE"
+
+// testCaller is the identity the MCP servers are built with.
+var testCaller = kernel.Caller{Subject: "integration-test", Read: []string{"."}, Write: []string{"."}}
+
+func TestMain(m *testing.M) {
+	if ws := os.Getenv(stdioEnv); ws != "" {
+		os.Exit(serveStdio(ws))
+	}
+	os.Exit(m.Run())
+}
+
+// serveStdio serves the corpus kernel in ws on the process's stdin and stdout until
+// the client closes them or SIGTERM.
+func serveStdio(ws string) int {
+	k, err := corpusKernel(ws, kernel.View{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "kernel:", err)
+		return 1
+	}
+	defer k.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), unix.SIGTERM)
+	defer stop()
+	if err := mcp.ServeStdio(ctx, k, testCaller, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		return 1
+	}
+	return 0
+}
+
+// corpusKernel builds a kernel over the delivery corpus in workspace ws, as cmdbridge
+// does (every command and native tool), narrowed to view.
+func corpusKernel(ws string, view kernel.View) (*kernel.Kernel, error) {
+	return kernel.New(kernel.Config{
+		Workspace: ws,
+		Commands:  commands.Default,
+		Native:    nativetools.Default,
+		Runtime:   delivery.ToolRuntime,
+		Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		View:      view,
+	})
+}
+
+// newCorpusKernel is corpusKernel for a test, closed when it ends.
+func newCorpusKernel(t testing.TB, view kernel.View) *kernel.Kernel {
+	t.Helper()
+	k, err := corpusKernel(t.TempDir(), view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k.Close() })
+	return k
+}
