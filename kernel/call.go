@@ -64,8 +64,8 @@ type call struct {
 	rec      evidence.Receipt
 	admitted time.Time
 	started  time.Time
-	// notes are the shadow and sandbox notes the lanes leave for the receipt.
-	notes laneNotes
+	// notes are what the lanes leave for the receipt (LaneCall.Notes).
+	notes LaneNotes
 	// readOnly is the effect of this call's input: a read-only call never takes the
 	// workspace write lock.
 	readOnly bool
@@ -310,7 +310,7 @@ func (c *call) laneCall(e *entry, input json.RawMessage) LaneCall {
 		Spec: &e.spec, Route: e.route, Command: e.command, Native: e.native,
 		Input: input, Dir: c.k.workspace, Stdin: c.req.Stdin,
 		Caller: c.req.Caller, Interactive: c.req.Interactive, ReceiptID: c.rec.ID,
-		notes: &c.notes,
+		Notes: &c.notes,
 	}
 }
 
@@ -345,14 +345,14 @@ func (c *call) refuse(out tool.Output) Result {
 func (c *call) finish(out tool.Output, status string) Result {
 	end := time.Now()
 	c.rec.Status = status
-	c.rec.Shadow = c.notes.shadow.Load()
+	c.rec.Shadow = c.notes.Shadow()
 	if l, _ := out.Metadata["lane"].(string); c.rec.Lane == LaneAdapter && l == LaneSubprocess {
 		// The adapter moved a subprocess-tier command (bridgecheck) to the subprocess lane:
 		// the receipt names the lane that really ran it.
 		c.rec.Lane = l
 	}
-	c.rec.Sandbox = c.notes.sbox.Load()
-	c.rec.Notes = c.notes.notesMap()
+	c.rec.Sandbox = c.notes.Sandbox()
+	c.rec.Notes = c.notes.Values()
 	if out.Error != nil {
 		c.rec.ErrorCode = out.Error.Code
 	}

@@ -61,7 +61,10 @@
 // tool.Env built from Config), and sandbox (either of those inside bwrap, through
 // Config.Sandbox). The two legacy lanes take their settings from Config.Legacy
 // (adapter.Options: binary, argv prefix, in-process opt-in, output cap, declared
-// environment); Config.Lanes replaces a built-in lane by name (a test's fake).
+// environment); Config.Lanes replaces a built-in lane by name (a test's fake). A lane,
+// wherever it lives, leaves evidence for the receipt beside its Output only through
+// LaneCall.Notes ([LaneNotes]: the shadow comparison, the sandbox it ran in, a tool's
+// key/value notes).
 //
 // Routes (which lane serves a tool) are data: the defaults (commands → adapter,
 // native-only tools → native), the native registry's routes, and Config.Routes over

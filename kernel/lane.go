@@ -55,25 +55,29 @@ type LaneCall struct {
 	Interactive bool
 	// ReceiptID is the call's receipt id (the sandbox runner echoes it).
 	ReceiptID string
-
-	// notes is where the kernel's own lanes leave evidence for the receipt (nil outside
-	// a dispatch).
-	notes *laneNotes
+	// Notes is where the lane leaves evidence for the call's receipt beside its Output
+	// (a shadow comparison, the sandbox it ran in, a tool's key/value notes). The
+	// kernel hands every dispatched call its own; nil (a call made outside a dispatch)
+	// records nothing.
+	Notes *LaneNotes
 }
 
-// laneNotes are what a call's lanes record beside their Output. The lane goroutine
-// stores them and the call reads them when it finishes, possibly after a timeout, so
-// they are atomic.
-type laneNotes struct {
+// LaneNotes are what a call's lanes record beside their Output, for the receipt: any
+// lane, in any package, records through these methods, and the kernel reads them when
+// the call finishes. The lane goroutine records and the call reads, possibly after a
+// timeout, so a LaneNotes is safe for concurrent use. Every method of a nil *LaneNotes
+// records or returns nothing.
+type LaneNotes struct {
 	shadow atomic.Pointer[evidence.ShadowNote]
 	sbox   atomic.Pointer[evidence.SandboxNote]
 
 	mu sync.Mutex
-	kv map[string]string // a native tool's tool.Env.Note
+	kv map[string]string
 }
 
-// note keeps a tool's note (tool.Env.Note); the last value of a key wins.
-func (n *laneNotes) note(key, value string) {
+// Note keeps a key/value note (what a native tool leaves through tool.Env.Note); the
+// last value of a key wins. The receipt's notes hold them.
+func (n *LaneNotes) Note(key, value string) {
 	if n == nil {
 		return
 	}
@@ -85,8 +89,11 @@ func (n *laneNotes) note(key, value string) {
 	n.kv[key] = value
 }
 
-// notesMap is a copy of the tools' notes, nil when there are none.
-func (n *laneNotes) notesMap() map[string]string {
+// Values is a copy of the key/value notes, nil when there are none.
+func (n *LaneNotes) Values() map[string]string {
+	if n == nil {
+		return nil
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if len(n.kv) == 0 {
@@ -95,19 +102,35 @@ func (n *laneNotes) notesMap() map[string]string {
 	return maps.Clone(n.kv)
 }
 
-// storeShadow keeps a shadow run's note; notes of a call made outside a dispatch go
-// nowhere.
-func (n *laneNotes) storeShadow(note *evidence.ShadowNote) {
+// SetShadow keeps a shadow run's comparison (the receipt's shadow); the last one wins.
+func (n *LaneNotes) SetShadow(note *evidence.ShadowNote) {
 	if n != nil {
 		n.shadow.Store(note)
 	}
 }
 
-// storeSandbox keeps a sandbox run's note, like storeShadow.
-func (n *laneNotes) storeSandbox(note *evidence.SandboxNote) {
+// Shadow is the shadow note recorded, nil when none.
+func (n *LaneNotes) Shadow() *evidence.ShadowNote {
+	if n == nil {
+		return nil
+	}
+	return n.shadow.Load()
+}
+
+// SetSandbox keeps what a sandbox run reports of its host and profile (the receipt's
+// sandbox); the last one wins.
+func (n *LaneNotes) SetSandbox(note *evidence.SandboxNote) {
 	if n != nil {
 		n.sbox.Store(note)
 	}
+}
+
+// Sandbox is the sandbox note recorded, nil when none.
+func (n *LaneNotes) Sandbox() *evidence.SandboxNote {
+	if n == nil {
+		return nil
+	}
+	return n.sbox.Load()
 }
 
 // binder is a lane that can prepare a call before running it: the native lane decodes
@@ -191,7 +214,7 @@ func (l nativeLane) bind(call LaneCall) (func(ctx context.Context) tool.Output, 
 	env.Dir = call.Dir
 	env.Stdin = bytes.NewReader(call.Stdin)
 	env.Caller = call.Caller.Subject
-	env.OnNote = call.notes.note
+	env.OnNote = call.Notes.Note
 	return func(ctx context.Context) tool.Output { return run(ctx, env) }, nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -214,4 +215,36 @@ func TestShadowDecoratesTheSandboxLane(t *testing.T) {
 	assert.False(t, res.Receipt.Shadow.Match, "the native side answered differently")
 	assert.NotEqual(t, k.Workspace(), <-nativeRan, "the native side ran on a copy")
 	assert.Equal(t, int64(1), k.ShadowStats()["wu:edit"].Mismatches)
+}
+
+// notingLane is a lane outside package kernel that leaves evidence through the contract.
+type notingLane struct{}
+
+func (notingLane) Name() string { return kernel.LaneNative }
+
+func (notingLane) Run(ctx context.Context, call kernel.LaneCall) tool.Output {
+	call.Notes.Note("ran_on", "notingLane")
+	call.Notes.SetSandbox(&evidence.SandboxNote{Host: "fake", ProfileHash: "p"})
+	call.Notes.SetShadow(&evidence.ShadowNote{Match: true})
+	return tool.OK(nil)
+}
+
+// TestLaneRecordsNotesThroughTheContract: a plugged lane's notes, of every kind, reach
+// the receipt; a LaneCall without Notes records nothing and does not fail.
+func TestLaneRecordsNotesThroughTheContract(t *testing.T) {
+	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Lanes = []kernel.Lane{notingLane{}} })
+	res := k.Call(context.Background(), req("test:echo", `{}`))
+	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	assert.Equal(t, map[string]string{"ran_on": "notingLane"}, res.Receipt.Notes)
+	require.NotNil(t, res.Receipt.Sandbox)
+	assert.Equal(t, "fake", res.Receipt.Sandbox.Host)
+	require.NotNil(t, res.Receipt.Shadow)
+	assert.True(t, res.Receipt.Shadow.Match)
+
+	out := notingLane{}.Run(context.Background(), kernel.LaneCall{Spec: &tool.Spec{Name: "x"}})
+	assert.True(t, out.Success)
+	var none *kernel.LaneNotes
+	assert.Nil(t, none.Values())
+	assert.Nil(t, none.Shadow())
+	assert.Nil(t, none.Sandbox())
 }

@@ -54,7 +54,7 @@ func (l sandboxLane) Run(ctx context.Context, call LaneCall) tool.Output {
 	k := l.k
 	name := call.Spec.Name
 	if l.runner == nil {
-		call.notes.storeSandbox(&evidence.SandboxNote{Host: string(sandbox.HostAbsent)})
+		call.Notes.SetSandbox(&evidence.SandboxNote{Host: string(sandbox.HostAbsent)})
 		return tool.FailDetails(tool.CodeSandboxUnavailable, map[string]any{"host": sandbox.HostAbsent},
 			"%s must run in the sandbox and this kernel has none configured", name)
 	}
@@ -79,6 +79,6 @@ func (l sandboxLane) Run(ctx context.Context, call LaneCall) tool.Output {
 		out.Metadata["sandbox_inner_lane"] = inner
 		delete(out.Metadata, "lane")
 	}
-	call.notes.storeSandbox(&evidence.SandboxNote{Host: string(info.Host), ProfileHash: info.ProfileHash, Degraded: info.Degraded})
+	call.Notes.SetSandbox(&evidence.SandboxNote{Host: string(info.Host), ProfileHash: info.ProfileHash, Degraded: info.Degraded})
 	return out
 }

@@ -108,7 +108,7 @@ func (s shadowLane) run(ctx context.Context, call LaneCall, served func(ctx cont
 	note := &evidence.ShadowNote{}
 	defer func() {
 		note.DurationUS = time.Since(start).Microseconds()
-		call.notes.storeShadow(note)
+		call.Notes.SetShadow(note)
 		k.shadows.add(call.Spec.Name, note)
 	}()
 	// The kernel's state stays out of the copy, but not the workspace's own files beside
