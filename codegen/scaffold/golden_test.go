@@ -12,42 +12,48 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet"
 	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
-	_ "github.com/cmdbridge/cmdbridge/testdata/codegen/greet"
 )
 
 // moduleRoot is the repository root.
 func moduleRoot(t *testing.T) string { return outsidetest.RepoRoot(t) }
 
-// greetConfig scaffolds the testdata command demo:greet into testdata/codegen/golden,
-// seeding its parity script from testdata/codegen/script.
-// corpusRegistry is where the corpus's scaffolded tools register (cmd/cmdbridge's
-// host.Config.ScaffoldRegistry).
-const corpusRegistry = "github.com/cmdbridge/cmdbridge/nativetools.Register"
+// greetDir is the greet program's folder, under this package's testdata.
+func greetDir(t *testing.T) string {
+	return filepath.Join(moduleRoot(t), "codegen", "scaffold", "testdata")
+}
 
+// greetImport is the import path of the greet program's packages.
+const greetImport = "github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet"
+
+// greetConfig scaffolds the testdata command demo:greet into root with everything named:
+// the package patterns, the native registry (a function), the legacy registry, the
+// program's initialisms, and the parity script seeded from testdata/script.
 func greetConfig(t *testing.T, root string) scaffold.Config {
-	mod := moduleRoot(t)
 	return scaffold.Config{
 		Root:        root,
-		Commands:    commands.Default,
-		Initialisms: delivery.Initialisms,
-		Registry:    corpusRegistry,
-		Dir:         mod,
-		Patterns:    []string{"./testdata/codegen/greet"},
-		Scripts:     filepath.Join(mod, "testdata", "codegen", "script"),
+		Commands:    greet.Commands,
+		Initialisms: []string{"cc"},
+		Registry:    greetImport + "/tools.Register",
+		Legacy:      greetImport + ".Commands",
+		Dir:         moduleRoot(t),
+		Patterns:    []string{"./codegen/scaffold/testdata/greet"},
+		Scripts:     filepath.Join(greetDir(t), "script"),
 	}
 }
 
 func TestGoldenGreet(t *testing.T) {
-	dir := filepath.Join(moduleRoot(t), "testdata", "codegen", "golden")
+	dir := filepath.Join(greetDir(t), "golden")
 	files, err := scaffold.Plan(context.Background(), greetConfig(t, dir), "demo:greet")
 	require.NoError(t, err)
 	var paths []string
 	for _, f := range files {
 		paths = append(paths, filepath.ToSlash(f.Path))
+		for _, mark := range corpusMarks {
+			assert.NotContains(t, string(f.Content), mark, "%s holds corpus data", f.Path)
+		}
 	}
 	assert.ElementsMatch(t, []string{
 		"nativetools/demo/demo_greet.go", "nativetools/demo/demo_greet_test.go", "nativetools/demo/doc.go",
@@ -85,7 +91,7 @@ func TestGeneratedGreetBuildsVetsAndPasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the go command")
 	}
-	pkgs := []string{"./testdata/codegen/golden/nativetools/...", "./testdata/codegen/golden-gizmo/nativetools/..."}
+	pkgs := []string{"./codegen/scaffold/testdata/golden/nativetools/...", "./testdata/codegen/golden-gizmo/nativetools/..."}
 	for _, args := range [][]string{{"build"}, {"vet"}, {"test", "-count=1"}} {
 		args = append(args, pkgs...)
 		out, err := goCmd(t, moduleRoot(t), args...)

@@ -8,11 +8,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet"
+	"github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet/tools"
 	"github.com/cmdbridge/cmdbridge/parity"
-	// The golden output of the generator for demo:greet, compiled as a real package.
-	_ "github.com/cmdbridge/cmdbridge/testdata/codegen/golden/nativetools/demo"
+	// The golden output of the generator for demo:greet, compiled as a real package: it
+	// registers the skeleton in tools.Default.
+	_ "github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/golden/nativetools/demo"
 )
 
 // TestSkeletonFailsParity: a freshly scaffolded tool answers NOT_IMPLEMENTED, so parity
@@ -23,8 +24,8 @@ func TestSkeletonFailsParity(t *testing.T) {
 	rep, err := parity.Run(context.Background(), "demo:greet", input, parity.Options{
 		Workspace: t.TempDir(),
 		Lanes:     []string{parity.LaneAdapter, parity.LaneNative},
-		Commands:  commands.Default,
-		Native:    nativetools.Default,
+		Commands:  greet.Commands,
+		Native:    tools.Default,
 		Scratch:   t.TempDir(),
 	})
 	require.NoError(t, err)

@@ -1,10 +1,11 @@
-package scaffold_test
+package integration_test
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,9 +16,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold"
 	"github.com/cmdbridge/cmdbridge/commands"
-	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
 // schemaPrinter is the program the test builds next to the generated packages: it
@@ -66,7 +66,7 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the go command")
 	}
-	mod := moduleRoot(t)
+	mod := outsidetest.RepoRoot(t)
 	require.NoError(t, os.MkdirAll("testdata", 0o755))
 	root, err := os.MkdirTemp("testdata", "gen-")
 	require.NoError(t, err)
@@ -74,18 +74,16 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 	root, err = filepath.Abs(root)
 	require.NoError(t, err)
 
+	corpus := commands.All()
 	var names []string
-	var corpus []legacy.Command
-	for _, c := range commands.All() {
-		if c.Domain != "demo" { // the golden test's command shares this test binary
-			names = append(names, c.Name)
-			corpus = append(corpus, c)
-		}
+	for _, c := range corpus {
+		names = append(names, c.Name)
 	}
 	require.Len(t, names, 82, "the corpus has 82 commands")
 	files, err := scaffold.Plan(context.Background(), scaffold.Config{
 		Root: root, Dir: mod, Commands: commands.Default, Scripts: filepath.Join(mod, "testdata", "script"),
-		Initialisms: delivery.Initialisms, Registry: corpusRegistry,
+		// The corpus's registry: cmd/cmdbridge's host.Config.ScaffoldRegistry.
+		Initialisms: delivery.Initialisms, Registry: "github.com/cmdbridge/cmdbridge/nativetools.Register",
 	}, names...)
 	require.NoError(t, err)
 	_, err = scaffold.Write(root, files, false)
@@ -127,4 +125,12 @@ func TestEveryCommandSchemaEqualsAdapter(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(wantAnnotations), gotAnnotations[c.Name], "annotations of %s", c.Name)
 	}
+}
+
+func goCmd(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
