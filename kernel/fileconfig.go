@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
+	"slices"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -39,9 +41,10 @@ const ConfigFile = ".cmdbridge/config.yaml"
 //	    tools: [wu:status, "file:*", "git:*"]
 //	    read_only: true                # keep only readOnlyHint tools; destructive: false likewise
 //	    require: [wu:status, file:read]
-//	nats:                            # cmdbridge serve also joins this broker (docs/scale.md)
-//	  url: nats://127.0.0.1:4222
-//	  creds: /etc/cmdbridge/ws-1.creds
+//
+// The same file holds keys the kernel does not read (cmdbridge serve's nats, cmdbridge
+// status's shadow_promotion): their reader names them to LoadFileConfig as a
+// [FileSection], and the kernel neither reads nor knows them.
 type FileConfig struct {
 	Governance      *Governance       `yaml:"governance"`
 	Policy          []Rule            `yaml:"policy"`
@@ -54,27 +57,17 @@ type FileConfig struct {
 	MaxParallel             int                `yaml:"max_parallel"`
 	MaxStdin                int                `yaml:"max_stdin"`
 	Profiles                map[string]Profile `yaml:"profiles"`
-	// NATS is read by cmdbridge serve, not by the kernel: Apply ignores it.
-	NATS *FileNATS `yaml:"nats"`
-	// ShadowPromotion is the rule `cmdbridge status --workspace` applies to the shadow
-	// runs of the log; the kernel does not read it either.
-	ShadowPromotion *FilePromotion `yaml:"shadow_promotion"`
 
 	policySet bool
 }
 
-// FileNATS is the broker a sidecar joins besides serving HTTP: the server URLs
-// (comma-separated) and an optional NATS credentials file.
-type FileNATS struct {
-	URL   string `yaml:"url"`
-	Creds string `yaml:"creds"`
-}
-
-// FilePromotion is when a shadow-routed tool may be routed native: at least Matches
-// matching shadow runs, at most MaxMismatches disagreeing ones.
-type FilePromotion struct {
-	Matches       int `yaml:"matches"`
-	MaxMismatches int `yaml:"max_mismatches"`
+// FileSection is a top-level key of the config file that a host reads and the kernel
+// does not, such as cmdbridge serve's nats. LoadFileConfig accepts the key and decodes
+// its value into Into (a pointer, usually to a pointer to a struct with yaml tags), where
+// an unknown key is an error as it is anywhere else in the file.
+type FileSection struct {
+	Key  string
+	Into any
 }
 
 type fileEvidence struct {
@@ -84,8 +77,10 @@ type fileEvidence struct {
 	Sync            string `yaml:"sync"`
 }
 
-// LoadFileConfig reads path; a missing file is an empty FileConfig.
-func LoadFileConfig(path string) (FileConfig, error) {
+// LoadFileConfig reads path; a missing file is an empty FileConfig. The file may hold
+// the keys of sections besides the kernel's; any other key is an error. Unknown keys,
+// the kernel's and the sections' alike, are reported together in the file's order.
+func LoadFileConfig(path string, sections ...FileSection) (FileConfig, error) {
 	var fc FileConfig
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -105,9 +100,7 @@ func LoadFileConfig(path string) (FileConfig, error) {
 				"to make a tool stricter here, add a policy rule (decision: ask or deny), disable it under governance, or leave it out of a profile", path)
 		}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
+	if err := decodeFile(data, &fc, sections); err != nil {
 		return fc, fmt.Errorf("kernel config %s: %w", path, err)
 	}
 	// Presence matters: "allowed: []" denies everything and "policy: []" means no rules,
@@ -208,4 +201,78 @@ func validProfileName(name string) bool {
 		}
 	}
 	return true
+}
+
+// decodeFile decodes data into fc, unknown keys being errors, and each section's key
+// into its Into. The kernel's decoding reports a section's key as unknown: that report
+// is dropped, and the section's own decoding reports what is wrong inside it. The
+// reports are yaml's own, merged in line order.
+func decodeFile(data []byte, fc *FileConfig, sections []FileSection) error {
+	var reports []string
+	known := func(target any) error {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		err := dec.Decode(target)
+		var te *yaml.TypeError
+		switch {
+		case err == nil, errors.Is(err, io.EOF):
+			return nil
+		case errors.As(err, &te):
+			reports = append(reports, te.Errors...)
+			return nil
+		}
+		return err
+	}
+	if err := known(fc); err != nil {
+		return err
+	}
+	keys := topLevelKeys(data)
+	for _, s := range sections {
+		line, ok := keys[s.Key]
+		if !ok {
+			continue
+		}
+		unknown := fmt.Sprintf("line %d: field %s not found in type %T", line, s.Key, *fc)
+		reports = slices.DeleteFunc(reports, func(r string) bool { return r == unknown })
+		into := reflect.ValueOf(s.Into)
+		if into.Kind() != reflect.Pointer || into.IsNil() {
+			return fmt.Errorf("section %s: Into is %T, not a pointer", s.Key, s.Into)
+		}
+		// The section's key beside a catch-all for every other key: the section is
+		// decoded with unknown keys refused inside it and the rest of the file ignored.
+		doc := reflect.New(reflect.StructOf([]reflect.StructField{
+			{Name: "Section", Type: into.Elem().Type(), Tag: reflect.StructTag(`yaml:"` + s.Key + `"`)},
+			{Name: "Rest", Type: reflect.TypeFor[map[string]yaml.Node](), Tag: `yaml:",inline"`},
+		}))
+		if err := known(doc.Interface()); err != nil {
+			return err
+		}
+		into.Elem().Set(doc.Elem().Field(0))
+	}
+	if len(reports) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(reports, func(a, b string) int { return reportLine(a) - reportLine(b) })
+	return &yaml.TypeError{Errors: reports}
+}
+
+// topLevelKeys maps each key of data's top-level mapping to its line.
+func topLevelKeys(data []byte) map[string]int {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	keys := map[string]int{}
+	m := doc.Content[0].Content
+	for i := 0; i+1 < len(m); i += 2 {
+		keys[m[i].Value] = m[i].Line
+	}
+	return keys
+}
+
+// reportLine is the line a yaml report ("line 3: …") names, 0 when none.
+func reportLine(report string) int {
+	var n int
+	_, _ = fmt.Sscanf(report, "line %d:", &n)
+	return n
 }

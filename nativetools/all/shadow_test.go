@@ -38,8 +38,11 @@ func TestShadowToPromotion(t *testing.T) {
 		"routes: {wu:edit: shadow, config:set: shadow, wu:unblock: shadow}\nshadow_promotion: {matches: 3, max_mismatches: 0}\n"), 0o644))
 	nativetest.Git(t, ws, "add", kernel.ConfigFile)
 	nativetest.Git(t, ws, "-c", "user.name=m", "-c", "user.email=m@example.com", "commit", "-q", "-m", "cmdbridge: shadow the writers")
-	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	// shadow_promotion is cmdbridge status's key, not the kernel's: read as its section.
+	var promotion *status.Promotion
+	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile), kernel.FileSection{Key: "shadow_promotion", Into: &promotion})
 	require.NoError(t, err)
+	require.NotNil(t, promotion)
 	cfg := kernel.Config{Workspace: ws, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 		LookupEnv: tool.EnvFromMap(benchEnv), Legacy: adapter.Options{Env: benchEnv}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}}
 	require.NoError(t, fc.Apply(&cfg))
@@ -74,7 +77,7 @@ func TestShadowToPromotion(t *testing.T) {
 		tools = append(tools, status.Tool{Name: name, Domain: strings.SplitN(name, ":", 2)[0], Route: "shadow", Command: true, Native: true})
 	}
 	rep, err := status.Build(status.Options{Dir: t.TempDir(), Tools: tools, Shadows: &status.Shadows{Workspace: ws, Tallies: tallies, Verified: verified,
-		Rule: status.Promotion{Matches: fc.ShadowPromotion.Matches, MaxMismatches: fc.ShadowPromotion.MaxMismatches}}})
+		Rule: *promotion}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"config:set", "wu:edit"}, rep.Shadow.Promote)
 	for _, tl := range rep.Tools {

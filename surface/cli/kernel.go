@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -39,7 +38,7 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 		Approver:  terminalApprover(c.App.Reader, c.App.ErrWriter),
 		Sandbox:   &lazySandbox{host: hostOf(c)},
 	}
-	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	fc, err := loadWorkspaceConfig(ws)
 	if err != nil {
 		return nil, err
 	}

@@ -333,7 +333,7 @@ func mcpProfilesCommand() *ucli.Command {
 			if err != nil {
 				return failed("%v", err)
 			}
-			fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+			fc, err := loadWorkspaceConfig(ws)
 			if err != nil {
 				return failed("%v", err)
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/nats-io/nats.go"
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
@@ -36,7 +35,7 @@ type serveBroker struct {
 // then, for the credentials, to those enroll installed in the state directory, and the
 // workspace's enrollment (required with a broker: it is the sidecar's identity).
 func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
-	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	fc, err := loadWorkspaceConfig(ws)
 	if err != nil {
 		return nil, err
 	}

@@ -173,7 +173,7 @@ func shadowsOf(ws string) (*status.Shadows, map[string]string, error) {
 	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
 		return nil, nil, fmt.Errorf("--workspace %s: not a directory (the served workspace whose shadow runs to report)", ws)
 	}
-	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile))
+	fc, err := loadWorkspaceConfig(ws)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -194,7 +194,7 @@ func shadowsOf(ws string) (*status.Shadows, map[string]string, error) {
 	}
 	s := &status.Shadows{Workspace: ws, Tallies: tallies, Verified: verified}
 	if p := fc.ShadowPromotion; p != nil {
-		s.Rule = status.Promotion{Matches: p.Matches, MaxMismatches: p.MaxMismatches}
+		s.Rule = *p
 	}
 	return s, fc.Routes, nil
 }
