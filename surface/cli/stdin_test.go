@@ -17,7 +17,6 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
@@ -46,8 +45,25 @@ func init() {
 		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[2:]...), os.Stdout, os.Stderr, catHost()))
 	}
 	if os.Getenv(catFixtureEnv) == "1" {
-		os.Exit(commands.Dispatch(context.Background(), catCommands(), "delivery", os.Args, os.Stdout, os.Stderr))
+		os.Exit(runCatCommand(context.Background(), os.Args[1:]))
 	}
+}
+
+// runCatCommand is the subprocess lane's program, `binary fx:cat argv...`: the named
+// command's main on os.Args set to its name and argv, as in a process of its own.
+func runCatCommand(ctx context.Context, words []string) int {
+	if len(words) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: fixture <command> [argv...]")
+		return 2
+	}
+	c, ok := catCommands().Lookup(words[0])
+	if !ok {
+		fmt.Fprintf(os.Stderr, "unknown command %q\n", words[0])
+		return 2
+	}
+	os.Args = words
+	c.Main(ctx)
+	return 0
 }
 
 func newCatApp() *ucli.App {
