@@ -179,8 +179,8 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 	}
 	var effects []tool.Effect
 	if v, ok := app.Metadata[legacy.MetaEffects]; ok {
-		if effects, ok = v.([]tool.Effect); !ok {
-			return tool.Spec{}, fmt.Errorf("command %s: metadata %s must be a []tool.Effect, not %T", c.Name, legacy.MetaEffects, v)
+		if effects, err = effectList(v); err != nil {
+			return tool.Spec{}, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaEffects, err)
 		}
 	}
 	spec := tool.Spec{
@@ -211,6 +211,28 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 
 // pathInputs reads MetaPaths (map[string]string or map[string]any of property → read |
 // write), checking each property exists.
+// effectList reads legacy.MetaEffects: a []tool.Effect, or its JSON-shaped form (an
+// app rebuilt from its description holds its Metadata decoded).
+func effectList(v any) ([]tool.Effect, error) {
+	if l, ok := v.([]tool.Effect); ok {
+		return l, nil
+	}
+	if _, ok := v.([]any); !ok {
+		return nil, fmt.Errorf("must be a []tool.Effect, not %T", v)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out []tool.Effect
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("must be a list of {when, read_only, destructive, runs_code}: %w", err)
+	}
+	return out, nil
+}
+
 func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool.PathInput, error) {
 	if v == nil {
 		return nil, nil

@@ -136,11 +136,13 @@ func Command(cfg *Config) *cli.Command {
 		if err != nil {
 			return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
 		}
-		newApp := func() *cli.App { return app }
-		if c.New != nil {
-			newApp = c.New
+		// The app through the framework boundary, as cobra and v3 trees are served: a
+		// fresh one per run from New, else the running app, described but never run.
+		fw := v2{newApp: c.New, bridge: name}
+		if c.New == nil {
+			fw = v2{newApp: func() *cli.App { return app }, bridge: name, live: true}
 		}
-		host, err := c.host(newApp, app, true, exe)
+		host, err := c.treeHost(fw, fw.Describe(), true, exe)
 		if err != nil {
 			return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
 		}
@@ -161,29 +163,23 @@ func Command(cfg *Config) *cli.Command {
 //
 //	func main() { os.Exit(host.Main(app.New, nil)) }
 func Main(newApp func() *cli.App, cfg *Config) int {
-	c := config(cfg)
-	if newApp != nil && len(os.Args) > 1 && os.Args[1] == programWord {
-		return c.runProgram(newApp, os.Args[2:])
+	if newApp != nil {
+		return MainTree(V2(newApp), cfg)
 	}
+	c := config(cfg)
 	if len(os.Args) > 1 && os.Args[1] == adopted.HostWord {
 		return Adopted(os.Args[2:], os.Stdout, os.Stderr)
 	}
 	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
-		return bridgecli.ExitFailed
+	if err == nil {
+		var host bridgecli.Host
+		if host, err = c.host(nil, nil, false, exe); err == nil {
+			host.Name = filepath.Base(os.Args[0])
+			return bridgecli.Main(os.Args, os.Stdout, os.Stderr, host)
+		}
 	}
-	var app *cli.App
-	if newApp != nil {
-		app = newApp()
-	}
-	host, err := c.host(newApp, app, false, exe)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "cmdbridge:", err)
-		return bridgecli.ExitFailed
-	}
-	host.Name = filepath.Base(os.Args[0])
-	return bridgecli.Main(os.Args, os.Stdout, os.Stderr, host)
+	fmt.Fprintln(os.Stderr, "cmdbridge:", err)
+	return bridgecli.ExitFailed
 }
 
 func config(cfg *Config) Config {
@@ -306,21 +302,6 @@ func installed(name, exe string) bool {
 	}
 	_, err := exec.LookPath(name)
 	return err == nil
-}
-
-// runProgram runs the app as the program itself would: os.Args[0] is its name (urfave/cli
-// derives help names from it), c.Prepare runs first, and its finish (or c.OnError) maps
-// the error Run returns to the exit status.
-func (c Config) runProgram(newApp func() *cli.App, args []string) int {
-	app := newApp()
-	os.Args = append([]string{app.Name}, args...)
-	finish := legacy.DefaultFinish
-	if prepare := c.prepare(); prepare != nil {
-		if f := prepare(args); f != nil {
-			finish = f
-		}
-	}
-	return finish(app.RunContext(context.Background(), os.Args))
 }
 
 // prepare is c.Prepare, or the Prepare that c.OnError amounts to (nil: neither is set).

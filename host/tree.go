@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,10 +19,11 @@ import (
 )
 
 // Framework is what a command-line framework gives the serving stack for one program
-// (docs/architecture.md, "Frameworks"): its command tree described as data, and a run
-// of the program's own tree in the process. cobrabridge/cobrahost and v3bridge/v3host
-// implement it for cobra and urfave/cli v3; urfave/cli v2 programs are served from
-// their *cli.App ([Command], [Main]), which apptree describes exactly.
+// (docs/architecture.md, "Frameworks"): its command tree described as data, a run of
+// the program's own tree in the process, and the framework's package-level variables
+// such a run may change. urfave/cli v2 ([V2]; [Command] and [Main] serve a v2 app
+// through it), cobra (cobrabridge/cobrahost) and urfave/cli v3 (v3bridge/v3host)
+// implement it.
 type Framework interface {
 	// Describe is the program's tree, the bridge subcommand left out.
 	Describe() *appspec.Tree
@@ -29,22 +31,62 @@ type Framework interface {
 	// the program's name first), a fresh tree each time; its error is what the
 	// program's Execute or Run returned.
 	Run(ctx context.Context, args []string) error
+	// Globals are the framework's package-level variables a run may change (an exit
+	// hook, help printers, parsing switches a program's hook sets): the in-process lane
+	// saves each before a run and puts it back after, so no run sees what another left.
+	// What every lane's costume already restores (os.Args, the standard streams, the
+	// working directory, the environment, urfave/cli v2's globals) need not be listed.
+	Globals() []Global
+}
+
+// Global is one package-level variable of a framework: Save takes its value and
+// returns what puts that value back.
+type Global struct {
+	Name string
+	Save func() (restore func())
+}
+
+// Var is the [Global] of the variable p points to, named name ("cli.OsExiter").
+func Var[T any](name string, p *T) Global {
+	return Global{Name: name, Save: func() func() {
+		v := *p
+		return func() { *p = v }
+	}}
 }
 
 // V2 is urfave/cli v2's [Framework] for the app newApp builds (a fresh one each call):
-// apptree describes it exactly, flags, usage and defaults; what it does not describe
-// is the app's Metadata, where a v2 program may declare effects, positionals' choices
-// and leading dashes, so [Command] and [Main] serve a v2 app from the app itself, and V2
-// is for a program that declares them in its Config.
-func V2(newApp func() *cli.App) Framework { return v2{newApp} }
+// apptree describes it exactly — flags, usage, defaults, the package of each action and
+// the toolkit's keys of the app's Metadata (effects, positionals' choices and
+// descriptions, constraints).
+func V2(newApp func() *cli.App) Framework { return v2{newApp: newApp} }
 
-type v2 struct{ newApp func() *cli.App }
+// v2 is urfave/cli v2's Framework. bridge is the bridge subcommand left out of the
+// description (the in-process line's); live says newApp returns the running app, which
+// is described but never run again.
+type v2 struct {
+	newApp func() *cli.App
+	bridge string
+	live   bool
+}
 
-func (f v2) Describe() *appspec.Tree { return apptree.Describe(f.newApp(), nil) }
+func (f v2) Describe() *appspec.Tree {
+	var skip func(*cli.Command) bool
+	if f.bridge != "" {
+		skip = func(c *cli.Command) bool { return c.Name == f.bridge }
+	}
+	return apptree.Describe(f.newApp(), skip)
+}
 
 func (f v2) Run(ctx context.Context, args []string) error {
+	if f.live {
+		return errors.New("the running app cannot be run again in-process (set Config.New to its constructor)")
+	}
 	return f.newApp().RunContext(ctx, args)
 }
+
+// Globals of urfave/cli v2 are none beyond what the adapter's costume restores around
+// every in-process run (OsExiter, ErrWriter, the help and version printers).
+func (v2) Globals() []Global { return nil }
 
 // Tree serves, from inside the program, the command tree of a program written with
 // another framework, as [Command] serves an urfave/cli app: every call to a command
@@ -108,9 +150,22 @@ func (c Config) treeHost(fw Framework, desc *appspec.Tree, live bool, exe string
 		}
 	}
 	newApp := func() *cli.App { return apptree.Build(desc, stub) }
-	c.runTree, c.packages = fw.Run, packagesOf(desc)
+	c.runTree, c.packages = restoring(fw), packagesOf(desc)
+	if f, ok := fw.(v2); ok && f.live {
+		c.runTree = nil // described only: its leaves stay on the subprocess lane
+	}
 	c.described = &described{warnings: unknownFlags(desc)}
 	return c.host(newApp, newApp(), live, exe)
+}
+
+// restoring is fw.Run with fw's globals saved before the run and put back after it.
+func restoring(fw Framework) func(ctx context.Context, args []string) error {
+	return func(ctx context.Context, args []string) error {
+		for _, g := range fw.Globals() {
+			defer g.Save()()
+		}
+		return fw.Run(ctx, args)
+	}
 }
 
 // packagesOf are the packages desc's commands say their run code lives in, by tool name.
@@ -125,6 +180,14 @@ func packagesOf(desc *appspec.Tree) map[string]string {
 			}
 			walk(p, c.Subcommands)
 		}
+	}
+	if desc.Package != "" && len(desc.Commands) == 0 {
+		// A program without subcommands is one tool, named as FromApp names it.
+		name := desc.HelpName
+		if name == "" {
+			name = desc.Name
+		}
+		out[name] = desc.Package
 	}
 	walk(nil, desc.Commands)
 	return out

@@ -84,6 +84,22 @@ func (f framework) Run(ctx context.Context, args []string) error {
 	return root.ExecuteContext(ctx)
 }
 
+// Globals are cobra's package-level switches a program's hooks may set (prefix
+// matching, command sorting, case-insensitive names, traversed run hooks, the Windows
+// mousetrap). cobra.OnInitialize's list is not among them: it is unexported, so a
+// constructor that calls OnInitialize adds its function again on every in-process run;
+// call it from main, outside the constructor.
+func (framework) Globals() []host.Global {
+	return []host.Global{
+		host.Var("cobra.EnablePrefixMatching", &cobra.EnablePrefixMatching),
+		host.Var("cobra.EnableCommandSorting", &cobra.EnableCommandSorting),
+		host.Var("cobra.EnableCaseInsensitive", &cobra.EnableCaseInsensitive),
+		host.Var("cobra.EnableTraverseRunHooks", &cobra.EnableTraverseRunHooks),
+		host.Var("cobra.MousetrapHelpText", &cobra.MousetrapHelpText),
+		host.Var("cobra.MousetrapDisplayDuration", &cobra.MousetrapDisplayDuration),
+	}
+}
+
 // cobraMain is what `if err := root.Execute(); err != nil { os.Exit(1) }` does with
 // Execute's error.
 func cobraMain([]string) func(error) int {

@@ -22,33 +22,45 @@ import (
 // Format is the version of the description's shape; a reader refuses a newer one.
 const Format = 1
 
+// MetaPrefix begins the keys of an app's metadata that declare it to the toolkit
+// (package tool/legacy names them); [Tree.Meta] holds those and no other.
+const MetaPrefix = "cmdbridge."
+
 // Tree describes an app: JSON-serialisable (encoding/json), no func values.
 type Tree struct {
 	Format int `json:"format"`
 
-	Name                      string    `json:"name,omitempty"`
-	HelpName                  string    `json:"help_name,omitempty"`
-	Usage                     string    `json:"usage,omitempty"`
-	UsageText                 string    `json:"usage_text,omitempty"`
-	Args                      bool      `json:"args,omitempty"`
-	ArgsUsage                 string    `json:"args_usage,omitempty"`
-	Version                   string    `json:"version,omitempty"`
-	Description               string    `json:"description,omitempty"`
-	DefaultCommand            string    `json:"default_command,omitempty"`
-	Copyright                 string    `json:"copyright,omitempty"`
-	CustomAppHelpTemplate     string    `json:"custom_app_help_template,omitempty"`
-	SliceFlagSeparator        string    `json:"slice_flag_separator,omitempty"`
-	DisableSliceFlagSeparator bool      `json:"disable_slice_flag_separator,omitempty"`
-	HideHelp                  bool      `json:"hide_help,omitempty"`
-	HideHelpCommand           bool      `json:"hide_help_command,omitempty"`
-	HideVersion               bool      `json:"hide_version,omitempty"`
-	EnableBashCompletion      bool      `json:"enable_bash_completion,omitempty"`
-	UseShortOptionHandling    bool      `json:"use_short_option_handling,omitempty"`
-	Suggest                   bool      `json:"suggest,omitempty"`
-	SkipFlagParsing           bool      `json:"skip_flag_parsing,omitempty"`
-	HasAction                 bool      `json:"has_action,omitempty"`
-	Flags                     []Flag    `json:"flags,omitempty"`
-	Commands                  []Command `json:"commands,omitempty"`
+	Name                      string `json:"name,omitempty"`
+	HelpName                  string `json:"help_name,omitempty"`
+	Usage                     string `json:"usage,omitempty"`
+	UsageText                 string `json:"usage_text,omitempty"`
+	Args                      bool   `json:"args,omitempty"`
+	ArgsUsage                 string `json:"args_usage,omitempty"`
+	Version                   string `json:"version,omitempty"`
+	Description               string `json:"description,omitempty"`
+	DefaultCommand            string `json:"default_command,omitempty"`
+	Copyright                 string `json:"copyright,omitempty"`
+	CustomAppHelpTemplate     string `json:"custom_app_help_template,omitempty"`
+	SliceFlagSeparator        string `json:"slice_flag_separator,omitempty"`
+	DisableSliceFlagSeparator bool   `json:"disable_slice_flag_separator,omitempty"`
+	HideHelp                  bool   `json:"hide_help,omitempty"`
+	HideHelpCommand           bool   `json:"hide_help_command,omitempty"`
+	HideVersion               bool   `json:"hide_version,omitempty"`
+	EnableBashCompletion      bool   `json:"enable_bash_completion,omitempty"`
+	UseShortOptionHandling    bool   `json:"use_short_option_handling,omitempty"`
+	Suggest                   bool   `json:"suggest,omitempty"`
+	SkipFlagParsing           bool   `json:"skip_flag_parsing,omitempty"`
+	HasAction                 bool   `json:"has_action,omitempty"`
+	// Package is where the app's own action lives (see [Command.Package]).
+	Package  string    `json:"package,omitempty"`
+	Flags    []Flag    `json:"flags,omitempty"`
+	Commands []Command `json:"commands,omitempty"`
+	// Meta are the toolkit's declarations an app makes of itself (the keys that begin
+	// with [MetaPrefix] of urfave/cli v2's App.Metadata, where a program without
+	// subcommands declares its effects, positionals' choices and descriptions, and the
+	// rules between its inputs), each value as JSON; the rebuilt app holds them decoded
+	// (objects, lists, strings, numbers, booleans).
+	Meta map[string]json.RawMessage `json:"meta,omitempty"`
 
 	// Warnings name what could not be described exactly (flags of types that
 	// are not urfave/cli v2's own).

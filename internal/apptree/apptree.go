@@ -132,6 +132,10 @@ func Describe(app *cli.App, skip func(*cli.Command) bool) *Tree {
 		SkipFlagParsing:           app.SkipFlagParsing,
 		HasAction:                 d.hasAction(app.Action),
 	}
+	if t.HasAction {
+		t.Package = appspec.PackageOf(app.Action)
+	}
+	t.Meta = d.meta(app.Metadata)
 	t.Flags = d.flags(app.Flags, app.Name)
 	for _, c := range app.Commands {
 		if c == nil || c == d.helpCmd || (skip != nil && skip(c)) {
@@ -151,6 +155,41 @@ func Describe(app *cli.App, skip func(*cli.Command) bool) *Tree {
 	}
 	t.Warnings = d.warnings
 	return t
+}
+
+// meta is the toolkit's keys of an app's Metadata (appspec.MetaPrefix), each as JSON; a
+// value that has no JSON form is left out with a warning.
+func (d *describer) meta(m map[string]any) map[string]json.RawMessage {
+	var out map[string]json.RawMessage
+	for k, v := range m {
+		if !strings.HasPrefix(k, appspec.MetaPrefix) {
+			continue
+		}
+		b, err := canonical(v)
+		if err != nil {
+			d.warnings = append(d.warnings, fmt.Sprintf("metadata %s: left out: %v", k, err))
+			continue
+		}
+		if out == nil {
+			out = map[string]json.RawMessage{}
+		}
+		out[k] = b
+	}
+	return out
+}
+
+// canonical is v as JSON in the form its decoded value encodes to (objects' keys
+// sorted), so a rebuilt app's Metadata describes to the same bytes.
+func canonical(v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var plain any
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return nil, err
+	}
+	return json.Marshal(plain)
 }
 
 // probe finds the help command and help Action that cli.App.Setup adds, by
@@ -197,6 +236,9 @@ func (d *describer) command(c *cli.Command, helpName string, parent []string) Co
 		CustomHelpTemplate:     c.CustomHelpTemplate,
 		HasAction:              d.hasAction(c.Action),
 		Flags:                  d.flags(c.Flags, strings.Join(path, " ")),
+	}
+	if out.HasAction {
+		out.Package = appspec.PackageOf(c.Action)
 	}
 	// A command that has run was set up: its subcommands without a HelpName
 	// got "<its HelpName> <Name>", and it got the app's UseShortOptionHandling
@@ -461,6 +503,16 @@ func Build(t *Tree, action func(path []string) cli.ActionFunc) *cli.App {
 	}
 	if t.HasAction && action != nil {
 		app.Action = action(nil)
+	}
+	for k, raw := range t.Meta {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
+		if app.Metadata == nil {
+			app.Metadata = map[string]any{}
+		}
+		app.Metadata[k] = v
 	}
 	for i := range t.Commands {
 		app.Commands = append(app.Commands, buildCommand(&t.Commands[i], nil, action))

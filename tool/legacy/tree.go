@@ -54,8 +54,9 @@ type TreeOptions struct {
 	// declares none otherwise gets a generic "args" list, with a warning.
 	NoArgs []string
 	// Packages gives, per tool name, the import path of the package a leaf's run code
-	// lives in, where newApp's actions are not the program's own (a tree another
-	// framework described): a tier table's package verdict judges the leaf by it.
+	// lives in, where newApp's actions are not the program's own (a tree a framework
+	// described): a tier table's package verdict judges the leaf by it. When it is set
+	// (even empty), a leaf it does not name has no package.
 	Packages map[string]string
 	// Run, when set, runs the program on args (os.Args of an in-process run, Program
 	// first) in place of newApp().RunContext: for a program of another framework, whose
@@ -119,13 +120,14 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		if o, ok := opts.Outputs[name]; ok {
 			cmd.Output = o
 		}
-		if c != nil {
+		switch {
+		case opts.Packages != nil:
+			// A described tree: its actions are stand-ins, the description says.
+			cmd.Package = opts.Packages[name]
+		case c != nil:
 			cmd.Package = funcPackage(c.Action)
-		} else {
+		default:
 			cmd.Package = funcPackage(app.Action)
-		}
-		if p, ok := opts.Packages[name]; ok {
-			cmd.Package = p
 		}
 		described := leafApp(app, path, cmd.FlagLevel, program)
 		overlay, err := effects.overlay(name, described.Metadata)

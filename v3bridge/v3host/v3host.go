@@ -92,6 +92,31 @@ func (f framework) Run(ctx context.Context, args []string) error {
 	return root.Run(ctx, args)
 }
 
+// Globals are v3's package-level variables a program's hooks or actions may set: its
+// exit hook and error writer, the help and version printers, the built-in help and
+// version flags and the flag printers. (Its help templates are left out: a build with
+// the urfave_cli_no_template tag makes them constants.)
+func (framework) Globals() []host.Global {
+	return []host.Global{
+		host.Var("cli.OsExiter", &cli.OsExiter),
+		host.Var("cli.ErrWriter", &cli.ErrWriter),
+		host.Var("cli.HelpPrinter", &cli.HelpPrinter),
+		host.Var("cli.HelpPrinterCustom", &cli.HelpPrinterCustom),
+		host.Var("cli.VersionPrinter", &cli.VersionPrinter),
+		host.Var("cli.ShowRootCommandHelp", &cli.ShowRootCommandHelp),
+		host.Var("cli.ShowAppHelp", &cli.ShowAppHelp),
+		host.Var("cli.ShowCommandHelp", &cli.ShowCommandHelp),
+		host.Var("cli.ShowSubcommandHelp", &cli.ShowSubcommandHelp),
+		host.Var("cli.HelpFlag", &cli.HelpFlag),
+		host.Var("cli.VersionFlag", &cli.VersionFlag),
+		host.Var("cli.FlagStringer", &cli.FlagStringer),
+		host.Var("cli.FlagNamePrefixer", &cli.FlagNamePrefixer),
+		host.Var("cli.FlagEnvHinter", &cli.FlagEnvHinter),
+		host.Var("cli.FlagFileHinter", &cli.FlagFileHinter),
+		host.Var("cli.DefaultInverseBoolPrefix", &cli.DefaultInverseBoolPrefix),
+	}
+}
+
 // exitCoders wraps prepare's finish: an ExitCoder error ends the run as v3's
 // HandleExitCoder would have (its message on stderr, its code), every other error goes
 // to finish (nil prepare: printed on stderr, exit 1).
