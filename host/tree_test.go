@@ -67,7 +67,7 @@ func TestMainServesAV2Program(t *testing.T) {
 	assert.Contains(t, list, `"notes:add"`)
 	assert.Contains(t, run("tools", "schema", "notes:add"), `"remind"`)
 	for call, want := range map[string][]string{
-		`{"limit":3,"all":true}`:                        {"notes:list", `limit=3 all=true`, `"lane": "adapter"`},
+		`{"limit":3,"all":true}`:                       {"notes:list", `limit=3 all=true`, `"lane": "adapter"`},
 		`{"title":"hi","tag":["a","b"],"remind":"5m"}`: {"notes:add", `added hi [a b]`, `"lane": "subprocess"`},
 	} {
 		out := run("call", want[0], "--input", call)
