@@ -56,7 +56,7 @@ func runMain(ctx context.Context, c legacy.Command, args []string) int {
 	return 0
 }
 
-// unknownCommand reports spec §2.1's usage error, in the JSON envelope when --json occurs
+// unknownCommand reports corpus §2.1's usage error, in the JSON envelope when --json occurs
 // before a "--".
 func unknownCommand(r *legacy.Registry, bin string, rest []string, stdout, stderr io.Writer) int {
 	msg := fmt.Sprintf("unknown command %q", rest[0])
@@ -79,7 +79,7 @@ func unknownCommand(r *legacy.Registry, bin string, rest []string, stdout, stder
 	return 2
 }
 
-// usageDetail is the envelope's error object, keys in spec §2.2 order.
+// usageDetail is the envelope's error object, keys in corpus §2.2 order.
 type usageDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`

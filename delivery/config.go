@@ -14,14 +14,14 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Lock policies of a lane definition (spec §1.11).
+// Lock policies of a lane definition (corpus §1.11).
 const (
 	LockAll    = "all"
 	LockActive = "active"
 	LockNone   = "none"
 )
 
-// Config is the typed view of workspace.yaml (spec §1.2) with every default applied. A key
+// Config is the typed view of workspace.yaml (corpus §1.2) with every default applied. A key
 // whose value has the wrong type keeps its default and is recorded in Problems; commands
 // that read the key call [Config.Check] and fail with CONFIG_INVALID.
 type Config struct {

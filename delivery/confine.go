@@ -10,7 +10,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Confine resolves p for a file command (spec §3.3): relative to cwd, cleaned, with the
+// Confine resolves p for a file command (corpus §3.3): relative to cwd, cleaned, with the
 // symlinks of its deepest existing ancestor resolved. The result must lie inside root (the
 // workspace root, or cwd without a workspace), otherwise PATH_OUTSIDE_WORKSPACE; when write
 // is set, a path inside root's .git directory is refused the same way. It returns the

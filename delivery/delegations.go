@@ -8,7 +8,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Delegation intents and statuses (spec §1.13).
+// Delegation intents and statuses (corpus §1.13).
 const (
 	IntentDelegation  = "delegation"
 	IntentLegacySpawn = "legacy-spawn"

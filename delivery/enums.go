@@ -1,6 +1,6 @@
 package delivery
 
-// Enumerations of spec §1.5 and §1.6, in documented order.
+// Enumerations of corpus §1.5 and §1.6, in documented order.
 var (
 	// WUTypes are the WU type values.
 	WUTypes = []string{"feature", "bug", "documentation", "process", "tooling", "chore", "refactor", "prototype"}

@@ -7,7 +7,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Error is a domain failure carrying the spec §2.3 error code a command reports. Exit is 2
+// Error is a domain failure carrying the corpus §2.3 error code a command reports. Exit is 2
 // for usage errors (code USAGE) and 1 for every other code.
 type Error struct {
 	// Code is one of the tool.Code* command codes (NO_WORKSPACE, CONFIG_INVALID, …).
@@ -25,7 +25,7 @@ func (e *Error) Error() string { return e.Message }
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Exit is the process exit code the error maps to (spec §2.3).
+// Exit is the process exit code the error maps to (corpus §2.3).
 func (e *Error) Exit() int {
 	if e.Code == tool.CodeUsage {
 		return 2

@@ -15,7 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Event types of the WU event log (spec §1.7).
+// Event types of the WU event log (corpus §1.7).
 const (
 	EventCreate     = "create"
 	EventClaim      = "claim"
@@ -127,7 +127,7 @@ func ParseEvent(raw []byte) (Event, error) {
 	return e, e.Validate()
 }
 
-// Validate checks the record's required fields (spec §1.7).
+// Validate checks the record's required fields (corpus §1.7).
 func (e Event) Validate() error {
 	if !ValidWUID(e.WUID) {
 		return fmt.Errorf("invalid wuId %q", e.WUID)

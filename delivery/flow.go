@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Window is the closed reporting interval of spec §3.7: [Start, End].
+// Window is the closed reporting interval of corpus §3.7: [Start, End].
 type Window struct {
 	Start, End time.Time
 }
@@ -60,7 +60,7 @@ func CompletedBy(w *WU) (time.Time, bool) {
 	return at, ok
 }
 
-// CycleHours is completed − claimed_at in hours (spec §3.7); ok is false for a WU without
+// CycleHours is completed − claimed_at in hours (corpus §3.7); ok is false for a WU without
 // a parsable claimed_at or completion. A completion known only by its date happened some
 // time that day: it counts as the end of the day (23:59:59.999Z), the one reading that
 // never puts a same-day completion before its claim. A cycle that is still negative (a
@@ -123,7 +123,7 @@ func Percent(part, whole int) float64 {
 }
 
 // NearestRank is the p-th percentile of values by nearest rank on the ascending sort
-// (index ceil(p·n)−1, spec §1.14); 0 for no values. values is not modified.
+// (index ceil(p·n)−1, corpus §1.14); 0 for no values. values is not modified.
 func NearestRank(values []float64, p float64) float64 {
 	if len(values) == 0 {
 		return 0
@@ -186,7 +186,7 @@ type DateRange struct {
 	End   string `json:"end"`
 }
 
-// FlowReport is flow:report's data (spec §3.7).
+// FlowReport is flow:report's data (corpus §3.7).
 type FlowReport struct {
 	Range DateRange   `json:"range"`
 	Gates GatesReport `json:"gates"`

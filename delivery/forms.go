@@ -1,6 +1,6 @@
 package delivery
 
-// The value forms of spec §2.1 that a pattern states, as JSON Schema patterns (the
+// The value forms of corpus §2.1 that a pattern states, as JSON Schema patterns (the
 // syntax Go's regexp and ECMAScript share). The legacy flags check them in the argv
 // phase and put them in the adapter's schema; the native tools' schemas carry the same
 // patterns, so the kernel refuses a malformed value on every lane before it runs.

@@ -19,7 +19,7 @@ type GateResult struct {
 	DurationMS int64  `json:"duration_ms"`
 }
 
-// GateTelemetry is one .lumenflow/telemetry/gates.ndjson record (spec §1.12).
+// GateTelemetry is one .lumenflow/telemetry/gates.ndjson record (corpus §1.12).
 type GateTelemetry struct {
 	Timestamp  string  `json:"timestamp"`
 	WUID       *string `json:"wu_id"`

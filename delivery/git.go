@@ -14,7 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Git runs the git binary in a directory (spec §2.4). Failures are GIT_ERROR *Errors whose
+// Git runs the git binary in a directory (corpus §2.4). Failures are GIT_ERROR *Errors whose
 // message is git's first stderr line. Every invocation passes the global option
 // --no-optional-locks (see [GitGlobalArgs]), so reads never rewrite .git/index.
 type Git struct {
@@ -332,7 +332,7 @@ func (g *Git) Push(ctx context.Context) (pushed bool, warning string) {
 	return true, ""
 }
 
-// CommitArtifacts is spec §2.4 for a command of ws: when the root is in a git work tree and
+// CommitArtifacts is corpus §2.4 for a command of ws: when the root is in a git work tree and
 // git.auto_commit is not false, commit paths with subject and push when git.push is true.
 // It returns nil when nothing was committed, and push failures as warnings.
 func CommitArtifacts(ctx context.Context, ws *Workspace, rt *Runtime, subject string, paths []string) (*Commit, []string, error) {
@@ -503,7 +503,7 @@ func (g *Git) Dirty(ctx context.Context) (bool, error) {
 }
 
 // identityArgs forces gpg signing off and supplies the fallback identity when user.email
-// is unset (spec §2.4).
+// is unset (corpus §2.4).
 func (g *Git) identityArgs(ctx context.Context) []string {
 	args := []string{"-c", "commit.gpgsign=false"}
 	if email, _ := g.Output(ctx, "config", "--get", "user.email"); strings.TrimSpace(email) == "" {

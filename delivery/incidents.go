@@ -15,13 +15,13 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Incident categories and severities (spec §3.6).
+// Incident categories and severities (corpus §3.6).
 var (
 	IncidentCategories = []string{"workflow", "tooling", "confusion", "violation", "error"}
 	IncidentSeverities = []string{"blocker", "major", "minor", "info"}
 )
 
-// Incident is one .lumenflow/incidents/<category>.ndjson record (spec §1.13), keys in
+// Incident is one .lumenflow/incidents/<category>.ndjson record (corpus §1.13), keys in
 // file order.
 type Incident struct {
 	Timestamp   string          `json:"timestamp"`

@@ -21,7 +21,7 @@ type Phase struct {
 	Status string
 }
 
-// Initiative is an initiative file (spec §1.6): the document kept for round-trip edits
+// Initiative is an initiative file (corpus §1.6): the document kept for round-trip edits
 // and a typed view refreshed by [Initiative.Refresh].
 type Initiative struct {
 	Path string

@@ -9,7 +9,7 @@ import (
 
 var nonAlnumRun = regexp.MustCompile(`[^a-z0-9]+`)
 
-// Kebab is kebab(lane) of spec §1.4: lower-cased, runs of characters outside [a-z0-9]
+// Kebab is kebab(lane) of corpus §1.4: lower-cased, runs of characters outside [a-z0-9]
 // become one "-", trimmed, "lane" when nothing is left.
 func Kebab(lane string) string {
 	k := strings.Trim(nonAlnumRun.ReplaceAllString(strings.ToLower(lane), "-"), "-")
@@ -52,7 +52,7 @@ func ParseLaneBranch(prefix, branch string) (kebab, wuID string, ok bool) {
 	return k, "WU-" + num, true
 }
 
-// Title60 is <title60> of spec §2.4: the title when at most 60 runes, else its first 57
+// Title60 is <title60> of corpus §2.4: the title when at most 60 runes, else its first 57
 // runes followed by "...".
 func Title60(title string) string { return CutRunes(title, 60) }
 

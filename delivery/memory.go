@@ -20,7 +20,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Memory node types (spec §1.8).
+// Memory node types (corpus §1.8).
 const (
 	MemTypeSession    = "session"
 	MemTypeDiscovery  = "discovery"
@@ -29,7 +29,7 @@ const (
 	MemTypeSummary    = "summary"
 )
 
-// Memory lifecycles (spec §1.8).
+// Memory lifecycles (corpus §1.8).
 const (
 	LifecycleEphemeral = "ephemeral"
 	LifecycleSession   = "session"
@@ -74,7 +74,7 @@ var memIDRe = regexp.MustCompile(MemoryIDPattern)
 // ValidMemoryID reports whether id is a memory node id (mem-xxxx, or hierarchical mem-xxxx.1).
 func ValidMemoryID(id string) bool { return memIDRe.MatchString(id) }
 
-// MemoryID is spec §2.5's memory id: "mem-" + the first 4 hex characters of sha256(basis),
+// MemoryID is corpus §2.5's memory id: "mem-" + the first 4 hex characters of sha256(basis),
 // or of sha256(basis + "#" + k) for k = 1, 2, … while exists reports the id taken.
 func MemoryID(basis string, exists func(id string) bool) string {
 	for k := 0; ; k++ {
@@ -253,7 +253,7 @@ func marshalCompact(v any) (json.RawMessage, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// MemNode is one version of a memory node (spec §1.8). Keys are written in the spec's
+// MemNode is one version of a memory node (corpus §1.8). Keys are written in the spec's
 // order; keys we do not know are kept in Extra and written after them.
 type MemNode struct {
 	ID        string
@@ -347,7 +347,7 @@ func (n *MemNode) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Validate checks the fields every node must have (spec §1.8).
+// Validate checks the fields every node must have (corpus §1.8).
 func (n *MemNode) Validate() error {
 	switch {
 	case !ValidMemoryID(n.ID):
@@ -497,7 +497,7 @@ func (m *Memory) Get(id string) *MemNode {
 }
 
 // Exists reports whether any version of id is in memory.jsonl (the id-collision test of
-// spec §2.5).
+// corpus §2.5).
 func (m *Memory) Exists(id string) bool {
 	_, ok := m.byID[id]
 	return ok
@@ -610,7 +610,7 @@ func AppendRelationships(root string, rels ...Relationship) error {
 	return nil
 }
 
-// MemoryConfigYAML is the config.yaml mem:init writes (spec §1.8; informational only).
+// MemoryConfigYAML is the config.yaml mem:init writes (corpus §1.8; informational only).
 const MemoryConfigYAML = "version: 1\nretention:\n  ephemeral: 0\n  session: 3600\n  wu: 604800\n  project: -1\n"
 
 // InitMemory creates .lumenflow/memory/, an empty memory.jsonl and config.yaml when they are
@@ -659,7 +659,7 @@ type CleanupOptions struct {
 	DryRun bool
 }
 
-// CleanupMemory is mem:cleanup (spec §3.4): it removes ephemeral nodes, deleted nodes,
+// CleanupMemory is mem:cleanup (corpus §3.4): it removes ephemeral nodes, deleted nodes,
 // summarised non-project nodes, the session-lifecycle nodes of opts.SessionID and, with a
 // TTL, old non-project nodes outside the active session; then rewrites memory.jsonl with one
 // line per remaining id (latest version, first-appearance order) and drops relationships

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// DORA tiers (spec §3.7).
+// DORA tiers (corpus §3.7).
 const (
 	TierElite  = "elite"
 	TierHigh   = "high"
@@ -140,7 +140,7 @@ type MetricsInput struct {
 	// Config gives the lane definition order.
 	Config *Config
 	WUs    []*WU
-	// SkipGates are the skip-gates audit timestamps (spec §1.12); unparsable ones are ignored.
+	// SkipGates are the skip-gates audit timestamps (corpus §1.12); unparsable ones are ignored.
 	SkipGates []string
 }
 

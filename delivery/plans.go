@@ -12,7 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// PlanURIPrefix is the scheme and host of plan URIs (spec §1.13).
+// PlanURIPrefix is the scheme and host of plan URIs (corpus §1.13).
 const PlanURIPrefix = "lumenflow://plans/"
 
 // PlanSections are the template sections of a new plan, in order; References follows.
@@ -36,7 +36,7 @@ func ValidPlanID(id string) bool { return planIDRe.MatchString(id) }
 // PlanURI is the lumenflow://plans/<file> URI of a plan file name.
 func PlanURI(file string) string { return PlanURIPrefix + file }
 
-// PlanTemplate is the text plan:create writes for id (spec §3.5 plan:create).
+// PlanTemplate is the text plan:create writes for id (corpus §3.5 plan:create).
 func PlanTemplate(id, title, date string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s Plan - %s\n\nCreated: %s\n\n", id, title, date)

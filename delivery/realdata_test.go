@@ -58,7 +58,7 @@ func TestCycleHoursDateOnlyCompletion(t *testing.T) {
 		assert.Equal(t, tc.ok, ok, tc.name)
 		assert.InDelta(t, tc.want, h, 1e-6, tc.name)
 	}
-	// The window still places a date-only completion at 00:00Z of its date (spec §3.7).
+	// The window still places a date-only completion at 00:00Z of its date (corpus §3.7).
 	at, ok := CompletedAt(&WU{CompletedAt: "2026-01-06"})
 	assert.True(t, ok)
 	assert.Equal(t, "2026-01-06T00:00:00.000Z", Timestamp(at))

@@ -15,7 +15,7 @@ import (
 
 // RepoFiles lists the repository's files as root-relative slash paths, sorted: `git
 // ls-files` inside a work tree, otherwise a walk that skips .git, the worktrees directory
-// and .lumenflow (spec §3.2 lane:health).
+// and .lumenflow (corpus §3.2 lane:health).
 func RepoFiles(ctx context.Context, ws *Workspace, rt *Runtime) ([]string, error) {
 	if inWorkTreeOf(ctx, rt, ws.Root) {
 		out, err := NewGit(ws.Root, rt).Output(ctx, "ls-files", "-z")
@@ -58,7 +58,7 @@ func RepoFiles(ctx context.Context, ws *Workspace, rt *Runtime) ([]string, error
 }
 
 // MatchGlobs reports whether file matches one of the globs (doublestar, case-insensitive,
-// spec §1.14).
+// corpus §1.14).
 func MatchGlobs(globs []string, file string) bool {
 	lf := strings.ToLower(file)
 	for _, g := range globs {

@@ -32,7 +32,7 @@ var Initialisms = []string{"wu"}
 // (parity.Suite.PassEnv).
 var ScriptPassEnv = []string{"DELIVERY_WORKSPACE", "STALE_LOCK_THRESHOLD_HOURS", "LUMENFLOW_AGENT_CAPABILITIES", "LUMENFLOW_AGENT_VERSION", "HOSTNAME"}
 
-// Formats of spec §1.14.
+// Formats of corpus §1.14.
 const (
 	TimestampLayout = "2006-01-02T15:04:05.000Z"
 	DateLayout      = "2006-01-02"
@@ -51,7 +51,7 @@ func Date(t time.Time) string { return t.UTC().Format(DateLayout) }
 // ParseTimestamp parses any RFC 3339 instant (with or without fractional seconds).
 func ParseTimestamp(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
 
-// Runtime is one invocation's clock, id source and identity (spec §2.5). It implements
+// Runtime is one invocation's clock, id source and identity (corpus §2.5). It implements
 // tool.IDSource. A Runtime is safe for concurrent use.
 type Runtime struct {
 	env       LookupEnv
@@ -168,7 +168,7 @@ func (r *Runtime) Environ() []string {
 	return environOf(r.env)
 }
 
-// Hex is rand_hex(kind, n) of spec §2.5: with DELIVERY_SEED, the first n hex characters
+// Hex is rand_hex(kind, n) of corpus §2.5: with DELIVERY_SEED, the first n hex characters
 // of sha256(seed|kind|k|now), k counting this runtime's draws of kind from 0; otherwise
 // crypto/rand. n is at most 64.
 func (r *Runtime) Hex(kind string, n int) string {

@@ -11,7 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Session is .lumenflow/sessions/current.json (spec §1.13), keys in the spec's order.
+// Session is .lumenflow/sessions/current.json (corpus §1.13), keys in the spec's order.
 type Session struct {
 	SessionID       string   `json:"session_id"`
 	WUID            string   `json:"wu_id"`

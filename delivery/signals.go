@@ -11,7 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Signal is one signals.jsonl record (spec §1.9), keys in the spec's order.
+// Signal is one signals.jsonl record (corpus §1.9), keys in the spec's order.
 type Signal struct {
 	ID          string `json:"id"`
 	Message     string `json:"message"`
@@ -32,7 +32,7 @@ type SignalReceipt struct {
 	ReadAt   string `json:"read_at"`
 }
 
-// Signal defaults (spec §1.9).
+// Signal defaults (corpus §1.9).
 const (
 	DefaultSignalType   = "coordination"
 	DefaultSignalSender = "system"
@@ -141,7 +141,7 @@ type SignalInput struct {
 }
 
 // SendSignal appends one signal to root's store and returns it. The id is drawn (sig-,
-// spec §2.5) and checked against the file while holding the append lock, so concurrent
+// corpus §2.5) and checked against the file while holding the append lock, so concurrent
 // senders, threads or processes, never write the same id nor interleave lines.
 func SendSignal(root string, rt *Runtime, in SignalInput) (Signal, error) {
 	sig := Signal{Message: in.Message, CreatedAt: Timestamp(rt.Now()), Type: in.Type, Sender: in.Sender,

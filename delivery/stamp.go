@@ -10,7 +10,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// StampRel is the root-relative stamp path of a WU (spec §1.10).
+// StampRel is the root-relative stamp path of a WU (corpus §1.10).
 func StampRel(id string) string { return StampsDir + "/" + id + ".done" }
 
 // StampContent is the two-line stamp: "WU <id> — <title>" and "Completed: <date>".

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// ValidationFinding is one finding of the validate rules (spec §3.2 `validate`) about a
+// ValidationFinding is one finding of the validate rules (corpus §3.2 `validate`) about a
 // WU file. Error is false for a warning.
 type ValidationFinding struct {
 	ID      string `json:"id"`
@@ -40,7 +40,7 @@ func (r *ValidationReport) add(isErr bool, id, format string, args ...any) {
 	r.Findings = append(r.Findings, ValidationFinding{ID: id, Message: fmt.Sprintf(format, args...), Error: isErr})
 }
 
-// ValidateWUs applies validate's per-WU rules (spec §3.2) to files as [ListWUs] returns
+// ValidateWUs applies validate's per-WU rules (corpus §3.2) to files as [ListWUs] returns
 // them, in that order: a file that does not parse, structural violations, an id that does
 // not match the file name, a duplicate id, a missing or unexpected stamp and an unknown
 // initiative are errors; strict content rules (for WUs neither done nor closed), unknown

@@ -13,7 +13,7 @@ type Deferral struct {
 	Reason string `json:"reason"`
 }
 
-// WavePlan is the execution plan of an initiative (spec §3.5 orchestrate:initiative).
+// WavePlan is the execution plan of an initiative (corpus §3.5 orchestrate:initiative).
 type WavePlan struct {
 	// Waves are the topological layers of the candidates, at most one WU per lane each.
 	Waves [][]string

@@ -22,7 +22,7 @@ type LookupEnv func(key string) (string, bool)
 // ConfigFile is the workspace configuration file name.
 const ConfigFile = "workspace.yaml"
 
-// Runtime paths relative to the workspace root (spec §1.7–§1.13).
+// Runtime paths relative to the workspace root (corpus §1.7–§1.13).
 const (
 	StateDir        = ".lumenflow/state"
 	EventsFile      = ".lumenflow/state/wu-events.jsonl"
@@ -59,7 +59,7 @@ type Workspace struct {
 	Source Source
 }
 
-// FindRoot resolves the workspace root for a command started in dir (spec §1.1):
+// FindRoot resolves the workspace root for a command started in dir (corpus §1.1):
 // $DELIVERY_WORKSPACE when set (absolute), otherwise the nearest ancestor of dir holding
 // workspace.yaml; a linked git worktree is mapped to its main checkout. It returns the main
 // checkout and the checkout found first. No workspace.yaml gives a NO_WORKSPACE error.
@@ -179,12 +179,12 @@ func (w *Workspace) PlanPath(id string) string {
 	return path.Join(cleanDir(w.Config.PlansDir), id+"-plan.md")
 }
 
-// WorktreePath is the root-relative worktree of a WU (spec §1.4).
+// WorktreePath is the root-relative worktree of a WU (corpus §1.4).
 func (w *Workspace) WorktreePath(lane, id string) string {
 	return WorktreePath(w.Config.WorktreesDir, lane, id)
 }
 
-// LaneBranch is the lane branch of a WU (spec §1.4).
+// LaneBranch is the lane branch of a WU (corpus §1.4).
 func (w *Workspace) LaneBranch(lane, id string) string {
 	return LaneBranch(w.Config.LaneBranchPrefix, lane, id)
 }

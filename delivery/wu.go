@@ -17,7 +17,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Normalised statuses (spec §1.5) and the event-only state waiting.
+// Normalised statuses (corpus §1.5) and the event-only state waiting.
 const (
 	StatusReady      = "ready"
 	StatusInProgress = "in_progress"
@@ -168,7 +168,7 @@ func (w *WU) Refresh() {
 	w.ID = r.str("id")
 	w.Title = r.str("title")
 	w.Lane = r.str("lane")
-	// An absent type or priority reads as its spec §1.5 default, for every reader.
+	// An absent type or priority reads as its corpus §1.5 default, for every reader.
 	w.Type = r.str("type")
 	if w.Type == "" && MapGet(root, "type") == nil {
 		w.Type = "feature"
@@ -289,7 +289,7 @@ func (r *fieldReader) integer(k string) int {
 
 var dateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
-// ValidateStructure returns the structural violations of spec §1.5 (empty when valid).
+// ValidateStructure returns the structural violations of corpus §1.5 (empty when valid).
 func ValidateStructure(w *WU) []string {
 	errs := append([]string(nil), w.typeErrors...)
 	root := Root(w.Doc)
@@ -345,7 +345,7 @@ func ValidateStructure(w *WU) []string {
 	return errs
 }
 
-// ValidateStrict returns the structural violations plus the strict rules of spec §1.5
+// ValidateStrict returns the structural violations plus the strict rules of corpus §1.5
 // (type prototype is exempt from every strict rule).
 func ValidateStrict(w *WU, minDescriptionLength int) []string {
 	errs := ValidateStructure(w)
@@ -493,7 +493,7 @@ func SortWUIDs(ids []string) {
 	})
 }
 
-// NextWUID is WU-<max+1> over the YAML files, the stamps and the event log (spec §2.5).
+// NextWUID is WU-<max+1> over the YAML files, the stamps and the event log (corpus §2.5).
 func NextWUID(ws *Workspace) (string, error) {
 	max := 0
 	ids, err := wuFileIDs(ws)

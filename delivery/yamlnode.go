@@ -41,7 +41,7 @@ func Root(doc *yaml.Node) *yaml.Node {
 	return doc
 }
 
-// EncodeYAML is the one YAML writer of the workspace (spec §1.14): indent 2, sequences
+// EncodeYAML is the one YAML writer of the workspace (corpus §1.14): indent 2, sequences
 // indented under their key, no document marker, LF line endings, exactly one final newline.
 func EncodeYAML(node *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
@@ -103,7 +103,7 @@ func BoolNode(b bool) *yaml.Node {
 // NullNode returns a null scalar.
 func NullNode() *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: tagNull, Value: "null"} }
 
-// DateNode returns an unquoted YYYY-MM-DD date scalar (spec §1.14).
+// DateNode returns an unquoted YYYY-MM-DD date scalar (corpus §1.14).
 func DateNode(date string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tagTimestamp, Value: date}
 }
@@ -132,7 +132,7 @@ func MapGet(m *yaml.Node, key string) *yaml.Node {
 func MapHas(m *yaml.Node, key string) bool { return MapGet(m, key) != nil }
 
 // MapSet sets key to value in mapping m. An existing key keeps its position and the
-// comments of the value it replaces; a new key is appended at the end (spec §1.14).
+// comments of the value it replaces; a new key is appended at the end (corpus §1.14).
 func MapSet(m *yaml.Node, key string, value *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {

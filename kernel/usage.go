@@ -23,7 +23,7 @@ var (
 )
 
 // speakUsage words a lane's USAGE answer in the tool's terms. USAGE is the command's own
-// argument check (spec §2.3, exit 2): it names flags and positionals ("missing required
+// argument check (corpus §2.3, exit 2): it names flags and positionals ("missing required
 // argument ID", "invalid value \"x\" for --wu: …"). Every flag or positional that is an
 // input property is renamed to the property ("id is required", "invalid value \"x\" for
 // wu: …"); the command's words stay in details.cli_message. Other outputs pass unchanged.

@@ -12,7 +12,7 @@ import (
 type ConstraintKind string
 
 // Constraint kinds. A property is "given" when the argv builder passes it on: present,
-// not null, not false, not an empty list (spec §2.6; the same test as [IsSet]).
+// not null, not false, not an empty list (corpus §2.6; the same test as [IsSet]).
 const (
 	// Required: the one property must be given (a flag-or-positional the command
 	// insists on). It goes into the schema's "required"; a list also gets minItems 1.

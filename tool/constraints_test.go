@@ -39,7 +39,7 @@ func TestConstraintMessages(t *testing.T) {
 }
 
 // TestApplyConstraintsValidates checks what each kind accepts and refuses, with the
-// "given" test of spec §2.6 (false and [] are not given).
+// "given" test of corpus §2.6 (false and [] are not given).
 func TestApplyConstraintsValidates(t *testing.T) {
 	cases := []struct {
 		c    Constraint

@@ -8,7 +8,7 @@ import (
 )
 
 // IDSource draws random identifiers of a kind ("sig", "dlg", "uuid") with n hex digits.
-// The delivery package provides the seeded implementation of spec §2.5.
+// The delivery package provides the seeded implementation of corpus §2.5.
 type IDSource interface {
 	Hex(kind string, n int) string
 }

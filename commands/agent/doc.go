@@ -1,4 +1,4 @@
-// Package agent holds the agent session and incident commands (agent:*), spec §3.6, of the delivery legacy corpus.
+// Package agent holds the agent session and incident commands (agent:*), corpus §3.6, of the delivery legacy corpus.
 //
 // Each command is one file in the legacy style (see package convention): a constructor
 // returning a fresh *cli.App, an action, and its output; it registers itself with

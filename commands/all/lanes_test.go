@@ -42,7 +42,7 @@ var laneArgv = map[string][][]string{
 	"file:write":      {{"--path", "notes/new.md", "--content", "hello"}},
 }
 
-// pinnedEnv is what both lanes see, as the script harness pins it (spec §2.5).
+// pinnedEnv is what both lanes see, as the script harness pins it (corpus §2.5).
 func pinnedEnv(home string) map[string]string {
 	return map[string]string{
 		"DELIVERY_NOW": "2026-03-01T10:00:00.000Z", "DELIVERY_SEED": "cmdbridge",

@@ -9,7 +9,7 @@ import (
 
 // MetaArgs is the cli.App.Metadata key holding the command's positionals as
 // []map[string]any{{"name": "ref", "required": false, "passthrough": false}}, in order:
-// the tool input field each positional becomes (spec §2.6). A command with a passthrough
+// the tool input field each positional becomes (corpus §2.6). A command with a passthrough
 // after "--" declares it as the last entry with "passthrough": true. A positional with a
 // choice list also has "choices": []string (the enum its schema should carry).
 const MetaArgs = "cmdbridge.args"
@@ -79,7 +79,7 @@ type Arg struct {
 	LeadingDash bool
 }
 
-// Rule is a combination rule between flags (spec §2.1).
+// Rule is a combination rule between flags (corpus §2.1).
 type Rule struct {
 	kind   ruleKind
 	flags  []string

@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// UsageError is an argv or environment problem (spec §2.1): exit 2, nothing executed.
+// UsageError is an argv or environment problem (corpus §2.1): exit 2, nothing executed.
 type UsageError struct{ Message string }
 
 func (e *UsageError) Error() string { return e.Message }
@@ -25,7 +25,7 @@ type checked struct {
 	json bool
 }
 
-// wantsJSON reports whether --json occurs in args before a "--" (spec §2.2: usage errors
+// wantsJSON reports whether --json occurs in args before a "--" (corpus §2.2: usage errors
 // are then reported in the envelope too).
 func wantsJSON(args []string) bool {
 	for _, a := range args {
@@ -39,7 +39,7 @@ func wantsJSON(args []string) bool {
 	return false
 }
 
-// checkArgv applies spec §2.1's checks in their order (environment, then argv left to
+// checkArgv applies corpus §2.1's checks in their order (environment, then argv left to
 // right, then missing required flags and arguments in table order, then combination
 // rules) and returns the first problem. args excludes the command name.
 // envErr is the environment check's result (delivery.NewRuntime's USAGE error).
@@ -55,7 +55,7 @@ func checkArgv(s *Spec, flags []cli.Flag, args []string, envErr error) (checked,
 		}
 	}
 	given := map[string]bool{}   // by primary name: the flag occurs in argv
-	present := map[string]bool{} // given, and not a false boolean (false = absent, spec §2.6)
+	present := map[string]bool{} // given, and not a false boolean (false = absent, corpus §2.6)
 	var positional []string
 	passthrough := false
 	for _, a := range s.Args {

@@ -14,7 +14,7 @@ import (
 )
 
 // Call is one accepted invocation of a command: typed access to its flags and
-// positionals, and the only way it writes output (so every command follows spec §2.2).
+// positionals, and the only way it writes output (so every command follows corpus §2.2).
 type Call struct {
 	// Name is the canonical command name, the prefix of every diagnostic.
 	Name string
@@ -39,7 +39,7 @@ func (c *Call) Context() context.Context {
 	return delivery.WithEnv(c.cli.Context, os.LookupEnv, os.Environ)
 }
 
-// Runtime is the invocation's clock, id source and owner (spec §2.5). An app run
+// Runtime is the invocation's clock, id source and owner (corpus §2.5). An app run
 // without Run (tests calling App.Run directly) gets one built from the process
 // environment.
 func (c *Call) Runtime() *delivery.Runtime {
@@ -64,7 +64,7 @@ func (c *Call) Dir() (string, error) {
 	return d, nil
 }
 
-// Workspace opens the workspace of the directory the command was started in (spec §1.1:
+// Workspace opens the workspace of the directory the command was started in (corpus §1.1:
 // NO_WORKSPACE when there is none) and checks the configuration keys the command is about
 // to read, so a wrong-typed value is CONFIG_INVALID before anything else happens.
 func (c *Call) Workspace(keys ...string) (*delivery.Workspace, error) {
@@ -93,7 +93,7 @@ func (c *Call) Workspace(keys ...string) (*delivery.Workspace, error) {
 	return ws, nil
 }
 
-// Commit applies spec §2.4 to the root-relative paths the command wrote: one pathspec
+// Commit applies corpus §2.4 to the root-relative paths the command wrote: one pathspec
 // commit, push failures printed as warnings. It returns the commit as rule R4 renders it
 // (with the pushed branch), or nil when nothing changed.
 func (c *Call) Commit(ws *delivery.Workspace, subject string, paths ...string) (*Commit, error) {
@@ -186,7 +186,7 @@ func (c *Call) Progress(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "[%s] %s\n", c.Name, fmt.Sprintf(format, args...))
 }
 
-// Stderr is where child-process output goes (spec §2.2).
+// Stderr is where child-process output goes (corpus §2.2).
 func (c *Call) Stderr() io.Writer { return c.stderr }
 
 // Result reports success: in text mode the headline (R1), then the scalar fields of data

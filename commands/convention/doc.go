@@ -1,4 +1,4 @@
-// Package convention is the machinery every legacy command uses to follow spec §2 of
+// Package convention is the machinery every legacy command uses to follow corpus §2 of
 // shared/spec/commands.md exactly while staying a legacy urfave/cli program: the command
 // builds a *cli.App, its main runs it on os.Args, results go to os.Stdout, diagnostics
 // to os.Stderr with the "[<command>] " prefix, and every exit goes through cli.Exit and
@@ -43,7 +43,7 @@
 //
 // # What the runner guarantees
 //
-//   - Usage errors (spec §2.1): before anything runs, Run checks the environment
+//   - Usage errors (corpus §2.1): before anything runs, Run checks the environment
 //     (delivery.NewRuntime), then argv left to right (unknown flag, missing value,
 //     malformed value, a positional outside its Choices, unexpected argument), then
 //     missing required flags in table order and missing required positionals, then the
@@ -52,12 +52,12 @@
 //     stdout when --json occurs before "--") and exits 2. urfave/cli's own messages and
 //     help-on-error never show.
 //   - --help / -h prints the app's help on stdout and exits 0 without running the action.
-//   - Output (spec §2.2): the envelope {ok, command, data, error, warnings} with a 2-space
+//   - Output (corpus §2.2): the envelope {ok, command, data, error, warnings} with a 2-space
 //     indent, no HTML escaping and a trailing newline; text rules R1–R4 through
 //     [Fields], [Table] and [CommitLines]; warnings printed as "[<command>] warning: …"
 //     when they happen and listed in the envelope; a failure prints "[<command>] error:
 //     …" (one line per violation for VALIDATION, whose details always hold "errors").
-//   - Exit codes (spec §2.3): 0, 1 or 2 only, carried by cli.Exit so the adapter records
+//   - Exit codes (corpus §2.3): 0, 1 or 2 only, carried by cli.Exit so the adapter records
 //     them. A panic in an action is recovered here and reported as INTERNAL, exit 1;
 //     commands never call recover, os.Exit or cli.OsExiter themselves.
 //

@@ -12,7 +12,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Envelope is the JSON document every command prints with --json (spec §2.2), keys in
+// Envelope is the JSON document every command prints with --json (corpus §2.2), keys in
 // this order.
 type Envelope struct {
 	OK       bool        `json:"ok"`
@@ -57,7 +57,7 @@ func Fields(data any) (string, error) {
 	return b.String(), nil
 }
 
-// Commit is the data of a commit a command made (spec §2.2 "commit"). Branch is not part
+// Commit is the data of a commit a command made (corpus §2.2 "commit"). Branch is not part
 // of the JSON; it names the pushed branch for rule R4.
 type Commit struct {
 	SHA     string `json:"sha"`

@@ -19,7 +19,7 @@ func Main(newApp func() *cli.App) func(ctx context.Context) {
 	return func(ctx context.Context) { Run(ctx, newApp(), os.Args) }
 }
 
-// Run runs app on argv (argv[0] is the command name) following spec §2: usage errors are
+// Run runs app on argv (argv[0] is the command name) following corpus §2: usage errors are
 // reported and exit 2 before anything runs; --help prints help and exits 0; otherwise
 // the action runs and exits 1 on failure. Every exit goes through cli.Exit and
 // cli.OsExiter; Run returns normally only on success.
@@ -32,7 +32,7 @@ func Run(ctx context.Context, app *cli.App, argv []string) {
 	if len(argv) > 1 {
 		args = argv[1:]
 	}
-	// The environment of spec §2.5 is checked first; the runtime it yields is the call's.
+	// The environment of corpus §2.5 is checked first; the runtime it yields is the call's.
 	cwd, _ := os.Getwd()
 	rt, envErr := delivery.NewRuntime(cwd, os.LookupEnv)
 	if envErr != nil {
@@ -107,7 +107,7 @@ func (c *Call) endJournal(failed bool) {
 	}
 }
 
-// onUsageError turns an error urfave/cli found while parsing into spec §2.1's message;
+// onUsageError turns an error urfave/cli found while parsing into corpus §2.1's message;
 // Run's own argv checking normally finds it first.
 func onUsageError(cctx *cli.Context, err error, _ bool) error {
 	msg := err.Error()

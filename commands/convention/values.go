@@ -15,7 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
-// Value is a flag value whose accepted form is one of spec §2.1's types. Expected names
+// Value is a flag value whose accepted form is one of corpus §2.1's types. Expected names
 // that form for the canonical usage message: invalid value "<v>" for --<x>: expected <…>.
 type Value interface {
 	flag.Value
@@ -183,7 +183,7 @@ func (d *DurationValue) Duration() time.Duration {
 	return n
 }
 
-// ParseDuration parses spec §2.1's DURATION form (30m, 24h, 7d, 2w).
+// ParseDuration parses corpus §2.1's DURATION form (30m, 24h, 7d, 2w).
 func ParseDuration(s string) (time.Duration, bool) {
 	n, err := delivery.ParseDuration(s)
 	return n, err == nil

@@ -1,9 +1,9 @@
-// Package files holds the legacy file and git-read commands of spec §3.3 (file:read,
+// Package files holds the legacy file and git-read commands of corpus §3.3 (file:read,
 // file:write, file:edit, file:delete, git:branch, git:diff, git:log), one file per
 // command; config:get and config:set are in package config.
 //
 // Every command file reads top-down in the same order: registration, flag table and
-// constructor (newXApp), action, output types. The commands follow spec §2 through
+// constructor (newXApp), action, output types. The commands follow corpus §2 through
 // commands/convention and keep their domain logic in package delivery.
 //
 // Invariants:

@@ -1,4 +1,4 @@
-// Package flow holds the flow and metrics commands, spec §3.7, of the delivery legacy corpus.
+// Package flow holds the flow and metrics commands, corpus §3.7, of the delivery legacy corpus.
 //
 // Each command is one file in the legacy style (see package convention): a constructor
 // returning a fresh *cli.App, an action, and its output; it registers itself with

@@ -61,7 +61,7 @@ func flagDate(c *convention.Call, name string) time.Time {
 	return t
 }
 
-// flowReportText is the text layout of spec §3.7.
+// flowReportText is the text layout of corpus §3.7.
 func flowReportText(r delivery.FlowReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Flow report %s … %s\n", r.Range.Start, r.Range.End)

@@ -1,4 +1,4 @@
-// Package initiative holds the initiative, plan, orchestration and delegation commands, spec §3.5, of the delivery legacy corpus.
+// Package initiative holds the initiative, plan, orchestration and delegation commands, corpus §3.5, of the delivery legacy corpus.
 //
 // Each command is one file in the legacy style (see package convention): a constructor
 // returning a fresh *cli.App, an action, and its output; it registers itself with
@@ -17,7 +17,7 @@
 //     checked before the first write, so an unknown initiative, a duplicate id or slug, a
 //     WU linked elsewhere or a dependency cycle leaves the workspace and git untouched.
 //   - Only committable artifacts (initiative and WU YAML, plans) are committed, with the
-//     subjects of spec §3.5 (ids lower-cased), through delivery.CommitArtifacts.
+//     subjects of corpus §3.5 (ids lower-cased), through delivery.CommitArtifacts.
 //   - The read-only commands (initiative:list, initiative:status, orchestrate:init-status,
 //     delegation:list, and bulk-assign, orchestrate:initiative and orchestrate:monitor in
 //     their dry-run or report-only forms) write nothing at all.

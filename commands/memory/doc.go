@@ -1,4 +1,4 @@
-// Package memory holds the memory and signal commands (mem:*), spec §3.4, of the delivery
+// Package memory holds the memory and signal commands (mem:*), corpus §3.4, of the delivery
 // legacy corpus: mem:init, mem:start, mem:ready, mem:checkpoint, mem:cleanup, mem:context,
 // mem:create, mem:delete, mem:export, mem:inbox, mem:signal, mem:summarize, mem:triage and
 // mem:recover.

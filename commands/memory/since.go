@@ -13,7 +13,7 @@ import (
 // sinceExpected is the usage message's "expected …" for the SINCE type.
 const sinceExpected = "duration like 30m, 24h or 7d, YYYY-MM-DD date or RFC 3339 timestamp"
 
-// sinceValue is spec §2.1's SINCE: a DURATION (now − d), a DATE (00:00Z) or an RFC 3339
+// sinceValue is corpus §2.1's SINCE: a DURATION (now − d), a DATE (00:00Z) or an RFC 3339
 // timestamp. Set only checks the form; the instant depends on the clock (instant).
 // TODO(convention): move to convention.Since, other domains (flow, orchestrate) use SINCE.
 type sinceValue struct{ value string }

@@ -1,4 +1,4 @@
-// Package state holds the gates, state, backlog, lane, signal-cleanup and validate commands, spec §3.2, of the delivery legacy corpus.
+// Package state holds the gates, state, backlog, lane, signal-cleanup and validate commands, corpus §3.2, of the delivery legacy corpus.
 //
 // Each command is one file in the legacy style (see package convention): a constructor
 // returning a fresh *cli.App, an action, and its output; it registers itself with
@@ -23,5 +23,5 @@
 //   - Only committable artifacts are committed (WU YAML, stamps, wu-events.jsonl);
 //     signals, memory, archives and locks are runtime state and never staged.
 //   - Writes go through the shared YAML encoder and node edits, so unknown keys, comments
-//     and key order of WU files survive; commits follow spec §2.4 via delivery.
+//     and key order of WU files survive; commits follow corpus §2.4 via delivery.
 package state

@@ -1,4 +1,4 @@
-// Package workspace holds the workspace commands (workspace:init, doctor, backlog:status), spec §3.8, of the delivery legacy corpus.
+// Package workspace holds the workspace commands (workspace:init, doctor, backlog:status), corpus §3.8, of the delivery legacy corpus.
 //
 // Each command is one file in the legacy style (see package convention): a constructor
 // returning a fresh *cli.App, an action, and its output; it registers itself with

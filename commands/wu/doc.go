@@ -1,4 +1,4 @@
-// Package wu holds the work-unit lifecycle commands (wu:*) of spec §3.1 of the delivery
+// Package wu holds the work-unit lifecycle commands (wu:*) of corpus §3.1 of the delivery
 // legacy corpus: wu:create, wu:claim, wu:status, wu:prep, wu:done, wu:block, wu:unblock,
 // wu:release, wu:edit, wu:delete, wu:validate and wu:preflight (and the rest of §3.1 as
 // they land).
@@ -20,7 +20,7 @@
 //   - Read-only commands (wu:status, wu:validate, wu:preflight) write nothing.
 //   - Lane locks are released only when they are held for the WU concerned; a lock of
 //     another WU is never touched.
-//   - Output follows spec §2.2 through convention; nothing here prints directly, exits or
+//   - Output follows corpus §2.2 through convention; nothing here prints directly, exits or
 //     recovers.
 //   - The reconciling commands (wu:recover, wu:repair) are exempt from the transition
 //     table, since they align the files with each other. wu:recover without --action and

@@ -61,7 +61,7 @@ func newWUEditApp() *cli.App {
 		Enforces: []convention.Rule{convention.OneOf(editFlagNames()...)},
 		Action:   wuEdit,
 	})
-	// "nothing to edit" is a usage error with its own message (spec §3.1 wu:edit).
+	// "nothing to edit" is a usage error with its own message (corpus §3.1 wu:edit).
 	app.Before = func(cctx *cli.Context) error {
 		for _, f := range editFlags {
 			if cctx.IsSet(f.flag) {

@@ -29,7 +29,7 @@ type AgentIssuesQueryData struct {
 	Recent     []delivery.Incident `json:"recent"`
 }
 
-// AgentIssuesQuery is spec §3.6 agent:issues-query: the incidents agent:log-issue wrote
+// AgentIssuesQuery is corpus §3.6 agent:issues-query: the incidents agent:log-issue wrote
 // (.lumenflow/incidents/*.ndjson) with timestamp ≥ now − since days that match the
 // filters, counted by category and severity, with the 10 newest. A line that does not
 // decode is a warning. Notes.Text is the text-mode output (its own layout).

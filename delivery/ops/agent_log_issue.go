@@ -27,7 +27,7 @@ type AgentLogIssueData struct {
 	File     string            `json:"file"`
 }
 
-// AgentLogIssue is spec §3.6 agent:log-issue: the incident of the active session, stamped
+// AgentLogIssue is corpus §3.6 agent:log-issue: the incident of the active session, stamped
 // with now, the session's id, WU and lane and (inside a git work tree) the current
 // branch, appended to .lumenflow/incidents/<category>.ndjson; the session's
 // incidents_logged (and incidents_major for major and blocker) go up by one. Bad lengths

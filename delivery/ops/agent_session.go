@@ -24,7 +24,7 @@ type AgentSessionData struct {
 	Session *delivery.Session `json:"session"`
 }
 
-// AgentSession is spec §3.1 agent:session: a new session on WU written to the
+// AgentSession is corpus §3.6 agent:session: a new session on WU written to the
 // current-session file, unless one is active (ALREADY_EXISTS, naming it). The WU need not
 // exist (its lane is then "Unknown"). Capabilities, agent version and host come from
 // LUMENFLOW_AGENT_CAPABILITIES, LUMENFLOW_AGENT_VERSION and HOSTNAME in the runtime's

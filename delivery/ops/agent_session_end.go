@@ -19,7 +19,7 @@ type EndedSession struct {
 	Completed string `json:"completed"`
 }
 
-// AgentSessionEnd is spec §3.1 agent:session-end: the active session removed and reported
+// AgentSessionEnd is corpus §3.6 agent:session-end: the active session removed and reported
 // with its incident counters. Ending when no session is active is not an error (ended
 // false, Notes.Text says so); otherwise Notes.Headline is the text headline.
 func AgentSessionEnd(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (AgentSessionEndData, Notes, error) {

@@ -57,7 +57,7 @@ type BacklogPruneData struct {
 
 const pruneDay = 24 * time.Hour
 
-// BacklogPrune is spec §3.2 backlog:prune: a WU's last activity is the latest of created,
+// BacklogPrune is corpus §3.2 backlog:prune: a WU's last activity is the latest of created,
 // claimed_at and its latest event; an in_progress WU idle for more than StaleInProgress
 // whole days, or a ready one for more than StaleReady, is stale; a done WU completed more
 // than ArchiveDays ago is archivable (reported only). With Execute, each stale WU's notes
@@ -138,7 +138,7 @@ func lastActivity(w *delivery.WU, log *delivery.EventLog) time.Time {
 }
 
 // appendNote adds a line to the WU's notes: an item of a legacy list, otherwise a new
-// line of the string (the key is appended at the end when absent, spec §1.14).
+// line of the string (the key is appended at the end when absent, corpus §1.14).
 func appendNote(w *delivery.WU, note string) {
 	if n := w.Get("notes"); n != nil && n.Kind == yaml.SequenceNode {
 		n.Content = append(n.Content, delivery.StrNode(note))

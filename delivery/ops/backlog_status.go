@@ -26,7 +26,7 @@ type BacklogStatusInput struct {
 	IncludeDone bool
 }
 
-// BacklogStatus is spec §3.8 backlog:status: the board of WUs by lane and status. WU files
+// BacklogStatus is corpus §3.8 backlog:status: the board of WUs by lane and status. WU files
 // that do not parse and event lines that are not events are warnings (event lines first)
 // and left out. Notes.Text is the whole text output.
 func BacklogStatus(_ context.Context, ws *delivery.Workspace, in BacklogStatusInput) (delivery.Board, Notes, error) {

@@ -17,7 +17,7 @@ import (
 )
 
 // ConfigRootKeys are the workspace.yaml root keys config:get and config:set know
-// (spec §3.3).
+// (corpus §3.3).
 var ConfigRootKeys = []string{"id", "name", "packs", "lanes", "policies", "security",
 	"software_delivery", "control_plane", "memory_namespace", "event_namespace"}
 
@@ -64,7 +64,7 @@ type ConfigGetData struct {
 	Value any    `json:"value"`
 }
 
-// ConfigGet is spec §3.3 config:get: the value at a dotted key as the file has it
+// ConfigGet is corpus §3.3 config:get: the value at a dotted key as the file has it
 // (mapping order kept). A key that is not set is a warning and data {set: false}.
 // Notes.Text is the whole text output: the scalar and a newline, the YAML block of a
 // mapping or list, or "" when the key is not set.
@@ -103,7 +103,7 @@ type ConfigSetInput struct {
 }
 
 // Check accepts control_plane.*, software_delivery.*, memory_namespace and
-// event_namespace (spec §3.3) and rejects the rest (VALIDATION), before the workspace
+// event_namespace (corpus §3.3) and rejects the rest (VALIDATION), before the workspace
 // is opened.
 func (in ConfigSetInput) Check() error {
 	segs := strings.Split(in.Key, ".")
@@ -131,7 +131,7 @@ type ConfigSetData struct {
 	Commit   *Commit `json:"commit"`
 }
 
-// ConfigSet is spec §3.3 config:set: the value written at the dotted key (missing
+// ConfigSet is corpus §3.3 config:set: the value written at the dotted key (missing
 // mappings created), workspace.yaml saved and committed. Notes.Headline is
 // "Set <key> = <value in YAML flow style>".
 func ConfigSet(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in ConfigSetInput) (ConfigSetData, Notes, error) {

@@ -36,7 +36,7 @@ type DelegationRow struct {
 	Depth       int     `json:"depth"`
 }
 
-// DelegationList is spec §3.5 delegation:list: the latest record per delegation id,
+// DelegationList is corpus §3.5 delegation:list: the latest record per delegation id,
 // sorted by delegatedAt, as a tree. With WU the roots are the WU's delegations; with
 // Initiative the set is the delegations whose parent or target belongs to the initiative
 // (a WU it lists without a spec file included), its roots those whose parent was not

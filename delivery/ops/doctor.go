@@ -15,7 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// RuntimeIgnores are the .gitignore lines for runtime state (spec §3.8): workspace:init
+// RuntimeIgnores are the .gitignore lines for runtime state (corpus §3.8): workspace:init
 // appends the missing ones and doctor warns about them.
 var RuntimeIgnores = []string{"/worktrees/", "/.lumenflow/memory/", "/.lumenflow/locks/",
 	"/.lumenflow/sessions/", "/.lumenflow/telemetry/", "/.lumenflow/incidents/", "/.lumenflow/snapshots/",
@@ -37,7 +37,7 @@ type DoctorInput struct {
 	Deep bool
 }
 
-// Doctor is spec §3.8 doctor: the setup checks, each ok, warn or error. ws is the call's
+// Doctor is corpus §3.8 doctor: the setup checks, each ok, warn or error. ws is the call's
 // workspace, or nil with wsErr the reason it could not be opened (the workspace check is
 // then an error and only the git checks run, in Dir). Any error check is a CHECK_FAILED
 // error returned with its data (a check reports what it found even when it fails). Event
@@ -211,7 +211,7 @@ func doctorGitignore(d *DoctorData, ws *delivery.Workspace) {
 }
 
 // doctorEvents checks the event log for lines that do not parse or validate; each one is
-// also a warning (spec §1.7).
+// also a warning (corpus §1.7).
 func doctorEvents(notes *Notes, d *DoctorData, ws *delivery.Workspace) {
 	log, err := delivery.LoadEvents(ws.Root)
 	if err != nil {

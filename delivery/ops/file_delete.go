@@ -32,7 +32,7 @@ type FileDeleteData struct {
 	WasDirectory bool   `json:"was_directory"`
 }
 
-// FileDelete is spec §3.3 file:delete for a call started in dir: the file, or with
+// FileDelete is corpus §3.3 file:delete for a call started in dir: the file, or with
 // Recursive the directory, removed through the root the path was confined to. A symlink
 // is deleted itself, never what it points to. A directory without Recursive and the root
 // are VALIDATION; a missing path is NOT_FOUND unless Force (then nothing is deleted). It

@@ -41,7 +41,7 @@ type FileEditData struct {
 	Replacements int    `json:"replacements"`
 }
 
-// FileEdit is spec §3.3 file:edit for a call started in dir: Old replaced by New, once
+// FileEdit is corpus §3.3 file:edit for a call started in dir: Old replaced by New, once
 // (NOT_UNIQUE, with the count in the details, when Old occurs more often and ReplaceAll
 // is not set) or everywhere, written atomically through the root the path was confined
 // to. A missing file or a missing Old is NOT_FOUND, a directory VALIDATION. It needs no

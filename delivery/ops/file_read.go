@@ -57,7 +57,7 @@ type FileReadData struct {
 	EndLine    int    `json:"end_line"`
 }
 
-// FileRead is spec §3.3 file:read for a call started in dir: the file (or its selected
+// FileRead is corpus §3.3 file:read for a call started in dir: the file (or its selected
 // lines) byte-exact, or base64. It needs no workspace: outside one, paths are confined
 // to dir. The text output is data.Content exactly (no newline added).
 func FileRead(ctx context.Context, dir string, env delivery.LookupEnv, in FileReadInput) (FileReadData, Notes, error) {
@@ -122,7 +122,7 @@ func FileRead(ctx context.Context, dir string, env delivery.LookupEnv, in FileRe
 	return out, notes, nil
 }
 
-// Confine resolves a path argument of a file command started in dir (spec §3.3): it
+// Confine resolves a path argument of a file command started in dir (corpus §3.3): it
 // must stay inside the workspace root, or inside dir when there is no workspace.
 func Confine(ctx context.Context, dir string, env delivery.LookupEnv, p string, write bool) (abs, rel string, err error) {
 	root, err := confineBase(ctx, dir, env)

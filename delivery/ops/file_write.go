@@ -33,7 +33,7 @@ type FileWriteData struct {
 	Created bool   `json:"created"`
 }
 
-// FileWrite is spec §3.3 file:write for a call started in dir: exactly the given bytes
+// FileWrite is corpus §3.3 file:write for a call started in dir: exactly the given bytes
 // (base64-decoded with that encoding; invalid base64 is VALIDATION before the path is
 // looked at), written atomically through the root the path was confined to, keeping an
 // existing file's mode and using 0644 for a new one, parents created unless

@@ -16,7 +16,7 @@ type FlowBottlenecksInput struct {
 	Limit int
 }
 
-// FlowBottlenecks is spec §3.7 flow:bottlenecks: the open WUs ranked by how many open WUs
+// FlowBottlenecks is corpus §3.7 flow:bottlenecks: the open WUs ranked by how many open WUs
 // they transitively block, and the critical path (delivery.FindBottlenecks). WU files that
 // do not parse are warnings and left out of the graph. The text table is the command's to
 // render from the data.

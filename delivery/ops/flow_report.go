@@ -21,7 +21,7 @@ type FlowReportInput struct {
 	Now time.Time
 }
 
-// FlowReportWindow applies spec §3.7 flow:report's flag rules: Start (with End, default
+// FlowReportWindow applies corpus §3.7 flow:report's flag rules: Start (with End, default
 // today) gives a date window; otherwise the window is the last Days days ending now, or
 // ending with the day End names. A start after the end is VALIDATION. It reads nothing, so
 // the shells check it before the workspace is looked for.
@@ -45,7 +45,7 @@ func FlowReportWindow(in FlowReportInput) (delivery.Window, error) {
 	return delivery.DaysWindow(now, in.Days), nil
 }
 
-// FlowReport is spec §3.7 flow:report: the gate runs recorded in the window and the WUs
+// FlowReport is corpus §3.7 flow:report: the gate runs recorded in the window and the WUs
 // completed in it (delivery.BuildFlowReport) over win (FlowReportWindow). It never writes.
 // Gate telemetry lines that do not decode and WU files that do not parse are warnings, in
 // that order, and left out. The text layout is the command's to render from the data.

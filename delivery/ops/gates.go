@@ -31,7 +31,7 @@ type GatesData struct {
 	Passed bool                  `json:"passed"`
 }
 
-// Gates is spec §3.8 gates: the selected gate commands run in order in the checkout the
+// Gates is corpus §3.2 gates: the selected gate commands run in order in the checkout the
 // workspace was opened from (delivery.RunGates: no fail-fast, in the host's jail, one
 // telemetry record each), the WU and lane taken from a lane branch's name. An unknown
 // gate is VALIDATION and nothing runs; no gates configured is a warning and success. A

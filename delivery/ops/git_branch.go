@@ -7,7 +7,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
-// GitBranchInput is git:branch's input (spec §3.3).
+// GitBranchInput is git:branch's input (corpus §3.3).
 type GitBranchInput struct {
 	All, Remotes, ShowCurrent bool
 	Contains                  *string // nil: not given
@@ -26,7 +26,7 @@ type GitBranchItem struct {
 	Remote  bool   `json:"remote"`
 }
 
-// GitBranch is spec §3.3 git:branch for a call started in dir, run in the workspace root
+// GitBranch is corpus §3.3 git:branch for a call started in dir, run in the workspace root
 // (else dir). Notes.Text is the text output.
 func GitBranch(ctx context.Context, dir string, env delivery.LookupEnv, in GitBranchInput) (GitBranchData, Notes, error) {
 	var notes Notes

@@ -9,7 +9,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// GitDiffInput is git:diff's input (spec §3.3).
+// GitDiffInput is git:diff's input (corpus §3.3).
 type GitDiffInput struct {
 	Staged, NameOnly, Stat bool
 	Path                   *string // nil: not given
@@ -51,7 +51,7 @@ func (d GitDiffData) MarshalJSON() ([]byte, error) {
 	}{d.Ref, d.Staged, d.Diff})
 }
 
-// GitDiff is spec §3.3 git:diff for a call started in dir: `git diff` with --no-color
+// GitDiff is corpus §3.3 git:diff for a call started in dir: `git diff` with --no-color
 // --no-ext-diff in the workspace root (else dir), on a scratch copy of the index.
 // Notes.Text is git's output.
 func GitDiff(ctx context.Context, dir string, env delivery.LookupEnv, in GitDiffInput) (GitDiffData, Notes, error) {

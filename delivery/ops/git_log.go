@@ -10,7 +10,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
-// GitLogInput is git:log's input (spec §3.3).
+// GitLogInput is git:log's input (corpus §3.3).
 type GitLogInput struct {
 	MaxCount int
 	Since    *string // nil: not given
@@ -34,7 +34,7 @@ type GitCommit struct {
 	Subject     string `json:"subject"`
 }
 
-// GitLog is spec §3.3 git:log for a call started in dir: the commits newest first, run in
+// GitLog is corpus §3.3 git:log for a call started in dir: the commits newest first, run in
 // the workspace root (else dir). Notes.Text is the text output.
 func GitLog(ctx context.Context, dir string, env delivery.LookupEnv, in GitLogInput) (GitLogData, Notes, error) {
 	var notes Notes

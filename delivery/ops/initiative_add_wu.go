@@ -37,7 +37,7 @@ type InitiativeAddWUData struct {
 	Commit        *Commit  `json:"commit"`
 }
 
-// InitiativeAddWU is spec §3.5 initiative:add-wu: it links the WUs to the initiative on
+// InitiativeAddWU is corpus §3.5 initiative:add-wu: it links the WUs to the initiative on
 // both sides (ops.LinkWUs) and commits what changed. Re-linking is a no-op with no commit.
 // Notes.Headline is "Linked WU-a, WU-b to <init>", or "Already linked to <init>".
 func InitiativeAddWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in InitiativeAddWUInput) (InitiativeAddWUData, Notes, error) {

@@ -42,7 +42,7 @@ type bucketRule struct {
 	Initiative string `yaml:"initiative"`
 }
 
-// InitiativeBulkAssign is spec §3.2 initiative:bulk-assign: every WU linked to no
+// InitiativeBulkAssign is corpus §3.5 initiative:bulk-assign: every WU linked to no
 // initiative whose lane starts with a rule's lane_prefix (the first rule that matches)
 // is assigned to that rule's initiative; with Apply the WUs and initiatives are written
 // and committed in one commit. Every rule's initiative is resolved first, so a rule

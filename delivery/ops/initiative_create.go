@@ -48,7 +48,7 @@ var (
 	nonAlnumRe = regexp.MustCompile(`[^a-z0-9]+`)
 )
 
-// InitiativeCreate is spec §3.5 initiative:create: it checks the id and slug patterns and
+// InitiativeCreate is corpus §3.5 initiative:create: it checks the id and slug patterns and
 // their uniqueness, writes <initiativesDir>/<id>.yaml in the spec's key order and commits
 // it. Nothing is written when a check fails. Notes.Headline is "Created <id>: <title>".
 func InitiativeCreate(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in InitiativeCreateInput) (InitiativeCreateData, Notes, error) {

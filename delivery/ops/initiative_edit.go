@@ -59,7 +59,7 @@ type InitiativeEditData struct {
 	Commit  *Commit  `json:"commit"`
 }
 
-// InitiativeEdit is spec §3.5 initiative:edit: it applies each given change to the
+// InitiativeEdit is corpus §3.5 initiative:edit: it applies each given change to the
 // initiative's YAML (comments and unknown keys kept), lists the keys that actually
 // changed, and writes and commits the file only when one did. An unknown phase id is
 // NOT_FOUND and nothing is written. Notes.Headline is "Edited <id>".

@@ -33,7 +33,7 @@ type InitiativeRow struct {
 	Missing []string `json:"missing"`
 }
 
-// InitiativeList is spec §3.5 initiative:list: every initiative (in ListInitiatives order)
+// InitiativeList is corpus §3.5 initiative:list: every initiative (in ListInitiatives order)
 // with its derived status and progress, optionally only those of one derived status. WU
 // files that do not parse are warnings and left out; an initiative listing WUs without a
 // spec is warned about once. The text table is the command's to render from the rows.

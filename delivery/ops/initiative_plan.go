@@ -33,7 +33,7 @@ type InitiativePlanData struct {
 	Commit     *Commit `json:"commit"`
 }
 
-// InitiativePlan is spec §3.2 initiative:plan: a plan linked to an initiative as its
+// InitiativePlan is corpus §3.5 initiative:plan: a plan linked to an initiative as its
 // related_plan (with a warning when it replaces another), made first from the template
 // with Create, and what changed committed; linking the plan already linked changes
 // nothing. Notes.Headline is the text headline.

@@ -26,7 +26,7 @@ type InitiativeRemoveWUData struct {
 	Commit     *Commit `json:"commit"`
 }
 
-// InitiativeRemoveWU is spec §3.5 initiative:remove-wu: it removes the id from the
+// InitiativeRemoveWU is corpus §3.5 initiative:remove-wu: it removes the id from the
 // initiative's wus list and the WU's initiative and phase when they point at this
 // initiative (by id or slug), and commits both sides. A listed id whose WU file is gone
 // can still be unlinked; a WU linked neither way is NOT_FOUND and nothing changes.

@@ -77,7 +77,7 @@ type InitiativeWU struct {
 	Phase  *int   `json:"phase"`
 }
 
-// InitiativeStatus is spec §3.5 initiative:status: an initiative (by id, then slug) with
+// InitiativeStatus is corpus §3.5 initiative:status: an initiative (by id, then slug) with
 // its derived status, progress, phases and WUs. WU files that do not parse are warnings
 // and left out. Notes.Text is the whole text output.
 func InitiativeStatus(ctx context.Context, ws *delivery.Workspace, in InitiativeStatusInput) (InitiativeStatusData, Notes, error) {

@@ -42,7 +42,7 @@ type LaneHealthData struct {
 	Healthy         bool          `json:"healthy"`
 }
 
-// LaneHealth is spec §3.2 lane:health: the repository's files against the lanes'
+// LaneHealth is corpus §3.2 lane:health: the repository's files against the lanes'
 // code_paths, overlaps grouped by lane pair (a lane and its sub-lane apart), gaps as a
 // warning. When the check fails (no lanes, or an overlap) the error is CHECK_FAILED and
 // the data is still the full report, as the command's failure envelope carries it.

@@ -42,7 +42,7 @@ type LaneSuggestData struct {
 	Output      *string          `json:"output"`
 }
 
-// LaneSuggest is spec §3.2 lane:suggest: the top-level directories with tracked files (dot
+// LaneSuggest is corpus §3.2 lane:suggest: the top-level directories with tracked files (dot
 // directories, worktrees, node_modules and vendor excluded; packages/ and apps/ expanded
 // into their children) that hold a file no lane matches become lane suggestions, sorted by
 // path. With Output (confined before the files are listed) and at least one suggestion,

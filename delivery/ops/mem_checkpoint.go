@@ -32,7 +32,7 @@ type MemCheckpointData struct {
 	EventAppended bool              `json:"event_appended"`
 }
 
-// MemCheckpoint is spec §3.4 mem:checkpoint: a checkpoint memory node, and a checkpoint
+// MemCheckpoint is corpus §3.4 mem:checkpoint: a checkpoint memory node, and a checkpoint
 // event in the WU's log when the WU exists (a checkpoint must not invent events for a
 // WU the log cannot replay). Notes.Headline is "Checkpoint <id> recorded".
 func MemCheckpoint(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in MemCheckpointInput) (MemCheckpointData, Notes, error) {

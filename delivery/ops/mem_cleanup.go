@@ -28,7 +28,7 @@ type MemCleanupData struct {
 	DryRun      bool     `json:"dry_run"`
 }
 
-// MemCleanup is spec §3.3 mem:cleanup: the ephemeral, deleted, summarised and expired
+// MemCleanup is corpus §3.4 mem:cleanup: the ephemeral, deleted, summarised and expired
 // nodes removed and memory.jsonl compacted (delivery.CleanupMemory), the lines it
 // cannot read kept verbatim and reported as warnings. Notes.Headline is "Removed <n>
 // node(s), kept <k> (<before> → <after> bytes)".

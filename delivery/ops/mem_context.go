@@ -31,7 +31,7 @@ type MemContextData struct {
 	NodeIDs   []string `json:"node_ids"`
 }
 
-// MemContext is spec §3.4 mem:context: the markdown context of a WU (its heading, then
+// MemContext is corpus §3.4 mem:context: the markdown context of a WU (its heading, then
 // the Project, This WU and Discoveries sections, empty ones omitted, nothing at all when
 // no node matches), capped at MaxSize bytes (CappedText). The workspace's MemContextKeys
 // must have been checked (ops.OpenWorkspace). Notes.Text is the markdown.

@@ -45,7 +45,7 @@ type MemCreateData struct {
 	Relationship *delivery.Relationship `json:"relationship"`
 }
 
-// MemCreate is spec §3.4 mem:create: a node appended with content = message, the
+// MemCreate is corpus §3.4 mem:create: a node appended with content = message, the
 // lifecycle of its type (an alias is a discovery tagged with the alias first), the id
 // basis <message>-<created_at>, metadata.priority when given and de-duplicated tags; with
 // DiscoveredFrom, the discovered_from relationship too (NOT_FOUND when that node does not

@@ -37,7 +37,7 @@ type MemDeleteData struct {
 	DryRun  bool     `json:"dry_run"`
 }
 
-// MemDelete is spec §3.4 mem:delete: every node selected by an id, the tag or its age (a
+// MemDelete is corpus §3.4 mem:delete: every node selected by an id, the tag or its age (a
 // union) soft-deleted by an appended version with metadata.status deleted, deleted_at and
 // updated_at; already-deleted nodes are skipped. An id that does not exist is NOT_FOUND,
 // and then nothing is deleted. DryRun writes nothing. Notes.Headline is

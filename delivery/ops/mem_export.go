@@ -17,7 +17,7 @@ type MemExportData struct {
 	Nodes []*delivery.MemNode `json:"nodes"`
 }
 
-// MemExport is spec §3.4 mem:export: the visible nodes that pass the filters, sorted by
+// MemExport is corpus §3.4 mem:export: the visible nodes that pass the filters, sorted by
 // created_at then id. Notes.Text is the markdown export ("# Memory export", then one
 // section per node).
 func MemExport(ctx context.Context, ws *delivery.Workspace, in MemExportInput) (MemExportData, Notes, error) {

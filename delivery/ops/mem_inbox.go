@@ -31,7 +31,7 @@ type MemInboxData struct {
 	Marked  []string          `json:"marked"`
 }
 
-// MemInbox is spec §3.4 mem:inbox: the effective signals (unread unless All) filtered by
+// MemInbox is corpus §3.4 mem:inbox: the effective signals (unread unless All) filtered by
 // since, WU and lane, oldest first; with Mark, a read receipt for each unread one shown.
 // Notes.Text is the whole text output ("<k> signal(s)" then two lines per signal, or
 // "No signals found.").

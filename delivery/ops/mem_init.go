@@ -16,7 +16,7 @@ type MemInitData struct {
 	CreatedConfigYAML  bool   `json:"created_config_yaml"`
 }
 
-// MemInit is spec §3.4 mem:init: .lumenflow/memory, an empty memory.jsonl and config.yaml
+// MemInit is corpus §3.4 mem:init: .lumenflow/memory, an empty memory.jsonl and config.yaml
 // (§1.8) created when they are missing; existing files are never touched. The data says
 // which files it created. Notes.Headline is "Memory initialised at .lumenflow/memory".
 func MemInit(_ context.Context, ws *delivery.Workspace, _ *delivery.Runtime, _ MemInitInput) (MemInitData, Notes, error) {

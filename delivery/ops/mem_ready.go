@@ -21,7 +21,7 @@ type MemReadyData struct {
 	Nodes []*delivery.MemNode `json:"nodes"`
 }
 
-// MemReady is spec §3.4 mem:ready: the open nodes of the WU (delivery.Memory.ReadyNodes),
+// MemReady is corpus §3.4 mem:ready: the open nodes of the WU (delivery.Memory.ReadyNodes),
 // by priority, then created_at, then id. Notes.Text is the whole text output (one node
 // line each, or "No ready nodes for <wu>.").
 func MemReady(ctx context.Context, ws *delivery.Workspace, in MemReadyInput) (MemReadyData, Notes, error) {

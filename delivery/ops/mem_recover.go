@@ -36,7 +36,7 @@ type MemRecoverData struct {
 	CheckpointID *string `json:"checkpoint_id"`
 }
 
-// MemRecover is spec §3.4 mem:recover: the post-compaction recovery block for a WU (its
+// MemRecover is corpus §3.4 mem:recover: the post-compaction recovery block for a WU (its
 // spec, its newest checkpoint younger than the checkpoint TTL, the first lines of
 // .lumenflow/constraints.md, the commands to go on with), capped at MaxSize bytes
 // (CappedText). Unreadable memory lines are warnings. Notes.Text is the block.

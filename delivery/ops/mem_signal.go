@@ -44,7 +44,7 @@ type MemSignalData struct {
 	Signal delivery.Signal `json:"signal"`
 }
 
-// MemSignal is spec §3.4 mem:signal: one signal appended to the store, its message
+// MemSignal is corpus §3.4 mem:signal: one signal appended to the store, its message
 // trimmed. Notes.Headline is "Signal <id> sent".
 func MemSignal(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in MemSignalInput) (MemSignalData, Notes, error) {
 	var notes Notes

@@ -20,7 +20,7 @@ type MemStartData struct {
 	Node *delivery.MemNode `json:"node"`
 }
 
-// MemStart is spec §3.4 mem:start: a session node (lifecycle wu) appended with a new
+// MemStart is corpus §3.4 mem:start: a session node (lifecycle wu) appended with a new
 // session uuid, the content "Session started for <wu>. Agent: <agent>, Context: <tier>",
 // metadata {agentType, contextTier} and the id basis <content>-<created_at>-<session_id>.
 // Notes.Headline is "Started session <session_id> for <wu> (<node id>)".

@@ -34,7 +34,7 @@ type MemSummarizeData struct {
 	DryRun          bool              `json:"dry_run"`
 }
 
-// MemSummarize is spec §3.4 mem:summarize: the WU's visible, non-ephemeral, not yet
+// MemSummarize is corpus §3.4 mem:summarize: the WU's visible, non-ephemeral, not yet
 // summarised discovery, checkpoint, note and session nodes aggregated into one project
 // summary node, and every source that is not project marked with an appended version
 // (summarized_into, summarized_at). NOT_FOUND without sources. DryRun writes nothing.

@@ -41,7 +41,7 @@ type MemTriageArchiveData struct {
 	Archived bool   `json:"archived"`
 }
 
-// MemTriage is spec §3.4 mem:triage. Its data is MemTriageListData (Notes.Text the node
+// MemTriage is corpus §3.4 mem:triage. Its data is MemTriageListData (Notes.Text the node
 // lines, or "No open discoveries found."), MemTriagePromoteData or MemTriageArchiveData
 // (Notes.Headline "Promoted <id> to <wu>: <title>" or "Archived <id>").
 func MemTriage(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in MemTriageInput) (any, Notes, error) {

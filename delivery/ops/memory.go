@@ -9,7 +9,7 @@ import (
 )
 
 // SessionDefaults fills an absent wu (and session) from the current session file
-// (spec §3.4): when wu is "", both come from .lumenflow/sessions/current.json (session
+// (corpus §3.4): when wu is "", both come from .lumenflow/sessions/current.json (session
 // only when it is "" too). A session file that does not parse is a warning: the
 // operation goes on without it rather than failing on state it does not own.
 func SessionDefaults(ws *delivery.Workspace, notes *Notes, wu, session string) (string, string) {
@@ -30,7 +30,7 @@ func SessionDefaults(ws *delivery.Workspace, notes *Notes, wu, session string) (
 	return s.WUID, session
 }
 
-// SinceExpected is the accepted form of a SINCE value (spec §2.1), as usage messages
+// SinceExpected is the accepted form of a SINCE value (corpus §2.1), as usage messages
 // name it.
 const SinceExpected = "duration like 30m, 24h or 7d, YYYY-MM-DD date or RFC 3339 timestamp"
 
@@ -79,14 +79,14 @@ func loadSignals(ws *delivery.Workspace, notes *Notes) (*delivery.SignalStore, e
 	return s, nil
 }
 
-// newNode builds a node of type t created now, with its lifecycle and a spec §2.5 id.
+// newNode builds a node of type t created now, with its lifecycle and a corpus §2.5 id.
 func newNode(m *delivery.Memory, t, content, createdAt, basis string) *delivery.MemNode {
 	lifecycle, _ := delivery.LifecycleOf(t)
 	return &delivery.MemNode{ID: delivery.MemoryID(basis, m.Exists), Type: t, Lifecycle: lifecycle,
 		Content: content, CreatedAt: createdAt}
 }
 
-// NodeLine is the memory commands' node text line (spec §3.4):
+// NodeLine is the memory commands' node text line (corpus §3.4):
 // <id>  <type>  <lifecycle>  <created_at>  <first line of content>.
 func NodeLine(n *delivery.MemNode) string {
 	first, _, _ := strings.Cut(n.Content, "\n")

@@ -19,7 +19,7 @@ type MetricsInput struct {
 	Now time.Time
 }
 
-// Metrics is spec §3.7 metrics: the DORA, lane and flow sections Kind asks for over the
+// Metrics is corpus §3.7 metrics: the DORA, lane and flow sections Kind asks for over the
 // last Days days (delivery.ComputeMetrics). It never writes. WU files that do not parse
 // and skip-gates audit lines that do not decode are warnings, in that order, and left out
 // of the figures. The text layout is the command's to render from the data.
@@ -55,7 +55,7 @@ func flowWUs(ws *delivery.Workspace, notes *Notes) ([]*delivery.WU, error) {
 	return wus, nil
 }
 
-// skipGateTimestamps reads the timestamps of the skip-gates audit records (spec §1.12).
+// skipGateTimestamps reads the timestamps of the skip-gates audit records (corpus §1.12).
 func skipGateTimestamps(ws *delivery.Workspace, notes *Notes) ([]string, error) {
 	type audit struct {
 		Timestamp string `json:"timestamp"`

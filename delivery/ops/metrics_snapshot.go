@@ -41,7 +41,7 @@ type MetricsSnapshotData struct {
 	Snapshot delivery.Metrics `json:"snapshot"`
 }
 
-// MetricsSnapshot is spec §3.7 metrics:snapshot: the output path confined to the
+// MetricsSnapshot is corpus §3.7 metrics:snapshot: the output path confined to the
 // workspace (PATH_OUTSIDE_WORKSPACE, before anything is computed), then the metrics data
 // (ops.Metrics, whose warnings it keeps) written as 2-space JSON with a final newline,
 // atomically, creating parent directories. It is runtime state and never committed, even

@@ -24,7 +24,7 @@ func (n *Notes) Warn(format string, args ...any) {
 	n.Warnings = append(n.Warnings, fmt.Sprintf(format, args...))
 }
 
-// Commit is a commit an operation made (spec §2.2 "commit"): the same JSON as
+// Commit is a commit an operation made (corpus §2.2 "commit"): the same JSON as
 // delivery.Commit, plus the pushed branch that text rule R4 names (not part of the JSON).
 type Commit struct {
 	SHA     string `json:"sha"`
@@ -33,7 +33,7 @@ type Commit struct {
 	Branch  string `json:"-"`
 }
 
-// CommitPaths applies spec §2.4 to the root-relative paths an operation wrote: one
+// CommitPaths applies corpus §2.4 to the root-relative paths an operation wrote: one
 // pathspec commit, push failures recorded as warnings. It returns nil when nothing was
 // committed (no git work tree, auto-commit off, or nothing changed).
 func CommitPaths(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, notes *Notes, subject string, paths ...string) (*Commit, error) {
@@ -51,7 +51,7 @@ func CommitPaths(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runti
 	return out, nil
 }
 
-// OpenWorkspace opens the workspace of a call started in dir (spec §1.1: NO_WORKSPACE
+// OpenWorkspace opens the workspace of a call started in dir (corpus §1.1: NO_WORKSPACE
 // when there is none) and checks the configuration sections the operation is about to
 // read, so a wrong-typed value is CONFIG_INVALID before anything else happens. keys is
 // the operation's XKeys variable.

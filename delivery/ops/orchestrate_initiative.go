@@ -26,7 +26,7 @@ type OrchestrateInitiativeData struct {
 	SignalsSent []string            `json:"signals_sent"`
 }
 
-// OrchestrateInitiative is spec §3.5 orchestrate:initiative: the initiative's execution
+// OrchestrateInitiative is corpus §3.5 orchestrate:initiative: the initiative's execution
 // plan (delivery.PlanWaves: skipped, deferred, waves of at most one WU per lane; a cycle is
 // VALIDATION) and, unless DryRun, one signal per wave-1 WU from sender orchestrator,
 // skipped when the same message is already waiting unread. WU files that do not parse

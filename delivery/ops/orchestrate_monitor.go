@@ -62,7 +62,7 @@ type MonitorLock struct {
 	AgeMinutes *int    `json:"age_minutes"`
 }
 
-// OrchestrateMonitor is spec §3.6 orchestrate:monitor: the pending delegations (those
+// OrchestrateMonitor is corpus §3.5 orchestrate:monitor: the pending delegations (those
 // older than the threshold, or with a delegation time that does not parse, are stuck),
 // the stale lane locks and the effective signals since Since, each kept to WU's when it
 // is set; then one action per stuck delegation: a hint, what a dry run would do, or

@@ -29,7 +29,7 @@ type PlanCreateData struct {
 	Commit *Commit `json:"commit"`
 }
 
-// PlanCreate is spec §3.2 plan:create: the plan file of an existing WU or initiative
+// PlanCreate is corpus §3.5 plan:create: the plan file of an existing WU or initiative
 // written from the template (ALREADY_EXISTS when it is there) and committed. Notes.Headline
 // is the text headline.
 func PlanCreate(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in PlanCreateInput) (PlanCreateData, Notes, error) {

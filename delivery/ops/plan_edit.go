@@ -28,7 +28,7 @@ type PlanEditData struct {
 	Commit  *Commit `json:"commit"`
 }
 
-// PlanEdit is spec §3.2 plan:edit: one section of a plan replaced or appended to, and the
+// PlanEdit is corpus §3.5 plan:edit: one section of a plan replaced or appended to, and the
 // plan committed when it changed (an edit that changes nothing commits nothing).
 // Notes.Headline is the text headline.
 func PlanEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in PlanEditInput) (PlanEditData, Notes, error) {

@@ -26,7 +26,7 @@ type PlanLinkData struct {
 	Commit  *Commit `json:"commit"`
 }
 
-// PlanLink is spec §3.2 plan:link: an existing plan linked to a WU (its plan, and its
+// PlanLink is corpus §3.5 plan:link: an existing plan linked to a WU (its plan, and its
 // spec_refs) or to an initiative (related_plan), replacing the plan linked before, and
 // the changed spec committed; linking again changes nothing. Notes.Headline is the text
 // headline.

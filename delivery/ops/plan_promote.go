@@ -25,7 +25,7 @@ type PlanPromoteData struct {
 	Commit  *Commit `json:"commit"`
 }
 
-// PlanPromote is spec §3.2 plan:promote: a complete plan (unless Force) marked approved
+// PlanPromote is corpus §3.5 plan:promote: a complete plan (unless Force) marked approved
 // and committed; an approved plan is left alone (changed false). An incomplete plan is
 // VALIDATION listing what is missing. Notes.Headline is the text headline.
 func PlanPromote(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in PlanPromoteInput) (PlanPromoteData, Notes, error) {

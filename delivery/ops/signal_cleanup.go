@@ -26,7 +26,7 @@ type SignalCleanupData struct {
 	DryRun  bool     `json:"dry_run"`
 }
 
-// SignalCleanup is spec §3.2 signal:cleanup: signals linked to an in_progress or blocked
+// SignalCleanup is corpus §3.2 signal:cleanup: signals linked to an in_progress or blocked
 // WU are kept; otherwise read signals older than the TTL and unread ones older than the
 // unread TTL go, then the oldest unprotected ones while more than the maximum remain.
 // Unless DryRun, signals.jsonl is rewritten in order and the receipts of removed signals

@@ -10,7 +10,7 @@ import (
 // Helpers shared by the state domain's operations (signal:cleanup and state:cleanup's
 // signal step).
 
-// SignalPolicy is the TTL policy of signal:cleanup (spec §3.2), also the signal step of
+// SignalPolicy is the TTL policy of signal:cleanup (corpus §3.2), also the signal step of
 // state:cleanup with the config defaults.
 type SignalPolicy struct {
 	TTL, UnreadTTL time.Duration

@@ -33,7 +33,7 @@ type StateBootstrapData struct {
 // bootstrapBlockReason is the reason of the block event a blocked WU gets.
 const bootstrapBlockReason = "Bootstrapped from WU YAML (original reason unknown)"
 
-// StateBootstrap is spec §3.2 state:bootstrap: the event log derived from the WU specs
+// StateBootstrap is corpus §3.2 state:bootstrap: the event log derived from the WU specs
 // (a claim for every WU in progress, blocked or done, then its block or completion),
 // sorted by time; with Execute it replaces the log and is committed. A log with lines
 // is ALREADY_EXISTS unless Force; a WU that does not parse or whose dates do not is
@@ -103,7 +103,7 @@ type timedEvent struct {
 	ev delivery.Event
 }
 
-// bootstrapEvents derives a WU's events from its YAML (spec §3.2 state:bootstrap).
+// bootstrapEvents derives a WU's events from its YAML (corpus §3.2 state:bootstrap).
 func bootstrapEvents(w *delivery.WU) ([]timedEvent, error) {
 	status := w.NormStatus()
 	switch status {

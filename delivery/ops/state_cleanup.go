@@ -47,7 +47,7 @@ type StateCleanupData struct {
 	Commit  *Commit         `json:"commit"`
 }
 
-// StateCleanup is spec §3.2 state:cleanup: the signal step (signal:cleanup with the config
+// StateCleanup is corpus §3.2 state:cleanup: the signal step (signal:cleanup with the config
 // defaults), the memory step (mem:cleanup with its defaults) and the event step (the
 // events of WUs done for longer than state.eventArchival.archiveAfter moved to the monthly
 // archives), in that order, or only the step in.Only. A failing step is a warning
@@ -157,7 +157,7 @@ type eventArchive struct {
 	Archived int
 }
 
-// planEventArchive selects the events to archive at now (spec §3.2 state:cleanup): every
+// planEventArchive selects the events to archive at now (corpus §3.2 state:cleanup): every
 // event of each WU whose event state is done and whose latest complete event is older
 // than after. Each goes to .lumenflow/archive/wu-events-<YYYY-MM of that event>.jsonl.
 // Events of WUs that are not done are never moved.

@@ -16,7 +16,7 @@ import (
 // StateDoctorKeys are the configuration sections state:doctor reads.
 var StateDoctorKeys = []string{"software_delivery.directories", "software_delivery.git"}
 
-// Issue codes of state:doctor (spec §3.2), in report order; the first three are shared
+// Issue codes of state:doctor (corpus §3.2), in report order; the first three are shared
 // with wu:recover and wu:repair.
 const (
 	issueDoneNoStamp     = "YAML_DONE_NO_STAMP"
@@ -57,7 +57,7 @@ type StateDoctorData struct {
 	Commit    *Commit            `json:"commit"`
 }
 
-// StateDoctor is spec §3.2 state:doctor: every check over WUs, stamps, events, signals and
+// StateDoctor is corpus §3.2 state:doctor: every check over WUs, stamps, events, signals and
 // locks, reported in code order; with Fix (and not DryRun) every fixable issue is
 // repaired (WU YAMLs and stamps, then the event log in one rewrite, then signals and
 // locks) and the committable artifacts committed as `fix(state-doctor): repair <k>
@@ -350,7 +350,7 @@ func warnOrphanStamps(ws *delivery.Workspace, known map[string]bool, notes *Note
 }
 
 // reconcileReason is the reason of the block and release events a reconciliation appends
-// (spec §3.1 wu:repair, whose fixes state:doctor --fix applies).
+// (corpus §3.1 wu:repair, whose fixes state:doctor --fix applies).
 const reconcileReason = "wu:repair reconcile"
 
 // eventEdges are the events that move an event state along an allowed transition (spec
@@ -412,7 +412,7 @@ func eventsOf(w *delivery.WU, types []string, ts string) []delivery.Event {
 }
 
 // stampDateFor is the completion date a missing stamp gets: completed, else the date of
-// completed_at, else today (spec §3.1 wu:repair).
+// completed_at, else today (corpus §3.1 wu:repair).
 func stampDateFor(w *delivery.WU, today string) string {
 	if w.Completed != "" {
 		return w.Completed
@@ -424,7 +424,7 @@ func stampDateFor(w *delivery.WU, today string) string {
 }
 
 // markDone sets a WU's YAML to done as of a stamp date: completed is the date and
-// completed_at its midnight (spec §3.1 wu:repair, STAMP_EXISTS_YAML_NOT_DONE).
+// completed_at its midnight (corpus §3.1 wu:repair, STAMP_EXISTS_YAML_NOT_DONE).
 func markDone(w *delivery.WU, date string) {
 	w.Set("status", delivery.StrNode(delivery.StatusDone))
 	w.Set("completed", delivery.DateNode(date))

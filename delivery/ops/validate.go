@@ -30,7 +30,7 @@ type ValidateData struct {
 	Passed   bool                         `json:"passed"`
 }
 
-// Validate is spec §3.2 validate: every WU (or ID alone, NOT_FOUND without its file)
+// Validate is corpus §3.2 validate: every WU (or ID alone, NOT_FOUND without its file)
 // with its cross-references (delivery.ValidateWUs). Errors, or warnings with Strict, are a
 // CHECK_FAILED error returned with its data (a check reports what it found even when it
 // fails). Notes.Text is the whole text report: one "<id> error: …" or "<id> warning: …"

@@ -35,7 +35,7 @@ type WorkspaceInitData struct {
 	GitignoreAdded []string `json:"gitignore_added"`
 }
 
-// WorkspaceInit is spec §3.8 workspace:init: workspace.yaml (the defaults, with the
+// WorkspaceInit is corpus §3.8 workspace:init: workspace.yaml (the defaults, with the
 // name and its kebab-case id), the configured directories and the stamps directory's
 // .gitkeep when missing, and the runtime lines .gitignore lacks, appended in one write.
 // It never commits and needs no workspace. An existing workspace.yaml is ALREADY_EXISTS
@@ -93,7 +93,7 @@ func WorkspaceInit(ctx context.Context, rt *delivery.Runtime, in WorkspaceInitIn
 	return out, notes, nil
 }
 
-// initialConfig is the workspace.yaml of spec §3.8, in the §1.14 encoding.
+// initialConfig is the workspace.yaml of corpus §3.8, in the §1.14 encoding.
 func initialConfig(name string, cfg *delivery.Config) *yaml.Node {
 	root := delivery.NewMap()
 	delivery.MapSet(root, "id", delivery.StrNode(delivery.Kebab(name)))

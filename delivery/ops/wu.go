@@ -24,7 +24,7 @@ func LockPolicy(ws *delivery.Workspace, lane string) string {
 	return def.LockPolicy
 }
 
-// loadEvents reads the event log and records one warning per skipped line (spec §1.7).
+// loadEvents reads the event log and records one warning per skipped line (corpus §1.7).
 func loadEvents(ws *delivery.Workspace, notes *Notes) (*delivery.EventLog, error) {
 	log, err := ws.Events()
 	if err != nil {

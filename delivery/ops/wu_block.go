@@ -36,7 +36,7 @@ type WUBlockData struct {
 	Commit          *Commit `json:"commit"`
 }
 
-// WUBlock is spec §3.1 wu:block: status blocked with its reason and a dated note, a block
+// WUBlock is corpus §3.1 wu:block: status blocked with its reason and a dated note, a block
 // event, the lane lock released under lock_policy active, a commit, then the worktree
 // removed when asked (a failure to remove it is a warning). Notes.Headline is
 // "Blocked <id>: <reason>".

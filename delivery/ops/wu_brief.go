@@ -37,7 +37,7 @@ type WUBriefData struct {
 	PromptLength int     `json:"prompt_length"`
 }
 
-// WUBrief is spec §3.1 wu:brief: the handoff prompt of a WU, with the checkpoint event
+// WUBrief is corpus §3.1 wu:brief: the handoff prompt of a WU, with the checkpoint event
 // that records it appended (nothing committed). The workspace's WUKeys must have been
 // checked. Notes.Text is the prompt, or the evidence headline with EvidenceOnly.
 func WUBrief(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in WUBriefInput) (WUBriefData, Notes, error) {
@@ -111,7 +111,7 @@ func BriefClient(ws *delivery.Workspace, flag string) (string, error) {
 	return ws.Config.AgentsDefaultClient, nil
 }
 
-// briefPrompt renders the wu:brief handoff prompt (spec §3.1) for w: markdown with LF
+// briefPrompt renders the wu:brief handoff prompt (corpus §3.1) for w: markdown with LF
 // line endings. memory is the mem:context text ("" to omit the section).
 func briefPrompt(ws *delivery.Workspace, w *delivery.WU, memory string) (string, error) {
 	var b strings.Builder
@@ -213,7 +213,7 @@ func briefPrompt(ws *delivery.Workspace, w *delivery.WU, memory string) (string,
 	return b.String(), nil
 }
 
-// briefMemory renders the mem:context markdown of a WU (spec §3.4) within the
+// briefMemory renders the mem:context markdown of a WU (corpus §3.4) within the
 // workspace's delegation_context_max_size: project nodes (newest 10, of the WU's lane or
 // of none), the WU's non-discovery nodes oldest first, then its open discoveries. Empty
 // when nothing matches. It is wu:brief's own rendering, not ops.MemContext: the two

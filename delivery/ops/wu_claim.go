@@ -32,7 +32,7 @@ type WUClaimData struct {
 	Commit       *Commit `json:"commit"`
 }
 
-// WUClaim is spec §3.1 wu:claim. Notes.Headline is "Claimed <id> (<lane>)".
+// WUClaim is corpus §3.1 wu:claim. Notes.Headline is "Claimed <id> (<lane>)".
 func WUClaim(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in WUClaimInput) (WUClaimData, Notes, error) {
 	var notes Notes
 	res, err := ClaimWU(ctx, ws, rt, &notes, in)
@@ -57,7 +57,7 @@ type Claim struct {
 	Commit       *Commit
 }
 
-// ClaimWU is the claim step of spec §3.1 wu:claim, shared with wu:proto. Checks run in
+// ClaimWU is the claim step of corpus §3.1 wu:claim, shared with wu:proto. Checks run in
 // the spec's order and nothing is written until all of them pass (the lock is the first
 // write); once the lock is taken, any later failure releases it again.
 func ClaimWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, notes *Notes, in WUClaimInput) (res *Claim, err error) {

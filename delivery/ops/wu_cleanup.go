@@ -21,7 +21,7 @@ type WUCleanupData struct {
 	LockReleased    bool   `json:"lock_released"`
 }
 
-// WUCleanup is spec §3.1 wu:cleanup: a done WU's worktree removed (a dirty one is
+// WUCleanup is corpus §3.1 wu:cleanup: a done WU's worktree removed (a dirty one is
 // DIRTY_WORKTREE), its lane branch deleted (one that is not merged is kept, with a
 // warning) and a lock held for it released. It commits nothing. Notes.Headline is
 // "Cleaned up <id>".

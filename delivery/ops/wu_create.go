@@ -12,7 +12,7 @@ import (
 // WUCreateInput is wu:create's input. Empty strings and lists mean "not given"; Type and
 // Priority default to the workspace's wu.defaultType and wu.defaultPriority.
 type WUCreateInput struct {
-	// ID is the requested id; "" draws the next one (spec §2.5).
+	// ID is the requested id; "" draws the next one (corpus §2.5).
 	ID                                   string
 	Lane, Title, Description             string
 	Exposure, Type, Priority, Initiative string
@@ -44,7 +44,7 @@ type WUCreateData struct {
 	Commit     *Commit `json:"commit"`
 }
 
-// WUCreate is spec §3.1 wu:create: the create step with the workspace's type and
+// WUCreate is corpus §3.1 wu:create: the create step with the workspace's type and
 // priority defaults. Notes.Headline is "Created <id>: <title>".
 func WUCreate(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in WUCreateInput) (WUCreateData, Notes, error) {
 	var notes Notes
@@ -74,7 +74,7 @@ func WUCreate(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 // CreateWUInput holds the values of the create step (wu:create, wu:proto), defaults
 // already applied.
 type CreateWUInput struct {
-	// ID is the requested id; "" draws the next one (spec §2.5).
+	// ID is the requested id; "" draws the next one (corpus §2.5).
 	ID                                                  string
 	Lane, Title, Description, Type, Priority, Exposure  string
 	Initiative                                          string
@@ -85,7 +85,7 @@ type CreateWUInput struct {
 	Strict                                              bool
 }
 
-// CreateWU is the create step of spec §3.1 wu:create, shared with wu:proto: it checks the
+// CreateWU is the create step of corpus §3.1 wu:create, shared with wu:proto: it checks the
 // lane, the id and the initiative, builds the new file in the spec's key order, validates
 // it (strictly when asked), then writes the YAML, the initiative's wus, the create event,
 // and commits. Nothing is written when a check fails.

@@ -26,7 +26,7 @@ type WUDelegateData struct {
 	PromptSHA256 string `json:"prompt_sha256"`
 }
 
-// WUDelegate is spec §3.1 wu:delegate: the target WU's brief (as wu:brief builds it), a
+// WUDelegate is corpus §3.1 wu:delegate: the target WU's brief (as wu:brief builds it), a
 // pending delegation recorded in the registry with the brief's attestation, and a
 // delegation event. Registry lines that do not parse are warnings. It never commits.
 // Notes.Text is the prompt; the legacy shell also prints a progress line.

@@ -29,7 +29,7 @@ type WUDeleteData struct {
 	Commit             *Commit  `json:"commit"`
 }
 
-// WUDelete is spec §3.1 wu:delete: every id is checked first (it must exist, parse and not
+// WUDelete is corpus §3.1 wu:delete: every id is checked first (it must exist, parse and not
 // be in_progress), then, unless DryRun, each WU's YAML and stamp are deleted, its event
 // lines removed, its id dropped from the initiatives' wus and a lock it holds released,
 // all in one commit. Skipped event lines are warnings. Notes.Headline is "Deleted <ids>"

@@ -41,7 +41,7 @@ type DepNode struct {
 	Children []DepNode `json:"children"`
 }
 
-// WUDeps is spec §3.1 wu:deps: the upstream (blocked_by) and downstream (blocks, and every
+// WUDeps is corpus §3.1 wu:deps: the upstream (blocked_by) and downstream (blocks, and every
 // WU listing it in blocked_by) trees of a WU. WU files that do not parse are warnings and
 // left out. Notes.Text is the whole text output.
 func WUDeps(ctx context.Context, ws *delivery.Workspace, in WUDepsInput) (WUDepsData, Notes, error) {

@@ -36,7 +36,7 @@ type WUDoneData struct {
 	Commit          *Commit               `json:"commit"`
 }
 
-// skipGatesRecord is one .lumenflow/skip-gates-audit.ndjson line (spec §1.12).
+// skipGatesRecord is one .lumenflow/skip-gates-audit.ndjson line (corpus §1.12).
 type skipGatesRecord struct {
 	Timestamp string `json:"timestamp"`
 	WUID      string `json:"wu_id"`
@@ -44,7 +44,7 @@ type skipGatesRecord struct {
 	FixWU     string `json:"fix_wu"`
 }
 
-// WUDone is spec §3.3 wu:done: an in_progress or blocked WU that passes strict
+// WUDone is corpus §3.1 wu:done: an in_progress or blocked WU that passes strict
 // validation, whose worktree (in worktree mode) has no uncommitted changes
 // (DIRTY_WORKTREE), has its gates run (RunWUGates; GATES_FAILED without data) unless
 // skipped, its lane branch merged into the main checkout (git merge; MERGE_CONFLICT after

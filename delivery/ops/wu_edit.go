@@ -48,7 +48,7 @@ type WUEditData struct {
 	Commit  *Commit  `json:"commit"`
 }
 
-// WUEdit is spec §3.1 wu:edit: each given field set in flag order (lists append without
+// WUEdit is corpus §3.1 wu:edit: each given field set in flag order (lists append without
 // duplicates unless replaced, blocked_by always replaces, notes append on a new line
 // unless replaced), refused for a done or closed WU (INVALID_TRANSITION), for a lane
 // change while in_progress or blocked and for an acceptance map appended to (VALIDATION),

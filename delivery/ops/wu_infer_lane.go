@@ -39,7 +39,7 @@ type LaneScore struct {
 	Score int    `json:"score"`
 }
 
-// WUInferLane is spec §3.1 wu:infer-lane: every lane definition scored against the
+// WUInferLane is corpus §3.1 wu:infer-lane: every lane definition scored against the
 // paths and text (ScoreLane), the best one suggested (ties go to the earlier
 // definition; a best score of 0 suggests none) with the top three positive scores as
 // candidates. NOT_FOUND without lane definitions. The workspace's WUKeys must have been

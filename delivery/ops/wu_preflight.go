@@ -34,7 +34,7 @@ type WUPreflightData struct {
 	Errors           []string `json:"errors"`
 }
 
-// WUPreflight is spec §3.1 wu:preflight: the WU's structural errors, its code_paths that
+// WUPreflight is corpus §3.1 wu:preflight: the WU's structural errors, its code_paths that
 // do not exist (a glob must match at least one file, case-insensitively) and its unit,
 // integration and e2e tests that do not exist, under the base directory (Worktree, else
 // the WU's existing worktree, else the root). A failed check is CHECK_FAILED returned with
@@ -139,7 +139,7 @@ func preflightFiles(base string) ([]string, error) {
 }
 
 // preflightAnyMatch reports whether the glob matches one of files, case-insensitively
-// (spec §1.14).
+// (corpus §1.14).
 func preflightAnyMatch(glob string, files []string) bool {
 	g := strings.ToLower(glob)
 	for _, f := range files {

@@ -26,7 +26,7 @@ func (r *WUGateRun) Err() error {
 	return delivery.Errorf(tool.CodeGatesFailed, "gates failed (%d of %d)", r.Failed, len(r.Results))
 }
 
-// RunWUGates runs the configured gates (spec §3.2) for w, in its worktree when it is
+// RunWUGates runs the configured gates (corpus §3.2) for w, in its worktree when it is
 // claimed in worktree mode and the directory exists, else in the root; the WU and lane of
 // the telemetry come from that checkout's branch. No gates configured is a warning and an
 // empty run. out receives the gates' own output.
@@ -106,7 +106,7 @@ type WUPrepData struct {
 	Next   *string               `json:"next"`
 }
 
-// WUPrep is spec §3.3 wu:prep: the gates of an in_progress WU (INVALID_TRANSITION
+// WUPrep is corpus §3.1 wu:prep: the gates of an in_progress WU (INVALID_TRANSITION
 // otherwise), run as RunWUGates runs them. A failed gate makes it GATES_FAILED, returned
 // with its data. Notes.Text is the text output: the gate lines, then "Next: delivery
 // wu:done --id <id>" when every gate passed.

@@ -6,7 +6,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
-// Fixed values of a prototype WU (spec §3.1 wu:proto).
+// Fixed values of a prototype WU (corpus §3.1 wu:proto).
 const (
 	protoAcceptance = "Prototype demonstrates concept"
 	protoNotes      = "Prototype WU - relaxed validation applies"
@@ -31,7 +31,7 @@ type WUProtoData struct {
 	Commit       *Commit `json:"commit"`
 }
 
-// WUProto is spec §3.1 wu:proto: a prototype WU created with the relaxed rules (type
+// WUProto is corpus §3.1 wu:proto: a prototype WU created with the relaxed rules (type
 // prototype, P3, backend-only, fixed acceptance and notes), then claimed as wu:claim
 // claims it; the claim's error is the result when it fails. Notes.Headline is the text
 // headline; Commit is the claim's (rule R4), CreateCommit the create step's.

@@ -50,7 +50,7 @@ func (e PruneEntry) Row() []string {
 	return []string{e.Path, orDash(e.WUID), orDash(e.WUStatus), e.Class, e.Action}
 }
 
-// WUPrune is spec §3.1 wu:prune: every git worktree directly under the worktrees
+// WUPrune is corpus §3.1 wu:prune: every git worktree directly under the worktrees
 // directory, classified (orphan: no WU of its name; stale: its WU is neither in progress
 // nor blocked; bad_branch: not the WU's lane branch; ok), with the action taken or, in a
 // dry run, proposed: git's prunable records are pruned, a clean worktree of a done WU is

@@ -11,7 +11,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Issue codes of spec §3.1 wu:recover, shared with wu:repair, and the actions they
+// Issue codes of corpus §3.1 wu:recover, shared with wu:repair, and the actions they
 // suggest.
 const (
 	IssueStatusMismatch  = "STATUS_MISMATCH"
@@ -142,7 +142,7 @@ type WURecoverData struct {
 	Commit  *Commit   `json:"commit"`
 }
 
-// WURecover is spec §3.1 wu:recover: the WU's issues (DiagnoseWU), and with an action
+// WURecover is corpus §3.1 wu:recover: the WU's issues (DiagnoseWU), and with an action
 // its fix: resume (lock, worktree, claim event), reset (worktree and branch removed, lock
 // released, the YAML back to ready, a release event), nuke (reset, then wu:delete's
 // deletions) or cleanup (a done WU's leftovers), one commit for what it changed of the

@@ -34,7 +34,7 @@ type WUReleaseData struct {
 	Commit          *Commit `json:"commit"`
 }
 
-// WURelease is spec §3.1 wu:release: an in-progress WU back to ready with its claim
+// WURelease is corpus §3.1 wu:release: an in-progress WU back to ready with its claim
 // fields cleared, a release event, the lane lock released when it is held for the WU
 // (whoever owns it), a commit, then the worktree removed when asked (a failure to remove
 // it is a warning). Notes.Headline is "Released <id>".

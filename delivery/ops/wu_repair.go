@@ -21,7 +21,7 @@ type WURepairInput struct {
 	Check bool
 }
 
-// WURepair is spec §3.1 wu:repair: with RepairState, the invalid lines of wu-events.jsonl
+// WURepair is corpus §3.1 wu:repair: with RepairState, the invalid lines of wu-events.jsonl
 // dropped (a timestamped backup kept); otherwise each issue of the WU (or of every WU)
 // repaired with the YAML as the truth (repairWU), in one commit. Notes.Text is the text
 // report without its commit lines: the count ("<n> issue(s) found" for a check,

@@ -50,7 +50,7 @@ type WUSandboxData struct {
 	Stderr   string   `json:"stderr"`
 }
 
-// WUSandbox is spec §3.3 wu:sandbox: the command run in the WU's directory (Worktree,
+// WUSandbox is corpus §3.1 wu:sandbox: the command run in the WU's directory (Worktree,
 // else its worktree, else the starting checkout) with DELIVERY_WU_ID set, in the
 // environment the context carries (the process's for the command; the call's declared
 // one for a native call) and in the jail of the host serving the call, as a process tree

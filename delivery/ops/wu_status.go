@@ -60,7 +60,7 @@ type StatusLocation struct {
 	Dirty     bool    `json:"dirty"`
 }
 
-// WUStatus is spec §3.1 wu:status: one WU with its event state, first inconsistency,
+// WUStatus is corpus §3.1 wu:status: one WU with its event state, first inconsistency,
 // lock, worktree, dependencies and the caller's location. It only reads. Notes.Headline
 // is "<id>: <title>"; Notes.Text is the line printed after the fields
 // ("  blocked_by: WU-1 (done), …\n", or "" without dependencies).
@@ -140,7 +140,7 @@ func WUStatus(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 }
 
 // Issue is one inconsistency of a WU (codes shared by wu:status, wu:recover, wu:repair
-// and state:doctor; spec §3.1 wu:recover).
+// and state:doctor; corpus §3.1 wu:recover).
 type Issue struct {
 	Code    string
 	Message string

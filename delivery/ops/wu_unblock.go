@@ -23,7 +23,7 @@ type WUUnblockData struct {
 	Commit       *Commit `json:"commit"`
 }
 
-// WUUnblock is spec §3.1 wu:unblock: under lock_policy active the lane lock is taken
+// WUUnblock is corpus §3.1 wu:unblock: under lock_policy active the lane lock is taken
 // first (a lane held by someone else is LANE_BUSY before anything is written), then
 // status in_progress, the blocked reason removed, an unblock event and a commit.
 // Notes.Headline is "Unblocked <id>".

@@ -26,7 +26,7 @@ type LaneLockInfo struct {
 	Path       string  `json:"path"`
 }
 
-// WULaneLocks is spec §3.1 wu:unlock-lane --list (read-only): every lane lock with its
+// WULaneLocks is corpus §3.1 wu:unlock-lane --list (read-only): every lane lock with its
 // age and staleness, in the order lanelock.List gives them.
 func WULaneLocks(_ context.Context, ws *delivery.Workspace, rt *delivery.Runtime) (WULaneLocksData, Notes, error) {
 	var notes Notes
@@ -63,7 +63,7 @@ type WUUnlockLaneData struct {
 	Audit string `json:"-"`
 }
 
-// WUUnlockLane is spec §3.1 wu:unlock-lane --lane: the lane's lock removed, whoever holds
+// WUUnlockLane is corpus §3.1 wu:unlock-lane --lane: the lane's lock removed, whoever holds
 // it; a lock that is not stale needs Force (LOCK_ACTIVE with details {holder}, nothing
 // written); no lock is NOT_FOUND. Notes.Headline is "Unlocked <lane>".
 func WUUnlockLane(_ context.Context, ws *delivery.Workspace, rt *delivery.Runtime, in WUUnlockLaneInput) (WUUnlockLaneData, Notes, error) {

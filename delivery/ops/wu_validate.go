@@ -26,7 +26,7 @@ type WUValidateData struct {
 	Warnings []string `json:"warnings"`
 }
 
-// WUValidate is spec §3.1 wu:validate: the WU's structural (NoStrict) or strict errors,
+// WUValidate is corpus §3.1 wu:validate: the WU's structural (NoStrict) or strict errors,
 // and warnings for a lane workspace.yaml does not define (only when it defines some) and
 // for a blocked_by id without a spec file. An invalid WU is a CHECK_FAILED error returned
 // with its data (a check reports what it found even when it fails); a WU that cannot be
@@ -44,7 +44,7 @@ func WUValidate(ctx context.Context, ws *delivery.Workspace, in WUValidateInput)
 		data.Errors = delivery.ValidateStrict(w, ws.Config.MinDescriptionLength)
 	}
 	data.Errors = orEmpty(data.Errors)
-	// With no lanes defined every lane is implicitly allowed (spec §1.2): no warning then.
+	// With no lanes defined every lane is implicitly allowed (corpus §1.2): no warning then.
 	if _, ok := ws.Config.Lane(w.Lane); !ok && w.Lane != "" && len(ws.Config.Lanes) > 0 {
 		data.Warnings = append(data.Warnings, fmt.Sprintf("lane %q is not defined in workspace.yaml", w.Lane))
 	}

@@ -23,7 +23,7 @@
 //   - Deterministic: the same [Options] write byte-identical files (git metadata aside),
 //     whatever the machine; randomness comes only from Options.Seed.
 //   - Real formats only: events, stamps, locks, signals, memory nodes and telemetry are
-//     encoded by the delivery package's own types; YAML is written in the spec §1.5/§1.6
+//     encoded by the delivery package's own types; YAML is written in the corpus §1.5/§1.6
 //     key order with the quoting LumenFlow's files use.
 //   - Consistent by construction, except for the shapes above: every done WU has its
 //     stamp, every event names a WU that has a spec, every blocked_by names a WU that

@@ -444,7 +444,7 @@ func (g *gen) writeConfig() error {
 	if err := g.write("workspace.yaml", []byte(b.String())); err != nil {
 		return err
 	}
-	// The runtime state workspace:init ignores (spec §3.8).
+	// The runtime state workspace:init ignores (corpus §3.8).
 	ignore := "/worktrees/\n/.lumenflow/memory/\n/.lumenflow/locks/\n/.lumenflow/sessions/\n/.lumenflow/telemetry/\n" +
 		"/.lumenflow/incidents/\n/.lumenflow/snapshots/\n/.lumenflow/archive/\n/.lumenflow/state/delegation-registry.jsonl\n" +
 		"/.lumenflow/skip-gates-audit.ndjson\nnode_modules/\n"
@@ -739,7 +739,7 @@ func (g *gen) writeStamps() error {
 	return g.write(delivery.StampsDir+"/.gitkeep", nil)
 }
 
-// writeLocks writes the fresh lane lock of every WU in progress (spec §1.11).
+// writeLocks writes the fresh lane lock of every WU in progress (corpus §1.11).
 func (g *gen) writeLocks() error {
 	for _, w := range g.wus {
 		if w.role != roleInProgress {

@@ -40,7 +40,7 @@ type migratedCase struct {
 
 // migratedCases are the tools migrated since issue 6, each with an input that does the
 // tool's real work on the acme fixture. The copy is not a git work tree, so writers do
-// everything but the commit: spec §2.4 skips committing outside a work tree, which each
+// everything but the commit: corpus §2.4 skips committing outside a work tree, which each
 // writer finds out by running `git rev-parse` once (on both lanes alike).
 var migratedCases = []migratedCase{
 	// Readers.

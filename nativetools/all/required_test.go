@@ -91,7 +91,7 @@ var requiredHints = map[string]any{
 	"wu:create.exposure":      "documentation",
 }
 
-// patternSamples are values for the patterns the schemas use (spec §2.1 forms).
+// patternSamples are values for the patterns the schemas use (corpus §2.1 forms).
 var patternSamples = map[string]string{
 	delivery.WUIDPattern:     "WU-12",
 	delivery.MemoryIDPattern: "mem-0a7b",

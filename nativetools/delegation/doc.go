@@ -1,4 +1,4 @@
-// Package delegation holds the native-only delegation:record tool of spec §4.
+// Package delegation holds the native-only delegation:record tool of corpus §4.
 //
 // Invariants: a record is appended (never rewritten) to the delegation registry
 // (§1.13) with a dlg- id drawn from the §2.5 rand_hex source and redrawn on collision,

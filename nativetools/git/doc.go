@@ -1,4 +1,4 @@
-// Package git holds the native-only git tools of spec §4: git:status (read-only),
+// Package git holds the native-only git tools of corpus §4: git:status (read-only),
 // git:add and git:commit. Each file is one tool: Input struct, registration, handler.
 //
 // Invariants: the tools run git in the workspace root (or the enclosing repository when

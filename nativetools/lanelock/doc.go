@@ -1,4 +1,4 @@
-// Package lanelock holds the native-only lane-lock tools of spec §4: lane-lock:acquire
+// Package lanelock holds the native-only lane-lock tools of corpus §4: lane-lock:acquire
 // and lane-lock:release. Each file is one tool: Input struct, registration, handler.
 //
 // Invariants: both tools call delivery/lanelock, the one lock implementation the legacy

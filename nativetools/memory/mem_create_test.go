@@ -15,7 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// TestCreateAppendsANode: a discovery by default (id of spec §2.5, priority in metadata);
+// TestCreateAppendsANode: a discovery by default (id of corpus §2.5, priority in metadata);
 // an alias is a discovery tagged with it first, tags de-duplicated, discovered_from
 // appending the relationship; without wu the session's WU and session are taken.
 func TestCreateAppendsANode(t *testing.T) {

@@ -68,7 +68,7 @@ func value(name string, s *jsonschema.Schema) any {
 	return "x-" + name
 }
 
-// samples are values matching the patterns the corpus's schemas use (spec §2.1 forms).
+// samples are values matching the patterns the corpus's schemas use (corpus §2.1 forms).
 var samples = map[string]string{
 	delivery.WUIDPattern:     "WU-7",
 	delivery.MemoryIDPattern: "mem-0a7b",

@@ -1,4 +1,4 @@
-// Package worktree holds the native-only worktree tools of spec §4: worktree:list
+// Package worktree holds the native-only worktree tools of corpus §4: worktree:list
 // (read-only), worktree:create and worktree:remove. Each file is one tool: Input struct,
 // registration, handler.
 //

@@ -12,7 +12,7 @@ type Is string
 // Condition tests.
 const (
 	// Unset: the property is absent, null, false or an empty list — what the argv
-	// builder omits (spec §2.6: false is the same as absent).
+	// builder omits (corpus §2.6: false is the same as absent).
 	Unset Is = "unset"
 	// Set: the property holds anything else.
 	Set Is = "set"

@@ -85,7 +85,7 @@ func baseApp(name, usage string) *cli.App {
 	}
 }
 
-// envelope prints the spec §2.2 JSON envelope.
+// envelope prints the corpus §2.2 JSON envelope.
 func envelope(w io.Writer, command string, data any, errCode, errMsg string) {
 	type failure struct {
 		Code    string `json:"code"`

@@ -8,7 +8,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 )
 
-// The keywords of spec §2.1's value forms, for a native Input's AdjustSchema: each puts
+// The keywords of corpus §2.1's value forms, for a native Input's AdjustSchema: each puts
 // on the named properties what the legacy flag puts in the adapter's schema (see
 // commands/convention), so the twin schemas stay equal and the kernel refuses a
 // malformed value before the handler runs. A property that is an array gets the
