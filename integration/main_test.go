@@ -12,10 +12,12 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all" // the corpus registers itself
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 )
 
@@ -30,7 +32,12 @@ func TestMain(m *testing.M) {
 	if ws := os.Getenv(stdioEnv); ws != "" {
 		os.Exit(serveStdio(ws))
 	}
-	os.Exit(m.Run())
+	if len(os.Args) > 1 && os.Args[1] == cli.SandboxRunCommand {
+		// The sandbox lane's runner: the kernel starts this binary inside bwrap.
+		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, corpusHost()))
+	}
+	// outsidetest.M: the delivery program (commandstest) is built once per run.
+	os.Exit(outsidetest.M(m).Run())
 }
 
 // serveStdio serves the corpus kernel in ws on the process's stdin and stdout until

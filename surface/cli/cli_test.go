@@ -2,7 +2,9 @@ package cli_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,38 +25,66 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == fxProgram {
+		// The fixture's program, run by the subprocess lane.
+		os.Exit(runFxProgram(context.Background(), os.Args[1:]))
+	}
 	if os.Getenv(asCmdbridge) == "1" {
 		// A host starting the server a host configuration names (mcptravel_test.go).
-		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, corpusHost()))
+		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, fixtureHost()))
 	}
 	if len(os.Args) > 1 && os.Args[1] == cli.SandboxRunCommand {
 		// The sandbox lane's runner: the kernel starts this binary inside bwrap.
-		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, corpusHost()))
+		os.Exit(cli.Main(append([]string{"cmdbridge"}, os.Args[1:]...), os.Stdout, os.Stderr, fixtureHost()))
 	}
-	os.Exit(outsidetest.M(m).Run())
+	os.Exit(runTests(m))
 }
 
-// run calls cli.Main in the workspace ws and returns stdout, stderr and the exit status;
-// the subprocess lane runs the delivery program (commandstest).
+// runTests runs the tests with the fixture's program linked into a directory of their
+// own.
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "cli-fixture-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := linkFxProgram(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return outsidetest.M(m).Run()
+}
+
+// run calls cli.Main over the fixture in the workspace ws and returns stdout, stderr
+// and the exit status; the subprocess lane runs the fixture's program.
 func run(t *testing.T, ws string, args ...string) (string, string, int) {
 	t.Helper()
-	return runBin(t, ws, commandstest.Exe(t), args...)
+	return runBin(t, ws, fxBin, fixtureHost(), args...)
+}
+
+// runCorpus is run over the delivery corpus (corpusHost); the subprocess lane runs the
+// delivery program (commandstest).
+func runCorpus(t *testing.T, ws string, args ...string) (string, string, int) {
+	t.Helper()
+	return runBin(t, ws, commandstest.Exe(t), corpusHost(), args...)
 }
 
 // runSelf is run with this test binary as --bin: the program `mcp enable` writes into a
-// host's configuration, which a host starts (TestMain serves as cmdbridge there).
+// host's configuration, which a host starts (TestMain serves the fixture as cmdbridge
+// there).
 func runSelf(t *testing.T, ws string, args ...string) (string, string, int) {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	return runBin(t, ws, exe, args...)
+	return runBin(t, ws, exe, fixtureHost(), args...)
 }
 
-func runBin(t *testing.T, ws, bin string, args ...string) (string, string, int) {
+func runBin(t *testing.T, ws, bin string, host cli.Host, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	argv := append([]string{"cmdbridge", "--workspace", ws, "--bin", bin}, args...)
-	code := cli.Main(argv, &out, &errb, corpusHost())
+	code := cli.Main(argv, &out, &errb, host)
 	return out.String(), errb.String(), code
 }
 
@@ -76,7 +106,7 @@ func TestCallBothLegacyLanesGiveTheSameOutput(t *testing.T) {
 	ws := workspace(t)
 	var datas []string
 	for _, lane := range []string{"adapter", "subprocess"} {
-		stdout, stderr, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt","end_line":1}`, "--lane", lane)
+		stdout, stderr, code := run(t, ws, "call", "doc:read", "--input", `{"path":"a.txt","end_line":1}`, "--lane", lane)
 		require.Equal(t, 0, code, stderr)
 		out := decodeOutput(t, stdout)
 		assert.True(t, out.Success)
@@ -98,22 +128,22 @@ func TestCallExitStatuses(t *testing.T) {
 		wantCode string // error.code in the printed Output, "" when nothing is printed
 		stderr   string
 	}{
-		{"success", []string{"call", "file_read", "--input", `{"path":"a.txt"}`}, 0, "", ""},
-		{"flags before name", []string{"call", "--input", `{"path":"a.txt"}`, "FileRead"}, 0, "", ""},
-		{"failed tool", []string{"call", "file:read", "--input", `{"path":"missing.txt"}`}, 1, "NOT_FOUND", ""},
+		{"success", []string{"call", "doc_read", "--input", `{"path":"a.txt"}`}, 0, "", ""},
+		{"flags before name", []string{"call", "--input", `{"path":"a.txt"}`, "DocRead"}, 0, "", ""},
+		{"failed tool", []string{"call", "doc:read", "--input", `{"path":"missing.txt"}`}, 1, "NOT_FOUND", ""},
 		{"unknown tool", []string{"call", "nope", "--input", `{}`}, 1, "TOOL_NOT_FOUND", ""},
-		{"scope escape", []string{"call", "file:read", "--input", `{"path":"../x"}`}, 1, "SCOPE_DENIED", ""},
-		{"schema violation", []string{"call", "file:read", "--input", `{"path":1}`}, 1, "INVALID_INPUT", ""},
-		{"read scope only", []string{"call", "file:write", "--input", `{"path":"b.txt","content":"x"}`, "--scope", "read:."}, 1, "SCOPE_DENIED", ""},
-		{"malformed input", []string{"call", "file:read", "--input", `[1]`}, 2, "", "--input is not a JSON object: line 1, column 1: a JSON array, expected an object"},
+		{"scope escape", []string{"call", "doc:read", "--input", `{"path":"../x"}`}, 1, "SCOPE_DENIED", ""},
+		{"schema violation", []string{"call", "doc:read", "--input", `{"path":1}`}, 1, "INVALID_INPUT", ""},
+		{"read scope only", []string{"call", "doc:write", "--input", `{"path":"b.txt","content":"x"}`, "--scope", "read:."}, 1, "SCOPE_DENIED", ""},
+		{"malformed input", []string{"call", "doc:read", "--input", `[1]`}, 2, "", "--input is not a JSON object: line 1, column 1: a JSON array, expected an object"},
 		{"no name", []string{"call", "--input", `{}`}, 2, "", "exactly one tool name"},
-		{"bad lane", []string{"call", "file:read", "--lane", "warp"}, 2, "", "--lane must be"},
-		{"bad scope", []string{"call", "file:read", "--scope", "x"}, 2, "", "read:PATH or write:PATH"},
-		{"unknown flag", []string{"call", "file:read", "--nope"}, 2, "", "flag provided but not defined"},
+		{"bad lane", []string{"call", "doc:read", "--lane", "warp"}, 2, "", "--lane must be"},
+		{"bad scope", []string{"call", "doc:read", "--scope", "x"}, 2, "", "read:PATH or write:PATH"},
+		{"unknown flag", []string{"call", "doc:read", "--nope"}, 2, "", "flag provided but not defined"},
 		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command"},
 		{"misspelt command", []string{"tols"}, 2, "", `unknown command "tols" (did you mean "tools"?)`},
-		{"truncated input", []string{"call", "file:read", "--input", `{"path":`}, 2, "", "--input is not a JSON object: line 1, column 9: unexpected end of input"},
-		{"misspelt tool schema", []string{"tools", "schema", "file:raed"}, 1, "", `unknown tool "file:raed" (did you mean "file:read"?)`},
+		{"truncated input", []string{"call", "doc:read", "--input", `{"path":`}, 2, "", "--input is not a JSON object: line 1, column 9: unexpected end of input"},
+		{"misspelt tool schema", []string{"tools", "schema", "doc:raed"}, 1, "", `unknown tool "doc:raed" (did you mean "doc:read"?)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,19 +167,19 @@ func TestCallExitStatuses(t *testing.T) {
 // off is named in the refusal.
 func TestMisspellingsAreAnsweredWithTheNearestName(t *testing.T) {
 	ws := workspace(t)
-	stdout, _, code := run(t, ws, "call", "file:raed", "--input", `{}`)
+	stdout, _, code := run(t, ws, "call", "doc:raed", "--input", `{}`)
 	require.Equal(t, 1, code)
 	out := decodeOutput(t, stdout)
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeToolNotFound, out.Error.Code)
-	assert.Equal(t, `unknown tool "file:raed" (did you mean "file:read"?)`, out.Error.Message)
-	assert.Equal(t, map[string]any{"did_you_mean": "file:read"}, out.Error.Details)
+	assert.Equal(t, `unknown tool "doc:raed" (did you mean "doc:read"?)`, out.Error.Message)
+	assert.Equal(t, map[string]any{"did_you_mean": "doc:read"}, out.Error.Details)
 
 	for input, reason := range map[string]string{
 		`{"path":"a.txt","endline":1}`: `unknown property (did you mean "end_line"?)`,
 		`{"pth":"a.txt"}`:              `required property is missing ("pth" given instead?)`,
 	} {
-		stdout, _, code = run(t, ws, "call", "file:read", "--input", input)
+		stdout, _, code = run(t, ws, "call", "doc:read", "--input", input)
 		require.Equal(t, 1, code)
 		out = decodeOutput(t, stdout)
 		require.NotNil(t, out.Error)
@@ -178,13 +208,10 @@ func TestToolsListSchemaAndManifest(t *testing.T) {
 	for _, r := range rows {
 		routes[r.Name] = r.Route
 	}
-	for _, c := range commands.All() {
-		assert.Equal(t, "native", routes[c.Name], "%s: migrated, routes.json sends it to the native lane", c.Name)
-	}
-	assert.Equal(t, "native", routes["git:status"])
-	assert.Len(t, rows, len(commands.All())+9, "every command plus the 9 native-only tools")
+	assert.Equal(t, map[string]string{"doc:read": "adapter", "doc:write": "native", "repo:status": "native", "lock:clear": "native"}, routes,
+		"a command with a native twin stays on the adapter lane until routed native; native-only tools are native")
 
-	stdout, _, code = run(t, ws, "tools", "schema", "file-read")
+	stdout, _, code = run(t, ws, "tools", "schema", "doc-read")
 	require.Equal(t, 0, code)
 	var schema struct {
 		Type                 string                     `json:"type"`
@@ -213,10 +240,10 @@ func TestBatchPrintsResultsInRequestOrder(t *testing.T) {
 	ws := workspace(t)
 	batch := filepath.Join(t.TempDir(), "batch.json")
 	require.NoError(t, os.WriteFile(batch, []byte(`[
-	  {"tool":"file:read","input":{"path":"a.txt","end_line":1}},
-	  {"tool":"file:read","input":{"path":"missing.txt"}},
+	  {"tool":"doc:read","input":{"path":"a.txt","end_line":1}},
+	  {"tool":"doc:read","input":{"path":"missing.txt"}},
 	  {"tool":"nope"},
-	  {"tool":"file:read","input":{"path":"a.txt","start_line":2}}
+	  {"tool":"doc:read","input":{"path":"a.txt","start_line":2}}
 	]`), 0o644))
 	stdout, stderr, code := run(t, ws, "batch", batch)
 	assert.Equal(t, 1, code, stderr)
@@ -237,7 +264,7 @@ func TestBatchPrintsResultsInRequestOrder(t *testing.T) {
 func TestEvidenceVerifyDetectsTampering(t *testing.T) {
 	ws := workspace(t)
 	for i := 0; i < 3; i++ {
-		_, _, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt"}`)
+		_, _, code := run(t, ws, "call", "doc:read", "--input", `{"path":"a.txt"}`)
 		require.Equal(t, 0, code)
 	}
 	stdout, _, code := run(t, ws, "evidence", "verify")
@@ -247,7 +274,7 @@ func TestEvidenceVerifyDetectsTampering(t *testing.T) {
 	receipts := filepath.Join(ws, ".cmdbridge", "evidence", "receipts.jsonl")
 	data, err := os.ReadFile(receipts)
 	require.NoError(t, err)
-	edited := strings.Replace(string(data), `"file:read"`, `"file:write"`, 1)
+	edited := strings.Replace(string(data), `"doc:read"`, `"doc:write"`, 1)
 	require.NotEqual(t, string(data), edited)
 	require.NoError(t, os.WriteFile(receipts, []byte(edited), 0o644))
 	stdout, _, code = run(t, ws, "evidence", "verify")
@@ -268,7 +295,7 @@ func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("evidence: {witness: "+witness+"}\n"), 0o644))
 	for range 2 {
-		_, stderr, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt"}`)
+		_, stderr, code := run(t, ws, "call", "doc:read", "--input", `{"path":"a.txt"}`)
 		require.Equal(t, 0, code, stderr)
 	}
 	dir := filepath.Join(ws, ".cmdbridge", "evidence")
@@ -286,7 +313,7 @@ func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
 	}
 	require.NoError(t, os.Remove(filepath.Join(ws, ".cmdbridge", "config.yaml")))
 	for range 2 {
-		_, stderr, code := run(t, ws, "call", "file:read", "--input", `{"path":"a.txt"}`)
+		_, stderr, code := run(t, ws, "call", "doc:read", "--input", `{"path":"a.txt"}`)
 		require.Equal(t, 0, code, stderr)
 	}
 	stdout, _, code = run(t, ws, "evidence", "verify")

@@ -145,21 +145,21 @@ func TestMCPProfileServesOnlyItsTools(t *testing.T) {
 	want := readOnlyTools(t, ws)
 	replies, stderr, code := serveMCP(t, ws, []string{"--profile", "read-only"},
 		`"method":"tools/list"`,
-		`"method":"tools/call","params":{"name":"file_write","arguments":{"path":"b.txt","content":"x"}}`,
-		`"method":"tools/call","params":{"name":"file_read","arguments":{"path":"a.txt"}}`,
+		`"method":"tools/call","params":{"name":"doc_write","arguments":{"path":"b.txt","content":"x"}}`,
+		`"method":"tools/call","params":{"name":"doc_read","arguments":{"path":"a.txt"}}`,
 	)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, fmt.Sprintf("serving %d tools (profile read-only)", len(want)))
 	names := listedTools(t, replies[1])
 	assert.Equal(t, want, names)
-	assert.Contains(t, names, "file_read")
-	assert.NotContains(t, names, "file_write")
+	assert.Contains(t, names, "doc_read")
+	assert.NotContains(t, names, "doc_write")
 
 	// The hidden tool cannot be called by guessing its name: the server does not know it
 	// (protocol error), or the kernel refuses it (tool error), never a success.
 	hidden := replies[2]
 	if hidden.Error != nil {
-		assert.Contains(t, hidden.Error.Message, `unknown tool "file_write"`)
+		assert.Contains(t, hidden.Error.Message, `unknown tool "doc_write"`)
 	} else {
 		assert.Contains(t, string(hidden.Result), `"isError":true`)
 		assert.Contains(t, string(hidden.Result), tool.CodeToolDisabled)
@@ -172,15 +172,15 @@ func TestMCPProfileServesOnlyItsTools(t *testing.T) {
 
 func TestMCPToolsAndProfileIntersect(t *testing.T) {
 	ws := workspace(t)
-	replies, stderr, code := serveMCP(t, ws, []string{"--profile", "read-only", "--tools", "file:*", "--tools", "git_status"},
+	replies, stderr, code := serveMCP(t, ws, []string{"--profile", "read-only", "--tools", "doc:*", "--tools", "repo_status"},
 		`"method":"tools/list"`)
 	require.Equal(t, 0, code, stderr)
 	names := listedTools(t, replies[1])
 	require.NotEmpty(t, names)
-	assert.Contains(t, names, "git_status")
+	assert.Contains(t, names, "repo_status")
 	for _, n := range names {
-		assert.True(t, n == "git_status" || strings.HasPrefix(n, "file_"), n)
-		assert.NotEqual(t, "file_write", n)
+		assert.True(t, n == "repo_status" || strings.HasPrefix(n, "doc_"), n)
+		assert.NotEqual(t, "doc_write", n)
 	}
 }
 
@@ -189,12 +189,12 @@ func TestMCPViewErrorsBeforeServing(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte(`
 governance:
-  disabled: [file:write]
+  disabled: [doc:write]
 profiles:
   edit:
     description: change files
-    tools: ["file:*"]
-    require: [file:write]
+    tools: ["doc:*"]
+    require: [doc:write]
   review:
     description: read
     tools: ["fiel:*"]
@@ -204,7 +204,7 @@ profiles:
 		want string
 	}{
 		{[]string{"--profile", "reviw"}, `unknown profile "reviw" (known: edit, non-destructive, read-only, review)`},
-		{[]string{"--profile", "edit"}, "profile edit requires file:write, but governance refuses it: disabled by configuration"},
+		{[]string{"--profile", "edit"}, "profile edit requires doc:write, but governance refuses it: disabled by configuration"},
 		{[]string{"--profile", "review"}, `profile review: "fiel:*" matches no tool`},
 		{[]string{"--tools", "nosuch:*"}, `tools: "nosuch:*" matches no tool`},
 	}
@@ -217,13 +217,13 @@ profiles:
 	t.Setenv("HOME", t.TempDir())
 	_, stderr, code := runSelf(t, ws, "mcp", "enable", "claude", "--profile", "edit")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "profile edit requires file:write")
+	assert.Contains(t, stderr, "profile edit requires doc:write")
 	assert.NoFileExists(t, filepath.Join(ws, ".mcp.json"))
 
 	stdout, _, code := runSelf(t, ws, "mcp", "profiles")
 	assert.Equal(t, 1, code, "a broken profile fails the listing")
 	assert.Regexp(t, `(?m)^read-only\s+built-in\s+\d+\s+every tool whose annotations say readOnlyHint`, stdout)
-	assert.Regexp(t, `(?m)^edit\s+\.cmdbridge/config\.yaml\s+-\s+error: .*requires file:write`, stdout)
+	assert.Regexp(t, `(?m)^edit\s+\.cmdbridge/config\.yaml\s+-\s+error: .*requires doc:write`, stdout)
 }
 
 type hostRow struct {
@@ -310,10 +310,10 @@ func TestMCPEnableDisableList(t *testing.T) {
 	assert.Equal(t, original, readText(t, project+".bak"))
 
 	// User scopes land under the test's HOME and XDG_CONFIG_HOME.
-	_, stderr, code = runSelf(t, ws, "mcp", "enable", "vscode", "--scope", "user", "--tools", "wu:*", "--name", "wu-only")
+	_, stderr, code = runSelf(t, ws, "mcp", "enable", "vscode", "--scope", "user", "--tools", "doc:*", "--name", "doc-only")
 	require.Equal(t, 0, code, stderr)
 	vscodeUser := filepath.Join(xdg, "Code", "User", "mcp.json")
-	assert.JSONEq(t, fmt.Sprintf(`{"servers": {"wu-only": {"type": "stdio", "command": %q, "args": ["--workspace", %q, "--bin", %q, "mcp", "--tools", "wu:*"]}}}`, exe, ws, exe), readText(t, vscodeUser))
+	assert.JSONEq(t, fmt.Sprintf(`{"servers": {"doc-only": {"type": "stdio", "command": %q, "args": ["--workspace", %q, "--bin", %q, "mcp", "--tools", "doc:*"]}}}`, exe, ws, exe), readText(t, vscodeUser))
 	assert.NoFileExists(t, vscodeUser+".bak", "a new file has no backup")
 	_, stderr, code = runSelf(t, ws, "mcp", "enable", "cursor", "--scope", "user")
 	require.Equal(t, 0, code, stderr)
@@ -322,7 +322,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 	rows := listHosts(t, ws)
 	assert.Equal(t, name, rows["claude project"].Name)
 	assert.Equal(t, wantArgs, rows["claude project"].Args)
-	assert.Equal(t, "wu-only", rows["vscode user"].Name)
+	assert.Equal(t, "doc-only", rows["vscode user"].Name)
 	assert.Equal(t, name, rows["cursor user"].Name)
 	assert.Equal(t, filepath.Join(home, ".claude.json"), rows["claude user"].Path, "Claude Code's user scope")
 	assert.Equal(t, filepath.Join(xdg, "Claude", "claude_desktop_config.json"), rows["claude-desktop user"].Path)
@@ -356,7 +356,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 	assert.Contains(t, stderr, `server "keep" already launches node, another program`)
 	assert.Equal(t, before, readText(t, project))
 
-	stdout, stderr, code = runSelf(t, ws, "mcp", "disable", "vscode", "--scope", "user", "--name", "wu-only")
+	stdout, stderr, code = runSelf(t, ws, "mcp", "disable", "vscode", "--scope", "user", "--name", "doc-only")
 	require.Equal(t, 0, code, stderr)
 	assert.NoFileExists(t, vscodeUser, "a file that held only our entry is removed, not left as {\"servers\": {}}")
 	assert.Contains(t, stdout, "the file held nothing else and was removed")
@@ -398,7 +398,7 @@ func TestMCPSchemaDialect(t *testing.T) {
 		args []string
 		full bool
 	}{{nil, false}, {[]string{"--schema-dialect", "full"}, true}} {
-		replies, stderr, code := serveMCP(t, ws, append(tc.args, "--tools", "wu:unlock-lane"), `"method":"tools/list"`)
+		replies, stderr, code := serveMCP(t, ws, append(tc.args, "--tools", "lock:clear"), `"method":"tools/list"`)
 		require.Equal(t, 0, code, stderr)
 		list := string(replies[1].Result)
 		assert.Equal(t, tc.full, strings.Contains(list, `"$schema"`), list)
@@ -415,7 +415,7 @@ func TestMCPSchemaDialect(t *testing.T) {
 func TestMCPOnDemand(t *testing.T) {
 	ws := workspace(t)
 	replies, stderr, code := serveMCP(t, ws, []string{"--on-demand"}, `"method":"tools/list"`,
-		`"method":"tools/call","params":{"name":"tool_call","arguments":{"name":"file_read","arguments":{"path":"a.txt"}}}`)
+		`"method":"tools/call","params":{"name":"tool_call","arguments":{"name":"doc_read","arguments":{"path":"a.txt"}}}`)
 	require.Equal(t, 0, code, stderr)
 	assert.ElementsMatch(t, []string{"tools_search", "tool_describe", "tool_call"}, listedTools(t, replies[1]))
 	require.Nil(t, replies[2].Error)

@@ -138,8 +138,8 @@ func TestMCPProjectConfigTravels(t *testing.T) {
 			defer cs.Close()
 			list, err := cs.ListTools(ctx, nil)
 			require.NoError(t, err)
-			assert.Greater(t, len(list.Tools), 50, "the corpus")
-			res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "file_read", Arguments: map[string]any{"path": "a.txt"}})
+			assert.Len(t, list.Tools, len(fxTools(t)), "every tool of the fixture")
+			res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "doc_read", Arguments: map[string]any{"path": "a.txt"}})
 			require.NoError(t, err)
 			text := res.Content[0].(*sdkmcp.TextContent).Text
 			require.False(t, res.IsError, text)

@@ -27,7 +27,7 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 	}
 	ws := workspace(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("sandboxed: [file:read]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("sandboxed: [doc:read]\n"), 0o644))
 	const input = `{"path":"a.txt"}`
 	sandboxed := func(t *testing.T, surface string, out map[string]any) {
 		t.Helper()
@@ -45,13 +45,13 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 	}
 
 	t.Run("call", func(t *testing.T) {
-		stdout, stderr, code := run(t, ws, "call", "file:read", "--input", input)
+		stdout, stderr, code := run(t, ws, "call", "doc:read", "--input", input)
 		require.Equal(t, 0, code, stderr)
 		sandboxed(t, "call", decode(t, stdout))
 	})
 	t.Run("batch", func(t *testing.T) {
 		batch := filepath.Join(t.TempDir(), "batch.json")
-		require.NoError(t, os.WriteFile(batch, []byte(`[{"tool":"file:read","input":`+input+`}]`), 0o644))
+		require.NoError(t, os.WriteFile(batch, []byte(`[{"tool":"doc:read","input":`+input+`}]`), 0o644))
 		stdout, stderr, code := run(t, ws, "batch", batch)
 		require.Equal(t, 0, code, stderr)
 		var outs []map[string]any
@@ -60,7 +60,7 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 		sandboxed(t, "batch", outs[0])
 	})
 	t.Run("mcp", func(t *testing.T) {
-		replies, stderr, code := serveMCP(t, ws, nil, `"method":"tools/call","params":{"name":"file_read","arguments":`+input+`}`)
+		replies, stderr, code := serveMCP(t, ws, nil, `"method":"tools/call","params":{"name":"doc_read","arguments":`+input+`}`)
 		require.Equal(t, 0, code, stderr)
 		var res struct {
 			StructuredContent map[string]any `json:"structuredContent"`
@@ -69,12 +69,12 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 		sandboxed(t, "mcp", res.StructuredContent)
 	})
 	t.Run("serve", func(t *testing.T) {
-		host := corpusHost()
+		host := fixtureHost()
 		var mintOut, mintErr strings.Builder
 		require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 		tok := strings.TrimSpace(mintOut.String())
 		url, exited := startServe(t, ws, host)
-		req, err := http.NewRequest("POST", url+"/tools/file:read", strings.NewReader(input))
+		req, err := http.NewRequest("POST", url+"/tools/doc:read", strings.NewReader(input))
 		require.NoError(t, err)
 		req.Header.Set("Authorization", "Bearer "+tok)
 		resp, err := http.DefaultClient.Do(req)

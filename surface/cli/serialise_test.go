@@ -61,7 +61,7 @@ func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 
 func parallelCreates(t *testing.T, lane string) {
 	ws := gitWorkspace(t)
-	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
+	_, stderr, code := runCorpus(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
 	require.Equal(t, 0, code, stderr)
 	gitIn(t, ws, "add", "-A")
 	gitIn(t, ws, "commit", "-qm", "chore: demo workspace")

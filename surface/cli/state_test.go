@@ -50,7 +50,7 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 
 	call := func(dir, name, input string) map[string]any {
 		t.Helper()
-		stdout, stderr, code := run(t, dir, "call", name, "--input", input)
+		stdout, stderr, code := runCorpus(t, dir, "call", name, "--input", input)
 		require.Equal(t, 0, code, "%s: %s %s", name, stdout, stderr)
 		out := decodeOutput(t, stdout)
 		data, _ := out.Data.(map[string]any)
@@ -82,13 +82,13 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	assert.Empty(t, gitIn(t, wt, "status", "--porcelain"), "a call from the worktree leaves it clean")
 	_, err = os.Stat(filepath.Join(wt, ".cmdbridge"))
 	assert.True(t, os.IsNotExist(err), "no state in the worktree")
-	stdout, stderr, code := run(t, wt, "evidence", "verify")
+	stdout, stderr, code := runCorpus(t, wt, "evidence", "verify")
 	require.Equal(t, 0, code, "the worktree finds the same log: %s", stdout+stderr)
 	// Running the gates is workspace code, which the default policy asks before (a
 	// non-interactive call would be APPROVAL_REQUIRED); skipping them is a write.
 	call(ws, "wu:done", `{"id":"WU-1","skip_gates":true,"reason":"no gates in this workspace","fix_wu":"WU-1"}`)
 
-	stdout, _, code = run(t, ws, "evidence", "verify", "--json")
+	stdout, _, code = runCorpus(t, ws, "evidence", "verify", "--json")
 	require.Equal(t, 0, code, stdout)
 	assert.True(t, strings.Contains(stdout, `"records": 6`) || strings.Contains(stdout, `"records":6`), "one log for every worktree: %s", stdout)
 	assert.Empty(t, gitIn(t, ws, "status", "--porcelain"))

@@ -35,18 +35,18 @@ func TestViewFlagsOnEveryCommand(t *testing.T) {
 	sort.Strings(listed)
 	assert.Equal(t, want, listed, "tools list --profile read-only")
 
-	stdout, _, code = run(t, ws, "call", "--profile", "read-only", "file:write", "--input", `{"path":"b.txt","content":"x"}`)
+	stdout, _, code = run(t, ws, "call", "--profile", "read-only", "doc:write", "--input", `{"path":"b.txt","content":"x"}`)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, tool.CodeToolDisabled, decodeOutput(t, stdout).Error.Code)
-	stdout, stderr, code = run(t, ws, "call", "--tools", "file:*", "file:read", "--input", `{"path":"a.txt"}`)
+	stdout, stderr, code = run(t, ws, "call", "--tools", "doc:*", "doc:read", "--input", `{"path":"a.txt"}`)
 	require.Equal(t, 0, code, stderr)
 	assert.True(t, decodeOutput(t, stdout).Success)
 
-	host := corpusHost()
+	host := fixtureHost()
 	var mintOut, mintErr strings.Builder
 	require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 	tok := strings.TrimSpace(mintOut.String())
-	url, exited := startServe(t, ws, host, "--tools", "file:*")
+	url, exited := startServe(t, ws, host, "--tools", "doc:*")
 	req, err := http.NewRequest("GET", url+"/tools", nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+tok)
@@ -63,7 +63,7 @@ func TestViewFlagsOnEveryCommand(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &doc), string(b))
 	require.NotEmpty(t, doc.Tools)
 	for _, tl := range doc.Tools {
-		assert.True(t, strings.HasPrefix(tl.Name, "file:"), "serve --tools 'file:*' listed %s", tl.Name)
+		assert.True(t, strings.HasPrefix(tl.Name, "doc:"), "serve --tools 'doc:*' listed %s", tl.Name)
 	}
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
 	code, stderr = exited(t)

@@ -22,7 +22,7 @@ func TestMissingWorkspaceIsAnErrorAndCreatesNothing(t *testing.T) {
 		want string
 	}{
 		{"mcp, missing", filepath.Join(parent, "nonexistent"), []string{"mcp"}, "does not exist"},
-		{"call, missing", filepath.Join(parent, "nonexistent"), []string{"call", "--input", `{"path":"a.txt"}`, "file:read"}, "does not exist"},
+		{"call, missing", filepath.Join(parent, "nonexistent"), []string{"call", "--input", `{"path":"a.txt"}`, "doc:read"}, "does not exist"},
 		{"tools list, missing", filepath.Join(parent, "nonexistent"), []string{"tools", "list"}, "does not exist"},
 		{"serve, missing", filepath.Join(parent, "nonexistent"), []string{"serve", "--addr", "127.0.0.1:0"}, "does not exist"},
 		{"mcp, a file", file, []string{"mcp"}, "is not a directory"},

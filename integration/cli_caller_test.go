@@ -1,4 +1,4 @@
-package cli_test
+package integration_test
 
 import (
 	"encoding/json"

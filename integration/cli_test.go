@@ -1,0 +1,73 @@
+package integration_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/commands"
+	"github.com/cmdbridge/cmdbridge/commands/commandstest"
+	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/nativetools"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// corpusHost is the host cmd/cmdbridge runs: the delivery corpus's commands, native
+// tools, pack and runtime.
+func corpusHost() cli.Host {
+	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
+		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
+		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
+		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register"}
+}
+
+// run calls the cmdbridge command line over the corpus in the workspace ws and returns
+// stdout, stderr and the exit status; the subprocess lane runs the delivery program
+// (commandstest).
+func run(t *testing.T, ws string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	argv := append([]string{"cmdbridge", "--workspace", ws, "--bin", commandstest.Exe(t)}, args...)
+	code := cli.Main(argv, &out, &errb, corpusHost())
+	return out.String(), errb.String(), code
+}
+
+// workspace is an empty workspace but for a.txt.
+func workspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello\nworld\n"), 0o644))
+	return ws
+}
+
+func decodeOutput(t *testing.T, s string) tool.Output {
+	t.Helper()
+	var out tool.Output
+	require.NoError(t, json.Unmarshal([]byte(s), &out), s)
+	return out
+}
+
+// TestToolsListRoutesTheMigratedCorpusNative: the corpus's routes.json sends every
+// migrated command to the native lane, and tools list shows every command and the 9
+// native-only tools.
+func TestToolsListRoutesTheMigratedCorpusNative(t *testing.T) {
+	stdout, _, code := run(t, workspace(t), "tools", "list", "--json")
+	require.Equal(t, 0, code)
+	var rows []struct{ Name, Route string }
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
+	routes := map[string]string{}
+	for _, r := range rows {
+		routes[r.Name] = r.Route
+	}
+	for _, c := range commands.All() {
+		assert.Equal(t, "native", routes[c.Name], "%s: migrated, routes.json sends it to the native lane", c.Name)
+	}
+	assert.Equal(t, "native", routes["git:status"])
+	assert.Len(t, rows, len(commands.All())+9, "every command plus the 9 native-only tools")
+}
