@@ -122,9 +122,15 @@ func params(app *cli.App, output string) ([]param, []string) {
 		warnings = append(warnings, fmt.Sprintf("%s %q is outside the positional grammar (%v): the positionals are one list %s, passed verbatim", from, usage, err, prop))
 		return append(out, fallback("the command's positional arguments, in order ("+from+": "+usage+")")), warnings
 	}
+	types, _ := stringMap(app.Metadata[legacy.MetaArgTypes]) // a malformed table is schemaOf's error
 	for _, p := range pos {
 		if byProp[p.prop] {
 			continue // the flag of the same name is the input; the positional stays unused
+		}
+		for name, typ := range types {
+			if positionalProp(name) == p.prop && p.role == asPositional {
+				p.retype(typ)
+			}
 		}
 		byProp[p.prop] = true
 		out = append(out, p)
@@ -350,6 +356,24 @@ func positionals(usage string) ([]param, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// retype makes a string positional's values of the JSON type typ ("integer" or
+// "number"; any other leaves it a string).
+func (p *param) retype(typ string) {
+	switch typ {
+	case "integer":
+		p.kind = kInt
+	case "number":
+		p.kind = kFloat
+	default:
+		return
+	}
+	values := p.schema
+	if values.Type == "array" && values.Items != nil {
+		values = values.Items
+	}
+	values.Type = typ
 }
 
 // alternatives reads "<a>|<b>" or "[<a>|<b>]": one string positional named after the
@@ -658,6 +682,18 @@ func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 	if err != nil {
 		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgLeadingDash, err)
 	}
+	argTypes, err := stringMap(app.Metadata[legacy.MetaArgTypes])
+	if err != nil {
+		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgTypes, err)
+	}
+	for name, typ := range argTypes {
+		if typ != "integer" && typ != "number" && typ != "string" {
+			return nil, warnings, fmt.Errorf("command %s: metadata %s: %q: type %q is not integer, number or string", c.Name, legacy.MetaArgTypes, name, typ)
+		}
+		if !slices.ContainsFunc(ps, func(p param) bool { return p.role == asPositional && p.prop == positionalProp(name) }) {
+			return nil, warnings, fmt.Errorf("command %s: metadata %s: %q is no positional", c.Name, legacy.MetaArgTypes, name)
+		}
+	}
 	for _, name := range leadingDash {
 		if !slices.ContainsFunc(ps, func(p param) bool { return p.role == asPositional && p.prop == positionalProp(name) }) {
 			return nil, warnings, fmt.Errorf("command %s: metadata %s: %q is no positional", c.Name, legacy.MetaArgLeadingDash, name)
@@ -683,7 +719,7 @@ func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 				}
 			}
 		}
-		if p.role == asPositional {
+		if p.role == asPositional && p.kind == kString {
 			operand(p.schema, slices.ContainsFunc(leadingDash, func(n string) bool { return positionalProp(n) == p.prop }))
 		}
 		p.schema.Description = voc.speak(p.schema.Description)

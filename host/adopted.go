@@ -75,6 +75,7 @@ func Adopted(args []string, stdout, stderr io.Writer) int {
 		c.Binary = program
 	}
 	c.described = &described{reason: adoptedReason, warnings: unknownFlags(m.App)}
+	c.meta = m.App.CommandMeta()
 	h, err := c.host(newApp, app, true, program)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", title, err)

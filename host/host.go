@@ -94,8 +94,10 @@ type Config struct {
 	// runTree runs the tree of a program of another framework on an in-process call's
 	// os.Args (Tree): newApp only describes it.
 	runTree func(ctx context.Context, args []string) error
-	// packages are the leaves' packages of a described tree (Tree).
+	// packages are the leaves' packages of a described tree (Tree), and meta what its
+	// description declares of each (appspec.Tree.CommandMeta).
 	packages map[string]string
+	meta     map[string]map[string]any
 	// effectsFile is the absolute path of `wrap --effects FILE`: re-launches of the
 	// command line (mcp enable's host entry, the sandbox runner) pass it on.
 	effectsFile string
@@ -217,7 +219,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		}
 		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil && c.runTree == nil,
 			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects, NoArgs: c.NoArgs, Run: c.runTree,
-			Packages: c.packages}
+			Packages: c.packages, Meta: c.meta}
 		if live {
 			bridge := c.Name
 			if bridge == "" {

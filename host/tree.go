@@ -150,7 +150,7 @@ func (c Config) treeHost(fw Framework, desc *appspec.Tree, live bool, exe string
 		}
 	}
 	newApp := func() *cli.App { return apptree.Build(desc, stub) }
-	c.runTree, c.packages = restoring(fw), packagesOf(desc)
+	c.runTree, c.packages, c.meta = restoring(fw), packagesOf(desc), desc.CommandMeta()
 	if f, ok := fw.(v2); ok && f.live {
 		c.runTree = nil // described only: its leaves stay on the subprocess lane
 	}

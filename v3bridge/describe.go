@@ -34,6 +34,9 @@ func Describe(root, skip *cli.Command) *appspec.Tree {
 	path := []string{root.Name}
 	t.Commands = d.commands(root, path)
 	t.Flags = d.flags(root, len(t.Commands) == 0, path)
+	if len(t.Commands) == 0 {
+		t.Meta = argMeta(root)
+	}
 	t.Warnings = d.warnings
 	return t
 }
@@ -68,23 +71,92 @@ func (d *describer) commands(c *cli.Command, path []string) []appspec.Command {
 			Package:         appspec.PackageOf(sub.Action),
 			Flags:           d.flags(sub, len(subs) == 0, p),
 			Subcommands:     subs,
+			Meta:            argMeta(sub),
 		})
 	}
 	return out
 }
 
-// argsUsage is the command's ArgsUsage, or its Arguments' usage when it declares them.
+// argsUsage is the command's ArgsUsage, or, when it declares Arguments, their usage in
+// the positional grammar the schema reads (docs/schemas.md): <name> for a required
+// argument, [<name>] for an optional one, <name>... and [<name>...] for v3's repeated
+// ones (by Min and Max); an argument with a UsageText of its own is written as that.
 func argsUsage(c *cli.Command) string {
 	if c.ArgsUsage != "" || len(c.Arguments) == 0 {
 		return c.ArgsUsage
 	}
 	var parts []string
 	for _, a := range c.Arguments {
-		if u := strings.TrimSpace(a.Usage()); u != "" {
+		if u := argUsage(a); u != "" {
 			parts = append(parts, u)
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// argUsage is one argument's usage (see argsUsage).
+func argUsage(a cli.Argument) string {
+	v := reflect.ValueOf(a)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return strings.TrimSpace(a.Usage())
+	}
+	field := func(name string) reflect.Value { return v.Elem().FieldByName(name) }
+	name, text := field("Name"), field("UsageText")
+	if name.Kind() != reflect.String || name.String() == "" || text.Kind() == reflect.String && text.String() != "" {
+		return strings.TrimSpace(a.Usage())
+	}
+	n := name.String()
+	if min, max := field("Min"), field("Max"); min.Kind() == reflect.Int && max.Kind() == reflect.Int {
+		switch {
+		case max.Int() == 1 && min.Int() == 0:
+			return "[<" + n + ">]"
+		case max.Int() == 1:
+			return "<" + n + ">"
+		case min.Int() == 0:
+			return "[<" + n + ">...]"
+		}
+		return "<" + n + ">..."
+	}
+	if req := field("Required"); req.Kind() == reflect.Bool && req.Bool() {
+		return "<" + n + ">"
+	}
+	return "[<" + n + ">]"
+}
+
+// argMeta declares the JSON types of c's numeric arguments (IntArg, UintArgs,
+// FloatArg…; appspec.MetaArgTypes), by the name its usage gives them, so their schemas
+// are numbers; nil when it has none. An argument whose UsageText is its own is left a
+// string (the usage may name it otherwise), as are all of them under a hand-written
+// ArgsUsage.
+func argMeta(c *cli.Command) map[string]json.RawMessage {
+	if c.ArgsUsage != "" {
+		return nil
+	}
+	types := map[string]string{}
+	for _, a := range c.Arguments {
+		v := reflect.ValueOf(a)
+		if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		name, value, usage := v.Elem().FieldByName("Name"), v.Elem().FieldByName("Value"), v.Elem().FieldByName("UsageText")
+		if name.Kind() != reflect.String || !value.IsValid() || usage.Kind() == reflect.String && usage.String() != "" {
+			continue
+		}
+		switch scalarKind(value.Kind()) {
+		case "int", "int64", "uint", "uint64":
+			types[name.String()] = "integer"
+		case "float64":
+			types[name.String()] = "number"
+		}
+	}
+	if len(types) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(types)
+	if err != nil {
+		return nil
+	}
+	return map[string]json.RawMessage{appspec.MetaArgTypes: b}
 }
 
 // flags describes the flags written at c's level. A flag of a command with served

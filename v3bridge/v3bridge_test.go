@@ -70,6 +70,15 @@ func kit(got *seen) (root, bridge *cli.Command) {
 						Action: record("config", "verbose", "notebook", "tag", "priority", "remind", "meta", "pin"),
 					},
 					{
+						Name: "pick", Usage: "pick a note by number, weighing it",
+						Arguments: []cli.Argument{&cli.IntArg{Name: "number", Required: true}, &cli.FloatArgs{Name: "weight", Max: -1}},
+						Action: func(_ context.Context, cmd *cli.Command) error {
+							got.Cmd, got.Args = cmd.FullName(), cmd.Args().Slice()
+							got.Vals = map[string]any{"number": cmd.IntArg("number"), "weight": cmd.FloatArgs("weight")}
+							return nil
+						},
+					},
+					{
 						Name: "list", Usage: "list notes",
 						Arguments: []cli.Argument{&cli.StringArg{Name: "pattern"}},
 						Flags:     []cli.Flag{&cli.IntFlag{Name: "limit", Value: 20}},
@@ -92,7 +101,7 @@ func served(t *testing.T) map[string]legacy.Command {
 	require.NoError(t, root.Run(context.Background(), []string{"kit", "bridge", adopted.ManifestWord}))
 	m, err := adopted.Decode(out.Bytes())
 	require.NoError(t, err)
-	cmds, err := legacy.FromApp(func() *cliv2.App { return apptree.Build(m.App, nil) }, legacy.TreeOptions{})
+	cmds, err := legacy.FromApp(func() *cliv2.App { return apptree.Build(m.App, nil) }, legacy.TreeOptions{Meta: m.App.CommandMeta()})
 	require.NoError(t, err)
 	byName := map[string]legacy.Command{}
 	for _, c := range cmds {
@@ -108,7 +117,7 @@ func TestServedCommands(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	assert.Equal(t, []string{"notes:add", "notes:list"}, names, "hidden, help and the bridge are not served")
+	assert.Equal(t, []string{"notes:add", "notes:list", "notes:pick"}, names, "hidden, help and the bridge are not served")
 }
 
 func TestSchemaFromV3Types(t *testing.T) {
@@ -143,6 +152,30 @@ func TestSchemaFromV3Types(t *testing.T) {
 	assert.JSONEq(t, `"kit.yaml"`, string(sch.Properties["config"].Default))
 }
 
+// TestTypedArguments: v3's numeric arguments are numbers in the schema (IntArg an
+// integer, FloatArgs a list of numbers), string ones strings.
+func TestTypedArguments(t *testing.T) {
+	for tool, want := range map[string]map[string]string{
+		"notes:pick": {"number": "integer", "weight": "array/number"},
+		"notes:list": {"pattern": "string"},
+	} {
+		s, err := adapter.Schema(served(t)[tool])
+		require.NoError(t, err, tool)
+		for prop, typ := range want {
+			p := s.Properties[prop]
+			require.NotNil(t, p, "%s: %s", tool, prop)
+			got := p.Type
+			if p.Items != nil {
+				got += "/" + p.Items.Type
+			}
+			assert.Equal(t, typ, got, "%s: %s", tool, prop)
+		}
+	}
+	s, err := adapter.Schema(served(t)["notes:pick"])
+	require.NoError(t, err)
+	assert.Contains(t, s.Required, "number")
+}
+
 // TestArgvRunsTheProgram: the argv the host builds for an input is the call the
 // program's own v3 tree runs.
 func TestArgvRunsTheProgram(t *testing.T) {
@@ -155,6 +188,7 @@ func TestArgvRunsTheProgram(t *testing.T) {
 				"priority": 2, "tag": []string{"x", "y"}, "notebook": "work", "config": "c.yaml", "verbose": true,
 				"remind": 5 * time.Minute, "meta": map[string]string{"k": "v", "a": "b"}, "pin": false}}},
 		{"notes:list", `{"limit":3,"pattern":"ab"}`, seen{Cmd: "kit notes list", Args: []string{}, Vals: map[string]any{"limit": 3, "pattern": "ab"}}},
+		{"notes:pick", `{"number":-3,"weight":[1.5,2]}`, seen{Cmd: "kit notes pick", Args: []string{}, Vals: map[string]any{"number": -3, "weight": []float64{1.5, 2}}}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			argv, err := adapter.Argv(served(t)[tc.tool], json.RawMessage(tc.input))

@@ -26,6 +26,11 @@ const Format = 1
 // (package tool/legacy names them); [Tree.Meta] holds those and no other.
 const MetaPrefix = "cmdbridge."
 
+// MetaArgTypes is the key (tool/legacy's MetaArgTypes) under which a command declares
+// the JSON types of its typed positionals: a map of positional name to "integer" or
+// "number". A framework with typed arguments (urfave/cli v3) sets it in [Command.Meta].
+const MetaArgTypes = MetaPrefix + "arg_types"
+
 // Tree describes an app: JSON-serialisable (encoding/json), no func values.
 type Tree struct {
 	Format int `json:"format"`
@@ -91,6 +96,10 @@ type Command struct {
 	Package     string    `json:"package,omitempty"`
 	Flags       []Flag    `json:"flags,omitempty"`
 	Subcommands []Command `json:"subcommands,omitempty"`
+	// Meta are the toolkit's declarations a framework's description makes of the
+	// command (keys beginning with [MetaPrefix], values as JSON), as [Tree.Meta] for an
+	// app: the types of a v3 command's typed arguments, say.
+	Meta map[string]json.RawMessage `json:"meta,omitempty"`
 }
 
 // Flag describes one urfave/cli v2 flag. Kind names the concrete type; Value
@@ -135,6 +144,39 @@ type Flag struct {
 	// Target is the slice flag a "multi" flag (cli.MultiStringFlag, MultiIntFlag,
 	// MultiInt64Flag, MultiFloat64Flag) wraps; Value is then the wrapper's default.
 	Target *Flag `json:"target,omitempty"`
+}
+
+// CommandMeta is every command's [Command.Meta], decoded (objects, lists, strings,
+// numbers, booleans), by the command's tool name: its path below the program joined
+// with ":". A value that does not decode is left out. Nil when no command has any.
+func (t *Tree) CommandMeta() map[string]map[string]any {
+	var out map[string]map[string]any
+	var walk func(path string, cs []Command)
+	walk = func(path string, cs []Command) {
+		for i := range cs {
+			c := &cs[i]
+			name := c.Name
+			if path != "" {
+				name = path + ":" + c.Name
+			}
+			for k, raw := range c.Meta {
+				var v any
+				if json.Unmarshal(raw, &v) != nil {
+					continue
+				}
+				if out == nil {
+					out = map[string]map[string]any{}
+				}
+				if out[name] == nil {
+					out[name] = map[string]any{}
+				}
+				out[name][k] = v
+			}
+			walk(name, c.Subcommands)
+		}
+	}
+	walk("", t.Commands)
+	return out
 }
 
 // UnmarshalJSON decodes a description, refusing one of a newer Format (or of none).

@@ -1,5 +1,7 @@
 package legacy
 
+import "github.com/cmdbridge/cmdbridge/internal/appspec"
+
 // Keys of cli.App.Metadata through which a command describes itself as a tool. The flag
 // table plus these keys are the command's one declaration: the adapter derives the tool
 // schema and annotations from them, and codegen reads the same app.
@@ -39,6 +41,11 @@ const (
 	// MetaArgChoices (map[string][]string): positional name → the words it accepts, for a
 	// positional the command checks against a fixed list (its schema's enum).
 	MetaArgChoices = "cmdbridge.arg_choices"
+	// MetaArgTypes (map[string]string): positional name → the JSON type of its values,
+	// "integer" or "number", for a positional the command parses as a number (a
+	// framework's typed argument: urfave/cli v3's IntArg, FloatArgs…); a positional it
+	// does not name is a string.
+	MetaArgTypes = appspec.MetaArgTypes
 	// MetaArgLeadingDash ([]string): the positionals (named as the usage spells them, or
 	// by their properties) whose values may begin with "-". Every other positional's
 	// schema has tool.OperandPattern, so no caller can hand the command, or a program it

@@ -58,6 +58,10 @@ type TreeOptions struct {
 	// described): a tier table's package verdict judges the leaf by it. When it is set
 	// (even empty), a leaf it does not name has no package.
 	Packages map[string]string
+	// Meta declares more of each leaf, by tool name, as Metadata keys (the Meta*
+	// keys) laid over what the leaf's app holds: what a framework's description says of
+	// a command that a v2 cli.Command has no Metadata to hold (appspec.Tree.CommandMeta).
+	Meta map[string]map[string]any
 	// Run, when set, runs the program on args (os.Args of an in-process run, Program
 	// first) in place of newApp().RunContext: for a program of another framework, whose
 	// tree newApp only describes (a fresh tree per run, built by the program's own
@@ -134,7 +138,10 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
-		extra := map[string]any{}
+		extra := maps.Clone(opts.Meta[name])
+		if extra == nil {
+			extra = map[string]any{}
+		}
 		if dash := opts.LeadingDash[name]; len(dash) > 0 {
 			extra[MetaArgLeadingDash] = dash
 		}
