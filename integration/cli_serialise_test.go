@@ -1,4 +1,4 @@
-package cli_test
+package integration_test
 
 import (
 	"context"
@@ -33,9 +33,9 @@ import (
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 )
 
-// corpusKernel is a kernel over ws with the real corpus, as a host builds one; two of
+// writerKernel is a kernel over ws with the real corpus, as a host builds one; two of
 // them on one workspace are two hosts (a serve and an mcp) sharing nothing in memory.
-func corpusKernel(t *testing.T, ws string, routes map[string]string) *kernel.Kernel {
+func writerKernel(t *testing.T, ws string, routes map[string]string) *kernel.Kernel {
 	t.Helper()
 	k, err := kernel.New(kernel.Config{
 		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
@@ -61,7 +61,7 @@ func TestParallelWritesFromTwoSurfacesAreSerialised(t *testing.T) {
 
 func parallelCreates(t *testing.T, lane string) {
 	ws := gitWorkspace(t)
-	_, stderr, code := runCorpus(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
+	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
 	require.Equal(t, 0, code, stderr)
 	gitIn(t, ws, "add", "-A")
 	gitIn(t, ws, "commit", "-qm", "chore: demo workspace")
@@ -72,7 +72,7 @@ func parallelCreates(t *testing.T, lane string) {
 		routes = map[string]string{"wu:create": "adapter"}
 	}
 	// HTTP host.
-	kh := corpusKernel(t, ws, routes)
+	kh := writerKernel(t, ws, routes)
 	key := []byte("0123456789abcdef0123456789abcdef")
 	srv, err := surfacehttp.New(surfacehttp.Config{Kernel: kh, Key: key})
 	require.NoError(t, err)
@@ -82,7 +82,7 @@ func parallelCreates(t *testing.T, lane string) {
 	require.NoError(t, err)
 
 	// MCP host.
-	km := corpusKernel(t, ws, routes)
+	km := writerKernel(t, ws, routes)
 	h, err := mcp.HTTPHandler(km, kernel.WorkspaceCaller("mcp-agent"))
 	require.NoError(t, err)
 	mts := httptest.NewServer(h)

@@ -1,4 +1,4 @@
-package cli_test
+package integration_test
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	ws := gitWorkspace(t)
 	call := func(name, input string) {
 		t.Helper()
-		out, errs, code := runCorpus(t, ws, "call", name, "--input", input)
+		out, errs, code := run(t, ws, "call", name, "--input", input)
 		require.Equal(t, 0, code, "%s: %s %s", name, out, errs)
 	}
 	call("workspace:init", `{"name":"demo"}`)
@@ -39,9 +39,9 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	call("wu:create", `{"lane":"General","title":"Add health endpoint","description":"Expose GET /healthz so the load balancer can probe instances.","acceptance":["GET /healthz returns 200"],"code_paths":["internal/api/health.go"],"exposure":"api"}`)
 	enrollTok, _, err := token.Mint(bytes.Repeat([]byte{3}, token.KeySize), token.MintOptions{Subject: "ws-demo", Tools: []string{}, TTL: time.Hour})
 	require.NoError(t, err)
-	_, errs, code := runCorpus(t, ws, "enroll", enrollTok)
+	_, errs, code := run(t, ws, "enroll", enrollTok)
 	require.Equal(t, 0, code, errs)
-	out, errs, code := runCorpus(t, ws, "token", "mint", "--subject", "control", "--tools", "wu:*", "--read", ".", "--write", ".", "--events", "*", "--ttl", "1h")
+	out, errs, code := run(t, ws, "token", "mint", "--subject", "control", "--tools", "wu:*", "--read", ".", "--write", ".", "--events", "*", "--ttl", "1h")
 	require.Equal(t, 0, code, errs)
 	tok := strings.TrimSpace(out)
 
@@ -59,7 +59,7 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 
 	// A conductor call that gets no reply fails and names the key to retry with.
 	cpDir := t.TempDir()
-	_, errs, code = runCorpus(t, cpDir, "conductor", "call", "--nats", ns.ClientURL(), "--to", "ws-nobody", "--timeout", "1s", "wu:claim", "--input", claimIn)
+	_, errs, code = run(t, cpDir, "conductor", "call", "--nats", ns.ClientURL(), "--to", "ws-nobody", "--timeout", "1s", "wu:claim", "--input", claimIn)
 	require.NotEqual(t, 0, code)
 	k := regexp.MustCompile(`--key (\S+)`).FindStringSubmatch(errs)
 	require.NotNil(t, k, "no key to retry with in: %s", errs)
@@ -88,7 +88,7 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	require.True(t, claimed.Success, string(firstBody))
 
 	// The retry with the printed key answers the recorded claim and claims nothing again.
-	out, errs, code = runCorpus(t, cpDir, "conductor", "call", "--nats", ns.ClientURL(), "--to", "ws-demo", "--token", tok, "--key", key, "wu:claim", "--input", claimIn)
+	out, errs, code = run(t, cpDir, "conductor", "call", "--nats", ns.ClientURL(), "--to", "ws-demo", "--token", tok, "--key", key, "wu:claim", "--input", claimIn)
 	require.Equal(t, 0, code, out+errs)
 	assert.Equal(t, string(firstBody), out, "the retry got the first run's reply")
 
