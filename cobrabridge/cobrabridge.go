@@ -21,7 +21,7 @@
 // optional value as a switch giving that value. The last kinds carry a warning that
 // `tools list` and `status` show. A command's positionals come from its Use line
 // ("add <title> [body]"), else from its Args validator when it states an exact count
-// (cobra.NoArgs, ExactArgs); otherwise it gets a generic "args" list with a warning
+// (cobra.NoArgs, ExactArgs, RangeArgs, MinimumNArgs…); otherwise it gets a generic "args" list with a warning
 // unless Config.NoArgs says it takes none.
 //
 // Invariants:

@@ -200,8 +200,9 @@ func TestDescribeSaysWhereTheRunCodeLives(t *testing.T) {
 }
 
 // TestArityFromTheArgsValidator: a command whose Use names no positionals is read by its
-// Args validator: none, an exact count (one of its ValidArgs: an enum), or (a range, a
-// minimum, none given) the generic list.
+// Args validator: none, an exact count (one of its ValidArgs: an enum), a range (the
+// placeholders beyond its minimum optional), a minimum without a maximum (the last
+// placeholder a list), or (no validator, more than three) the generic list.
 func TestArityFromTheArgsValidator(t *testing.T) {
 	root := &cobra.Command{Use: "kit"}
 	run := func(*cobra.Command, []string) error { return nil }
@@ -210,6 +211,10 @@ func TestArityFromTheArgsValidator(t *testing.T) {
 		{Use: "one", Args: cobra.ExactArgs(1), RunE: run},
 		{Use: "two", Args: cobra.ExactArgs(2), RunE: run},
 		{Use: "some", Args: cobra.RangeArgs(1, 2), RunE: run},
+		{Use: "most", Args: cobra.MaximumNArgs(2), RunE: run},
+		{Use: "least", Args: cobra.MinimumNArgs(2), RunE: run},
+		{Use: "many", Args: cobra.ArbitraryArgs, RunE: run},
+		{Use: "five", Args: cobra.ExactArgs(5), RunE: run},
 		{Use: "any", RunE: run},
 		{Use: "valid", Args: cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"red\tthe colour", "blue"}, RunE: run},
 		{Use: "named <thing>", Args: cobra.ExactArgs(1), RunE: run},
@@ -221,8 +226,44 @@ func TestArityFromTheArgsValidator(t *testing.T) {
 	for _, c := range d.Commands {
 		got[c.Name] = c.ArgsUsage
 	}
-	assert.Equal(t, map[string]string{"none": " ", "one": "ARG", "two": "ARG1 ARG2", "some": "", "any": "",
+	assert.Equal(t, map[string]string{"none": " ", "one": "ARG", "two": "ARG1 ARG2", "some": "ARG1 [ARG2]",
+		"most": "[ARG1] [ARG2]", "least": "ARG1 ARG2...", "many": "[ARG...]", "five": "", "any": "",
 		"valid": "red|blue", "named": "<thing>"}, got)
+}
+
+// TestArityRunsThroughTheValidator: the positionals read from a range or a minimum are
+// the schema's (required ones required, a list with the minimum's items), and their
+// argv passes cobra's own validator.
+func TestArityRunsThroughTheValidator(t *testing.T) {
+	var got []string
+	mk := func() (root, bridge *cobra.Command) {
+		root = &cobra.Command{Use: "kit"}
+		run := func(_ *cobra.Command, args []string) error { got = args; return nil }
+		bridge = cobrabridge.Command(nil)
+		root.AddCommand(&cobra.Command{Use: "some", Args: cobra.RangeArgs(1, 2), RunE: run},
+			&cobra.Command{Use: "least", Args: cobra.MinimumNArgs(2), RunE: run}, bridge)
+		return root, bridge
+	}
+	root, bridge := mk()
+	cmds := served(t, root, bridge)
+	for tool, tc := range map[string]struct {
+		required []string
+		input    string
+		want     []string
+	}{
+		"some":  {[]string{"arg1"}, `{"arg1":"a","arg2":"b"}`, []string{"a", "b"}},
+		"least": {[]string{"arg1", "arg2"}, `{"arg1":"a","arg2":["b","c"]}`, []string{"a", "b", "c"}},
+	} {
+		s, err := adapter.Schema(cmds[tool])
+		require.NoError(t, err, tool)
+		assert.ElementsMatch(t, tc.required, s.Required, tool)
+		argv, err := adapter.Argv(cmds[tool], json.RawMessage(tc.input))
+		require.NoError(t, err, tool)
+		root, _ := mk()
+		root.SetArgs(argv)
+		require.NoError(t, root.Execute(), "argv %q", argv)
+		assert.Equal(t, tc.want, got, tool)
+	}
 }
 
 // TestValidArgsBecomeAnEnum: ExactArgs(1) with ValidArgs is one positional whose schema

@@ -127,12 +127,16 @@ func choices(valid []string) []string {
 }
 
 // arity is what a command's Args validator says of its positionals when its Use line
-// names none: " " (none: cobra.NoArgs, ExactArgs(0)) or placeholders for an exact count
-// of one to three (ExactArgs(n)), the ValidArgs words as an enum for exactly one; ""
-// when it says neither (no validator, a range, a
-// minimum), which serves the generic args list. Validators are functions, so it asks
-// them: with 0 to 4 placeholder arguments (the command's first ValidArgs entry, else
-// "x"), a validator that panics saying nothing.
+// names none, in the positional grammar the schema reads: " " for none (cobra.NoArgs,
+// ExactArgs(0)); the ValidArgs words as an enum for exactly one; for a range of counts
+// (ExactArgs, RangeArgs, MaximumNArgs up to three) that many placeholders, the ones
+// beyond the minimum optional ("ARG1 [ARG2]"); for a minimum with no maximum
+// (MinimumNArgs, ArbitraryArgs) the minimum's placeholders, the last a list ("ARG...",
+// "[ARG...]"); "" when it says none of these (no validator, counts that are not a
+// range, more than three), which serves the generic args list. Validators are
+// functions, so it asks them: with 0 to 5 placeholder arguments (the command's first
+// ValidArgs entry, else "x"), a validator that panics saying nothing; accepting five
+// counts as accepting any number.
 func arity(c *cobra.Command) string {
 	if c.Args == nil {
 		return ""
@@ -154,27 +158,50 @@ func arity(c *cobra.Command) string {
 		return c.Args(c, args) == nil
 	}
 	var counts []int
-	for n := 0; n <= 4; n++ {
+	for n := 0; n <= 5; n++ {
 		if accepts(n) {
 			counts = append(counts, n)
 		}
 	}
-	switch {
-	case len(counts) == 1 && counts[0] == 0:
-		return " "
-	case len(counts) == 1 && counts[0] == 1 && len(choices(c.ValidArgs)) > 0:
-		return strings.Join(choices(c.ValidArgs), "|") // one of its ValidArgs: an enum
-	case len(counts) == 1 && counts[0] <= 3:
-		names := make([]string, counts[0])
-		for i := range names {
-			names[i] = fmt.Sprintf("ARG%d", i+1)
-		}
-		if len(names) == 1 {
-			names[0] = "ARG"
-		}
-		return strings.Join(names, " ")
+	if len(counts) == 0 {
+		return ""
 	}
-	return ""
+	lo, hi := counts[0], counts[len(counts)-1]
+	unbounded := hi == 5 && lo < 5 // four and five: any number (five alone: ExactArgs(5))
+	switch {
+	case hi-lo+1 != len(counts), !unbounded && hi > 3, unbounded && lo > 3:
+		return ""
+	case hi == 0:
+		return " "
+	case lo == 1 && hi == 1 && len(choices(c.ValidArgs)) > 0:
+		return strings.Join(choices(c.ValidArgs), "|") // one of its ValidArgs: an enum
+	}
+	name := func(i, total int) string {
+		if total == 1 {
+			return "ARG"
+		}
+		return fmt.Sprintf("ARG%d", i)
+	}
+	var toks []string
+	if unbounded {
+		total := max(lo, 1)
+		for i := 1; i < total; i++ {
+			toks = append(toks, name(i, total))
+		}
+		last := name(total, total) + "..."
+		if lo == 0 {
+			last = "[" + last + "]"
+		}
+		return strings.Join(append(toks, last), " ")
+	}
+	for i := 1; i <= hi; i++ {
+		t := name(i, hi)
+		if i > lo {
+			t = "[" + t + "]"
+		}
+		toks = append(toks, t)
+	}
+	return strings.Join(toks, " ")
 }
 
 // flags describes the flags written at c's level: its own persistent flags (which
