@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/lane"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -207,11 +208,11 @@ func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule str
 // timeout and cancellation wins.
 func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, writes []string) Result {
 	k := c.k
-	lane, out := c.lane(e)
+	name, out := c.lane(e)
 	if out != nil {
 		return c.refuse(*out)
 	}
-	c.rec.Lane = lane
+	c.rec.Lane = name
 	timeout := e.spec.DefaultTimeout
 	if c.req.Timeout > 0 {
 		timeout = min(c.req.Timeout, e.spec.MaxTimeout)
@@ -240,13 +241,13 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		return c.interrupt(ctx, "before dispatch")
 	}
 	c.started = time.Now()
-	l := k.lanes[lane]
+	l := k.lanes[name]
 	if e.route == RouteShadow && c.req.Lane == "" && e.native != nil {
-		l = shadowLane{k: k, primary: l, secondary: k.lanes[LaneNative]}
+		l = k.shadows.Lane(l, k.lanes[LaneNative])
 	}
 	// Binding runs in this goroutine (the native lane decodes the input here), which
 	// keeps the dispatch goroutine small.
-	run, err := bind(l, c.laneCall(e, input))
+	run, err := lane.Bind(l, c.laneCall(e, input))
 	if err != nil {
 		// The lane rejected the input the schema accepted: a lane/schema disagreement.
 		c.fire(EvComplete)
@@ -255,7 +256,7 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 	done := make(chan tool.Output, 1)
 	// Whatever the lane spawns for workspace code runs in the kernel's jail.
 	jctx := proctree.WithJail(dctx, k.jail)
-	go func() { done <- safely(e.spec.Name, lane, func() tool.Output { return run(jctx) }) }()
+	go func() { done <- safely(e.spec.Name, name, func() tool.Output { return run(jctx) }) }()
 	select {
 	case out := <-done:
 		// A lane that returns as soon as its context ends races the deadline: when the
@@ -306,10 +307,14 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 // laneCall is what this call's lane gets: the resolved tool, the validated input, and
 // the request's stdin, caller and mode, in the workspace.
 func (c *call) laneCall(e *entry, input json.RawMessage) LaneCall {
+	k := c.k
 	return LaneCall{
-		Spec: &e.spec, Route: e.route, Command: e.command, Native: e.native,
-		Input: input, Dir: c.k.workspace, Stdin: c.req.Stdin,
-		Caller: c.req.Caller, Interactive: c.req.Interactive, ReceiptID: c.rec.ID,
+		Spec: &e.spec, Route: e.route,
+		Input: input, Dir: k.workspace, Stdin: c.req.Stdin,
+		Caller:      c.req.Caller,
+		Scopes:      lane.Scopes{Read: k.resolveScopes(c.req.Caller.Read), Write: k.resolveScopes(c.req.Caller.Write)},
+		Hidden:      []string{k.state.Root},
+		Interactive: c.req.Interactive, ReceiptID: c.rec.ID,
 		Notes: &c.notes,
 	}
 }

@@ -53,25 +53,26 @@
 // exactly one per request; once the context is cancelled nothing new is dispatched and
 // the rest get CANCELLED results (with receipts).
 //
-// Lanes run the calls dispatch hands them. Each is a [Lane] (a name, and Run of one
-// resolved [LaneCall]: tool spec, command or native entry, input, directory, stdin,
-// caller): adapter (the legacy main in-process, through the adapter package; a
-// subprocess-tier or unanalysed command moves to a subprocess and the receipt says so),
-// subprocess (the host's program as a real process), native (the Go handler with a
-// tool.Env built from Config), and sandbox (either of those inside bwrap, through
-// Config.Sandbox). The two legacy lanes take their settings from Config.Legacy
-// (adapter.Options: binary, argv prefix, in-process opt-in, output cap, declared
-// environment); Config.Lanes replaces a built-in lane by name (a test's fake). A lane,
-// wherever it lives, leaves evidence for the receipt beside its Output only through
-// LaneCall.Notes ([LaneNotes]: the shadow comparison, the sandbox it ran in, a tool's
-// key/value notes).
+// Lanes run the calls dispatch hands them. The contract is package kernel/lane, which
+// imports neither the kernel nor any lane: each lane is a [Lane] (a name, and Run of one
+// resolved [LaneCall]: tool spec and route, input, directory, stdin, caller and its
+// resolved scopes, the directories to hide, receipt id), and finds its implementation
+// of the tool by the spec's name in its own registry. No lane lives in this package:
+// adapter (adapter.Lane: the legacy main in-process; a subprocess-tier or unanalysed
+// command moves to a subprocess and the receipt says so), subprocess (adapter.Lane: the
+// host's program as a real process), native (native.Lane: the Go handler with a tool.Env
+// built from Config), and sandbox (sandbox.Lane: either of those inside bwrap, through
+// Config.Sandbox). New assembles them from Config (Commands and Legacy, Native, Sandbox);
+// Config.Lanes replaces one by name (a test's fake). A lane, wherever it lives, leaves
+// evidence for the receipt beside its Output only through LaneCall.Notes ([LaneNotes]:
+// the shadow comparison, the sandbox it ran in, a tool's key/value notes).
 //
 // Routes (which lane serves a tool) are data: the defaults (commands → adapter,
 // native-only tools → native), the native registry's routes, and Config.Routes over
 // them. "shadow" serves the adapter lane (the sandbox lane for a sandboxed tool)
-// through a decorator that also runs the native lane on a copy of the workspace (a
-// directory kept per workspace, brought to its content before each run)
-// and records the differences in the receipt and [Kernel.ShadowStats]; the served
+// through a decorator (package kernel/shadow) that also runs the native lane on a copy
+// of the workspace (a directory kept per workspace, brought to its content before each
+// run) and records the differences in the receipt and [Kernel.ShadowStats]; the served
 // result is always the primary lane's. Request.Lane forces a lane for one call (no
 // shadow then); a tool listed in Config.Sandboxed runs on the sandbox lane whatever
 // its route, and forcing another lane is refused.

@@ -21,6 +21,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/journal"
+	"github.com/cmdbridge/cmdbridge/kernel/shadow"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -54,8 +55,8 @@ type Kernel struct {
 	idSeq      atomic.Uint64
 	scopeCache sync.Map
 	paths      pathLocks
-	shadows    shadowStats
-	shadowDirs shadowDirs
+	// shadows are the shadow runs of shadow-routed calls (package kernel/shadow).
+	shadows *shadow.Runs
 	// lanes are the lanes by name (lane.go); a shadow-routed call decorates its own.
 	lanes map[string]Lane
 	// jail is where the commands a call spawns for workspace code run (Jail).
@@ -122,6 +123,7 @@ func New(cfg Config) (*Kernel, error) {
 	if err := k.findState(ws); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
+	k.shadows = shadow.New(k.state.Root)
 	// A writer killed half-way left its write journal: undo its writes before any call
 	// of this kernel reads the workspace (package kernel/journal).
 	if _, err := journal.Recover(context.Background(), ws, nil); err != nil {
@@ -436,7 +438,7 @@ func (k *Kernel) Workspace() string { return k.workspace }
 
 // Close signs a final checkpoint and closes the evidence log, and removes the
 // directories kept for shadow runs.
-func (k *Kernel) Close() error { return errors.Join(k.log.Close(), k.shadowDirs.close()) }
+func (k *Kernel) Close() error { return errors.Join(k.log.Close(), k.shadows.Close()) }
 
 func (k *Kernel) newID() string {
 	return k.idPrefix + fmt.Sprint(k.idSeq.Add(1))

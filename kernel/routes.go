@@ -2,20 +2,22 @@ package kernel
 
 import (
 	"fmt"
+
+	"github.com/cmdbridge/cmdbridge/kernel/lane"
 )
 
-// Route values.
+// Route values (lane.RouteAdapter, lane.RouteNative, lane.RouteShadow).
 const (
-	RouteAdapter = "adapter"
-	RouteNative  = "native"
-	RouteShadow  = "shadow"
+	RouteAdapter = lane.RouteAdapter
+	RouteNative  = lane.RouteNative
+	RouteShadow  = lane.RouteShadow
 )
 
-// Lane values a Request may force.
+// Lane values a Request may force (lane.Adapter, lane.Subprocess, lane.Native).
 const (
-	LaneAdapter    = "adapter"
-	LaneSubprocess = "subprocess"
-	LaneNative     = "native"
+	LaneAdapter    = lane.Adapter
+	LaneSubprocess = lane.Subprocess
+	LaneNative     = lane.Native
 )
 
 // RouteTable is the lane of every tool: a default for commands and one for native-only

@@ -10,15 +10,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Caller is who makes a call and what it may touch, as authenticated by the surface.
-type Caller struct {
-	Subject string
-	// Read and Write are directory scopes, absolute or relative to the workspace. A
-	// write scope also grants reading.
-	Read  []string
-	Write []string
-}
-
 // WorkspaceCaller is a caller that may read and write the whole workspace (a local
 // user at a terminal).
 func WorkspaceCaller(subject string) Caller {

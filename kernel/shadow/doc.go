@@ -1,0 +1,21 @@
+// Package shadow is the kernel's shadow decorator: a shadow-routed call is served by its
+// lane (the adapter lane, or the sandbox lane for a sandboxed tool) while the native lane
+// runs the same call on a copy of the workspace, and the two are compared.
+//
+// [Runs] belong to one kernel: [Runs.Lane] decorates a primary lane with a secondary,
+// [Runs.Stats] counts the comparisons per tool, [Runs.Close] removes the directories kept
+// for the copies. The copy is a directory kept per workspace and brought to the
+// workspace's content before each run by a parity/compare Mirror; the comparison is
+// parity's (compare.CompareOutputs and CompareTrees after normalisation).
+//
+// Invariants:
+//
+//   - The served result is always the primary's: a shadow that cannot be made, whose
+//     secondary rejects the input, panics or outlives the call's deadline changes
+//     nothing the caller gets; it is recorded as an error.
+//   - The outcome of every shadowed call reaches the receipt only through the call's
+//     lane.Notes (SetShadow), with at most 20 differences.
+//   - The kernel's state directory, and the workspace's own state files in its
+//     .cmdbridge, are never copied; the workspace's committed configuration is.
+//   - A kept directory serves one run at a time.
+package shadow
