@@ -208,8 +208,8 @@ func TestToolsListSchemaAndManifest(t *testing.T) {
 	for _, r := range rows {
 		routes[r.Name] = r.Route
 	}
-	assert.Equal(t, map[string]string{"doc:read": "adapter", "doc:write": "native", "repo:status": "native", "lock:clear": "native"}, routes,
-		"a command with a native twin stays on the adapter lane until routed native; native-only tools are native")
+	assert.Equal(t, map[string]string{"doc:read": "adapter", "doc:write": "adapter", "repo:status": "native", "lock:clear": "native"}, routes,
+		"a command with a native twin stays on the adapter lane until routed native; a native-only tool is native")
 
 	stdout, _, code = run(t, ws, "tools", "schema", "doc-read")
 	require.Equal(t, 0, code)

@@ -22,10 +22,10 @@ import (
 )
 
 // The fixture is a small program of the kind cmdbridge serves, so the command line's
-// tests depend neither on the delivery corpus nor on its binary: doc:read, a legacy
-// command written the way such programs are (a cli.App constructor, a main on os.Args,
-// an envelope on --json, exits through cli.Exit) with a native twin; and native-only
-// doc:write (a declared write path), repo:status (read-only) and lock:clear (rules
+// tests depend neither on the delivery corpus nor on its binary: doc:read and doc:write
+// (a declared write path), legacy commands written the way such programs are (a cli.App
+// constructor, a main on os.Args, an envelope on --json, exits through cli.Exit), each
+// with a native twin; and native-only repo:status (read-only) and lock:clear (rules
 // between its inputs). Its program, for the subprocess lane, is this test binary run
 // under the name fxProgram (TestMain).
 
@@ -98,6 +98,33 @@ func readLines(path string, start, end int) (string, error) {
 	return strings.Join(lines[start-1:end], ""), nil
 }
 
+func newDocWriteApp() *ucli.App {
+	return &ucli.App{
+		Name:  "doc:write",
+		Usage: "Write a file of the workspace.",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "path", Usage: "the file to write, relative to the workspace", Required: true},
+			&ucli.StringFlag{Name: "content", Usage: "what the file holds afterwards", Required: true},
+			&ucli.BoolFlag{Name: "json", Usage: "print the JSON envelope"},
+		},
+		Metadata: map[string]any{legacy.MetaDestructive: true, legacy.MetaNoArgs: true,
+			legacy.MetaPaths: map[string]string{"path": "write"}},
+		Action: func(c *ucli.Context) error {
+			path, content := c.String("path"), c.String("content")
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				if c.Bool("json") {
+					printEnvelope("doc:write", nil, map[string]any{"code": tool.CodeCommandFailed, "message": err.Error(), "details": nil})
+				}
+				return ucli.Exit("[doc:write] "+err.Error(), 1)
+			}
+			if c.Bool("json") {
+				printEnvelope("doc:write", map[string]any{"path": path, "bytes": len(content)}, nil)
+			}
+			return nil
+		},
+	}
+}
+
 func docData(path, content string) map[string]any {
 	return map[string]any{"path": path, "content": content}
 }
@@ -109,16 +136,21 @@ func printEnvelope(command string, data any, errObj any) {
 
 func fxCommands() *legacy.Registry {
 	r := legacy.NewRegistry()
-	// Analysed by hand (it reads one file): in-process, so the adapter lane runs it
+	// Analysed by hand (each touches one file): in-process, so the adapter lane runs it
 	// although a binary is configured.
-	if err := r.Add(legacy.Command{Name: "doc:read", New: newDocReadApp, Tier: legacy.TierInProcess,
-		Main: func(ctx context.Context) {
-			if err := newDocReadApp().RunContext(ctx, os.Args); err != nil {
-				fmt.Fprintln(os.Stderr, "[doc:read] usage:", err)
-				ucli.OsExiter(2)
-			}
-		}}); err != nil {
-		panic(err)
+	for _, c := range []struct {
+		name string
+		app  func() *ucli.App
+	}{{"doc:read", newDocReadApp}, {"doc:write", newDocWriteApp}} {
+		if err := r.Add(legacy.Command{Name: c.name, New: c.app, Tier: legacy.TierInProcess,
+			Main: func(ctx context.Context) {
+				if err := c.app().RunContext(ctx, os.Args); err != nil {
+					fmt.Fprintf(os.Stderr, "[%s] usage: %v\n", c.name, err)
+					ucli.OsExiter(2)
+				}
+			}}); err != nil {
+			panic(err)
+		}
 	}
 	return r
 }

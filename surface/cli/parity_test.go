@@ -13,36 +13,29 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/commands/commandstest"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
-type keyIn struct {
-	Key string `json:"key"`
-}
-
-// wrongConfigGet is a native config:get that answers set=false for every key.
-func wrongConfigGet() *native.Registry {
+// wrongDocRead is a native doc:read that answers an empty file whatever it reads.
+func wrongDocRead() *native.Registry {
 	reg := native.NewRegistry()
-	_ = reg.Add(native.New(tool.Spec{Name: "config:get"}, func(_ context.Context, _ *tool.Env, in keyIn) tool.Output {
-		return tool.OK(map[string]any{"key": in.Key, "set": false, "value": true})
+	_ = reg.Add(native.New(tool.Spec{Name: "doc:read"}, func(_ context.Context, _ *tool.Env, in docReadIn) tool.Output {
+		return tool.OK(docData(in.Path, ""))
 	}))
 	return reg
 }
 
+// runParityCLI runs `cmdbridge parity` over the fixture's commands and the native tools
+// of nreg; the subprocess lane runs the fixture's program.
 func runParityCLI(t *testing.T, nreg *native.Registry, args ...string) (string, string, int, string) {
 	t.Helper()
-	exe := commandstest.Exe(t) // the subprocess lane's delivery symlink points at it
 	results := filepath.Join(t.TempDir(), "last.json")
-	argv := append([]string{"cmdbridge", "--bin", exe, "parity", "--results", results}, args...)
+	argv := append([]string{"cmdbridge", "--bin", fxBin, "parity", "--results", results}, args...)
 	var out, errb bytes.Buffer
-	code := cli.Main(argv, &out, &errb, cli.Host{Commands: commands.Default, Native: nreg, Runtime: delivery.ToolRuntime, Program: "delivery",
-		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv})
+	code := cli.Main(argv, &out, &errb, cli.Host{Commands: fxCommands(), Native: nreg, Program: fxProgram})
 	return out.String(), errb.String(), code, results
 }
 
@@ -59,12 +52,12 @@ func TestParityCLI(t *testing.T) {
 		stderr   string
 	}{
 		{"pass", native.NewRegistry(), []string{"--dir", pass}, 0,
-			map[string]string{"config:get": "pass"}, []string{"subprocess", "adapter"}, ""},
+			map[string]string{"doc:read": "pass"}, []string{"subprocess", "adapter"}, ""},
 		{"golden differs", native.NewRegistry(), []string{"--dir", fail}, 1,
-			map[string]string{"config:get": "pass", "file:write": "fail"}, nil, "want/out.json differ"},
-		{"native lane differs", wrongConfigGet(), []string{"--dir", pass, "config:get"}, 1,
-			map[string]string{"config:get": "fail"}, []string{"subprocess", "adapter", "native"},
-			"subprocess/native output /data/set\n    want: true\n    got:  false"},
+			map[string]string{"doc:read": "pass", "doc:write": "fail"}, nil, "want/out.json differ"},
+		{"native lane differs", wrongDocRead(), []string{"--dir", pass, "doc:read"}, 1,
+			map[string]string{"doc:read": "fail"}, []string{"subprocess", "adapter", "native"},
+			"subprocess/native output /data/content\n    want: \"hello\\n\"\n    got:  \"\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code, results := runParityCLI(t, tc.native, tc.args...)
@@ -117,7 +110,7 @@ func TestParityCLIJSONAndJUnit(t *testing.T) {
 	assert.Equal(t, 2, doc.Suites[0].Tests)
 	assert.Equal(t, 1, doc.Suites[0].Failures)
 	require.Len(t, doc.Suites[0].Cases, 2)
-	assert.Equal(t, "config:get", doc.Suites[0].Cases[0].Name)
+	assert.Equal(t, "doc:read", doc.Suites[0].Cases[0].Name)
 	assert.Nil(t, doc.Suites[0].Cases[0].Failure)
 	require.NotNil(t, doc.Suites[0].Cases[1].Failure)
 	assert.Contains(t, doc.Suites[0].Cases[1].Failure.Text, "want/out.json differ")
@@ -128,9 +121,9 @@ func TestParityCLIUsage(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "no script directory")
 	pass, _ := filepath.Abs(filepath.Join("testdata", "parity", "pass"))
-	_, stderr, code, _ = runParityCLI(t, nil, "--dir", pass, "wu:status")
+	_, stderr, code, _ = runParityCLI(t, nil, "--dir", pass, "repo:status")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "no parity script for wu:status")
+	assert.Contains(t, stderr, "no parity script for repo:status")
 }
 
 // TestParityCLIMergesPerTool: a run of one tool rewrites only that tool's entry of the
@@ -141,19 +134,19 @@ func TestParityCLIMergesPerTool(t *testing.T) {
 	results := filepath.Join(t.TempDir(), "last.json")
 	day1 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	require.NoError(t, parity.Results{RunAt: day1, Tools: []parity.ToolResult{
-		{Tool: "file:write", Status: parity.StatusPass, RunAt: day1, Lanes: []string{"subprocess", "adapter"}},
-		{Tool: "config:get", Status: parity.StatusFail, RunAt: day1, Diff: "old"},
+		{Tool: "doc:write", Status: parity.StatusPass, RunAt: day1, Lanes: []string{"subprocess", "adapter"}},
+		{Tool: "doc:read", Status: parity.StatusFail, RunAt: day1, Diff: "old"},
 	}}.Write(results))
-	_, stderr, code, _ := runParityCLI(t, native.NewRegistry(), "--results", results, "--dir", pass, "config:get")
+	_, stderr, code, _ := runParityCLI(t, native.NewRegistry(), "--results", results, "--dir", pass, "doc:read")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "stale-binary check off: this is a go test binary")
 	got, err := parity.ReadResults(results)
 	require.NoError(t, err)
 	require.Len(t, got.Tools, 2)
-	assert.Equal(t, "file:write", got.Tools[0].Tool)
+	assert.Equal(t, "doc:write", got.Tools[0].Tool)
 	assert.Equal(t, parity.StatusPass, got.Tools[0].Status)
 	assert.Equal(t, day1, got.Tools[0].RunAt, "a tool not run keeps its time")
-	assert.Equal(t, "config:get", got.Tools[1].Tool)
+	assert.Equal(t, "doc:read", got.Tools[1].Tool)
 	assert.Equal(t, parity.StatusPass, got.Tools[1].Status)
 	assert.True(t, got.Tools[1].RunAt.After(day1))
 	assert.True(t, got.RunAt.After(day1))
@@ -166,8 +159,8 @@ func TestParityCLIInProgress(t *testing.T) {
 	pass, _ := filepath.Abs(filepath.Join("testdata", "parity", "pass"))
 	skeleton := func(routes map[string]string) *native.Registry {
 		reg := native.NewRegistry()
-		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "config:get"}, func(context.Context, *tool.Env, keyIn) tool.Output {
-			return tool.Fail(tool.CodeNotImplemented, "config:get: the native handler is not written yet")
+		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "doc:read"}, func(context.Context, *tool.Env, docReadIn) tool.Output {
+			return tool.Fail(tool.CodeNotImplemented, "doc:read: the native handler is not written yet")
 		})))
 		reg.SetRoutes(routes)
 		return reg
@@ -181,13 +174,13 @@ func TestParityCLIInProgress(t *testing.T) {
 	}{
 		{"default", nil, nil, 1, "parity: exit 1; --allow-in-progress accepts"},
 		{"allowed", nil, []string{"--allow-in-progress"}, 0, "allowed by --allow-in-progress"},
-		{"routed native", map[string]string{"config:get": "native"}, []string{"--allow-in-progress"}, 1, "routed native while in progress"},
+		{"routed native", map[string]string{"doc:read": "native"}, []string{"--allow-in-progress"}, 1, "routed native while in progress"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code, results := runParityCLI(t, skeleton(tc.routes), append([]string{"--dir", pass}, tc.args...)...)
 			assert.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 			assert.Contains(t, stdout, "parity: 0 passed, 0 failed, 0 errors, 1 in progress")
-			assert.Contains(t, stderr, "IN PROGRESS (native handler answers NOT_IMPLEMENTED; write it, rebuild, run parity again): config:get")
+			assert.Contains(t, stderr, "IN PROGRESS (native handler answers NOT_IMPLEMENTED; write it, rebuild, run parity again): doc:read")
 			assert.Contains(t, stderr, tc.stderr)
 			res, err := parity.ReadResults(results)
 			require.NoError(t, err)
@@ -206,15 +199,17 @@ func TestParityCLINeverLeavesAnOlderPass(t *testing.T) {
 	results := filepath.Join(t.TempDir(), "last.json")
 	day1 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	require.NoError(t, parity.Results{RunAt: day1, Tools: []parity.ToolResult{
-		{Tool: "config:get", Status: parity.StatusPass, RunAt: day1},
+		{Tool: "doc:read", Status: parity.StatusPass, RunAt: day1},
 	}}.Write(results))
 	var during parity.Results
 	reg := native.NewRegistry()
-	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "config:get"}, func(_ context.Context, _ *tool.Env, in keyIn) tool.Output {
+	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "doc:read"}, func(_ context.Context, env *tool.Env, in docReadIn) tool.Output {
 		var err error
 		during, err = parity.ReadResults(results) // what a crash here would leave
 		require.NoError(t, err)
-		return tool.OK(map[string]any{"key": in.Key, "set": true, "value": true})
+		b, err := os.ReadFile(filepath.Join(env.Dir, in.Path))
+		require.NoError(t, err)
+		return tool.OK(docData(in.Path, string(b)))
 	})))
 	_, stderr, code, _ := runParityCLI(t, reg, "--results", results, "--dir", pass)
 	require.Equal(t, 0, code, stderr)

@@ -11,20 +11,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 )
 
-// statusRepo is a repository with two wu:status golden scripts, a wu:status parity
-// script, and (when withResults) a results file written by the parity package itself.
+// statusRepo is a repository with two doc:read golden scripts (one of them also runs
+// doc:write), a doc:read parity script, and (when withResults) a results file written by
+// the parity package itself.
 func statusRepo(t *testing.T, withResults bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"testdata/script/wu/wu_status.txtar":     "exec delivery wu:status --id WU-1\n",
-		"testdata/script/wu/wu_lifecycle.txtar":  "exec delivery wu:claim --id WU-1\nexec delivery wu:status --id WU-1\n",
-		"testdata/script/parity/wu_status.txtar": "parity wu:status {\"id\":\"WU-1\"}\n",
+		"testdata/script/doc/doc_read.txtar":     "exec " + fxProgram + " doc:read --path a.txt\n",
+		"testdata/script/doc/doc_edit.txtar":     "exec " + fxProgram + " doc:write --path a.txt --content x\nexec " + fxProgram + " doc:read --path a.txt\n",
+		"testdata/script/parity/doc_read.txtar": "parity doc:read {\"path\":\"a.txt\"}\n",
 	}
 	for name, content := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
@@ -33,8 +33,8 @@ func statusRepo(t *testing.T, withResults bool) string {
 	}
 	if withResults {
 		res := parity.Results{RunAt: time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC), Tools: []parity.ToolResult{
-			{Tool: "wu:status", Script: "testdata/script/parity/wu_status.txtar", Status: parity.StatusPass, Lanes: []string{"subprocess", "adapter", "native"}, DurationMS: 40},
-			{Tool: "wu:claim", Script: "testdata/script/parity/wu_claim.txtar", Status: parity.StatusFail, Diff: "-  \"lane\": \"core\"\n+  \"lane\": \"ops\"\n"},
+			{Tool: "doc:read", Script: "testdata/script/parity/doc_read.txtar", Status: parity.StatusPass, Lanes: []string{"subprocess", "adapter", "native"}, DurationMS: 40},
+			{Tool: "doc:write", Script: "testdata/script/parity/doc_write.txtar", Status: parity.StatusFail, Diff: "-  \"lane\": \"core\"\n+  \"lane\": \"ops\"\n"},
 		}}
 		require.NoError(t, res.Write(filepath.Join(dir, filepath.FromSlash(status.DefaultResults))))
 	}
@@ -53,13 +53,13 @@ func listTree(t *testing.T, dir string) []string {
 
 func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 	repo := statusRepo(t, true)
-	stdout, stderr, code := runCorpus(t, workspace(t), "status", "--dir", repo, "--json")
+	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo, "--json")
 	require.Equal(t, 0, code, stderr)
 	var rep status.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
 
 	// Routes come from the same kernel `tools list` asks.
-	listed, _, code := runCorpus(t, workspace(t), "tools", "list", "--json")
+	listed, _, code := run(t, workspace(t), "tools", "list", "--json")
 	require.Equal(t, 0, code)
 	var tools []struct{ Name, Route string }
 	require.NoError(t, json.Unmarshal([]byte(listed), &tools))
@@ -68,7 +68,7 @@ func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 		routes[tl.Name] = tl.Route
 	}
 	require.Len(t, rep.Tools, len(tools))
-	assert.Equal(t, len(commands.Default.All()), rep.Totals.Commands)
+	assert.Equal(t, len(fxCommands().All()), rep.Totals.Commands)
 	assert.True(t, rep.Results.Found)
 
 	byName := map[string]status.ToolStatus{}
@@ -76,33 +76,33 @@ func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 		byName[ts.Name] = ts
 		assert.Equal(t, routes[ts.Name], ts.Route, ts.Name)
 		if ts.HasCommand {
-			cmd, _ := commands.Lookup(ts.Name)
+			cmd, _ := fxCommands().Lookup(ts.Name)
 			assert.Equal(t, cmd.Tier, ts.Tier, ts.Name)
 		} else {
 			assert.Equal(t, status.TierNotApplicable, ts.Tier, ts.Name)
 		}
 	}
-	st := byName["wu:status"]
+	st := byName["doc:read"]
 	assert.Equal(t, status.ParityPass, st.Parity)
 	assert.Equal(t, 2, st.GoldenScripts)
 	assert.True(t, st.ParityScriptExists)
-	assert.Equal(t, "wu", st.Domain)
+	assert.Equal(t, "doc", st.Domain)
 	require.NotNil(t, st.LastParity)
 	assert.Equal(t, "2026-03-01T09:30:00Z", st.LastParity.Format(time.RFC3339))
-	cl := byName["wu:claim"]
+	cl := byName["doc:write"]
 	assert.Equal(t, status.ParityFail, cl.Parity)
 	assert.Contains(t, cl.Diff, `"lane": "ops"`)
 	assert.Equal(t, 1, cl.GoldenScripts)
-	assert.Equal(t, status.ParityNone, byName["mem:signal"].Parity)
+	assert.Equal(t, status.ParityNone, byName["repo:status"].Parity)
 }
 
 func TestStatusTextWithoutResultsLeavesRepoUntouched(t *testing.T) {
 	repo := statusRepo(t, false)
 	before := listTree(t, repo)
-	stdout, stderr, code := runCorpus(t, workspace(t), "status", "--dir", repo)
+	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo)
 	require.Equal(t, 0, code, stderr)
 	assert.Regexp(t, `(?m)^TOOL +ROUTE +STAGE +PARITY +GOLDENS`, stdout)
-	assert.Regexp(t, `(?m)^wu:status +\S+ +\S+ +none +2 +yes `, stdout)
+	assert.Regexp(t, `(?m)^doc:read +\S+ +\S+ +none +2 +yes `, stdout)
 	assert.Contains(t, stdout, "parity results: .cmdbridge/parity/last.json not found, so every tool's parity is none")
 	assert.Regexp(t, `(?m)^totals: \d+ tools; of \d+ commands, `, stdout)
 	assert.Equal(t, before, listTree(t, repo), "status only reads")
@@ -111,11 +111,11 @@ func TestStatusTextWithoutResultsLeavesRepoUntouched(t *testing.T) {
 func TestStatusHTMLWritesThePage(t *testing.T) {
 	repo := statusRepo(t, true)
 	page := filepath.Join(t.TempDir(), "status.html")
-	stdout, stderr, code := runCorpus(t, workspace(t), "status", "--dir", repo, "--html", page)
+	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo, "--html", page)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "status page written to")
 	assert.Empty(t, stdout, "--html writes only the page")
-	stdout, stderr, code = runCorpus(t, workspace(t), "status", "--dir", repo)
+	stdout, stderr, code = run(t, workspace(t), "status", "--dir", repo)
 	require.Equal(t, 0, code, stderr)
 	raw, err := os.ReadFile(page)
 	require.NoError(t, err)
@@ -123,8 +123,8 @@ func TestStatusHTMLWritesThePage(t *testing.T) {
 	// One page row per table line: the lines between the header and the blank line.
 	table := strings.SplitN(stdout, "\n\n", 2)[0]
 	assert.Equal(t, strings.Count(table, "\n"), strings.Count(html, `<tbody class="tool"`))
-	assert.Contains(t, html, `data-name="wu:status"`)
-	assert.Contains(t, html, "&#34;lane&#34;: &#34;ops&#34;", "wu:claim's diff, escaped")
+	assert.Contains(t, html, `data-name="doc:read"`)
+	assert.Contains(t, html, "&#34;lane&#34;: &#34;ops&#34;", "doc:write's diff, escaped")
 }
 
 func TestStatusErrors(t *testing.T) {
@@ -138,11 +138,11 @@ func TestStatusErrors(t *testing.T) {
 		stderr string
 	}{
 		{"unreadable results", []string{"status", "--dir", repo, "--results", bad}, 1, "schema_version 9"},
-		{"stray argument", []string{"status", "wu:status"}, 2, "status takes no arguments"},
+		{"stray argument", []string{"status", "doc:read"}, 2, "status takes no arguments"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := runCorpus(t, workspace(t), c.args...)
+			_, stderr, code := run(t, workspace(t), c.args...)
 			assert.Equal(t, c.code, code)
 			assert.Contains(t, stderr, c.stderr)
 		})
