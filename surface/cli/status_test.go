@@ -22,8 +22,8 @@ func statusRepo(t *testing.T, withResults bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"testdata/script/doc/doc_read.txtar":     "exec " + fxProgram + " doc:read --path a.txt\n",
-		"testdata/script/doc/doc_edit.txtar":     "exec " + fxProgram + " doc:write --path a.txt --content x\nexec " + fxProgram + " doc:read --path a.txt\n",
+		"testdata/script/doc/doc_read.txtar":    "exec " + fxProgram + " doc:read --path a.txt\n",
+		"testdata/script/doc/doc_edit.txtar":    "exec " + fxProgram + " doc:write --path a.txt --content x\nexec " + fxProgram + " doc:read --path a.txt\n",
 		"testdata/script/parity/doc_read.txtar": "parity doc:read {\"path\":\"a.txt\"}\n",
 	}
 	for name, content := range files {
