@@ -70,9 +70,8 @@ var testsStillOnTheCorpus = map[string]string{
 	// The package whose job it is: the toolkit tested with the corpus.
 	"integration": "the toolkit tested with the delivery corpus",
 	// Not yet moved (issue 26, item 4).
-	"kernel":      "its pipeline, lanes and shadow tests run corpus commands",
-	"parity":      "its script suite runs the corpus's parity scripts",
-	"surface/cli": "every test's host is the corpus's (corpusHost in cli_test.go)",
+	"kernel": "its pipeline, lanes and shadow tests run corpus commands",
+	"parity": "its script suite runs the corpus's parity scripts",
 }
 
 // corpusPackages are the import paths of the corpus's packages, and everything below

@@ -13,13 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	_ "github.com/cmdbridge/cmdbridge/commands/all"
-	"github.com/cmdbridge/cmdbridge/commands/commandstest"
-	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -53,7 +46,7 @@ func runTests(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	return outsidetest.M(m).Run()
+	return m.Run()
 }
 
 // run calls cli.Main over the fixture in the workspace ws and returns stdout, stderr
@@ -61,13 +54,6 @@ func runTests(m *testing.M) int {
 func run(t *testing.T, ws string, args ...string) (string, string, int) {
 	t.Helper()
 	return runBin(t, ws, fxBin, fixtureHost(), args...)
-}
-
-// runCorpus is run over the delivery corpus (corpusHost); the subprocess lane runs the
-// delivery program (commandstest).
-func runCorpus(t *testing.T, ws string, args ...string) (string, string, int) {
-	t.Helper()
-	return runBin(t, ws, commandstest.Exe(t), corpusHost(), args...)
 }
 
 // runSelf is run with this test binary as --bin: the program `mcp enable` writes into a
@@ -324,13 +310,4 @@ func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
 	stdout, _, code = run(t, ws, "evidence", "verify", "--key", strings.TrimSpace(string(key)))
 	assert.Equal(t, 1, code, stdout)
 	assert.Contains(t, stdout, "not the trusted verifier key")
-}
-
-// corpusHost is the host cmd/cmdbridge runs: the delivery corpus's commands, native
-// tools, pack and runtime.
-func corpusHost() cli.Host {
-	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
-		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
-		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
-		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register"}
 }
