@@ -4,9 +4,11 @@
 // tests on small fixtures of its own.
 //
 // It holds tests only. Here the whole corpus's tools/list meets the official MCP
-// clients and each model provider's schema rules, its schemas are mapped without a
-// fallback, and every command is scaffolded and compared with the adapter's view of
-// it.
+// clients and each model provider's schema rules, its schemas map without a fallback,
+// every command is scaffolded and compared with the adapter's view of it, and the
+// command line runs the corpus's walkthroughs: the caller's subject on every lane, a
+// WU's lifecycle across worktrees, a remote claim over NATS, parallel writers on two
+// surfaces. Its test binary is also the corpus's MCP stdio server and sandbox runner.
 //
 // Invariants: no toolkit package's tests import the corpus outside this package and
 // the ones the root package's TestToolkitTestsImportNoCorpus still allows; nothing
