@@ -62,7 +62,9 @@
 // command moves to a subprocess and the receipt says so), subprocess (adapter.Lane: the
 // host's program as a real process), native (native.Lane: the Go handler with a tool.Env
 // built from Config), and sandbox (sandbox.Lane: either of those inside bwrap, through
-// Config.Sandbox). New assembles them from Config (Commands and Legacy, Native, Sandbox);
+// Config.Sandbox). New assembles them from Config (Commands and Legacy, Native, Sandbox)
+// in one file, assemble.go, the only one besides Config's own that names the adapter,
+// legacy or native packages: the rest of the kernel knows tools by name, spec and route.
 // Config.Lanes replaces one by name (a test's fake). A lane, wherever it lives, leaves
 // evidence for the receipt beside its Output only through LaneCall.Notes ([LaneNotes]:
 // the shadow comparison, the sandbox it ran in, a tool's key/value notes).

@@ -18,15 +18,12 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/rogpeppe/go-internal/lockedfile"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/journal"
 	"github.com/cmdbridge/cmdbridge/kernel/shadow"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
-	"github.com/cmdbridge/cmdbridge/tool/legacy"
-	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // Kernel is the governed call path. It is safe for concurrent use.
@@ -65,10 +62,12 @@ type Kernel struct {
 
 // entry is one tool in the registry.
 type entry struct {
-	spec    tool.Spec
-	route   string
-	command *legacy.Command
-	native  *native.Tool
+	spec  tool.Spec
+	route string
+	// command and native are the tool's implementations (nil: none): a legacy command
+	// and a native tool (assemble.go).
+	command *source
+	native  *source
 	// unavailable says why the tool is listed but refuses every call: its spec could
 	// not be derived (see buildRegistry).
 	unavailable string
@@ -87,9 +86,6 @@ func New(cfg Config) (*Kernel, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("kernel: workspace: %w", err)
-	}
-	if cfg.Native == nil {
-		cfg.Native = native.NewRegistry()
 	}
 	if cfg.MaxParallel <= 0 {
 		cfg.MaxParallel = 8
@@ -165,28 +161,24 @@ func (k *Kernel) Jail() proctree.Jail { return *k.jail }
 func (k *Kernel) buildRegistry() error {
 	routes := DefaultRoutes()
 	var err error
-	var cmds []legacy.Command
-	if k.cfg.Commands != nil {
-		cmds = k.cfg.Commands.All()
-	}
-	natives := k.cfg.Native.All()
+	cmds, natives, nativeRoutes := k.cfg.sources()
 	// Each name appears once per source; a native tool with a command's exact name is
 	// that command's migrated implementation, not a duplicate. Different spellings of
 	// one name across sources are caught by tool.NewNames.
 	var all []string
 	for _, c := range cmds {
-		all = append(all, c.Name)
+		all = append(all, c.name)
 		c := c
-		k.entries[c.Name] = &entry{command: &c}
+		k.entries[c.name] = &entry{command: &c}
 	}
 	for _, t := range natives {
 		t := t
-		if e, ok := k.entries[t.Spec.Name]; ok {
+		if e, ok := k.entries[t.name]; ok {
 			e.native = &t
 			continue
 		}
-		all = append(all, t.Spec.Name)
-		k.entries[t.Spec.Name] = &entry{native: &t}
+		all = append(all, t.name)
+		k.entries[t.name] = &entry{native: &t}
 	}
 	if k.names, err = tool.NewNames(all); err != nil {
 		return err
@@ -197,11 +189,11 @@ func (k *Kernel) buildRegistry() error {
 	aliases := map[string]string{}
 	var ambiguous []string // the aliases that resolve to nothing, warned about below
 	for _, c := range cmds {
-		for _, a := range c.Aliases {
-			if prev, dup := aliases[a]; dup && prev != c.Name {
+		for _, a := range c.aliases {
+			if prev, dup := aliases[a]; dup && prev != c.name {
 				ambiguous = append(ambiguous, a) // two tools claim one spelling
 			}
-			aliases[a] = c.Name
+			aliases[a] = c.name
 		}
 	}
 	for _, a := range ambiguous {
@@ -218,7 +210,7 @@ func (k *Kernel) buildRegistry() error {
 	// The native registry's routes name tools of its own corpus: one this kernel does
 	// not serve (a view, or commands from another registry) is skipped. A workspace's
 	// routes must name a tool it serves.
-	for name, r := range k.cfg.Native.Routes() {
+	for name, r := range nativeRoutes {
 		if canon, ok := k.names.Resolve(name); ok {
 			routes.Routes[canon] = r
 		}
@@ -235,17 +227,17 @@ func (k *Kernel) buildRegistry() error {
 		if e.route, err = routes.route(name, e.command != nil, e.native != nil, override); err != nil {
 			return err
 		}
+		impl := e.native
 		if e.command != nil && (e.route != RouteNative || e.native == nil) {
-			if e.spec, err = legacySpec(*e.command); err != nil {
-				// One command whose spec cannot be derived must not sink the registry:
-				// it is listed with the reason and refuses every call (govern).
-				e.spec, e.unavailable = unavailableSpec(*e.command, err), "its spec could not be derived: "+err.Error()
-			}
-			if e.spec.Domain == "" {
-				e.spec.Domain = e.command.Domain
-			}
-		} else {
-			e.spec = e.native.Spec
+			impl = e.command
+		}
+		if e.spec, err = impl.spec(); err != nil {
+			// One command whose spec cannot be derived must not sink the registry: it
+			// is listed with the reason and refuses every call (govern).
+			e.spec, e.unavailable = unavailableSpec(impl, err), "its spec could not be derived: "+err.Error()
+		}
+		if e.spec.Domain == "" {
+			e.spec.Domain = impl.domain
 		}
 		if e.spec.Name != name {
 			return fmt.Errorf("tool %s: spec names itself %q", name, e.spec.Name)
@@ -273,30 +265,30 @@ func (k *Kernel) buildRegistry() error {
 // warnAmbiguousAliases adds to each command's spec a warning per alias of its that
 // resolves to nothing, naming what it shadows, so `tools list` and `status` show why
 // the spelling answers TOOL_NOT_FOUND.
-func (k *Kernel) warnAmbiguousAliases(cmds []legacy.Command, ambiguous []string) {
+func (k *Kernel) warnAmbiguousAliases(cmds []source, ambiguous []string) {
 	if len(ambiguous) == 0 {
 		return
 	}
 	claims := map[string][]string{} // alias key → the tools whose alias folds to it
 	for _, c := range cmds {
-		for _, a := range c.Aliases {
-			if key := tool.Key(a); !slices.Contains(claims[key], c.Name) {
-				claims[key] = append(claims[key], c.Name)
+		for _, a := range c.aliases {
+			if key := tool.Key(a); !slices.Contains(claims[key], c.name) {
+				claims[key] = append(claims[key], c.name)
 			}
 		}
 	}
 	for _, c := range cmds {
-		e := k.entries[c.Name]
-		for _, a := range c.Aliases {
+		e := k.entries[c.name]
+		for _, a := range c.aliases {
 			if !slices.Contains(ambiguous, a) {
 				continue
 			}
 			var shadowed []string
-			if name, ok := k.names.Resolve(a); ok && name != c.Name {
+			if name, ok := k.names.Resolve(a); ok && name != c.name {
 				shadowed = append(shadowed, "the tool "+name)
 			}
 			for _, other := range claims[tool.Key(a)] {
-				if other != c.Name {
+				if other != c.name {
 					shadowed = append(shadowed, "an alias of "+other)
 				}
 			}
@@ -334,22 +326,11 @@ func (k *Kernel) buildGovernance() error {
 	return err
 }
 
-// legacySpec is adapter.Spec(c), a panic (in the command's New, say) turned into an
-// error.
-func legacySpec(c legacy.Command) (spec tool.Spec, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			spec, err = tool.Spec{}, fmt.Errorf("deriving its spec panicked: %v", r)
-		}
-	}()
-	return adapter.Spec(c)
-}
-
-// unavailableSpec stands in for the spec of a command the adapter could not describe:
-// no inputs, the worst-case annotations, and a warning carrying the error.
-func unavailableSpec(c legacy.Command, err error) tool.Spec {
+// unavailableSpec stands in for the spec of an implementation that could not be
+// described: no inputs, the worst-case annotations, and a warning carrying the error.
+func unavailableSpec(impl *source, err error) tool.Spec {
 	return tool.Spec{
-		Name: c.Name, Domain: c.Domain,
+		Name: impl.name, Domain: impl.domain,
 		Description: "unavailable: its spec could not be derived",
 		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
 		Annotations: tool.Annotations{DestructiveHint: true, OpenWorldHint: true},
