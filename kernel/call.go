@@ -67,6 +67,8 @@ type call struct {
 	started  time.Time
 	// notes are what the lanes leave for the receipt (LaneCall.Notes).
 	notes LaneNotes
+	// scopes are the caller's scopes resolved (step 5), handed to the lane.
+	scopes lane.Scopes
 	// readOnly is the effect of this call's input: a read-only call never takes the
 	// workspace write lock.
 	readOnly bool
@@ -127,7 +129,8 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	// 5. scope, on the effect of this input (a dry run is read-only).
 	obj, _ := input.(map[string]any)
 	effect, _ := e.spec.EffectOf(obj)
-	writes, denied := k.scopeCheck(&e.spec, effect, obj, req.Caller)
+	c.scopes = k.callerScopes(req.Caller)
+	writes, denied := k.scopeCheck(&e.spec, effect, obj, c.scopes)
 	if denied != nil {
 		return c.refuse(*denied)
 	}
@@ -307,13 +310,10 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 // laneCall is what this call's lane gets: the resolved tool, the validated input, and
 // the request's stdin, caller and mode, in the workspace.
 func (c *call) laneCall(e *entry, input json.RawMessage) LaneCall {
-	k := c.k
 	return LaneCall{
 		Spec: &e.spec, Route: e.route,
-		Input: input, Dir: k.workspace, Stdin: c.req.Stdin,
-		Caller:      c.req.Caller,
-		Scopes:      lane.Scopes{Read: k.resolveScopes(c.req.Caller.Read), Write: k.resolveScopes(c.req.Caller.Write)},
-		Hidden:      []string{k.state.Root},
+		Input: input, Dir: c.k.workspace, Stdin: c.req.Stdin,
+		Caller: c.req.Caller, Scopes: c.scopes, Hidden: c.k.hidden,
 		Interactive: c.req.Interactive, ReceiptID: c.rec.ID,
 		Notes: &c.notes,
 	}

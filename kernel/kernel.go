@@ -54,6 +54,8 @@ type Kernel struct {
 	paths      pathLocks
 	// shadows are the shadow runs of shadow-routed calls (package kernel/shadow).
 	shadows *shadow.Runs
+	// hidden is LaneCall.Hidden: the state directory (lanes never change it).
+	hidden []string
 	// lanes are the lanes by name (lane.go); a shadow-routed call decorates its own.
 	lanes map[string]Lane
 	// jail is where the commands a call spawns for workspace code run (Jail).
@@ -120,6 +122,7 @@ func New(cfg Config) (*Kernel, error) {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
 	k.shadows = shadow.New(k.state.Root)
+	k.hidden = []string{k.state.Root}
 	// A writer killed half-way left its write journal: undo its writes before any call
 	// of this kernel reads the workspace (package kernel/journal).
 	if _, err := journal.Recover(context.Background(), ws, nil); err != nil {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cmdbridge/cmdbridge/kernel/lane"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -64,13 +65,14 @@ func withinAny(p string, dirs []string) bool {
 	return false
 }
 
-// scopeCheck enforces the caller's scopes on one call. It returns the resolved write
-// paths (for the path locks) or a SCOPE_DENIED output. effect is the call's effect
-// (Spec.EffectOf of its input): a writer's read-only mode (a dry run, a check) needs only
-// a read scope on the workspace, as the policy treats it as a read.
-func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[string]any, c Caller) ([]string, *tool.Output) {
-	write := k.resolveScopes(c.Write)
-	read := append(k.resolveScopes(c.Read), write...)
+// scopeCheck enforces the caller's scopes (resolved: callerScopes) on one call. It
+// returns the resolved write paths (for the path locks) or a SCOPE_DENIED output. effect
+// is the call's effect (Spec.EffectOf of its input): a writer's read-only mode (a dry
+// run, a check) needs only a read scope on the workspace, as the policy treats it as a
+// read.
+func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[string]any, scopes lane.Scopes) ([]string, *tool.Output) {
+	write := scopes.Write
+	read := append(scopes.Read[:len(scopes.Read):len(scopes.Read)], write...)
 	deny := func(details map[string]any, format string, args ...any) *tool.Output {
 		out := tool.FailDetails(tool.CodeScopeDenied, details, format, args...)
 		return &out
@@ -120,6 +122,11 @@ func (k *Kernel) stateRoot() string {
 		return ""
 	}
 	return k.protected[0]
+}
+
+// callerScopes are c's scopes resolved against the workspace.
+func (k *Kernel) callerScopes(c Caller) lane.Scopes {
+	return lane.Scopes{Read: k.resolveScopes(c.Read), Write: k.resolveScopes(c.Write)}
 }
 
 func (k *Kernel) resolveScopes(scopes []string) []string {

@@ -16,7 +16,8 @@
 // Invariants:
 //
 //   - A lane never refuses on policy grounds: by the time it runs, the call is allowed.
-//   - A lane never changes Call.Spec.
+//   - A lane never changes Call.Spec, nor the slices of Call.Scopes and Call.Hidden,
+//     which the kernel shares between calls.
 //   - Notes are the only way a lane adds to the receipt; every method of a nil *Notes
 //     records or returns nothing, so a Call made outside a dispatch is still runnable.
 package lane
