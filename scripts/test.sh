@@ -29,8 +29,10 @@ cd "$(dirname "$0")/.."
 
 GO=${GO:-go}
 race=() plain=()
+# integration has no code of its own: its tests (two surfaces writing at once, the MCP
+# server on the whole corpus) came from packages of the race group and stay under -race.
 while read -r path imports; do
-  if [[ " $imports " =~ \ (sync|sync/atomic|os/signal|golang\.org/x/sync/[^\ ]*)\  ]]; then
+  if [[ " $imports " =~ \ (sync|sync/atomic|os/signal|golang\.org/x/sync/[^\ ]*)\  || $path == */integration ]]; then
     race+=("$path")
   else
     plain+=("$path")
