@@ -23,6 +23,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/internal/providerrules"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -35,58 +36,12 @@ func connectInMemory(t testing.TB, k *kernel.Kernel) *sdkmcp.ClientSession {
 // SDK's latest) and the server's options.
 func connectInMemoryWith(t testing.TB, k *kernel.Kernel, version string, opts ...mcp.Option) *sdkmcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	srv, err := mcp.NewServer(k, testCaller, append([]mcp.Option{mcp.WithImplementation("cmdbridge-test", "v0")}, opts...)...)
-	require.NoError(t, err)
-	st, ct := sdkmcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	var copts *sdkmcp.ClientSessionOptions
-	if version != "" {
-		copts = &sdkmcp.ClientSessionOptions{ProtocolVersion: version}
-	}
-	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test-client", Version: "v0"}, nil).Connect(ctx, ct, copts)
-	require.NoError(t, err)
-	if version != "" {
-		require.Equal(t, version, cs.InitializeResult().ProtocolVersion)
-	}
-	t.Cleanup(func() {
-		assert.NoError(t, cs.Close())
-		_ = ss.Wait()
-	})
-	return cs
-}
-
-// decodeResult checks the two content forms agree and returns the Output they carry.
-func decodeResult(t *testing.T, res *sdkmcp.CallToolResult) tool.Output {
-	t.Helper()
-	require.Len(t, res.Content, 1)
-	text, ok := res.Content[0].(*sdkmcp.TextContent)
-	require.True(t, ok, "content is text, got %T", res.Content[0])
-	var out tool.Output
-	require.NoError(t, json.Unmarshal([]byte(text.Text), &out), text.Text)
-	structured, err := json.Marshal(res.StructuredContent)
-	require.NoError(t, err)
-	assert.JSONEq(t, text.Text, string(structured), "structured content is the same Output")
-	assert.Equal(t, !out.Success, res.IsError, "isError mirrors success")
-	assert.NotEmpty(t, res.Meta[mcp.ReceiptMetaKey], "every call has a receipt")
-	return out
+	return mcptest.Connect(t, k, testCaller, &mcptest.Client{ProtocolVersion: version}, opts...)
 }
 
 // listed returns tools/list of k served in dialect d.
 func listed(t *testing.T, k *kernel.Kernel, d tool.Dialect) []*sdkmcp.Tool {
-	cs := connectInMemoryWith(t, k, "", mcp.WithSchemaDialect(d))
-	res, err := cs.ListTools(context.Background(), nil)
-	require.NoError(t, err)
-	return res.Tools
-}
-
-func schemaOf(t *testing.T, tl *sdkmcp.Tool) map[string]any {
-	b, err := json.Marshal(tl.InputSchema)
-	require.NoError(t, err)
-	var s map[string]any
-	require.NoError(t, json.Unmarshal(b, &s))
-	return s
+	return mcptest.Listed(t, connectInMemoryWith(t, k, "", mcp.WithSchemaDialect(d)))
 }
 
 // TestEveryProviderAcceptsTheToolList holds every tool of the corpus, as tools/list
@@ -102,7 +57,7 @@ func TestEveryProviderAcceptsTheToolList(t *testing.T) {
 	require.Len(t, tools, len(k.Tools()))
 	withRules := 0
 	for _, tl := range tools {
-		s := schemaOf(t, tl)
+		s := mcptest.SchemaOf(t, tl)
 		for provider, check := range rules {
 			assert.Empty(t, check(s), "%s: %s refuses or loses part of the schema", tl.Name, provider)
 		}
@@ -122,7 +77,7 @@ func TestEveryProviderAcceptsTheToolList(t *testing.T) {
 
 	var strict, notStrict []string
 	for _, tl := range listed(t, k, tool.DialectOpenAIStrict) {
-		s := schemaOf(t, tl)
+		s := mcptest.SchemaOf(t, tl)
 		for provider, check := range rules {
 			if provider == "gemini parameters" && tl.Meta[mcp.StrictMetaKey] == true {
 				continue // a strict schema is for OpenAI: type lists and additionalProperties
@@ -139,7 +94,7 @@ func TestEveryProviderAcceptsTheToolList(t *testing.T) {
 	// The rule functions bite: the full schema breaks them where the issue says.
 	var openAIRefuses, geminiRefuses int
 	for _, tl := range listed(t, k, tool.DialectFull) {
-		s := schemaOf(t, tl)
+		s := mcptest.SchemaOf(t, tl)
 		if len(providerrules.OpenAIFunction(s)) > 0 {
 			openAIRefuses++
 		}
@@ -162,7 +117,7 @@ func TestRulesStillEnforced(t *testing.T) {
 		Name: "delegation_list", Arguments: map[string]any{"wu": "WU-1", "initiative": "INIT-1"},
 	})
 	require.NoError(t, err)
-	out := decodeResult(t, call)
+	out := mcptest.DecodeResult(t, call)
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
 	assert.Contains(t, out.Error.Message, "wu and initiative cannot be given together")
@@ -176,7 +131,7 @@ func TestHarmlessModesRunOverMCP(t *testing.T) {
 	call := func(name string, args map[string]any) tool.Output {
 		res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: name, Arguments: args})
 		require.NoError(t, err)
-		return decodeResult(t, res)
+		return mcptest.DecodeResult(t, res)
 	}
 	for _, tc := range []struct {
 		name string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -98,7 +99,7 @@ func TestElicitationDecidesAnAsk(t *testing.T) {
 				cs := connectVersion(t, k, v, &sdkmcp.ClientOptions{ElicitationHandler: client.handle})
 				res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{}})
 				require.NoError(t, err)
-				out := decodeResult(t, res)
+				out := mcptest.DecodeResult(t, res)
 
 				asked := client.questions()
 				require.Len(t, asked, 1, "one question per call")
@@ -135,7 +136,7 @@ func TestWithoutElicitationAnAskIsApprovalRequired(t *testing.T) {
 			cs := connectVersion(t, k, v, nil)
 			res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{}})
 			require.NoError(t, err)
-			out := decodeResult(t, res)
+			out := mcptest.DecodeResult(t, res)
 			require.NotNil(t, out.Error)
 			assert.Equal(t, tool.CodeApprovalRequired, out.Error.Code)
 			assert.Contains(t, out.Error.Message, "default-destructive-ask")
@@ -158,7 +159,7 @@ func TestElicitationOnlyForAsk(t *testing.T) {
 			cs := connectVersion(t, k, v, &sdkmcp.ClientOptions{ElicitationHandler: client.handle})
 			res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: "fx_echo", Arguments: map[string]any{"text": "hi"}})
 			require.NoError(t, err)
-			out := decodeResult(t, res)
+			out := mcptest.DecodeResult(t, res)
 			require.True(t, out.Success, "%+v", out.Error)
 			assert.Empty(t, client.questions())
 		})
@@ -190,7 +191,7 @@ func TestAnApprovalAnswersOnlyItsOwnCall(t *testing.T) {
 	forged, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{},
 		InputResponses: yes, RequestState: "forged"})
 	require.NoError(t, err)
-	out := decodeResult(t, forged)
+	out := mcptest.DecodeResult(t, forged)
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeApprovalDenied, out.Error.Code)
 	assert.Contains(t, out.Error.Message, "another call")
@@ -198,7 +199,7 @@ func TestAnApprovalAnswersOnlyItsOwnCall(t *testing.T) {
 	honest, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{},
 		InputResponses: yes, RequestState: first.RequestState})
 	require.NoError(t, err)
-	out = decodeResult(t, honest)
+	out = mcptest.DecodeResult(t, honest)
 	require.True(t, out.Success, "%+v", out.Error)
 	assert.Empty(t, client.questions(), "the client answered by hand")
 }
@@ -226,7 +227,7 @@ func TestElicitationOverStreamableHTTP(t *testing.T) {
 			t.Logf("asked for %s, negotiated %s", v, cs.InitializeResult().ProtocolVersion)
 			res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{}})
 			require.NoError(t, err)
-			out := decodeResult(t, res)
+			out := mcptest.DecodeResult(t, res)
 			require.True(t, out.Success, "%+v", out.Error)
 			assert.Len(t, client.questions(), 1)
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -38,7 +39,7 @@ func TestStreamableHTTP(t *testing.T) {
 
 	res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_greet", Arguments: map[string]any{"name": "Ada"}})
 	require.NoError(t, err)
-	out := decodeResult(t, res)
+	out := mcptest.DecodeResult(t, res)
 	require.True(t, out.Success, "%+v", out.Error)
 	data, err := json.Marshal(out.Data)
 	require.NoError(t, err)
@@ -47,7 +48,7 @@ func TestStreamableHTTP(t *testing.T) {
 	res, err = cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{}})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
-	assert.Equal(t, tool.CodeApprovalRequired, decodeResult(t, res).Error.Code)
+	assert.Equal(t, tool.CodeApprovalRequired, mcptest.DecodeResult(t, res).Error.Code)
 
 	_, err = cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "nope", Arguments: map[string]any{}})
 	assert.ErrorContains(t, err, "unknown tool")

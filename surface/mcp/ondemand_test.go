@@ -13,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -112,7 +113,7 @@ func TestRulesStillEnforced(t *testing.T) {
 		}
 	}
 	require.NotNil(t, lock)
-	assert.NotContains(t, schemaOf(t, lock), "not", "the rules are not in the schema sent")
+	assert.NotContains(t, mcptest.SchemaOf(t, lock), "not", "the rules are not in the schema sent")
 	assert.Contains(t, lock.Description, "Rules: ")
 	assert.Contains(t, lock.Description, "list and lane cannot be given together")
 
@@ -121,7 +122,7 @@ func TestRulesStillEnforced(t *testing.T) {
 		Name: "fx_lock", Arguments: map[string]any{"lane": "a"},
 	})
 	require.NoError(t, err)
-	out := decodeResult(t, call)
+	out := mcptest.DecodeResult(t, call)
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
 	assert.Contains(t, out.Error.Message, "reason")

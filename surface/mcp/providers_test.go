@@ -2,7 +2,6 @@ package mcp_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,23 +11,13 @@ import (
 	"github.com/cmdbridge/cmdbridge/internal/providerrules"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // listed returns tools/list of k served in dialect d.
 func listed(t *testing.T, k *kernel.Kernel, d tool.Dialect) []*sdkmcp.Tool {
-	cs := connectInMemoryWith(t, k, nil, mcp.WithSchemaDialect(d))
-	res, err := cs.ListTools(context.Background(), nil)
-	require.NoError(t, err)
-	return res.Tools
-}
-
-func schemaOf(t *testing.T, tl *sdkmcp.Tool) map[string]any {
-	b, err := json.Marshal(tl.InputSchema)
-	require.NoError(t, err)
-	var s map[string]any
-	require.NoError(t, json.Unmarshal(b, &s))
-	return s
+	return mcptest.Listed(t, connectInMemoryWith(t, k, nil, mcp.WithSchemaDialect(d)))
 }
 
 // TestStrictNullsMeanNotGiven: in the openai-strict dialect a host sends null for every
@@ -48,7 +37,7 @@ func TestStrictNullsMeanNotGiven(t *testing.T) {
 	}
 	require.NotNil(t, greet)
 	require.Equal(t, true, greet.Meta[mcp.StrictMetaKey], "fx_greet's schema is exact in strict form")
-	s := schemaOf(t, greet)
+	s := mcptest.SchemaOf(t, greet)
 	assert.Empty(t, providerrules.OpenAIStrict(s))
 	assert.Equal(t, []any{"boolean", "null"}, s["properties"].(map[string]any)["noisy"].(map[string]any)["type"])
 
@@ -56,6 +45,6 @@ func TestStrictNullsMeanNotGiven(t *testing.T) {
 		Name: "fx_greet", Arguments: map[string]any{"name": "ada", "noisy": nil},
 	})
 	require.NoError(t, err)
-	out := decodeResult(t, call)
+	out := mcptest.DecodeResult(t, call)
 	assert.True(t, out.Success, "%+v", out.Error)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -50,19 +51,7 @@ func connectInMemory(t testing.TB, k *kernel.Kernel) *sdkmcp.ClientSession {
 // connectInMemoryWith also takes the client's options and the server's.
 func connectInMemoryWith(t testing.TB, k *kernel.Kernel, copts *sdkmcp.ClientOptions, opts ...mcp.Option) *sdkmcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	srv, err := mcp.NewServer(k, testCaller, append([]mcp.Option{mcp.WithImplementation("cmdbridge-test", "v0")}, opts...)...)
-	require.NoError(t, err)
-	st, ct := sdkmcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test-client", Version: "v0"}, copts).Connect(ctx, ct, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		assert.NoError(t, cs.Close())
-		_ = ss.Wait()
-	})
-	return cs
+	return mcptest.Connect(t, k, testCaller, &mcptest.Client{Options: copts}, opts...)
 }
 
 func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
@@ -128,22 +117,6 @@ func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
 	golden.JSON(t, "tools_list.json", res.Tools)
 }
 
-// decodeResult checks the two content forms agree and returns the Output they carry.
-func decodeResult(t *testing.T, res *sdkmcp.CallToolResult) tool.Output {
-	t.Helper()
-	require.Len(t, res.Content, 1)
-	text, ok := res.Content[0].(*sdkmcp.TextContent)
-	require.True(t, ok, "content is text, got %T", res.Content[0])
-	var out tool.Output
-	require.NoError(t, json.Unmarshal([]byte(text.Text), &out), text.Text)
-	structured, err := json.Marshal(res.StructuredContent)
-	require.NoError(t, err)
-	assert.JSONEq(t, text.Text, string(structured), "structured content is the same Output")
-	assert.Equal(t, !out.Success, res.IsError, "isError mirrors success")
-	assert.NotEmpty(t, res.Meta[mcp.ReceiptMetaKey], "every call has a receipt")
-	return out
-}
-
 func TestCallToolResults(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -172,7 +145,7 @@ func TestCallToolResults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
 			require.NoError(t, err, "a tool outcome is never a protocol error")
-			out := decodeResult(t, res)
+			out := mcptest.DecodeResult(t, res)
 			if tc.wantCode == "" {
 				require.True(t, out.Success, "%+v", out.Error)
 				data, err := json.Marshal(out.Data)
@@ -343,13 +316,13 @@ func TestLargeResultsAreTruncatedWithAMarker(t *testing.T) {
 
 	res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_big", Arguments: map[string]any{"bytes": 1000}})
 	require.NoError(t, err)
-	out := decodeResult(t, res)
+	out := mcptest.DecodeResult(t, res)
 	require.True(t, out.Success)
 	assert.Nil(t, out.Metadata["truncated"])
 
 	res, err = cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_big", Arguments: map[string]any{"bytes": 3 << 20}})
 	require.NoError(t, err)
-	out = decodeResult(t, res)
+	out = mcptest.DecodeResult(t, res)
 	assert.True(t, out.Success, "the call succeeded; only its data was left out")
 	assert.Nil(t, out.Data)
 	assert.Equal(t, true, out.Metadata["truncated"])

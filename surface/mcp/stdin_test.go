@@ -17,6 +17,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -96,7 +97,7 @@ func TestCallCarriesStdinInMeta(t *testing.T) {
 		res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: name,
 			Arguments: map[string]any{"file": "-"}, Meta: meta})
 		require.NoError(t, err)
-		return decodeResult(t, res)
+		return mcptest.DecodeResult(t, res)
 	}
 	for _, name := range []string{"fx_cat", "fx_ncat"} {
 		t.Run(name, func(t *testing.T) {
@@ -158,7 +159,7 @@ func TestAnApprovalIsForItsStdin(t *testing.T) {
 		swapped, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{},
 			Meta: other, InputResponses: yes, RequestState: first.RequestState})
 		require.NoError(t, err)
-		out := decodeResult(t, swapped)
+		out := mcptest.DecodeResult(t, swapped)
 		require.NotNil(t, out.Error, "%v", other)
 		assert.Equal(t, tool.CodeApprovalDenied, out.Error.Code)
 		assert.Contains(t, out.Error.Message, "stdin differs")
@@ -167,6 +168,6 @@ func TestAnApprovalIsForItsStdin(t *testing.T) {
 	honest, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{},
 		Meta: asked, InputResponses: yes, RequestState: first.RequestState})
 	require.NoError(t, err)
-	out := decodeResult(t, honest)
+	out := mcptest.DecodeResult(t, honest)
 	require.True(t, out.Success, "%+v", out.Error)
 }

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
+	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -124,7 +125,7 @@ func TestStdioStreamSurvivesStrayStdoutWrites(t *testing.T) {
 	for i, name := range []string{"Ada", "Grace"} {
 		res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_greet", Arguments: map[string]any{"name": name, "noisy": true}})
 		require.NoError(t, err, "call %d", i)
-		out := decodeResult(t, res)
+		out := mcptest.DecodeResult(t, res)
 		require.True(t, out.Success, "%+v", out.Error)
 		data, err := json.Marshal(out.Data)
 		require.NoError(t, err)
@@ -133,7 +134,7 @@ func TestStdioStreamSurvivesStrayStdoutWrites(t *testing.T) {
 	res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_fail", Arguments: map[string]any{}})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
-	assert.Equal(t, tool.CodeNotFound, decodeResult(t, res).Error.Code)
+	assert.Equal(t, tool.CodeNotFound, mcptest.DecodeResult(t, res).Error.Code)
 	tools, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
 	assert.Len(t, tools.Tools, 9)
