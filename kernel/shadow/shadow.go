@@ -150,6 +150,10 @@ func (s shadowLane) run(ctx context.Context, call lane.Call, served func(ctx con
 	copyDir := mirror.Dst
 	shadow := call
 	shadow.Dir = copyDir
+	// The secondary's notes are not the served call's: the receipt records the lane that
+	// served it, and a native run on the copy noting, say, its commit would read as the
+	// served call's. The shadow note has no place for them, so they are dropped.
+	shadow.Notes = nil
 	run, err := lane.Bind(s.secondary, shadow)
 	if err != nil {
 		r.dirs.give(call.Dir, mirror)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/lane"
 	"github.com/cmdbridge/cmdbridge/kernel/shadow"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -114,4 +115,43 @@ func TestShadowThatCannotBeMadeChangesNothing(t *testing.T) {
 	// A primary that rejects the input fails the call as it would unshadowed.
 	_, err := lane.Bind(runs.Lane(rejecting{}, writer{name: lane.Native}), c)
 	assert.ErrorContains(t, err, "no such field")
+}
+
+// noting is a lane that leaves a key/value note and a sandbox note, and answers ok.
+type noting struct{ name string }
+
+func (n noting) Name() string { return n.name }
+
+func (n noting) Run(ctx context.Context, call lane.Call) tool.Output {
+	call.Notes.Note("git_commit", n.name)
+	call.Notes.SetSandbox(&evidence.SandboxNote{Host: n.name})
+	return tool.OK("ok")
+}
+
+// TestShadowKeepsTheSecondarysNotesOutOfTheServedCall: what the run on the copy notes
+// never lands in the served call's notes; the primary's notes do.
+func TestShadowKeepsTheSecondarysNotesOutOfTheServedCall(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	ws := t.TempDir()
+	runs := shadow.New(filepath.Join(ws, "state"))
+	t.Cleanup(func() { _ = runs.Close() })
+	for _, tc := range []struct {
+		name     string
+		primary  lane.Lane
+		want     map[string]string
+		wantSbox *evidence.SandboxNote
+	}{
+		{name: "silent primary", primary: writer{name: lane.Adapter, content: "1", data: "ok"}},
+		{name: "noting primary", primary: noting{name: lane.Adapter},
+			want: map[string]string{"git_commit": lane.Adapter}, wantSbox: &evidence.SandboxNote{Host: lane.Adapter}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, notes := call(t, ws)
+			out := runs.Lane(tc.primary, noting{name: lane.Native}).Run(context.Background(), c)
+			require.True(t, out.Success, "%+v", out)
+			require.NotNil(t, notes.Shadow(), "the comparison is recorded")
+			assert.Equal(t, tc.want, notes.Values())
+			assert.Equal(t, tc.wantSbox, notes.Sandbox())
+		})
+	}
 }
