@@ -169,15 +169,22 @@ func Main(newApp func() *cli.App, cfg *Config) int {
 		return MainTree(V2(newApp), cfg)
 	}
 	c := config(cfg)
+	return standalone(func(exe string) (bridgecli.Host, error) { return c.host(nil, nil, false, exe) })
+}
+
+// standalone serves a standalone main's command line (os.Args) with the Host build
+// makes for this executable, or, as `cmdbridge __adopted …`, a program adopted with
+// the light line. It returns the exit status.
+func standalone(build func(exe string) (bridgecli.Host, error)) int {
 	if len(os.Args) > 1 && os.Args[1] == adopted.HostWord {
 		return Adopted(os.Args[2:], os.Stdout, os.Stderr)
 	}
 	exe, err := os.Executable()
 	if err == nil {
-		var host bridgecli.Host
-		if host, err = c.host(nil, nil, false, exe); err == nil {
-			host.Name = filepath.Base(os.Args[0])
-			return bridgecli.Main(os.Args, os.Stdout, os.Stderr, host)
+		var h bridgecli.Host
+		if h, err = build(exe); err == nil {
+			h.Name = filepath.Base(os.Args[0])
+			return bridgecli.Main(os.Args, os.Stdout, os.Stderr, h)
 		}
 	}
 	fmt.Fprintln(os.Stderr, "cmdbridge:", err)

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/internal/adopted"
 	"github.com/cmdbridge/cmdbridge/internal/appspec"
 	"github.com/cmdbridge/cmdbridge/internal/apptree"
 	bridgecli "github.com/cmdbridge/cmdbridge/surface/cli"
@@ -127,19 +125,7 @@ func MainTree(fw Framework, cfg *Config) int {
 		}
 		return finish(fw.Run(context.Background(), os.Args))
 	}
-	if len(os.Args) > 1 && os.Args[1] == adopted.HostWord {
-		return Adopted(os.Args[2:], os.Stdout, os.Stderr)
-	}
-	exe, err := os.Executable()
-	if err == nil {
-		var h bridgecli.Host
-		if h, err = c.treeHost(fw, desc, false, exe); err == nil {
-			h.Name = filepath.Base(os.Args[0])
-			return bridgecli.Main(os.Args, os.Stdout, os.Stderr, h)
-		}
-	}
-	fmt.Fprintln(os.Stderr, "cmdbridge:", err)
-	return bridgecli.ExitFailed
+	return standalone(func(exe string) (bridgecli.Host, error) { return c.treeHost(fw, desc, false, exe) })
 }
 
 // treeHost is the command line's Host of fw's tree, desc (see [Config.host]).
