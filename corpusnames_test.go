@@ -31,6 +31,26 @@ var corpusName = regexp.MustCompile(`\bdelivery\b|\bDELIVERY_|\bWU-|\bwu\b|\bwu:
 // given as host.Config.ScriptEnv and Initialisms; status.Options.Program), so an outside
 // program gets none of them.
 func TestToolkitNamesNoCorpus(t *testing.T) {
+	toolkitGoFiles(t, func(path string) {
+		if strings.HasSuffix(path, "_test.go") {
+			return
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		require.NoError(t, err)
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && corpusName.MatchString(lit.Value) {
+				t.Errorf("%s: %s names the corpus: take it from the host's configuration", fset.Position(lit.Pos()), lit.Value)
+			}
+			return true
+		})
+	})
+}
+
+// toolkitGoFiles calls visit with the path of every Go file of a toolkit package (the
+// corpus's folders, hidden ones and node_modules left out).
+func toolkitGoFiles(t *testing.T, visit func(path string)) {
+	t.Helper()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -43,20 +63,9 @@ func TestToolkitNamesNoCorpus(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
+		if strings.HasSuffix(path, ".go") {
+			visit(path)
 		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && corpusName.MatchString(lit.Value) {
-				t.Errorf("%s: %s names the corpus: take it from the host's configuration", fset.Position(lit.Pos()), lit.Value)
-			}
-			return true
-		})
 		return nil
 	})
 	require.NoError(t, err)
@@ -125,26 +134,13 @@ func TestToolkitTestsImportNoCorpus(t *testing.T) {
 		return false
 	}
 	still := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			for _, c := range corpusDirs {
-				if path == c || strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "node_modules" {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
+	toolkitGoFiles(t, func(path string) {
 		if !strings.HasSuffix(path, "_test.go") {
-			return nil
+			return
 		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
+		require.NoError(t, err)
 		dir := filepath.ToSlash(filepath.Dir(path))
 		for _, imp := range f.Imports {
 			p, err := strconv.Unquote(imp.Path.Value)
@@ -158,9 +154,7 @@ func TestToolkitTestsImportNoCorpus(t *testing.T) {
 			}
 			t.Errorf("%s imports %s, of the corpus: test the toolkit on a fixture, or move the test to the integration package", fset.Position(imp.Pos()), p)
 		}
-		return nil
 	})
-	require.NoError(t, err)
 	for dir := range testsStillOnTheCorpus {
 		assert.True(t, still[dir], "%s's tests import no corpus package any more: take it off testsStillOnTheCorpus", dir)
 	}
