@@ -2,8 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -18,13 +16,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
-)
-
-// Exit statuses of the cmdbridge command line.
-const (
-	ExitOK     = 0
-	ExitFailed = 1
-	ExitUsage  = 2
 )
 
 // Host is what the binary plugs in: the program's commands and native tools, how the
@@ -127,6 +118,7 @@ func App(host Host, stdout, stderr io.Writer) *ucli.App {
 	}
 	app := newApp(host, stdout, stderr)
 	app.Metadata = map[string]any{hostKey: host}
+	markActions(app.Commands)
 	return app
 }
 
@@ -150,34 +142,6 @@ func (h Host) serverName() string {
 const hostKey = "cmdbridge.host"
 
 func hostOf(c *ucli.Context) Host { return c.App.Metadata[hostKey].(Host) }
-
-// exitStatus maps the error an app run returned to an exit status, printing it.
-func exitStatus(name string, err error, stderr io.Writer) int {
-	if err == nil {
-		return ExitOK
-	}
-	var ec ucli.ExitCoder
-	if errors.As(err, &ec) {
-		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(stderr, name+": "+msg)
-		}
-		return ec.ExitCode()
-	}
-	// urfave/cli returns plain errors for flag parsing problems: usage errors.
-	fmt.Fprintln(stderr, name+": "+err.Error())
-	return ExitUsage
-}
-
-func usageError(format string, args ...any) error {
-	return ucli.Exit(fmt.Sprintf(format, args...), ExitUsage)
-}
-
-func failed(format string, args ...any) error {
-	return ucli.Exit(fmt.Sprintf(format, args...), ExitFailed)
-}
-
-// silentFailure ends a command with status 1 after it already printed its result.
-var silentFailure = ucli.Exit("", ExitFailed)
 
 func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 	return &ucli.App{

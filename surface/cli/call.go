@@ -53,7 +53,7 @@ func callCommand() *ucli.Command {
 			}
 			k, err := openKernel(c)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("call: %w", err)
 			}
 			defer k.Close()
 			stdin, err := readStdin(c, k.MaxStdin())
@@ -82,7 +82,7 @@ func callCommand() *ucli.Command {
 				return err
 			}
 			if !res.Output.Success {
-				return silentFailure
+				return ErrSilent
 			}
 			return nil
 		},
@@ -237,7 +237,7 @@ func batchCommand() *ucli.Command {
 			defer store.Close()
 			k, err := openKernel(c, withStore)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("batch: %w", err)
 			}
 			defer k.Close()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -253,7 +253,7 @@ func batchCommand() *ucli.Command {
 				return err
 			}
 			if !allOK {
-				return silentFailure
+				return ErrSilent
 			}
 			return nil
 		},
@@ -279,7 +279,7 @@ func evidenceCommand() *ucli.Command {
 				if dir == "" {
 					st, err := stateOf(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("evidence verify: %w", err)
 					}
 					dir = st.Path(statedir.Evidence)
 				}
@@ -288,12 +288,12 @@ func evidenceCommand() *ucli.Command {
 					if text, err := os.ReadFile(opts.Key); err == nil {
 						opts.Key = string(text)
 					} else if !strings.Contains(opts.Key, "+") {
-						return failed("--key: %v", err)
+						return fmt.Errorf("--key: %w", err)
 					}
 				}
 				rep, err := evidence.VerifyWith(dir, opts)
 				if err != nil {
-					return failed("%v", err)
+					return fmt.Errorf("evidence verify: %w", err)
 				}
 				if c.Bool("json") {
 					if err := printJSON(c.App.Writer, rep); err != nil {
@@ -309,7 +309,7 @@ func evidenceCommand() *ucli.Command {
 					}
 				}
 				if !rep.OK() {
-					return silentFailure
+					return ErrSilent
 				}
 				return nil
 			},

@@ -45,17 +45,17 @@ func conductorCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					nc, err := dialBroker(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor provision: %w", err)
 					}
 					defer nc.Close()
 					js, err := jetstream.New(nc)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor provision: %w", err)
 					}
 					ctx, cancel := context.WithTimeout(c.Context, 30*time.Second)
 					defer cancel()
 					if err := broker.EnsureStreams(ctx, js, broker.StreamOptions{Replicas: c.Int("replicas")}); err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor provision: %w", err)
 					}
 					fmt.Fprintf(c.App.Writer, "streams %s and %s ready\n", broker.EventStream, broker.CommandStream)
 					return nil
@@ -73,11 +73,11 @@ func conductorCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					st, err := stateOf(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor issue: %w", err)
 					}
 					key, err := token.LoadKey(st.Root)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor issue: %w", err)
 					}
 					tok, _, err := token.Mint(key, token.MintOptions{Subject: c.String("subject"), Tools: []string{}, TTL: c.Duration("ttl")})
 					if err != nil {
@@ -86,27 +86,27 @@ func conductorCommand() *ucli.Command {
 					if out := c.String("creds"); out != "" {
 						is, ok, err := broker.LoadIssuer(st.Root)
 						if err != nil {
-							return failed("%v", err)
+							return fmt.Errorf("conductor issue: %w", err)
 						}
 						if !ok {
-							return failed("conductor issue --creds: no NATS issuer yet; run 'cmdbridge conductor nats-config' first")
+							return fmt.Errorf("conductor issue --creds: no NATS issuer yet; run 'cmdbridge conductor nats-config' first")
 						}
 						creds, err := is.WorkspaceCreds(broker.WorkspaceOf(c.String("subject")), time.Now().Add(c.Duration("ttl")))
 						if err != nil {
-							return failed("%v", err)
+							return fmt.Errorf("conductor issue: %w", err)
 						}
 						if err := os.WriteFile(out, creds, 0o600); err != nil {
-							return failed("conductor issue: %v", err)
+							return fmt.Errorf("conductor issue: %w", err)
 						}
 					}
 					if name := c.String("name"); name != "" {
 						devs, err := broker.LoadDevices(st.Root)
 						if err != nil {
-							return failed("%v", err)
+							return fmt.Errorf("conductor issue: %w", err)
 						}
 						devs[c.String("subject")] = name
 						if err := devs.Save(st.Root); err != nil {
-							return failed("%v", err)
+							return fmt.Errorf("conductor issue: %w", err)
 						}
 					}
 					fmt.Fprintln(c.App.Writer, tok)
@@ -124,22 +124,22 @@ func conductorCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					st, err := stateOf(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor nats-config: %w", err)
 					}
 					if err := st.Ensure(); err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor nats-config: %w", err)
 					}
 					is, _, err := broker.OpenIssuer(st.Root)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor nats-config: %w", err)
 					}
 					creds, err := is.ConductorCreds(time.Now().Add(c.Duration("ttl")))
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor nats-config: %w", err)
 					}
 					path := filepath.Join(st.Root, conductorCreds)
 					if err := os.WriteFile(path, creds, 0o600); err != nil {
-						return failed("conductor nats-config: %v", err)
+						return fmt.Errorf("conductor nats-config: %w", err)
 					}
 					fmt.Fprintf(c.App.ErrWriter, "cmdbridge conductor: this control plane's NATS credentials are in its state directory (%s); workspaces get theirs from 'conductor issue --creds'\n", conductorCreds)
 					fmt.Fprintf(c.App.Writer, "listen: %s\n", c.String("listen"))
@@ -173,16 +173,16 @@ func conductorCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					st, devs, nc, err := controlPlane(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor workspaces: %w", err)
 					}
 					defer nc.Close()
 					key, err := token.LoadKey(st.Root)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor workspaces: %w", err)
 					}
 					list, err := broker.ListWorkspaces(c.Context, nc, c.Duration("listen"))
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor workspaces: %w", err)
 					}
 					for _, a := range list {
 						row := map[string]any{"workspace": a.Workspace, "subject": a.Subject, "name": devs[a.Subject],
@@ -211,7 +211,7 @@ func conductorCommand() *ucli.Command {
 					}
 					nc, err := dialBroker(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor call: %w", err)
 					}
 					defer nc.Close()
 					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
@@ -228,7 +228,7 @@ func conductorCommand() *ucli.Command {
 					}, 10, c.Duration("timeout")/10)
 					if err != nil {
 						retry()
-						return failed("%v", err)
+						return fmt.Errorf("conductor call: %w", err)
 					}
 					if _, err := c.App.Writer.Write(r.Body); err != nil {
 						return err
@@ -236,7 +236,7 @@ func conductorCommand() *ucli.Command {
 					var out tool.Output
 					if r.Status != 200 || json.Unmarshal(r.Body, &out) != nil || !out.Success {
 						retry()
-						return silentFailure
+						return ErrSilent
 					}
 					return nil
 				},
@@ -265,12 +265,12 @@ func conductorCommand() *ucli.Command {
 					}
 					nc, err := dialBroker(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor send: %w", err)
 					}
 					defer nc.Close()
 					js, err := jetstream.New(nc)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor send: %w", err)
 					}
 					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
 					defer cancel()
@@ -278,17 +278,17 @@ func conductorCommand() *ucli.Command {
 					var sign broker.CommandSigner
 					st, err := stateOf(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor send: %w", err)
 					}
 					if is, ok, err := broker.LoadIssuer(st.Root); err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor send: %w", err)
 					} else if ok {
 						sign = is.SignCommand
 					}
 					key := keyOf(c)
 					if err := broker.SendCommand(ctx, js, c.String("to"), key, b, sign); err != nil {
 						fmt.Fprintf(c.App.ErrWriter, "cmdbridge conductor send: to retry without queuing it twice (within the stream's duplicate window), reuse its key: --key %s\n", key)
-						return failed("%v", err)
+						return fmt.Errorf("conductor send: %w", err)
 					}
 					return nil
 				},
@@ -304,7 +304,7 @@ func conductorCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					_, devs, nc, err := controlPlane(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor tail: %w", err)
 					}
 					defer nc.Close()
 					ctx, cancel := watchContext(c)
@@ -327,7 +327,7 @@ func conductorCommand() *ucli.Command {
 						}
 					})
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("conductor tail: %w", err)
 					}
 					return nil
 				},
@@ -381,7 +381,7 @@ func keyOf(c *ucli.Context) string {
 func printJSONLine(c *ucli.Context, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("print: %w", err)
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "%s\n", b)
 	return err

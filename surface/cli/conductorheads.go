@@ -26,12 +26,12 @@ func witnessCommand(conn []ucli.Flag) *ucli.Command {
 		Action: func(c *ucli.Context) error {
 			st, devs, nc, err := controlPlane(c)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("conductor witness: %w", err)
 			}
 			defer nc.Close()
 			store, err := broker.OpenHeadStore(filepath.Join(st.Root, headsDir))
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("conductor witness: %w", err)
 			}
 			ctx, cancel := watchContext(c)
 			defer cancel()
@@ -54,7 +54,7 @@ func witnessCommand(conn []ucli.Flag) *ucli.Command {
 				_ = printJSONLine(c, row)
 			})
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("conductor witness: %w", err)
 			}
 			return nil
 		},
@@ -74,15 +74,15 @@ func checkpointsCommand() *ucli.Command {
 			}
 			st, err := stateOf(c)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("conductor checkpoints: %w", err)
 			}
 			store, err := broker.OpenHeadStore(filepath.Join(st.Root, headsDir))
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("conductor checkpoints: %w", err)
 			}
 			heads, err := store.Heads(c.Args().First())
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("conductor checkpoints: %w", err)
 			}
 			conflicts := 0
 			for _, h := range heads {
@@ -94,7 +94,7 @@ func checkpointsCommand() *ucli.Command {
 				}
 			}
 			if len(heads) == 0 {
-				return failed("conductor checkpoints: no heads kept for %q (is 'conductor witness' running?)", c.Args().First())
+				return fmt.Errorf("conductor checkpoints: no heads kept for %q (is 'conductor witness' running?)", c.Args().First())
 			}
 			if conflicts > 0 {
 				fmt.Fprintf(c.App.ErrWriter, "cmdbridge conductor: %d of %d heads of %s conflict with the heads kept before them (see \"conflict\")\n", conflicts, len(heads), c.Args().First())

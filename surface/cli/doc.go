@@ -26,5 +26,8 @@
 //   - Output is written to the writers handed to [Main], captured before any tool runs, so
 //     a legacy command that writes to os.Stdout during a call cannot mix into results.
 //   - Exit status: 0 when the command (or every call) succeeded, 1 when a tool failed, 2 on
-//     a usage error (unknown subcommand or flag, malformed --input).
+//     a usage error (unknown subcommand or flag, malformed --input). Commands return
+//     errors wrapped with their context and never choose a status: [Main] alone maps an
+//     error to its message and status, once (a [UsageError] 2, [ErrSilent] 1 with nothing
+//     more printed, any other error 1).
 package cli

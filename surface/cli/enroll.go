@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"time"
 
@@ -31,16 +32,16 @@ func enrollCommand() *ucli.Command {
 		Action: func(c *ucli.Context) error {
 			st, err := stateOf(c)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("enroll: %w", err)
 			}
 			switch c.NArg() {
 			case 0:
 				e, ok, err := broker.LoadEnrollment(st.Root)
 				if err != nil {
-					return failed("%v", err)
+					return fmt.Errorf("enroll: %w", err)
 				}
 				if !ok {
-					return failed("enroll: this workspace is not enrolled")
+					return fmt.Errorf("enroll: this workspace is not enrolled")
 				}
 				e.Token = "" // the token stays in the state directory
 				return printJSON(c.App.Writer, e)
@@ -49,7 +50,7 @@ func enrollCommand() *ucli.Command {
 				return usageError("enroll: want at most one TOKEN argument")
 			}
 			if err := st.Ensure(); err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("enroll: %w", err)
 			}
 			claims, err := token.Unverified(c.Args().First())
 			if err != nil {

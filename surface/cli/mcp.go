@@ -90,7 +90,7 @@ func mcpCommand() *ucli.Command {
 			defer store.Close()
 			k, err := openKernel(c, withStore, func(cfg *kernel.Config) { cfg.View = view })
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp: %w", err)
 			}
 			defer k.Close()
 			if label := k.ViewLabel(); label != "" {
@@ -99,7 +99,7 @@ func mcpCommand() *ucli.Command {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcpOptions(c, dialect)...); err != nil {
-				return failed("mcp: %v", err)
+				return fmt.Errorf("mcp: %w", err)
 			}
 			return nil
 		},
@@ -128,20 +128,20 @@ func mcpEnableCommand() *ucli.Command {
 			view := viewOf(c)
 			k, err := openKernel(c, func(cfg *kernel.Config) { cfg.View = view })
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp enable: %w", err)
 			}
 			ntools := len(k.Tools())
 			_ = k.Close()
 			exe, err := executable(hostOf(c))
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp enable: %w", err)
 			}
 			// A project-scope file is committed: it names the workspace and the programs
 			// in the host's own terms, so it works in every clone (portable).
 			command, wsArg := exe, ws
 			if t.ProjectRef != "" {
 				if command, err = portable(t, exe, ws); err != nil {
-					return failed("mcp enable: %v", err)
+					return fmt.Errorf("mcp enable: %w", err)
 				}
 				wsArg = t.ProjectRef
 			}
@@ -149,7 +149,7 @@ func mcpEnableCommand() *ucli.Command {
 			if t.ProjectRef != "" {
 				for _, i := range hostOf(c).SelfPaths {
 					if self[i], err = portable(t, self[i], ws); err != nil {
-						return failed("mcp enable: %v", err)
+						return fmt.Errorf("mcp enable: %w", err)
 					}
 				}
 			}
@@ -157,11 +157,11 @@ func mcpEnableCommand() *ucli.Command {
 			if bin := c.String("bin"); bin != "" {
 				abs, err := filepath.Abs(bin)
 				if err != nil {
-					return failed("bin: %v", err)
+					return fmt.Errorf("mcp enable: --bin: %w", err)
 				}
 				if t.ProjectRef != "" {
 					if abs, err = portable(t, abs, ws); err != nil {
-						return failed("mcp enable: --bin: %v", err)
+						return fmt.Errorf("mcp enable: --bin: %w", err)
 					}
 				}
 				args = append(args, "--bin", abs)
@@ -179,7 +179,7 @@ func mcpEnableCommand() *ucli.Command {
 			}
 			ch, err := mcphost.Enable(t, name, mcphost.Entry{Command: command, Args: args})
 			if err != nil {
-				return failed("mcp enable: %v", err)
+				return fmt.Errorf("mcp enable: %w", err)
 			}
 			w := c.App.Writer
 			where := fmt.Sprintf("%s (%s, %s scope) %s", t.Host, t.App, t.Scope, t.Path)
@@ -210,11 +210,11 @@ func mcpDisableCommand() *ucli.Command {
 			}
 			exe, err := executable(hostOf(c))
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp disable: %w", err)
 			}
 			servers, err := mcphost.Entries(t)
 			if err != nil {
-				return failed("mcp disable: %v", err)
+				return fmt.Errorf("mcp disable: %w", err)
 			}
 			var names []string
 			for _, s := range servers {
@@ -223,14 +223,14 @@ func mcpDisableCommand() *ucli.Command {
 					names = append(names, s.Name)
 				case name != "" && s.Name == name:
 					if s.Command == "" || !mcphost.SameProgram(s.Command, exe) {
-						return failed("mcp disable: %s: server %q does not launch cmdbridge (%s); left alone", t.Path, name, s.Command)
+						return fmt.Errorf("mcp disable: %s: server %q does not launch cmdbridge (%s); left alone", t.Path, name, s.Command)
 					}
 					names = append(names, s.Name)
 				}
 			}
 			ch, err := mcphost.Disable(t, names)
 			if err != nil {
-				return failed("mcp disable: %v", err)
+				return fmt.Errorf("mcp disable: %w", err)
 			}
 			w := c.App.Writer
 			where := fmt.Sprintf("%s (%s, %s scope) %s", t.Host, t.App, t.Scope, t.Path)
@@ -258,11 +258,11 @@ func mcpListCommand() *ucli.Command {
 		Action: func(c *ucli.Context) error {
 			ws, err := workspaceDir(c)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp list: %w", err)
 			}
 			exe, err := executable(hostOf(c))
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp list: %w", err)
 			}
 			type row struct {
 				Host    string   `json:"host"`
@@ -331,15 +331,15 @@ func mcpProfilesCommand() *ucli.Command {
 		Action: func(c *ucli.Context) error {
 			ws, err := workspaceDir(c)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp profiles: %w", err)
 			}
 			fc, err := loadWorkspaceConfig(ws)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp profiles: %w", err)
 			}
 			var cfg kernel.Config
 			if err := fc.Apply(&cfg); err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("mcp profiles: %w", err)
 			}
 			type row struct {
 				Name        string `json:"name"`
@@ -385,7 +385,7 @@ func mcpProfilesCommand() *ucli.Command {
 				}
 			}
 			if bad {
-				return silentFailure
+				return ErrSilent
 			}
 			return nil
 		},
@@ -399,7 +399,7 @@ func hostTarget(c *ucli.Context) (mcphost.Target, string, error) {
 	}
 	ws, err := workspaceDir(c)
 	if err != nil {
-		return mcphost.Target{}, "", failed("%v", err)
+		return mcphost.Target{}, "", fmt.Errorf("mcp %s: %w", c.Command.Name, err)
 	}
 	t, err := mcphost.Locate(c.Args().First(), c.String("scope"), os.LookupEnv, ws)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -39,7 +40,7 @@ func sandboxRunCommand() *ucli.Command {
 			}
 			result := os.NewFile(uintptr(fd), "sandbox-result")
 			if result == nil {
-				return failed("--result-fd %d is not open", fd)
+				return fmt.Errorf("--result-fd %d is not open", fd)
 			}
 			stdin := c.App.Reader
 			if stdin == nil {
@@ -51,7 +52,7 @@ func sandboxRunCommand() *ucli.Command {
 			if err := sandbox.Serve(ctx, stdin, result, func(ctx context.Context, req sandbox.Request) tool.Output {
 				return runSandboxed(ctx, host, req)
 			}); err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("sandbox runner: %w", err)
 			}
 			return nil
 		},

@@ -59,15 +59,15 @@ func runServe(c *ucli.Context) error {
 	}
 	ws, err := existingWorkspace(c)
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	st, err := stateOf(c)
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	key, err := token.LoadKey(st.Root)
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	dialect, err := dialectOf(c)
 	if err != nil {
@@ -77,7 +77,7 @@ func runServe(c *ucli.Context) error {
 	// below changes what serve does.
 	bc, err := brokerOf(c, ws, st.Root)
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	hubCfg := events.Config{Dir: st.Path(statedir.Events), Source: "cmdbridge"}
 	if sub := bc.enrollment.Subject; sub != "" {
@@ -91,7 +91,7 @@ func runServe(c *ucli.Context) error {
 	}
 	hub, err := events.NewHub(hubCfg)
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
 	// The event hook, the broker and this function all report on stderr, from their own
@@ -123,7 +123,7 @@ func runServe(c *ucli.Context) error {
 		}
 	})
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	defer k.Close()
 	srv, err := surfacehttp.New(surfacehttp.Config{
@@ -139,14 +139,14 @@ func runServe(c *ucli.Context) error {
 		SchemaDialect:  dialect,
 	})
 	if err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	if bc.url != "" {
 		stop, err := bc.start(srv, hub, st.Path(brokerStateDir), func(err error) {
 			fmt.Fprintf(stderr, "cmdbridge serve: nats: %v\n", err)
 		})
 		if err != nil {
-			return failed("%v", err)
+			return fmt.Errorf("serve: %w", err)
 		}
 		defer stop()
 		// The URL may carry a password or a token (nats://user:pass@host): never logged.
@@ -157,7 +157,7 @@ func runServe(c *ucli.Context) error {
 	defer stop()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return failed("serve: %v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -167,7 +167,7 @@ func runServe(c *ucli.Context) error {
 	select {
 	case <-ctx.Done():
 	case err := <-served:
-		return failed("serve: %v", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	// Calls in flight end CANCELLED with their receipts, event streams end, then the
 	// listener drains; the deferred k.Close signs the evidence checkpoint.

@@ -38,19 +38,19 @@ func statusCommand() *ucli.Command {
 			}
 			opts, err := statusOptions(c)
 			if err != nil {
-				return failed("status: %v", err)
+				return fmt.Errorf("status: %w", err)
 			}
 			rep, err := status.Build(opts)
 			if err != nil {
-				return failed("%v", err)
+				return fmt.Errorf("status: %w", err)
 			}
 			if path := c.String("html"); path != "" {
 				var page bytes.Buffer
 				if err := status.WriteHTML(&page, rep); err != nil {
-					return failed("%v", err)
+					return fmt.Errorf("status: %w", err)
 				}
 				if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
-					return failed("status: %v", err)
+					return fmt.Errorf("status: %w", err)
 				}
 				fmt.Fprintf(c.App.ErrWriter, "%s: status page written to %s\n", hostOf(c).Name, path)
 				if !c.Bool("json") {

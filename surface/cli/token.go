@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -29,11 +30,11 @@ func tokenCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					st, err := stateOf(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("token mint: %w", err)
 					}
 					key, err := token.LoadKey(st.Root)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("token mint: %w", err)
 					}
 					tok, _, err := token.Mint(key, token.MintOptions{
 						Subject: c.String("subject"), Tools: splitList(c.StringSlice("tools")),
@@ -57,15 +58,15 @@ func tokenCommand() *ucli.Command {
 					}
 					st, err := stateOf(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("token verify: %w", err)
 					}
 					key, err := token.LoadKey(st.Root)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("token verify: %w", err)
 					}
 					claims, err := token.Verify(key, c.Args().First(), time.Now())
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("token verify: %w", err)
 					}
 					return printJSON(c.App.Writer, claims)
 				},
@@ -76,10 +77,10 @@ func tokenCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					st, err := stateOf(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("token rotate: %w", err)
 					}
 					if err := token.Rotate(st.Root); err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("token rotate: %w", err)
 					}
 					return nil
 				},

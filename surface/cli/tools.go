@@ -21,7 +21,7 @@ func toolsCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					k, err := openKernel(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("tools list: %w", err)
 					}
 					defer k.Close()
 					type row struct {
@@ -89,19 +89,19 @@ func toolsCommand() *ucli.Command {
 					}
 					k, err := openKernel(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("tools schema: %w", err)
 					}
 					defer k.Close()
 					name, ok := k.Resolve(c.Args().First())
 					if !ok {
-						return failed("unknown tool %q%s", c.Args().First(), tool.DidYouMean(c.Args().First(), toolNames(k)))
+						return fmt.Errorf("unknown tool %q%s", c.Args().First(), tool.DidYouMean(c.Args().First(), toolNames(k)))
 					}
 					for _, s := range k.Tools() {
 						if s.Name == name {
 							return printJSON(c.App.Writer, s.InputSchema)
 						}
 					}
-					return failed("tool %q is excluded by configuration", name)
+					return fmt.Errorf("tool %q is excluded by configuration", name)
 				},
 			},
 			{
@@ -110,12 +110,12 @@ func toolsCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error {
 					k, err := openKernel(c)
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("tools manifest: %w", err)
 					}
 					defer k.Close()
 					m, err := k.Manifest()
 					if err != nil {
-						return failed("%v", err)
+						return fmt.Errorf("tools manifest: %w", err)
 					}
 					_, err = c.App.Writer.Write(m)
 					return err

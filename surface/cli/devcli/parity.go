@@ -66,7 +66,7 @@ func runParity(c *ucli.Context) error {
 	if results == "" {
 		var err error
 		if results, err = cli.ResultsFile("."); err != nil {
-			return failed("parity: %v", err)
+			return fmt.Errorf("parity: %w", err)
 		}
 	}
 	// A command that ends its process on an in-process lane would end this run with no
@@ -74,7 +74,7 @@ func runParity(c *ucli.Context) error {
 	if host.SuperviseParity && os.Getenv(parity.ChildEnv) == "" {
 		code, err := parity.Supervise(os.Args[1:], results, stdout, stderr)
 		if err != nil {
-			return failed("%v", err)
+			return fmt.Errorf("parity: %w", err)
 		}
 		if code != cli.ExitOK {
 			return ucli.Exit("", code)
@@ -88,7 +88,7 @@ func runParity(c *ucli.Context) error {
 	case errors.Is(err, fs.ErrNotExist):
 		prev = parity.Results{}
 	case err != nil:
-		return failed("parity: %v (it is not overwritten; move it away to start afresh)", err)
+		return fmt.Errorf("parity: %w (it is not overwritten; move it away to start afresh)", err)
 	}
 	if prog, err := parity.CurrentProgram(); err != nil {
 		fmt.Fprintf(stderr, "parity: stale-binary check off: %v\n", err)
@@ -104,7 +104,7 @@ func runParity(c *ucli.Context) error {
 	}
 	binDir, cleanup, err := programLinks(c, suite.Programs())
 	if err != nil {
-		return failed("parity: %v", err)
+		return fmt.Errorf("parity: %w", err)
 	}
 	defer cleanup()
 	suite.BinDir = binDir
@@ -147,19 +147,19 @@ func runParity(c *ucli.Context) error {
 		return usageError("%v", err)
 	}
 	if err != nil {
-		return failed("parity: %v", err)
+		return fmt.Errorf("parity: %w", err)
 	}
 	if writeErr != nil {
-		return failed("%v", writeErr)
+		return fmt.Errorf("parity: %w", writeErr)
 	}
 	// A run of the whole suite replaces the file (a tool whose script is gone keeps
 	// no result); a run of named tools changes only theirs.
 	if err := parity.Merge(prev, res, suite.Files == nil).Write(results); err != nil {
-		return failed("%v", err)
+		return fmt.Errorf("parity: %w", err)
 	}
 	if f := c.String("junit"); f != "" {
 		if err := writeJUnit(f, res); err != nil {
-			return failed("parity: junit: %v", err)
+			return fmt.Errorf("parity: junit: %w", err)
 		}
 	}
 	if c.Bool("json") {
@@ -208,7 +208,7 @@ func parityExit(stderr io.Writer, res parity.Results, routes map[string]string, 
 			fmt.Fprintln(stderr, "parity: exit 1; --allow-in-progress accepts tools in progress (routed adapter or shadow)")
 		}
 	}
-	return silentFailure
+	return cli.ErrSilent
 }
 
 // programLinks makes a temporary directory holding, for each program the subprocess

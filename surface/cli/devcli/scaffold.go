@@ -39,7 +39,7 @@ func scaffoldCommand() *ucli.Command {
 			if root == "" {
 				wd, err := os.Getwd()
 				if err != nil {
-					return failed("scaffold: %v", err)
+					return fmt.Errorf("scaffold: %w", err)
 				}
 				if root, err = moduleRoot(wd); err != nil {
 					return usageError("scaffold: %v (use --root)", err)
@@ -53,7 +53,7 @@ func scaffoldCommand() *ucli.Command {
 				Initialisms: cli.HostOf(c).Initialisms}
 			files, err := scaffold.Plan(context.Background(), cfg, c.Args().Slice()...)
 			if err != nil {
-				return failed("%v", err)
+				return err // scaffold's errors name it
 			}
 			var wrote, kept []string
 			if c.Bool("keep-existing") {
@@ -62,7 +62,7 @@ func scaffoldCommand() *ucli.Command {
 				wrote, err = scaffold.Write(root, files, c.Bool("force"))
 			}
 			if err != nil {
-				return failed("%v", err)
+				return err
 			}
 			for _, p := range kept {
 				fmt.Fprintln(c.App.Writer, "kept "+p)
