@@ -179,7 +179,8 @@ func (d *describer) meta(m map[string]any) map[string]json.RawMessage {
 }
 
 // canonical is v as JSON in the form its decoded value encodes to (objects' keys
-// sorted), so a rebuilt app's Metadata describes to the same bytes.
+// sorted), so a rebuilt app's Metadata describes to the same bytes: tool.CanonicalJSON,
+// which this light package cannot import.
 func canonical(v any) (json.RawMessage, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
