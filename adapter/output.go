@@ -134,8 +134,9 @@ func head(b []byte, n int) []byte {
 }
 
 // UndeclaredWarning is the warning of a tree leaf that declares no effect
-// (legacy.MetaUndeclared): it is served as destructive until its effects are declared.
-const UndeclaredWarning = "effects undeclared, so served as destructive: declare them in cmdbridge.Config.Effects (docs/adopt.md, Effects)"
+// (legacy.MetaUndeclared): it is served as destructive until its effects are declared
+// (tool.UndeclaredWarning, which the kernel's policy reads).
+const UndeclaredWarning = tool.UndeclaredWarning
 
 // Spec describes c as a tool: its name, App.Usage as description, the derived input
 // schema, annotations, effects and path inputs from the app's Metadata

@@ -210,7 +210,7 @@ func (k *Kernel) refusalHint(spec *tool.Spec, effect tool.Annotations, canonical
 		details["allowed_without"] = harmless
 		note += "; the policy already allows it " + strings.Join(harmless, ", or ")
 	}
-	if slices.Contains(spec.Warnings, undeclaredWarning) {
+	if slices.Contains(spec.Warnings, tool.UndeclaredWarning) {
 		// Nobody said what the command does: it asks as the worst case. The better fix
 		// is the program's own declaration, which a workspace cannot make.
 		details["undeclared"] = true

@@ -68,6 +68,11 @@ type Spec struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// UndeclaredWarning is the warning (Spec.Warnings) of a legacy command whose program
+// declares no effect for it: it is served as destructive until its effects are declared.
+// The kernel's policy names the fix in a refusal of such a command.
+const UndeclaredWarning = "effects undeclared, so served as destructive: declare them in cmdbridge.Config.Effects (docs/adopt.md, Effects)"
+
 // Default timeouts for a tool that declares none.
 const (
 	DefaultTimeout = 60 * time.Second
