@@ -25,19 +25,32 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
+// Output is the failed Output carrying e.
+func (e *Error) Output() Output { return Output{Error: e} }
+
+// Refuse is a refusal: what a step that refuses a call, before or instead of running
+// it, returns as its error (the toolkit's one refusal type; a surface answers with its
+// Output).
+func Refuse(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// RefuseDetails is [Refuse] with details attached.
+func RefuseDetails(code string, details any, format string, args ...any) *Error {
+	e := Refuse(code, format, args...)
+	e.Details = details
+	return e
+}
+
 // OK returns a successful Output carrying data.
 func OK(data any) Output { return Output{Success: true, Data: data} }
 
 // Fail returns a failed Output with the given code and message.
-func Fail(code, format string, args ...any) Output {
-	return Output{Error: &Error{Code: code, Message: fmt.Sprintf(format, args...)}}
-}
+func Fail(code, format string, args ...any) Output { return Refuse(code, format, args...).Output() }
 
 // FailDetails returns a failed Output with details attached.
 func FailDetails(code string, details any, format string, args ...any) Output {
-	out := Fail(code, format, args...)
-	out.Error.Details = details
-	return out
+	return RefuseDetails(code, details, format, args...).Output()
 }
 
 // WithMeta returns o with key set in its metadata.

@@ -37,49 +37,50 @@ type CommandAccepted struct {
 const maxLabel = 256
 
 // checkLabel refuses empty, overlong or control-character names.
-func checkLabel(field, v string) string {
+func checkLabel(field, v string) *tool.Error {
 	if v == "" {
-		return field + " is required"
+		return invalid("%s is required", field)
 	}
 	if len(v) > maxLabel {
-		return fmt.Sprintf("%s is longer than %d bytes", field, maxLabel)
+		return invalid("%s is longer than %d bytes", field, maxLabel)
 	}
 	for _, r := range v {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
-			return field + " must be printable UTF-8"
+			return invalid("%s must be printable UTF-8", field)
 		}
 	}
-	return ""
+	return nil
 }
 
-// parseCommand decodes and checks a POST /commands body; why is the 400 message.
-func parseCommand(body []byte, subject string) (req CommandRequest, args map[string]any, why string) {
+// parseCommand decodes and checks a POST /commands body; a body it refuses is
+// INVALID_INPUT (400).
+func parseCommand(body []byte, subject string) (req CommandRequest, args map[string]any, refused *tool.Error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	dec.UseNumber() // args reach the payload with their numbers' literal form
 	if err := dec.Decode(&req); err != nil {
-		return req, nil, fmt.Sprintf("request body is not a command: %v", err)
+		return req, nil, invalid("request body is not a command: %v", err)
 	}
 	if dec.More() {
-		return req, nil, "request body must be one JSON object"
+		return req, nil, invalid("request body must be one JSON object")
 	}
-	if why := checkLabel("command", req.Command); why != "" {
-		return req, nil, why
+	if refused := checkLabel("command", req.Command); refused != nil {
+		return req, nil, refused
 	}
 	if req.Channel == "" {
 		req.Channel = subject
 	}
-	if why := checkLabel("channel", req.Channel); why != "" {
-		return req, nil, why
+	if refused := checkLabel("channel", req.Channel); refused != nil {
+		return req, nil, refused
 	}
 	if len(req.Args) > 0 {
 		ad := json.NewDecoder(bytes.NewReader(req.Args))
 		ad.UseNumber()
 		if err := ad.Decode(&args); err != nil || args == nil {
-			return req, nil, "args must be a JSON object"
+			return req, nil, invalid("args must be a JSON object")
 		}
 	}
-	return req, args, ""
+	return req, args, nil
 }
 
 // postCommand is POST /commands: a durable conductor:command from the token's subject.
@@ -119,9 +120,9 @@ func (s *Server) AcceptCommand(c token.Claims, body []byte, seq uint64, ref stri
 		return CommandAccepted{}, nethttp.StatusRequestEntityTooLarge,
 			failureBody(tool.CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.cfg.MaxBodyBytes))
 	}
-	req, args, why := parseCommand(body, c.Subject)
-	if why != "" {
-		return CommandAccepted{}, nethttp.StatusBadRequest, failureBody(tool.CodeInvalidInput, why)
+	req, args, refused := parseCommand(body, c.Subject)
+	if refused != nil {
+		return CommandAccepted{}, nethttp.StatusBadRequest, refusalBody(refused)
 	}
 	if !c.SeesEventsOf(req.Channel) {
 		// Only a channel the token may watch: a workspace cannot queue commands on

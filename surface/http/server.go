@@ -494,9 +494,9 @@ func (s *Server) callTool(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 	if !ok {
 		return
 	}
-	input, stdin, why := parseCallBody(r.URL.Query().Get(StdinQuery), body)
-	if why != "" {
-		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
+	input, stdin, refused := parseCallBody(r.URL.Query().Get(StdinQuery), body)
+	if refused != nil {
+		writeRefusal(w, nethttp.StatusBadRequest, refused)
 		return
 	}
 	if s.strict[name] {
@@ -565,9 +565,9 @@ func (s *Server) CheckCall(c token.Claims, spelling string, body []byte, wrapped
 	if wrapped {
 		mode = "1"
 	}
-	input, stdin, why := parseCallBody(mode, body)
-	if why != "" {
-		return CheckedCall{}, nethttp.StatusBadRequest, failureBody(tool.CodeInvalidInput, why)
+	input, stdin, refused := parseCallBody(mode, body)
+	if refused != nil {
+		return CheckedCall{}, nethttp.StatusBadRequest, refusalBody(refused)
 	}
 	return s.checked(name, c, input, stdin), nethttp.StatusOK, nil
 }
@@ -619,15 +619,20 @@ func (s *Server) readBodyWithin(w nethttp.ResponseWriter, r *nethttp.Request, li
 }
 
 // objectBody checks a call's body: empty means {}, anything else must be one JSON object.
-func objectBody(body []byte) (json.RawMessage, string) {
+func objectBody(body []byte) (json.RawMessage, *tool.Error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		return json.RawMessage(`{}`), ""
+		return json.RawMessage(`{}`), nil
 	}
 	if why := tool.DescribeJSON(trimmed); why != "" {
-		return nil, "request body is not a JSON object: " + why
+		return nil, invalid("request body is not a JSON object: %s", why)
 	}
-	return json.RawMessage(trimmed), ""
+	return json.RawMessage(trimmed), nil
+}
+
+// invalid is an INVALID_INPUT refusal of a request (400).
+func invalid(format string, args ...any) *tool.Error {
+	return tool.Refuse(tool.CodeInvalidInput, format, args...)
 }
 
 // notFound is the one answer for unknown and hidden tools: same status, same headers,
@@ -656,15 +661,23 @@ func (s *Server) cancelCall(w nethttp.ResponseWriter, r *nethttp.Request, c toke
 	_ = json.NewEncoder(w).Encode(map[string]any{"call_id": id, "cancelling": true})
 }
 
-func failureBody(code, message string) []byte {
-	b, _ := json.Marshal(tool.Fail(code, "%s", message))
+func failureBody(code, message string) []byte { return refusalBody(tool.Refuse(code, "%s", message)) }
+
+// refusalBody is a refusal's Output as a response body (one line).
+func refusalBody(refused *tool.Error) []byte {
+	b, _ := json.Marshal(refused.Output())
 	return append(b, '\n')
 }
 
 // writeFailure answers a transport-level refusal in the tool.Output shape.
 func writeFailure(w nethttp.ResponseWriter, status int, code, message string) {
+	writeRefusal(w, status, tool.Refuse(code, "%s", message))
+}
+
+// writeRefusal answers refused with status, in the tool.Output shape.
+func writeRefusal(w nethttp.ResponseWriter, status int, refused *tool.Error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_, _ = w.Write(failureBody(code, message))
+	_, _ = w.Write(refusalBody(refused))
 }

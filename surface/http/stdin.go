@@ -3,6 +3,8 @@ package http
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // StdinQuery is the query parameter of POST /tools/{name} that wraps the body: with
@@ -18,33 +20,32 @@ type callBody struct {
 }
 
 // parseCallBody reads a call's body: the input object, or, when mode (the ?stdin=
-// query value) asks for it, the wrapper holding the input and the stdin. why is the 400
-// answer.
-func parseCallBody(mode string, body []byte) (input json.RawMessage, stdin []byte, why string) {
+// query value) asks for it, the wrapper holding the input and the stdin. A body it
+// refuses is INVALID_INPUT (400).
+func parseCallBody(mode string, body []byte) (input json.RawMessage, stdin []byte, refused *tool.Error) {
 	switch mode {
 	case "":
-		input, why = objectBody(body)
-		return input, nil, why
+		input, refused = objectBody(body)
+		return input, nil, refused
 	case "1", "true":
 	default:
-		return nil, nil, `query parameter stdin must be 1 or true`
+		return nil, nil, invalid(`query parameter stdin must be 1 or true`)
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
-		return nil, nil, `with ?stdin=1 the body must be one JSON object {"input": {...}, "stdin": "..."}`
+		return nil, nil, invalid(`with ?stdin=1 the body must be one JSON object {"input": {...}, "stdin": "..."}`)
 	}
 	var cb callBody
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cb); err != nil {
-		return nil, nil, `with ?stdin=1 the body must be {"input": {...}, "stdin": "..."}: ` + err.Error()
+		return nil, nil, invalid(`with ?stdin=1 the body must be {"input": {...}, "stdin": "..."}: %v`, err)
 	}
-	input, why = objectBody(cb.Input)
-	if why != "" {
-		return nil, nil, "input: " + why
+	if input, refused = objectBody(cb.Input); refused != nil {
+		return nil, nil, invalid("input: %s", refused.Message)
 	}
 	if cb.Stdin != nil {
 		stdin = []byte(*cb.Stdin)
 	}
-	return input, stdin, ""
+	return input, stdin, nil
 }

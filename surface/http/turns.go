@@ -97,39 +97,40 @@ func validTurnID(id string) bool {
 	return true
 }
 
-// parseTurn decodes and checks a POST /turns body; why is the 400 message.
-func parseTurn(body []byte) (req TurnRequest, why string) {
+// parseTurn decodes and checks a POST /turns body; a body it refuses is INVALID_INPUT
+// (400).
+func parseTurn(body []byte) (req TurnRequest, refused *tool.Error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields() // a misspelt "call" must not silently run nothing
 	if err := dec.Decode(&req); err != nil {
-		return req, fmt.Sprintf("request body is not a turn: %v", err)
+		return req, invalid("request body is not a turn: %v", err)
 	}
 	if dec.More() {
-		return req, "request body must be one JSON object"
+		return req, invalid("request body must be one JSON object")
 	}
 	if req.TurnID != "" && !validTurnID(req.TurnID) {
-		return req, "turn_id must be 1 to 128 letters, digits, '.', '_', ':' or '-'"
+		return req, invalid("turn_id must be 1 to 128 letters, digits, '.', '_', ':' or '-'")
 	}
 	if len(req.Calls) == 0 {
-		return req, `"calls" must list at least one call`
+		return req, invalid(`"calls" must list at least one call`)
 	}
 	if len(req.Calls) > MaxTurnCalls {
-		return req, fmt.Sprintf(`"calls" lists %d calls; a turn has at most %d`, len(req.Calls), MaxTurnCalls)
+		return req, invalid(`"calls" lists %d calls; a turn has at most %d`, len(req.Calls), MaxTurnCalls)
 	}
 	for i, c := range req.Calls {
 		if c.Tool == "" {
-			return req, fmt.Sprintf("calls[%d]: tool is required", i)
+			return req, invalid("calls[%d]: tool is required", i)
 		}
 		if c.TimeoutMS < 0 {
-			return req, fmt.Sprintf("calls[%d]: timeout_ms must not be negative", i)
+			return req, invalid("calls[%d]: timeout_ms must not be negative", i)
 		}
 		input, bad := objectBody(c.Input)
-		if bad != "" {
-			return req, fmt.Sprintf("calls[%d]: input: %s", i, strings.TrimPrefix(bad, "request body "))
+		if bad != nil {
+			return req, invalid("calls[%d]: input: %s", i, strings.TrimPrefix(bad.Message, "request body "))
 		}
 		req.Calls[i].Input = input
 	}
-	return req, ""
+	return req, nil
 }
 
 // newRunID makes a turn's run id, unique across servers like call ids.
@@ -144,9 +145,9 @@ func (s *Server) runTurn(w nethttp.ResponseWriter, r *nethttp.Request, c token.C
 	if !ok {
 		return
 	}
-	req, why := parseTurn(body)
-	if why != "" {
-		writeFailure(w, nethttp.StatusBadRequest, tool.CodeInvalidInput, why)
+	req, refused := parseTurn(body)
+	if refused != nil {
+		writeRefusal(w, nethttp.StatusBadRequest, refused)
 		return
 	}
 	runID := s.newRunID()

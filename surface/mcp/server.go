@@ -351,11 +351,11 @@ func callHandler(k *kernel.Kernel, caller kernel.Caller, t mcpTool, inflight *ca
 		}
 		timeout, bad := requestedTimeout(req.Params.Meta)
 		if bad != nil {
-			return toResult(kernel.Result{Output: *bad}, o.maxResultBytes), nil
+			return toResult(kernel.Result{Output: bad.Output()}, o.maxResultBytes), nil
 		}
 		stdin, bad := requestedStdin(req.Params.Meta) // stdin.go
 		if bad != nil {
-			return toResult(kernel.Result{Output: *bad}, o.maxResultBytes), nil
+			return toResult(kernel.Result{Output: bad.Output()}, o.maxResultBytes), nil
 		}
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 			stop := reportProgress(ctx, req.Session, token, canonical, o.progressEvery)
@@ -372,9 +372,9 @@ func callHandler(k *kernel.Kernel, caller kernel.Caller, t mcpTool, inflight *ca
 	}
 }
 
-// requestedTimeout reads TimeoutMetaKey; a value that is not a positive number is an
-// INVALID_INPUT result, refused before the kernel.
-func requestedTimeout(meta sdkmcp.Meta) (time.Duration, *tool.Output) {
+// requestedTimeout reads TimeoutMetaKey; a value that is not a positive number is
+// refused (INVALID_INPUT) before the kernel.
+func requestedTimeout(meta sdkmcp.Meta) (time.Duration, *tool.Error) {
 	v, ok := meta[TimeoutMetaKey]
 	if !ok || v == nil {
 		return 0, nil
@@ -398,8 +398,7 @@ func requestedTimeout(meta sdkmcp.Meta) (time.Duration, *tool.Output) {
 		ms = -1
 	}
 	if !(ms > 0) {
-		out := tool.Fail(tool.CodeInvalidInput, "_meta[%q] must be a positive number of milliseconds, got %v", TimeoutMetaKey, v)
-		return 0, &out
+		return 0, tool.Refuse(tool.CodeInvalidInput, "_meta[%q] must be a positive number of milliseconds, got %v", TimeoutMetaKey, v)
 	}
 	// The kernel clamps to the tool's maximum; this only keeps the conversion finite.
 	return time.Duration(min(ms, float64(tool.MaxTimeout.Milliseconds())) * float64(time.Millisecond)), nil

@@ -11,18 +11,17 @@ import (
 // (Config.MaxStdin) and records its hash in the receipt.
 const StdinMetaKey = "cmdbridge/stdin"
 
-// requestedStdin reads StdinMetaKey; a value that is not a string is an INVALID_INPUT
-// result, refused before the kernel.
-func requestedStdin(meta sdkmcp.Meta) ([]byte, *tool.Output) {
+// requestedStdin reads StdinMetaKey; a value that is not a string is refused
+// (INVALID_INPUT) before the kernel.
+func requestedStdin(meta sdkmcp.Meta) ([]byte, *tool.Error) {
 	v, ok := meta[StdinMetaKey]
 	if !ok || v == nil {
 		return nil, nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		out := tool.FailDetails(tool.CodeInvalidInput, map[string]any{"meta": StdinMetaKey},
+		return nil, tool.RefuseDetails(tool.CodeInvalidInput, map[string]any{"meta": StdinMetaKey},
 			"_meta %q must be a string, not %T", StdinMetaKey, v)
-		return nil, &out
 	}
 	return []byte(s), nil
 }
