@@ -24,6 +24,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
@@ -37,11 +38,17 @@ import (
 // them on one workspace are two hosts (a serve and an mcp) sharing nothing in memory.
 func writerKernel(t *testing.T, ws string, routes map[string]string) *kernel.Kernel {
 	t.Helper()
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-		Runtime: delivery.ToolRuntime, LookupEnv: os.LookupEnv, Routes: routes,
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			LookupEnv: os.LookupEnv,
+			Routes:    routes,
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
 		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

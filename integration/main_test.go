@@ -14,6 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
@@ -61,13 +62,15 @@ func serveStdio(ws string) int {
 // corpusKernel builds a kernel over the delivery corpus in workspace ws, as cmdbridge
 // does (every command and native tool), narrowed to view.
 func corpusKernel(ws string, view kernel.View) (*kernel.Kernel, error) {
-	return kernel.New(kernel.Config{
-		Workspace: ws,
-		Commands:  commands.Default,
-		Native:    nativetools.Default,
-		Runtime:   delivery.ToolRuntime,
-		Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		View:      view,
+	return assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+			View:      view,
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -30,8 +31,14 @@ func TestCommandAliasesCallTheirTool(t *testing.T) {
 			}},
 		}}
 	}, legacy.TreeOptions{Effects: map[string]legacy.Effects{"notes:*": {}}})) // they write (undeclared, they would ask first)
-	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry(),
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: t.TempDir(),
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: r,
+		Native:   native.NewRegistry(),
+	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 
@@ -72,8 +79,14 @@ func TestAmbiguousAliasesAreWarned(t *testing.T) {
 			{Name: "rollback", ArgsUsage: " ", Aliases: []string{"down"}, Action: say("rollback\n")},
 		}}
 	}, legacy.TreeOptions{Effects: map[string]legacy.Effects{"**": {}}}))
-	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry(),
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: t.TempDir(),
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: r,
+		Native:   native.NewRegistry(),
+	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 )
 
@@ -25,7 +25,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 // BenchmarkDurableCallsParallel8 measures governed calls per second from 8 concurrent
 // callers with fdatasync'd evidence and group commit (goal ≥ 10,000 calls/s).
 func BenchmarkDurableCallsParallel8(b *testing.B) {
-	k, _ := newKernel(b, &probe{}, func(c *kernel.Config) { c.Evidence.Sync = evidence.SyncGroup })
+	k, _ := newKernel(b, &probe{}, func(c *assemble.Config) { c.Evidence.Sync = evidence.SyncGroup })
 	r := req("test:echo", `{"text":"hello"}`)
 	ctx := context.Background()
 	b.SetParallelism(8 / max(1, runtimeGOMAXPROCS()))

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -245,8 +244,12 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 	}
 	c.started = time.Now()
 	l := k.lanes[name]
-	if e.route == RouteShadow && c.req.Lane == "" && e.native != nil {
-		l = k.shadows.Lane(l, k.lanes[LaneNative])
+	if l == nil {
+		c.fire(EvComplete)
+		return c.finish(tool.Fail(tool.CodeExecutionFailed, "%s: this kernel has no %s lane", e.spec.Name, name), evidence.StatusFailed)
+	}
+	if native := k.lanes[LaneNative]; e.route == RouteShadow && c.req.Lane == "" && e.native != nil && native != nil {
+		l = k.shadows.Lane(l, native)
 	}
 	// Binding runs in this goroutine (the native lane decodes the input here), which
 	// keeps the dispatch goroutine small.
@@ -424,20 +427,6 @@ func withNote(note string) string {
 	return "; " + note
 }
 
-// env builds the tool.Env of one native call.
-func (k *Kernel) env(interactive bool) *tool.Env {
-	lookup := k.cfg.LookupEnv
-	if lookup == nil {
-		lookup = tool.EnvFromMap(nil)
-	}
-	now, ids := time.Now, tool.IDSource(randomIDs{})
-	if k.cfg.Runtime != nil {
-		now, ids = k.cfg.Runtime(lookup)
-	}
-	return &tool.Env{Dir: k.workspace, Now: now, IDs: ids, LookupEnv: lookup,
-		Stdin: bytes.NewReader(nil), Log: discard{}, Interactive: interactive, Store: k.cfg.Store}
-}
-
 // MaxStdin is the longest Request.Stdin this kernel accepts, in bytes.
 func (k *Kernel) MaxStdin() int {
 	if k.cfg.MaxStdin > 0 {
@@ -445,18 +434,6 @@ func (k *Kernel) MaxStdin() int {
 	}
 	return DefaultMaxStdin
 }
-
-type randomIDs struct{}
-
-func (randomIDs) Hex(kind string, n int) string {
-	b := make([]byte, (n+1)/2)
-	_, _ = randRead(b)
-	return hex.EncodeToString(b)[:n]
-}
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // acquire takes the locks of paths in order, giving up when ctx ends.
 func (p *pathLocks) acquire(ctx context.Context, paths []string) (func(), error) {

@@ -3,12 +3,8 @@ package kernel
 import (
 	"time"
 
-	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
-	"github.com/cmdbridge/cmdbridge/tool"
-	"github.com/cmdbridge/cmdbridge/tool/legacy"
-	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
 // Config is everything a Kernel is built from.
@@ -19,20 +15,19 @@ type Config struct {
 	// (software-delivery:wu_create), and the manifest and GET /tools show it. Empty: no
 	// pack prefix.
 	Pack string
-	// Commands are the legacy commands, served on the adapter and subprocess lanes; their
-	// specs are derived by the adapter package (nil: none).
-	Commands *legacy.Registry
-	// Native are the native tools (nil: none).
-	Native *native.Registry
-	// Legacy configures the lanes that run legacy commands (adapter.Options): Binary and
-	// Prefix are the program the subprocess lane runs, InProcess lets commands nobody
-	// analysed run in-process, MaxOutput caps captured output, and Env holds the declared
-	// environment (the sandbox lane's too). Dir and Stdin are per call (the workspace,
-	// Request.Stdin); setting them fails New.
-	Legacy adapter.Options
-	// Lanes replace the built-in lane of the same name (LaneAdapter, LaneSubprocess,
-	// LaneNative, LaneSandbox); tests plug a fake legacy lane here. Another name, or a
-	// name given twice, fails New.
+	// Tools are the implementations the kernel serves, each described by its name,
+	// aliases, domain, spec and kind (Source); package kernel/assemble describes a
+	// host's registries this way. A name given twice for one kind fails New.
+	Tools []Source
+	// BaseRoutes are routes per tool (adapter, native or shadow) laid over
+	// DefaultRoutes: the native registry's own (native.Registry.Routes). A tool this
+	// kernel does not serve is skipped, so one table can describe a whole corpus.
+	BaseRoutes map[string]string
+	// Lanes are the kernel's lanes, the complete set: at most one for each of
+	// LaneAdapter, LaneSubprocess, LaneNative and LaneSandbox, the kernel holding none
+	// of its own (package kernel/assemble builds the usual four). Another name, or a
+	// name given twice, fails New; a call dispatched to a lane the kernel lacks fails
+	// with EXECUTION_FAILED.
 	Lanes []Lane
 
 	Governance Governance
@@ -54,9 +49,6 @@ type Config struct {
 	// statedir.Find on the workspace with LookupEnv. An older .cmdbridge/ in the
 	// workspace is migrated there when New runs.
 	State *statedir.Dir
-	// Sandbox is the sandbox lane (nil: none; calls that need it are refused with
-	// SANDBOX_UNAVAILABLE, never run unconfined).
-	Sandbox SandboxRunner
 	// UnconfinedWorkspaceCode is the operator's consent to run the commands a call
 	// spawns for workspace code (gates, wu:sandbox's command) with the server's own
 	// rights where bubblewrap is missing. Without it such a call fails, saying what to
@@ -70,7 +62,7 @@ type Config struct {
 	// or doublestar globs over canonical names ("git:*").
 	Sandboxed []string
 	// Routes override the lane per tool (any spelling): adapter, native or shadow. They
-	// are laid over the native registry's routes (native.Registry.SetRoutes).
+	// are laid over BaseRoutes and must name a tool the kernel serves.
 	Routes map[string]string
 	// MaxParallel bounds concurrent calls inside one batch wave (default 8).
 	MaxParallel int
@@ -78,17 +70,12 @@ type Config struct {
 	// longer is refused with INVALID_INPUT before anything runs.
 	MaxStdin int
 
-	// LookupEnv is the environment native handlers see (nil: empty).
+	// LookupEnv is the environment the kernel reads: where the state directory is
+	// (statedir.Find) when State is nil (nil: empty). What lanes see of the environment
+	// is theirs to be given (kernel/assemble hands native.Lane the same function).
 	LookupEnv func(string) (string, bool)
-	// Runtime builds the clock and id source of one call from LookupEnv (nil: wall clock
-	// and crypto/rand ids). The delivery package's deterministic runtime plugs in here.
-	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
 	// OnResult, when set, is called once per finished call (step 9's event hook).
 	OnResult func(Request, Result)
-	// Store is handed to every native call as tool.Env.Store: the host's cache of values
-	// that outlive a call (a corpus's warm workspace index). nil: none, as a one-shot
-	// call wants. The host owns it and closes it after the kernel.
-	Store *tool.Store
 }
 
 // DefaultMaxStdin is the stdin bound of a kernel whose Config.MaxStdin is zero: 1 MiB.

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -63,9 +64,13 @@ func TestKernelStartsWhenSchemasDegrade(t *testing.T) {
 	var argv []string
 	var mu sync.Mutex
 	ws := t.TempDir()
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: adopterCommands(t, &argv, &mu), Native: native.NewRegistry(),
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: adopterCommands(t, &argv, &mu),
+		Native:   native.NewRegistry(),
 	})
 	require.NoError(t, err, "one odd or broken command must not sink the registry")
 	t.Cleanup(func() { _ = k.Close() })
@@ -131,6 +136,6 @@ func TestKernelStillRefusesBrokenConfiguration(t *testing.T) {
 	for _, name := range []string{"adopter:dup", "adopter_dup"} {
 		require.NoError(t, r.Add(legacy.Command{Name: name, New: func() *cli.App { return &cli.App{} }, Main: func(context.Context) {}}))
 	}
-	_, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry()})
+	_, err := assemble.Kernel(assemble.Config{Config: kernel.Config{Workspace: t.TempDir()}, Commands: r, Native: native.NewRegistry()})
 	assert.ErrorContains(t, err, "adopter_dup", "two names for one tool are a configuration error, not a schema problem")
 }

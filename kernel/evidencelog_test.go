@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/config"
@@ -70,10 +71,15 @@ func configSetKernel(t *testing.T, before func()) (*kernel.Kernel, string, strin
 	require.NoError(t, reg.Add(native.New(tool.Spec{Name: "test:noop", Description: "nothing", Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output { return tool.OK(nil) })))
 	dir := filepath.Join(t.TempDir(), "evidence")
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Pack: testPack, Native: reg, LookupEnv: tool.EnvFromMap(env),
-		Policy:   []kernel.Rule{{Name: "allow-all", Tool: "*", Decision: kernel.Allow}},
-		Evidence: kernel.EvidenceConfig{Dir: dir, CheckpointEvery: 1},
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Pack:      testPack,
+			LookupEnv: tool.EnvFromMap(env),
+			Policy:    []kernel.Rule{{Name: "allow-all", Tool: "*", Decision: kernel.Allow}},
+			Evidence:  kernel.EvidenceConfig{Dir: dir, CheckpointEvery: 1},
+		},
+		Native: reg,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

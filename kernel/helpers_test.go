@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -125,7 +126,7 @@ func testRegistry(t testing.TB, p *probe) *native.Registry {
 }
 
 // fakeAdapter serves commands by echoing their input on both legacy lanes (plug it with
-// Config.Lanes = fakeAdapter.lanes()); one call at a time like the real adapter lock.
+// assemble.Config.Lanes = fakeAdapter.lanes()); one call at a time like the real adapter lock.
 type fakeAdapter struct {
 	mu    sync.Mutex
 	calls []fakeCall
@@ -178,18 +179,24 @@ func testCommands(t testing.TB, names ...string) *legacy.Registry {
 // testPack is the pack name of the test kernels: spellings may carry it as a prefix.
 const testPack = "software-delivery"
 
-type kopt func(*kernel.Config)
+type kopt func(*assemble.Config)
 
 func newKernel(t testing.TB, p *probe, opts ...kopt) (*kernel.Kernel, string) {
 	ws := t.TempDir()
-	cfg := kernel.Config{
-		Workspace: ws, Pack: testPack, Native: testRegistry(t, p), Commands: testCommands(t, "wu:edit"),
-		Lanes: (&fakeAdapter{}).lanes(), Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	cfg := assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Pack:      testPack,
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Native:   testRegistry(t, p),
+		Commands: testCommands(t, "wu:edit"),
+		Lanes:    (&fakeAdapter{}).lanes(),
 	}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	k, err := kernel.New(cfg)
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 	return k, ws

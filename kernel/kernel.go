@@ -67,9 +67,9 @@ type entry struct {
 	spec  tool.Spec
 	route string
 	// command and native are the tool's implementations (nil: none): a legacy command
-	// and a native tool (assemble.go).
-	command *source
-	native  *source
+	// and a native tool (Config.Tools).
+	command *Source
+	native  *Source
 	// unavailable says why the tool is listed but refuses every call: its spec could
 	// not be derived (see buildRegistry).
 	unavailable string
@@ -164,24 +164,41 @@ func (k *Kernel) Jail() proctree.Jail { return *k.jail }
 func (k *Kernel) buildRegistry() error {
 	routes := DefaultRoutes()
 	var err error
-	cmds, natives, nativeRoutes := k.cfg.sources()
-	// Each name appears once per source; a native tool with a command's exact name is
+	var cmds, natives []*Source
+	tools := slices.Clone(k.cfg.Tools) // the entries point here, not into the host's slice
+	for i := range tools {
+		switch t := &tools[i]; {
+		case t.Spec == nil:
+			return fmt.Errorf("tool %s: no spec", t.Name)
+		case t.Kind == SourceCommand:
+			cmds = append(cmds, t)
+		case t.Kind == SourceNative:
+			natives = append(natives, t)
+		default:
+			return fmt.Errorf("tool %s: unknown kind %q (want %s or %s)", t.Name, t.Kind, SourceCommand, SourceNative)
+		}
+	}
+	// Each name appears once per kind; a native tool with a command's exact name is
 	// that command's migrated implementation, not a duplicate. Different spellings of
-	// one name across sources are caught by tool.NewNames.
+	// one name across kinds are caught by tool.NewNames.
 	var all []string
 	for _, c := range cmds {
-		all = append(all, c.name)
-		c := c
-		k.entries[c.name] = &entry{command: &c}
+		if _, dup := k.entries[c.Name]; dup {
+			return fmt.Errorf("tool %s: given twice", c.Name)
+		}
+		all = append(all, c.Name)
+		k.entries[c.Name] = &entry{command: c}
 	}
 	for _, t := range natives {
-		t := t
-		if e, ok := k.entries[t.name]; ok {
-			e.native = &t
+		if e, ok := k.entries[t.Name]; ok {
+			if e.native != nil {
+				return fmt.Errorf("tool %s: given twice", t.Name)
+			}
+			e.native = t
 			continue
 		}
-		all = append(all, t.name)
-		k.entries[t.name] = &entry{native: &t}
+		all = append(all, t.Name)
+		k.entries[t.Name] = &entry{native: t}
 	}
 	if k.names, err = tool.NewNames(all); err != nil {
 		return err
@@ -192,11 +209,11 @@ func (k *Kernel) buildRegistry() error {
 	aliases := map[string]string{}
 	var ambiguous []string // the aliases that resolve to nothing, warned about below
 	for _, c := range cmds {
-		for _, a := range c.aliases {
-			if prev, dup := aliases[a]; dup && prev != c.name {
+		for _, a := range c.Aliases {
+			if prev, dup := aliases[a]; dup && prev != c.Name {
 				ambiguous = append(ambiguous, a) // two tools claim one spelling
 			}
-			aliases[a] = c.name
+			aliases[a] = c.Name
 		}
 	}
 	for _, a := range ambiguous {
@@ -210,10 +227,10 @@ func (k *Kernel) buildRegistry() error {
 	if k.names, err = k.names.WithPack(k.cfg.Pack); err != nil {
 		return err
 	}
-	// The native registry's routes name tools of its own corpus: one this kernel does
-	// not serve (a view, or commands from another registry) is skipped. A workspace's
-	// routes must name a tool it serves.
-	for name, r := range nativeRoutes {
+	// The base routes (the native registry's) name tools of their own corpus: one this
+	// kernel does not serve (a view, or commands from another registry) is skipped. A
+	// workspace's routes must name a tool it serves.
+	for name, r := range k.cfg.BaseRoutes {
 		if canon, ok := k.names.Resolve(name); ok {
 			routes.Routes[canon] = r
 		}
@@ -234,13 +251,13 @@ func (k *Kernel) buildRegistry() error {
 		if e.command != nil && (e.route != RouteNative || e.native == nil) {
 			impl = e.command
 		}
-		if e.spec, err = impl.spec(); err != nil {
+		if e.spec, err = impl.Spec(); err != nil {
 			// One command whose spec cannot be derived must not sink the registry: it
 			// is listed with the reason and refuses every call (govern).
 			e.spec, e.unavailable = unavailableSpec(impl, err), "its spec could not be derived: "+err.Error()
 		}
 		if e.spec.Domain == "" {
-			e.spec.Domain = impl.domain
+			e.spec.Domain = impl.Domain
 		}
 		if e.spec.Name != name {
 			return fmt.Errorf("tool %s: spec names itself %q", name, e.spec.Name)
@@ -268,30 +285,30 @@ func (k *Kernel) buildRegistry() error {
 // warnAmbiguousAliases adds to each command's spec a warning per alias of its that
 // resolves to nothing, naming what it shadows, so `tools list` and `status` show why
 // the spelling answers TOOL_NOT_FOUND.
-func (k *Kernel) warnAmbiguousAliases(cmds []source, ambiguous []string) {
+func (k *Kernel) warnAmbiguousAliases(cmds []*Source, ambiguous []string) {
 	if len(ambiguous) == 0 {
 		return
 	}
 	claims := map[string][]string{} // alias key → the tools whose alias folds to it
 	for _, c := range cmds {
-		for _, a := range c.aliases {
-			if key := tool.Key(a); !slices.Contains(claims[key], c.name) {
-				claims[key] = append(claims[key], c.name)
+		for _, a := range c.Aliases {
+			if key := tool.Key(a); !slices.Contains(claims[key], c.Name) {
+				claims[key] = append(claims[key], c.Name)
 			}
 		}
 	}
 	for _, c := range cmds {
-		e := k.entries[c.name]
-		for _, a := range c.aliases {
+		e := k.entries[c.Name]
+		for _, a := range c.Aliases {
 			if !slices.Contains(ambiguous, a) {
 				continue
 			}
 			var shadowed []string
-			if name, ok := k.names.Resolve(a); ok && name != c.name {
+			if name, ok := k.names.Resolve(a); ok && name != c.Name {
 				shadowed = append(shadowed, "the tool "+name)
 			}
 			for _, other := range claims[tool.Key(a)] {
-				if other != c.name {
+				if other != c.Name {
 					shadowed = append(shadowed, "an alias of "+other)
 				}
 			}
@@ -331,9 +348,9 @@ func (k *Kernel) buildGovernance() error {
 
 // unavailableSpec stands in for the spec of an implementation that could not be
 // described: no inputs, the worst-case annotations, and a warning carrying the error.
-func unavailableSpec(impl *source, err error) tool.Spec {
+func unavailableSpec(impl *Source, err error) tool.Spec {
 	return tool.Spec{
-		Name: impl.name, Domain: impl.domain,
+		Name: impl.Name, Domain: impl.Domain,
 		Description: "unavailable: its spec could not be derived",
 		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
 		Annotations: tool.Annotations{DestructiveHint: true, OpenWorldHint: true},
@@ -445,5 +462,3 @@ func sortedUnique(paths []string) []string {
 	}
 	return out
 }
-
-var randRead = rand.Read

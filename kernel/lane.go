@@ -1,6 +1,10 @@
 package kernel
 
-import "github.com/cmdbridge/cmdbridge/kernel/lane"
+import (
+	"fmt"
+
+	"github.com/cmdbridge/cmdbridge/kernel/lane"
+)
 
 // The lane contract lives in package kernel/lane, which imports no lane and not the
 // kernel; these are its names here.
@@ -15,3 +19,22 @@ type (
 	// Caller is who calls, from the surface's authentication (lane.Caller).
 	Caller = lane.Caller
 )
+
+// buildLanes takes Config.Lanes as the kernel's lanes by name: each of a known name,
+// none twice. The kernel builds none of its own (package kernel/assemble does).
+func (k *Kernel) buildLanes() error {
+	k.lanes = make(map[string]Lane, len(k.cfg.Lanes))
+	for _, l := range k.cfg.Lanes {
+		name := l.Name()
+		switch name {
+		case LaneAdapter, LaneSubprocess, LaneNative, LaneSandbox:
+		default:
+			return fmt.Errorf("lane %q: no such lane (want %s, %s, %s or %s)", name, LaneAdapter, LaneSubprocess, LaneNative, LaneSandbox)
+		}
+		if _, dup := k.lanes[name]; dup {
+			return fmt.Errorf("lane %q: given twice", name)
+		}
+		k.lanes[name] = l
+	}
+	return nil
+}

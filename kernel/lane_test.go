@@ -15,6 +15,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -39,7 +40,7 @@ func TestDefaultAdapterRunsLegacyMain(t *testing.T) {
 	reg := legacy.NewRegistry()
 	require.NoError(t, reg.Add(legacy.Command{Name: "demo:hello", Domain: "demo", New: newApp,
 		Main: func(ctx context.Context) { _ = newApp().RunContext(ctx, os.Args) }}))
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Commands, c.Lanes = reg, nil })
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Commands, c.Lanes = reg, nil })
 
 	var spec bool
 	for _, s := range k.Tools() {
@@ -84,7 +85,7 @@ func TestAdapterCallsQueueOnTheAdapterLock(t *testing.T) {
 	reg := legacy.NewRegistry()
 	require.NoError(t, reg.Add(legacy.Command{Name: "demo:slow", New: newApp,
 		Main: func(ctx context.Context) { _ = newApp().RunContext(ctx, os.Args) }}))
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Commands, c.Lanes = reg, nil })
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Commands, c.Lanes = reg, nil })
 	var reqs []kernel.Request
 	for i := 0; i < 4; i++ {
 		reqs = append(reqs, req("demo:slow", fmt.Sprintf(`{"n":%d}`, i)))
@@ -120,7 +121,7 @@ func greetCommands(t *testing.T) *legacy.Registry {
 	return reg
 }
 
-// TestLegacySettingsReachTheAdapter: Config.Legacy is what the adapter package runs
+// TestLegacySettingsReachTheAdapter: assemble.Config.Legacy is what the adapter package runs
 // with: the declared environment (with the caller on top), and the binary that sends an
 // unanalysed command to the subprocess lane unless InProcess opts in.
 func TestLegacySettingsReachTheAdapter(t *testing.T) {
@@ -138,7 +139,7 @@ func TestLegacySettingsReachTheAdapter(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Commands, c.Lanes, c.Legacy = greetCommands(t), nil, tc.legacy })
+			k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Commands, c.Lanes, c.Legacy = greetCommands(t), nil, tc.legacy })
 			res := k.Call(context.Background(), req("demo:greet", `{}`))
 			assert.Equal(t, tc.lane, res.Receipt.Lane)
 			assert.Equal(t, tc.reason, res.Output.Metadata["reason"])
@@ -160,25 +161,25 @@ func (echoLane) Run(ctx context.Context, call kernel.LaneCall) tool.Output {
 }
 
 func TestConfigLanesReplaceBuiltInLanesByName(t *testing.T) {
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Lanes = []kernel.Lane{echoLane{}} })
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Lanes = []kernel.Lane{echoLane{}} })
 	res := k.Call(context.Background(), req("test:echo", `{"text":"hi"}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
 	assert.Equal(t, "replaced test:echo", res.Output.Data)
 	assert.Equal(t, kernel.LaneNative, res.Receipt.Lane)
 
-	base := func(mod func(*kernel.Config)) error {
-		cfg := kernel.Config{Workspace: t.TempDir(), Native: testRegistry(t, &probe{}), Commands: testCommands(t, "wu:edit")}
+	base := func(mod func(*assemble.Config)) error {
+		cfg := assemble.Config{Config: kernel.Config{Workspace: t.TempDir()}, Native: testRegistry(t, &probe{}), Commands: testCommands(t, "wu:edit")}
 		mod(&cfg)
-		k, err := kernel.New(cfg)
+		k, err := assemble.Kernel(cfg)
 		if err == nil {
 			_ = k.Close()
 		}
 		return err
 	}
-	assert.ErrorContains(t, base(func(c *kernel.Config) { c.Lanes = []kernel.Lane{namedLane("shadow")} }), `lane "shadow": no such lane`)
-	assert.ErrorContains(t, base(func(c *kernel.Config) { c.Lanes = []kernel.Lane{echoLane{}, echoLane{}} }), `lane "native": given twice`)
-	assert.ErrorContains(t, base(func(c *kernel.Config) { c.Legacy.Dir = "elsewhere" }), "Dir and Stdin are set per call")
-	assert.ErrorContains(t, base(func(c *kernel.Config) { c.Legacy.Stdin = []byte("x") }), "Dir and Stdin are set per call")
+	assert.ErrorContains(t, base(func(c *assemble.Config) { c.Lanes = []kernel.Lane{namedLane("shadow")} }), `lane "shadow": no such lane`)
+	assert.ErrorContains(t, base(func(c *assemble.Config) { c.Lanes = []kernel.Lane{echoLane{}, echoLane{}} }), `lane "native": given twice`)
+	assert.ErrorContains(t, base(func(c *assemble.Config) { c.Legacy.Dir = "elsewhere" }), "Dir and Stdin are set per call")
+	assert.ErrorContains(t, base(func(c *assemble.Config) { c.Legacy.Stdin = []byte("x") }), "Dir and Stdin are set per call")
 }
 
 // namedLane is a lane that only has a name.
@@ -196,7 +197,7 @@ func TestShadowDecoratesTheSandboxLane(t *testing.T) {
 	}
 	nativeRan := make(chan string, 1)
 	sb := &fakeSandbox{host: sandbox.HostFull}
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
 		reg := native.NewRegistry()
 		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in editIn) tool.Output {
@@ -232,7 +233,7 @@ func (notingLane) Run(ctx context.Context, call kernel.LaneCall) tool.Output {
 // TestLaneRecordsNotesThroughTheContract: a plugged lane's notes, of every kind, reach
 // the receipt; a LaneCall without Notes records nothing and does not fail.
 func TestLaneRecordsNotesThroughTheContract(t *testing.T) {
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Lanes = []kernel.Lane{notingLane{}} })
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Lanes = []kernel.Lane{notingLane{}} })
 	res := k.Call(context.Background(), req("test:echo", `{}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
 	assert.Equal(t, map[string]string{"ran_on": "notingLane"}, res.Receipt.Notes)

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -55,13 +56,13 @@ func TestRefusalsCarryCodesAndReceipts(t *testing.T) {
 		detail map[string]any
 	}{
 		{name: "unknown tool", req: req("nope:nope", `{}`), code: tool.CodeToolNotFound, status: evidence.StatusRefused},
-		{name: "excluded", opts: []kopt{func(c *kernel.Config) { c.Governance.Excluded = []string{"TestEcho"} }},
+		{name: "excluded", opts: []kopt{func(c *assemble.Config) { c.Governance.Excluded = []string{"TestEcho"} }},
 			req: req("test_echo", `{}`), code: tool.CodeToolDisabled, status: evidence.StatusRefused},
-		{name: "disabled", opts: []kopt{func(c *kernel.Config) { c.Governance.Disabled = []string{"software-delivery:test-echo"} }},
+		{name: "disabled", opts: []kopt{func(c *assemble.Config) { c.Governance.Disabled = []string{"software-delivery:test-echo"} }},
 			req: req("test:echo", `{}`), code: tool.CodeToolDisabled, status: evidence.StatusRefused},
-		{name: "not in allowlist", opts: []kopt{func(c *kernel.Config) { c.Governance.Allowed = []string{"test:read"} }},
+		{name: "not in allowlist", opts: []kopt{func(c *assemble.Config) { c.Governance.Allowed = []string{"test:read"} }},
 			req: req("test:echo", `{}`), code: tool.CodeToolDisabled, status: evidence.StatusRefused},
-		{name: "empty allowlist denies all", opts: []kopt{func(c *kernel.Config) { c.Governance.Allowed = []string{} }},
+		{name: "empty allowlist denies all", opts: []kopt{func(c *assemble.Config) { c.Governance.Allowed = []string{} }},
 			req: req("test:echo", `{}`), code: tool.CodeToolDisabled, status: evidence.StatusRefused},
 		{name: "unknown property", req: req("test:echo", `{"txt":"a"}`), code: tool.CodeInvalidInput,
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/txt", "reason": `unknown property (did you mean "text"?)`}},
@@ -71,29 +72,29 @@ func TestRefusalsCarryCodesAndReceipts(t *testing.T) {
 			status: evidence.StatusRefused, detail: map[string]any{"path": "/id", "reason": "required property is missing"}},
 		{name: "not json", req: req("test:echo", `{`), code: tool.CodeInvalidInput, status: evidence.StatusRefused},
 		{name: "scope", req: req("test:write", `{"path":"../x"}`), code: tool.CodeScopeDenied, status: evidence.StatusRefused},
-		{name: "policy deny", opts: []kopt{func(c *kernel.Config) {
+		{name: "policy deny", opts: []kopt{func(c *assemble.Config) {
 			c.Policy = []kernel.Rule{{Name: "no-echo-secrets", Tool: "test:echo", Args: `"text":"secret`, Decision: kernel.Deny}, {Tool: "*", Decision: kernel.Allow}}
 		}}, req: req("test:echo", `{"text":"secret stuff"}`), code: tool.CodePolicyDenied, status: evidence.StatusRefused},
-		{name: "default non-interactive is deny", opts: []kopt{func(c *kernel.Config) { c.Policy = []kernel.Rule{} }},
+		{name: "default non-interactive is deny", opts: []kopt{func(c *assemble.Config) { c.Policy = []kernel.Rule{} }},
 			req: req("test:echo", `{}`), code: tool.CodePolicyDenied, status: evidence.StatusRefused},
 		{name: "ask non-interactive", req: req("test:destroy", `{}`), code: tool.CodeApprovalRequired, status: evidence.StatusRefused},
-		{name: "ask interactive, rejected", opts: []kopt{func(c *kernel.Config) {
+		{name: "ask interactive, rejected", opts: []kopt{func(c *assemble.Config) {
 			c.Approver = kernel.ApproverFunc(func(context.Context, kernel.ApprovalRequest) (bool, error) { return false, nil })
 		}}, req: interactive(req("test:destroy", `{}`)), code: tool.CodeApprovalDenied, status: evidence.StatusRefused},
-		{name: "ask interactive, approval deadline", opts: []kopt{func(c *kernel.Config) {
+		{name: "ask interactive, approval deadline", opts: []kopt{func(c *assemble.Config) {
 			c.ApprovalTimeout = 10 * time.Millisecond
 			c.Approver = kernel.ApproverFunc(func(ctx context.Context, _ kernel.ApprovalRequest) (bool, error) {
 				<-ctx.Done()
 				return false, ctx.Err()
 			})
 		}}, req: interactive(req("test:destroy", `{}`)), code: tool.CodeApprovalDenied, status: evidence.StatusRefused},
-		{name: "interactive rule", opts: []kopt{func(c *kernel.Config) {
+		{name: "interactive rule", opts: []kopt{func(c *assemble.Config) {
 			c.Policy = []kernel.Rule{{Interactive: &yes, Decision: kernel.Deny}, {Decision: kernel.Allow}}
 		}}, req: interactive(req("test:echo", `{}`)), code: tool.CodePolicyDenied, status: evidence.StatusRefused},
 		{name: "timeout", req: req("test:block", `{}`), code: tool.CodeTimeout, status: evidence.StatusTimeout},
 		{name: "cancelled", ctx: cancelled, req: req("test:echo", `{}`), code: tool.CodeCancelled, status: evidence.StatusCancelled},
 		{name: "lane unavailable", req: withLane(req("test:echo", `{}`), kernel.LaneSubprocess), code: tool.CodeInvalidInput, status: evidence.StatusRefused},
-		{name: "lane panics", opts: []kopt{func(c *kernel.Config) { c.Lanes = (&fakeAdapter{panic: true}).lanes() }},
+		{name: "lane panics", opts: []kopt{func(c *assemble.Config) { c.Lanes = (&fakeAdapter{panic: true}).lanes() }},
 			req: req("wu:edit", `{"id":"WU-1"}`), code: tool.CodeExecutionFailed, status: evidence.StatusFailed},
 	}
 	for _, tc := range cases {
@@ -128,7 +129,7 @@ func withLane(r kernel.Request, lane string) kernel.Request {
 }
 
 func TestSuccessfulCallsOnEveryLane(t *testing.T) {
-	k, ws := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, ws := newKernel(t, &probe{}, func(c *assemble.Config) {
 		c.Approver = kernel.ApproverFunc(func(context.Context, kernel.ApprovalRequest) (bool, error) { return true, nil })
 	})
 	res := k.Call(context.Background(), req("TestEcho", `{"text":"hi","count":2}`))
@@ -175,7 +176,7 @@ func TestTimeoutOverrideIsClamped(t *testing.T) {
 func TestNonInteractiveAskNeverWaits(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	waited := make(chan struct{}, 1)
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
 		c.Approver = kernel.ApproverFunc(func(ctx context.Context, _ kernel.ApprovalRequest) (bool, error) {
 			waited <- struct{}{}
 			<-ctx.Done()
@@ -194,19 +195,26 @@ func TestStartupRejectsBadRegistries(t *testing.T) {
 		opt  kopt
 		want string
 	}{
-		{"same name spelled differently", func(c *kernel.Config) { c.Commands = testCommands(t, "test-echo") }, "same name spelled differently"},
-		{"reserved pack name", func(c *kernel.Config) { c.Commands = testCommands(t, "software-delivery") }, "reserved"},
-		{"native route without native", func(c *kernel.Config) { c.Routes = map[string]string{"wu:edit": "native"} }, "needs an implementation"},
-		{"unknown route", func(c *kernel.Config) { c.Routes = map[string]string{"test:echo": "teleport"} }, "unknown route"},
-		{"governance names unknown tool", func(c *kernel.Config) { c.Governance.Disabled = []string{"wu:clam"} }, "unknown tool"},
-		{"bad policy", func(c *kernel.Config) { c.Policy = []kernel.Rule{{Decision: "maybe"}} }, "decision"},
+		{"same name spelled differently", func(c *assemble.Config) { c.Commands = testCommands(t, "test-echo") }, "same name spelled differently"},
+		{"reserved pack name", func(c *assemble.Config) { c.Commands = testCommands(t, "software-delivery") }, "reserved"},
+		{"native route without native", func(c *assemble.Config) { c.Routes = map[string]string{"wu:edit": "native"} }, "needs an implementation"},
+		{"unknown route", func(c *assemble.Config) { c.Routes = map[string]string{"test:echo": "teleport"} }, "unknown route"},
+		{"governance names unknown tool", func(c *assemble.Config) { c.Governance.Disabled = []string{"wu:clam"} }, "unknown tool"},
+		{"bad policy", func(c *assemble.Config) { c.Policy = []kernel.Rule{{Decision: "maybe"}} }, "decision"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := kernel.Config{Workspace: t.TempDir(), Pack: testPack, Native: testRegistry(t, &probe{}),
-				Commands: testCommands(t, "wu:edit"), Lanes: (&fakeAdapter{}).lanes()}
+			cfg := assemble.Config{
+				Config: kernel.Config{
+					Workspace: t.TempDir(),
+					Pack:      testPack,
+				},
+				Native:   testRegistry(t, &probe{}),
+				Commands: testCommands(t, "wu:edit"),
+				Lanes:    (&fakeAdapter{}).lanes(),
+			}
 			tc.opt(&cfg)
-			_, err := kernel.New(cfg)
+			_, err := assemble.Kernel(cfg)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -214,8 +222,8 @@ func TestStartupRejectsBadRegistries(t *testing.T) {
 }
 
 func TestManifestIsDeterministic(t *testing.T) {
-	k1, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Governance.Excluded = []string{"test:block"} })
-	k2, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Governance.Excluded = []string{"test:block"} })
+	k1, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Governance.Excluded = []string{"test:block"} })
+	k2, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Governance.Excluded = []string{"test:block"} })
 	m1, err := k1.Manifest()
 	require.NoError(t, err)
 	m2, err := k2.Manifest()
@@ -243,7 +251,7 @@ func TestNativeEnvCarriesInteractive(t *testing.T) {
 		func(ctx context.Context, env *tool.Env, in struct{}) tool.Output {
 			return tool.OK(map[string]any{"interactive": env.Interactive, "dir": env.Dir, "owner": env.Getenv("OWNER")})
 		})))
-	k, ws := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, ws := newKernel(t, &probe{}, func(c *assemble.Config) {
 		c.Native = reg
 		c.LookupEnv = tool.EnvFromMap(map[string]string{"OWNER": "ada"})
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -29,7 +30,7 @@ type recoverIn struct {
 // fix or with dry_run) and wu:recover (destructive; read-only without action, writing
 // with action=resume) to the test registry; ran counts the calls that reached them.
 func withEffectTools(t *testing.T, ran *int) kopt {
-	return func(c *kernel.Config) {
+	return func(c *assemble.Config) {
 		r := testRegistry(t, &probe{})
 		require.NoError(t, r.Add(native.New(tool.Spec{Name: "test:doctor", Description: "check, and fix with fix",
 			Annotations: tool.Annotations{DestructiveHint: true},
@@ -71,7 +72,7 @@ func TestPolicyFollowsTheCallsEffect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ran := 0
-			k, ws := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *kernel.Config) {
+			k, ws := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *assemble.Config) {
 				if tc.policy != nil {
 					c.Policy = tc.policy
 				}
@@ -124,7 +125,7 @@ func TestRefusalShowsTheRuleThatWouldAllowIt(t *testing.T) {
 	require.NoError(t, os.WriteFile(cfgPath, []byte(snippet), 0o644))
 	fc, err := kernel.LoadFileConfig(cfgPath)
 	require.NoError(t, err)
-	k2, _ := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *kernel.Config) { require.NoError(t, fc.Apply(c)) })
+	k2, _ := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *assemble.Config) { require.NoError(t, fc.Apply(&c.Config)) })
 	res = k2.Call(context.Background(), req("test:doctor", `{"fix":true}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
 	assert.Equal(t, "allow-test-doctor", res.Receipt.Rule)
@@ -143,7 +144,7 @@ func TestRefusalSnippetForAConfiguredPolicy(t *testing.T) {
 		{Name: "rest", Decision: kernel.Allow},
 	}
 	ran := 0
-	k, _ := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *kernel.Config) { c.Policy = policy })
+	k, _ := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *assemble.Config) { c.Policy = policy })
 	res := k.Call(context.Background(), req("test:doctor", `{"fix":true}`))
 	require.NotNil(t, res.Output.Error)
 	require.Equal(t, tool.CodePolicyDenied, res.Output.Error.Code)
@@ -160,7 +161,7 @@ func TestRefusalSnippetForAConfiguredPolicy(t *testing.T) {
 	require.NoError(t, fc.Apply(&added))
 	require.Len(t, added.Policy, 1)
 	assert.Greater(t, added.Policy[0].Priority, 5)
-	k2, _ := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *kernel.Config) {
+	k2, _ := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *assemble.Config) {
 		c.Policy = append(append([]kernel.Rule{}, policy...), added.Policy...)
 	})
 	res = k2.Call(context.Background(), req("test:doctor", `{"fix":true}`))
@@ -170,7 +171,7 @@ func TestRefusalSnippetForAConfiguredPolicy(t *testing.T) {
 // TestRequiredApprovalsHaveNoAllowSnippet: a tool that requires a person's approval
 // cannot be allowed by a rule, and the refusal says so instead of offering one.
 func TestRequiredApprovalsHaveNoAllowSnippet(t *testing.T) {
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
 		r := testRegistry(t, &probe{})
 		require.NoError(t, r.Add(native.New(tool.Spec{Name: "test:owner", RequiredApprovals: []string{"owner"}},
 			func(ctx context.Context, env *tool.Env, in struct{}) tool.Output { return tool.OK(nil) })))
@@ -190,7 +191,7 @@ func TestRequiredApprovalsHaveNoAllowSnippet(t *testing.T) {
 // band) rather than denied, without running it.
 func TestRequestApproverOverridesTheConfiguredOne(t *testing.T) {
 	ran := 0
-	k, ws := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *kernel.Config) {
+	k, ws := newKernel(t, &probe{}, withEffectTools(t, &ran), func(c *assemble.Config) {
 		c.Approver = kernel.ApproverFunc(func(context.Context, kernel.ApprovalRequest) (bool, error) {
 			return false, errors.New("the configured approver must not be asked")
 		})
@@ -251,7 +252,7 @@ func TestEffectsAreCheckedWhenTheKernelIsBuilt(t *testing.T) {
 			r := native.NewRegistry()
 			require.NoError(t, r.Add(native.New(tc.spec,
 				func(ctx context.Context, env *tool.Env, in doctorIn) tool.Output { return tool.OK(nil) })))
-			_, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Native: r})
+			_, err := assemble.Kernel(assemble.Config{Config: kernel.Config{Workspace: t.TempDir()}, Native: r})
 			require.Error(t, err)
 			assert.True(t, strings.Contains(err.Error(), tc.want) && strings.Contains(err.Error(), "test:bad"), err.Error())
 		})

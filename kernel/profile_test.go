@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -21,10 +22,10 @@ func toolNames(k *kernel.Kernel) []string {
 	return out
 }
 
-func withView(v kernel.View) kopt { return func(c *kernel.Config) { c.View = v } }
+func withView(v kernel.View) kopt { return func(c *assemble.Config) { c.View = v } }
 
 func withProfiles(p map[string]kernel.Profile) kopt {
-	return func(c *kernel.Config) { c.Profiles = p }
+	return func(c *assemble.Config) { c.Profiles = p }
 }
 
 func TestViewListsOnlyItsTools(t *testing.T) {
@@ -54,7 +55,7 @@ func TestViewListsOnlyItsTools(t *testing.T) {
 			withView(kernel.View{Profile: "read-only", Tools: []string{"test:e*", "test:r*"}})},
 			[]string{"test:echo", "test:read"}, "profile read-only and tools test:e*,test:r*"},
 		{"governance exclusion still hides inside a view", []kopt{
-			func(c *kernel.Config) { c.Governance.Excluded = []string{"test:echo"} },
+			func(c *assemble.Config) { c.Governance.Excluded = []string{"test:echo"} },
 			withView(kernel.View{Profile: "read-only"})},
 			[]string{"test:block", "test:read", "test:sleep-r"}, "profile read-only"},
 	}
@@ -126,13 +127,19 @@ func TestViewErrorsAtStart(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := kernel.Config{
-				Workspace: t.TempDir(), Native: testRegistry(t, &probe{}), Commands: legacy.NewRegistry(),
-				Lanes: (&fakeAdapter{}).lanes(), Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-				Profiles: profiles, View: tc.view,
-				Governance: kernel.Governance{Disabled: []string{"test:destroy"}},
+			cfg := assemble.Config{
+				Config: kernel.Config{
+					Workspace:  t.TempDir(),
+					Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+					Profiles:   profiles,
+					View:       tc.view,
+					Governance: kernel.Governance{Disabled: []string{"test:destroy"}},
+				},
+				Native:   testRegistry(t, &probe{}),
+				Commands: legacy.NewRegistry(),
+				Lanes:    (&fakeAdapter{}).lanes(),
 			}
-			k, err := kernel.New(cfg)
+			k, err := assemble.Kernel(cfg)
 			if k != nil {
 				_ = k.Close()
 			}

@@ -18,6 +18,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -48,11 +49,15 @@ func gitRepo(t *testing.T) string {
 // the real corpus tools.
 func TestNoToolReachesStateOrGit(t *testing.T) {
 	ws := gitRepo(t)
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
@@ -62,9 +67,14 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 	ok := k.Call(context.Background(), kernel.Request{Tool: "file:read", Input: json.RawMessage(`{"path":"a.txt"}`), Caller: kernel.WorkspaceCaller("w")})
 	require.True(t, ok.Output.Success, "%+v", ok.Output.Error)
 	require.NoError(t, k.Close()) // writes the keys and a checkpoint
-	k, err = kernel.New(kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-		Runtime: delivery.ToolRuntime, Policy: []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+	k, err = assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
@@ -139,18 +149,22 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 // is refused too (when the test may mount).
 func TestRedTeamHardLinkToStateIsRefused(t *testing.T) {
 	ws := gitRepo(t)
-	cfg := kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+	cfg := assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	}
-	k, err := kernel.New(cfg)
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	state := k.State()
 	require.NoError(t, os.WriteFile(state.Path("token.key"), []byte("0123456789abcdef0123456789abcdef"), 0o600))
 	require.NoError(t, k.Close()) // writes the evidence keys
-	k, err = kernel.New(cfg)
+	k, err = assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
@@ -32,7 +33,7 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 		})))
 	}
 	ad := &fakeAdapter{}
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
 		c.Native, c.Lanes = spies, ad.lanes()
 		c.Commands = testCommands(t, "wu:edit", "wu:done")
 		c.Policy = []kernel.Rule{{Decision: kernel.Allow}}

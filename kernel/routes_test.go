@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -20,7 +21,7 @@ func TestMigrationPairRoutes(t *testing.T) {
 		ID    string `json:"id"`
 		Force bool   `json:"force,omitempty"`
 	}
-	withNative := func(c *kernel.Config) {
+	withNative := func(c *assemble.Config) {
 		reg := testRegistry(t, &probe{})
 		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tool.OK("native " + in.ID) })))
@@ -42,7 +43,7 @@ func TestMigrationPairRoutes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			k, _ := newKernel(t, &probe{}, withNative, func(c *kernel.Config) { c.Routes = tc.routes })
+			k, _ := newKernel(t, &probe{}, withNative, func(c *assemble.Config) { c.Routes = tc.routes })
 			route, ok := k.Route("wu-edit")
 			require.True(t, ok)
 			assert.Equal(t, tc.route, route)

@@ -4,16 +4,11 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/cmdbridge/cmdbridge/kernel/lane"
-	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 )
 
 // LaneSandbox runs the call's routed implementation inside a bwrap sandbox built from the
 // caller's scopes (lane.Sandbox; the lane is package kernel/sandbox's).
 const LaneSandbox = lane.Sandbox
-
-// SandboxRunner is what the sandbox lane runs calls through (Config.Sandbox):
-// *sandbox.Runner, or a lazy wrapper around one (sandbox.CallRunner).
-type SandboxRunner = sandbox.CallRunner
 
 // requiresSandbox reports whether the tool must always run sandboxed (Config.Sandboxed
 // holds tool names in any spelling, or doublestar globs over canonical names).

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -37,7 +38,7 @@ func (f *fakeSandbox) Run(ctx context.Context, req sandbox.Request) (tool.Output
 func TestSandboxLane(t *testing.T) {
 	t.Run("a sandboxed tool runs there with the caller's scopes and the receipt id", func(t *testing.T) {
 		sb := &fakeSandbox{host: sandbox.HostNoProc}
-		k, ws := newKernel(t, &probe{}, func(c *kernel.Config) {
+		k, ws := newKernel(t, &probe{}, func(c *assemble.Config) {
 			c.Sandbox = sb
 			c.Sandboxed = []string{"test:*", "WuEdit"}
 		})
@@ -70,7 +71,7 @@ func TestSandboxLane(t *testing.T) {
 	})
 	t.Run("a sandboxed tool cannot be forced onto another lane", func(t *testing.T) {
 		sb := &fakeSandbox{host: sandbox.HostFull}
-		k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Sandbox = sb; c.Sandboxed = []string{"test:echo"} })
+		k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Sandbox = sb; c.Sandboxed = []string{"test:echo"} })
 		r := req("test:echo", `{}`)
 		r.Lane = kernel.LaneNative
 		res := k.Call(context.Background(), r)
@@ -81,7 +82,7 @@ func TestSandboxLane(t *testing.T) {
 	})
 	t.Run("no sandbox configured refuses, never runs unconfined", func(t *testing.T) {
 		p := &probe{}
-		k, _ := newKernel(t, p, func(c *kernel.Config) { c.Sandboxed = []string{"test:write"} })
+		k, _ := newKernel(t, p, func(c *assemble.Config) { c.Sandboxed = []string{"test:write"} })
 		res := k.Call(context.Background(), req("test:write", `{"path":"a.txt"}`))
 		require.False(t, res.Output.Success)
 		assert.Equal(t, tool.CodeSandboxUnavailable, res.Output.Error.Code)
@@ -91,7 +92,7 @@ func TestSandboxLane(t *testing.T) {
 	})
 	t.Run("an unusable host is refused and the class recorded", func(t *testing.T) {
 		sb := &fakeSandbox{host: sandbox.HostNoUserns}
-		k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Sandbox = sb })
+		k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Sandbox = sb })
 		r := req("test:echo", `{}`)
 		r.Lane = kernel.LaneSandbox
 		res := k.Call(context.Background(), r)
@@ -104,7 +105,7 @@ func TestSandboxLane(t *testing.T) {
 
 // When the adapter reroutes a subprocess-tier command, the receipt names the lane that ran.
 func TestReceiptNamesTheReroutedLane(t *testing.T) {
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Lanes = []kernel.Lane{reroutingLane{}} })
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Lanes = []kernel.Lane{reroutingLane{}} })
 	res := k.Call(context.Background(), req("wu:edit", `{"id":"WU-1"}`))
 	require.True(t, res.Output.Success, "%+v", res.Output.Error)
 	assert.Equal(t, kernel.LaneSubprocess, res.Receipt.Lane)

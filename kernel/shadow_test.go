@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -46,7 +47,7 @@ func TestShadowRouteRecordsDifferences(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			withNative := func(c *kernel.Config) {
+			withNative := func(c *assemble.Config) {
 				reg := native.NewRegistry()
 				require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 					func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { return tc.native(env, in) })))
@@ -88,7 +89,7 @@ func TestShadowOnlyOnShadowRoute(t *testing.T) {
 		ID string `json:"id"`
 	}
 	ran := 0
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
 		reg := native.NewRegistry()
 		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in claimIn) tool.Output { ran++; return tool.OK(nil) })))
@@ -114,7 +115,7 @@ func TestShadowDirectoriesAreKeptInStep(t *testing.T) {
 	}
 	var mu sync.Mutex
 	dirs := map[string]bool{}
-	k, ws := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, ws := newKernel(t, &probe{}, func(c *assemble.Config) {
 		reg := native.NewRegistry()
 		require.NoError(t, reg.Add(native.New(tool.Spec{Name: "wu:edit"},
 			func(ctx context.Context, env *tool.Env, in in) tool.Output {

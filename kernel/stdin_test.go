@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -21,7 +22,7 @@ import (
 // withCat adds test:cat, a native tool that returns its stdin as text, and counts its
 // runs in ran.
 func withCat(t testing.TB, ran *atomic.Int32) kopt {
-	return func(cfg *kernel.Config) {
+	return func(cfg *assemble.Config) {
 		r := testRegistry(t, &probe{})
 		require.NoError(t, r.Add(native.New(tool.Spec{Name: "test:cat", Description: "echo stdin",
 			Annotations: tool.Annotations{ReadOnlyHint: true}},
@@ -61,7 +62,7 @@ func TestStdinReachesTheNativeLane(t *testing.T) {
 
 func TestStdinReachesTheAdapter(t *testing.T) {
 	fa := &fakeAdapter{}
-	k, _ := newKernel(t, nil, func(cfg *kernel.Config) { cfg.Lanes = fa.lanes() })
+	k, _ := newKernel(t, nil, func(cfg *assemble.Config) { cfg.Lanes = fa.lanes() })
 	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess} {
 		r := req("wu:edit", `{"id":"WU-1"}`)
 		r.Lane, r.Stdin = lane, []byte("from stdin")
@@ -76,7 +77,7 @@ func TestStdinReachesTheAdapter(t *testing.T) {
 
 func TestStdinOverTheLimitIsRefusedBeforeAnythingRuns(t *testing.T) {
 	var ran atomic.Int32
-	k, _ := newKernel(t, nil, withCat(t, &ran), func(cfg *kernel.Config) { cfg.MaxStdin = 8 })
+	k, _ := newKernel(t, nil, withCat(t, &ran), func(cfg *assemble.Config) { cfg.MaxStdin = 8 })
 	assert.Equal(t, 8, k.MaxStdin())
 
 	r := req("test:cat", `{}`)
@@ -143,7 +144,7 @@ type editIn struct {
 func TestStdinReachesBothSidesOfAShadowRun(t *testing.T) {
 	fa := &fakeAdapter{}
 	nativeSeen := make(chan string, 1)
-	k, _ := newKernel(t, nil, func(cfg *kernel.Config) {
+	k, _ := newKernel(t, nil, func(cfg *assemble.Config) {
 		cfg.Lanes = fa.lanes()
 		cfg.Routes = map[string]string{"wu:edit": kernel.RouteShadow}
 		r := native.NewRegistry()
@@ -176,7 +177,7 @@ func TestStdinReachesBothSidesOfAShadowRun(t *testing.T) {
 func BenchmarkCallStdin(b *testing.B) {
 	for _, size := range []int{0, 64 << 10, kernel.DefaultMaxStdin} {
 		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
-			k, _ := newKernel(b, nil, func(cfg *kernel.Config) {
+			k, _ := newKernel(b, nil, func(cfg *assemble.Config) {
 				r := native.NewRegistry()
 				require.NoError(b, r.Add(native.New(tool.Spec{Name: "test:wc", Description: "count stdin",
 					Annotations: tool.Annotations{ReadOnlyHint: true}},

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -27,7 +27,7 @@ func TestNativeCallsGetTheHostStore(t *testing.T) {
 					seen = append(seen, env.Store)
 					return tool.OK(nil)
 				})))
-			k, _ := newKernel(t, &probe{}, func(cfg *kernel.Config) { cfg.Native, cfg.Store = r, tc.store })
+			k, _ := newKernel(t, &probe{}, func(cfg *assemble.Config) { cfg.Native, cfg.Store = r, tc.store })
 			for i := 0; i < 2; i++ {
 				res := k.Call(context.Background(), req("test:store", `{}`))
 				require.True(t, res.Output.Success, "%+v", res.Output.Error)

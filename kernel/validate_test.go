@@ -13,6 +13,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -22,7 +23,7 @@ import (
 // corpusKernel serves the 82 corpus commands on the real adapter and the native tools.
 func corpusKernel(t *testing.T) *kernel.Kernel {
 	t.Helper()
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) {
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
 		c.Commands, c.Native, c.Lanes = commands.Default, nativetools.Default, nil
 	})
 	return k
@@ -100,7 +101,7 @@ func TestUndescribedRuleHasAPlainMessage(t *testing.T) {
 	require.NoError(t, reg.Add(native.Raw(tool.Spec{Name: "test:pair", Description: "pair", InputSchema: &s,
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(context.Context, *tool.Env, json.RawMessage) tool.Output { return tool.OK(nil) })))
-	k, _ := newKernel(t, &probe{}, func(c *kernel.Config) { c.Native = reg })
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) { c.Native = reg })
 	res := k.Call(context.Background(), req("test:pair", `{"a":"1","b":"2"}`))
 	require.NotNil(t, res.Output.Error)
 	assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)

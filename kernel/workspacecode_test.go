@@ -26,6 +26,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/proctree/proctreetest"
@@ -138,14 +139,18 @@ func spacedHex(s []byte) string {
 func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	requireBwrap(t)
 	ws := gitRepo(t)
-	cfg := kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+	cfg := assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
 		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
-		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	}
-	k, err := kernel.New(cfg)
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 	state := k.State().Root
@@ -208,11 +213,16 @@ func TestGatesWithoutBwrapAreRefused(t *testing.T) {
 	t.Setenv("PATH", bin) // git, and no bwrap
 	for _, consent := range []bool{false, true} {
 		t.Run(fmt.Sprintf("consent=%v", consent), func(t *testing.T) {
-			k, err := kernel.New(kernel.Config{
-				Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-				Runtime: delivery.ToolRuntime, Policy: []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-				Evidence:                kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-				UnconfinedWorkspaceCode: consent,
+			k, err := assemble.Kernel(assemble.Config{
+				Config: kernel.Config{
+					Workspace:               ws,
+					Policy:                  []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+					Evidence:                kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+					UnconfinedWorkspaceCode: consent,
+				},
+				Commands: commands.Default,
+				Native:   nativetools.Default,
+				Runtime:  delivery.ToolRuntime,
 			})
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = k.Close() })
@@ -243,10 +253,15 @@ func TestRedTeamDefaultPolicyAsksBeforeWorkspaceCode(t *testing.T) {
 	ws := gateWorkspace(t, map[string]string{"vet": "true"})
 	policy := append([]kernel.Rule{{Name: "allow-file-write", Tool: "file:write", Decision: kernel.Allow, Priority: -999}},
 		kernel.DefaultPolicy()...)
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-		Runtime: delivery.ToolRuntime, Policy: policy,
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Policy:    policy,
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
@@ -300,9 +315,13 @@ func TestRedTeamDefaultPolicyAsksBeforeWorkspaceCode(t *testing.T) {
 // annotations (and so in GET /tools, the manifest and MCP's _meta), and imply
 // openWorldHint; no other tool of the corpus does.
 func TestWorkspaceCodeIsAnnotated(t *testing.T) {
-	k, err := kernel.New(kernel.Config{
-		Workspace: t.TempDir(), Commands: commands.Default, Native: nativetools.Default,
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: t.TempDir(),
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
@@ -328,12 +347,16 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 	requireBwrap(t)
 	proctreetest.RequireCgroup2(t)
 	ws := gitRepo(t)
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
 		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
-		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
@@ -367,11 +390,16 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 func TestRedTeamMigratedPathInputsStayInScope(t *testing.T) {
 	ws := gitRepo(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "docs"), 0o755))
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-		Runtime: delivery.ToolRuntime, Policy: []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-		Evidence:                kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		UnconfinedWorkspaceCode: true,
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace:               ws,
+			Policy:                  []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+			Evidence:                kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+			UnconfinedWorkspaceCode: true,
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

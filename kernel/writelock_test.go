@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 )
 
@@ -27,8 +28,13 @@ func TestWritingCallsAreSerialisedAcrossKernels(t *testing.T) {
 		t.Run(tc.tool, func(t *testing.T) {
 			p := &probe{}
 			k1, ws := newKernel(t, p)
-			k2, err := kernel.New(kernel.Config{Workspace: ws, Native: testRegistry(t, p),
-				Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered, Dir: t.TempDir()}})
+			k2, err := assemble.Kernel(assemble.Config{
+				Config: kernel.Config{
+					Workspace: ws,
+					Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered, Dir: t.TempDir()},
+				},
+				Native: testRegistry(t, p),
+			})
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = k2.Close() })
 			var wg sync.WaitGroup

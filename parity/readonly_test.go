@@ -24,6 +24,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/parity"
@@ -91,8 +92,14 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 		require.NoError(t, err, "git %v: %s", argv, out)
 	}
 
-	probe, err := kernel.New(kernel.Config{Workspace: base, Commands: commands.Default, Native: nativetools.Default,
-		Evidence: kernel.EvidenceConfig{Dir: t.TempDir()}})
+	probe, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: base,
+			Evidence:  kernel.EvidenceConfig{Dir: t.TempDir()},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
+	})
 	require.NoError(t, err)
 	specs := probe.Tools()
 	require.NoError(t, probe.Close())
@@ -166,12 +173,19 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 				// still show in the hashes below). Its index keeps base's stat data, stale
 				// for the directory's own files, as a fresh copy's would be.
 				require.NoError(t, compare.SyncTreeSharingObjects(base, ws, nil))
-				k, err := kernel.New(kernel.Config{Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-					Legacy: adapter.Options{Binary: bin}, LookupEnv: os.LookupEnv,
-					Runtime: delivery.ToolRuntime,
-					// The evidence log is the kernel's own state, not the tool's effect; it
-					// is kept out of the workspace so the whole tree can be compared.
-					Evidence: kernel.EvidenceConfig{Dir: t.TempDir()}})
+				k, err := assemble.Kernel(assemble.Config{
+					Config: kernel.Config{
+						Workspace: ws,
+						LookupEnv: os.LookupEnv,
+						// The evidence log is the kernel's own state, not the tool's effect; it
+						// is kept out of the workspace so the whole tree can be compared.
+						Evidence: kernel.EvidenceConfig{Dir: t.TempDir()},
+					},
+					Commands: commands.Default,
+					Native:   nativetools.Default,
+					Legacy:   adapter.Options{Binary: bin},
+					Runtime:  delivery.ToolRuntime,
+				})
 				require.NoError(t, err)
 				defer k.Close()
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

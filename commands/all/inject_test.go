@@ -26,6 +26,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands/convention"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
@@ -309,18 +310,22 @@ func resetWorkspace(t *testing.T, ws string, template *commandstest.Tree) {
 func newWalkKernel(t *testing.T, ws, bin, evidenceDir string) *kernel.Kernel {
 	t.Helper()
 	env := pinnedEnv(ws)
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
+			Evidence:  kernel.EvidenceConfig{Dir: evidenceDir, Sync: evidence.SyncBuffered},
+			LookupEnv: func(k string) (string, bool) {
+				if v, ok := env[k]; ok {
+					return v, true
+				}
+				return os.LookupEnv(k)
+			},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
 		Legacy:   adapter.Options{Binary: bin, Env: env},
 		Runtime:  delivery.ToolRuntime,
-		Policy:   []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-		Evidence: kernel.EvidenceConfig{Dir: evidenceDir, Sync: evidence.SyncBuffered},
-		LookupEnv: func(k string) (string, bool) {
-			if v, ok := env[k]; ok {
-				return v, true
-			}
-			return os.LookupEnv(k)
-		},
 	})
 	require.NoError(t, err)
 	return k

@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/nativetools"
@@ -43,15 +44,24 @@ func TestShadowToPromotion(t *testing.T) {
 	fc, err := kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile), kernel.FileSection{Key: "shadow_promotion", Into: &promotion})
 	require.NoError(t, err)
 	require.NotNil(t, promotion)
-	cfg := kernel.Config{Workspace: ws, Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
-		LookupEnv: tool.EnvFromMap(benchEnv), Legacy: adapter.Options{Env: benchEnv}, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}}
-	require.NoError(t, fc.Apply(&cfg))
+	cfg := assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			LookupEnv: tool.EnvFromMap(benchEnv),
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: commands.Default,
+		Native:   nativetools.Default,
+		Runtime:  delivery.ToolRuntime,
+		Legacy:   adapter.Options{Env: benchEnv},
+	}
+	require.NoError(t, fc.Apply(&cfg.Config))
 	// The maintainer allows the shadowed writers ahead of the default policy (which asks
 	// a person before a destructive call).
 	for _, name := range []string{"wu:edit", "config:set", "wu:unblock"} {
 		cfg.Policy = append([]kernel.Rule{{Name: "allow-" + name, Tool: name, Decision: kernel.Allow, Priority: 1000}}, cfg.Policy...)
 	}
-	k, err := kernel.New(cfg)
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	call := func(name, input string) {
 		t.Helper()

@@ -22,6 +22,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/internal/failpoint"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	nt "github.com/cmdbridge/cmdbridge/nativetools/internal/nativetest"
 )
@@ -109,8 +110,14 @@ func killEveryStep(t *testing.T, c crashCase, lane string) {
 		label := "step " + strconv.Itoa(n) + " (" + steps[n-1] + ")"
 		switch n % 3 {
 		case 0: // a kernel opens the workspace
-			k, err := kernel.New(kernel.Config{Workspace: ws, Commands: commands.Default, Native: nativetools.Default,
-				Evidence: kernel.EvidenceConfig{Dir: t.TempDir()}})
+			k, err := assemble.Kernel(assemble.Config{
+				Config: kernel.Config{
+					Workspace: ws,
+					Evidence:  kernel.EvidenceConfig{Dir: t.TempDir()},
+				},
+				Commands: commands.Default,
+				Native:   nativetools.Default,
+			})
 			require.NoError(t, err)
 			require.NoError(t, k.Close())
 			got := crashSnap(t, ws)

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
@@ -243,12 +244,16 @@ func newWorkspaceControl(t testing.TB, nc *nats.Conn, subject, dir, state string
 		Forward: func(e events.Event, d bool) { fwd(e, d) }}
 	w.hub, err = events.NewHub(hubCfg)
 	require.NoError(t, err)
-	k, err := kernel.New(kernel.Config{
-		Workspace: dir, Native: reg, Evidence: kernel.EvidenceConfig{Dir: filepath.Join(state, "evidence"), Sync: evidence.SyncBuffered},
-		OnResult: func(req kernel.Request, res kernel.Result) {
-			w.receipts.Add(1)
-			surfacehttp.PublishToolCalled(w.hub, onErr)(toolCalled(req, res))
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: dir,
+			Evidence:  kernel.EvidenceConfig{Dir: filepath.Join(state, "evidence"), Sync: evidence.SyncBuffered},
+			OnResult: func(req kernel.Request, res kernel.Result) {
+				w.receipts.Add(1)
+				surfacehttp.PublishToolCalled(w.hub, onErr)(toolCalled(req, res))
+			},
 		},
+		Native: reg,
 	})
 	require.NoError(t, err)
 	w.k = k

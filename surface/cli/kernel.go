@@ -16,33 +16,36 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // openKernel builds the kernel for the workspace the global flags name; adjust runs on
 // the configuration after the workspace's config file is applied (mcp's --profile).
-func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel, error) {
+func openKernel(c *ucli.Context, adjust ...func(*assemble.Config)) (*kernel.Kernel, error) {
 	ws, err := existingWorkspace(c)
 	if err != nil {
 		return nil, err
 	}
-	cfg := kernel.Config{
-		Workspace: ws,
-		Pack:      hostOf(c).Pack,
-		Commands:  hostOf(c).Commands,
-		Native:    hostOf(c).Native,
-		Legacy:    adapter.Options{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess, Environ: hostOf(c).Environ},
-		LookupEnv: os.LookupEnv,
-		Runtime:   hostOf(c).Runtime,
-		Approver:  terminalApprover(c.App.Reader, c.App.ErrWriter),
-		Sandbox:   &lazySandbox{host: hostOf(c)},
+	cfg := assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			Pack:      hostOf(c).Pack,
+			LookupEnv: os.LookupEnv,
+			Approver:  terminalApprover(c.App.Reader, c.App.ErrWriter),
+		},
+		Commands: hostOf(c).Commands,
+		Native:   hostOf(c).Native,
+		Legacy:   adapter.Options{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess, Environ: hostOf(c).Environ},
+		Runtime:  hostOf(c).Runtime,
+		Sandbox:  &lazySandbox{host: hostOf(c)},
 	}
 	fc, err := loadWorkspaceConfig(ws)
 	if err != nil {
 		return nil, err
 	}
-	if err := fc.Apply(&cfg); err != nil {
+	if err := fc.Apply(&cfg.Config); err != nil {
 		return nil, err
 	}
 	// Every command that takes the view flags (viewFlags) serves only that view.
@@ -59,7 +62,7 @@ func openKernel(c *ucli.Context, adjust ...func(*kernel.Config)) (*kernel.Kernel
 	// exist (kernel.Kernel.Jail); this covers its unconfined opt-in and a server that
 	// is not root. A failure changes nothing else.
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
-	return kernel.New(cfg)
+	return assemble.Kernel(cfg)
 }
 
 // existingWorkspace is workspaceDir, refused unless it names an existing directory:

@@ -15,6 +15,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcphost"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -88,7 +89,7 @@ func mcpCommand() *ucli.Command {
 			view := viewOf(c)
 			store, withStore := hostStore()
 			defer store.Close()
-			k, err := openKernel(c, withStore, func(cfg *kernel.Config) { cfg.View = view })
+			k, err := openKernel(c, withStore, func(cfg *assemble.Config) { cfg.View = view })
 			if err != nil {
 				return fmt.Errorf("mcp: %w", err)
 			}
@@ -126,7 +127,7 @@ func mcpEnableCommand() *ucli.Command {
 			}
 			// Fail now, not when the host starts the server: the view must resolve.
 			view := viewOf(c)
-			k, err := openKernel(c, func(cfg *kernel.Config) { cfg.View = view })
+			k, err := openKernel(c, func(cfg *assemble.Config) { cfg.View = view })
 			if err != nil {
 				return fmt.Errorf("mcp enable: %w", err)
 			}
@@ -357,7 +358,7 @@ func mcpProfilesCommand() *ucli.Command {
 				if _, configured := cfg.Profiles[name]; !configured && builtin[name].Description != "" {
 					r.Source = "built-in"
 				}
-				k, err := openKernel(c, func(cfg *kernel.Config) { cfg.View = kernel.View{Profile: name} })
+				k, err := openKernel(c, func(cfg *assemble.Config) { cfg.View = kernel.View{Profile: name} })
 				if err != nil {
 					r.Error, bad = err.Error(), true
 				} else {

@@ -15,7 +15,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
@@ -105,7 +105,7 @@ func runServe(c *ucli.Context) error {
 	// here, so no approver is configured.
 	store, withStore := hostStore()
 	defer store.Close()
-	k, err := openKernel(c, withStore, func(cfg *kernel.Config) {
+	k, err := openKernel(c, withStore, func(cfg *assemble.Config) {
 		cfg.OnResult, cfg.Approver = hook, nil
 		if bc.creds != "" {
 			// The broker credentials are a secret too: workspace code must not see them.

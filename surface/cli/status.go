@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/parity/status"
@@ -92,12 +93,14 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 	}
 	defer os.RemoveAll(scratch)
 	host := hostOf(c)
-	kcfg := kernel.Config{
-		Workspace: scratch,
-		Pack:      host.Pack,
-		Commands:  host.Commands,
-		Native:    host.Native,
-		Evidence:  kernel.EvidenceConfig{Dir: filepath.Join(scratch, "evidence")},
+	kcfg := assemble.Config{
+		Config: kernel.Config{
+			Workspace: scratch,
+			Pack:      host.Pack,
+			Evidence:  kernel.EvidenceConfig{Dir: filepath.Join(scratch, "evidence")},
+		},
+		Commands: host.Commands,
+		Native:   host.Native,
 	}
 	var shadows *status.Shadows
 	if ws := c.String("workspace"); ws != "" {
@@ -107,7 +110,7 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 			return status.Options{}, err
 		}
 	}
-	k, err := kernel.New(kcfg)
+	k, err := assemble.Kernel(kcfg)
 	if err != nil {
 		return status.Options{}, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
@@ -161,11 +162,16 @@ func catKernel(t *testing.T, maxStdin int) (*kernel.Kernel, string, bool) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("from a file\n"), 0o644))
 	sb, err := sandbox.New(sandbox.Options{Runner: []string{exe, catRunner, cli.SandboxRunCommand}})
 	require.NoError(t, err)
-	k, err := kernel.New(kernel.Config{
-		Workspace: ws, Commands: catCommands(), Native: catNative(),
-		Legacy:  adapter.Options{Binary: exe},
-		Sandbox: sb, MaxStdin: maxStdin,
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: ws,
+			MaxStdin:  maxStdin,
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: catCommands(),
+		Native:   catNative(),
+		Legacy:   adapter.Options{Binary: exe},
+		Sandbox:  sb,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

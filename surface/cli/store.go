@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -10,7 +10,7 @@ import (
 // as long as the command runs. One-shot commands (call) have none, so a single call never
 // pays for warming a cache. withStore puts it in the kernel's configuration; the caller
 // closes the store after the kernel.
-func hostStore() (*tool.Store, func(*kernel.Config)) {
+func hostStore() (*tool.Store, func(*assemble.Config)) {
 	s := tool.NewStore()
-	return s, func(cfg *kernel.Config) { cfg.Store = s }
+	return s, func(cfg *assemble.Config) { cfg.Store = s }
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -35,8 +36,14 @@ func TestRedTeamAliasCannotWidenAToken(t *testing.T) {
 			{Name: "read", Action: ok},
 		}}}}
 	}, legacy.TreeOptions{Effects: map[string]legacy.Effects{"notes:*": {}}})) // they write (undeclared, they would ask first)
-	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Commands: r, Native: native.NewRegistry(),
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: t.TempDir(),
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: r,
+		Native:   native.NewRegistry(),
+	})
 	require.NoError(t, err)
 	srv, err := surfacehttp.New(surfacehttp.Config{Kernel: k, Key: testKey})
 	require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
@@ -42,9 +43,12 @@ func BenchmarkPostTools(b *testing.B) {
 
 func loadTest(b *testing.B, mode evidence.SyncMode, clients int) {
 	started := make(chan struct{}, 1)
-	k, err := kernel.New(kernel.Config{
-		Workspace: b.TempDir(), Native: fixtureNative(b, started),
-		Evidence: kernel.EvidenceConfig{Sync: mode},
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: b.TempDir(),
+			Evidence:  kernel.EvidenceConfig{Sync: mode},
+		},
+		Native: fixtureNative(b, started),
 	})
 	require.NoError(b, err)
 	defer k.Close()
@@ -132,10 +136,13 @@ func turnLoad(b *testing.B, listen bool, clients int) {
 	require.NoError(b, err)
 	defer hub.Close()
 	started := make(chan struct{}, 1)
-	k, err := kernel.New(kernel.Config{
-		Workspace: b.TempDir(), Native: fixtureNative(b, started),
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		OnResult: surfacehttp.ToolCalledHook(surfacehttp.PublishToolCalled(hub, nil)),
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: b.TempDir(),
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+			OnResult:  surfacehttp.ToolCalledHook(surfacehttp.PublishToolCalled(hub, nil)),
+		},
+		Native: fixtureNative(b, started),
 	})
 	require.NoError(b, err)
 	defer k.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
@@ -100,25 +101,27 @@ func buildFixture(t testing.TB, cfg surfacehttp.Config, hook func(kernel.Request
 	if extra != nil {
 		extra(nreg, f.started)
 	}
-	k, err := kernel.New(kernel.Config{
-		Workspace:  t.TempDir(),
-		Pack:       fixturePack,
-		Native:     nreg,
-		Governance: kernel.Governance{Disabled: []string{"t:off"}, Excluded: []string{"t:gone"}},
-		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		OnResult: func(req kernel.Request, res kernel.Result) {
-			f.mu.Lock()
-			f.results = append(f.results, res)
-			f.subject = append(f.subject, req.Caller.Subject)
-			f.mu.Unlock()
-			if hook != nil {
-				hook(req, res)
-			}
-			select {
-			case f.done <- res:
-			default:
-			}
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace:  t.TempDir(),
+			Pack:       fixturePack,
+			Governance: kernel.Governance{Disabled: []string{"t:off"}, Excluded: []string{"t:gone"}},
+			Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+			OnResult: func(req kernel.Request, res kernel.Result) {
+				f.mu.Lock()
+				f.results = append(f.results, res)
+				f.subject = append(f.subject, req.Caller.Subject)
+				f.mu.Unlock()
+				if hook != nil {
+					hook(req, res)
+				}
+				select {
+				case f.done <- res:
+				default:
+				}
+			},
 		},
+		Native: nreg,
 	})
 	require.NoError(t, err)
 	f.k = k

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -171,13 +172,15 @@ var testCaller = kernel.Caller{Subject: "mcp-test", Read: []string{"."}, Write: 
 // newFixtureKernel builds a kernel over the fixture in workspace ws. onResult, when not
 // nil, sees every finished call.
 func newFixtureKernel(t testing.TB, ws string, onResult func(kernel.Request, kernel.Result)) *kernel.Kernel {
-	k, err := kernel.New(kernel.Config{
-		Workspace:  ws,
-		Commands:   fixtureCommands(t),
-		Native:     fixtureNative(t),
-		Governance: kernel.Governance{Disabled: []string{"fx:off"}, Excluded: []string{"fx:hidden"}},
-		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		OnResult:   onResult,
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace:  ws,
+			Governance: kernel.Governance{Disabled: []string{"fx:off"}, Excluded: []string{"fx:hidden"}},
+			Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+			OnResult:   onResult,
+		},
+		Commands: fixtureCommands(t),
+		Native:   fixtureNative(t),
 	})
 	require.NoError(t, err)
 	return k

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
@@ -45,12 +46,14 @@ func newRulesKernel(t *testing.T) *kernel.Kernel {
 		func(ctx context.Context, env *tool.Env, in lockIn) tool.Output {
 			return tool.OK(map[string]any{"locks": []string{}})
 		})))
-	k, err := kernel.New(kernel.Config{
-		Workspace:  t.TempDir(),
-		Commands:   fixtureCommands(t),
-		Native:     reg,
-		Governance: kernel.Governance{Disabled: []string{"fx:off"}, Excluded: []string{"fx:hidden"}},
-		Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace:  t.TempDir(),
+			Governance: kernel.Governance{Disabled: []string{"fx:off"}, Excluded: []string{"fx:hidden"}},
+			Evidence:   kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		},
+		Commands: fixtureCommands(t),
+		Native:   reg,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
@@ -341,7 +342,7 @@ func TestServerRefusesANonObjectSchema(t *testing.T) {
 	require.NoError(t, r.Add(native.Raw(tool.Spec{Name: "fx:scalar", Description: "takes a string",
 		InputSchema: &jsonschema.Schema{Type: "string"}},
 		func(ctx context.Context, env *tool.Env, input json.RawMessage) tool.Output { return tool.OK(nil) })))
-	k, err := kernel.New(kernel.Config{Workspace: t.TempDir(), Native: r, Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}})
+	k, err := assemble.Kernel(assemble.Config{Config: kernel.Config{Workspace: t.TempDir(), Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered}}, Native: r})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
@@ -72,14 +73,19 @@ func catKernel(t *testing.T, maxStdin int) (*kernel.Kernel, func() []string) {
 		})))
 	var mu sync.Mutex
 	var hashes []string
-	k, err := kernel.New(kernel.Config{
-		Workspace: t.TempDir(), Commands: cmds, Native: nreg, MaxStdin: maxStdin,
-		Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		OnResult: func(_ kernel.Request, res kernel.Result) {
-			mu.Lock()
-			hashes = append(hashes, res.Receipt.StdinHash)
-			mu.Unlock()
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: t.TempDir(),
+			MaxStdin:  maxStdin,
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+			OnResult: func(_ kernel.Request, res kernel.Result) {
+				mu.Lock()
+				hashes = append(hashes, res.Receipt.StdinHash)
+				mu.Unlock()
+			},
 		},
+		Commands: cmds,
+		Native:   nreg,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

@@ -19,6 +19,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -44,7 +45,7 @@ func Render() ([]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(ws)
-	k, err := kernel.New(kernel.Config{Workspace: ws, Pack: commands.Pack, Commands: commands.Default, Native: nativetools.Default})
+	k, err := assemble.Kernel(assemble.Config{Config: kernel.Config{Workspace: ws, Pack: commands.Pack}, Commands: commands.Default, Native: nativetools.Default})
 	if err != nil {
 		return nil, err
 	}
