@@ -1,7 +1,7 @@
 // Package kernel is the one governed path for every tool call, from every surface.
 //
-// [New] builds the tool registry from the legacy command registry (adapter-backed specs,
-// schemas derived from flags) and the native registry (schemas from Input structs), and
+// [New] builds the tool registry from neutral descriptions of the tools' implementations
+// (Config.Tools: one [Source] each, its kind, name, aliases, domain and spec), and
 // [Kernel.Call] runs one call through the pipeline:
 //
 //  1. admit: call id, run id, caller identity and scopes (from the [Caller] the surface
@@ -57,25 +57,26 @@
 // imports neither the kernel nor any lane: each lane is a [Lane] (a name, and Run of one
 // resolved [LaneCall]: tool spec and route, input, directory, stdin, caller and its
 // resolved scopes, the directories to hide, receipt id), and finds its implementation
-// of the tool by the spec's name in its own registry. No lane lives in this package:
-// adapter (adapter.Lane: the legacy main in-process; a subprocess-tier or unanalysed
-// command moves to a subprocess and the receipt says so), subprocess (adapter.Lane: the
-// host's program as a real process), native (native.Lane: the Go handler with a tool.Env
-// built from Config), and sandbox (sandbox.Lane: either of those inside bwrap, through
-// Config.Sandbox). New assembles them from Config (Commands and Legacy, Native, Sandbox)
-// in one file, assemble.go, the only one besides Config's own that names the adapter,
-// legacy or native packages: the rest of the kernel knows tools by name, spec and route.
-// Config.Lanes replaces one by name (a test's fake). A lane, wherever it lives, leaves
-// evidence for the receipt beside its Output only through LaneCall.Notes ([LaneNotes]:
-// the shadow comparison, the sandbox it ran in, a tool's key/value notes).
+// of the tool by the spec's name in its own registry. No lane lives in this package and
+// it builds none: Config.Lanes is the complete set, at most one per name (adapter,
+// subprocess, native, sandbox), and a call dispatched to a lane the kernel lacks fails
+// with EXECUTION_FAILED. Package kernel/assemble is where hosts build a kernel: it
+// describes the legacy registry (specs derived by the adapter) and the native registry
+// as Sources, gives the native registry's routes as Config.BaseRoutes, and builds the
+// lanes from their packages (adapter.Lane for adapter and subprocess, native.Lane,
+// sandbox.Lane); this package imports neither adapter, tool/legacy nor tool/native. A
+// lane, wherever it lives, leaves evidence for the receipt beside its Output only
+// through LaneCall.Notes ([LaneNotes]: the shadow comparison, the sandbox it ran in, a
+// tool's key/value notes).
 //
 // Routes (which lane serves a tool) are data: the defaults (commands → adapter,
-// native-only tools → native), the native registry's routes, and Config.Routes over
-// them. "shadow" serves the adapter lane (the sandbox lane for a sandboxed tool)
-// through a decorator (package kernel/shadow) that also runs the native lane on a copy
-// of the workspace (a directory kept per workspace, brought to its content before each
-// run) and records the differences in the receipt and [Kernel.ShadowStats]; the served
-// result is always the primary lane's. Request.Lane forces a lane for one call (no
+// native-only tools → native), Config.BaseRoutes (the native registry's), and
+// Config.Routes over them. "shadow" serves the adapter lane (the sandbox lane for a
+// sandboxed tool) through a decorator (package kernel/shadow) that also runs the native
+// lane on a copy of the workspace (a directory kept per workspace, brought to its
+// content before each run) and records the differences in the receipt and
+// [Kernel.ShadowStats]; the served result is always the primary lane's, and so are the
+// receipt's notes (the run on the copy notes nothing there). Request.Lane forces a lane for one call (no
 // shadow then); a tool listed in Config.Sandboxed runs on the sandbox lane whatever
 // its route, and forcing another lane is refused.
 //
@@ -96,8 +97,9 @@
 //     included.
 //   - Duplicate or reserved tool names fail [New]; nothing is last-one-wins.
 //   - Governance, policy and scope use the canonical name only ([tool.Names]).
-//   - The kernel never reads process globals on a call's behalf: native handlers get a
-//     tool.Env built from Config.
+//   - The kernel never reads process globals on a call's behalf: it reads the
+//     environment through Config.LookupEnv, and native handlers get the tool.Env their
+//     lane builds from what the host gave it (native.LaneEnv).
 //   - A call's stdin is Request.Stdin and nothing else (never the host's own stdin),
 //     bounded before anything runs, the same bytes on every lane (tool.Env.Stdin, the
 //     adapter's and the subprocess's descriptor 0, the sandbox request), and hashed
