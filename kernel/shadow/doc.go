@@ -14,7 +14,9 @@
 //     secondary rejects the input, panics or outlives the call's deadline changes
 //     nothing the caller gets; it is recorded as an error.
 //   - The outcome of every shadowed call reaches the receipt only through the call's
-//     lane.Notes (SetShadow), with at most 20 differences.
+//     lane.Notes (SetShadow), with at most 20 differences. The secondary runs with no
+//     notes: what it would note (a key/value, a sandbox) never lands in the served
+//     call's receipt, which records the lane that served it.
 //   - The kernel's state directory, and the workspace's own state files in its
 //     .cmdbridge, are never copied; the workspace's committed configuration is.
 //   - A kept directory serves one run at a time.
