@@ -564,8 +564,8 @@ func TestAdopterFlagChecksReachTheSchema(t *testing.T) {
 		require.Nil(t, bad)
 		out := spec.CheckInput(v)
 		require.NotNil(t, out, input)
-		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code, input)
-		assert.Equal(t, path, out.Error.Details.(map[string]any)["path"], input)
+		assert.Equal(t, tool.CodeInvalidInput, out.Code, input)
+		assert.Equal(t, path, out.Details.(map[string]any)["path"], input)
 		// The program refuses it too.
 		argv, err := Argv(c, json.RawMessage(input))
 		require.NoError(t, err)

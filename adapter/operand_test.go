@@ -30,8 +30,8 @@ func operandCommand(meta map[string]any, got *[]string) legacy.Command {
 }
 
 // checkInput is the kernel's step 4 for spec: nil when valid, else the INVALID_INPUT
-// output.
-func checkInput(t *testing.T, spec tool.Spec, input string) *tool.Output {
+// refusal.
+func checkInput(t *testing.T, spec tool.Spec, input string) *tool.Error {
 	t.Helper()
 	v, _, bad := tool.DecodeInput(json.RawMessage(input))
 	require.Nil(t, bad, input)
@@ -54,8 +54,8 @@ func TestRedTeamPositionalNeverCarriesAnOption(t *testing.T) {
 	} {
 		out := checkInput(t, spec, input)
 		require.NotNil(t, out, input)
-		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code, input)
-		assert.Equal(t, path, out.Error.Details.(map[string]any)["path"], input)
+		assert.Equal(t, tool.CodeInvalidInput, out.Code, input)
+		assert.Equal(t, path, out.Details.(map[string]any)["path"], input)
 	}
 	for _, input := range []string{
 		`{"ref":"HEAD~1"}`, `{"ref":"main..HEAD","file":["-"]}`, `{"ref":""}`,
@@ -129,6 +129,6 @@ func TestLeadingDashOptOutOfATreeLeaf(t *testing.T) {
 			continue
 		}
 		require.NotNil(t, out, c.Name)
-		assert.Equal(t, "/word/1", out.Error.Details.(map[string]any)["path"])
+		assert.Equal(t, "/word/1", out.Details.(map[string]any)["path"])
 	}
 }

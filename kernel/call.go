@@ -90,19 +90,19 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 		return c.interrupt(ctx, "before dispatch")
 	}
 	if err := k.log.Err(); err != nil {
-		return c.refuse(tool.Fail(tool.CodeExecutionFailed, "evidence log unavailable, refusing to run unrecorded: %v", err))
+		return c.refuse(tool.Refuse(tool.CodeExecutionFailed, "evidence log unavailable, refusing to run unrecorded: %v", err))
 	}
 	c.recordable = true
 	// 2. resolve.
 	name, ok := k.names.Resolve(req.Tool)
 	if !ok {
-		return c.refuse(tool.Fail(tool.CodeToolNotFound, "unknown tool %q", req.Tool))
+		return c.refuse(tool.Refuse(tool.CodeToolNotFound, "unknown tool %q", req.Tool))
 	}
 	e := k.entries[name]
 	c.rec.Tool = name
 	// 3. governance.
 	if why := k.govern(name); why != "" {
-		return c.refuse(tool.Fail(tool.CodeToolDisabled, "%s: %s", name, why))
+		return c.refuse(tool.Refuse(tool.CodeToolDisabled, "%s: %s", name, why))
 	}
 	// 4. validate.
 	input, canonical, out := tool.DecodeInput(req.Input)
@@ -113,17 +113,17 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 		c.rec.StdinHash = hex.EncodeToString(sum[:])
 	}
 	if out != nil {
-		return c.refuse(*out)
+		return c.refuse(out)
 	}
 	if limit := k.MaxStdin(); len(req.Stdin) > limit {
-		return c.refuse(tool.FailDetails(tool.CodeInvalidInput, map[string]any{"stdin_bytes": len(req.Stdin), "limit": limit},
+		return c.refuse(tool.RefuseDetails(tool.CodeInvalidInput, map[string]any{"stdin_bytes": len(req.Stdin), "limit": limit},
 			"%s: stdin is %d bytes, over the limit of %d bytes (Config.MaxStdin)", name, len(req.Stdin), limit))
 	}
 	// The schema is resolved on the first call that needs it (Spec.CheckInput, cached by
 	// schema), not for every tool when the kernel is built: a process that serves one
 	// call resolves one schema.
 	if out := e.spec.CheckInput(input); out != nil {
-		return c.refuse(*out)
+		return c.refuse(out)
 	}
 	// 5. scope, on the effect of this input (a dry run is read-only).
 	obj, _ := input.(map[string]any)
@@ -131,7 +131,7 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	c.scopes = k.callerScopes(req.Caller)
 	writes, denied := k.scopeCheck(&e.spec, effect, obj, c.scopes)
 	if denied != nil {
-		return c.refuse(*denied)
+		return c.refuse(denied)
 	}
 	// 6. policy and approval, on the same effect.
 	c.rec.Effect = effect.Kind()
@@ -144,12 +144,12 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	switch decision {
 	case Deny:
 		details, note := k.refusalHint(&e.spec, effect, canonical, req.Interactive, rule)
-		return c.refuse(tool.FailDetails(tool.CodePolicyDenied, details, "%s: denied by policy rule %s (%s call)%s", name, rule, effect.Kind(), withNote(note)))
+		return c.refuse(tool.RefuseDetails(tool.CodePolicyDenied, details, "%s: denied by policy rule %s (%s call)%s", name, rule, effect.Kind(), withNote(note)))
 	case Ask:
 		if !req.Interactive {
 			// No person can answer: refuse now. Nothing on this branch can wait.
 			details, note := k.refusalHint(&e.spec, effect, canonical, req.Interactive, rule)
-			return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, details,
+			return c.refuse(tool.RefuseDetails(tool.CodeApprovalRequired, details,
 				"%s needs approval (policy rule %s, %s call) and the call is not interactive%s", name, rule, effect.Kind(), withNote(note)))
 		}
 		if res, done := c.approve(ctx, e, canonical, rule, effect); done {
@@ -171,7 +171,7 @@ func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule str
 	}
 	if approver == nil {
 		details, note := k.refusalHint(&e.spec, effect, canonical, true, rule)
-		return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, details,
+		return c.refuse(tool.RefuseDetails(tool.CodeApprovalRequired, details,
 			"%s needs approval (policy rule %s, %s call) and no approver is configured%s", e.spec.Name, rule, effect.Kind(), withNote(note))), true
 	}
 	actx, cancel := context.WithTimeout(ctx, k.cfg.ApprovalTimeout)
@@ -188,7 +188,7 @@ func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule str
 		// Asked out of band: this call ends unanswered, the answer comes with a retry.
 		details, _ := k.refusalHint(&e.spec, effect, canonical, true, rule)
 		details["asked_out_of_band"] = true
-		return c.refuse(tool.FailDetails(tool.CodeApprovalRequired, details,
+		return c.refuse(tool.RefuseDetails(tool.CodeApprovalRequired, details,
 			"%s needs approval (policy rule %s, %s call); the approval was asked out of band", e.spec.Name, rule, effect.Kind())), true
 	}
 	if err != nil || !ok {
@@ -200,7 +200,7 @@ func (c *call) approve(ctx context.Context, e *entry, canonical []byte, rule str
 		if actx.Err() != nil {
 			why = "approval timed out"
 		}
-		return c.refuse(tool.FailDetails(tool.CodeApprovalDenied, map[string]any{"rule": rule}, "%s: %s", e.spec.Name, why)), true
+		return c.refuse(tool.RefuseDetails(tool.CodeApprovalDenied, map[string]any{"rule": rule}, "%s: %s", e.spec.Name, why)), true
 	}
 	c.rec.Decision = "approved"
 	return Result{}, false
@@ -212,7 +212,7 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 	k := c.k
 	name, out := c.lane(e)
 	if out != nil {
-		return c.refuse(*out)
+		return c.refuse(out)
 	}
 	c.rec.Lane = name
 	timeout := e.spec.DefaultTimeout
@@ -284,12 +284,11 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 // lane picks the lane for this call, honouring an explicit request. A tool that must
 // run sandboxed runs on the sandbox lane whatever the route, and asking for any other
 // lane is refused: a forced lane never escapes the sandbox.
-func (c *call) lane(e *entry) (string, *tool.Output) {
+func (c *call) lane(e *entry) (string, *tool.Error) {
 	lane := c.req.Lane
 	if c.k.requiresSandbox(e.spec.Name) {
 		if lane != "" && lane != LaneSandbox {
-			out := tool.Fail(tool.CodeInvalidInput, "%s must run in the sandbox; lane %q is not allowed", e.spec.Name, lane)
-			return "", &out
+			return "", tool.Refuse(tool.CodeInvalidInput, "%s must run in the sandbox; lane %q is not allowed", e.spec.Name, lane)
 		}
 		return LaneSandbox, nil
 	}
@@ -306,8 +305,7 @@ func (c *call) lane(e *entry) (string, *tool.Output) {
 		lane == LaneNative && e.native != nil, (lane == LaneAdapter || lane == LaneSubprocess) && e.command != nil:
 		return lane, nil
 	}
-	out := tool.Fail(tool.CodeInvalidInput, "%s cannot run on lane %q", e.spec.Name, lane)
-	return "", &out
+	return "", tool.Refuse(tool.CodeInvalidInput, "%s cannot run on lane %q", e.spec.Name, lane)
 }
 
 // laneCall is what this call's lane gets: the resolved tool, the validated input, and
@@ -344,9 +342,11 @@ func (c *call) interrupt(ctx context.Context, when string) Result {
 	return c.finish(tool.Fail(tool.CodeExecutionFailed, "%s: no terminal transition", c.rec.Tool), evidence.StatusFailed)
 }
 
-func (c *call) refuse(out tool.Output) Result {
+// refuse ends the call refused: governance, validation or scope said no before any
+// lane ran.
+func (c *call) refuse(refused *tool.Error) Result {
 	c.fire(EvRefuse)
-	return c.finish(out, evidence.StatusRefused)
+	return c.finish(refused.Output(), evidence.StatusRefused)
 }
 
 // finish is step 9: hash the output, append the receipt, publish.

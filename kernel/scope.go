@@ -70,12 +70,11 @@ func withinAny(p string, dirs []string) bool {
 // is the call's effect (Spec.EffectOf of its input): a writer's read-only mode (a dry
 // run, a check) needs only a read scope on the workspace, as the policy treats it as a
 // read.
-func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[string]any, scopes lane.Scopes) ([]string, *tool.Output) {
+func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[string]any, scopes lane.Scopes) ([]string, *tool.Error) {
 	write := scopes.Write
 	read := append(scopes.Read[:len(scopes.Read):len(scopes.Read)], write...)
-	deny := func(details map[string]any, format string, args ...any) *tool.Output {
-		out := tool.FailDetails(tool.CodeScopeDenied, details, format, args...)
-		return &out
+	deny := func(details map[string]any, format string, args ...any) *tool.Error {
+		return tool.RefuseDetails(tool.CodeScopeDenied, details, format, args...)
 	}
 	var writes []string
 	hasWrite := false

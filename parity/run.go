@@ -258,7 +258,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 		switch {
 		case refusal != nil:
 			// The kernel refuses this input before any lane runs; so does parity.
-			res.Output = *refusal
+			res.Output = refusal.Output()
 		case l == LaneSubprocess || l == LaneAdapter:
 			aopts := adapter.Options{Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary, InProcess: opts.InProcess}
 			run := l
@@ -333,7 +333,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 // CheckInput), against the native tool's schema, else the command's (the two are equal
 // for a tool that has both, nativetools' twin test sees to it). It returns the refusal
 // every lane then gives, or nil when the input is valid.
-func checkInput(name string, input json.RawMessage, nt native.Tool, hasNative bool, cmd legacy.Command) (*tool.Output, error) {
+func checkInput(name string, input json.RawMessage, nt native.Tool, hasNative bool, cmd legacy.Command) (*tool.Error, error) {
 	spec := nt.Spec
 	if !hasNative {
 		var err error

@@ -18,8 +18,8 @@ import (
 
 // DecodeInput parses a call's input into generic JSON, as the kernel validates it, and
 // its canonical form (sorted keys, compact). An absent input, or null, is the empty
-// object. Input that is not one JSON value is INVALID_INPUT.
-func DecodeInput(raw json.RawMessage) (any, []byte, *Output) {
+// object. Input that is not one JSON value is refused (INVALID_INPUT).
+func DecodeInput(raw json.RawMessage) (any, []byte, *Error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return map[string]any{}, []byte("{}"), nil
@@ -34,14 +34,12 @@ func DecodeInput(raw json.RawMessage) (any, []byte, *Output) {
 		err = fmt.Errorf("invalid character after top-level value at offset %d", dec.InputOffset())
 	}
 	if err != nil {
-		out := FailDetails(CodeInvalidInput, map[string]any{"path": "/"}, "input is not JSON: %v", err)
-		return nil, raw, &out
+		return nil, raw, RefuseDetails(CodeInvalidInput, map[string]any{"path": "/"}, "input is not JSON: %v", err)
 	}
 	v = exactNumbers(v)
 	canonical, err := json.Marshal(v)
 	if err != nil {
-		out := Fail(CodeInvalidInput, "input: %v", err)
-		return nil, raw, &out
+		return nil, raw, Refuse(CodeInvalidInput, "input: %v", err)
 	}
 	return v, canonical, nil
 }
@@ -71,17 +69,16 @@ func exactNumbers(v any) any {
 // CheckInput validates input (decoded as [DecodeInput] decodes it) against the spec's
 // input schema: the one validation every lane's call goes through, in the kernel and in
 // front of parity's lanes, so a handler may trust what its schema says. It returns nil
-// when the input is valid, else INVALID_INPUT whose details name where (path, a JSON
-// pointer) and why (reason). jsonschema-go decides validity; see [Checker.Check] for how
+// when the input is valid, else refuses it (INVALID_INPUT) with details naming where
+// (path, a JSON pointer) and why (reason). jsonschema-go decides validity; see [Checker.Check] for how
 // the place is found. A spec without an input schema accepts any input.
-func (s *Spec) CheckInput(input any) *Output {
+func (s *Spec) CheckInput(input any) *Error {
 	if s.InputSchema == nil {
 		return nil
 	}
 	c, err := checkerOf(s.InputSchema)
 	if err != nil {
-		out := Fail(CodeInternal, "%s: input schema: %v", s.Name, err)
-		return &out
+		return Refuse(CodeInternal, "%s: input schema: %v", s.Name, err)
 	}
 	return c.Check(s.Name, input)
 }
@@ -130,7 +127,7 @@ func checkerOf(s *jsonschema.Schema) (*Checker, error) {
 // its schema does not allow, then (at the top) the first rule between properties it
 // breaks (see [ApplyConstraints]: the rule's words are the message), else jsonschema-go's
 // own reason.
-func (c *Checker) Check(name string, input any) *Output {
+func (c *Checker) Check(name string, input any) *Error {
 	err := c.root.Validate(input)
 	if err == nil {
 		return nil
@@ -142,9 +139,8 @@ func (c *Checker) Check(name string, input any) *Output {
 		}
 		ptr = "/"
 	}
-	out := FailDetails(CodeInvalidInput, map[string]any{"path": ptr, "reason": why},
+	return RefuseDetails(CodeInvalidInput, map[string]any{"path": ptr, "reason": why},
 		"%s: invalid input at %s: %s", name, ptr, why)
-	return &out
 }
 
 // locate finds where v, rejected by s with err, is at fault (see Check): the pointer
@@ -255,7 +251,7 @@ func escape(k string) string {
 // the input breaks is INVALID_INPUT whose message is the rule's description ("one of
 // wu, initiative is required") and whose details hold the rule: its description
 // (reason), the properties it names and its schema (rule). nil when no rule is broken.
-func ruleViolation(name string, s *jsonschema.Schema, input any) *Output {
+func ruleViolation(name string, s *jsonschema.Schema, input any) *Error {
 	if s == nil || s.Not == nil {
 		return nil
 	}
@@ -271,10 +267,9 @@ func ruleViolation(name string, s *jsonschema.Schema, input any) *Output {
 		if raw, err := json.Marshal(r.schema); err == nil {
 			_ = json.Unmarshal(raw, &rule)
 		}
-		out := FailDetails(CodeInvalidInput,
+		return RefuseDetails(CodeInvalidInput,
 			map[string]any{"path": "/", "reason": why, "properties": ruleProperties(r.schema), "rule": rule},
 			"%s: invalid input: %s", name, why)
-		return &out
 	}
 	return nil
 }

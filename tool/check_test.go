@@ -49,9 +49,9 @@ func TestCheckInputNamesThePlace(t *testing.T) {
 	} {
 		out := spec.CheckInput(decoded(t, tc.input))
 		require.NotNil(t, out, tc.input)
-		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code, tc.input)
-		assert.Equal(t, map[string]any{"path": tc.path, "reason": tc.reason}, out.Error.Details, tc.input)
-		assert.Equal(t, "t: invalid input at "+tc.path+": "+tc.reason, out.Error.Message, tc.input)
+		assert.Equal(t, tool.CodeInvalidInput, out.Code, tc.input)
+		assert.Equal(t, map[string]any{"path": tc.path, "reason": tc.reason}, out.Details, tc.input)
+		assert.Equal(t, "t: invalid input at "+tc.path+": "+tc.reason, out.Message, tc.input)
 	}
 	for _, good := range []string{`{"id":"WU-7"}`, `{"id":"WU-7","tags":[],"n":3,"deep":{"list":[{"k":false}]}}`} {
 		assert.Nil(t, spec.CheckInput(decoded(t, good)), good)
@@ -69,18 +69,18 @@ func TestCheckInputRules(t *testing.T) {
 
 	out := spec.CheckInput(decoded(t, `{}`))
 	require.NotNil(t, out)
-	assert.Equal(t, "t: invalid input: one of wu, initiative is required", out.Error.Message)
-	d := out.Error.Details.(map[string]any)
+	assert.Equal(t, "t: invalid input: one of wu, initiative is required", out.Message)
+	d := out.Details.(map[string]any)
 	assert.Equal(t, []string{"wu", "initiative"}, d["properties"])
 	assert.Equal(t, "/", d["path"])
 
 	out = spec.CheckInput(decoded(t, `{"wu":"WU-1","all":true}`))
 	require.NotNil(t, out)
-	assert.Equal(t, "t: invalid input: wu and all cannot be given together", out.Error.Message)
+	assert.Equal(t, "t: invalid input: wu and all cannot be given together", out.Message)
 
 	out = spec.CheckInput(decoded(t, `{"all":"yes"}`))
 	require.NotNil(t, out)
-	assert.Equal(t, "/all", out.Error.Details.(map[string]any)["path"])
+	assert.Equal(t, "/all", out.Details.(map[string]any)["path"])
 
 	assert.Nil(t, spec.CheckInput(decoded(t, `{"initiative":"INIT-1","all":true}`)))
 }
@@ -93,8 +93,8 @@ func TestCheckInputReferences(t *testing.T) {
 		"properties":{"id":{"$ref":"#/$defs/id"}}}`)}
 	out := spec.CheckInput(decoded(t, `{"id":"x"}`))
 	require.NotNil(t, out)
-	assert.Equal(t, "/", out.Error.Details.(map[string]any)["path"])
-	assert.Contains(t, out.Error.Details.(map[string]any)["reason"], "minLength")
+	assert.Equal(t, "/", out.Details.(map[string]any)["path"])
+	assert.Contains(t, out.Details.(map[string]any)["reason"], "minLength")
 	assert.Nil(t, spec.CheckInput(decoded(t, `{"id":"xy"}`)))
 }
 
@@ -105,7 +105,7 @@ func TestCheckInputWithoutSchema(t *testing.T) {
 	bad := &tool.Spec{Name: "t", InputSchema: schemaOf(t, `{"$ref":"#/$defs/missing"}`)}
 	out := bad.CheckInput(map[string]any{})
 	require.NotNil(t, out)
-	assert.Equal(t, tool.CodeInternal, out.Error.Code)
+	assert.Equal(t, tool.CodeInternal, out.Code)
 }
 
 // TestDecodeInput: absent input is the empty object; integers stay exact; trailing
@@ -123,5 +123,5 @@ func TestDecodeInput(t *testing.T) {
 
 	_, _, out = tool.DecodeInput(json.RawMessage(`{} {}`))
 	require.NotNil(t, out)
-	assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
+	assert.Equal(t, tool.CodeInvalidInput, out.Code)
 }

@@ -137,7 +137,7 @@ func minimalInput(t *testing.T, spec tool.Spec) map[string]any {
 		if out == nil {
 			return in
 		}
-		require.Less(t, round, 8, "%s: no input from the required properties passes the schema: %s", spec.Name, out.Error.Message)
+		require.Less(t, round, 8, "%s: no input from the required properties passes the schema: %s", spec.Name, out.Message)
 		added := false
 		if s.Not != nil {
 			for _, rule := range s.Not.AnyOf {
@@ -164,7 +164,7 @@ func minimalInput(t *testing.T, spec tool.Spec) map[string]any {
 				added = true
 			}
 		}
-		require.True(t, added, "%s: the input from the required properties breaks the schema: %s", spec.Name, out.Error.Message)
+		require.True(t, added, "%s: the input from the required properties breaks the schema: %s", spec.Name, out.Message)
 	}
 }
 

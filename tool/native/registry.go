@@ -56,7 +56,7 @@ func (t Tool) Call(ctx context.Context, env *tool.Env, input json.RawMessage) to
 		bad = t.Spec.CheckInput(v)
 	}
 	if bad != nil {
-		return *bad
+		return bad.Output()
 	}
 	run, err := t.Bind(input)
 	if err != nil {
