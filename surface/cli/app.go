@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -94,32 +95,36 @@ type Host struct {
 }
 
 // Main runs the cmdbridge command line on args and returns the exit status. stdout and
-// stderr receive everything it prints.
+// stderr receive everything it prints. It is where an error becomes an exit status.
 func Main(args []string, stdout, stderr io.Writer, host Host) int {
-	app := App(host, stdout, stderr)
-	err := app.Run(intersperse(app, args))
+	f := newFactory(host, stdout, stderr)
+	app := newApp(f)
+	err := app.RunContext(f.withContext(context.Background()), intersperse(app, args))
 	return exitStatus(app.Name, err, stderr)
 }
 
 // App is the urfave/cli app Main runs for host, not yet run: its command tree and flags,
 // for checks of what the documentation spells (internal/doccheck).
 func App(host Host, stdout, stderr io.Writer) *ucli.App {
-	if host.Commands == nil {
-		host.Commands = legacy.NewRegistry()
+	return newApp(newFactory(host, stdout, stderr))
+}
+
+// withDefaults is h with the defaults of its empty fields: empty registries, the name
+// "cmdbridge", the workspace variable CMDBRIDGE_WORKSPACE.
+func (h Host) withDefaults() Host {
+	if h.Commands == nil {
+		h.Commands = legacy.NewRegistry()
 	}
-	if host.Native == nil {
-		host.Native = native.NewRegistry()
+	if h.Native == nil {
+		h.Native = native.NewRegistry()
 	}
-	if host.Name == "" {
-		host.Name = "cmdbridge"
+	if h.Name == "" {
+		h.Name = "cmdbridge"
 	}
-	if host.WorkspaceEnv == "" {
-		host.WorkspaceEnv = "CMDBRIDGE_WORKSPACE"
+	if h.WorkspaceEnv == "" {
+		h.WorkspaceEnv = "CMDBRIDGE_WORKSPACE"
 	}
-	app := newApp(host, stdout, stderr)
-	app.Metadata = map[string]any{hostKey: host}
-	markActions(app.Commands)
-	return app
+	return h
 }
 
 // version is Version, or "dev" when the host gave none.
@@ -139,16 +144,15 @@ func (h Host) serverName() string {
 	return strings.Fields(h.Name + " cmdbridge")[0]
 }
 
-const hostKey = "cmdbridge.host"
-
-func hostOf(c *ucli.Context) Host { return c.App.Metadata[hostKey].(Host) }
-
-func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
-	return &ucli.App{
+// newApp is the command line of f: its global flags, its subcommands (markActions
+// marks what their actions return) and the root's answer to an unknown command.
+func newApp(f *factory) *ucli.App {
+	host := f.Host
+	app := &ucli.App{
 		Name:            host.Name,
 		Usage:           "governed tools from legacy CLI commands",
-		Writer:          stdout,
-		ErrWriter:       stderr,
+		Writer:          f.IO.Out,
+		ErrWriter:       f.IO.ErrOut,
 		HideHelpCommand: true,
 		Version:         versionString(host),
 		ExitErrHandler:  func(*ucli.Context, error) {}, // Main maps errors to statuses itself
@@ -172,22 +176,40 @@ func newApp(host Host, stdout, stderr io.Writer) *ucli.App {
 			}
 			return ucli.ShowAppHelp(c)
 		},
-		Commands: append([]*ucli.Command{
-			toolsCommand(),
-			callCommand(),
-			batchCommand(),
-			evidenceCommand(),
-			mcpCommand(),
-			versionCommand(),
-		}, append(extraCommands(host), host.Extra...)...),
+		Commands: commands(f),
 	}
+	markActions(app.Commands)
+	return app
 }
 
-// ownCommands are the subcommands that live in their own files of this package (serve,
-// token, status, conductor, enroll and the hidden sandbox runner), listed here rather
-// than registered from init functions.
-var ownCommands = []func() *ucli.Command{
-	serveCommand, tokenCommand, statusCommand, conductorCommand, enrollCommand, sandboxRunCommand,
+// commands are the subcommands of f's command line: the tools' own first, then the
+// others and the registered ones sorted by name (so --help is stable whatever the init
+// order), then the host's Extra. A host serving a program adopted with the light line
+// (Host.Adopted) leaves the developer commands out, since they need the program's own Go.
+func commands(f *factory) []*ucli.Command {
+	out := []*ucli.Command{
+		newToolsCmd(f),
+		newCallCmd(f, nil),
+		newBatchCmd(f, nil),
+		newEvidenceCmd(f),
+		newMCPCmd(f, nil),
+		newVersionCmd(f, nil),
+	}
+	more := []*ucli.Command{
+		newConductorCmd(f),
+		newEnrollCmd(f, nil),
+		newServeCmd(f, nil),
+		newStatusCmd(f, nil),
+		newTokenCmd(f),
+		newSandboxRunCmd(f, nil),
+	}
+	for _, newCommand := range extensions {
+		if cmd := newCommand(); !f.Host.Adopted || !slices.Contains(devCommands, cmd.Name) {
+			more = append(more, cmd)
+		}
+	}
+	sort.Slice(more, func(i, j int) bool { return more[i].Name < more[j].Name })
+	return slices.Concat(out, more, f.Host.Extra)
 }
 
 // extensions are subcommands of other packages (parity and scaffold, in DevPackage),
@@ -197,21 +219,6 @@ var extensions []func() *ucli.Command
 
 // register adds a subcommand constructor of another package.
 func register(newCommand func() *ucli.Command) { extensions = append(extensions, newCommand) }
-
-// extraCommands builds the package's own and the registered subcommands sorted by name,
-// so --help is stable whatever the init order.
-// A host serving a program adopted with the light line (Host.Adopted) leaves the
-// developer commands out, since they need the program's own Go.
-func extraCommands(host Host) []*ucli.Command {
-	out := make([]*ucli.Command, 0, len(ownCommands)+len(extensions))
-	for _, f := range slices.Concat(ownCommands, extensions) {
-		if cmd := f(); !host.Adopted || !slices.Contains(devCommands, cmd.Name) {
-			out = append(out, cmd)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
 
 // printJSON writes v as indented JSON with a trailing newline.
 func printJSON(w io.Writer, v any) error {

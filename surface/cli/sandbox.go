@@ -23,40 +23,49 @@ import (
 // inside bwrap: sandbox.Options{Runner: []string{<cmdbridge>, SandboxRunCommand}}.
 const SandboxRunCommand = "__sandbox-run"
 
-// sandboxRunCommand reads one sandbox.Request on stdin, runs it on the lane it names and
+type sandboxRunOptions struct {
+	IO       ioStreams
+	Host     Host
+	ResultFD int
+}
+
+// newSandboxRunCmd reads one sandbox.Request on stdin, runs it on the lane it names and
 // writes the result on descriptor 3 (--result-fd), never on stdout.
-func sandboxRunCommand() *ucli.Command {
+func newSandboxRunCmd(f *factory, runF func(*sandboxRunOptions) error) *ucli.Command {
+	opts := &sandboxRunOptions{IO: f.IO, Host: f.Host}
 	return &ucli.Command{
 		Name:   SandboxRunCommand,
 		Usage:  "run one tool call inside the sandbox (internal: started by the sandbox lane)",
 		Hidden: true,
 		Flags: []ucli.Flag{
-			&ucli.IntFlag{Name: "result-fd", Value: sandbox.ResultFD, Usage: "descriptor the result is written to"},
+			&ucli.IntFlag{Name: "result-fd", Value: sandbox.ResultFD, Usage: "descriptor the result is written to", Destination: &opts.ResultFD},
 		},
-		Action: func(c *ucli.Context) error {
-			fd := c.Int("result-fd")
-			if fd < 3 {
-				return usageError("--result-fd must be 3 or more (0-2 are the tool's stdio), not %d", fd)
+		Action: func(*ucli.Context) error {
+			if runF != nil {
+				return runF(opts)
 			}
-			result := os.NewFile(uintptr(fd), "sandbox-result")
-			if result == nil {
-				return fmt.Errorf("--result-fd %d is not open", fd)
-			}
-			stdin := c.App.Reader
-			if stdin == nil {
-				stdin = os.Stdin
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			host := hostOf(c)
-			if err := sandbox.Serve(ctx, stdin, result, func(ctx context.Context, req sandbox.Request) tool.Output {
-				return runSandboxed(ctx, host, req)
-			}); err != nil {
-				return fmt.Errorf("sandbox runner: %w", err)
-			}
-			return nil
+			return runSandboxRun(opts)
 		},
 	}
+}
+
+func runSandboxRun(opts *sandboxRunOptions) error {
+	fd := opts.ResultFD
+	if fd < 3 {
+		return usageError("--result-fd must be 3 or more (0-2 are the tool's stdio), not %d", fd)
+	}
+	result := os.NewFile(uintptr(fd), "sandbox-result")
+	if result == nil {
+		return fmt.Errorf("--result-fd %d is not open", fd)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := sandbox.Serve(ctx, opts.IO.In, result, func(ctx context.Context, req sandbox.Request) tool.Output {
+		return runSandboxed(ctx, opts.Host, req)
+	}); err != nil {
+		return fmt.Errorf("sandbox runner: %w", err)
+	}
+	return nil
 }
 
 // runSandboxed dispatches one request inside the sandbox: the native tool through its

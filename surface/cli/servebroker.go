@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/events"
@@ -31,16 +30,15 @@ type serveBroker struct {
 	sc         atomic.Pointer[broker.Sidecar]
 }
 
-// brokerOf reads --nats / --nats-creds, falling back to the config file's nats key and
+// brokerOf reads --nats / --nats-creds (its errors say serve), falling back to the config file's nats key and
 // then, for the credentials, to those enroll installed in the state directory, and the
 // workspace's enrollment (required with a broker: it is the sidecar's identity).
-func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
+func brokerOf(opts *serveOptions, ws, state string) (*serveBroker, error) {
 	fc, err := loadWorkspaceConfig(ws)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("serve: %w", err)
 	}
-	b := &serveBroker{url: c.String("nats"), creds: c.String("nats-creds"),
-		name: hostOf(c).Name + " serve " + hostOf(c).version()}
+	b := &serveBroker{url: opts.NATS, creds: opts.NATSCreds, name: opts.Host.Name + " serve " + opts.Host.version()}
 	if fc.NATS != nil {
 		if b.url == "" {
 			b.url = fc.NATS.URL
@@ -54,7 +52,7 @@ func brokerOf(c *ucli.Context, ws, state string) (*serveBroker, error) {
 	}
 	e, ok, err := broker.LoadEnrollment(state)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("serve: %w", err)
 	}
 	if ok {
 		b.enrollment = e

@@ -19,7 +19,19 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
-func statusCommand() *ucli.Command {
+type statusReportOptions struct {
+	IO   ioStreams
+	Host Host
+	// Options reads what the report is built from (statusOptions).
+	Options func() (status.Options, error)
+
+	JSON bool
+	HTML string // write the page to this file
+}
+
+// newStatusCmd reports the migration status of every tool (parity/status).
+func newStatusCmd(f *factory, runF func(*statusReportOptions) error) *ucli.Command {
+	opts := &statusReportOptions{IO: f.IO, Host: f.Host}
 	return &ucli.Command{
 		Name:  "status",
 		Usage: "migration status per tool: route, parity, golden coverage, bridgecheck tier, last parity run",
@@ -27,8 +39,8 @@ func statusCommand() *ucli.Command {
 			"scripts under testdata/script/ of the repository. Prints an aligned table and totals, or\n" +
 			"the JSON report with --json; --html writes a self-contained page instead (with --json, both).",
 		Flags: []ucli.Flag{
-			&ucli.BoolFlag{Name: "json", Usage: "print the JSON report instead of the table"},
-			&ucli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (and print no table)"},
+			&ucli.BoolFlag{Name: "json", Usage: "print the JSON report instead of the table", Destination: &opts.JSON},
+			&ucli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (and print no table)", Destination: &opts.HTML},
 			&ucli.StringFlag{Name: "results", Usage: "parity results `FILE` (default: parity/last.json in the state directory of <dir>)"},
 			&ucli.StringFlag{Name: "dir", Usage: "repository `DIR` holding testdata/script (default: the current directory)"},
 			&ucli.StringFlag{Name: "workspace", Usage: "also report the shadow runs recorded in the evidence of the served workspace `WS`, and which tools its shadow_promotion rule (config.yaml; default 200 matches, 0 mismatches) says to route native"},
@@ -37,33 +49,41 @@ func statusCommand() *ucli.Command {
 			if c.NArg() > 0 {
 				return usageError("status takes no arguments")
 			}
-			opts, err := statusOptions(c)
-			if err != nil {
-				return fmt.Errorf("status: %w", err)
+			opts.Options = func() (status.Options, error) { return statusOptions(c) }
+			if runF != nil {
+				return runF(opts)
 			}
-			rep, err := status.Build(opts)
-			if err != nil {
-				return fmt.Errorf("status: %w", err)
-			}
-			if path := c.String("html"); path != "" {
-				var page bytes.Buffer
-				if err := status.WriteHTML(&page, rep); err != nil {
-					return fmt.Errorf("status: %w", err)
-				}
-				if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
-					return fmt.Errorf("status: %w", err)
-				}
-				fmt.Fprintf(c.App.ErrWriter, "%s: status page written to %s\n", hostOf(c).Name, path)
-				if !c.Bool("json") {
-					return nil
-				}
-			}
-			if c.Bool("json") {
-				return status.WriteJSON(c.App.Writer, rep)
-			}
-			return status.WriteText(c.App.Writer, rep)
+			return runStatus(opts)
 		},
 	}
+}
+
+func runStatus(opts *statusReportOptions) error {
+	so, err := opts.Options()
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	rep, err := status.Build(so)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	if opts.HTML != "" {
+		var page bytes.Buffer
+		if err := status.WriteHTML(&page, rep); err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		if err := os.WriteFile(opts.HTML, page.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "%s: status page written to %s\n", opts.Host.Name, opts.HTML)
+		if !opts.JSON {
+			return nil
+		}
+	}
+	if opts.JSON {
+		return status.WriteJSON(opts.IO.Out, rep)
+	}
+	return status.WriteText(opts.IO.Out, rep)
 }
 
 // statusOptions collects the tools with their routes from a kernel built over the host's
@@ -157,8 +177,8 @@ func commandSource(cmd legacy.Command) string {
 // subcommand when the program links the developer commands, else the build with them
 // (notLinked's go run line).
 func parityCommand(host Host) string {
-	for _, f := range extensions {
-		if cmd := f(); cmd.Name == "parity" && !host.Adopted {
+	for _, newCommand := range extensions {
+		if cmd := newCommand(); cmd.Name == "parity" && !host.Adopted {
 			return host.Name + " parity"
 		}
 	}

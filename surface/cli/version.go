@@ -12,16 +12,29 @@ import (
 // cmdbridge is the main module (its own binary) or a dependency (an adopter's).
 const toolkitModule = "github.com/cmdbridge/cmdbridge"
 
-// versionCommand prints what `--version` prints.
-func versionCommand() *ucli.Command {
+type versionOptions struct {
+	IO   ioStreams
+	Host Host
+}
+
+// newVersionCmd prints what `--version` prints.
+func newVersionCmd(f *factory, runF func(*versionOptions) error) *ucli.Command {
+	opts := &versionOptions{IO: f.IO, Host: f.Host}
 	return &ucli.Command{
 		Name:  "version",
 		Usage: "print the program's version and cmdbridge's module version and VCS revision",
-		Action: func(c *ucli.Context) error {
-			_, err := fmt.Fprintf(c.App.Writer, "%s version %s\n", hostOf(c).Name, versionString(hostOf(c)))
-			return err
+		Action: func(*ucli.Context) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runVersion(opts)
 		},
 	}
+}
+
+func runVersion(opts *versionOptions) error {
+	_, err := fmt.Fprintf(opts.IO.Out, "%s version %s\n", opts.Host.Name, versionString(opts.Host))
+	return err
 }
 
 // versionString is "VERSION (cmdbridge MODULE-VERSION, revision REV[, modified], GO)",

@@ -21,50 +21,66 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
-func init() { cli.Register(parityCommand) }
+func init() { cli.Register(func() *ucli.Command { return newParityCmd(nil) }) }
 
-func parityCommand() *ucli.Command {
+type parityOptions struct {
+	Stdout, Stderr io.Writer
+	Host           cli.Host
+	// Binary is the program the subprocess lane runs (cli.SubprocessBinary).
+	Binary string
+
+	Tools           []string // the tools whose scripts run (none: every script)
+	JSON            bool
+	JUnit           string
+	Dir             string
+	Fixtures        string
+	Results         string
+	Update          bool
+	Program         string
+	Bin             string // the global --bin
+	Warm            bool
+	AllowInProgress bool
+}
+
+func newParityCmd(runF func(*parityOptions) error) *ucli.Command {
+	opts := &parityOptions{}
 	return &ucli.Command{
 		Name:      "parity",
 		Usage:     "run the parity scripts (every lane on copies of each script's workspace) and report differences",
 		ArgsUsage: "[TOOL...]",
 		Flags: []ucli.Flag{
-			&ucli.BoolFlag{Name: "json", Usage: "print the results as JSON"},
-			&ucli.StringFlag{Name: "junit", Usage: "also write JUnit XML to `FILE`"},
-			&ucli.StringFlag{Name: "dir", Value: filepath.Join("testdata", "script", "parity"), Usage: "directory of the parity scripts"},
-			&ucli.StringFlag{Name: "fixtures", Usage: "directory $FIXTURES points to (default: DIR/../../workspaces)"},
-			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)"},
-			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them"},
-			&ucli.StringFlag{Name: "program", Usage: "`NAME` the subprocess lane runs commands that are not tree leaves under (default: the host's program; a tree leaf runs under its own program's name)"},
-			&ucli.BoolFlag{Name: "warm", Usage: "add the warm lane: the native tool as a long-lived host runs it, one store and directory per script, so its warm state is reused across the script's calls"},
-			&ucli.BoolFlag{Name: "allow-in-progress", Usage: "exit 0 when the only failures are tools in progress (a scaffolded handler still answering NOT_IMPLEMENTED) whose route is not native"},
+			&ucli.BoolFlag{Name: "json", Usage: "print the results as JSON", Destination: &opts.JSON},
+			&ucli.StringFlag{Name: "junit", Usage: "also write JUnit XML to `FILE`", Destination: &opts.JUnit},
+			&ucli.StringFlag{Name: "dir", Value: filepath.Join("testdata", "script", "parity"), Usage: "directory of the parity scripts", Destination: &opts.Dir},
+			&ucli.StringFlag{Name: "fixtures", Usage: "directory $FIXTURES points to (default: DIR/../../workspaces)", Destination: &opts.Fixtures},
+			&ucli.StringFlag{Name: "results", Usage: "results `FILE` cmdbridge status reads (default: parity/last.json in the repository's state directory)", Destination: &opts.Results},
+			&ucli.BoolFlag{Name: "update", Usage: "rewrite the scripts' goldens instead of failing on them", Destination: &opts.Update},
+			&ucli.StringFlag{Name: "program", Usage: "`NAME` the subprocess lane runs commands that are not tree leaves under (default: the host's program; a tree leaf runs under its own program's name)", Destination: &opts.Program},
+			&ucli.BoolFlag{Name: "warm", Usage: "add the warm lane: the native tool as a long-lived host runs it, one store and directory per script, so its warm state is reused across the script's calls", Destination: &opts.Warm},
+			&ucli.BoolFlag{Name: "allow-in-progress", Usage: "exit 0 when the only failures are tools in progress (a scaffolded handler still answering NOT_IMPLEMENTED) whose route is not native", Destination: &opts.AllowInProgress},
 		},
-		Action: runParity,
+		Action: func(c *ucli.Context) error {
+			opts.Stdout, opts.Stderr, opts.Host = c.App.Writer, c.App.ErrWriter, cli.HostOf(c)
+			opts.Tools, opts.Bin, opts.Binary = c.Args().Slice(), c.String("bin"), cli.SubprocessBinary(c)
+			if opts.Program == "" {
+				opts.Program = opts.Host.Program
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runParity(opts)
+		},
 	}
 }
 
-func runParity(c *ucli.Context) error {
-	host := cli.HostOf(c)
-	stdout, stderr := c.App.Writer, c.App.ErrWriter
-	dir := c.String("dir")
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageError("parity: no script directory %s (use --dir)", dir)
+func runParity(opts *parityOptions) error {
+	host, stdout, stderr := opts.Host, opts.Stdout, opts.Stderr
+	suite, err := paritySuite(opts)
+	if err != nil {
+		return err
 	}
-	suite := parity.Suite{
-		Dir: dir, Fixtures: c.String("fixtures"), Update: c.Bool("update"),
-		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: parityProgram(c), Warm: c.Bool("warm"),
-		InProcess: host.InProcess, Env: host.ScriptEnv, PassEnv: host.ScriptPassEnv,
-	}
-	for _, name := range c.Args().Slice() {
-		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
-		if _, err := os.Stat(script); err != nil {
-			return usageError("parity: no parity script for %s (%s)", name, script)
-		}
-		suite.Files = append(suite.Files, script)
-	}
-	results := c.String("results")
+	results := opts.Results
 	if results == "" {
-		var err error
 		if results, err = cli.ResultsFile("."); err != nil {
 			return fmt.Errorf("parity: %w", err)
 		}
@@ -90,40 +106,96 @@ func runParity(c *ucli.Context) error {
 	case err != nil:
 		return fmt.Errorf("parity: %w (it is not overwritten; move it away to start afresh)", err)
 	}
-	if prog, err := parity.CurrentProgram(); err != nil {
-		fmt.Fprintf(stderr, "parity: stale-binary check off: %v\n", err)
-	} else {
-		check, note := parity.StaleCheck(prog, dir, func(name string) bool {
-			_, ok := host.Native.Lookup(name)
-			return ok
-		})
-		if note != "" {
-			fmt.Fprintln(stderr, note)
-		}
-		suite.Check = check
-	}
-	binDir, cleanup, err := programLinks(c, suite.Programs())
+	staleCheck(&suite, stderr, host)
+	binDir, cleanup, err := programLinks(opts, suite.Programs())
 	if err != nil {
 		return fmt.Errorf("parity: %w", err)
 	}
 	defer cleanup()
 	suite.BinDir = binDir
-
-	var printer func(parity.ToolResult, bool)
-	if !c.Bool("json") {
-		printer = progressPrinter(stdout)
+	res, err := runSuite(suite, opts, prev, results)
+	if err != nil {
+		return err
 	}
-	// The file is rewritten before and after each tool: a run that dies while a
-	// script runs leaves that tool an error, never an older pass.
-	cur, started, writeErr := prev, time.Now(), error(nil)
-	progress := func(r parity.ToolResult, done bool) {
-		if !done {
-			r.Status, r.Diff = parity.StatusError, parity.Unfinished
+	// A run of the whole suite replaces the file (a tool whose script is gone keeps
+	// no result); a run of named tools changes only theirs.
+	if err := parity.Merge(prev, res, suite.Files == nil).Write(results); err != nil {
+		return fmt.Errorf("parity: %w", err)
+	}
+	if f := opts.JUnit; f != "" {
+		if err := writeJUnit(f, res); err != nil {
+			return fmt.Errorf("parity: junit: %w", err)
 		}
+	}
+	if opts.JSON {
+		if err := printJSON(stdout, res); err != nil {
+			return err
+		}
+	} else {
+		printSummary(stdout, stderr, res)
+	}
+	return parityExit(stderr, res, host.Native.Routes(), opts.AllowInProgress)
+}
+
+// paritySuite is the suite the options ask for: the scripts of --dir, or of the named
+// tools only.
+func paritySuite(opts *parityOptions) (parity.Suite, error) {
+	host, dir := opts.Host, opts.Dir
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return parity.Suite{}, usageError("parity: no script directory %s (use --dir)", dir)
+	}
+	suite := parity.Suite{
+		Dir: dir, Fixtures: opts.Fixtures, Update: opts.Update,
+		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: opts.Program, Warm: opts.Warm,
+		InProcess: host.InProcess, Env: host.ScriptEnv, PassEnv: host.ScriptPassEnv,
+	}
+	for _, name := range opts.Tools {
+		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")
+		if _, err := os.Stat(script); err != nil {
+			return parity.Suite{}, usageError("parity: no parity script for %s (%s)", name, script)
+		}
+		suite.Files = append(suite.Files, script)
+	}
+	return suite, nil
+}
+
+// staleCheck makes the suite report a tool whose native source is newer than this
+// binary, when the binary can be told.
+func staleCheck(suite *parity.Suite, stderr io.Writer, host cli.Host) {
+	prog, err := parity.CurrentProgram()
+	if err != nil {
+		fmt.Fprintf(stderr, "parity: stale-binary check off: %v\n", err)
+		return
+	}
+	check, note := parity.StaleCheck(prog, suite.Dir, func(name string) bool {
+		_, ok := host.Native.Lookup(name)
+		return ok
+	})
+	if note != "" {
+		fmt.Fprintln(stderr, note)
+	}
+	suite.Check = check
+}
+
+// runSuite runs the suite, rewriting the results file before and after each tool: a
+// run that dies while a script runs leaves that tool an error, never an older pass.
+func runSuite(suite parity.Suite, opts *parityOptions, prev parity.Results, results string) (parity.Results, error) {
+	var printer func(parity.ToolResult, bool)
+	if !opts.JSON {
+		printer = progressPrinter(opts.Stdout)
+	}
+	cur, started, writeErr := prev, time.Now(), error(nil)
+	record := func(r parity.ToolResult) {
 		cur = parity.Merge(cur, parity.Results{RunAt: started, Tools: []parity.ToolResult{r}}, false)
 		if err := cur.Write(results); err != nil && writeErr == nil {
 			writeErr = err
 		}
+	}
+	progress := func(r parity.ToolResult, done bool) {
+		if !done {
+			r.Status, r.Diff = parity.StatusError, parity.Unfinished
+		}
+		record(r)
 		if printer != nil {
 			printer(r, done)
 		}
@@ -137,39 +209,19 @@ func runParity(c *ucli.Context) error {
 		}
 		r := cur.Tools[i]
 		r.Diff = parity.DiedInLane(tool, input, lane)
-		cur = parity.Merge(cur, parity.Results{RunAt: started, Tools: []parity.ToolResult{r}}, false)
-		if err := cur.Write(results); err != nil && writeErr == nil {
-			writeErr = err
-		}
+		record(r)
 	}
 	res, err := parity.RunSuite(suite, progress)
 	if errors.Is(err, parity.ErrNoScripts) {
-		return usageError("%v", err)
+		return res, usageError("%v", err)
 	}
 	if err != nil {
-		return fmt.Errorf("parity: %w", err)
+		return res, fmt.Errorf("parity: %w", err)
 	}
 	if writeErr != nil {
-		return fmt.Errorf("parity: %w", writeErr)
+		return res, fmt.Errorf("parity: %w", writeErr)
 	}
-	// A run of the whole suite replaces the file (a tool whose script is gone keeps
-	// no result); a run of named tools changes only theirs.
-	if err := parity.Merge(prev, res, suite.Files == nil).Write(results); err != nil {
-		return fmt.Errorf("parity: %w", err)
-	}
-	if f := c.String("junit"); f != "" {
-		if err := writeJUnit(f, res); err != nil {
-			return fmt.Errorf("parity: junit: %w", err)
-		}
-	}
-	if c.Bool("json") {
-		if err := printJSON(stdout, res); err != nil {
-			return err
-		}
-	} else {
-		printSummary(stdout, stderr, res)
-	}
-	return parityExit(stderr, res, host.Native.Routes(), c.Bool("allow-in-progress"))
+	return res, nil
 }
 
 // parityExit is the exit status of a parity run: 0 when every tool passed; 1 on any
@@ -215,14 +267,14 @@ func parityExit(stderr io.Writer, res parity.Results, routes map[string]string, 
 // lane runs, a symlink of that name to the binary: --bin when given, else this
 // executable, which dispatches as the legacy CLI under the program's name. Scripts find
 // the programs on PATH, so each runs under its own name, as its users run it.
-func programLinks(c *ucli.Context, programs []string) (string, func(), error) {
-	target, prefix := c.String("bin"), []string(nil)
+func programLinks(opts *parityOptions, programs []string) (string, func(), error) {
+	target, prefix := opts.Bin, []string(nil)
 	if target == "" {
 		// The program the subprocess lane runs, when there is one to run; else this
 		// executable, which dispatches as the legacy CLI under the program's name.
-		if bin := cli.SubprocessBinary(c); bin != "" {
+		if bin := opts.Binary; bin != "" {
 			if p, err := exec.LookPath(bin); err == nil {
-				target, prefix = p, cli.HostOf(c).Prefix
+				target, prefix = p, opts.Host.Prefix
 			}
 		}
 	}
@@ -371,12 +423,4 @@ func writeJUnit(path string, res parity.Results) error {
 		return err
 	}
 	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
-}
-
-// parityProgram is --program, else the host's program name.
-func parityProgram(c *ucli.Context) string {
-	if p := c.String("program"); p != "" {
-		return p
-	}
-	return cli.HostOf(c).Program
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -13,9 +14,23 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
-func init() { cli.Register(scaffoldCommand) }
+func init() { cli.Register(func() *ucli.Command { return newScaffoldCmd(nil) }) }
 
-func scaffoldCommand() *ucli.Command {
+type scaffoldOptions struct {
+	Stdout, Stderr io.Writer
+	Host           cli.Host
+
+	Commands       []string // the commands to scaffold
+	Force          bool
+	KeepExisting   bool
+	Root           string
+	Patterns       []string // --commands
+	Registry       string
+	LegacyRegistry string
+}
+
+func newScaffoldCmd(runF func(*scaffoldOptions) error) *ucli.Command {
+	opts := &scaffoldOptions{}
 	return &ucli.Command{
 		Name:  "scaffold",
 		Usage: "generate a native tool (Input struct, handler skeleton, unit test) and its parity script for legacy commands",
@@ -24,58 +39,67 @@ func scaffoldCommand() *ucli.Command {
 			"Existing files are never overwritten without --force. The route stays adapter.",
 		ArgsUsage: "COMMAND...",
 		Flags: []ucli.Flag{
-			&ucli.BoolFlag{Name: "force", Usage: "overwrite files that already exist"},
-			&ucli.BoolFlag{Name: "keep-existing", Usage: "write only the files that do not exist yet (e.g. keep a hand-written parity script)"},
-			&ucli.StringFlag{Name: "root", Usage: "directory the files are written under (default: the root of the Go module holding the current directory)"},
+			&ucli.BoolFlag{Name: "force", Usage: "overwrite files that already exist", Destination: &opts.Force},
+			&ucli.BoolFlag{Name: "keep-existing", Usage: "write only the files that do not exist yet (e.g. keep a hand-written parity script)", Destination: &opts.KeepExisting},
+			&ucli.StringFlag{Name: "root", Usage: "directory the files are written under (default: the root of the Go module holding the current directory)", Destination: &opts.Root},
 			&ucli.StringSliceFlag{Name: "commands", Usage: "go/packages pattern of the packages registering the commands, relative to the module root (repeatable; default: discovered)"},
-			&ucli.StringFlag{Name: "registry", Usage: "native registry the tools register into, `IMPORTPATH.NAME` of a func(native.Tool) or a *native.Registry (default: the host's, else the module's one *native.Registry)"},
-			&ucli.StringFlag{Name: "legacy-registry", Usage: "*legacy.Registry the generated tests look commands up in, `IMPORTPATH.NAME` (default: the one the registration reaches)"},
+			&ucli.StringFlag{Name: "registry", Usage: "native registry the tools register into, `IMPORTPATH.NAME` of a func(native.Tool) or a *native.Registry (default: the host's, else the module's one *native.Registry)", Destination: &opts.Registry},
+			&ucli.StringFlag{Name: "legacy-registry", Usage: "*legacy.Registry the generated tests look commands up in, `IMPORTPATH.NAME` (default: the one the registration reaches)", Destination: &opts.LegacyRegistry},
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
 				return usageError("scaffold takes at least one command name")
 			}
-			root := c.String("root")
-			if root == "" {
-				wd, err := os.Getwd()
-				if err != nil {
-					return fmt.Errorf("scaffold: %w", err)
-				}
-				if root, err = moduleRoot(wd); err != nil {
-					return usageError("scaffold: %v (use --root)", err)
-				}
+			opts.Stdout, opts.Stderr, opts.Host = c.App.Writer, c.App.ErrWriter, cli.HostOf(c)
+			opts.Commands, opts.Patterns = c.Args().Slice(), c.StringSlice("commands")
+			if runF != nil {
+				return runF(opts)
 			}
-			if c.Bool("force") && c.Bool("keep-existing") {
-				return usageError("scaffold: --force and --keep-existing exclude each other")
-			}
-			cfg := scaffold.Config{Root: root, Patterns: c.StringSlice("commands"), Commands: cli.HostOf(c).Commands,
-				Registry: cmp.Or(c.String("registry"), cli.HostOf(c).ScaffoldRegistry), Legacy: c.String("legacy-registry"), Log: c.App.ErrWriter,
-				Initialisms: cli.HostOf(c).Initialisms}
-			files, err := scaffold.Plan(context.Background(), cfg, c.Args().Slice()...)
-			if err != nil {
-				return err // scaffold's errors name it
-			}
-			var wrote, kept []string
-			if c.Bool("keep-existing") {
-				wrote, kept, err = scaffold.WriteMissing(root, files)
-			} else {
-				wrote, err = scaffold.Write(root, files, c.Bool("force"))
-			}
-			if err != nil {
-				return err
-			}
-			for _, p := range kept {
-				fmt.Fprintln(c.App.Writer, "kept "+p)
-			}
-			for _, p := range wrote {
-				fmt.Fprintln(c.App.Writer, "wrote "+p)
-			}
-			if len(wrote) == 0 {
-				fmt.Fprintln(c.App.Writer, "nothing to write: every file is up to date")
-			}
-			return nil
+			return runScaffold(opts)
 		},
 	}
+}
+
+func runScaffold(opts *scaffoldOptions) error {
+	root := opts.Root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("scaffold: %w", err)
+		}
+		if root, err = moduleRoot(wd); err != nil {
+			return usageError("scaffold: %v (use --root)", err)
+		}
+	}
+	if opts.Force && opts.KeepExisting {
+		return usageError("scaffold: --force and --keep-existing exclude each other")
+	}
+	cfg := scaffold.Config{Root: root, Patterns: opts.Patterns, Commands: opts.Host.Commands,
+		Registry: cmp.Or(opts.Registry, opts.Host.ScaffoldRegistry), Legacy: opts.LegacyRegistry, Log: opts.Stderr,
+		Initialisms: opts.Host.Initialisms}
+	files, err := scaffold.Plan(context.Background(), cfg, opts.Commands...)
+	if err != nil {
+		return err // scaffold's errors name it
+	}
+	var wrote, kept []string
+	if opts.KeepExisting {
+		wrote, kept, err = scaffold.WriteMissing(root, files)
+	} else {
+		wrote, err = scaffold.Write(root, files, opts.Force)
+	}
+	if err != nil {
+		return err
+	}
+	for _, p := range kept {
+		fmt.Fprintln(opts.Stdout, "kept "+p)
+	}
+	for _, p := range wrote {
+		fmt.Fprintln(opts.Stdout, "wrote "+p)
+	}
+	if len(wrote) == 0 {
+		fmt.Fprintln(opts.Stdout, "nothing to write: every file is up to date")
+	}
+	return nil
 }
 
 // moduleRoot is the nearest directory at or above dir holding a go.mod.
