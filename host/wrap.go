@@ -138,7 +138,7 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 		fmt.Fprintf(stderr, "%s: CMDBRIDGE_BIN=%s is set, but a wrapped program's calls run %s itself: unset it (--bin after the program still picks another binary)\n", name, bin, program)
 		return bridgecli.ExitUsage
 	}
-	opts := helptree.Options{Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, adopted.BridgeUsage) }}
+	opts := helptree.Config{Skip: func(e helptree.Entry) bool { return strings.HasPrefix(e.Usage, adopted.BridgeUsage) }}
 	exe, newApp, warnings, err := discover(program, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -166,7 +166,7 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 // program's pages, or, when its help is not one, a cobra program's (pflag's usage lines
 // carry each flag's type). It returns the program's path, a constructor of the app that
 // describes it, and the warnings per tool.
-func discover(program string, opts helptree.Options) (string, func() *cli.App, map[string][]string, error) {
+func discover(program string, opts helptree.Config) (string, func() *cli.App, map[string][]string, error) {
 	tree, err := helptree.Discover(context.Background(), program, opts)
 	if err == nil {
 		return tree.Program, tree.App, tree.Warnings(), nil

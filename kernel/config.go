@@ -102,11 +102,11 @@ type EvidenceConfig struct {
 	// Sync is evidence.SyncGroup (durable, the default) or evidence.SyncBuffered.
 	Sync evidence.SyncMode
 	// Witness is a file outside the workspace that receives a copy of every signed
-	// checkpoint (evidence.Options.Witness); `cmdbridge evidence verify --witness`
+	// checkpoint (evidence.Config.Witness); `cmdbridge evidence verify --witness`
 	// checks the log against it.
 	Witness string
 	// OnCheckpoint is handed every signed head once it is durable, with a consistency
-	// proof from the head handed over before (evidence.Options.OnCheckpoint): serve
+	// proof from the head handed over before (evidence.Config.OnCheckpoint): serve
 	// --nats publishes them as evidence:checkpoint events for the control plane to
 	// keep. It must not block for long.
 	OnCheckpoint func(evidence.Checkpoint)

@@ -135,7 +135,7 @@ func New(cfg Config) (*Kernel, error) {
 	case !filepath.IsAbs(dir):
 		dir = filepath.Join(ws, dir)
 	}
-	k.log, err = evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: cfg.Evidence.CheckpointEvery, Sync: cfg.Evidence.Sync, Witness: cfg.Evidence.Witness,
+	k.log, err = evidence.Open(evidence.Config{Dir: dir, CheckpointEvery: cfg.Evidence.CheckpointEvery, Sync: cfg.Evidence.Sync, Witness: cfg.Evidence.Witness,
 		OnCheckpoint: cfg.Evidence.OnCheckpoint})
 	if err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)

@@ -7,7 +7,7 @@
 //     (tool.Spec.CheckInput): an input the schema refuses runs on no lane, and
 //     every lane reports that one INVALID_INPUT.
 //   - Each lane runs on its own copy of the workspace, holding exactly the
-//     workspace's content when the call starts: a fresh copy, or (Options.Keep, a
+//     workspace's content when the call starts: a fresh copy, or (Config.Keep, a
 //     script's calls) the lane's kept directory brought to that content by
 //     compare.SyncTreeSharingObjects; the workspace given by the caller is only read, never written.
 //   - Outputs are compared after a documented normalisation (see Normalizer):
@@ -23,12 +23,12 @@
 //     its exact bytes in metadata, tool.Plain); when a native lane returned a
 //     document without its bytes, its data is compared as JSON.
 //   - The adapter lane runs a command in-process only where serving would
-//     (adapter.Route: its tier, or Options.InProcess for an unanalysed one);
+//     (adapter.Route: its tier, or Config.InProcess for an unanalysed one);
 //     elsewhere it runs the subprocess lane and LaneResult.Routed says why.
 //   - A run that ends inside a script never leaves an older pass: the results
 //     file already holds that tool's error (Unfinished, DiedInLane for an
 //     in-process lane), and Supervise reports it when the child it watches dies.
-//   - The subprocess lane runs the command's own program: Options.Binary, which
+//   - The subprocess lane runs the command's own program: Config.Binary, which
 //     a Suite finds on PATH by the leaf's Program or Suite.Program.
 //   - A suite run (RunSuite) never reports a pass it did not prove: a tool
 //     Suite.Check refuses (StaleCheck: the running binary lacks, or is older

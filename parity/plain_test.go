@@ -58,7 +58,7 @@ func echoParity(t *testing.T, input string, out tool.Output) *parity.Report {
 	require.NoError(t, cmds.AddApp(newEchoer, legacy.TreeOptions{}))
 	nat := native.NewRegistry()
 	require.NoError(t, nat.Add(native.New(tool.Spec{Name: "echoer"}, func(context.Context, *tool.Env, echoIn) tool.Output { return out })))
-	rep, err := parity.Run(context.Background(), "echoer", json.RawMessage(input), parity.Options{
+	rep, err := parity.Run(context.Background(), "echoer", json.RawMessage(input), parity.Config{
 		Workspace: t.TempDir(), Lanes: []string{parity.LaneAdapter, parity.LaneNative}, Commands: cmds, Native: nat,
 	})
 	require.NoError(t, err)

@@ -54,7 +54,7 @@ func TestAdapterLaneFollowsTheTier(t *testing.T) {
 		{"nobody analysed it", "", adapter.ReasonUnanalysed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := parity.Run(context.Background(), "quitter", nil, parity.Options{
+			rep, err := parity.Run(context.Background(), "quitter", nil, parity.Config{
 				Workspace: t.TempDir(), Commands: quitterRegistry(t, tc.tier), Binary: bin,
 			})
 			require.NoError(t, err)
@@ -92,7 +92,7 @@ func TestAdapterLaneRunsInProcessWhereAllowed(t *testing.T) {
 				require.NoError(t, cmds.SetTiers(legacy.Table{Commands: legacy.Tiers{"echoer": {Tier: tc.tier}}}))
 			}
 			var lanes []string
-			rep, err := parity.Run(context.Background(), "echoer", json.RawMessage(`{"text":"hi"}`), parity.Options{
+			rep, err := parity.Run(context.Background(), "echoer", json.RawMessage(`{"text":"hi"}`), parity.Config{
 				Workspace: t.TempDir(), Commands: cmds, Binary: bin, InProcess: tc.inProcess,
 				OnLane: func(lane string, inProcess bool) { lanes = append(lanes, fmt.Sprint(lane, "=", inProcess)) },
 			})

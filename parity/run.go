@@ -27,7 +27,7 @@ const (
 	LaneAdapter    = adapter.LaneAdapter
 	LaneNative     = "native"
 	// LaneWarm is the native implementation run as a long-lived host runs it
-	// (Options.Warm): in one directory kept in step with the workspace, with the host's
+	// (Config.Warm): in one directory kept in step with the workspace, with the host's
 	// store, so its warm state must follow every change since the previous call.
 	LaneWarm = "warm"
 )
@@ -35,8 +35,8 @@ const (
 // AllLanes is every lane parity knows, in comparison order.
 var AllLanes = []string{LaneSubprocess, LaneAdapter, LaneNative, LaneWarm}
 
-// Options configure Run.
-type Options struct {
+// Config configures Run.
+type Config struct {
 	// Workspace is the directory copied once per lane; each lane's call runs
 	// in the root of its copy. It is never written.
 	Workspace string
@@ -167,7 +167,7 @@ type common struct {
 // opts.Workspace and compares the results (see the package doc). An error
 // means parity could not run (no such tool, fewer than two lanes, a copy
 // failed); differences are in the Report.
-func Run(ctx context.Context, toolName string, input json.RawMessage, opts Options) (*Report, error) {
+func Run(ctx context.Context, toolName string, input json.RawMessage, opts Config) (*Report, error) {
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage("{}")
 	}
@@ -197,7 +197,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Optio
 		return nil, fmt.Errorf("parity %s: %d lane(s) available (%s), need two to compare", toolName, len(lanes), strings.Join(lanes, ", "))
 	}
 	if slices.Contains(lanes, LaneSubprocess) && opts.Binary == "" {
-		return nil, fmt.Errorf("parity %s: the subprocess lane needs Options.Binary (the program %s)", toolName, cmd.Argv0())
+		return nil, fmt.Errorf("parity %s: the subprocess lane needs Config.Binary (the program %s)", toolName, cmd.Argv0())
 	}
 	refusal, err := checkInput(toolName, input, native, hasNative, cmd)
 	if err != nil {
@@ -396,7 +396,7 @@ func runLegacy(ctx context.Context, c legacy.Command, input json.RawMessage, lan
 
 // runNative calls t in dir with env, and with store as a long-lived host's (nil: none, a
 // cold call).
-func runNative(ctx context.Context, t native.Tool, input json.RawMessage, dir string, env map[string]string, store *tool.Store, opts Options) tool.Output {
+func runNative(ctx context.Context, t native.Tool, input json.RawMessage, dir string, env map[string]string, store *tool.Store, opts Config) tool.Output {
 	lookup := func(k string) (string, bool) {
 		if v, ok := env[k]; ok {
 			return v, true

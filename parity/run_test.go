@@ -71,7 +71,7 @@ func runConfigGet(t *testing.T, tl native.Tool, key string) *parity.Report {
 	reg := native.NewRegistry()
 	require.NoError(t, reg.Add(tl))
 	ws := workspace(t)
-	rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"`+key+`"}`), parity.Options{
+	rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"`+key+`"}`), parity.Config{
 		Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
 		Env: map[string]string{"DELIVERY_NOW": "2026-03-01T10:00:00.000Z", "DELIVERY_SEED": "cmdbridge"},
 	})
@@ -134,15 +134,15 @@ func TestRunChangedFileHasUnifiedDiff(t *testing.T) {
 }
 
 func TestRunNeedsTwoLanes(t *testing.T) {
-	_, err := parity.Run(context.Background(), "config:get", nil, parity.Options{
+	_, err := parity.Run(context.Background(), "config:get", nil, parity.Config{
 		Workspace: workspace(t), Lanes: []string{"adapter"},
 	})
 	assert.ErrorContains(t, err, "need two to compare")
-	_, err = parity.Run(context.Background(), "no:such", nil, parity.Options{Workspace: workspace(t), Commands: commands.Default, Binary: "x"})
+	_, err = parity.Run(context.Background(), "no:such", nil, parity.Config{Workspace: workspace(t), Commands: commands.Default, Binary: "x"})
 	assert.ErrorContains(t, err, "0 lane(s)")
 }
 
-// TestRunSkipKeepsPathsFromTheLanes: what Options.Skip names is not copied to any lane
+// TestRunSkipKeepsPathsFromTheLanes: what Config.Skip names is not copied to any lane
 // (the tool sees no want/), not counted as removed by the call, and a lane that writes
 // there anyway is still a difference.
 func TestRunSkipKeepsPathsFromTheLanes(t *testing.T) {
@@ -153,7 +153,7 @@ func TestRunSkipKeepsPathsFromTheLanes(t *testing.T) {
 		ws := workspace(t)
 		require.NoError(t, os.MkdirAll(filepath.Join(ws, "want"), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(ws, "want", "out.json"), []byte("{}\n"), 0o644))
-		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Options{
+		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Config{
 			Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
 			Lanes: []string{parity.LaneSubprocess, parity.LaneNative}, Skip: func(rel string) bool { return rel == "want" },
 		})
@@ -202,7 +202,7 @@ func TestRunKeptLanesStartFromTheWorkspace(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(env.Dir, "stray.txt"), []byte("x"), 0o644))
 			}
 		})))
-		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Options{
+		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Config{
 			Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
 			Lanes: []string{parity.LaneSubprocess, parity.LaneNative}, Keep: kept,
 		})

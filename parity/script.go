@@ -57,7 +57,7 @@ type Suite struct {
 	// Update rewrites goldens: `cmp` targets (testscript's own update) and
 	// `cmptree` listings.
 	Update bool
-	// Commands, Native and Runtime are passed to Run (see Options).
+	// Commands, Native and Runtime are passed to Run (see Config).
 	Commands *legacy.Registry
 	Native   *native.Registry
 	Runtime  func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
@@ -94,12 +94,12 @@ type Suite struct {
 	// lacks the native implementation the source has), and the tool's result is
 	// StatusError with that message instead of running the script.
 	Check func(tool string) string
-	// InProcess is passed to Run (see Options.InProcess): the host's own opt-in to run
+	// InProcess is passed to Run (see Config.InProcess): the host's own opt-in to run
 	// commands nobody analysed in-process, as when serving.
 	InProcess bool
 	// OnLane, when set, is called as each lane of a `parity` call starts, with the
 	// script's name, the tool and input, the lane and whether it runs in this process
-	// (see Options.OnLane).
+	// (see Config.OnLane).
 	OnLane func(script, tool string, input json.RawMessage, lane string, inProcess bool)
 }
 
@@ -262,7 +262,7 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	if ts.MkAbs(dir) == ts.MkAbs(".") {
 		skip = isGoldens // the script's own files, not the workspace's
 	}
-	rep, err := Run(context.Background(), name, input, Options{
+	rep, err := Run(context.Background(), name, input, Config{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Skip: skip, Commands: c.suite.Commands, Native: c.suite.Native,
 		Binary: bin, Env: c.callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts), Keep: keptOf(ts),
 		InProcess: c.suite.InProcess, OnLane: onLane,
@@ -348,7 +348,7 @@ func (c *scriptCmds) native(ts *testscript.TestScript, neg bool, args []string) 
 		input = json.RawMessage(args[1])
 	}
 	dir := ts.MkAbs(".")
-	out := runNative(context.Background(), t, input, dir, c.callEnv(ts), warmOf(ts).store(), Options{Runtime: c.suite.Runtime})
+	out := runNative(context.Background(), t, input, dir, c.callEnv(ts), warmOf(ts).store(), Config{Runtime: c.suite.Runtime})
 	out.Metadata = nil
 	norm := NewNormalizer(dir, ts.Getenv("WORK"))
 	v, err := norm.JSON(out)

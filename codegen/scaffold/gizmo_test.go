@@ -146,7 +146,7 @@ func gizmoParity(t *testing.T, reg *native.Registry, input string) *parity.Repor
 	require.NoError(t, os.Symlink(exe, bin))
 	ws := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("first\n"), 0o644))
-	rep, err := parity.Run(context.Background(), "notes:add", json.RawMessage(input), parity.Options{
+	rep, err := parity.Run(context.Background(), "notes:add", json.RawMessage(input), parity.Config{
 		Workspace: ws, Commands: gizmo.Commands, Native: reg, Binary: bin, Scratch: t.TempDir(),
 	})
 	require.NoError(t, err)

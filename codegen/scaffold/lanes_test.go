@@ -21,7 +21,7 @@ import (
 // handler is written.
 func TestSkeletonFailsParity(t *testing.T) {
 	input := json.RawMessage(`{"name":"Ada","times":2}`)
-	rep, err := parity.Run(context.Background(), "demo:greet", input, parity.Options{
+	rep, err := parity.Run(context.Background(), "demo:greet", input, parity.Config{
 		Workspace: t.TempDir(),
 		Lanes:     []string{parity.LaneAdapter, parity.LaneNative},
 		Commands:  greet.Commands,

@@ -79,7 +79,7 @@ func macOK(m hash.Hash, leaf tlog.Hash, stored string) bool {
 
 // Checkpoint is one signed tree head: the first N records' tree hash, signed as a note.
 // In checkpoints.jsonl and the witness file it has N, Root and Note; when it is
-// published (Options.OnCheckpoint) it also carries the verifier key and a consistency
+// published (Config.OnCheckpoint) it also carries the verifier key and a consistency
 // proof from the head the same log published before, so that a keeper of heads (the
 // control plane) can check that the log only grew.
 type Checkpoint struct {

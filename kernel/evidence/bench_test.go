@@ -12,7 +12,7 @@ import (
 // BenchmarkAppend is the cost of one receipt with the write but without the sync
 // (SyncBuffered): what the log itself adds per call, the disk aside.
 func BenchmarkAppend(b *testing.B) {
-	l, err := evidence.Open(evidence.Options{Dir: b.TempDir(), Sync: evidence.SyncBuffered, CheckpointIdle: -1})
+	l, err := evidence.Open(evidence.Config{Dir: b.TempDir(), Sync: evidence.SyncBuffered, CheckpointIdle: -1})
 	require.NoError(b, err)
 	defer l.Close()
 	r := evidence.Receipt{ID: "call-0123abcd-1", RunID: "run-0123abcd-1", Tool: "wu:status", Subject: "local:bench",
@@ -29,7 +29,7 @@ func BenchmarkAppend(b *testing.B) {
 
 // BenchmarkAppendParallel is the same with 8 appenders sharing each write.
 func BenchmarkAppendParallel(b *testing.B) {
-	l, err := evidence.Open(evidence.Options{Dir: b.TempDir(), Sync: evidence.SyncBuffered, CheckpointIdle: -1})
+	l, err := evidence.Open(evidence.Config{Dir: b.TempDir(), Sync: evidence.SyncBuffered, CheckpointIdle: -1})
 	require.NoError(b, err)
 	defer l.Close()
 	b.SetParallelism(8)
@@ -46,7 +46,7 @@ func BenchmarkAppendParallel(b *testing.B) {
 
 // BenchmarkErr is the check every call makes before it runs.
 func BenchmarkErr(b *testing.B) {
-	l, err := evidence.Open(evidence.Options{Dir: b.TempDir(), Sync: evidence.SyncBuffered, CheckpointIdle: -1})
+	l, err := evidence.Open(evidence.Config{Dir: b.TempDir(), Sync: evidence.SyncBuffered, CheckpointIdle: -1})
 	require.NoError(b, err)
 	defer l.Close()
 	require.NoError(b, l.Append(&evidence.Receipt{ID: "x"}))

@@ -3,7 +3,7 @@
 // record hashes the leaves of a transparency-log tree (golang.org/x/mod/sumdb/tlog) whose
 // heads are signed as Ed25519 notes (golang.org/x/mod/sumdb/note) every N records, after
 // a quiet second and when the log is closed; the heads also go to a witness file and to
-// whoever keeps them elsewhere (Options.OnCheckpoint: the control plane).
+// whoever keeps them elsewhere (Config.OnCheckpoint: the control plane).
 //
 // Files in the evidence directory (default <state dir>/evidence):
 //

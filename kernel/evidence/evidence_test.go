@@ -18,7 +18,7 @@ import (
 // writeLog appends n receipts and closes the log (which checkpoints).
 func writeLog(t *testing.T, dir string, n, every int) {
 	t.Helper()
-	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: every})
+	l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointEvery: every})
 	require.NoError(t, err)
 	for i := 0; i < n; i++ {
 		require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprintf("c-%d", i), Tool: "git:status", Status: evidence.StatusOK}))
@@ -105,7 +105,7 @@ func TestVerifyDetectsRewrittenHashChain(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.Remove(filepath.Join(dir, evidence.ReceiptsFile)))
 	require.NoError(t, os.Remove(filepath.Join(dir, evidence.CheckpointsFile)))
-	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: 100, CheckpointIdle: -1})
+	l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointEvery: 100, CheckpointIdle: -1})
 	require.NoError(t, err)
 	for i := range ls {
 		tool := "git:status"
@@ -138,7 +138,7 @@ func TestVerifyDetectsForgedCheckpoint(t *testing.T) {
 
 func TestGroupCommitKeepsOneChain(t *testing.T) {
 	dir := t.TempDir()
-	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: 50})
+	l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointEvery: 50})
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	seqs := make([]int64, 200)

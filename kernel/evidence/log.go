@@ -50,15 +50,15 @@ const (
 	SyncBuffered
 )
 
-// DefaultCheckpointEvery is how many records a checkpoint covers when Options says 0.
+// DefaultCheckpointEvery is how many records a checkpoint covers when Config says 0.
 const DefaultCheckpointEvery = 1000
 
 // DefaultCheckpointIdle is how long a log waits after its last append before it signs a
 // checkpoint covering the records no checkpoint covers yet.
 const DefaultCheckpointIdle = time.Second
 
-// Options configure a Log.
-type Options struct {
+// Config configures a Log.
+type Config struct {
 	Dir             string
 	CheckpointEvery int
 	// CheckpointIdle signs a checkpoint this long after the last append when records are
@@ -82,7 +82,7 @@ type Options struct {
 
 // Log is an open evidence log. It is safe for concurrent use.
 type Log struct {
-	opts    Options
+	opts    Config
 	f       *os.File
 	cpf     *os.File
 	witness *os.File
@@ -125,7 +125,7 @@ type Log struct {
 }
 
 // Open opens (creating when needed) the log in opts.Dir, and the signing key.
-func Open(opts Options) (*Log, error) {
+func Open(opts Config) (*Log, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("evidence: no directory")
 	}

@@ -22,7 +22,7 @@ func TestShadowSummary(t *testing.T) {
 	assert.Empty(t, tallies)
 	assert.True(t, verified, "no log yet")
 
-	l, err := evidence.Open(evidence.Options{Dir: dir, Sync: evidence.SyncBuffered, CheckpointIdle: -1})
+	l, err := evidence.Open(evidence.Config{Dir: dir, Sync: evidence.SyncBuffered, CheckpointIdle: -1})
 	require.NoError(t, err)
 	for i, r := range []evidence.Receipt{
 		{ID: "c1", Time: "2026-03-01T10:00:00Z", Tool: "wu:edit", Shadow: &evidence.ShadowNote{Match: true}},

@@ -31,7 +31,7 @@ func newTamperFixture(t *testing.T) tamperFixture {
 	t.Helper()
 	f := tamperFixture{dir: filepath.Join(t.TempDir(), "evidence"), witness: filepath.Join(t.TempDir(), "witness.jsonl"),
 		published: filepath.Join(t.TempDir(), "published.jsonl")}
-	l, err := evidence.Open(evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, Witness: f.witness, OnCheckpoint: f.publish(t)})
+	l, err := evidence.Open(evidence.Config{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, Witness: f.witness, OnCheckpoint: f.publish(t)})
 	require.NoError(t, err)
 	for i := range 10 {
 		require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprintf("c-%d", i), Tool: "wu:status", Status: evidence.StatusOK}))
@@ -45,7 +45,7 @@ func newTamperFixture(t *testing.T) tamperFixture {
 
 func (f tamperFixture) file(name string) string { return filepath.Join(f.dir, name) }
 
-// publish is the control plane's end of Options.OnCheckpoint: every head, kept.
+// publish is the control plane's end of Config.OnCheckpoint: every head, kept.
 func (f tamperFixture) publish(t *testing.T) func(evidence.Checkpoint) {
 	return func(cp evidence.Checkpoint) {
 		line, err := json.Marshal(cp)
@@ -62,7 +62,7 @@ func (f tamperFixture) publish(t *testing.T) func(evidence.Checkpoint) {
 // publishing).
 func (f tamperFixture) reopen(t *testing.T, withWitness bool) *evidence.Log {
 	t.Helper()
-	opts := evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, OnCheckpoint: f.publish(t)}
+	opts := evidence.Config{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1, OnCheckpoint: f.publish(t)}
 	if withWitness {
 		opts.Witness = f.witness
 	}
@@ -150,7 +150,7 @@ func (f tamperFixture) forge(t *testing.T, n int) {
 	t.Helper()
 	require.NoError(t, os.Remove(f.file(evidence.ReceiptsFile)))
 	require.NoError(t, os.Remove(f.file(evidence.CheckpointsFile)))
-	l, err := evidence.Open(evidence.Options{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1})
+	l, err := evidence.Open(evidence.Config{Dir: f.dir, CheckpointEvery: 4, CheckpointIdle: -1})
 	require.NoError(t, err)
 	for i := range n {
 		tool := "wu:status"
@@ -219,7 +219,7 @@ func TestRedTeamVerifyDetectsEveryTampering(t *testing.T) {
 			})
 		}, evidence.Edited},
 		{"forged tail, correctly chained", local, func(t *testing.T, f tamperFixture) {
-			l, err := evidence.Open(evidence.Options{Dir: f.dir, CheckpointEvery: 100, CheckpointIdle: -1})
+			l, err := evidence.Open(evidence.Config{Dir: f.dir, CheckpointEvery: 100, CheckpointIdle: -1})
 			require.NoError(t, err)
 			require.NoError(t, l.Append(&evidence.Receipt{ID: "c-forged", Tool: "wu:delete", Status: evidence.StatusOK}))
 			// Closed only after the check: closing signs, which needs the key (the
@@ -385,7 +385,7 @@ func TestVerifyNeedsTheWitnessForWhatTheDirectoryCannotTell(t *testing.T) {
 
 func TestQuietLogIsCoveredWithoutClose(t *testing.T) {
 	dir := t.TempDir()
-	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: 1000, CheckpointIdle: 10 * time.Millisecond})
+	l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointEvery: 1000, CheckpointIdle: 10 * time.Millisecond})
 	require.NoError(t, err)
 	defer l.Close()
 	for i := range 3 {
@@ -419,7 +419,7 @@ func TestLogRefusesToRunUnrecordedWhenItsFileIsReplaced(t *testing.T) {
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1})
 			require.NoError(t, err)
 			defer l.Close()
 			require.NoError(t, l.Append(&evidence.Receipt{ID: "before"}))
@@ -462,7 +462,7 @@ func TestRedTeamLiveLogRefusesTampering(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, witness := t.TempDir(), filepath.Join(t.TempDir(), "witness.jsonl")
-			opts := evidence.Options{Dir: dir, Witness: witness, CheckpointIdle: -1}
+			opts := evidence.Config{Dir: dir, Witness: witness, CheckpointIdle: -1}
 			l, err := evidence.Open(opts)
 			require.NoError(t, err)
 			for i := range 5 {
@@ -498,7 +498,7 @@ func TestRedTeamLiveLogRefusesTampering(t *testing.T) {
 // head, refuses to record instead of starting over.
 func TestRedTeamRestartRefusesARewindTheWitnessHolds(t *testing.T) {
 	dir, witness := t.TempDir(), filepath.Join(t.TempDir(), "witness.jsonl")
-	opts := evidence.Options{Dir: dir, Witness: witness, CheckpointIdle: -1}
+	opts := evidence.Config{Dir: dir, Witness: witness, CheckpointIdle: -1}
 	l, err := evidence.Open(opts)
 	require.NoError(t, err)
 	for i := range 6 {
@@ -526,7 +526,7 @@ func TestRedTeamReceiptOfACallInFlightSurvivesTruncation(t *testing.T) {
 	for _, foundFirst := range []bool{false, true} {
 		t.Run(fmt.Sprintf("found first by another check: %v", foundFirst), func(t *testing.T) {
 			dir := t.TempDir()
-			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1})
 			require.NoError(t, err)
 			for i := range 3 {
 				require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
@@ -565,7 +565,7 @@ func TestRedTeamReceiptOfACallInFlightSurvivesAForgedLine(t *testing.T) {
 	for _, mac := range []string{"", strings.Repeat("5a", 32)} {
 		t.Run(fmt.Sprintf("mac %q", mac), func(t *testing.T) {
 			dir := t.TempDir()
-			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1})
 			require.NoError(t, err)
 			for i := range 3 {
 				require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))
@@ -590,9 +590,9 @@ func TestRedTeamReceiptOfACallInFlightSurvivesAForgedLine(t *testing.T) {
 // refuses.
 func TestSiblingWritersAreNotTampering(t *testing.T) {
 	dir := t.TempDir()
-	a, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1, CheckpointEvery: 3})
+	a, err := evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1, CheckpointEvery: 3})
 	require.NoError(t, err)
-	b, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1, CheckpointEvery: 3})
+	b, err := evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1, CheckpointEvery: 3})
 	require.NoError(t, err)
 	for i := range 10 {
 		w := a
@@ -639,7 +639,7 @@ func TestLogFromBeforeMACsOpens(t *testing.T) {
 	assert.Contains(t, kindsOf(rep), evidence.Forged, "%+v", rep.Problems)
 	rewrite(t, dir, clean)
 
-	l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+	l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1})
 	require.NoError(t, err)
 	require.NoError(t, l.Err())
 	require.NoError(t, l.Append(&evidence.Receipt{ID: "new"}))
@@ -652,7 +652,7 @@ func TestLogFromBeforeMACsOpens(t *testing.T) {
 	rep, err = evidence.Verify(dir)
 	require.NoError(t, err)
 	assert.Contains(t, kindsOf(rep), evidence.Forged, "%+v", rep.Problems)
-	l, err = evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+	l, err = evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1})
 	require.NoError(t, err)
 	assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
 	require.NoError(t, l.Close())
@@ -685,7 +685,7 @@ func TestRedTeamRestartRefusesALogItsOwnHeadsContradict(t *testing.T) {
 			dir := t.TempDir()
 			writeLog(t, dir, 5, 100)
 			damage(t, dir)
-			l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointIdle: -1})
+			l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointIdle: -1})
 			require.NoError(t, err)
 			assert.ErrorIs(t, l.Err(), evidence.ErrTampered)
 			assert.Error(t, l.Append(&evidence.Receipt{ID: "after"}))

@@ -42,7 +42,7 @@ type VerifyOptions struct {
 	// directory that differs is a BadKey problem: a log re-signed with a fresh key pair
 	// fails.
 	Key string
-	// Witness is a file of checkpoints kept outside the evidence directory (Options.Witness
+	// Witness is a file of checkpoints kept outside the evidence directory (Config.Witness
 	// of the log, or one copied from the event stream). Every checkpoint in it must hold
 	// for the log: a log rewritten and re-signed with its own key, or truncated together
 	// with its checkpoints, fails.

@@ -7,7 +7,7 @@
 //		if err := cmds.AddApp(app.New, legacy.TreeOptions{}); err != nil {
 //			t.Fatal(err)
 //		}
-//		paritytest.Run(t, parity.Suite{Dir: "testdata/parity", Commands: cmds, Native: nativetools.Registry}, paritytest.Options{})
+//		paritytest.Run(t, parity.Suite{Dir: "testdata/parity", Commands: cmds, Native: nativetools.Registry}, paritytest.Config{})
 //	}
 //
 // Each script is one subtest named after its tool; a script whose lanes differ fails it
@@ -23,8 +23,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/parity"
 )
 
-// Options change what counts as a failure.
-type Options struct {
+// Config changes what counts as a failure.
+type Config struct {
 	// AllowInProgress lets a tool whose native handler still answers NOT_IMPLEMENTED
 	// (scaffolded, not yet written) pass its subtest with a log line; by default it
 	// fails, as `parity` without --allow-in-progress does.
@@ -44,7 +44,7 @@ func (f Failure) String() string {
 
 // Check runs every script of s (parity.RunSuite) and returns the tools whose parity
 // did not hold, in run order; err is a suite that could not run at all (no scripts).
-func Check(s parity.Suite, opts Options) (results parity.Results, failures []Failure, err error) {
+func Check(s parity.Suite, opts Config) (results parity.Results, failures []Failure, err error) {
 	results, err = parity.RunSuite(s, nil)
 	if err != nil {
 		return results, nil, err
@@ -64,7 +64,7 @@ func Check(s parity.Suite, opts Options) (results parity.Results, failures []Fai
 }
 
 // Run is Check reported on t: one subtest per tool, failing with its difference.
-func Run(t *testing.T, s parity.Suite, opts Options) {
+func Run(t *testing.T, s parity.Suite, opts Config) {
 	t.Helper()
 	results, failures, err := Check(s, opts)
 	if err != nil {

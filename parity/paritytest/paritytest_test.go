@@ -53,7 +53,7 @@ func suite(t *testing.T, handler func(p *native.Plain, name string)) parity.Suit
 func TestCheckFailsAWrongHandler(t *testing.T) {
 	_, failures, err := paritytest.Check(suite(t, func(p *native.Plain, name string) {
 		fmt.Fprintf(&p.Stdout, "hi, %s\n", name)
-	}), paritytest.Options{})
+	}), paritytest.Config{})
 	require.NoError(t, err)
 	require.Len(t, failures, 1)
 	assert.Equal(t, "greet", failures[0].Tool)
@@ -67,14 +67,14 @@ func TestRunPassesARightHandler(t *testing.T) {
 	s := suite(t, func(p *native.Plain, name string) {
 		fmt.Fprintf(&p.Stdout, "hello, %s\n", name)
 	})
-	_, failures, err := paritytest.Check(s, paritytest.Options{})
+	_, failures, err := paritytest.Check(s, paritytest.Config{})
 	require.NoError(t, err)
 	assert.Empty(t, failures)
-	paritytest.Run(t, s, paritytest.Options{})
+	paritytest.Run(t, s, paritytest.Config{})
 }
 
 // TestCheckRefusesAnEmptySuite: no script is an error, never a silent pass.
 func TestCheckRefusesAnEmptySuite(t *testing.T) {
-	_, _, err := paritytest.Check(parity.Suite{Dir: t.TempDir(), Fixtures: t.TempDir(), Commands: legacy.NewRegistry()}, paritytest.Options{})
+	_, _, err := paritytest.Check(parity.Suite{Dir: t.TempDir(), Fixtures: t.TempDir(), Commands: legacy.NewRegistry()}, paritytest.Config{})
 	assert.Error(t, err)
 }

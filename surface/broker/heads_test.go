@@ -31,7 +31,7 @@ type headLog struct {
 
 func (h *headLog) open(t *testing.T) *evidence.Log {
 	t.Helper()
-	l, err := evidence.Open(evidence.Options{Dir: h.dir, CheckpointEvery: 2, CheckpointIdle: -1,
+	l, err := evidence.Open(evidence.Config{Dir: h.dir, CheckpointEvery: 2, CheckpointIdle: -1,
 		OnCheckpoint: func(cp evidence.Checkpoint) {
 			kept, err := h.store.Add(h.ws, cp, time.Now())
 			require.NoError(t, err)
@@ -207,7 +207,7 @@ func TestRedTeamConductorKeepsHeadsOverNATS(t *testing.T) {
 	t.Cleanup(func() { _ = sc.Close() })
 	onErr := func(err error) { t.Errorf("publish: %v", err) }
 	run := func(n int) {
-		l, err := evidence.Open(evidence.Options{Dir: dir, CheckpointEvery: 2, CheckpointIdle: -1, OnCheckpoint: broker.PublishCheckpoints(hub, onErr)})
+		l, err := evidence.Open(evidence.Config{Dir: dir, CheckpointEvery: 2, CheckpointIdle: -1, OnCheckpoint: broker.PublishCheckpoints(hub, onErr)})
 		require.NoError(t, err)
 		for i := range n {
 			require.NoError(t, l.Append(&evidence.Receipt{ID: fmt.Sprint("c-", i)}))

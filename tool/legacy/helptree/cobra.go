@@ -161,8 +161,8 @@ func cobraFlags(lines []string) []CobraFlag {
 // appspec): a group's flags kept only where the pages below list them as global (its
 // persistent ones), each by pflag's type name; help and completion left out. It returns the description and
 // the program's path. It never runs a command otherwise, and every run is bounded
-// (Options).
-func DiscoverCobra(ctx context.Context, program string, opts Options) (*appspec.Tree, string, error) {
+// (Config).
+func DiscoverCobra(ctx context.Context, program string, opts Config) (*appspec.Tree, string, error) {
 	opts = opts.withDefaults()
 	exe, err := Resolve(program)
 	if err != nil {
@@ -200,7 +200,7 @@ func DiscoverCobra(ctx context.Context, program string, opts Options) (*appspec.
 
 type cobraReader struct {
 	read     func(path []string) (*CobraPage, error)
-	opts     Options
+	opts     Config
 	seen     int
 	warnings []string
 }

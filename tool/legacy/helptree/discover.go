@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// Options bound a discovery. Zero values take the defaults.
-type Options struct {
+// Config bounds a discovery. Zero values take the defaults.
+type Config struct {
 	// Depth is how many levels of subcommands are read below the app (default 5): a
 	// command at the limit that lists subcommands is served as a leaf, with a warning.
 	Depth int
@@ -35,7 +35,7 @@ type Options struct {
 	Skip func(Entry) bool
 }
 
-func (o Options) withDefaults() Options {
+func (o Config) withDefaults() Config {
 	if o.Depth <= 0 {
 		o.Depth = 5
 	}
@@ -131,10 +131,10 @@ func Resolve(program string) (string, error) {
 // `PROGRAM --help`, then for each listed command `PROGRAM PARENT… help NAME` when the
 // parent lists urfave/cli's help command (which prints a page without running the
 // command), else `PROGRAM PARENT… NAME --help`. It never runs a command otherwise, and
-// every run is bounded (Options). It fails when the program cannot be found or run, or
+// every run is bounded (Config). It fails when the program cannot be found or run, or
 // when its own help is no urfave/cli v2 help page; what it cannot read below the app
 // becomes warnings of the nodes.
-func Discover(ctx context.Context, program string, opts Options) (*Tree, error) {
+func Discover(ctx context.Context, program string, opts Config) (*Tree, error) {
 	opts = opts.withDefaults()
 	exe, err := Resolve(program)
 	if err != nil {
@@ -168,14 +168,14 @@ func Discover(ctx context.Context, program string, opts Options) (*Tree, error) 
 
 type discoverer struct {
 	exe, name string
-	opts      Options
+	opts      Config
 	sem       chan struct{}
 	wg        sync.WaitGroup
 	count     atomic.Int64
 }
 
 // expand makes n's children from its page's COMMANDS and reads their pages, each in a
-// goroutine of its own (at most Options.Parallel runs at once).
+// goroutine of its own (at most Config.Parallel runs at once).
 func (d *discoverer) expand(ctx context.Context, n *Node, depth int) {
 	if n.Page == nil || len(n.Page.Commands) == 0 {
 		return
@@ -276,7 +276,7 @@ func (o output) stderrLine() string {
 // maxOutput bounds what one run may print.
 const maxOutput = 1 << 20
 
-// run runs the program with args, stdin empty, bounded by Options.Timeout; a non-zero
+// run runs the program with args, stdin empty, bounded by Config.Timeout; a non-zero
 // exit is no error (the caller judges the output).
 func (d *discoverer) run(ctx context.Context, args ...string) (output, error) {
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)

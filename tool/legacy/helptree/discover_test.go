@@ -40,7 +40,7 @@ func plainPrograms(t *testing.T) map[string]string {
 func TestDiscoverRoundTrips(t *testing.T) {
 	for name, exe := range plainPrograms(t) {
 		t.Run(name, func(t *testing.T) {
-			tree, err := helptree.Discover(context.Background(), exe, helptree.Options{})
+			tree, err := helptree.Discover(context.Background(), exe, helptree.Config{})
 			require.NoError(t, err)
 			assert.Empty(t, tree.Warnings(), "everything the outside modules print is read")
 			pages := 0
@@ -68,7 +68,7 @@ func TestDiscoverRoundTrips(t *testing.T) {
 
 // TestDiscoverStubsNeverRun: a described leaf's action fails if anything runs it.
 func TestDiscoverStubsNeverRun(t *testing.T) {
-	tree, err := helptree.Discover(context.Background(), plainPrograms(t)["dbkit"], helptree.Options{})
+	tree, err := helptree.Discover(context.Background(), plainPrograms(t)["dbkit"], helptree.Config{})
 	require.NoError(t, err)
 	app := tree.App()
 	app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
@@ -82,14 +82,14 @@ func TestDiscoverStubsNeverRun(t *testing.T) {
 // on the tools they concern.
 func TestDiscoverBounds(t *testing.T) {
 	exe := plainPrograms(t)["gizmo"]
-	tree, err := helptree.Discover(context.Background(), exe, helptree.Options{Depth: 1})
+	tree, err := helptree.Discover(context.Background(), exe, helptree.Config{Depth: 1})
 	require.NoError(t, err)
 	ws := tree.Warnings()
 	require.Contains(t, ws, "notes")
 	assert.Contains(t, ws["notes"][0], "gizmo notes: its subcommands (add, list, show, rm, export) lie below the depth limit of 1")
 	assert.NotContains(t, ws, "version")
 
-	tree, err = helptree.Discover(context.Background(), exe, helptree.Options{Commands: 2})
+	tree, err = helptree.Discover(context.Background(), exe, helptree.Config{Commands: 2})
 	require.NoError(t, err)
 	var names []string
 	for _, c := range tree.App().Commands {
@@ -116,7 +116,7 @@ func TestDiscoverRefusesOtherPrograms(t *testing.T) {
 		{"no-such-program-anywhere", `program "no-such-program-anywhere" not found`},
 		{dir, "it is a directory"},
 	} {
-		_, err := helptree.Discover(context.Background(), tc.program, helptree.Options{Timeout: 200 * time.Millisecond})
+		_, err := helptree.Discover(context.Background(), tc.program, helptree.Config{Timeout: 200 * time.Millisecond})
 		require.Error(t, err, tc.program)
 		assert.Contains(t, err.Error(), tc.want)
 	}
@@ -137,7 +137,7 @@ case "$*" in
 *) touch `+mark+`; echo "ran: $*";;
 esac
 `), 0o755))
-	tree, err := helptree.Discover(context.Background(), prog, helptree.Options{})
+	tree, err := helptree.Discover(context.Background(), prog, helptree.Config{})
 	require.NoError(t, err)
 	assert.NoFileExists(t, mark, "discovery ran the command")
 	require.Len(t, tree.App().Commands, 1)
@@ -152,7 +152,7 @@ func TestDiscoverAppWithoutCommands(t *testing.T) {
 	require.NoError(t, os.WriteFile(prog, []byte(`#!/bin/sh
 printf 'NAME:\n   one - does one thing\n\nUSAGE:\n   one [global options] FILE [FILE...]\n\nGLOBAL OPTIONS:\n   --force, -f    do it anyway (default: false)\n   --help, -h     show help\n'
 `), 0o755))
-	tree, err := helptree.Discover(context.Background(), prog, helptree.Options{})
+	tree, err := helptree.Discover(context.Background(), prog, helptree.Config{})
 	require.NoError(t, err)
 	app := tree.App()
 	assert.Equal(t, "one", app.Name)

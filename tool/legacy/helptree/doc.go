@@ -16,7 +16,7 @@
 //     run, as they do for any --help.)
 //   - It never hangs: each run has a timeout (and a delay after which its pipes are
 //     abandoned), the whole discovery a deadline, the tree a depth limit and a cap on
-//     the number of commands; at most Options.Parallel runs go at once.
+//     the number of commands; at most Config.Parallel runs go at once.
 //   - It never guesses silently: what it could not read is a warning of the node
 //     ([Tree.Warnings], by tool name), and a stub's action fails (exit status 70) if
 //     anything ever runs it: a described app is served on the subprocess lane only.
