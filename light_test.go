@@ -65,7 +65,7 @@ var servingStack = []string{
 // links: none of the developer tooling and none of the serving stack, only urfave/cli,
 // the standard library and this module's light packages; the in-process line (package
 // host) links the serving stack but no developer tooling; the toolkit's own binary,
-// which imports surface/cli/devcli, has parity and scaffold.
+// which adds surface/cli/devcli's commands, has parity and scaffold.
 func TestAdoptionLinksNoDeveloperTooling(t *testing.T) {
 	root := deps(t, ".", ".")
 	for _, p := range append(slices.Clone(developerTooling), servingStack...) {
@@ -103,7 +103,7 @@ func TestOutsideDevCommandsNeedTheTag(t *testing.T) {
 		r := runIn(t, ws, "", o.gizmo, "bridge", name)
 		assert.Equal(t, 2, r.ExitCode, "%+v", r)
 		for _, want := range []string{name + " is a developer command", "//go:build cmdbridge_dev",
-			`import _ "github.com/cmdbridge/cmdbridge/surface/cli/devcli"`, "go run -tags cmdbridge_dev . bridge " + name} {
+			`import "github.com/cmdbridge/cmdbridge/surface/cli/devcli"`, "func init() { devcli.Enable() }", "go run -tags cmdbridge_dev . bridge " + name} {
 			assert.Contains(t, r.Stderr, want)
 		}
 	}

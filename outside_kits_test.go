@@ -311,21 +311,21 @@ func TestOutsideKitsMigrateACommand(t *testing.T) {
 	t.Run("cobra", func(t *testing.T) {
 		t.Parallel()
 		kitMigratesACommand(t, "cobrakit",
-			`root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}}))`)
+			`root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Subcommands: devcli.Commands()}))`)
 	})
 	t.Run("urfave/cli v3", func(t *testing.T) {
 		t.Parallel()
 		kitMigratesACommand(t, "v3kit",
-			`cmd.Commands = append(cmd.Commands, v3host.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Prepare: func([]string) func(error) int { return finish }}))`)
+			`cmd.Commands = append(cmd.Commands, v3host.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Prepare: func([]string) func(error) int { return finish }, Subcommands: devcli.Commands()}))`)
 	})
 }
 
 // kitMigratesACommand walks the migration of notes:list in testdata/<name>, adopted by
-// line in a build with the developer commands.
+// line, whose Config adds the developer commands (Subcommands: devcli.Commands()).
 func kitMigratesACommand(t *testing.T, name, line string) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
-	built := outsidetest.Build(t, name+"-dev", outsidetest.Kit(root, name, line, true))
+	built := outsidetest.Build(t, name+"-dev", outsidetest.Kit(root, name, line, false))
 	mod := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.CopyFS(mod, os.DirFS(built.Dir)))
 	write := func(rel, text string) {

@@ -21,7 +21,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
-	_ "github.com/cmdbridge/cmdbridge/surface/cli/devcli" // parity and scaffold: the toolkit binary is a developer tool
+	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
 )
 
 func main() {
@@ -35,6 +35,7 @@ func main() {
 		Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
 		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register", // the corpus's tools register through a function
-		Subcommands:      []*cli.Command{host.WrapCommand(nil)},
+		// wrap, and parity and scaffold: the toolkit binary is a developer tool.
+		Subcommands: append([]*cli.Command{host.WrapCommand(nil)}, devcli.Commands()...),
 	}))
 }

@@ -269,7 +269,7 @@ func OneLine(file, anchor, line string) func(dir string) error {
 		}
 		j += len(imp)
 		var imports []byte
-		for _, pkg := range []string{"cmdbridge", "host", "cobrabridge", "cobrahost", "v3bridge", "v3host"} {
+		for _, pkg := range []string{"cmdbridge", "host", "cobrabridge", "cobrahost", "v3bridge", "v3host", "devcli"} {
 			if regexp.MustCompile(`\b` + pkg + `\.`).MatchString(line) {
 				imports = fmt.Appendf(imports, "\t%q\n", packages[pkg])
 			}
@@ -282,7 +282,8 @@ func OneLine(file, anchor, line string) func(dir string) error {
 // packages are the import paths OneLine adds.
 var packages = map[string]string{"cmdbridge": adopted.Module, "host": adopted.Module + "/host",
 	"cobrabridge": adopted.Module + "/cobrabridge", "cobrahost": adopted.Module + "/cobrabridge/cobrahost",
-	"v3bridge": adopted.Module + "/v3bridge", "v3host": adopted.Module + "/v3bridge/v3host"}
+	"v3bridge": adopted.Module + "/v3bridge", "v3host": adopted.Module + "/v3bridge/v3host",
+	"devcli": adopted.Module + "/surface/cli/devcli"}
 
 // DBKit is the Spec of testdata/dbkit adopted with the light line (cmdbridge.Command(cfg)
 // with cfg the Go expression given, "nil" for none), built as bin/dbkit.
@@ -302,8 +303,9 @@ func dbkit(root, call string) Spec {
 // Kit is the Spec of testdata/<name> (cobrakit, a cobra program; v3kit, an urfave/cli v3
 // program) adopted with line, the one added line (its framework's bridge added to the
 // root newRoot built: `root.AddCommand(cobrabridge.Command(nil))`), built as
-// bin/<name>. dev adds a file linking the developer commands (parity, scaffold), as an
-// adopter's build with them would.
+// bin/<name>. dev adds a file that gives the light line the developer commands (parity,
+// scaffold; devcli.Enable), as an adopter's build with them would; an in-process line
+// adds them in its line (host.Config{Subcommands: devcli.Commands()}).
 func Kit(root, name, line string, dev bool) Spec {
 	anchor := map[string]string{"cobrakit": "root := newRoot()", "v3kit": "cmd := newRoot()"}[name]
 	id := line
@@ -316,7 +318,8 @@ func Kit(root, name, line string, dev bool) Spec {
 			if err := OneLine("main.go", anchor, line+" // the one added line")(dir); err != nil || !dev {
 				return err
 			}
-			return os.WriteFile(filepath.Join(dir, "dev.go"), []byte("package main\n\nimport _ \""+adopted.Module+"/surface/cli/devcli\" // parity and scaffold\n"), 0o644)
+			return os.WriteFile(filepath.Join(dir, "dev.go"), []byte("package main\n\nimport \""+adopted.Module+"/surface/cli/devcli\"\n\n"+
+				"func init() { devcli.Enable() } // parity and scaffold, for the light line\n"), 0o644)
 		},
 	}
 }

@@ -183,9 +183,10 @@ func newApp(f *factory) *ucli.App {
 }
 
 // commands are the subcommands of f's command line: the tools' own first, then the
-// others and the registered ones sorted by name (so --help is stable whatever the init
-// order), then the host's Extra. A host serving a program adopted with the light line
-// (Host.Adopted) leaves the developer commands out, since they need the program's own Go.
+// others sorted by name, then the host's Extra (cmdbridge's wrap, the developer commands
+// of DevPackage when the program was built with them). A host serving a program adopted
+// with the light line (Host.Adopted) leaves the developer commands out, since they need
+// the program's own Go.
 func commands(f *factory) []*ucli.Command {
 	out := []*ucli.Command{
 		newToolsCmd(f),
@@ -203,22 +204,32 @@ func commands(f *factory) []*ucli.Command {
 		newTokenCmd(f),
 		newSandboxRunCmd(f, nil),
 	}
-	for _, newCommand := range extensions {
-		if cmd := newCommand(); !f.Host.Adopted || !slices.Contains(devCommands, cmd.Name) {
-			more = append(more, cmd)
+	var extra []*ucli.Command
+	for _, cmd := range f.Host.Extra {
+		cmd = cloneCommand(cmd) // markActions changes this app's copy, never the host's
+		switch {
+		case !slices.Contains(devCommands, cmd.Name):
+			extra = append(extra, cmd)
+		case !f.Host.Adopted:
+			more = append(more, cmd) // sorted with the others, as --help always listed them
 		}
 	}
 	sort.Slice(more, func(i, j int) bool { return more[i].Name < more[j].Name })
-	return slices.Concat(out, more, f.Host.Extra)
+	return slices.Concat(out, more, extra)
 }
 
-// extensions are subcommands of other packages (parity and scaffold, in DevPackage),
-// which register their constructors ([Register]) when a program imports them: a program
-// that does not links none of their code.
-var extensions []func() *ucli.Command
-
-// register adds a subcommand constructor of another package.
-func register(newCommand func() *ucli.Command) { extensions = append(extensions, newCommand) }
+// cloneCommand is a copy of cmd and of its subcommands.
+func cloneCommand(cmd *ucli.Command) *ucli.Command {
+	c := *cmd
+	c.Subcommands = make([]*ucli.Command, len(cmd.Subcommands))
+	for i, sub := range cmd.Subcommands {
+		c.Subcommands[i] = cloneCommand(sub)
+	}
+	if cmd.Subcommands == nil {
+		c.Subcommands = nil
+	}
+	return &c
+}
 
 // printJSON writes v as indented JSON with a trailing newline.
 func printJSON(w io.Writer, v any) error {

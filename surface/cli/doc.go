@@ -11,18 +11,22 @@
 //     permissions, workspaces, call, send, tail);
 //   - status — the migration report (text, JSON, HTML); parity — the three-lane parity
 //     suite, and scaffold — a native tool's starting point generated from a command, only
-//     in a program that imports surface/cli/devcli (DevPackage; asked for them, a program
-//     without it answers how to build them in);
+//     in a command line handed them (DevPackage's Commands, in Host.Extra; asked for them,
+//     a program without them answers how to build them in);
 //   - __sandbox-run (hidden) — the tool runner the sandbox lane starts inside bwrap.
 //
-// Subcommands other than the first group live in their own files (or, parity and
-// scaffold, in DevPackage) and register from init (see Register), so adding one never
-// edits the app.
+// Every command has the shape of gh's: an options struct, a constructor
+// newXCmd(f, runF) that binds the flags to it, and a runX(opts) function that does the
+// work with the streams and the host the factory (factory.go) handed the constructor.
+// The command list is written out in app.go (commands); nothing registers from init.
 //
 // Invariants:
 //
 //   - Every call goes through the kernel (kernel.Kernel.Call or Batch); the command line
 //     adds argument parsing and printing, never a second path to a lane.
+//   - No command reads the host from the app's Metadata or a package variable: the
+//     factory holds it, and [HostOf] reads the run's context for subcommands of other
+//     packages (Host.Extra). Two command lines of one process share nothing.
 //   - Output is written to the writers handed to [Main], captured before any tool runs, so
 //     a legacy command that writes to os.Stdout during a call cannot mix into results.
 //   - Exit status: 0 when the command (or every call) succeeded, 1 when a tool failed, 2 on

@@ -24,13 +24,14 @@ const DevTag = "cmdbridge_dev"
 // for one.
 var devCommands = []string{"parity", "scaffold"}
 
-// Register adds a subcommand to every command line built after it (sorted by name with
-// the others). Call it from the init function of a package a program imports to get
-// subcommands not every program needs, as DevPackage does.
-func Register(newCommand func() *ucli.Command) { register(newCommand) }
-
-// HostOf is the Host of the command line a subcommand runs in.
+// HostOf is the Host of the command line a subcommand of another package (Host.Extra)
+// runs in: [Main] hands it down in the run's context.
 func HostOf(c *ucli.Context) Host { return hostOf(c) }
+
+// linked reports whether the developer command name is linked into host's command line.
+func linked(host Host, name string) bool {
+	return !host.Adopted && slices.ContainsFunc(host.Extra, func(cmd *ucli.Command) bool { return cmd.Name == name })
+}
 
 // SubprocessBinary is the program the subprocess lane runs for the command line c: --bin,
 // else the host's Binary (or Program) — a path as given, a bare name next to this
@@ -57,13 +58,19 @@ func devRun(host Host, name string) string {
 }
 
 // notLinked is the usage error for a developer command this program was built without:
-// it says how to build one that has it.
+// it says how to build one that has it. A program adopted with the light line (served
+// by the cmdbridge host: Host.Adopted) gets it from a file beside its main under DevTag;
+// a command line built on package host, from its Config's Subcommands.
 func notLinked(host Host, name string) error {
 	if !slices.Contains(devCommands, name) {
 		return nil
 	}
+	if !host.Adopted {
+		return usageError("%s is a developer command, not linked into this program. To run it, add the developer "+
+			"commands to the command line's subcommands: host.Config{Subcommands: devcli.Commands()} (import %q)", name, DevPackage)
+	}
 	run := devRun(host, name)
 	return usageError("%s is a developer command, not linked into this program. To run it, add this file to "+
-		"your main package (say cmdbridge_dev.go):\n\n\t//go:build %s\n\n\tpackage main\n\n\timport _ %q\n\n"+
-		"then, in that package's directory: %s", name, DevTag, DevPackage, run)
+		"your main package (say cmdbridge_dev.go):\n\n\t//go:build %s\n\n\tpackage main\n\n\timport %q\n\n"+
+		"\tfunc init() { devcli.Enable() }\n\nthen, in that package's directory: %s", name, DevTag, DevPackage, run)
 }

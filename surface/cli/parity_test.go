@@ -15,6 +15,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -35,7 +36,7 @@ func runParityCLI(t *testing.T, nreg *native.Registry, args ...string) (string, 
 	results := filepath.Join(t.TempDir(), "last.json")
 	argv := append([]string{"cmdbridge", "--bin", fxBin, "parity", "--results", results}, args...)
 	var out, errb bytes.Buffer
-	code := cli.Main(argv, &out, &errb, cli.Host{Commands: fxCommands(), Native: nreg, Program: fxProgram})
+	code := cli.Main(argv, &out, &errb, cli.Host{Commands: fxCommands(), Native: nreg, Program: fxProgram, Extra: devcli.Commands()})
 	return out.String(), errb.String(), code, results
 }
 

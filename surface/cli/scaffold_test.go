@@ -11,12 +11,13 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
 )
 
 // scaffoldHost serves the scaffold's own test program, greet (one command, demo:greet,
 // in a registry of its own, and its native registry's Register).
 func scaffoldHost() cli.Host {
-	return cli.Host{Commands: greet.Commands, Initialisms: []string{"cc"},
+	return cli.Host{Commands: greet.Commands, Initialisms: []string{"cc"}, Extra: devcli.Commands(),
 		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet/tools.Register"}
 }
 

@@ -177,10 +177,8 @@ func commandSource(cmd legacy.Command) string {
 // subcommand when the program links the developer commands, else the build with them
 // (notLinked's go run line).
 func parityCommand(host Host) string {
-	for _, newCommand := range extensions {
-		if cmd := newCommand(); cmd.Name == "parity" && !host.Adopted {
-			return host.Name + " parity"
-		}
+	if linked(host, "parity") {
+		return host.Name + " parity"
 	}
 	return devRun(host, "parity")
 }

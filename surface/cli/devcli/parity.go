@@ -21,8 +21,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
-func init() { cli.Register(func() *ucli.Command { return newParityCmd(nil) }) }
-
 type parityOptions struct {
 	Stdout, Stderr io.Writer
 	Host           cli.Host

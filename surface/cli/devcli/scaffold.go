@@ -14,8 +14,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
-func init() { cli.Register(func() *ucli.Command { return newScaffoldCmd(nil) }) }
-
 type scaffoldOptions struct {
 	Stdout, Stderr io.Writer
 	Host           cli.Host

@@ -8,7 +8,7 @@ import (
 	"example.com/gizmo/app"
 	"github.com/cmdbridge/cmdbridge"
 	"github.com/cmdbridge/cmdbridge/host"
-	_ "github.com/cmdbridge/cmdbridge/surface/cli/devcli" // a tools binary: parity and scaffold too (gizmo itself stays light)
+	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
 )
 
 func main() {
@@ -21,5 +21,7 @@ func main() {
 		},
 		// Our own reading: these never leave the process themselves (text count does).
 		InProcess: []string{"notes:{list,show,export,rm}", "text:upper", "version"},
+		// A tools binary: parity and scaffold too (gizmo itself stays light).
+		Subcommands: devcli.Commands(),
 	}))
 }
