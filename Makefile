@@ -48,9 +48,9 @@ demo-check: build
 ## test: lint (less bridgecheck on the native tools, which cmd/bridgecheck's
 ## TestStandaloneSaysWhenNothingWasChecked runs), then every package once (scripts/test.sh:
 ## the race detector on the packages where concurrency lives, the rest without it, side by
-## side; no fixed timeout; the slowest packages reported), then the demo check. The parity
-## package runs every parity script on four lanes (subprocess, adapter, native cold and
-## warm) and holds the ratchet; the TestRedTeam* tests are the attacks of `make redteam`.
+## side; no fixed timeout; the slowest packages reported), then the demo check. The
+## integration package runs every parity script of the corpus on four lanes (subprocess,
+## adapter, native cold and warm) and holds the ratchet; the TestRedTeam* tests are the attacks of `make redteam`.
 ## Budget: 5 minutes on 2 cores.
 test: deps lint-go
 	@scripts/test.sh

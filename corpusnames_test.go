@@ -80,7 +80,6 @@ var testsStillOnTheCorpus = map[string]string{
 	"integration": "the toolkit tested with the delivery corpus",
 	// Not yet moved (issue 26, item 4).
 	"kernel": "its pipeline, lanes and shadow tests run corpus commands",
-	"parity": "its script suite runs the corpus's parity scripts",
 }
 
 // corpusPackages are the import paths of the corpus's packages, and everything below

@@ -8,7 +8,10 @@
 // every command is scaffolded and compared with the adapter's view of it, and the
 // command line runs the corpus's walkthroughs: the caller's subject on every lane, a
 // WU's lifecycle across worktrees, a remote claim over NATS, parallel writers on two
-// surfaces. Its test binary is also the corpus's MCP stdio server and sandbox runner.
+// surfaces. It holds the corpus's parity proof: every script of testdata/script/parity
+// on every lane with its ratchet (TestParityScripts, spread over child processes), and
+// every read-only tool run on every lane without writing a byte. Its test binary is also
+// the corpus's MCP stdio server and sandbox runner.
 //
 // Invariants: no toolkit package's tests import the corpus outside this package and
 // the ones the root package's TestToolkitTestsImportNoCorpus still allows; nothing

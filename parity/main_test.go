@@ -6,17 +6,13 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	_ "github.com/cmdbridge/cmdbridge/commands/all"
-	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 )
 
-// TestMain makes the test binary double as the echoer and quitter programs:
-// testscript puts it on PATH under those names. The delivery binary the suite
-// runs is a program of its own (commandstest), built into a directory that ends with the
-// test binary (outsidetest.M).
+// TestMain makes the test binary double as the echoer and quitter programs, which
+// testscript puts on PATH under those names, and as the fixture's program fxprog, which
+// the subprocess lane runs through a link of that name (fxBin).
 func TestMain(m *testing.M) {
-	testscript.Main(outsidetest.M(m), map[string]func(){"echoer": echoerMain, "quitter": quitterMain})
+	testscript.Main(withFxBin{m}, map[string]func(){"echoer": echoerMain, "quitter": quitterMain, fxProgram: fxProgramMain})
 }
 
 // echoerMain runs the plain test program newEchoer as a process, as its own main would.

@@ -12,9 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/commands/commandstest"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -24,8 +21,8 @@ type configGetIn struct {
 	Key string `json:"key" jsonschema:"dotted path from the root of workspace.yaml"`
 }
 
-// configGet is a test-only native config:get, correct for scalar and mapping
-// keys; mutate lets a test inject a defect into a copy of it.
+// configGet is a test-only native config:get, the fixture command's twin, correct for
+// scalar and mapping keys; mutate lets a test inject a defect into a copy of it.
 func configGet(mutate func(env *tool.Env, data map[string]any)) native.Tool {
 	return native.New(tool.Spec{Name: "config:get"}, func(ctx context.Context, env *tool.Env, in configGetIn) tool.Output {
 		b, err := os.ReadFile(filepath.Join(env.Dir, "workspace.yaml"))
@@ -64,16 +61,13 @@ func workspace(t *testing.T) string {
 	return dir
 }
 
-func deliveryBinary(t *testing.T) string { return commandstest.Exe(t) }
-
 func runConfigGet(t *testing.T, tl native.Tool, key string) *parity.Report {
 	t.Helper()
 	reg := native.NewRegistry()
 	require.NoError(t, reg.Add(tl))
 	ws := workspace(t)
 	rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"`+key+`"}`), parity.Config{
-		Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
-		Env: map[string]string{"DELIVERY_NOW": "2026-03-01T10:00:00.000Z", "DELIVERY_SEED": "cmdbridge"},
+		Workspace: ws, Commands: fxCommands(t), Native: reg, Binary: fxBin,
 	})
 	require.NoError(t, err)
 	after, err := parity.Snapshot(ws)
@@ -138,7 +132,7 @@ func TestRunNeedsTwoLanes(t *testing.T) {
 		Workspace: workspace(t), Lanes: []string{"adapter"},
 	})
 	assert.ErrorContains(t, err, "need two to compare")
-	_, err = parity.Run(context.Background(), "no:such", nil, parity.Config{Workspace: workspace(t), Commands: commands.Default, Binary: "x"})
+	_, err = parity.Run(context.Background(), "no:such", nil, parity.Config{Workspace: workspace(t), Commands: fxCommands(t), Binary: "x"})
 	assert.ErrorContains(t, err, "0 lane(s)")
 }
 
@@ -154,7 +148,7 @@ func TestRunSkipKeepsPathsFromTheLanes(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(ws, "want"), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(ws, "want", "out.json"), []byte("{}\n"), 0o644))
 		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Config{
-			Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
+			Workspace: ws, Commands: fxCommands(t), Native: reg, Binary: fxBin,
 			Lanes: []string{parity.LaneSubprocess, parity.LaneNative}, Skip: func(rel string) bool { return rel == "want" },
 		})
 		require.NoError(t, err)
@@ -203,7 +197,7 @@ func TestRunKeptLanesStartFromTheWorkspace(t *testing.T) {
 			}
 		})))
 		rep, err := parity.Run(context.Background(), "config:get", json.RawMessage(`{"key":"id"}`), parity.Config{
-			Workspace: ws, Commands: commands.Default, Native: reg, Binary: deliveryBinary(t), Runtime: delivery.ToolRuntime,
+			Workspace: ws, Commands: fxCommands(t), Native: reg, Binary: fxBin,
 			Lanes: []string{parity.LaneSubprocess, parity.LaneNative}, Keep: kept,
 		})
 		require.NoError(t, err)

@@ -46,7 +46,8 @@ var passEnv = []string{
 }
 
 // Suite configures the parity scripts and their commands. The same Suite
-// drives `go test ./parity` and `cmdbridge parity`.
+// drives a program's parity tests (the corpus's in `go test ./integration`) and
+// `cmdbridge parity`.
 type Suite struct {
 	// Dir holds the *.txtar scripts.
 	Dir string

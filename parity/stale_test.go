@@ -9,8 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/parity"
 )
 
@@ -75,22 +73,4 @@ func TestStaleCheck(t *testing.T) {
 	check, note = parity.StaleCheck(other, scripts, lacks)
 	assert.Nil(t, check)
 	assert.Contains(t, note, "the scripts are in module example.com/m, this program was built from example.com/other")
-}
-
-// TestStaleCheckCorpusFromSource: run from source (`make parity` is `go run`), the
-// corpus's registry holds every native tool its source has, so the check refuses none.
-func TestStaleCheckCorpusFromSource(t *testing.T) {
-	prog := parity.Program{FromSource: true, MainPath: "github.com/cmdbridge/cmdbridge/cmd/cmdbridge", Module: "github.com/cmdbridge/cmdbridge"}
-	check, _ := parity.StaleCheck(prog, filepath.Join("..", "testdata", "script", "parity"), func(name string) bool {
-		_, ok := nativetools.Default.Lookup(name)
-		return ok
-	})
-	require.NotNil(t, check)
-	names := parity.Suite{Commands: commands.Default, Native: nativetools.Default}.ToolNames()
-	require.NotEmpty(t, names)
-	for _, name := range names {
-		assert.Empty(t, check(name), name)
-	}
-	lacking, _ := parity.StaleCheck(prog, filepath.Join("..", "testdata", "script", "parity"), func(string) bool { return false })
-	assert.Contains(t, lacking("wu:status"), "nativetools/wu/wu_status.go", "the corpus's native files are found")
 }

@@ -9,15 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
-// oneScript is a suite directory holding config_get.txtar: config:get on the adapter and
-// native lanes (in-process, fast).
+// oneScript is a suite directory holding config_get.txtar: the fixture's config:get on
+// the adapter and native lanes (in-process, fast).
 func oneScript(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -47,8 +45,8 @@ func TestRunSuiteInProgress(t *testing.T) {
 		{"wrong answer", parity.StatusFail, tool.OK(map[string]any{"key": "id", "set": true, "value": "other"})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := parity.RunSuite(parity.Suite{Dir: oneScript(t), Commands: commands.Default,
-				Native: nativeConfigGet(t, tc.out), Runtime: delivery.ToolRuntime, Env: delivery.ScriptEnv, PassEnv: delivery.ScriptPassEnv}, nil)
+			res, err := parity.RunSuite(parity.Suite{Dir: oneScript(t), Commands: fxCommands(t),
+				Native: nativeConfigGet(t, tc.out)}, nil)
 			require.NoError(t, err)
 			require.Len(t, res.Tools, 1)
 			r := res.Tools[0]
@@ -65,7 +63,7 @@ func TestRunSuiteInProgress(t *testing.T) {
 // message, and its script does not run.
 func TestRunSuiteCheckRefuses(t *testing.T) {
 	var asked []string
-	res, err := parity.RunSuite(parity.Suite{Dir: oneScript(t), Commands: commands.Default, Native: native.NewRegistry(),
+	res, err := parity.RunSuite(parity.Suite{Dir: oneScript(t), Commands: fxCommands(t), Native: native.NewRegistry(),
 		Check: func(name string) string {
 			asked = append(asked, name)
 			return "stale binary: rebuild"

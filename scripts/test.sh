@@ -9,12 +9,13 @@
 # that starts sharing state across goroutines moves into the race group by itself.
 #
 # Exceptions, by test name (the norace table below), run without -race while the rest
-# of their package runs under it. In the parity package: the script suite (TestScripts)
-# runs whole programs on four lanes and compares what they leave, spread over processes
-# (parity/shard_test.go), and TestReadOnlyToolsWriteNothing calls every read-only tool
-# on every lane, one call at a time, and compares the workspace byte for byte (25 -> 14
-# CPU-s); the concurrency they pass through (the adapter's costume, the warm index's
-# watcher, the kernel) is raced by its own packages' tests. In bridgecheck: the three
+# of their package runs under it. In the integration package: the corpus's parity script
+# suite (TestParityScripts) runs whole programs on four lanes and compares what they
+# leave, spread over processes (integration/parity_shard_test.go), and
+# TestReadOnlyToolsWriteNothing calls every read-only tool of the corpus on every lane,
+# one call at a time, and compares the workspace byte for byte (25 -> 14 CPU-s); the
+# concurrency they pass through (the adapter's costume, the warm index's watcher, the
+# kernel, parity's runner) is raced by its own packages' tests. In bridgecheck: the three
 # tests that load the most packages (11 -> 4 CPU-s); the loader's concurrency (a
 # goroutine per package, type-checked as its imports finish) is the same code on every
 # load, and the package's other tests run it under -race.
@@ -30,7 +31,8 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 race=() plain=()
 # integration has no code of its own: its tests (two surfaces writing at once, the MCP
-# server on the whole corpus) came from packages of the race group and stay under -race.
+# server on the whole corpus, the kernel's red-team attacks on the corpus's tools) came
+# from packages of the race group and stay under -race, but for the norace table's.
 while read -r path imports; do
   if [[ " $imports " =~ \ (sync|sync/atomic|os/signal|golang\.org/x/sync/[^\ ]*)\  || $path == */integration ]]; then
     race+=("$path")
@@ -91,7 +93,7 @@ start=$(date +%s)
 # still name files and lines), which halves the link of a race-built one (6.7 -> 3.1
 # CPU-s for surface/cli's) and takes a third off the others.
 norace=(
-  ./parity:TestScripts ./parity:TestReadOnlyToolsWriteNothing
+  ./integration:TestParityScripts ./integration:TestReadOnlyToolsWriteNothing
   ./bridgecheck:TestAllFamilies ./bridgecheck:TestLegacyFlagOverridesDetection ./bridgecheck:TestTiersScopeAndErrors
 )
 names=() pkgs=()

@@ -1,4 +1,4 @@
-package parity_test
+package integration_test
 
 import (
 	"context"

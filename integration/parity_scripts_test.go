@@ -1,4 +1,4 @@
-package parity_test
+package integration_test
 
 import (
 	"path/filepath"
@@ -38,8 +38,8 @@ func (t serialT) Run(name string, f func(testscript.T)) {
 	}
 }
 
-// TestScripts runs every testdata/script/parity/*.txtar on every lane that
-// exists for its tool: a tool that gains a native implementation in
+// TestParityScripts is the corpus's parity proof: it runs every
+// testdata/script/parity/*.txtar on every lane that exists for its tool: a tool that gains a native implementation in
 // nativetools.Default is compared on four lanes with no script edit (subprocess,
 // adapter, native cold on a copy, and warm: each script's native calls share one
 // host store and one directory, so the warm workspace index built by its first call
@@ -47,7 +47,7 @@ func (t serialT) Run(name string, f func(testscript.T)) {
 // each sync). The scripts
 // are shared among child processes (runSharded); the ratchet checks what all of
 // them observed.
-func TestScripts(t *testing.T) {
+func TestParityScripts(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "script", "parity")
 	bin := commandstest.Bin(t)
 	merged := runSharded(t, dir, func(t *testing.T, files []string) shardResult {

@@ -1,4 +1,4 @@
-package parity_test
+package integration_test
 
 import (
 	"bytes"
@@ -75,7 +75,7 @@ func runSharded(t *testing.T, dir string, run func(t *testing.T, files []string)
 		c := &child{file: filepath.Join(t.TempDir(), "shard.json")}
 		children[i] = c
 		// Only this test, and the subtest part of -run if it has one
-		// (-run 'TestScripts$/wu_status' reaches the children as ^TestScripts$/wu_status).
+		// (-run 'TestParityScripts$/wu_status' reaches the children as ^TestParityScripts$/wu_status).
 		run := "^" + t.Name() + "$"
 		if f := flag.Lookup("test.run"); f != nil {
 			if _, sub, ok := strings.Cut(f.Value.String(), "/"); ok {
@@ -123,7 +123,7 @@ func runSharded(t *testing.T, dir string, run func(t *testing.T, files []string)
 		}
 	}
 	// Each script the children ran is a subtest here too, passing or failing as it did
-	// there: `go test -run 'TestScripts$/wu_status' -v` and -json readers see the scripts.
+	// there: `go test -run 'TestParityScripts$/wu_status' -v` and -json readers see the scripts.
 	for _, name := range slices.Sorted(maps.Keys(merged.Passed)) {
 		ok := merged.Passed[name]
 		t.Run(name, func(t *testing.T) {
