@@ -78,8 +78,6 @@ func toolkitGoFiles(t *testing.T, visit func(path string)) {
 var testsStillOnTheCorpus = map[string]string{
 	// The package whose job it is: the toolkit tested with the corpus.
 	"integration": "the toolkit tested with the delivery corpus",
-	// Not yet moved (issue 26, item 4).
-	"kernel": "its pipeline, lanes and shadow tests run corpus commands",
 }
 
 // corpusPackages are the import paths of the corpus's packages, and everything below

@@ -16,8 +16,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
-	_ "github.com/cmdbridge/cmdbridge/nativetools/config"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -41,26 +39,50 @@ func TestCallsAreRefusedOnceTheEvidenceLogIsReplaced(t *testing.T) {
 	assert.Contains(t, res.Output.Error.Message, "replaced under the running log")
 }
 
-// configSetKernel is a kernel over a real workspace (a git repository with a
-// workspace.yaml) serving the corpus's config:set, allowed by policy, and a read-only
-// test:noop; before, when set, runs inside the call just before config:set does (a
-// tamperer racing the call). It returns the kernel, the workspace and the evidence
-// directory.
-func configSetKernel(t *testing.T, before func()) (*kernel.Kernel, string, string) {
+// setIn is the input of the fixture's test:set.
+type setIn struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// setTool is test:set, a writer that commits: it writes key=value into settings.txt of
+// the workspace and commits it with git, "set key=value" its message (as a
+// configuration writer of a real program does).
+func setTool() native.Tool {
+	return native.New(tool.Spec{Name: "test:set", Description: "set a key and commit it"},
+		func(ctx context.Context, env *tool.Env, in setIn) tool.Output {
+			if err := os.WriteFile(filepath.Join(env.Dir, "settings.txt"), []byte(in.Key+"="+in.Value+"\n"), 0o644); err != nil {
+				return tool.Fail(tool.CodeExecutionFailed, "%v", err)
+			}
+			for _, args := range [][]string{{"add", "settings.txt"},
+				{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "set " + in.Key + "=" + in.Value}} {
+				cmd := exec.CommandContext(ctx, "git", args...)
+				cmd.Dir = env.Dir
+				cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					return tool.Fail(tool.CodeExecutionFailed, "git %v: %v: %s", args, err, out)
+				}
+			}
+			return tool.OK(in)
+		})
+}
+
+// setKernel is a kernel over a git repository serving test:set, allowed by policy, and
+// a read-only test:noop; before, when set, runs inside the call just before test:set
+// does (a tamperer racing the call). It returns the kernel, the workspace and the
+// evidence directory.
+func setKernel(t *testing.T, before func()) (*kernel.Kernel, string, string) {
 	t.Helper()
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	env := map[string]string{"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "DELIVERY_OWNER": "ada@example.com"}
-	for k, v := range env {
-		t.Setenv(k, v)
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "workspace.yaml"), []byte("id: acme\nname: Acme\n"), 0o644))
+	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "settings.txt"), nil, 0o644))
 	git(t, ws, "init", "-q", "-b", "main")
-	git(t, ws, "add", "workspace.yaml")
+	git(t, ws, "add", "settings.txt")
 	git(t, ws, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
 
-	set, ok := nativetools.Default.Lookup("config:set")
-	require.True(t, ok)
+	set := setTool()
 	reg := native.NewRegistry()
 	require.NoError(t, reg.Add(native.Raw(set.Spec, func(ctx context.Context, e *tool.Env, in json.RawMessage) tool.Output {
 		if before != nil {
@@ -75,7 +97,6 @@ func configSetKernel(t *testing.T, before func()) (*kernel.Kernel, string, strin
 		Config: kernel.Config{
 			Workspace: ws,
 			Pack:      testPack,
-			LookupEnv: tool.EnvFromMap(env),
 			Policy:    []kernel.Rule{{Name: "allow-all", Tool: "*", Decision: kernel.Allow}},
 			Evidence:  kernel.EvidenceConfig{Dir: dir, CheckpointEvery: 1},
 		},
@@ -96,12 +117,13 @@ func git(t *testing.T, dir string, args ...string) string {
 }
 
 func setReq(value string) kernel.Request {
-	return req("config:set", `{"key":"control_plane.limit","value":"`+value+`"}`)
+	return req("test:set", `{"key":"control_plane.limit","value":"`+value+`"}`)
 }
 
 // Issue #20 item 3: a receipts.jsonl truncated in place let one config:set commit
 // with no receipt. A log cut or extended by anyone but its writers is now seen before
-// the next call runs: the call is refused and commits nothing.
+// the next call runs: the call (test:set, a writer that commits as config:set does) is
+// refused and commits nothing.
 func TestRedTeamConfigSetAfterTamperingCommitsNothing(t *testing.T) {
 	cases := map[string]func(t *testing.T, dir string){
 		"truncated in place": func(t *testing.T, dir string) {
@@ -110,14 +132,14 @@ func TestRedTeamConfigSetAfterTamperingCommitsNothing(t *testing.T) {
 		"forged line appended": func(t *testing.T, dir string) {
 			f, err := os.OpenFile(filepath.Join(dir, evidence.ReceiptsFile), os.O_WRONLY|os.O_APPEND, 0)
 			require.NoError(t, err)
-			_, err = f.WriteString(`{"seq":2,"id":"call-forged","tool":"config:set","status":"ok","prev_hash":"","hash":"00"}` + "\n")
+			_, err = f.WriteString(`{"seq":2,"id":"call-forged","tool":"test:set","status":"ok","prev_hash":"","hash":"00"}` + "\n")
 			require.NoError(t, err)
 			require.NoError(t, f.Close())
 		},
 	}
 	for name, tamper := range cases {
 		t.Run(name, func(t *testing.T) {
-			k, ws, dir := configSetKernel(t, nil)
+			k, ws, dir := setKernel(t, nil)
 			res := k.Call(context.Background(), setReq("1"))
 			require.True(t, res.Output.Success, "%+v", res.Output.Error)
 			head := git(t, ws, "rev-parse", "HEAD")
@@ -127,16 +149,16 @@ func TestRedTeamConfigSetAfterTamperingCommitsNothing(t *testing.T) {
 			require.False(t, res.Output.Success)
 			assert.Equal(t, tool.CodeExecutionFailed, res.Output.Error.Code)
 			assert.Contains(t, res.Output.Error.Message, "refusing to run unrecorded")
-			assert.Equal(t, head, git(t, ws, "rev-parse", "HEAD"), "config:set committed off the record")
+			assert.Equal(t, head, git(t, ws, "rev-parse", "HEAD"), "test:set committed off the record")
 		})
 	}
 }
 
-// The log truncated while config:set runs (after the call was admitted, before its
-// receipt): the commit stands and so does its receipt, written after what is left
-// under a signed head that covers what was cut; the next call is refused. It holds
-// whether config:set's own receipt finds the cut or a call made meanwhile found it
-// first (and was refused).
+// The log truncated while a committing writer (test:set, as config:set) runs (after the
+// call was admitted, before its receipt): the commit stands and so does its receipt,
+// written after what is left under a signed head that covers what was cut; the next
+// call is refused. It holds whether the writer's own receipt finds the cut or a call
+// made meanwhile found it first (and was refused).
 func TestRedTeamConfigSetCommittedDuringTruncationKeepsItsReceipt(t *testing.T) {
 	for _, foundFirst := range []bool{false, true} {
 		t.Run(fmt.Sprintf("found first by another call: %v", foundFirst), func(t *testing.T) {
@@ -146,7 +168,7 @@ func TestRedTeamConfigSetCommittedDuringTruncationKeepsItsReceipt(t *testing.T) 
 				armed bool
 				other kernel.Result
 			)
-			k, ws, dir := configSetKernel(t, func() {
+			k, ws, dir := setKernel(t, func() {
 				if !armed {
 					return
 				}

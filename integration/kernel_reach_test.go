@@ -1,17 +1,20 @@
-package kernel_test
+package integration_test
 
 import (
 	"context"
 	"encoding/json"
 	"maps"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/nativetools/schematest"
@@ -19,8 +22,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
-// TestEveryPropertyReachesTheLane walks every tool schema (the real native tools, cloned
-// as spies, and adapter-backed commands) and proves that an input setting every declared
+// TestEveryPropertyReachesTheLane walks every tool schema of the corpus (its native
+// tools, cloned as spies, and its commands, served by lanes that record their input) and proves that an input setting every declared
 // property passes the pipeline and arrives at the lane unchanged.
 func TestEveryPropertyReachesTheLane(t *testing.T) {
 	spies := native.NewRegistry()
@@ -32,12 +35,19 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 			return tool.OK(nil)
 		})))
 	}
-	ad := &fakeAdapter{}
-	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
-		c.Native, c.Lanes = spies, ad.lanes()
-		c.Commands = testCommands(t, "wu:edit", "wu:done")
-		c.Policy = []kernel.Rule{{Decision: kernel.Allow}}
+	ad := &recordingLanes{}
+	k, err := assemble.Kernel(assemble.Config{
+		Config: kernel.Config{
+			Workspace: t.TempDir(),
+			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+			Policy:    []kernel.Rule{{Decision: kernel.Allow}},
+		},
+		Native:   spies,
+		Commands: commands.Default,
+		Lanes:    ad.lanes(),
 	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
 	tools := k.Tools()
 	require.GreaterOrEqual(t, len(tools), 2)
 	for _, spec := range tools {
@@ -50,7 +60,7 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 			inputs := []map[string]any{full}
 			raw, err := json.Marshal(full)
 			require.NoError(t, err)
-			if res := k.Call(context.Background(), req(spec.Name, string(raw))); !res.Output.Success {
+			if res := k.Call(context.Background(), callReq(spec.Name, string(raw))); !res.Output.Success {
 				require.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code, "%+v", res.Output.Error)
 				details, _ := res.Output.Error.Details.(map[string]any)
 				require.Contains(t, details, "rule", "only a constraint may refuse the full input: %+v", res.Output.Error)
@@ -67,13 +77,13 @@ func TestEveryPropertyReachesTheLane(t *testing.T) {
 			for _, in := range inputs {
 				raw, err := json.Marshal(in)
 				require.NoError(t, err)
-				res := k.Call(context.Background(), req(spec.Name, string(raw)))
+				res := k.Call(context.Background(), callReq(spec.Name, string(raw)))
 				require.True(t, res.Output.Success, "%s: %+v", raw, res.Output.Error)
 				var arrived json.RawMessage
 				if route, _ := k.Route(spec.Name); route == kernel.RouteNative {
 					arrived = got[spec.Name]
 				} else {
-					arrived = ad.calls[len(ad.calls)-1].Input
+					arrived = ad.last()
 				}
 				var back map[string]any
 				require.NoError(t, json.Unmarshal(arrived, &back))
@@ -107,7 +117,7 @@ func companions(t *testing.T, k *kernel.Kernel, name string, full map[string]any
 		}
 		raw, err := json.Marshal(in)
 		require.NoError(t, err)
-		if k.Call(context.Background(), req(name, string(raw))).Output.Success {
+		if k.Call(context.Background(), callReq(name, string(raw))).Output.Success {
 			return in
 		}
 		return nil
@@ -126,4 +136,37 @@ func companions(t *testing.T, k *kernel.Kernel, name string, full map[string]any
 		}
 	}
 	return nil
+}
+
+// recordingLanes stand in for both legacy lanes: each call answers its input back and
+// is recorded, one at a time like the real adapter lock.
+type recordingLanes struct {
+	mu     sync.Mutex
+	inputs []json.RawMessage
+}
+
+func (r *recordingLanes) lanes() []kernel.Lane {
+	return []kernel.Lane{recordingLane{r, kernel.LaneAdapter}, recordingLane{r, kernel.LaneSubprocess}}
+}
+
+// last is the input of the latest call.
+func (r *recordingLanes) last() json.RawMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.inputs[len(r.inputs)-1]
+}
+
+// recordingLane is one legacy lane of a recordingLanes.
+type recordingLane struct {
+	r    *recordingLanes
+	name string
+}
+
+func (l recordingLane) Name() string { return l.name }
+
+func (l recordingLane) Run(ctx context.Context, call kernel.LaneCall) tool.Output {
+	l.r.mu.Lock()
+	defer l.r.mu.Unlock()
+	l.r.inputs = append(l.r.inputs, call.Input)
+	return tool.OK(json.RawMessage(call.Input)).WithMeta("exit_code", 0)
 }

@@ -1,4 +1,4 @@
-package kernel_test
+package integration_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package kernel_test
+package integration_test
 
 import (
 	"bytes"
@@ -24,7 +24,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -33,10 +32,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// TestMain gives the delivery program's build (commandstest), which the subprocess lane
-// runs, a directory that ends with the test binary.
-func TestMain(m *testing.M) { os.Exit(outsidetest.M(m).Run()) }
 
 // requireBwrap skips, naming the missing host capability, without bubblewrap.
 func requireBwrap(t *testing.T) {
@@ -435,4 +430,10 @@ func TestRedTeamMigratedPathInputsStayInScope(t *testing.T) {
 	entries, err := os.ReadDir(outside)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "a file outside the workspace was written")
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
