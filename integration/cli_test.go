@@ -14,22 +14,25 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // corpusHost is the host cmd/cmdbridge runs: the delivery corpus's commands, native
-// tools, pack and runtime.
+// tools, pack and runtime, and the conductor.
 func corpusHost() cli.Host {
 	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
 		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
 		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
-		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register"}
+		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register",
+		Extra:            []*ucli.Command{conductor.Command()}} // the control plane, as cmd/cmdbridge has it
 }
 
 // run calls the cmdbridge command line over the corpus in the workspace ws and returns

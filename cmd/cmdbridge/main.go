@@ -21,6 +21,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
+	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
 )
 
@@ -35,7 +36,8 @@ func main() {
 		Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
 		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register", // the corpus's tools register through a function
-		// wrap, and parity and scaffold: the toolkit binary is a developer tool.
-		Subcommands: append([]*cli.Command{host.WrapCommand(nil)}, devcli.Commands()...),
+		// wrap, the control plane, and parity and scaffold: the toolkit binary is a
+		// developer tool.
+		Subcommands: append([]*cli.Command{host.WrapCommand(nil), conductor.Command()}, devcli.Commands()...),
 	}))
 }

@@ -20,6 +20,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
 )
 
@@ -39,7 +40,8 @@ var allowed = map[string]string{
 func TestDocNames(t *testing.T) {
 	root := repoRoot(t)
 	idx := indexPackages(t, root)
-	app := cli.App(cli.Host{Extra: devcli.Commands()}, io.Discard, io.Discard) // the docs spell parity and scaffold as the corpus binary has them
+	// The docs spell conductor, parity and scaffold as the corpus binary has them.
+	app := cli.App(cli.Host{Extra: append(devcli.Commands(), conductor.Command())}, io.Discard, io.Discard)
 	used := map[string]bool{}
 	counts := map[string]int{}
 	fail := func(where, kind, name, why string) {

@@ -197,7 +197,6 @@ func commands(f *factory) []*ucli.Command {
 		newVersionCmd(f, nil),
 	}
 	more := []*ucli.Command{
-		newConductorCmd(f),
 		newEnrollCmd(f, nil),
 		newServeCmd(f, nil),
 		newStatusCmd(f, nil),

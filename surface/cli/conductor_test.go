@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 )
 
 // signalWriter is a stderr that says when the first line arrives.
@@ -42,6 +43,7 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 // neither carrying a token.
 func TestConductorDrivesWorkspace(t *testing.T) {
 	host := serveHost(t, make(chan struct{}, 1))
+	host.Extra = append(host.Extra, conductor.Command()) // the control plane, as cmd/cmdbridge has it
 	in := func(dir string) func(args ...string) (string, string, int) {
 		return func(args ...string) (string, string, int) {
 			var out, errb strings.Builder

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
 
@@ -28,6 +29,7 @@ func TestRedTeamConductorWitnessCatchesARewind(t *testing.T) {
 
 	ws, cp := t.TempDir(), t.TempDir()
 	host := serveHost(t, make(chan struct{}, 1))
+	host.Extra = append(host.Extra, conductor.Command()) // the control plane, as cmd/cmdbridge has it
 	run := func(dir string, args ...string) (string, string, int) {
 		var out, errb strings.Builder
 		code := cli.Main(append([]string{"cmdbridge", "--workspace", dir}, args...), &out, &errb, host)

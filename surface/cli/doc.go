@@ -7,8 +7,8 @@
 //     profiles — the profiles a view can name; serve — the HTTP conductor sidecar (tools, events,
 //     /mcp) on loopback, and with --nats also on a broker (package broker); token
 //     mint|verify|rotate — its bearer tokens; enroll — the identity a control plane
-//     issued; conductor — a small control plane over the broker (provision, issue,
-//     permissions, workspaces, call, send, tail);
+//     issued; conductor — a small control plane over the broker, only in a command line
+//     handed it (package surface/cli/conductor, in Host.Extra: cmd/cmdbridge's);
 //   - status — the migration report (text, JSON, HTML); parity — the three-lane parity
 //     suite, and scaffold — a native tool's starting point generated from a command, only
 //     in a command line handed them (DevPackage's Commands, in Host.Extra; asked for them,

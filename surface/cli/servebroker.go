@@ -119,3 +119,8 @@ func (b *serveBroker) start(srv *surfacehttp.Server, hub *events.Hub, dir string
 		nc.Close()
 	}, nil
 }
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -25,3 +25,7 @@ func stateOf(c *ucli.Context) (statedir.Dir, error) {
 	}
 	return d, nil
 }
+
+// StateDir is the state directory of the workspace the command line c names, for
+// subcommands of other packages (Host.Extra: the conductor's).
+func StateDir(c *ucli.Context) (statedir.Dir, error) { return stateOf(c) }

@@ -1,4 +1,4 @@
-package cli
+package conductor
 
 import (
 	"context"
@@ -17,30 +17,31 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// newConductorCmd is a small control plane over the broker: act as its NATS issuer,
+// Command is a small control plane over the broker: act as its NATS issuer,
 // provision the streams, issue enrollment tokens and NATS credentials, list the
 // workspaces that announce themselves, call a tool on one, send it a command, tail the
 // events of all, and keep their evidence heads. Its own state (the key that signs
 // enrollment tokens, the device registry) is the --workspace's state directory.
-func newConductorCmd(f *factory) *ucli.Command {
+func Command() *ucli.Command {
 	return &ucli.Command{
 		Name:  "conductor",
 		Usage: "a control plane over NATS: provision, issue enrollment tokens, list workspaces, call tools, send commands, tail events (docs/scale.md)",
 		Subcommands: []*ucli.Command{
-			newConductorProvisionCmd(f, nil),
-			newConductorIssueCmd(f, nil),
-			newConductorNATSConfigCmd(f, nil),
-			newConductorPermissionsCmd(f, nil),
-			newConductorWorkspacesCmd(f, nil),
-			newConductorCallCmd(f, nil),
-			newConductorSendCmd(f, nil),
-			newConductorTailCmd(f, nil),
-			newConductorWitnessCmd(f, nil),
-			newConductorCheckpointsCmd(f, nil),
+			newConductorProvisionCmd(nil),
+			newConductorIssueCmd(nil),
+			newConductorNATSConfigCmd(nil),
+			newConductorPermissionsCmd(nil),
+			newConductorWorkspacesCmd(nil),
+			newConductorCallCmd(nil),
+			newConductorSendCmd(nil),
+			newConductorTailCmd(nil),
+			newConductorWitnessCmd(nil),
+			newConductorCheckpointsCmd(nil),
 		},
 	}
 }
@@ -108,6 +109,26 @@ func (b brokerConn) controlPlane() (statedir.Dir, broker.Devices, *nats.Conn, er
 
 // bind sets what conn reads from the parsed command line.
 func (b *brokerConn) bind(c *ucli.Context) { b.State = stateDirOf(c) }
+
+// streams are the writers of the command line a command runs in: those handed to
+// cli.Main.
+type streams struct{ Out, ErrOut io.Writer }
+
+func streamsOf(c *ucli.Context) streams { return streams{Out: c.App.Writer, ErrOut: c.App.ErrWriter} }
+
+// stateDirOf finds the state directory of the workspace the parsed command line c
+// names (cli.StateDir).
+func stateDirOf(c *ucli.Context) func() (statedir.Dir, error) {
+	return func() (statedir.Dir, error) { return cli.StateDir(c) }
+}
+
+// printJSON writes v as indented JSON with a trailing newline.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
 
 // brokerTarget is what a conductor command addressed to one workspace takes: --to,
 // --key, --timeout and the connection flags.
@@ -180,19 +201,20 @@ func printJSONLine(w io.Writer, v any) error {
 }
 
 type conductorProvisionOptions struct {
-	IO       ioStreams
+	IO       streams
 	Conn     brokerConn
 	Ctx      context.Context
 	Replicas int
 }
 
-func newConductorProvisionCmd(f *factory, runF func(*conductorProvisionOptions) error) *ucli.Command {
-	opts := &conductorProvisionOptions{IO: f.IO}
+func newConductorProvisionCmd(runF func(*conductorProvisionOptions) error) *ucli.Command {
+	opts := &conductorProvisionOptions{}
 	return &ucli.Command{
 		Name:  "provision",
 		Usage: "create or update the event and command streams",
 		Flags: append([]ucli.Flag{&ucli.IntFlag{Name: "replicas", Usage: "servers holding each stream", Value: 1, Destination: &opts.Replicas}}, connFlags(&opts.Conn)...),
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			opts.Conn.bind(c)
 			opts.Ctx = c.Context
 			if runF != nil {
@@ -223,7 +245,7 @@ func runConductorProvision(opts *conductorProvisionOptions) error {
 }
 
 type conductorIssueOptions struct {
-	IO    ioStreams
+	IO    streams
 	State func() (statedir.Dir, error)
 
 	Subject string
@@ -232,8 +254,8 @@ type conductorIssueOptions struct {
 	Creds   string // also write the workspace's NATS credentials here
 }
 
-func newConductorIssueCmd(f *factory, runF func(*conductorIssueOptions) error) *ucli.Command {
-	opts := &conductorIssueOptions{IO: f.IO}
+func newConductorIssueCmd(runF func(*conductorIssueOptions) error) *ucli.Command {
+	opts := &conductorIssueOptions{}
 	return &ucli.Command{
 		Name:  "issue",
 		Usage: "print an enrollment token for a workspace or phone device (signed with this control plane's key) and record its name",
@@ -244,6 +266,7 @@ func newConductorIssueCmd(f *factory, runF func(*conductorIssueOptions) error) *
 			&ucli.StringFlag{Name: "creds", Usage: "also write the workspace's NATS credentials file here (a user JWT confined to its subjects, signed by this control plane's issuer; see 'conductor nats-config')", Destination: &opts.Creds},
 		},
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			opts.State = stateDirOf(c)
 			if runF != nil {
 				return runF(opts)
@@ -264,7 +287,7 @@ func runConductorIssue(opts *conductorIssueOptions) error {
 	}
 	tok, _, err := token.Mint(key, token.MintOptions{Subject: opts.Subject, Tools: []string{}, TTL: opts.TTL})
 	if err != nil {
-		return usageError("%v", err)
+		return cli.UsageErrorf("%v", err)
 	}
 	if opts.Creds != "" {
 		if err := writeWorkspaceCreds(st, opts); err != nil {
@@ -306,7 +329,7 @@ func writeWorkspaceCreds(st statedir.Dir, opts *conductorIssueOptions) error {
 }
 
 type conductorNATSConfigOptions struct {
-	IO    ioStreams
+	IO    streams
 	State func() (statedir.Dir, error)
 
 	Listen   string
@@ -314,8 +337,8 @@ type conductorNATSConfigOptions struct {
 	TTL      time.Duration
 }
 
-func newConductorNATSConfigCmd(f *factory, runF func(*conductorNATSConfigOptions) error) *ucli.Command {
-	opts := &conductorNATSConfigOptions{IO: f.IO}
+func newConductorNATSConfigCmd(runF func(*conductorNATSConfigOptions) error) *ucli.Command {
+	opts := &conductorNATSConfigOptions{}
 	return &ucli.Command{
 		Name:  "nats-config",
 		Usage: "act as the broker's NATS issuer: create the operator, account and keys on first use, write this control plane's credentials, and print the nats-server configuration that trusts them",
@@ -325,6 +348,7 @@ func newConductorNATSConfigCmd(f *factory, runF func(*conductorNATSConfigOptions
 			&ucli.DurationFlag{Name: "ttl", Usage: "lifetime of this control plane's NATS credentials", Value: 365 * 24 * time.Hour, Destination: &opts.TTL},
 		},
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			opts.State = stateDirOf(c)
 			if runF != nil {
 				return runF(opts)
@@ -363,19 +387,20 @@ func runConductorNATSConfig(opts *conductorNATSConfigOptions) error {
 }
 
 type conductorPermissionsOptions struct {
-	IO        ioStreams
+	IO        streams
 	Workspace string
 }
 
-func newConductorPermissionsCmd(f *factory, runF func(*conductorPermissionsOptions) error) *ucli.Command {
-	opts := &conductorPermissionsOptions{IO: f.IO}
+func newConductorPermissionsCmd(runF func(*conductorPermissionsOptions) error) *ucli.Command {
+	opts := &conductorPermissionsOptions{}
 	return &ucli.Command{
 		Name:      "permissions",
 		Usage:     "print the NATS permissions a workspace's issued user carries (for a server with static users instead of 'nats-config': an authorization block's permissions; JSON is valid there)",
 		ArgsUsage: "WORKSPACE_ID",
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			if c.NArg() != 1 {
-				return usageError("conductor permissions: want one WORKSPACE_ID argument")
+				return cli.UsageErrorf("conductor permissions: want one WORKSPACE_ID argument")
 			}
 			opts.Workspace = c.Args().First()
 			if runF != nil {
@@ -396,19 +421,20 @@ func runConductorPermissions(opts *conductorPermissionsOptions) error {
 }
 
 type conductorWorkspacesOptions struct {
-	IO     ioStreams
+	IO     streams
 	Conn   brokerConn
 	Ctx    context.Context
 	Listen time.Duration
 }
 
-func newConductorWorkspacesCmd(f *factory, runF func(*conductorWorkspacesOptions) error) *ucli.Command {
-	opts := &conductorWorkspacesOptions{IO: f.IO}
+func newConductorWorkspacesCmd(runF func(*conductorWorkspacesOptions) error) *ucli.Command {
+	opts := &conductorWorkspacesOptions{}
 	return &ucli.Command{
 		Name:  "workspaces",
 		Usage: "list the workspaces that announce themselves: subject, registry name, whether their enrollment verifies, tools",
 		Flags: append([]ucli.Flag{&ucli.DurationFlag{Name: "listen", Usage: "how long to listen for announcements", Value: 2 * time.Second, Destination: &opts.Listen}}, connFlags(&opts.Conn)...),
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			opts.Conn.bind(c)
 			opts.Ctx = c.Context
 			if runF != nil {
@@ -447,7 +473,7 @@ func runConductorWorkspaces(opts *conductorWorkspacesOptions) error {
 }
 
 type conductorCallOptions struct {
-	IO     ioStreams
+	IO     streams
 	Target brokerTarget
 	Ctx    context.Context
 
@@ -456,8 +482,8 @@ type conductorCallOptions struct {
 	Token string
 }
 
-func newConductorCallCmd(f *factory, runF func(*conductorCallOptions) error) *ucli.Command {
-	opts := &conductorCallOptions{IO: f.IO}
+func newConductorCallCmd(runF func(*conductorCallOptions) error) *ucli.Command {
+	opts := &conductorCallOptions{}
 	return &ucli.Command{
 		Name:      "call",
 		Usage:     "call a tool on a workspace over request/reply (retried with the same key until a reply comes); prints the Output; on failure, prints the key to retry with",
@@ -467,8 +493,9 @@ func newConductorCallCmd(f *factory, runF func(*conductorCallOptions) error) *uc
 			&ucli.StringFlag{Name: "token", Usage: "a bearer token minted by that workspace (cmdbridge token mint); default: none, the call runs as the workspace's control-plane caller (cmdbridge enroll --control-tools)", EnvVars: []string{"CMDBRIDGE_TOKEN"}, Destination: &opts.Token},
 		}, targetFlags(&opts.Target)...),
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			if c.NArg() != 1 {
-				return usageError("conductor call: want one TOOL argument")
+				return cli.UsageErrorf("conductor call: want one TOOL argument")
 			}
 			opts.Tool, opts.Ctx = c.Args().First(), c.Context
 			opts.Target.bind(c)
@@ -507,13 +534,13 @@ func runConductorCall(opts *conductorCallOptions) error {
 	var out tool.Output
 	if r.Status != 200 || json.Unmarshal(r.Body, &out) != nil || !out.Success {
 		retry()
-		return ErrSilent
+		return cli.ErrSilent
 	}
 	return nil
 }
 
 type conductorSendOptions struct {
-	IO     ioStreams
+	IO     streams
 	Target brokerTarget
 	Ctx    context.Context
 
@@ -522,8 +549,8 @@ type conductorSendOptions struct {
 	Channel string // default: the workspace id
 }
 
-func newConductorSendCmd(f *factory, runF func(*conductorSendOptions) error) *ucli.Command {
-	opts := &conductorSendOptions{IO: f.IO}
+func newConductorSendCmd(runF func(*conductorSendOptions) error) *ucli.Command {
+	opts := &conductorSendOptions{}
 	return &ucli.Command{
 		Name:  "send",
 		Usage: "send a command to a workspace through the command stream (its agent reads it as conductor:command); it carries no token and runs as the workspace's control-plane caller",
@@ -533,6 +560,7 @@ func newConductorSendCmd(f *factory, runF func(*conductorSendOptions) error) *uc
 			&ucli.StringFlag{Name: "channel", Usage: "the channel (default: the workspace id, so the workspace's own agent sees it; the workspace's control-plane caller must be allowed it)", Destination: &opts.Channel},
 		}, targetFlags(&opts.Target)...),
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			opts.Ctx = c.Context
 			opts.Target.bind(c)
 			if runF != nil {
@@ -556,7 +584,7 @@ func runConductorSend(opts *conductorSendOptions) error {
 	}
 	b, err := json.Marshal(body)
 	if err != nil {
-		return usageError("conductor send: --args: %v", err)
+		return cli.UsageErrorf("conductor send: --args: %v", err)
 	}
 	nc, err := t.dial()
 	if err != nil {
@@ -596,20 +624,21 @@ func commandSigner(state func() (statedir.Dir, error)) (broker.CommandSigner, er
 }
 
 type conductorTailOptions struct {
-	IO    ioStreams
+	IO    streams
 	Conn  brokerConn
 	Watch watch
 	Ctx   context.Context
 }
 
-func newConductorTailCmd(f *factory, runF func(*conductorTailOptions) error) *ucli.Command {
-	opts := &conductorTailOptions{IO: f.IO}
+func newConductorTailCmd(runF func(*conductorTailOptions) error) *ucli.Command {
+	opts := &conductorTailOptions{}
 	durable := ucli.StringFlag{Usage: "durable consumer name: durable events missed while away are delivered too, acknowledged once printed"}
 	return &ucli.Command{
 		Name:  "tail",
 		Usage: "print every workspace's events as JSON lines, with the registry name of their subject; an event's workspace is its NATS subject's, never its body's",
 		Flags: append(watchFlags(&opts.Watch, durable, "events"), connFlags(&opts.Conn)...),
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			opts.Conn.bind(c)
 			opts.Ctx = c.Context
 			if runF != nil {

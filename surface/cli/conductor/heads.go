@@ -1,4 +1,4 @@
-package cli
+package conductor
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
 )
 
 // headsDir is the control plane's store of every workspace's evidence heads, inside
@@ -16,7 +17,7 @@ import (
 const headsDir = "heads"
 
 type conductorWitnessOptions struct {
-	IO    ioStreams
+	IO    streams
 	Conn  brokerConn
 	Watch watch
 	Ctx   context.Context
@@ -24,14 +25,15 @@ type conductorWitnessOptions struct {
 
 // newConductorWitnessCmd keeps every workspace's evidence heads as they arrive
 // (broker.KeepHeads).
-func newConductorWitnessCmd(f *factory, runF func(*conductorWitnessOptions) error) *ucli.Command {
-	opts := &conductorWitnessOptions{IO: f.IO}
+func newConductorWitnessCmd(runF func(*conductorWitnessOptions) error) *ucli.Command {
+	opts := &conductorWitnessOptions{}
 	durable := ucli.StringFlag{Usage: "durable consumer name: heads published while away arrive when it returns", Value: "cmdbridge-witness"}
 	return &ucli.Command{
 		Name:  "witness",
 		Usage: "keep every workspace's signed evidence heads (evidence:checkpoint events) in this state directory; prints one JSON line per head",
 		Flags: append(watchFlags(&opts.Watch, durable, "heads"), connFlags(&opts.Conn)...),
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			opts.Conn.bind(c)
 			opts.Ctx = c.Context
 			if runF != nil {
@@ -79,22 +81,23 @@ func runConductorWitness(opts *conductorWitnessOptions) error {
 }
 
 type conductorCheckpointsOptions struct {
-	IO        ioStreams
+	IO        streams
 	State     func() (statedir.Dir, error)
 	Workspace string
 }
 
 // newConductorCheckpointsCmd prints the heads kept for one workspace, in the form
 // `cmdbridge evidence verify --published FILE` reads.
-func newConductorCheckpointsCmd(f *factory, runF func(*conductorCheckpointsOptions) error) *ucli.Command {
-	opts := &conductorCheckpointsOptions{IO: f.IO}
+func newConductorCheckpointsCmd(runF func(*conductorCheckpointsOptions) error) *ucli.Command {
+	opts := &conductorCheckpointsOptions{}
 	return &ucli.Command{
 		Name:      "checkpoints",
 		Usage:     "print the evidence heads kept for a workspace (JSON lines) for 'cmdbridge evidence verify --published FILE'; conflicts are counted on stderr",
 		ArgsUsage: "WORKSPACE_ID",
 		Action: func(c *ucli.Context) error {
+			opts.IO = streamsOf(c)
 			if c.NArg() != 1 {
-				return usageError("conductor checkpoints: want one WORKSPACE_ID argument")
+				return cli.UsageErrorf("conductor checkpoints: want one WORKSPACE_ID argument")
 			}
 			opts.Workspace, opts.State = c.Args().First(), stateDirOf(c)
 			if runF != nil {
