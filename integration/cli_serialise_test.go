@@ -90,7 +90,7 @@ func parallelCreates(t *testing.T, lane string) {
 
 	// MCP host.
 	km := writerKernel(t, ws, routes)
-	h, err := mcp.HTTPHandler(km, kernel.WorkspaceCaller("mcp-agent"))
+	h, err := mcp.HTTPHandler(km, kernel.WorkspaceCaller("mcp-agent"), mcp.Config{})
 	require.NoError(t, err)
 	mts := httptest.NewServer(h)
 	t.Cleanup(mts.Close)

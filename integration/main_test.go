@@ -52,7 +52,7 @@ func serveStdio(ws string) int {
 	defer k.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), unix.SIGTERM)
 	defer stop()
-	if err := mcp.ServeStdio(ctx, k, testCaller, os.Stdin, os.Stdout); err != nil {
+	if err := mcp.ServeStdio(ctx, k, testCaller, os.Stdin, os.Stdout, mcp.Config{}); err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		return 1
 	}

@@ -73,12 +73,12 @@ func TestToolListSizeByDialect(t *testing.T) {
 	}
 }
 
-// TestOnDemandRoundTrips: with WithOnDemand the corpus's tools/list is three tools; a
+// TestOnDemandRoundTrips: with Config.OnDemand the corpus's tools/list is three tools; a
 // host reaches any tool in three round trips (search, describe, call) where the full
 // list takes one, and the call goes through the kernel as any other.
 func TestOnDemandRoundTrips(t *testing.T) {
 	k := newCorpusKernel(t, kernel.View{})
-	cs := connectInMemoryWith(t, k, "", mcp.WithOnDemand())
+	cs := connectInMemoryWith(t, k, "", mcp.Config{OnDemand: true})
 	ctx := context.Background()
 	trips := 0
 	res, err := cs.ListTools(ctx, nil)

@@ -29,19 +29,19 @@ import (
 
 // connectInMemory serves k to an SDK client over the SDK's in-memory transports.
 func connectInMemory(t testing.TB, k *kernel.Kernel) *sdkmcp.ClientSession {
-	return connectInMemoryWith(t, k, "")
+	return connectInMemoryWith(t, k, "", mcp.Config{})
 }
 
 // connectInMemoryWith also takes the protocol version the client speaks ("": the
-// SDK's latest) and the server's options.
-func connectInMemoryWith(t testing.TB, k *kernel.Kernel, version string, opts ...mcp.Option) *sdkmcp.ClientSession {
+// SDK's latest) and the server's configuration.
+func connectInMemoryWith(t testing.TB, k *kernel.Kernel, version string, cfg mcp.Config) *sdkmcp.ClientSession {
 	t.Helper()
-	return mcptest.Connect(t, k, testCaller, &mcptest.Client{ProtocolVersion: version}, opts...)
+	return mcptest.Connect(t, k, testCaller, &mcptest.Client{ProtocolVersion: version}, cfg)
 }
 
 // listed returns tools/list of k served in dialect d.
 func listed(t *testing.T, k *kernel.Kernel, d tool.Dialect) []*sdkmcp.Tool {
-	return mcptest.Listed(t, connectInMemoryWith(t, k, "", mcp.WithSchemaDialect(d)))
+	return mcptest.Listed(t, connectInMemoryWith(t, k, "", mcp.Config{SchemaDialect: d}))
 }
 
 // TestEveryProviderAcceptsTheToolList holds every tool of the corpus, as tools/list
@@ -127,7 +127,7 @@ func TestRulesStillEnforced(t *testing.T) {
 // that cannot be asked: the harmless modes of destructive tools are not refused, their
 // destructive modes are, with the rule and the harmless alternative named.
 func TestHarmlessModesRunOverMCP(t *testing.T) {
-	cs := connectInMemoryWith(t, newCorpusKernel(t, kernel.View{}), "2026-07-28")
+	cs := connectInMemoryWith(t, newCorpusKernel(t, kernel.View{}), "2026-07-28", mcp.Config{})
 	call := func(name string, args map[string]any) tool.Output {
 		res, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: name, Arguments: args})
 		require.NoError(t, err)
@@ -202,7 +202,7 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 		conformance(t, []string{stdioEnv + "=" + t.TempDir()}, "stdio", "corpus", tools, os.Args[0], "-test.run=^$")
 	})
 	t.Run("http", func(t *testing.T) {
-		h, err := mcp.HTTPHandler(k, testCaller)
+		h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 		require.NoError(t, err)
 		srv := httptest.NewServer(h)
 		defer srv.Close()

@@ -37,18 +37,14 @@ func dialectFlag(dest *string) ucli.Flag {
 }
 
 // onDemandFlag lists three tools that find, describe and call the others instead of
-// every tool (mcp.WithOnDemand).
+// every tool (mcp.Config.OnDemand).
 func onDemandFlag(dest *bool) ucli.Flag {
 	return &ucli.BoolFlag{Name: "on-demand", Destination: dest, Usage: "list only tools_search, tool_describe and tool_call, which find, describe and call the other tools (for hosts that cannot afford the whole list)"}
 }
 
-// mcpOptions are the options of the MCP servers of host the flags ask for.
-func mcpOptions(host Host, dialect tool.Dialect, onDemand bool) []mcp.Option {
-	opts := []mcp.Option{mcp.WithImplementation(host.serverName(), host.version()), mcp.WithSchemaDialect(dialect)}
-	if onDemand {
-		opts = append(opts, mcp.WithOnDemand())
-	}
-	return opts
+// mcpConfig configures the MCP servers of host as the flags ask.
+func mcpConfig(host Host, dialect tool.Dialect, onDemand bool) mcp.Config {
+	return mcp.Config{Name: host.serverName(), Version: host.version(), SchemaDialect: dialect, OnDemand: onDemand}
 }
 
 // parseDialect is --schema-dialect's value, a usage error when it names none.
@@ -123,7 +119,7 @@ func runMCPServe(opts *mcpServeOptions) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// The MCP transport is this process's stdio, whatever writers Main was handed.
-	if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcpOptions(opts.Host, dialect, opts.OnDemand)...); err != nil {
+	if err := mcp.ServeStdio(ctx, k, caller, os.Stdin, os.Stdout, mcpConfig(opts.Host, dialect, opts.OnDemand)); err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil

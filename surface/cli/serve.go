@@ -126,7 +126,7 @@ func runServe(opts *serveOptions) error {
 	srv, err := surfacehttp.New(surfacehttp.Config{
 		Kernel: k, Key: key, Events: hub, MaxBodyBytes: opts.MaxBody, MaxMCPBodyBytes: opts.MaxMCPBody,
 		Limits: opts.Limits, AllowedOrigins: opts.AllowOrigins, PublicURL: opts.PublicURL,
-		MCPOptions: mcpOptions(opts.Host, dialect, opts.OnDemand), SchemaDialect: dialect,
+		MCP: mcpConfig(opts.Host, dialect, opts.OnDemand), SchemaDialect: dialect,
 	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -48,7 +48,7 @@ func (s *Server) mcpHandler(c token.Claims) (nethttp.Handler, error) {
 	if e, ok := m.entries[key]; ok {
 		return e.handler, nil
 	}
-	srv, err := mcp.NewServer(s.k, Caller(c), s.cfg.MCPOptions...)
+	srv, err := mcp.NewServer(s.k, Caller(c), s.cfg.MCP)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (s *Server) mcpHandler(c token.Claims) (nethttp.Handler, error) {
 		}
 	}
 	srv.RemoveTools(hidden...)
-	h := mcp.StreamableHandler(srv, s.cfg.MCPOptions...)
+	h := mcp.StreamableHandler(srv, s.cfg.MCP)
 	now := s.cfg.Now()
 	if len(m.entries) >= maxMCPHandlers {
 		for k, e := range m.entries {

@@ -69,8 +69,11 @@ type Config struct {
 	AllowedOrigins []string
 	// Now is the clock tokens are checked against (nil: time.Now).
 	Now func() time.Time
-	// MCPOptions configure the /mcp servers (implementation name and version…).
-	MCPOptions []mcp.Option
+	// MCP configures the /mcp servers (implementation name and version…); its body
+	// limit, origins and schema dialect are this Config's (MaxMCPBodyBytes,
+	// AllowedOrigins, SchemaDialect), and its event store, when it names none, one the
+	// server shares between tokens.
+	MCP mcp.Config
 	// PublicURL is the origin clients reach the server at (https://mcp.example.com),
 	// named in the Protected Resource Metadata and in 401 challenges. Empty: the scheme
 	// and Host of each request.
@@ -172,12 +175,15 @@ func New(cfg Config) (*Server, error) {
 	// alone; with the same settings.
 	// One event store for every token's handler (session ids keep their events apart),
 	// so resumable streams cost at most MCPEventStoreBytes however many tokens connect;
-	// an event store among cfg.MCPOptions replaces it.
-	cfg.MCPOptions = append([]mcp.Option{mcp.WithEventStore(mcp.NewEventStore(MCPEventStoreBytes))}, cfg.MCPOptions...)
+	// an event store in cfg.MCP replaces it.
+	if cfg.MCP.EventStore == nil {
+		cfg.MCP.EventStore = mcp.NewEventStore(MCPEventStoreBytes)
+	}
 	if cfg.SchemaDialect == "" {
 		cfg.SchemaDialect = tool.DialectPortable
 	}
-	cfg.MCPOptions = append(cfg.MCPOptions, mcp.WithMaxBodyBytes(cfg.MaxMCPBodyBytes), mcp.WithAllowedOrigins(cfg.AllowedOrigins...), mcp.WithSchemaDialect(cfg.SchemaDialect))
+	cfg.MCP.MaxBodyBytes, cfg.MCP.SchemaDialect = cfg.MaxMCPBodyBytes, cfg.SchemaDialect
+	cfg.MCP.AllowedOrigins = append(append([]string(nil), cfg.MCP.AllowedOrigins...), cfg.AllowedOrigins...)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

@@ -53,7 +53,7 @@ func BenchmarkCallInMemoryLegacy(b *testing.B) {
 func BenchmarkCallHTTP(b *testing.B) {
 	k := newFixtureKernel(b, b.TempDir(), nil)
 	b.Cleanup(func() { _ = k.Close() })
-	h, err := mcp.HTTPHandler(k, testCaller)
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 	require.NoError(b, err)
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)

@@ -21,7 +21,7 @@ func TestCapabilitiesAdvertiseOnlyWhatIsSent(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
 	ctx := context.Background()
-	srv, err := mcp.NewServer(k, testCaller)
+	srv, err := mcp.NewServer(k, testCaller, mcp.Config{})
 	require.NoError(t, err)
 	st, ct := sdkmcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)

@@ -42,7 +42,7 @@
 //     string); the kernel bounds it. Nothing else in _meta reaches the kernel.
 //   - A call carrying a progress token gets notifications/progress while it runs, and
 //     none after its response.
-//   - A result larger than the size cap (WithMaxResultBytes, 1 MiB) is never sent: a
+//   - A result larger than the size cap (Config.MaxResultBytes, 1 MiB) is never sent: a
 //     truncated one with the same success and error code, no data, and metadata naming
 //     the receipt is sent instead, still valid against the output schema.
 //   - A request the client cancelled gets no response, on either transport.
@@ -50,7 +50,7 @@
 //     JSON-RPC message) and never ends the session; at end of input every request read
 //     before is answered before ServeStdio returns; a request before initialize is a
 //     -32600 error.
-//   - Streamable HTTP: an idle session is closed after the idle time (WithSessionIdle,
+//   - Streamable HTTP: an idle session is closed after the idle time (Config.SessionIdle,
 //     30 minutes) and its id is then answered 404; a sessionless request other than
 //     initialize is a -32600 error, and opens no session.
 //   - This package does no governance, validation or scope checks of its own: the

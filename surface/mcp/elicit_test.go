@@ -46,7 +46,7 @@ func (c *elicitingClient) questions() []*sdkmcp.ElicitParams {
 func connectVersion(t *testing.T, k *kernel.Kernel, v string, copts *sdkmcp.ClientOptions) *sdkmcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := mcp.NewServer(k, testCaller)
+	srv, err := mcp.NewServer(k, testCaller, mcp.Config{})
 	require.NoError(t, err)
 	st, ct := sdkmcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -210,7 +210,7 @@ func TestElicitationOverStreamableHTTP(t *testing.T) {
 	for _, v := range protocolVersions {
 		t.Run(v, func(t *testing.T) {
 			k := newFixtureKernel(t, t.TempDir(), nil)
-			h, err := mcp.HTTPHandler(k, testCaller)
+			h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 			require.NoError(t, err)
 			srv := httptest.NewServer(h) // listens on 127.0.0.1
 			defer srv.Close()

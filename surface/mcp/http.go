@@ -26,30 +26,30 @@ const sessionHeader = "Mcp-Session-Id"
 // the mounting server's job, done before this handler is reached. The SDK's DNS
 // rebinding protection stays on: a request that arrives on a loopback address with a
 // non-loopback Host header is refused; and a request whose Origin header is neither
-// the server's own origin nor one of [WithAllowedOrigins] is answered 403, on every
-// address. A body over [WithMaxBodyBytes] is answered 413.
+// the server's own origin nor one of [Config.AllowedOrigins] is answered 403, on every
+// address. A body over [Config.MaxBodyBytes] is answered 413.
 //
-// A session that receives no request for the idle time ([WithSessionIdle]) is closed;
+// A session that receives no request for the idle time ([Config.SessionIdle]) is closed;
 // a request naming it is then answered 404, as the transport specifies, and the client
 // starts a new session. A request without a session id that is not initialize is
 // answered with a JSON-RPC invalid-request error (HTTP 400) instead of opening a
 // session that cannot be used. A request the client cancels gets no response: its
 // event stream ends without one.
-func HTTPHandler(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (http.Handler, error) {
-	srv, _, err := newServer(k, caller, buildOptions(opts))
+func HTTPHandler(k *kernel.Kernel, caller kernel.Caller, cfg Config) (http.Handler, error) {
+	srv, _, err := newServer(k, caller, cfg.options())
 	if err != nil {
 		return nil, err
 	}
-	return StreamableHandler(srv, opts...), nil
+	return StreamableHandler(srv, cfg), nil
 }
 
 // StreamableHandler serves srv (built by [NewServer], perhaps with tools removed) over
 // the streamable HTTP transport with the guarantees [HTTPHandler] describes: idle
-// sessions expire ([WithSessionIdle]), a sessionless request other than initialize is
-// a JSON-RPC invalid request, and a cancelled request gets no response. Only the
-// session options of opts apply; the server's were fixed when srv was built.
-func StreamableHandler(srv *sdkmcp.Server, opts ...Option) http.Handler {
-	o := buildOptions(opts)
+// sessions expire ([Config.SessionIdle]), a sessionless request other than initialize
+// is a JSON-RPC invalid request, and a cancelled request gets no response. Only the
+// transport's fields of cfg apply; the server's were fixed when srv was built.
+func StreamableHandler(srv *sdkmcp.Server, cfg Config) http.Handler {
+	o := cfg.options()
 	store := o.eventStore
 	if store == nil {
 		store = NewEventStore(DefaultEventStoreBytes)

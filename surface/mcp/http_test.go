@@ -22,7 +22,7 @@ import (
 func TestStreamableHTTP(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
-	h, err := mcp.HTTPHandler(k, testCaller)
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h) // listens on 127.0.0.1
 	defer srv.Close()
@@ -76,7 +76,7 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
 	const idle = 100 * time.Millisecond
-	h, err := mcp.HTTPHandler(k, testCaller, mcp.WithSessionIdle(idle))
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{SessionIdle: idle})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -109,7 +109,7 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 func TestHTTPRequestBeforeInitializeIsAnInvalidRequest(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
-	h, err := mcp.HTTPHandler(k, testCaller)
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -151,7 +151,7 @@ func TestHTTPRequestBeforeInitializeIsAnInvalidRequest(t *testing.T) {
 func TestHTTPCancelledRequestGetsNoResponse(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
-	h, err := mcp.HTTPHandler(k, testCaller)
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -208,7 +208,7 @@ func TestHTTPCancelledRequestGetsNoResponse(t *testing.T) {
 func TestRedTeamHTTPCrossOriginIsForbidden(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
-	h, err := mcp.HTTPHandler(k, testCaller, mcp.WithAllowedOrigins("https://ui.example.com"), mcp.WithMaxBodyBytes(1024))
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{AllowedOrigins: []string{"https://ui.example.com"}, MaxBodyBytes: 1024})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	defer srv.Close()

@@ -11,15 +11,13 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// WithOnDemand makes tools/list show three tools instead of every tool: tools_search
-// finds tools by words of their names and descriptions, tool_describe gives one tool's
-// description, input schema and annotations (as tools/list would), and tool_call calls
-// one by name. For a registry too large to list on every turn; calling a tool then
-// takes a search and a describe before the call (docs/mcp.md, "On demand"). Every call
-// goes through the kernel as before: the view, governance, scopes and validation apply.
-func WithOnDemand() Option {
-	return func(o *options) { o.onDemand = true }
-}
+// The on-demand mode (Config.OnDemand) makes tools/list show three tools instead of
+// every tool: tools_search finds tools by words of their names and descriptions,
+// tool_describe gives one tool's description, input schema and annotations (as
+// tools/list would), and tool_call calls one by name. For a registry too large to list
+// on every turn; calling a tool then takes a search and a describe before the call
+// (docs/mcp.md, "On demand"). Every call goes through the kernel as before: the view,
+// governance, scopes and validation apply.
 
 // Names of the on-demand tools.
 const (

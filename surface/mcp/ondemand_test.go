@@ -60,12 +60,12 @@ func newRulesKernel(t *testing.T) *kernel.Kernel {
 	return k
 }
 
-// TestOnDemandRoundTrips: with WithOnDemand tools/list is three tools; a host reaches
+// TestOnDemandRoundTrips: with Config.OnDemand tools/list is three tools; a host reaches
 // any tool in three round trips (search, describe, call) where the full list takes
 // one, the description states the rules between properties, and the call goes through
 // the kernel as any other, which enforces them.
 func TestOnDemandRoundTrips(t *testing.T) {
-	cs := connectInMemoryWith(t, newRulesKernel(t), nil, mcp.WithOnDemand())
+	cs := connectInMemoryWith(t, newRulesKernel(t), nil, mcp.Config{OnDemand: true})
 	ctx := context.Background()
 	res, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)

@@ -17,7 +17,7 @@ import (
 
 // listed returns tools/list of k served in dialect d.
 func listed(t *testing.T, k *kernel.Kernel, d tool.Dialect) []*sdkmcp.Tool {
-	return mcptest.Listed(t, connectInMemoryWith(t, k, nil, mcp.WithSchemaDialect(d)))
+	return mcptest.Listed(t, connectInMemoryWith(t, k, nil, mcp.Config{SchemaDialect: d}))
 }
 
 // TestStrictNullsMeanNotGiven: in the openai-strict dialect a host sends null for every
@@ -26,7 +26,7 @@ func listed(t *testing.T, k *kernel.Kernel, d tool.Dialect) []*sdkmcp.Tool {
 func TestStrictNullsMeanNotGiven(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
-	cs := connectInMemoryWith(t, k, nil, mcp.WithSchemaDialect(tool.DialectOpenAIStrict))
+	cs := connectInMemoryWith(t, k, nil, mcp.Config{SchemaDialect: tool.DialectOpenAIStrict})
 	res, err := cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
 	var greet *sdkmcp.Tool

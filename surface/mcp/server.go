@@ -21,9 +21,6 @@ import (
 // receipt id of the call (the kernel's call id).
 const ReceiptMetaKey = "cmdbridge/receipt_id"
 
-// Option configures a server.
-type Option func(*options)
-
 // RunsCodeMetaKey is the _meta key, true on a tool in tools/list, of a tool that runs
 // workspace code (tool.Annotations RunsCodeHint), which MCP annotations cannot say.
 const RunsCodeMetaKey = "cmdbridge/runs_workspace_code"
@@ -48,6 +45,52 @@ const (
 	DefaultSessionIdle = 30 * time.Minute
 )
 
+// Config configures a server and its transports; the zero Config serves with the
+// defaults each field names.
+type Config struct {
+	// Name and Version are what the server reports in initialize (default
+	// "cmdbridge", "dev").
+	Name, Version string
+	// Instructions are sent to clients in initialize.
+	Instructions string
+	// Logger receives the SDK's log of server activity (default: no logging).
+	Logger *slog.Logger
+	// SchemaDialect is the form in which tools/list sends input schemas (default
+	// tool.DialectPortable, which every major model API accepts as sent;
+	// docs/schemas.md). The kernel validates every call against the full schema
+	// whatever the dialect.
+	SchemaDialect tool.Dialect
+	// OnDemand lists tools_search, tool_describe and tool_call instead of the registry
+	// (ondemand.go).
+	OnDemand bool
+	// MaxResultBytes caps the serialised size of a tools/call result (text and
+	// structured content together; <= 0: [DefaultMaxResultBytes]). A larger result is
+	// replaced by one without data whose metadata says it was truncated.
+	MaxResultBytes int
+	// ProgressInterval is how often a tools/call that carries a progress token gets a
+	// notifications/progress while it runs (<= 0: [DefaultProgressInterval]).
+	ProgressInterval time.Duration
+	// SessionIdle is how long a streamable HTTP session may go without a request
+	// before it is closed (<= 0: [DefaultSessionIdle]); a request naming a closed
+	// session is answered 404. Only the HTTP handlers use it.
+	SessionIdle time.Duration
+	// MaxBodyBytes bounds a streamable HTTP request body (<= 0:
+	// [DefaultMaxBodyBytes]); a larger one is answered 413 before anything is decoded.
+	// Only the HTTP handlers use it.
+	MaxBodyBytes int64
+	// AllowedOrigins are the browser origins (such as "https://ui.example.com"; "*" for
+	// any) whose requests the streamable HTTP handlers serve besides the server's own:
+	// a request with any other Origin header is answered 403 (surface/origin). Only the
+	// HTTP handlers use it.
+	AllowedOrigins []string
+	// EventStore keeps the streamable HTTP handlers' server-sent events, so a client
+	// can resume a stream with Last-Event-ID (nil: a store of the handler's own,
+	// [DefaultEventStoreBytes]). Handlers may share one; session ids keep their events
+	// apart. Only the HTTP handlers use it.
+	EventStore sdkmcp.EventStore
+}
+
+// options is a Config with its defaults filled in.
 type options struct {
 	name, version  string
 	instructions   string
@@ -62,86 +105,18 @@ type options struct {
 	onDemand       bool
 }
 
-// WithSchemaDialect sets the form in which tools/list sends input schemas (default
-// tool.DialectPortable, which every major model API accepts as sent; docs/schemas.md).
-// The kernel validates every call against the full schema whatever the dialect.
-func WithSchemaDialect(d tool.Dialect) Option {
-	return func(o *options) { o.dialect = d }
-}
-
 // StrictMetaKey is the _meta key, true on a tool in tools/list, of a tool whose input
 // schema is OpenAI's strict form of its full schema (tool.DialectOpenAIStrict): a host
 // may send it with "strict": true.
 const StrictMetaKey = "cmdbridge/openai_strict"
 
-// WithImplementation sets the name and version the server reports in initialize
-// (default "cmdbridge", "dev").
-func WithImplementation(name, version string) Option {
-	return func(o *options) { o.name, o.version = name, version }
-}
-
-// WithInstructions sets the instructions sent to clients in initialize.
-func WithInstructions(text string) Option {
-	return func(o *options) { o.instructions = text }
-}
-
-// WithLogger makes the SDK log server activity to l (default: no logging).
-func WithLogger(l *slog.Logger) Option {
-	return func(o *options) { o.logger = l }
-}
-
-// WithMaxResultBytes caps the serialised size of a tools/call result (text and
-// structured content together; default [DefaultMaxResultBytes]). A larger result is
-// replaced by one without data whose metadata says it was truncated; n <= 0 restores
-// the default.
-func WithMaxResultBytes(n int) Option {
-	return func(o *options) { o.maxResultBytes = n }
-}
-
-// WithProgressInterval sets how often a tools/call that carries a progress token gets
-// a notifications/progress while it runs (default [DefaultProgressInterval]); d <= 0
-// restores the default.
-func WithProgressInterval(d time.Duration) Option {
-	return func(o *options) { o.progressEvery = d }
-}
-
-// WithSessionIdle sets how long a streamable HTTP session may go without a request
-// before it is closed (default [DefaultSessionIdle]); d <= 0 restores the default. A
-// request naming a closed session is answered 404. Only [HTTPHandler] uses it.
-func WithSessionIdle(d time.Duration) Option {
-	return func(o *options) { o.sessionIdle = d }
-}
-
-// WithMaxBodyBytes bounds a streamable HTTP request body (default
-// [DefaultMaxBodyBytes]); a larger one is answered 413 before anything is decoded.
-// n <= 0 restores the default. Only the HTTP handlers use it.
-func WithMaxBodyBytes(n int64) Option {
-	return func(o *options) { o.maxBody = n }
-}
-
-// WithAllowedOrigins names the browser origins (such as "https://ui.example.com"; "*"
-// for any) whose requests the streamable HTTP handlers serve besides the server's own:
-// a request with any other Origin header is answered 403 (surface/origin). Only the
-// HTTP handlers use it.
-func WithAllowedOrigins(origins ...string) Option {
-	return func(o *options) { o.origins = append(o.origins, origins...) }
-}
-
-// WithEventStore keeps the streamable HTTP handlers' server-sent events in store, so a
-// client can resume a stream with Last-Event-ID (default: a store of its own per
-// handler, [DefaultEventStoreBytes]). Handlers may share one; sessions ids keep their
-// events apart. Only the HTTP handlers use it.
-func WithEventStore(store sdkmcp.EventStore) Option {
-	return func(o *options) { o.eventStore = store }
-}
-
 // DefaultEventStoreBytes bounds the events a handler keeps for resumption when
-// [WithEventStore] gives none; the oldest are dropped first (a resume needing them is
+// [Config.EventStore] gives none; the oldest are dropped first (a resume needing them is
 // refused, and the client starts over).
 const DefaultEventStoreBytes = 4 << 20
 
 // NewEventStore returns a memory event store holding at most maxBytes of events, for
-// [WithEventStore].
+// [Config.EventStore].
 func NewEventStore(maxBytes int) sdkmcp.EventStore {
 	s := sdkmcp.NewMemoryEventStore(nil)
 	s.SetMaxBytes(maxBytes)
@@ -152,10 +127,18 @@ func NewEventStore(maxBytes int) sdkmcp.EventStore {
 // default.
 const DefaultMaxBodyBytes = sdkmcp.DefaultMaxRequestBodyBytes
 
-func buildOptions(opts []Option) options {
-	o := options{name: "cmdbridge", version: "dev"}
-	for _, f := range opts {
-		f(&o)
+func (c Config) options() options {
+	o := options{
+		name: c.Name, version: c.Version, instructions: c.Instructions, logger: c.Logger,
+		maxResultBytes: c.MaxResultBytes, progressEvery: c.ProgressInterval, sessionIdle: c.SessionIdle,
+		maxBody: c.MaxBodyBytes, origins: c.AllowedOrigins, eventStore: c.EventStore,
+		dialect: c.SchemaDialect, onDemand: c.OnDemand,
+	}
+	if o.name == "" {
+		o.name = "cmdbridge"
+	}
+	if o.version == "" {
+		o.version = "dev"
 	}
 	if o.maxResultBytes <= 0 {
 		o.maxResultBytes = DefaultMaxResultBytes
@@ -178,8 +161,8 @@ func buildOptions(opts []Option) options {
 // NewServer returns an SDK server exposing every tool of k. Calls run non-interactively
 // as caller. It fails when a tool's input schema is not an object schema or two tools
 // share an MCP name.
-func NewServer(k *kernel.Kernel, caller kernel.Caller, opts ...Option) (*sdkmcp.Server, error) {
-	s, _, err := newServer(k, caller, buildOptions(opts))
+func NewServer(k *kernel.Kernel, caller kernel.Caller, cfg Config) (*sdkmcp.Server, error) {
+	s, _, err := newServer(k, caller, cfg.options())
 	return s, err
 }
 

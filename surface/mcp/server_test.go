@@ -46,13 +46,13 @@ func (r *recorder) all() []kernel.Request {
 
 // connectInMemory serves k to an SDK client over the SDK's in-memory transports.
 func connectInMemory(t testing.TB, k *kernel.Kernel) *sdkmcp.ClientSession {
-	return connectInMemoryWith(t, k, nil)
+	return connectInMemoryWith(t, k, nil, mcp.Config{})
 }
 
-// connectInMemoryWith also takes the client's options and the server's.
-func connectInMemoryWith(t testing.TB, k *kernel.Kernel, copts *sdkmcp.ClientOptions, opts ...mcp.Option) *sdkmcp.ClientSession {
+// connectInMemoryWith also takes the client's options and the server's configuration.
+func connectInMemoryWith(t testing.TB, k *kernel.Kernel, copts *sdkmcp.ClientOptions, cfg mcp.Config) *sdkmcp.ClientSession {
 	t.Helper()
-	return mcptest.Connect(t, k, testCaller, &mcptest.Client{Options: copts}, opts...)
+	return mcptest.Connect(t, k, testCaller, &mcptest.Client{Options: copts}, cfg)
 }
 
 func TestListToolsCarriesNamesSchemasAndAnnotations(t *testing.T) {
@@ -281,7 +281,7 @@ func TestProgressWhileACallRuns(t *testing.T) {
 		defer mu.Unlock()
 		got = append(got, req.Params)
 	}}
-	cs := connectInMemoryWith(t, k, copts, mcp.WithProgressInterval(20*time.Millisecond))
+	cs := connectInMemoryWith(t, k, copts, mcp.Config{ProgressInterval: 20 * time.Millisecond})
 	ctx := context.Background()
 
 	params := &sdkmcp.CallToolParams{Name: "fx_sleep", Arguments: map[string]any{"ms": 300},
@@ -312,7 +312,7 @@ func TestLargeResultsAreTruncatedWithAMarker(t *testing.T) {
 	const limit = 64 << 10
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
-	cs := connectInMemoryWith(t, k, nil, mcp.WithMaxResultBytes(limit))
+	cs := connectInMemoryWith(t, k, nil, mcp.Config{MaxResultBytes: limit})
 	ctx := context.Background()
 
 	res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_big", Arguments: map[string]any{"bytes": 1000}})
@@ -346,12 +346,12 @@ func TestServerRefusesANonObjectSchema(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 
-	_, err = mcp.NewServer(k, testCaller)
+	_, err = mcp.NewServer(k, testCaller, mcp.Config{})
 	assert.ErrorContains(t, err, "fx:scalar: input schema is not an object schema")
-	_, err = mcp.HTTPHandler(k, testCaller)
+	_, err = mcp.HTTPHandler(k, testCaller, mcp.Config{})
 	assert.ErrorContains(t, err, "fx:scalar")
 	// ServeStdio fails before it touches any descriptor.
-	err = mcp.ServeStdio(context.Background(), k, testCaller, os.Stdin, os.Stdout)
+	err = mcp.ServeStdio(context.Background(), k, testCaller, os.Stdin, os.Stdout, mcp.Config{})
 	assert.ErrorContains(t, err, "fx:scalar")
 }
 

@@ -71,7 +71,7 @@ func postVersion(t *testing.T, url, session, version, body string) string {
 func TestHTTPStreamsPrimeAndAnnounceRetry(t *testing.T) {
 	k := newFixtureKernel(t, t.TempDir(), nil)
 	t.Cleanup(func() { _ = k.Close() })
-	h, err := mcp.HTTPHandler(k, testCaller)
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	defer srv.Close()

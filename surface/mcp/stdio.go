@@ -26,12 +26,12 @@ var stdioBusy sync.Mutex
 // process writes to stdout lands on stderr instead of in the stream. Both are restored,
 // and in and out left open, when ServeStdio returns (after the calls in flight ended).
 // Only one ServeStdio may run in a process at a time.
-func ServeStdio(ctx context.Context, k *kernel.Kernel, caller kernel.Caller, in, out *os.File, opts ...Option) (err error) {
+func ServeStdio(ctx context.Context, k *kernel.Kernel, caller kernel.Caller, in, out *os.File, cfg Config) (err error) {
 	if !stdioBusy.TryLock() {
 		return errors.New("mcp: ServeStdio is already running in this process")
 	}
 	defer stdioBusy.Unlock()
-	srv, inflight, err := newServer(k, caller, buildOptions(opts))
+	srv, inflight, err := newServer(k, caller, cfg.options())
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func stdioChild() int {
 	// SIGTERM is how a host stops the server while the client keeps the stream open.
 	ctx, stop := signal.NotifyContext(context.Background(), unix.SIGTERM)
 	defer stop()
-	if err := mcp.ServeStdio(ctx, k, testCaller, os.Stdin, os.Stdout, mcp.WithProgressInterval(testProgressInterval)); err != nil {
+	if err := mcp.ServeStdio(ctx, k, testCaller, os.Stdin, os.Stdout, mcp.Config{ProgressInterval: testProgressInterval}); err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		return 1
 	}

@@ -76,7 +76,7 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 		checkReport(t, out, "stdio", len(k.Tools()))
 	})
 	t.Run("http", func(t *testing.T) {
-		h, err := mcp.HTTPHandler(k, testCaller, mcp.WithProgressInterval(testProgressInterval))
+		h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{ProgressInterval: testProgressInterval})
 		require.NoError(t, err)
 		srv := httptest.NewServer(h)
 		defer srv.Close()
@@ -134,7 +134,7 @@ func BenchmarkTSClientStdio(b *testing.B) {
 func BenchmarkTSClientHTTP(b *testing.B) {
 	k := newFixtureKernel(b, b.TempDir(), nil)
 	b.Cleanup(func() { _ = k.Close() })
-	h, err := mcp.HTTPHandler(k, testCaller)
+	h, err := mcp.HTTPHandler(k, testCaller, mcp.Config{})
 	require.NoError(b, err)
 	srv := httptest.NewServer(h)
 	defer srv.Close()

@@ -25,15 +25,18 @@ type Client struct {
 }
 
 // Connect serves k, as caller, to an SDK client over the SDK's in-memory transports
-// (the server named cmdbridge-test, then opts) and returns the client's session,
-// closed when t ends. c may be nil.
-func Connect(t testing.TB, k *kernel.Kernel, caller kernel.Caller, c *Client, opts ...mcp.Option) *sdkmcp.ClientSession {
+// (the server configured by cfg, named cmdbridge-test unless it names itself) and
+// returns the client's session, closed when t ends. c may be nil.
+func Connect(t testing.TB, k *kernel.Kernel, caller kernel.Caller, c *Client, cfg mcp.Config) *sdkmcp.ClientSession {
 	t.Helper()
 	if c == nil {
 		c = &Client{}
 	}
 	ctx := context.Background()
-	srv, err := mcp.NewServer(k, caller, append([]mcp.Option{mcp.WithImplementation("cmdbridge-test", "v0")}, opts...)...)
+	if cfg.Name == "" {
+		cfg.Name, cfg.Version = "cmdbridge-test", "v0"
+	}
+	srv, err := mcp.NewServer(k, caller, cfg)
 	require.NoError(t, err)
 	st, ct := sdkmcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
