@@ -28,7 +28,7 @@ var corpusName = regexp.MustCompile(`\bdelivery\b|\bDELIVERY_|\bWU-|\bwu\b|\bwu:
 // TestToolkitNamesNoCorpus: no string literal of a toolkit package's code (tests aside)
 // names the corpus: its environment, clock, program name, initialisms and examples come
 // from the host's or the suite's configuration (delivery.ScriptEnv and Initialisms,
-// given as host.Config.ScriptEnv and Initialisms; status.Options.Program), so an outside
+// given as host.Config.ScriptEnv and Initialisms; status.Config.Program), so an outside
 // program gets none of them.
 func TestToolkitNamesNoCorpus(t *testing.T) {
 	toolkitGoFiles(t, func(path string) {

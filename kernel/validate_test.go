@@ -117,3 +117,49 @@ func TestRuleRefusalsNameProperties(t *testing.T) {
 	}
 	assert.Len(t, ad.calls, 2, "the calls that keep the rules reached the lane")
 }
+
+// usageLane is a legacy lane whose command refuses its argument the way a command's own
+// check does (USAGE, in the command's words).
+type usageLane struct{ name string }
+
+func (l usageLane) Name() string { return l.name }
+
+func (l usageLane) Run(context.Context, kernel.LaneCall) tool.Output {
+	return tool.Fail(tool.CodeUsage, `invalid value "2026-02-30" for --target-date: expected YYYY-MM-DD date`)
+}
+
+type planIn struct {
+	TargetDate string `json:"target_date,omitempty"`
+}
+
+// TestUsageSpeaksProperties: a lane's own argument check (USAGE, for what the schema
+// cannot say: a date that is no day) answers in property words on every lane, with the
+// command's words kept in details.cli_message.
+func TestUsageSpeaksProperties(t *testing.T) {
+	k, _ := newKernel(t, &probe{}, func(c *assemble.Config) {
+		r := testRegistry(t, &probe{})
+		require.NoError(t, r.Add(native.New(tool.Spec{Name: "fx:plan", Description: "plan"},
+			func(context.Context, *tool.Env, planIn) tool.Output {
+				return tool.Fail(tool.CodeUsage, `invalid value "2026-02-30" for --target-date: expected YYYY-MM-DD date`)
+			})))
+		cmds := legacy.NewRegistry()
+		require.NoError(t, cmds.Add(legacy.Command{Name: "fx:plan", Main: func(context.Context) {}, New: func() *cli.App {
+			return &cli.App{Name: "fx:plan", Usage: "plan", Flags: []cli.Flag{&cli.StringFlag{Name: "target-date", Usage: "when"}}}
+		}}))
+		c.Native, c.Commands = r, cmds
+		c.Lanes = []kernel.Lane{usageLane{kernel.LaneAdapter}, usageLane{kernel.LaneSubprocess}}
+		c.Policy = []kernel.Rule{{Decision: kernel.Allow}}
+	})
+	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneNative} {
+		t.Run(lane, func(t *testing.T) {
+			res := k.Call(context.Background(), withLane(req("fx:plan", `{"target_date":"2026-02-30"}`), lane))
+			require.NotNil(t, res.Output.Error)
+			assert.Equal(t, tool.CodeUsage, res.Output.Error.Code)
+			assert.Equal(t, lane, res.Receipt.Lane, "the lane answered, not validation")
+			assert.Equal(t, `invalid value "2026-02-30" for target_date: expected YYYY-MM-DD date`, res.Output.Error.Message)
+			details, ok := res.Output.Error.Details.(map[string]any)
+			require.True(t, ok, "details %T", res.Output.Error.Details)
+			assert.Equal(t, `invalid value "2026-02-30" for --target-date: expected YYYY-MM-DD date`, details["cli_message"])
+		})
+	}
+}

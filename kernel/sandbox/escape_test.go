@@ -25,7 +25,7 @@ func realRunner(tb testing.TB) *Runner {
 	tb.Helper()
 	exe, err := os.Executable()
 	require.NoError(tb, err)
-	r, err := New(Options{Runner: []string{exe, argRunner}})
+	r, err := New(Config{Runner: []string{exe, argRunner}})
 	require.NoError(tb, err)
 	if !r.Host().Usable() {
 		tb.Skipf("needs a usable bwrap sandbox (user namespaces, --disable-userns); host is %s: %s", r.Host(), r.Detail())

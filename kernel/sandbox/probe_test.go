@@ -52,7 +52,7 @@ func runnerFor(t *testing.T, bwrap string) *Runner {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	r, err := New(Options{Bwrap: bwrap, Runner: []string{exe, argRunner}})
+	r, err := New(Config{Bwrap: bwrap, Runner: []string{exe, argRunner}})
 	require.NoError(t, err)
 	return r
 }

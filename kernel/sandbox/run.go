@@ -17,7 +17,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Defaults of [Options].
+// Defaults of [Config].
 const (
 	// DefaultMaxResult caps the result document read from the runner.
 	DefaultMaxResult = 64 << 20
@@ -29,8 +29,8 @@ const (
 	reapGrace = 2 * time.Second
 )
 
-// Options configure a [Runner].
-type Options struct {
+// Config configures a [Runner].
+type Config struct {
 	// Bwrap is the bwrap executable ("" means "bwrap" on $PATH).
 	Bwrap string
 	// Runner is the argv of the tool runner, e.g. {"/usr/local/bin/cmdbridge",
@@ -45,7 +45,7 @@ type Options struct {
 
 // Runner runs calls in bwrap sandboxes on one host.
 type Runner struct {
-	opts   Options
+	opts   Config
 	bwrap  string
 	host   Host
 	detail string
@@ -65,10 +65,10 @@ type Info struct {
 
 // New probes the host (cached per bwrap path) and returns a runner. An unusable host is
 // not an error: the runner then refuses every call with SANDBOX_UNAVAILABLE, and Host
-// says why. Options that can never work (no runner, a relative runner path) are errors.
-func New(opts Options) (*Runner, error) {
+// says why. Config that can never work (no runner, a relative runner path) are errors.
+func New(opts Config) (*Runner, error) {
 	if len(opts.Runner) == 0 {
-		return nil, errors.New("sandbox: Options.Runner is empty")
+		return nil, errors.New("sandbox: Config.Runner is empty")
 	}
 	if !filepath.IsAbs(opts.Runner[0]) {
 		return nil, fmt.Errorf("sandbox: runner %q is not an absolute path", opts.Runner[0])

@@ -74,7 +74,7 @@ func TestRunProtocol(t *testing.T) {
 	}
 	for _, b := range broken {
 		t.Run(b.name+" is EXECUTION_FAILED with the stderr tail", func(t *testing.T) {
-			rb, err := New(Options{Runner: []string{exe, b.arg}})
+			rb, err := New(Config{Runner: []string{exe, b.arg}})
 			require.NoError(t, err)
 			out, _ := rb.Run(context.Background(), d.request("noop", testInput{}))
 			require.NotNil(t, out.Error)
@@ -84,7 +84,7 @@ func TestRunProtocol(t *testing.T) {
 		})
 	}
 	t.Run("an oversized result is EXECUTION_FAILED", func(t *testing.T) {
-		rb, err := New(Options{Runner: []string{exe, argRunner}, MaxResult: 16})
+		rb, err := New(Config{Runner: []string{exe, argRunner}, MaxResult: 16})
 		require.NoError(t, err)
 		out, _ := rb.Run(context.Background(), d.request("noop", testInput{}))
 		require.NotNil(t, out.Error)
@@ -94,7 +94,7 @@ func TestRunProtocol(t *testing.T) {
 }
 
 func TestNewRejectsUnusableOptions(t *testing.T) {
-	for name, opts := range map[string]Options{
+	for name, opts := range map[string]Config{
 		"no runner":       {},
 		"relative runner": {Runner: []string{"cmdbridge", "__sandbox-run"}},
 		"missing runner":  {Runner: []string{filepath.Join(t.TempDir(), "gone")}},

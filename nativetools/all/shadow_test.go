@@ -86,7 +86,7 @@ func TestShadowToPromotion(t *testing.T) {
 	for _, name := range []string{"wu:edit", "config:set", "wu:unblock"} {
 		tools = append(tools, status.Tool{Name: name, Domain: strings.SplitN(name, ":", 2)[0], Route: "shadow", Command: true, Native: true})
 	}
-	rep, err := status.Build(status.Options{Dir: t.TempDir(), Tools: tools, Shadows: &status.Shadows{Workspace: ws, Tallies: tallies, Verified: verified,
+	rep, err := status.Build(status.Config{Dir: t.TempDir(), Tools: tools, Shadows: &status.Shadows{Workspace: ws, Tallies: tallies, Verified: verified,
 		Rule: *promotion}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"config:set", "wu:edit"}, rep.Shadow.Promote)

@@ -15,7 +15,7 @@ import (
 
 // invokers are the script words after which a tool name means "run this tool": the
 // testscript lane commands and `cmdbridge call`; the program's own name (a multi-call
-// binary run with a tool name, Options.Program) is one too. Matching only these keeps
+// binary run with a tool name, Config.Program) is one too. Matching only these keeps
 // `exec git status` from counting as the git:status tool.
 var invokers = []string{"bridge", "native", "parity", "call"}
 
@@ -23,7 +23,7 @@ var invokers = []string{"bridge", "native", "parity", "call"}
 // is read once.
 type goldenIndex struct {
 	dir     string
-	program string // Options.Program
+	program string // Config.Program
 	domains map[string]map[string]int
 }
 

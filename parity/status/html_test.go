@@ -111,7 +111,7 @@ func TestPageRendersUnknownStatesAsTheyAre(t *testing.T) {
 }
 
 func TestPageSaysWhenThereAreNoResults(t *testing.T) {
-	rep, err := status.Build(status.Options{Dir: t.TempDir(), Tools: fixtureTools()})
+	rep, err := status.Build(status.Config{Dir: t.TempDir(), Tools: fixtureTools()})
 	require.NoError(t, err)
 	var b bytes.Buffer
 	require.NoError(t, status.WriteHTML(&b, rep))

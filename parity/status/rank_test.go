@@ -135,7 +135,7 @@ func run() { delivery.ReadWU("x") }
 	outside := filepath.Join(t.TempDir(), "wu_outside.go")
 	require.NoError(t, os.WriteFile(outside, []byte("package wu\n"), 0o644))
 
-	rep, err := status.Build(status.Options{Dir: dir, Program: "delivery", Tools: []status.Tool{
+	rep, err := status.Build(status.Config{Dir: dir, Program: "delivery", Tools: []status.Tool{
 		{Name: "wu:prep", Domain: "wu", Route: "adapter", Command: true, Source: "example.com/corpus/commands/wu/wu_prep.go"},
 		{Name: "wu:big", Domain: "wu", Route: "adapter", Command: true, Source: abs},
 		{Name: "wu:gone", Domain: "wu", Route: "adapter", Command: true, Source: "commands/wu/wu_gone.go"},

@@ -20,7 +20,7 @@ type Promotion struct {
 // DefaultPromotion is the rule when the workspace sets none.
 var DefaultPromotion = Promotion{Matches: 200, MaxMismatches: 0}
 
-// Shadows is what a served workspace's evidence log says of the shadow runs (Options).
+// Shadows is what a served workspace's evidence log says of the shadow runs (Config).
 type Shadows struct {
 	// Workspace is the workspace whose log was read (for the report's text).
 	Workspace string

@@ -29,7 +29,7 @@ func TestShadowVerdicts(t *testing.T) {
 		"a:native":  {Runs: 5, Matches: 5, SinceMismatch: 5},
 	}
 	build := func(verified bool) status.Report {
-		rep, err := status.Build(status.Options{Dir: t.TempDir(), Tools: tools,
+		rep, err := status.Build(status.Config{Dir: t.TempDir(), Tools: tools,
 			Shadows: &status.Shadows{Workspace: "/ws", Tallies: tallies, Verified: verified, Rule: status.Promotion{Matches: 3}}})
 		require.NoError(t, err)
 		return rep

@@ -86,8 +86,8 @@ type Tool struct {
 	Source string
 }
 
-// Options say where to read from and what to report on.
-type Options struct {
+// Config says where to read from and what to report on.
+type Config struct {
 	// Dir is the repository directory: scripts are read under Dir/testdata/script.
 	Dir string
 	// Results is the parity results file; empty means DefaultResults. A relative path is
@@ -129,9 +129,9 @@ type Report struct {
 	Totals        Totals       `json:"totals"`
 	Tools         []ToolStatus `json:"tools"`
 	MigrateNext   []Candidate  `json:"migrate_next"`
-	// Shadow is present when the report read a workspace's shadow runs (Options.Shadows).
+	// Shadow is present when the report read a workspace's shadow runs (Config.Shadows).
 	Shadow *ShadowReport `json:"shadow,omitempty"`
-	// ParityCommand is Options.ParityCommand (not part of the JSON form).
+	// ParityCommand is Config.ParityCommand (not part of the JSON form).
 	ParityCommand string `json:"-"`
 }
 
@@ -213,7 +213,7 @@ type ToolStatus struct {
 	Tier string `json:"tier"`
 	// Warnings are the tool spec's warnings (docs/schemas.md); absent when it has none.
 	Warnings []string `json:"warnings,omitempty"`
-	// Shadow is the tool's shadow record (Options.Shadows); absent when it has none.
+	// Shadow is the tool's shadow record (Config.Shadows); absent when it has none.
 	Shadow *ShadowStatus `json:"shadow,omitempty"`
 }
 
@@ -226,7 +226,7 @@ func ParityScript(name string) string {
 }
 
 // Build reads the results file and the scripts and assembles the report.
-func Build(opts Options) (Report, error) {
+func Build(opts Config) (Report, error) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now

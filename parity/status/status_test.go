@@ -45,8 +45,8 @@ func fixtureTier(name string) string {
 	return "in-process"
 }
 
-func fixtureOptions() status.Options {
-	return status.Options{
+func fixtureConfig() status.Config {
+	return status.Config{
 		Dir:     filepath.Join("testdata", "repo"),
 		Results: filepath.Join("..", "results.json"),
 		Tools:   fixtureTools(),
@@ -58,7 +58,7 @@ func fixtureOptions() status.Options {
 
 func fixtureReport(t *testing.T) status.Report {
 	t.Helper()
-	rep, err := status.Build(fixtureOptions())
+	rep, err := status.Build(fixtureConfig())
 	require.NoError(t, err)
 	return rep
 }
@@ -128,7 +128,7 @@ func TestTotalsAddUp(t *testing.T) {
 
 func TestMissingResultsMeansNone(t *testing.T) {
 	dir := t.TempDir() // no .cmdbridge/parity/last.json, no scripts
-	rep, err := status.Build(status.Options{Dir: dir, Tools: fixtureTools()})
+	rep, err := status.Build(status.Config{Dir: dir, Tools: fixtureTools()})
 	require.NoError(t, err)
 	assert.False(t, rep.Results.Found)
 	assert.Nil(t, rep.Results.RunAt)
@@ -154,7 +154,7 @@ func TestDefaultResultsPathIsRead(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".cmdbridge", "parity"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.FromSlash(status.DefaultResults)), raw, 0o644))
-	rep, err := status.Build(status.Options{Dir: dir, Tools: fixtureTools()})
+	rep, err := status.Build(status.Config{Dir: dir, Tools: fixtureTools()})
 	require.NoError(t, err)
 	assert.True(t, rep.Results.Found)
 	assert.Equal(t, 2, rep.Totals.Parity.Pass)
@@ -169,7 +169,7 @@ func TestUnreadableResultsIsAnError(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "last.json")
 			require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
-			_, err := status.Build(status.Options{Dir: t.TempDir(), Results: path, Tools: fixtureTools()})
+			_, err := status.Build(status.Config{Dir: t.TempDir(), Results: path, Tools: fixtureTools()})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "parity results")
 		})
@@ -221,7 +221,7 @@ func TestInProgressIsItsOwnState(t *testing.T) {
 			Diff: "subprocess/native output /error/code\n    want: null\n    got:  \"NOT_IMPLEMENTED\""},
 		{Tool: "mem:signal", Status: parity.StatusFail, Diff: "differs"},
 	}}.Write(path))
-	rep, err := status.Build(status.Options{Dir: dir, Results: path, Tools: []status.Tool{
+	rep, err := status.Build(status.Config{Dir: dir, Results: path, Tools: []status.Tool{
 		{Name: "wu:claim", Domain: "wu", Route: "adapter", Command: true, Native: true},
 		{Name: "mem:signal", Domain: "memory", Route: "adapter", Command: true},
 	}})

@@ -131,7 +131,7 @@ func (l *lazySandbox) get() (*sandbox.Runner, error) {
 			return
 		}
 		runner := append(append([]string{exe}, l.host.Self...), SandboxRunCommand)
-		l.runner, l.err = sandbox.New(sandbox.Options{Runner: runner})
+		l.runner, l.err = sandbox.New(sandbox.Config{Runner: runner})
 	})
 	return l.runner, l.err
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // SandboxRunCommand is the name of the hidden runner subcommand the sandbox lane starts
-// inside bwrap: sandbox.Options{Runner: []string{<cmdbridge>, SandboxRunCommand}}.
+// inside bwrap: sandbox.Config{Runner: []string{<cmdbridge>, SandboxRunCommand}}.
 const SandboxRunCommand = "__sandbox-run"
 
 type sandboxRunOptions struct {

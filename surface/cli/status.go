@@ -22,8 +22,8 @@ import (
 type statusReportOptions struct {
 	IO   ioStreams
 	Host Host
-	// Options reads what the report is built from (statusOptions).
-	Options func() (status.Options, error)
+	// Config reads what the report is built from (statusConfig).
+	Config func() (status.Config, error)
 
 	JSON bool
 	HTML string // write the page to this file
@@ -49,7 +49,7 @@ func newStatusCmd(f *factory, runF func(*statusReportOptions) error) *ucli.Comma
 			if c.NArg() > 0 {
 				return usageError("status takes no arguments")
 			}
-			opts.Options = func() (status.Options, error) { return statusOptions(c) }
+			opts.Config = func() (status.Config, error) { return statusConfig(c) }
 			if runF != nil {
 				return runF(opts)
 			}
@@ -59,7 +59,7 @@ func newStatusCmd(f *factory, runF func(*statusReportOptions) error) *ucli.Comma
 }
 
 func runStatus(opts *statusReportOptions) error {
-	so, err := opts.Options()
+	so, err := opts.Config()
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
@@ -86,30 +86,30 @@ func runStatus(opts *statusReportOptions) error {
 	return status.WriteText(opts.IO.Out, rep)
 }
 
-// statusOptions collects the tools with their routes from a kernel built over the host's
+// statusConfig collects the tools with their routes from a kernel built over the host's
 // registries. The kernel gets a scratch workspace and evidence directory, so asking for
 // the status never writes into the repository; workspace route overrides do not apply,
 // the report shows the committed route table.
-func statusOptions(c *ucli.Context) (status.Options, error) {
+func statusConfig(c *ucli.Context) (status.Config, error) {
 	dir := c.String("dir")
 	if dir == "" {
 		dir = "."
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return status.Options{}, err
+		return status.Config{}, err
 	}
 	results := c.String("results")
 	if results != "" {
 		if results, err = filepath.Abs(results); err != nil {
-			return status.Options{}, err
+			return status.Config{}, err
 		}
 	} else if results, err = ResultsFile(dir); err != nil {
-		return status.Options{}, err
+		return status.Config{}, err
 	}
 	scratch, err := os.MkdirTemp("", "cmdbridge-status-")
 	if err != nil {
-		return status.Options{}, err
+		return status.Config{}, err
 	}
 	defer os.RemoveAll(scratch)
 	host := hostOf(c)
@@ -127,19 +127,19 @@ func statusOptions(c *ucli.Context) (status.Options, error) {
 		// The served workspace's routes (its shadow routes above all) are the ones
 		// its shadow runs were made under.
 		if shadows, kcfg.Routes, err = shadowsOf(ws); err != nil {
-			return status.Options{}, err
+			return status.Config{}, err
 		}
 	}
 	k, err := assemble.Kernel(kcfg)
 	if err != nil {
-		return status.Options{}, err
+		return status.Config{}, err
 	}
 	defer k.Close()
 	tier := func(name string) string {
 		cmd, _ := host.Commands.Lookup(name)
 		return cmd.Tier
 	}
-	opts := status.Options{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host), Program: host.Program, Shadows: shadows}
+	opts := status.Config{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host), Program: host.Program, Shadows: shadows}
 	legacyOpts := adapter.Options{Binary: subprocessBinary(c), InProcess: host.InProcess}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)

@@ -160,7 +160,7 @@ func catKernel(t *testing.T, maxStdin int) (*kernel.Kernel, string, bool) {
 	quietRace(t)
 	ws := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("from a file\n"), 0o644))
-	sb, err := sandbox.New(sandbox.Options{Runner: []string{exe, catRunner, cli.SandboxRunCommand}})
+	sb, err := sandbox.New(sandbox.Config{Runner: []string{exe, catRunner, cli.SandboxRunCommand}})
 	require.NoError(t, err)
 	k, err := assemble.Kernel(assemble.Config{
 		Config: kernel.Config{
