@@ -17,7 +17,7 @@ func BenchmarkAdapterTrivial(b *testing.B) {
 	argv := []string{"world"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := Run(context.Background(), echo, argv, Options{}); r.ExitCode != 0 || string(r.Stdout) != "hello world\n" {
+		if r := Run(context.Background(), echo, argv, Config{}); r.ExitCode != 0 || string(r.Stdout) != "hello world\n" {
 			b.Fatalf("exit %d, stdout %q", r.ExitCode, r.Stdout)
 		}
 	}
@@ -28,7 +28,7 @@ func BenchmarkSubprocessTrivial(b *testing.B) {
 	argv := []string{"world"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := RunSubprocess(context.Background(), echo, argv, Options{Binary: binary}); r.ExitCode != 0 || string(r.Stdout) != "hello world\n" {
+		if r := RunSubprocess(context.Background(), echo, argv, Config{Binary: binary}); r.ExitCode != 0 || string(r.Stdout) != "hello world\n" {
 			b.Fatalf("exit %d, stdout %q", r.ExitCode, r.Stdout)
 		}
 	}
@@ -40,7 +40,7 @@ func BenchmarkAdapterBare(b *testing.B) {
 	}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := Run(context.Background(), bare, nil, Options{}); r.ExitCode != 0 || string(r.Stdout) != "hello world\n" {
+		if r := Run(context.Background(), bare, nil, Config{}); r.ExitCode != 0 || string(r.Stdout) != "hello world\n" {
 			b.Fatalf("exit %d, stdout %q", r.ExitCode, r.Stdout)
 		}
 	}

@@ -158,7 +158,7 @@ func TestCallRoundTripsEveryFlagType(t *testing.T) {
 	wantJSON, err := json.Marshal(wantMap)
 	require.NoError(t, err)
 	for _, lane := range []string{LaneAdapter, LaneSubprocess} {
-		out := Call(context.Background(), c, json.RawMessage(input), lane, Options{Binary: binary})
+		out := Call(context.Background(), c, json.RawMessage(input), lane, Config{Binary: binary})
 		require.True(t, out.Success, "%s: %+v", lane, out.Error)
 		data, err := tool.CanonicalJSON(out.Data)
 		require.NoError(t, err)
@@ -220,8 +220,8 @@ func TestToOutput(t *testing.T) {
 func TestCallMapsBothLanesTheSameWay(t *testing.T) {
 	c := hazard.Lookup("echo")
 	for _, input := range []string{`{"args":["a","b"]}`, `{"fail":true}`, `{"lie":true}`, `{"warn":"careful"}`} {
-		a := Call(context.Background(), c, json.RawMessage(input), LaneAdapter, Options{Binary: binary})
-		s := Call(context.Background(), c, json.RawMessage(input), LaneSubprocess, Options{Binary: binary})
+		a := Call(context.Background(), c, json.RawMessage(input), LaneAdapter, Config{Binary: binary})
+		s := Call(context.Background(), c, json.RawMessage(input), LaneSubprocess, Config{Binary: binary})
 		assert.Equal(t, s.Success, a.Success, input)
 		assert.Equal(t, s.Error, a.Error, input)
 		ad, _ := tool.CanonicalJSON(a.Data)
@@ -230,11 +230,11 @@ func TestCallMapsBothLanesTheSameWay(t *testing.T) {
 		assert.Equal(t, s.Metadata["stderr"], a.Metadata["stderr"], input)
 		assert.Equal(t, s.Metadata["warnings"], a.Metadata["warnings"], input)
 	}
-	out := Call(context.Background(), c, json.RawMessage(`{"nope":1}`), LaneAdapter, Options{})
+	out := Call(context.Background(), c, json.RawMessage(`{"nope":1}`), LaneAdapter, Config{})
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
 	assert.Equal(t, `echo: unknown input property "nope"`, out.Error.Message)
-	out = Call(context.Background(), c, nil, "elsewhere", Options{})
+	out = Call(context.Background(), c, nil, "elsewhere", Config{})
 	assert.Equal(t, tool.CodeExecutionFailed, out.Error.Code)
 }
 

@@ -138,7 +138,7 @@ func hostEnviron() []string {
 
 // put dresses the process for run r. It never fails half-way: the only fallible step
 // (saving the working directory) comes first.
-func (c *costume) put(l *lane, r *run, argv []string, opts *Options) error {
+func (c *costume) put(l *lane, r *run, argv []string, opts *Config) error {
 	if err := l.cwd.save(); err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func (c *costume) restore() {
 	}
 	hostEnv.environ, c.environ = nil, nil
 	hostEnv.Unlock()
-	// Always, not only when Options.Dir was set: the main may have chdir'd itself.
+	// Always, not only when Config.Dir was set: the main may have chdir'd itself.
 	if c.cwd != nil {
 		c.cwd.restore()
 		c.cwd = nil

@@ -7,7 +7,7 @@
 //
 // [Run] runs a registered command's main in-process with os.Args = [name, argv...] and
 // returns exactly the stdout, stderr and exit code a real process `delivery name argv...`
-// would give. [RunSubprocess] runs `Options.Binary name argv...` and returns the same
+// would give. [RunSubprocess] runs `Config.Binary name argv...` and returns the same
 // [Result]. Invariants of [Run]:
 //
 //   - One run at a time, first come first served; a queued call leaves the queue when
@@ -18,7 +18,7 @@
 //     shared flags and their contents, stringers, suggesters, templates), the standard
 //     log's output, flags and prefix, flag.CommandLine and flag.Usage, the working
 //     directory (always restored, by file descriptor, even when the main moved it) and
-//     the variables of Options.Env. Nothing else of the process is touched.
+//     the variables of Config.Env. Nothing else of the process is touched.
 //   - Exit: cli.OsExiter records the first exit code and the length of both streams,
 //     then unwinds the main's goroutine (a panic only the runner recovers) or ends the
 //     calling goroutine (runtime.Goexit) when called from a goroutine the main started.
@@ -27,17 +27,17 @@
 //   - Any other panic gives exit code 2 and "panic: <value>\n" on stderr, what Go prints
 //     before its goroutine dump. A flag.CommandLine parse failure gives 2 and -help 0,
 //     after the usage, as flag.ExitOnError would.
-//   - Options.Stdin is os.Stdin for the run, a memory file (memfd) holding it: a real
+//   - Config.Stdin is os.Stdin for the run, a memory file (memfd) holding it: a real
 //     *os.File, readable to end of file, that never blocks a command reading it or not.
 //     [RunSubprocess] gives the child a memory file with the same bytes as descriptor 0.
 //   - Capture goes to memory files (memfd) reused across runs: nothing needs draining,
 //     output of any size never blocks the command, and each stream is capped at
-//     Options.MaxOutput (8 MiB by default) with a truncated flag.
+//     Config.MaxOutput (8 MiB by default) with a truncated flag.
 //   - A deadline gives exit code 124 and status timeout, a cancellation 130 and status
 //     cancelled, with a "[name] timeout: …" or "[name] cancelled: …" line appended to
 //     stderr; a main that ends after its deadline is still a timeout. A main that
 //     outlives its call (a zombie) keeps the lock and the costume until it ends; calls
-//     made or queued meanwhile run on the subprocess lane when Options.Binary is set.
+//     made or queued meanwhile run on the subprocess lane when Config.Binary is set.
 //   - Goroutines the main started and left running are counted (pprof labels) and
 //     reported; the streams are then replaced so they cannot write into a later run.
 //
@@ -56,7 +56,7 @@
 // costume cannot contain. [Call] never runs a subprocess-tier command in-process: asked
 // for the adapter lane it runs the subprocess lane, with metadata lane "subprocess" and
 // reason "tier". A command with no tier (nobody analysed it) does the same, with reason
-// "unanalysed", whenever a binary is configured and Options.InProcess is not set ([Route]
+// "unanalysed", whenever a binary is configured and Config.InProcess is not set ([Route]
 // says which; parity's adapter lane asks it too). [Run] does what it is told whatever the
 // tier.
 //

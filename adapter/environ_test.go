@@ -32,7 +32,7 @@ func TestEnvironmentEndsWithTheRun(t *testing.T) {
 			fmt.Println(os.Getenv("ENVTEST_ADDED"), os.Getenv("ENVTEST_KEPT"))
 		},
 	}
-	res := Run(context.Background(), c, nil, Options{})
+	res := Run(context.Background(), c, nil, Config{})
 	require.Equal(t, 0, res.ExitCode, "%s", res.Stderr)
 	assert.Equal(t, "run run\n", string(res.Stdout), "the run sees what it set")
 	_, added := os.LookupEnv("ENVTEST_ADDED")

@@ -56,7 +56,7 @@ func globals(t *testing.T) map[string]string {
 
 func TestEveryGlobalIsRestoredAfterEveryRun(t *testing.T) {
 	// Warm up: the first urfave/cli run fills the shared flags' defaults once.
-	Run(context.Background(), hazard.Lookup("echo"), nil, Options{})
+	Run(context.Background(), hazard.Lookup("echo"), nil, Config{})
 	tmp := t.TempDir()
 	for _, c := range hazard.Registry().All() {
 		if c.Name == "hang" || c.Name == "init-logger" {
@@ -64,9 +64,9 @@ func TestEveryGlobalIsRestoredAfterEveryRun(t *testing.T) {
 		}
 		t.Run(c.Name, func(t *testing.T) {
 			before := globals(t)
-			res := Run(context.Background(), c, []string{"--help"}, Options{Dir: tmp, Env: map[string]string{"HAZARD_VALUE": "x"}, Stdin: []byte("in")})
+			res := Run(context.Background(), c, []string{"--help"}, Config{Dir: tmp, Env: map[string]string{"HAZARD_VALUE": "x"}, Stdin: []byte("in")})
 			require.Equal(t, Completed, res.Status)
-			res = Run(context.Background(), c, nil, Options{Dir: tmp, Env: map[string]string{"HAZARD_VALUE": "x"}, Stdin: []byte("in")})
+			res = Run(context.Background(), c, nil, Config{Dir: tmp, Env: map[string]string{"HAZARD_VALUE": "x"}, Stdin: []byte("in")})
 			require.Equal(t, Completed, res.Status)
 			after := globals(t)
 			for k, v := range before {
@@ -79,15 +79,15 @@ func TestEveryGlobalIsRestoredAfterEveryRun(t *testing.T) {
 // meddle changes every global it can; the run must still look like a clean process to
 // the next command, and the host must see nothing.
 func TestMeddlingCommandLeavesNoTrace(t *testing.T) {
-	Run(context.Background(), hazard.Lookup("echo"), nil, Options{})
+	Run(context.Background(), hazard.Lookup("echo"), nil, Config{})
 	before := globals(t)
-	res := Run(context.Background(), hazard.Lookup("meddle"), nil, Options{})
+	res := Run(context.Background(), hazard.Lookup("meddle"), nil, Config{})
 	require.Equal(t, 0, res.ExitCode)
 	assert.Equal(t, "[meddle] meddled\n", string(res.Stderr))
 	assert.Equal(t, before, globals(t))
 
-	real := RunSubprocess(context.Background(), hazard.Lookup("echo"), []string{"--help"}, Options{Binary: binary})
-	got := Run(context.Background(), hazard.Lookup("echo"), []string{"--help"}, Options{})
+	real := RunSubprocess(context.Background(), hazard.Lookup("echo"), []string{"--help"}, Config{Binary: binary})
+	got := Run(context.Background(), hazard.Lookup("echo"), []string{"--help"}, Config{})
 	assert.Equal(t, string(real.Stdout), string(got.Stdout), "help after meddle")
 	assert.Contains(t, string(got.Stdout), "--help, -h")
 }
@@ -102,10 +102,10 @@ func countFDs(t *testing.T) int {
 func TestThousandRunsLeakNothing(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	echo := hazard.Lookup("echo")
-	Run(context.Background(), echo, []string{"warm"}, Options{})
+	Run(context.Background(), echo, []string{"warm"}, Config{})
 	fds := countFDs(t)
 	for i := 0; i < 1000; i++ {
-		res := Run(context.Background(), echo, []string{"x"}, Options{Stdin: []byte("s"), Env: map[string]string{"HAZARD_VALUE": "v"}})
+		res := Run(context.Background(), echo, []string{"x"}, Config{Stdin: []byte("s"), Env: map[string]string{"HAZARD_VALUE": "v"}})
 		require.Equal(t, "x\n", string(res.Stdout))
 		require.Equal(t, 0, res.LeakedGoroutines)
 	}
@@ -119,7 +119,7 @@ func TestHostSurvivesEveryExitPath(t *testing.T) {
 		if name == "goflag" {
 			argv = []string{"-nope"}
 		}
-		res := Run(context.Background(), hazard.Lookup(name), argv, Options{})
+		res := Run(context.Background(), hazard.Lookup(name), argv, Config{})
 		assert.NotEqual(t, 0, res.ExitCode, name)
 	}
 	_, err := io.WriteString(io.Discard, "still alive")

@@ -18,12 +18,12 @@ import (
 type Lane struct {
 	name     string
 	commands *legacy.Registry
-	opts     Options
+	opts     Config
 }
 
 // NewLane returns the lane name (kernellane.Adapter or kernellane.Subprocess) over commands, run
 // with opts; opts.Dir and opts.Stdin are replaced by each call's.
-func NewLane(name string, commands *legacy.Registry, opts Options) Lane {
+func NewLane(name string, commands *legacy.Registry, opts Config) Lane {
 	return Lane{name: name, commands: commands, opts: opts}
 }
 

@@ -34,11 +34,11 @@ const (
 	ExitUnavailable = 127
 )
 
-// DefaultMaxOutput caps each captured stream when Options.MaxOutput is zero.
+// DefaultMaxOutput caps each captured stream when Config.MaxOutput is zero.
 const DefaultMaxOutput = 8 << 20
 
-// Options are the inputs of one run besides the command and its argv.
-type Options struct {
+// Config is what one run takes besides the command and its argv.
+type Config struct {
 	// Stdin is the command's whole standard input; nil means empty.
 	Stdin []byte
 	// Dir is the working directory of the run; "" keeps the host's.
@@ -68,7 +68,7 @@ type Options struct {
 	InProcess bool
 }
 
-func (o Options) maxOutput() int {
+func (o Config) maxOutput() int {
 	if o.MaxOutput > 0 {
 		return o.MaxOutput
 	}

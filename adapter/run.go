@@ -20,7 +20,7 @@ import (
 // serialised (one at a time, first come first served); a call waiting its turn leaves
 // the queue when ctx ends. While a timed-out main is still running, Run serves the call
 // on the subprocess lane instead (when opts.Binary is set).
-func Run(ctx context.Context, c legacy.Command, argv []string, opts Options) Result {
+func Run(ctx context.Context, c legacy.Command, argv []string, opts Config) Result {
 	return theLane.run(ctx, c, argv, opts)
 }
 
@@ -151,7 +151,7 @@ func onMainGoroutine() bool {
 	}
 }
 
-func (l *lane) run(ctx context.Context, c legacy.Command, argv []string, opts Options) Result {
+func (l *lane) run(ctx context.Context, c legacy.Command, argv []string, opts Config) Result {
 	start := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
@@ -256,7 +256,7 @@ func queuedResult(ctx context.Context, c legacy.Command, argv []string, start ti
 
 // acquire takes the lock, in FIFO order. It returns false when ctx ended first or when a
 // zombie appeared and the call can go to the subprocess lane instead.
-func (l *lane) acquire(ctx context.Context, opts Options) bool {
+func (l *lane) acquire(ctx context.Context, opts Config) bool {
 	select {
 	case l.sem <- struct{}{}:
 		return true // the lock was free, so no zombie holds it
@@ -303,7 +303,7 @@ func (l *lane) leaveZombie() {
 }
 
 // prepare readies the streams and the run record and puts the costume on.
-func (l *lane) prepare(c legacy.Command, argv []string, opts *Options, ctx context.Context) error {
+func (l *lane) prepare(c legacy.Command, argv []string, opts *Config, ctx context.Context) error {
 	if l.in == nil {
 		var err error
 		if l.in, err = newStream("stdin"); err != nil {

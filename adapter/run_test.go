@@ -58,14 +58,14 @@ func TestHazardsMatchARealProcess(t *testing.T) {
 		name       string
 		command    string
 		argv       []string
-		opts       Options
+		opts       Config
 		wantCode   int
 		wantStdout string
 		wantStderr string
 		wantLeaks  int
 	}{
 		{name: "echo", command: "echo", argv: []string{"a", "b c"}, wantStdout: "a b c\n"},
-		{name: "ten MiB of output", command: "big", opts: Options{MaxOutput: 16 << 20}, wantStdout: tenMiB, wantStderr: "[big] done\n"},
+		{name: "ten MiB of output", command: "big", opts: Config{MaxOutput: 16 << 20}, wantStdout: tenMiB, wantStderr: "[big] done\n"},
 		{name: "panic", command: "panic", wantCode: 2, wantStdout: "before\ndeferred print\n", wantStderr: "panic: boom\n"},
 		{name: "exit from a goroutine", command: "exit-goroutine", wantCode: 3, wantStdout: "parent\nchild\n"},
 		{name: "exit swallowed by recover", command: "swallow", wantCode: 4, wantStdout: "before exit\n"},
@@ -74,12 +74,12 @@ func TestHazardsMatchARealProcess(t *testing.T) {
 		{name: "flag.CommandLine again", command: "goflag", argv: []string{"-name", "y"}, wantStdout: "hello y []\n"},
 		{name: "flag.CommandLine bad flag", command: "goflag", argv: []string{"-nope"}, wantCode: 2, wantStderr: "flag provided but not defined: -nope\n" + goflagUsage},
 		{name: "flag.CommandLine -help", command: "goflag", argv: []string{"-help"}, wantStderr: goflagUsage},
-		{name: "stdin", command: "stdin", opts: Options{Stdin: []byte("abc")}, wantStdout: "3 bytes: ABC\n"},
+		{name: "stdin", command: "stdin", opts: Config{Stdin: []byte("abc")}, wantStdout: "3 bytes: ABC\n"},
 		{name: "empty stdin", command: "stdin", wantStdout: "0 bytes: \n"},
-		{name: "env set", command: "env", opts: Options{Env: map[string]string{"HAZARD_VALUE": "v 1"}}, wantStdout: "HAZARD_VALUE=\"v 1\" set=true\n"},
+		{name: "env set", command: "env", opts: Config{Env: map[string]string{"HAZARD_VALUE": "v 1"}}, wantStdout: "HAZARD_VALUE=\"v 1\" set=true\n"},
 		{name: "env unset", command: "env", wantStdout: "HAZARD_VALUE=\"\" set=false\n"},
-		{name: "chdir", command: "chdir", opts: Options{Dir: tmp}, wantStdout: "cwd " + tmp + "\nmoved\n"},
-		{name: "slice flag from env", command: "slice-env", opts: Options{Env: map[string]string{"HAZARD_TAGS": "a,b"}}, wantStdout: "tags [\"a,b\"]\n"},
+		{name: "chdir", command: "chdir", opts: Config{Dir: tmp}, wantStdout: "cwd " + tmp + "\nmoved\n"},
+		{name: "slice flag from env", command: "slice-env", opts: Config{Env: map[string]string{"HAZARD_TAGS": "a,b"}}, wantStdout: "tags [\"a,b\"]\n"},
 		{name: "slice flag without env", command: "slice-env", wantStdout: "tags []\n"},
 		{name: "slice flag from argv", command: "slice-env", argv: []string{"--tag=x,y", "--tag", "z"}, wantStdout: "tags [\"x,y\" \"z\"]\n"},
 		{name: "cli.Exit code", command: "echo", argv: []string{"--json", "--fail"}, wantCode: 1,
@@ -126,8 +126,8 @@ func TestHazardsMatchARealProcess(t *testing.T) {
 // writes to the host's stderr, so its line is missing from the adapter's capture.
 func TestInitBoundLoggerEscapesTheAdapter(t *testing.T) {
 	c := hazard.Lookup("init-logger")
-	got := Run(context.Background(), c, nil, Options{})
-	real := RunSubprocess(context.Background(), c, nil, Options{Binary: binary})
+	got := Run(context.Background(), c, nil, Config{})
+	real := RunSubprocess(context.Background(), c, nil, Config{Binary: binary})
 	require.Equal(t, 0, got.ExitCode)
 	require.Equal(t, 0, real.ExitCode)
 	assert.Equal(t, "done\n", string(got.Stdout))
@@ -138,7 +138,7 @@ func TestInitBoundLoggerEscapesTheAdapter(t *testing.T) {
 
 func TestOutputIsCappedPerStream(t *testing.T) {
 	c := hazard.Lookup("big")
-	opts := Options{MaxOutput: 1 << 20, Binary: binary}
+	opts := Config{MaxOutput: 1 << 20, Binary: binary}
 	for _, res := range []Result{
 		Run(context.Background(), c, nil, opts),
 		RunSubprocess(context.Background(), c, nil, opts),
@@ -152,7 +152,7 @@ func TestOutputIsCappedPerStream(t *testing.T) {
 
 func TestTimeoutIs124AndLaterCallsGoToTheSubprocessLane(t *testing.T) {
 	hang, echo := hazard.Lookup("hang"), hazard.Lookup("echo")
-	opts := Options{Binary: binary}
+	opts := Config{Binary: binary}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 
@@ -194,7 +194,7 @@ func TestSubprocessTimeoutKillsTheGroup(t *testing.T) {
 	// kill (no wall-clock assertion).
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	got := RunSubprocess(ctx, hazard.Lookup("hang"), []string{"--for=1h"}, Options{Binary: binary})
+	got := RunSubprocess(ctx, hazard.Lookup("hang"), []string{"--for=1h"}, Config{Binary: binary})
 	assert.Equal(t, ExitTimeout, got.ExitCode)
 	assert.Equal(t, TimedOut, got.Status)
 	assert.Equal(t, "sleeping\n", string(got.Stdout))
@@ -202,10 +202,10 @@ func TestSubprocessTimeoutKillsTheGroup(t *testing.T) {
 }
 
 func TestCancelledIsNotATimeout(t *testing.T) {
-	for _, lane := range []func(context.Context, legacy.Command, []string, Options) Result{Run, RunSubprocess} {
+	for _, lane := range []func(context.Context, legacy.Command, []string, Config) Result{Run, RunSubprocess} {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(100*time.Millisecond, cancel)
-		got := lane(ctx, hazard.Lookup("hang"), []string{"--for=400ms"}, Options{Binary: binary})
+		got := lane(ctx, hazard.Lookup("hang"), []string{"--for=400ms"}, Config{Binary: binary})
 		assert.Equal(t, Cancelled, got.Status, got.Lane)
 		assert.Equal(t, ExitCancelled, got.ExitCode, got.Lane)
 		assert.Equal(t, "[hang] cancelled: the caller cancelled the call before the command finished\n", string(got.Stderr), got.Lane)
@@ -217,7 +217,7 @@ func TestLateCompletionIsStillATimeout(t *testing.T) {
 	// The main ends by itself 50ms after the deadline; without Binary the call waits.
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	got := Run(ctx, hazard.Lookup("hang"), []string{"--for=100ms"}, Options{})
+	got := Run(ctx, hazard.Lookup("hang"), []string{"--for=100ms"}, Config{})
 	assert.Equal(t, TimedOut, got.Status)
 	assert.Equal(t, ExitTimeout, got.ExitCode)
 	waitIdle(t)
@@ -227,7 +227,7 @@ func TestCancelWhileQueued(t *testing.T) {
 	hold := make(chan struct{})
 	holder := legacy.Command{Name: "holder", New: hazard.Lookup("echo").New, Main: func(context.Context) { <-hold }}
 	done := make(chan Result, 1)
-	go func() { done <- Run(context.Background(), holder, nil, Options{}) }()
+	go func() { done <- Run(context.Background(), holder, nil, Config{}) }()
 	for len(theLane.sem) == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -235,7 +235,7 @@ func TestCancelWhileQueued(t *testing.T) {
 	time.AfterFunc(50*time.Millisecond, cancel)
 	// The holder runs until close(hold) below, so returning at all shows the queued call
 	// left the queue when cancelled.
-	got := Run(ctx, hazard.Lookup("echo"), []string{"x"}, Options{})
+	got := Run(ctx, hazard.Lookup("echo"), []string{"x"}, Config{})
 	assert.Equal(t, Cancelled, got.Status)
 	assert.Equal(t, ExitCancelled, got.ExitCode)
 	assert.Equal(t, "[echo] cancelled: the caller cancelled the call while the call waited for the adapter lane\n", string(got.Stderr))
@@ -260,7 +260,7 @@ func TestRunsAreFIFO(t *testing.T) {
 	}}
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); Run(context.Background(), record, []string{"hold"}, Options{}) }()
+	go func() { defer wg.Done(); Run(context.Background(), record, []string{"hold"}, Config{}) }()
 	for len(theLane.sem) == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -269,7 +269,7 @@ func TestRunsAreFIFO(t *testing.T) {
 		arg := fmt.Sprint(i)
 		want = append(want, arg)
 		wg.Add(1)
-		go func() { defer wg.Done(); Run(context.Background(), record, []string{arg}, Options{}) }()
+		go func() { defer wg.Done(); Run(context.Background(), record, []string{arg}, Config{}) }()
 		for theLane.waiting.Load() != int32(i+1) {
 			time.Sleep(time.Millisecond)
 		}
@@ -293,7 +293,7 @@ func TestLeakCountedWhileTheHostEndsAGoroutine(t *testing.T) {
 		}
 	}
 	defer func() { hazard.OnLeak = nil }()
-	got := Run(context.Background(), hazard.Lookup("leak"), []string{"--for=1h"}, Options{})
+	got := Run(context.Background(), hazard.Lookup("leak"), []string{"--for=1h"}, Config{})
 	hazard.Release()
 	require.Equal(t, Completed, got.Status)
 	assert.Equal(t, 1, got.LeakedGoroutines)

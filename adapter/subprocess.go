@@ -20,7 +20,7 @@ import (
 // [Result]. On deadline or cancellation the whole tree is killed, daemons that left the
 // group included, and the result is 124/timeout or 130/cancelled with the same stderr
 // note the adapter lane appends. Nothing the command started outlives the call.
-func RunSubprocess(ctx context.Context, c legacy.Command, argv []string, opts Options) Result {
+func RunSubprocess(ctx context.Context, c legacy.Command, argv []string, opts Config) Result {
 	start := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
@@ -28,7 +28,7 @@ func RunSubprocess(ctx context.Context, c legacy.Command, argv []string, opts Op
 	res := Result{Command: c.Name, Output: c.Output, Args: argv, Lane: LaneSubprocess, Status: Completed}
 	if opts.Binary == "" {
 		res.ExitCode, res.Stdout = ExitUnavailable, []byte{}
-		res.Stderr = []byte(fmt.Sprintf("[%s] subprocess: no binary configured (Options.Binary)\n", c.Name))
+		res.Stderr = []byte(fmt.Sprintf("[%s] subprocess: no binary configured (Config.Binary)\n", c.Name))
 		return res
 	}
 	max := opts.maxOutput()

@@ -23,7 +23,7 @@ func TestRunSubprocessTimeoutKillsEscapedDaemon(t *testing.T) {
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"+proctreetest.Script+"\n"), 0o755))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	res := RunSubprocess(ctx, legacy.Command{Name: "daemon"}, nil, Options{Binary: bin, Dir: dir})
+	res := RunSubprocess(ctx, legacy.Command{Name: "daemon"}, nil, Config{Binary: bin, Dir: dir})
 	assert.Equal(t, TimedOut, res.Status)
 	assert.Equal(t, ExitTimeout, res.ExitCode)
 	proctreetest.RequireDaemonGone(t, dir, "the call")
@@ -32,7 +32,7 @@ func TestRunSubprocessTimeoutKillsEscapedDaemon(t *testing.T) {
 func BenchmarkRunSubprocessTrue(b *testing.B) {
 	c := legacy.Command{Name: "true"}
 	for b.Loop() {
-		if r := RunSubprocess(context.Background(), c, nil, Options{Binary: "/usr/bin/env"}); r.ExitCode != 0 {
+		if r := RunSubprocess(context.Background(), c, nil, Config{Binary: "/usr/bin/env"}); r.ExitCode != 0 {
 			b.Fatalf("exit %d: %s", r.ExitCode, r.Stderr)
 		}
 	}

@@ -19,7 +19,7 @@ const (
 	// ReasonTier: the command's tier is subprocess.
 	ReasonTier = "tier"
 	// ReasonUnanalysed: nobody analysed the command (no tier) and the host did not opt in
-	// to running such commands in-process (Options.InProcess).
+	// to running such commands in-process (Config.InProcess).
 	ReasonUnanalysed = "unanalysed"
 )
 
@@ -29,12 +29,12 @@ var tierOf = func(c legacy.Command) string { return c.Tier }
 // Route says whether a call of c asked for on the adapter lane runs on the subprocess
 // lane instead, as [Call] (and parity's adapter lane) decide: the reason (ReasonTier or
 // ReasonUnanalysed), or "" when it runs in-process.
-func Route(c legacy.Command, opts Options) (reason string) { return routeOf(c, opts) }
+func Route(c legacy.Command, opts Config) (reason string) { return routeOf(c, opts) }
 
 // routeOf says whether [Call] must serve c on the subprocess lane although the adapter
 // lane was asked for, and why: its tier is subprocess, or it has none and a binary is
 // configured without opts.InProcess.
-func routeOf(c legacy.Command, opts Options) (reason string) {
+func routeOf(c legacy.Command, opts Config) (reason string) {
 	switch tierOf(c) {
 	case TierSubprocess:
 		return ReasonTier

@@ -20,23 +20,23 @@ func TestUnanalysedCommandsRunAsSubprocessesByDefault(t *testing.T) {
 	c.Tier = ""
 	in := json.RawMessage(`{"args":["a"]}`)
 
-	routed := Call(context.Background(), c, in, LaneAdapter, Options{Binary: binary})
+	routed := Call(context.Background(), c, in, LaneAdapter, Config{Binary: binary})
 	require.True(t, routed.Success, "%+v", routed.Error)
 	assert.Equal(t, LaneSubprocess, routed.Metadata["lane"])
 	assert.Equal(t, ReasonUnanalysed, routed.Metadata["reason"])
 	assert.NotContains(t, routed.Metadata, "tier")
 
-	optedIn := Call(context.Background(), c, in, LaneAdapter, Options{Binary: binary, InProcess: true})
+	optedIn := Call(context.Background(), c, in, LaneAdapter, Config{Binary: binary, InProcess: true})
 	require.True(t, optedIn.Success, "%+v", optedIn.Error)
 	assert.Equal(t, LaneAdapter, optedIn.Metadata["lane"])
 	assert.NotContains(t, optedIn.Metadata, "reason")
 
-	noBinary := Call(context.Background(), c, in, LaneAdapter, Options{})
+	noBinary := Call(context.Background(), c, in, LaneAdapter, Config{})
 	require.True(t, noBinary.Success, "%+v", noBinary.Error)
 	assert.Equal(t, LaneAdapter, noBinary.Metadata["lane"])
 
 	c.Tier = TierInProcess
-	analysed := Call(context.Background(), c, in, LaneAdapter, Options{Binary: binary})
+	analysed := Call(context.Background(), c, in, LaneAdapter, Config{Binary: binary})
 	assert.Equal(t, LaneAdapter, analysed.Metadata["lane"], "an in-process verdict keeps the adapter lane")
 	assert.JSONEq(t, string(routed.Data.(json.RawMessage)), string(analysed.Data.(json.RawMessage)))
 }
@@ -64,20 +64,20 @@ func fakeTier(t *testing.T, names ...string) {
 func TestCallRoutesSubprocessTierToSubprocess(t *testing.T) {
 	c := hazard.Lookup("init-logger")
 
-	inProcess := Call(context.Background(), c, json.RawMessage(`{}`), LaneAdapter, Options{Binary: binary})
+	inProcess := Call(context.Background(), c, json.RawMessage(`{}`), LaneAdapter, Config{Binary: binary})
 	assert.Equal(t, LaneAdapter, inProcess.Metadata["lane"])
 	assert.NotContains(t, inProcess.Metadata, "reason")
 	assert.NotContains(t, inProcess.Metadata["stderr"], "init-bound logger", "in-process, the init-bound logger escapes the capture")
 
 	fakeTier(t, "init-logger")
-	routed := Call(context.Background(), c, json.RawMessage(`{}`), LaneAdapter, Options{Binary: binary})
+	routed := Call(context.Background(), c, json.RawMessage(`{}`), LaneAdapter, Config{Binary: binary})
 	assert.Equal(t, LaneSubprocess, routed.Metadata["lane"])
 	assert.Equal(t, ReasonTier, routed.Metadata["reason"])
 	assert.Equal(t, TierSubprocess, routed.Metadata["tier"])
 	assert.Equal(t, 0, routed.Metadata["exit_code"])
 	assert.Contains(t, routed.Metadata["stderr"], "[init-logger] init-bound logger")
 
-	asked := Call(context.Background(), c, json.RawMessage(`{}`), LaneSubprocess, Options{Binary: binary})
+	asked := Call(context.Background(), c, json.RawMessage(`{}`), LaneSubprocess, Config{Binary: binary})
 	assert.Equal(t, LaneSubprocess, asked.Metadata["lane"])
 	assert.NotContains(t, asked.Metadata, "reason", "the subprocess lane was asked for: nothing was rerouted")
 	assert.Equal(t, asked.Metadata["stderr"], routed.Metadata["stderr"])
@@ -85,7 +85,7 @@ func TestCallRoutesSubprocessTierToSubprocess(t *testing.T) {
 
 func TestCallNeverRunsASubprocessTierInProcess(t *testing.T) {
 	fakeTier(t, "echo")
-	out := Call(context.Background(), hazard.Lookup("echo"), json.RawMessage(`{"args":["a"]}`), LaneAdapter, Options{})
+	out := Call(context.Background(), hazard.Lookup("echo"), json.RawMessage(`{"args":["a"]}`), LaneAdapter, Config{})
 	require.NotNil(t, out.Error, "without a binary the call fails rather than run in-process")
 	assert.Equal(t, tool.CodeCommandFailed, out.Error.Code)
 	assert.Contains(t, out.Error.Message, "no binary configured")
@@ -93,7 +93,7 @@ func TestCallNeverRunsASubprocessTierInProcess(t *testing.T) {
 	assert.Equal(t, ReasonTier, out.Metadata["reason"])
 	assert.Equal(t, ExitUnavailable, out.Metadata["exit_code"])
 
-	ok := Call(context.Background(), hazard.Lookup("echo"), json.RawMessage(`{"args":["a"]}`), LaneAdapter, Options{Binary: binary})
+	ok := Call(context.Background(), hazard.Lookup("echo"), json.RawMessage(`{"args":["a"]}`), LaneAdapter, Config{Binary: binary})
 	require.True(t, ok.Success, "%+v", ok.Error)
 	assert.JSONEq(t, `{"args":["a"]}`, string(ok.Data.(json.RawMessage)))
 	assert.Equal(t, LaneSubprocess, ok.Metadata["lane"])

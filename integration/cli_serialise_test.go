@@ -48,7 +48,7 @@ func writerKernel(t *testing.T, ws string, routes map[string]string) *kernel.Ker
 		Commands: commands.Default,
 		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
+		Legacy:   adapter.Config{Binary: commandstest.Exe(t)},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

@@ -143,7 +143,7 @@ func TestRedTeamGateCannotReadKeys(t *testing.T) {
 		Commands: commands.Default,
 		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
+		Legacy:   adapter.Config{Binary: commandstest.Exe(t)},
 	}
 	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
@@ -351,7 +351,7 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 		Commands: commands.Default,
 		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Options{Binary: commandstest.Exe(t)},
+		Legacy:   adapter.Config{Binary: commandstest.Exe(t)},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })

@@ -183,7 +183,7 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 					},
 					Commands: commands.Default,
 					Native:   nativetools.Default,
-					Legacy:   adapter.Options{Binary: bin},
+					Legacy:   adapter.Config{Binary: bin},
 					Runtime:  delivery.ToolRuntime,
 				})
 				require.NoError(t, err)

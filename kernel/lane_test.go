@@ -128,14 +128,14 @@ func TestLegacySettingsReachTheAdapter(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-binary")
 	cases := []struct {
 		name    string
-		legacy  adapter.Options
+		legacy  adapter.Config
 		lane    string
 		reason  any
 		success bool
 	}{
-		{"no binary runs in-process", adapter.Options{Env: map[string]string{"GREETING": "hello"}}, kernel.LaneAdapter, nil, true},
-		{"in-process opt-in", adapter.Options{Binary: missing, InProcess: true, Env: map[string]string{"GREETING": "hello"}}, kernel.LaneAdapter, nil, true},
-		{"unanalysed goes to the binary", adapter.Options{Binary: missing}, kernel.LaneSubprocess, adapter.ReasonUnanalysed, false},
+		{"no binary runs in-process", adapter.Config{Env: map[string]string{"GREETING": "hello"}}, kernel.LaneAdapter, nil, true},
+		{"in-process opt-in", adapter.Config{Binary: missing, InProcess: true, Env: map[string]string{"GREETING": "hello"}}, kernel.LaneAdapter, nil, true},
+		{"unanalysed goes to the binary", adapter.Config{Binary: missing}, kernel.LaneSubprocess, adapter.ReasonUnanalysed, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -74,7 +74,7 @@ type Config struct {
 	// beside the native lane's cold run on a copy.
 	Warm *Warm
 	// InProcess lets the adapter lane run commands nobody analysed (no tier)
-	// in-process, as adapter.Options.InProcess does when serving. Without it such a
+	// in-process, as adapter.Config.InProcess does when serving. Without it such a
 	// command's adapter lane runs on the subprocess lane whenever Binary is set; a
 	// command whose tier is subprocess always does (LaneResult.Routed says why).
 	InProcess bool
@@ -260,7 +260,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Confi
 			// The kernel refuses this input before any lane runs; so does parity.
 			res.Output = refusal.Output()
 		case l == LaneSubprocess || l == LaneAdapter:
-			aopts := adapter.Options{Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary, InProcess: opts.InProcess}
+			aopts := adapter.Config{Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary, InProcess: opts.InProcess}
 			run := l
 			if l == LaneAdapter {
 				if res.Routed = adapter.Route(cmd, aopts); res.Routed != "" {
@@ -379,7 +379,7 @@ func laneEnv(env map[string]string, ws, dir string) map[string]string {
 	return out
 }
 
-func runLegacy(ctx context.Context, c legacy.Command, input json.RawMessage, lane string, opts adapter.Options) (tool.Output, *Streams) {
+func runLegacy(ctx context.Context, c legacy.Command, input json.RawMessage, lane string, opts adapter.Config) (tool.Output, *Streams) {
 	argv, err := adapter.Argv(c, input)
 	if err != nil {
 		// Same mapping adapter.Call makes; both legacy lanes fail identically.

@@ -376,7 +376,7 @@ func (c *scriptCmds) bridge(ts *testscript.TestScript, neg bool, args []string) 
 	if !ok {
 		ts.Fatalf("bridge: unknown command %q", args[0])
 	}
-	res := adapter.Run(context.Background(), cmd, args[1:], adapter.Options{Dir: ts.MkAbs("."), Env: c.callEnv(ts)})
+	res := adapter.Run(context.Background(), cmd, args[1:], adapter.Config{Dir: ts.MkAbs("."), Env: c.callEnv(ts)})
 	_, _ = ts.Stdout().Write(res.Stdout)
 	_, _ = ts.Stderr().Write(res.Stderr)
 	recordExit(ts, res.ExitCode)

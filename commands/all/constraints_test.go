@@ -86,7 +86,7 @@ func agree(t *testing.T, c legacy.Command, s *jsonschema.Schema, sets [][]string
 		require.NoError(t, err)
 		argv, err := adapter.Argv(c, raw)
 		require.NoError(t, err)
-		out := adapter.ToOutput(adapter.Run(context.Background(), c, argv, adapter.Options{Dir: dir, Env: pinnedEnv(dir)}))
+		out := adapter.ToOutput(adapter.Run(context.Background(), c, argv, adapter.Config{Dir: dir, Env: pinnedEnv(dir)}))
 		usage := out.Error != nil && out.Error.Code == tool.CodeUsage
 		if usage && strings.HasPrefix(out.Error.Message, "invalid value") {
 			continue

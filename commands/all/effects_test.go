@@ -194,7 +194,7 @@ func TestReadOnlyEffectsWriteNothing(t *testing.T) {
 		require.NoError(t, tree.Write(dir))
 		before, headBefore := treeDigest(t, dir), head(dir)
 		out := adapter.Call(context.Background(), c, json.RawMessage(tc.input), adapter.LaneAdapter,
-			adapter.Options{Dir: dir, Env: pinnedEnv(dir)})
+			adapter.Config{Dir: dir, Env: pinnedEnv(dir)})
 		if out.Error != nil {
 			// A check that finds issues may fail; a usage error would mean the case
 			// never reached the command's work.

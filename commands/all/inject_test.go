@@ -324,7 +324,7 @@ func newWalkKernel(t *testing.T, ws, bin, evidenceDir string) *kernel.Kernel {
 		},
 		Commands: commands.Default,
 		Native:   nativetools.Default,
-		Legacy:   adapter.Options{Binary: bin, Env: env},
+		Legacy:   adapter.Config{Binary: bin, Env: env},
 		Runtime:  delivery.ToolRuntime,
 	})
 	require.NoError(t, err)

@@ -94,7 +94,7 @@ func TestLanesAgree(t *testing.T) {
 				require.True(t, ok, "%s: %v", label, err)
 				pcode = ee.ExitCode()
 			}
-			res := adapter.Run(context.Background(), c, argv, adapter.Options{Dir: bridgeDir, Env: pinnedEnv(bridgeDir)})
+			res := adapter.Run(context.Background(), c, argv, adapter.Config{Dir: bridgeDir, Env: pinnedEnv(bridgeDir)})
 
 			norm := func(b []byte, dir string) string { return strings.ReplaceAll(string(b), dir, "$WORK") }
 			if a, b := norm(pout.Bytes(), procDir), norm(res.Stdout, bridgeDir); a != b {

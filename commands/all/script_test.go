@@ -161,7 +161,7 @@ func cmdBridge(ts *testscript.TestScript, neg bool, args []string) {
 			env[k] = v
 		}
 	}
-	res := adapter.Run(context.Background(), c, args[1:], adapter.Options{Dir: ts.MkAbs("."), Env: env})
+	res := adapter.Run(context.Background(), c, args[1:], adapter.Config{Dir: ts.MkAbs("."), Env: env})
 	_, _ = ts.Stdout().Write(res.Stdout)
 	_, _ = ts.Stderr().Write(res.Stderr)
 	ts.Check(os.WriteFile(ts.Getenv(exitFileVar), []byte(strconv.Itoa(res.ExitCode)), 0o644))

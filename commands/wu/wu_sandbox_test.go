@@ -31,7 +31,7 @@ func TestSandboxTimeoutKillsEscapedDaemon(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res := adapter.Run(ctx, c, []string{"--id", "WU-1", "--timeout", "2s", "--json", "--", "sh", "-c",
-		proctreetest.Script}, adapter.Options{Dir: ws})
+		proctreetest.Script}, adapter.Config{Dir: ws})
 	assert.Equal(t, 1, res.ExitCode, "stderr: %s", res.Stderr)
 	assert.Contains(t, string(res.Stdout), `"timed_out": true`)
 	proctreetest.RequireDaemonGone(t, ws, "the call")

@@ -29,12 +29,12 @@ type Config struct {
 	// Native are the native tools (nil: none); their routes (native.Registry.Routes)
 	// become the kernel's base routes.
 	Native *native.Registry
-	// Legacy configures the lanes that run legacy commands (adapter.Options): Binary and
+	// Legacy configures the lanes that run legacy commands (adapter.Config): Binary and
 	// Prefix are the program the subprocess lane runs, InProcess lets commands nobody
 	// analysed run in-process, MaxOutput caps captured output, and Env holds the declared
 	// environment (the sandbox lane's too). Dir and Stdin are per call (the workspace,
 	// Request.Stdin); setting them fails Kernel.
-	Legacy adapter.Options
+	Legacy adapter.Config
 	// Sandbox is what the sandbox lane runs calls through (nil: none; calls that need it
 	// are refused with SANDBOX_UNAVAILABLE, never run unconfined).
 	Sandbox sandbox.CallRunner

@@ -18,6 +18,6 @@
 //   - A replacement lane ([Config].Lanes) takes the place of the default lane of its
 //     name; an unknown name or a name given twice fails. The kernel's own
 //     Config.Lanes is filled here and must be left empty.
-//   - Legacy settings that are per call (adapter.Options.Dir, Stdin) fail: the lanes set
+//   - Legacy settings that are per call (adapter.Config.Dir, Stdin) fail: the lanes set
 //     them from each call.
 package assemble

@@ -122,7 +122,7 @@ func BenchmarkMigrated(b *testing.B) {
 				}},
 				{"adapter", func(dir string) tool.Output {
 					return adapter.Call(context.Background(), cmd, json.RawMessage(tc.input), adapter.LaneAdapter,
-						adapter.Options{Dir: dir, Env: benchEnv})
+						adapter.Config{Dir: dir, Env: benchEnv})
 				}},
 			}
 			for _, lane := range lanes {

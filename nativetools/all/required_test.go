@@ -309,7 +309,7 @@ func TestRequiredInputsPassStructuralChecks(t *testing.T) {
 				env[k] = v
 			}
 			env["HOME"] = dir
-			return adapter.Call(context.Background(), c, input, adapter.LaneAdapter, adapter.Options{Dir: dir, Env: env})
+			return adapter.Call(context.Background(), c, input, adapter.LaneAdapter, adapter.Config{Dir: dir, Env: env})
 		}})
 	}
 	for _, n := range nativetools.Default.All() {

@@ -172,7 +172,7 @@ func scaleCallEnv(tb testing.TB, m *wsgen.Manifest, env map[string]string, name,
 			tb.Fatalf("%s: no legacy command", name)
 		}
 		return adapter.Call(context.Background(), cmd, json.RawMessage(input), adapter.LaneAdapter,
-			adapter.Options{Dir: m.Dir, Env: env, MaxOutput: 64 << 20})
+			adapter.Config{Dir: m.Dir, Env: env, MaxOutput: 64 << 20})
 	}
 }
 

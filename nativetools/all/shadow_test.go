@@ -53,7 +53,7 @@ func TestShadowToPromotion(t *testing.T) {
 		Commands: commands.Default,
 		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Options{Env: benchEnv},
+		Legacy:   adapter.Config{Env: benchEnv},
 	}
 	require.NoError(t, fc.Apply(&cfg.Config))
 	// The maintainer allows the shadowed writers ahead of the default policy (which asks

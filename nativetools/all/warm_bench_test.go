@@ -69,7 +69,7 @@ func BenchmarkWarmIndex(b *testing.B) {
 				}},
 				{"adapter", func() tool.Output {
 					return adapter.Call(context.Background(), cmd, json.RawMessage(tc.input), adapter.LaneAdapter,
-						adapter.Options{Dir: ws.dir, Env: benchEnv})
+						adapter.Config{Dir: ws.dir, Env: benchEnv})
 				}},
 			}
 			for _, lane := range lanes {

@@ -60,7 +60,7 @@ func (h warmHost) legacy(name, input string) {
 	cmd, ok := commands.Lookup(name)
 	require.True(h.t, ok, name)
 	out := adapter.Call(context.Background(), cmd, json.RawMessage(input), adapter.LaneAdapter,
-		adapter.Options{Dir: h.dir, Env: benchEnv})
+		adapter.Config{Dir: h.dir, Env: benchEnv})
 	require.True(h.t, out.Success, "%s: %+v", name, out.Error)
 }
 

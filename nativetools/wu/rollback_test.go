@@ -78,7 +78,7 @@ func adapterCall(t *testing.T, ws, name, input string) tool.Output {
 	for k, v := range nt.Env {
 		env[k] = v
 	}
-	out := adapter.Call(context.Background(), c, json.RawMessage(input), adapter.LaneAdapter, adapter.Options{Dir: ws, Env: env})
+	out := adapter.Call(context.Background(), c, json.RawMessage(input), adapter.LaneAdapter, adapter.Config{Dir: ws, Env: env})
 	if raw, ok := out.Data.(json.RawMessage); ok {
 		var generic any
 		require.NoError(t, json.Unmarshal(raw, &generic))

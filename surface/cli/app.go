@@ -61,7 +61,7 @@ type Host struct {
 	// or a name looked up next to this executable and then on $PATH. Empty: Program.
 	Binary string
 	// Environ is the environment the subprocess lane's children start from (nil: this
-	// process's; adapter.Options.Environ).
+	// process's; adapter.Config.Environ).
 	Environ []string
 	// Prefix are argv words the subprocess lane writes between Binary and the command.
 	Prefix []string

@@ -95,7 +95,7 @@ func runSandboxed(ctx context.Context, host Host, req sandbox.Request) tool.Outp
 		if !ok {
 			return tool.Fail(tool.CodeToolNotFound, "%s: no command %q in this runner", req.ToolName, req.HandlerEntry.Command)
 		}
-		return adapter.Call(ctx, cmd, req.Input, adapter.LaneAdapter, adapter.Options{Dir: dir, Env: req.Env, Stdin: req.Stdin})
+		return adapter.Call(ctx, cmd, req.Input, adapter.LaneAdapter, adapter.Config{Dir: dir, Env: req.Env, Stdin: req.Stdin})
 	}
 	return tool.Fail(tool.CodeExecutionFailed, "%s: sandbox runner cannot run lane %q (want %q or %q)",
 		req.ToolName, req.HandlerEntry.Lane, sandbox.LaneNative, sandbox.LaneAdapter)

@@ -140,7 +140,7 @@ func statusConfig(c *ucli.Context) (status.Config, error) {
 		return cmd.Tier
 	}
 	opts := status.Config{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host), Program: host.Program, Shadows: shadows}
-	legacyOpts := adapter.Options{Binary: subprocessBinary(c), InProcess: host.InProcess}
+	legacyOpts := adapter.Config{Binary: subprocessBinary(c), InProcess: host.InProcess}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
 		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route, Warnings: spec.Warnings}

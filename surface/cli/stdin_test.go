@@ -170,7 +170,7 @@ func catKernel(t *testing.T, maxStdin int) (*kernel.Kernel, string, bool) {
 		},
 		Commands: catCommands(),
 		Native:   catNative(),
-		Legacy:   adapter.Options{Binary: exe},
+		Legacy:   adapter.Config{Binary: exe},
 		Sandbox:  sb,
 	})
 	require.NoError(t, err)
