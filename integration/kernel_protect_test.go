@@ -4,11 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,35 +16,16 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/kerneltest"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// gitRepo makes ws a repository with one commit.
-func gitRepo(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git on the host")
-	}
-	ws, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a\n"), 0o644))
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "a.txt"}, {"commit", "-q", "-m", "a"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = ws
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-	}
-	return ws
-}
 
 // TestNoToolReachesStateOrGit: whatever the caller's scopes, no path input reaches the
 // evidence log, its keys, the token key or the repository's .git — by any spelling — on
 // the real corpus tools.
 func TestNoToolReachesStateOrGit(t *testing.T) {
-	ws := gitRepo(t)
+	ws := kerneltest.GitRepo(t)
 	k, err := assemble.Kernel(assemble.Config{
 		Config: kernel.Config{
 			Workspace: ws,
@@ -148,7 +125,7 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 // it refuses the file's own path. A bind mount of the state directory into the work tree
 // is refused too (when the test may mount).
 func TestRedTeamHardLinkToStateIsRefused(t *testing.T) {
-	ws := gitRepo(t)
+	ws := kerneltest.GitRepo(t)
 	cfg := assemble.Config{
 		Config: kernel.Config{
 			Workspace: ws,
@@ -162,85 +139,11 @@ func TestRedTeamHardLinkToStateIsRefused(t *testing.T) {
 	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	state := k.State()
-	require.NoError(t, os.WriteFile(state.Path("token.key"), []byte("0123456789abcdef0123456789abcdef"), 0o600))
+	require.NoError(t, os.WriteFile(state.Path("token.key"), []byte(kerneltest.TokenKey), 0o600))
 	require.NoError(t, k.Close()) // writes the evidence keys
 	k, err = assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("routes: {}\n"), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, "deep", "er"), 0o755))
-	links := map[string]string{ // link in the work tree → the protected file
-		"key-copy":            state.Path("token.key"),
-		"deep/er/signing":     state.Path("evidence/signing.key"),
-		"verifier":            state.Path("evidence/verifier.key"),
-		"receipts":            state.Path("evidence/receipts.jsonl"),
-		"git-config":          filepath.Join(ws, ".git", "config"),
-		"deep/policy.yaml":    filepath.Join(ws, ".cmdbridge", "config.yaml"),
-		"via-symlink-to-link": "", // a symlink to key-copy, made below
-	}
-	for link, target := range links {
-		if target == "" {
-			continue
-		}
-		require.NoError(t, os.Link(target, filepath.Join(ws, link)), "link %s", link)
-	}
-	require.NoError(t, os.Symlink("key-copy", filepath.Join(ws, "via-symlink-to-link")))
-
-	call := func(caller kernel.Caller, name string, input map[string]any) tool.Output {
-		t.Helper()
-		b, err := json.Marshal(input)
-		require.NoError(t, err)
-		return k.Call(context.Background(), kernel.Request{Tool: name, Input: b, Caller: caller}).Output
-	}
-	reader := kernel.Caller{Subject: "reader", Read: []string{"."}}
-	writer := kernel.WorkspaceCaller("writer")
-	same := func(t *testing.T, link, original string, out tool.Output) {
-		t.Helper()
-		require.False(t, out.Success, "%s was allowed: %v", link, out.Data)
-		assert.Equal(t, tool.CodeScopeDenied, out.Error.Code)
-		details, _ := out.Error.Details.(map[string]any)
-		assert.Equal(t, true, details["protected"], "%s: %s", link, out.Error.Message)
-		// The same refusal as the original's path, but for the name given.
-		byPath := call(reader, "file:read", map[string]any{"path": original})
-		require.False(t, byPath.Success)
-		assert.Equal(t, strings.ReplaceAll(byPath.Error.Message, strconv.Quote(original), strconv.Quote(link)), out.Error.Message)
-	}
-	for link, target := range links {
-		if target == "" {
-			target = links["key-copy"]
-		}
-		t.Run(link, func(t *testing.T) {
-			if link != "deep/policy.yaml" { // the configuration may be read, only not written
-				same(t, link, target, call(reader, "file:read", map[string]any{"path": link}))
-				same(t, link, target, call(writer, "file:read", map[string]any{"path": link}))
-			}
-			out := call(writer, "file:write", map[string]any{"path": link, "content": "x"})
-			require.False(t, out.Success, "file:write %s was allowed", link)
-			assert.Equal(t, tool.CodeScopeDenied, out.Error.Code)
-		})
-	}
-	data, err := os.ReadFile(state.Path("token.key"))
-	require.NoError(t, err)
-	assert.Equal(t, "0123456789abcdef0123456789abcdef", string(data), "nothing wrote through a link")
-
-	// A hard link between two files of the work tree is an ordinary file.
-	require.NoError(t, os.Link(filepath.Join(ws, "a.txt"), filepath.Join(ws, "a-again.txt")))
-	out := call(reader, "file:read", map[string]any{"path": "a-again.txt"})
-	assert.True(t, out.Success, "%+v", out.Error)
-
-	t.Run("bind mount", func(t *testing.T) {
-		alias := filepath.Join(ws, "alias")
-		require.NoError(t, os.Mkdir(alias, 0o755))
-		if err := syscall.Mount(state.Root, alias, "", syscall.MS_BIND, ""); err != nil {
-			t.Skipf("cannot bind-mount here: %v", err)
-		}
-		t.Cleanup(func() { _ = syscall.Unmount(alias, syscall.MNT_DETACH) })
-		for _, p := range []string{"alias/token.key", "alias/evidence/signing.key", "alias", "alias/not-yet"} {
-			out := call(reader, "file:read", map[string]any{"path": p})
-			require.False(t, out.Success, "%s was allowed", p)
-			assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, p)
-		}
-	})
+	kerneltest.LinksToStateAreRefused(t, k, ws, kerneltest.PathTools{Read: "file:read", Write: "file:write", WriteInput: map[string]any{"content": "x"}})
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/kerneltest"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/proctree/proctreetest"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
@@ -44,7 +45,7 @@ func requireBwrap(t *testing.T) {
 // gateWorkspace is a repository whose workspace.yaml configures the gates.
 func gateWorkspace(t *testing.T, gates map[string]string) string {
 	t.Helper()
-	ws := gitRepo(t)
+	ws := kerneltest.GitRepo(t)
 	writeGates(t, ws, gates)
 	return ws
 }
@@ -133,7 +134,7 @@ func spacedHex(s []byte) string {
 // receipts, not in any file of the workspace. It also cannot plant a hook in .git.
 func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	requireBwrap(t)
-	ws := gitRepo(t)
+	ws := kerneltest.GitRepo(t)
 	cfg := assemble.Config{
 		Config: kernel.Config{
 			Workspace: ws,
@@ -341,7 +342,7 @@ func TestWorkspaceCodeIsAnnotated(t *testing.T) {
 func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 	requireBwrap(t)
 	proctreetest.RequireCgroup2(t)
-	ws := gitRepo(t)
+	ws := kerneltest.GitRepo(t)
 	k, err := assemble.Kernel(assemble.Config{
 		Config: kernel.Config{
 			Workspace: ws,
@@ -383,7 +384,7 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 // the repository's .git, cmdbridge's state, the workspace's configuration, or outside its
 // scope: every call is SCOPE_DENIED and nothing is created.
 func TestRedTeamMigratedPathInputsStayInScope(t *testing.T) {
-	ws := gitRepo(t)
+	ws := kerneltest.GitRepo(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "docs"), 0o755))
 	k, err := assemble.Kernel(assemble.Config{
 		Config: kernel.Config{
