@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -28,14 +29,14 @@ func TestSignalSenderIsTheCaller(t *testing.T) {
 					Sender string `json:"sender"`
 				} `json:"signal"`
 			}
-			raw, err := json.Marshal(decodeOutput(t, stdout).Data)
+			raw, err := json.Marshal(clitest.DecodeOutput(t, stdout).Data)
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(raw, &data))
 			assert.Equal(t, subject, data.Signal.Sender, "the sender is the caller, not the default")
 
 			stdout, _, code = run(t, ws, "call", "mem:signal", "--lane", lane, "--input", `{"message":"hello","sender":"someone-else"}`)
 			assert.Equal(t, 1, code)
-			out := decodeOutput(t, stdout)
+			out := clitest.DecodeOutput(t, stdout)
 			require.NotNil(t, out.Error, stdout)
 			assert.Equal(t, tool.CodeValidation, out.Error.Code)
 			assert.Contains(t, out.Error.Message, "not the authenticated caller")
@@ -63,7 +64,7 @@ func TestCheckpointRecordsTheCaller(t *testing.T) {
 					Metadata  map[string]any `json:"metadata"`
 				} `json:"node"`
 			}
-			raw, err := json.Marshal(decodeOutput(t, stdout).Data)
+			raw, err := json.Marshal(clitest.DecodeOutput(t, stdout).Data)
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(raw, &data), string(raw))
 			assert.Equal(t, "00000000-0000-4000-8000-000000000001", data.Node.SessionID)
@@ -80,7 +81,7 @@ func callerWorkspace(t *testing.T) (ws, subject string) {
 	t.Helper()
 	u, err := user.Current()
 	require.NoError(t, err)
-	ws = workspace(t)
+	ws = clitest.Workspace(t)
 	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
 	require.Equal(t, 0, code, stderr)
 	return ws, "local:" + u.Username

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/broker"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
 
@@ -25,7 +26,7 @@ import (
 // call' prints its key, and 'conductor call --key' with it, after the first delivery
 // ran with its reply lost, answers the recorded claim.
 func TestRemoteClaimOverNATS(t *testing.T) {
-	ns := startNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
+	ns := clitest.StartNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
 
 	ws := gitWorkspace(t)
 	call := func(name, input string) {
@@ -54,7 +55,7 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cp.Flush())
 
-	_, exited := startServe(t, ws, corpusHost(), "--nats", ns.ClientURL())
+	_, exited := clitest.StartServe(t, ws, corpusHost(), "--nats", ns.ClientURL())
 	claimIn := `{"id":"WU-1","lane":"General"}`
 
 	// A conductor call that gets no reply fails and names the key to retry with.
@@ -84,7 +85,7 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "the sidecar never served")
 		time.Sleep(50 * time.Millisecond)
 	}
-	claimed := decodeOutput(t, string(firstBody))
+	claimed := clitest.DecodeOutput(t, string(firstBody))
 	require.True(t, claimed.Success, string(firstBody))
 
 	// The retry with the printed key answers the recorded claim and claims nothing again.

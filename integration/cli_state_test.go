@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +53,7 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 		t.Helper()
 		stdout, stderr, code := run(t, dir, "call", name, "--input", input)
 		require.Equal(t, 0, code, "%s: %s %s", name, stdout, stderr)
-		out := decodeOutput(t, stdout)
+		out := clitest.DecodeOutput(t, stdout)
 		data, _ := out.Data.(map[string]any)
 		return data
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -74,27 +75,13 @@ func runBin(t *testing.T, ws, bin string, host cli.Host, args ...string) (string
 	return out.String(), errb.String(), code
 }
 
-func workspace(t *testing.T) string {
-	t.Helper()
-	ws := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello\nworld\n"), 0o644))
-	return ws
-}
-
-func decodeOutput(t *testing.T, s string) tool.Output {
-	t.Helper()
-	var out tool.Output
-	require.NoError(t, json.Unmarshal([]byte(s), &out), s)
-	return out
-}
-
 func TestCallBothLegacyLanesGiveTheSameOutput(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	var datas []string
 	for _, lane := range []string{"adapter", "subprocess"} {
 		stdout, stderr, code := run(t, ws, "call", "doc:read", "--input", `{"path":"a.txt","end_line":1}`, "--lane", lane)
 		require.Equal(t, 0, code, stderr)
-		out := decodeOutput(t, stdout)
+		out := clitest.DecodeOutput(t, stdout)
 		assert.True(t, out.Success)
 		assert.Equal(t, lane, out.Metadata["lane"])
 		data, err := json.Marshal(out.Data)
@@ -106,7 +93,7 @@ func TestCallBothLegacyLanesGiveTheSameOutput(t *testing.T) {
 }
 
 func TestCallExitStatuses(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	cases := []struct {
 		name     string
 		args     []string
@@ -136,7 +123,7 @@ func TestCallExitStatuses(t *testing.T) {
 			stdout, stderr, code := run(t, ws, tc.args...)
 			assert.Equal(t, tc.code, code, "stdout %s stderr %s", stdout, stderr)
 			if tc.wantCode != "" {
-				out := decodeOutput(t, stdout)
+				out := clitest.DecodeOutput(t, stdout)
 				require.NotNil(t, out.Error)
 				assert.Equal(t, tc.wantCode, out.Error.Code)
 			}
@@ -152,10 +139,10 @@ func TestCallExitStatuses(t *testing.T) {
 // TestMisspellingsAreAnsweredWithTheNearestName: a tool or property a letter or two
 // off is named in the refusal.
 func TestMisspellingsAreAnsweredWithTheNearestName(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	stdout, _, code := run(t, ws, "call", "doc:raed", "--input", `{}`)
 	require.Equal(t, 1, code)
-	out := decodeOutput(t, stdout)
+	out := clitest.DecodeOutput(t, stdout)
 	require.NotNil(t, out.Error)
 	assert.Equal(t, tool.CodeToolNotFound, out.Error.Code)
 	assert.Equal(t, `unknown tool "doc:raed" (did you mean "doc:read"?)`, out.Error.Message)
@@ -167,7 +154,7 @@ func TestMisspellingsAreAnsweredWithTheNearestName(t *testing.T) {
 	} {
 		stdout, _, code = run(t, ws, "call", "doc:read", "--input", input)
 		require.Equal(t, 1, code)
-		out = decodeOutput(t, stdout)
+		out = clitest.DecodeOutput(t, stdout)
 		require.NotNil(t, out.Error)
 		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
 		assert.Equal(t, reason, out.Error.Details.(map[string]any)["reason"], input)
@@ -175,7 +162,7 @@ func TestMisspellingsAreAnsweredWithTheNearestName(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	long, _, code := run(t, ws, "--version")
 	require.Equal(t, 0, code)
 	short, _, code := run(t, ws, "version")
@@ -185,7 +172,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestToolsListSchemaAndManifest(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	stdout, _, code := run(t, ws, "tools", "list", "--json")
 	require.Equal(t, 0, code)
 	var rows []struct{ Name, Route string }
@@ -223,7 +210,7 @@ func TestToolsListSchemaAndManifest(t *testing.T) {
 }
 
 func TestBatchPrintsResultsInRequestOrder(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	batch := filepath.Join(t.TempDir(), "batch.json")
 	require.NoError(t, os.WriteFile(batch, []byte(`[
 	  {"tool":"doc:read","input":{"path":"a.txt","end_line":1}},
@@ -248,7 +235,7 @@ func TestBatchPrintsResultsInRequestOrder(t *testing.T) {
 }
 
 func TestEvidenceVerifyDetectsTampering(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	for i := 0; i < 3; i++ {
 		_, _, code := run(t, ws, "call", "doc:read", "--input", `{"path":"a.txt"}`)
 		require.Equal(t, 0, code)
@@ -276,7 +263,7 @@ func mustJSON(t *testing.T, v any) []byte {
 }
 
 func TestEvidenceVerifyAgainstWitnessAndTrustedKey(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	witness := filepath.Join(t.TempDir(), "witness.jsonl")
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("evidence: {witness: "+witness+"}\n"), 0o644))

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 )
 
@@ -61,7 +62,7 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	require.NoError(t, os.WriteFile(conf, []byte(out), 0o600))
 	opts, err := server.ProcessConfigFile(conf)
 	require.NoError(t, err)
-	ns := startNATS(t, opts)
+	ns := clitest.StartNATS(t, opts)
 	url := ns.ClientURL()
 	again, _, code := cp("conductor", "nats-config", "--listen", "127.0.0.1:-1")
 	require.Equal(t, 0, code)
@@ -93,7 +94,7 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	_, errs, code = ws("enroll", enrollTok, "--creds", creds, "--control-tools", "s:*", "--control-read", ".")
 	require.Equal(t, 0, code, errs)
 
-	_, exited := startServe(t, wsDir, host, "--nats", url)
+	_, exited := clitest.StartServe(t, wsDir, host, "--nats", url)
 
 	out, errs, code = cp("conductor", "workspaces", "--nats", url, "--listen", "1s")
 	require.Equal(t, 0, code, errs)
@@ -158,17 +159,4 @@ func TestConductorDrivesWorkspace(t *testing.T) {
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
 	code, stderr := exited(t)
 	assert.Equal(t, 0, code, stderr)
-}
-
-// startNATS starts an embedded nats-server with opts (quiet, no signal handlers) and
-// stops it when the test ends.
-func startNATS(t *testing.T, opts *server.Options) *server.Server {
-	t.Helper()
-	opts.NoLog, opts.NoSigs = true, true
-	ns, err := server.NewServer(opts)
-	require.NoError(t, err)
-	go ns.Start()
-	require.True(t, ns.ReadyForConnections(10*time.Second))
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	return ns
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
@@ -25,7 +26,7 @@ import (
 // --published passes on the log as it is and fails once the workspace rewinds its
 // records and checkpoints together (which its own directory cannot tell).
 func TestRedTeamConductorWitnessCatchesARewind(t *testing.T) {
-	ns := startNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
+	ns := clitest.StartNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
 
 	ws, cp := t.TempDir(), t.TempDir()
 	host := serveHost(t, make(chan struct{}, 1))
@@ -45,7 +46,7 @@ func TestRedTeamConductorWitnessCatchesARewind(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	tok := strings.TrimSpace(out)
 
-	url, exited := startServe(t, ws, host, "--nats", ns.ClientURL())
+	url, exited := clitest.StartServe(t, ws, host, "--nats", ns.ClientURL())
 	for range 3 {
 		req, err := http.NewRequest("POST", url+"/tools/s:echo", strings.NewReader(`{"text":"x"}`))
 		require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -141,7 +142,7 @@ func readOnlyTools(t *testing.T, ws string) []string {
 }
 
 func TestMCPProfileServesOnlyItsTools(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	want := readOnlyTools(t, ws)
 	replies, stderr, code := serveMCP(t, ws, []string{"--profile", "read-only"},
 		`"method":"tools/list"`,
@@ -171,7 +172,7 @@ func TestMCPProfileServesOnlyItsTools(t *testing.T) {
 }
 
 func TestMCPToolsAndProfileIntersect(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	replies, stderr, code := serveMCP(t, ws, []string{"--profile", "read-only", "--tools", "doc:*", "--tools", "repo_status"},
 		`"method":"tools/list"`)
 	require.Equal(t, 0, code, stderr)
@@ -185,7 +186,7 @@ func TestMCPToolsAndProfileIntersect(t *testing.T) {
 }
 
 func TestMCPViewErrorsBeforeServing(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte(`
 governance:
@@ -258,7 +259,7 @@ func readText(t *testing.T, path string) string {
 }
 
 func TestMCPEnableDisableList(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	home, xdg := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", xdg)
@@ -365,7 +366,7 @@ func TestMCPEnableDisableList(t *testing.T) {
 var nonAlnum = strings.NewReplacer("_", "-", ".", "-")
 
 func TestMCPEnableRefusesAMalformedHostFile(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	t.Setenv("HOME", t.TempDir())
 	dir := filepath.Join(ws, ".cursor")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
@@ -393,7 +394,7 @@ func TestMCPEnableRefusesAMalformedHostFile(t *testing.T) {
 // TestMCPSchemaDialect: --schema-dialect chooses the form of the input schemas sent;
 // the default is portable (no $schema, no top-level not), full sends the kernel's.
 func TestMCPSchemaDialect(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	for _, tc := range []struct {
 		args []string
 		full bool
@@ -413,7 +414,7 @@ func TestMCPSchemaDialect(t *testing.T) {
 // TestMCPOnDemand: --on-demand lists the three tools that find, describe and call the
 // others.
 func TestMCPOnDemand(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	replies, stderr, code := serveMCP(t, ws, []string{"--on-demand"}, `"method":"tools/list"`,
 		`"method":"tools/call","params":{"name":"tool_call","arguments":{"name":"doc_read","arguments":{"path":"a.txt"}}}`)
 	require.Equal(t, 0, code, stderr)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,7 +51,7 @@ func expandLike(host, s, folder string, env map[string]string) string {
 // directory, where Claude Code starts project servers); then MCP initialize, tools/list
 // and a call that reads a file of the clone.
 func TestMCPProjectConfigTravels(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	t.Setenv("HOME", t.TempDir())
 	exe, err := os.Executable()
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 )
 
 // TestSandboxedToolRunsSandboxedOnEverySurface: one kernel builder serves call, batch,
@@ -25,7 +26,7 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		t.Skip("needs bubblewrap (bwrap) on the host")
 	}
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("sandboxed: [doc:read]\n"), 0o644))
 	const input = `{"path":"a.txt"}`
@@ -73,7 +74,7 @@ func TestSandboxedToolRunsSandboxedOnEverySurface(t *testing.T) {
 		var mintOut, mintErr strings.Builder
 		require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 		tok := strings.TrimSpace(mintOut.String())
-		url, exited := startServe(t, ws, host)
+		url, exited := clitest.StartServe(t, ws, host)
 		req, err := http.NewRequest("POST", url+"/tools/doc:read", strings.NewReader(input))
 		require.NoError(t, err)
 		req.Header.Set("Authorization", "Bearer "+tok)

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,12 +8,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -90,7 +89,7 @@ func TestServeStartsAndStopsOnSignal(t *testing.T) {
 	require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "s:*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 	tok := strings.TrimSpace(mintOut.String())
 
-	url, exited := startServe(t, ws, host)
+	url, exited := clitest.StartServe(t, ws, host)
 	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, url)
 
 	post := func(name, body string) *http.Response {
@@ -106,7 +105,7 @@ func TestServeStartsAndStopsOnSignal(t *testing.T) {
 	resp.Body.Close()
 	require.NoError(t, err)
 	assert.Equal(t, 200, resp.StatusCode)
-	assert.True(t, decodeOutput(t, string(b)).Success, string(b))
+	assert.True(t, clitest.DecodeOutput(t, string(b)).Success, string(b))
 
 	slow := post("s:slow", `{}`)
 	defer slow.Body.Close()
@@ -115,7 +114,7 @@ func TestServeStartsAndStopsOnSignal(t *testing.T) {
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
 	b, err = io.ReadAll(slow.Body)
 	require.NoError(t, err)
-	assert.Equal(t, tool.CodeCancelled, decodeOutput(t, string(b)).Error.Code, "shutdown cancels calls in flight")
+	assert.Equal(t, tool.CodeCancelled, clitest.DecodeOutput(t, string(b)).Error.Code, "shutdown cancels calls in flight")
 	code, stderr := exited(t)
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "stopped")
@@ -123,33 +122,4 @@ func TestServeStartsAndStopsOnSignal(t *testing.T) {
 	// The evidence was closed cleanly: verify passes and holds both calls.
 	var vout, verr strings.Builder
 	assert.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "evidence", "verify"}, &vout, &verr, host), vout.String()+verr.String())
-}
-
-// startServe runs `cmdbridge serve --buffered-evidence [flags]` in-process on ws and returns its
-// URL and a function that waits (bounded) for it to stop, giving its exit status and
-// stderr. The test stops it (SIGTERM to this process, which serve catches).
-func startServe(t *testing.T, ws string, host cli.Host, flags ...string) (url string, exited func(t *testing.T) (int, string)) {
-	t.Helper()
-	pr, pw := io.Pipe()
-	var errb strings.Builder
-	done := make(chan int, 1)
-	go func() {
-		code := cli.Main(append([]string{"cmdbridge", "--workspace", ws, "serve", "--buffered-evidence"}, flags...), pw, &errb, host)
-		pw.Close()
-		done <- code
-	}()
-	lines := bufio.NewReader(pr)
-	line, err := lines.ReadString('\n')
-	require.NoError(t, err, "serve printed no URL")
-	go func() { _, _ = io.Copy(io.Discard, lines) }()
-	return strings.TrimSpace(line), func(t *testing.T) (int, string) {
-		t.Helper()
-		select {
-		case code := <-done:
-			return code, errb.String()
-		case <-time.After(15 * time.Second):
-			t.Fatal("serve did not stop on SIGTERM")
-			return -1, ""
-		}
-	}
 }

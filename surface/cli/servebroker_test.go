@@ -21,6 +21,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/surface/events"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 )
@@ -30,7 +31,7 @@ import (
 // answers a tool call over request/reply, and drains a durable event (POST /commands)
 // to JetStream with the enrolled subject as from.
 func TestServeJoinsNATS(t *testing.T) {
-	ns := startNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
+	ns := clitest.StartNATS(t, &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir()})
 
 	ws := t.TempDir()
 	host := serveHost(t, make(chan struct{}, 1))
@@ -77,7 +78,7 @@ func TestServeJoinsNATS(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cp.Flush())
 
-	url, exited := startServe(t, ws, host, "--nats", withPassword)
+	url, exited := clitest.StartServe(t, ws, host, "--nats", withPassword)
 	m, err := ann.NextMsg(15 * time.Second)
 	require.NoError(t, err, "no announcement")
 	var a broker.Announcement
@@ -91,7 +92,7 @@ func TestServeJoinsNATS(t *testing.T) {
 	r, err := broker.Call(ctx, cp, broker.CallRequest{Workspace: "ws-7", Tool: "s:echo", Token: tok, Body: []byte(`{"text":"over nats"}`)}, 3, 3*time.Second)
 	require.NoError(t, err)
 	assert.Equal(t, 200, r.Status)
-	assert.True(t, decodeOutput(t, string(r.Body)).Success, string(r.Body))
+	assert.True(t, clitest.DecodeOutput(t, string(r.Body)).Success, string(r.Body))
 
 	req, err := http.NewRequest("POST", url+"/commands", strings.NewReader(`{"command":"pause"}`))
 	require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +21,7 @@ func gitRepo(t *testing.T) string {
 	}
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	ws, err := filepath.EvalSymlinks(workspace(t))
+	ws, err := filepath.EvalSymlinks(clitest.Workspace(t))
 	require.NoError(t, err)
 	gitIn(t, ws, "init", "-q", "-b", "main")
 	gitIn(t, ws, "config", "user.email", "demo@example.invalid")
@@ -54,7 +55,7 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 		t.Helper()
 		stdout, stderr, code := run(t, dir, "call", name, "--input", input)
 		require.Equal(t, 0, code, "%s: %s %s", name, stdout, stderr)
-		require.True(t, decodeOutput(t, stdout).Success, stdout)
+		require.True(t, clitest.DecodeOutput(t, stdout).Success, stdout)
 	}
 	call(ws, "doc:read", `{"path":"a.txt"}`)
 	state := filepath.Join(ws, ".git", "cmdbridge")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/status"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 )
 
 // statusRepo is a repository with two doc:read golden scripts (one of them also runs
@@ -53,13 +54,13 @@ func listTree(t *testing.T, dir string) []string {
 
 func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 	repo := statusRepo(t, true)
-	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo, "--json")
+	stdout, stderr, code := run(t, clitest.Workspace(t), "status", "--dir", repo, "--json")
 	require.Equal(t, 0, code, stderr)
 	var rep status.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
 
 	// Routes come from the same kernel `tools list` asks.
-	listed, _, code := run(t, workspace(t), "tools", "list", "--json")
+	listed, _, code := run(t, clitest.Workspace(t), "tools", "list", "--json")
 	require.Equal(t, 0, code)
 	var tools []struct{ Name, Route string }
 	require.NoError(t, json.Unmarshal([]byte(listed), &tools))
@@ -99,7 +100,7 @@ func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 func TestStatusTextWithoutResultsLeavesRepoUntouched(t *testing.T) {
 	repo := statusRepo(t, false)
 	before := listTree(t, repo)
-	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo)
+	stdout, stderr, code := run(t, clitest.Workspace(t), "status", "--dir", repo)
 	require.Equal(t, 0, code, stderr)
 	assert.Regexp(t, `(?m)^TOOL +ROUTE +STAGE +PARITY +GOLDENS`, stdout)
 	assert.Regexp(t, `(?m)^doc:read +\S+ +\S+ +none +2 +yes `, stdout)
@@ -111,11 +112,11 @@ func TestStatusTextWithoutResultsLeavesRepoUntouched(t *testing.T) {
 func TestStatusHTMLWritesThePage(t *testing.T) {
 	repo := statusRepo(t, true)
 	page := filepath.Join(t.TempDir(), "status.html")
-	stdout, stderr, code := run(t, workspace(t), "status", "--dir", repo, "--html", page)
+	stdout, stderr, code := run(t, clitest.Workspace(t), "status", "--dir", repo, "--html", page)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "status page written to")
 	assert.Empty(t, stdout, "--html writes only the page")
-	stdout, stderr, code = run(t, workspace(t), "status", "--dir", repo)
+	stdout, stderr, code = run(t, clitest.Workspace(t), "status", "--dir", repo)
 	require.Equal(t, 0, code, stderr)
 	raw, err := os.ReadFile(page)
 	require.NoError(t, err)
@@ -142,7 +143,7 @@ func TestStatusErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := run(t, workspace(t), c.args...)
+			_, stderr, code := run(t, clitest.Workspace(t), c.args...)
 			assert.Equal(t, c.code, code)
 			assert.Contains(t, stderr, c.stderr)
 		})

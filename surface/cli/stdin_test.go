@@ -22,6 +22,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -296,7 +297,7 @@ func TestCallStdinFlag(t *testing.T) {
 			args := append([]string{"call", "fx:cat", "--input", `{"file":"-"}`}, tc.args...)
 			stdout, stderr, code := runCat(t, ws, []byte(tc.stdin), args...)
 			require.Equal(t, 0, code, stderr)
-			out := decodeOutput(t, stdout)
+			out := clitest.DecodeOutput(t, stdout)
 			require.True(t, out.Success, stdout)
 			assert.Equal(t, tc.want, out.Data.(map[string]any)["text"])
 		})
@@ -310,7 +311,7 @@ func TestCallStdinFlag(t *testing.T) {
 		big := bytes.Repeat([]byte("x"), kernel.DefaultMaxStdin+10)
 		stdout, _, code := runCat(t, ws, big, "call", "fx:cat", "--input", `{"file":"-"}`, "--stdin", "-")
 		assert.Equal(t, 1, code)
-		out := decodeOutput(t, stdout)
+		out := clitest.DecodeOutput(t, stdout)
 		require.NotNil(t, out.Error)
 		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code)
 		assert.Contains(t, out.Error.Message, fmt.Sprintf("limit of %d bytes", kernel.DefaultMaxStdin))
@@ -347,7 +348,7 @@ func TestInteractiveApprovalShowsTheStdin(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "approve fx:drop")
 	assert.Contains(t, stderr, "stdin of SHA-256 ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb")
-	out := decodeOutput(t, stdout)
+	out := clitest.DecodeOutput(t, stdout)
 	require.True(t, out.Success, stdout)
 	assert.Equal(t, "a", out.Data.(map[string]any)["text"])
 }

@@ -13,13 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // TestViewFlagsOnEveryCommand: --profile and --tools mean the same on tools list, call,
 // batch and serve as on mcp: only the view's tools are listed, and the others refused.
 func TestViewFlagsOnEveryCommand(t *testing.T) {
-	ws := workspace(t)
+	ws := clitest.Workspace(t)
 	want := readOnlyTools(t, ws) // sorted, MCP spelling
 
 	stdout, stderr, code := run(t, ws, "tools", "list", "--json", "--profile", "read-only")
@@ -37,16 +38,16 @@ func TestViewFlagsOnEveryCommand(t *testing.T) {
 
 	stdout, _, code = run(t, ws, "call", "--profile", "read-only", "doc:write", "--input", `{"path":"b.txt","content":"x"}`)
 	assert.Equal(t, 1, code)
-	assert.Equal(t, tool.CodeToolDisabled, decodeOutput(t, stdout).Error.Code)
+	assert.Equal(t, tool.CodeToolDisabled, clitest.DecodeOutput(t, stdout).Error.Code)
 	stdout, stderr, code = run(t, ws, "call", "--tools", "doc:*", "doc:read", "--input", `{"path":"a.txt"}`)
 	require.Equal(t, 0, code, stderr)
-	assert.True(t, decodeOutput(t, stdout).Success)
+	assert.True(t, clitest.DecodeOutput(t, stdout).Success)
 
 	host := fixtureHost()
 	var mintOut, mintErr strings.Builder
 	require.Equal(t, 0, cli.Main([]string{"cmdbridge", "--workspace", ws, "token", "mint", "--subject", "ws-1", "--tools", "*", "--read", "."}, &mintOut, &mintErr, host), mintErr.String())
 	tok := strings.TrimSpace(mintOut.String())
-	url, exited := startServe(t, ws, host, "--tools", "doc:*")
+	url, exited := clitest.StartServe(t, ws, host, "--tools", "doc:*")
 	req, err := http.NewRequest("GET", url+"/tools", nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+tok)
