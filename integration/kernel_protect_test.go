@@ -18,7 +18,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/kerneltest"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // TestNoToolReachesStateOrGit: whatever the caller's scopes, no path input reaches the
@@ -40,7 +39,7 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 	t.Cleanup(func() { _ = k.Close() })
 	state := k.State()
 	assert.Equal(t, filepath.Join(ws, ".git", "cmdbridge"), state.Root)
-	require.NoError(t, os.WriteFile(state.Path("token.key"), []byte("0123456789abcdef0123456789abcdef"), 0o600))
+	require.NoError(t, os.WriteFile(state.Path("token.key"), []byte(kerneltest.TokenKey), 0o600))
 	ok := k.Call(context.Background(), kernel.Request{Tool: "file:read", Input: json.RawMessage(`{"path":"a.txt"}`), Caller: kernel.WorkspaceCaller("w")})
 	require.True(t, ok.Output.Success, "%+v", ok.Output.Error)
 	require.NoError(t, k.Close()) // writes the keys and a checkpoint
@@ -56,67 +55,21 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 
-	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge"), filepath.Join(ws, "state-link")))
-	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge", "evidence", "signing.key"), filepath.Join(ws, "key-link")))
-	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge", "nothing-yet"), filepath.Join(ws, "dangling-link")))
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, "sub"), 0o755))
-	targets := []string{
-		"evidence/signing.key", "evidence/verifier.key", "evidence/receipts.jsonl",
-		"evidence/checkpoints.jsonl", "token.key",
-	}
-	for _, rel := range targets {
-		_, err := os.Stat(filepath.Join(state.Root, rel))
-		require.NoError(t, err, "the fixture must hold %s", rel)
-	}
-	var spellings []string
-	for _, rel := range targets {
-		spellings = append(spellings,
-			filepath.Join(".git", "cmdbridge", rel),
-			"./"+filepath.Join(".git", "cmdbridge", rel),
-			filepath.Join(ws, ".git", "cmdbridge", rel),
-			filepath.Join(".git", "..", ".git", "cmdbridge", rel),
-			filepath.Join("sub", "..", ".git", "cmdbridge", rel),
-			filepath.Join("state-link", rel),
-		)
-	}
-	spellings = append(spellings, "key-link", "dangling-link", ".git/config", ".git/HEAD", ".git", filepath.Join(ws, ".git", "index"))
-
-	reader := kernel.Caller{Subject: "reader", Read: []string{"."}}
-	writer := kernel.WorkspaceCaller("writer")
-	refused := func(t *testing.T, caller kernel.Caller, name string, input map[string]any) {
-		t.Helper()
-		b, err := json.Marshal(input)
-		require.NoError(t, err)
-		res := k.Call(context.Background(), kernel.Request{Tool: name, Input: b, Caller: caller})
-		require.False(t, res.Output.Success, "%s %s was allowed", name, b)
-		assert.Equal(t, tool.CodeScopeDenied, res.Output.Error.Code, "%s %s: %s", name, b, res.Output.Error.Message)
-	}
-	for _, p := range spellings {
-		t.Run("read/"+p, func(t *testing.T) {
-			refused(t, reader, "file:read", map[string]any{"path": p})
-			refused(t, writer, "file:read", map[string]any{"path": p})
-			refused(t, reader, "git:diff", map[string]any{"path": p})
-		})
-		t.Run("write/"+p, func(t *testing.T) {
-			refused(t, writer, "file:write", map[string]any{"path": p, "content": "x"})
-			refused(t, writer, "file:edit", map[string]any{"path": p, "old_string": "a", "new_string": "b"})
-			refused(t, writer, "file:delete", map[string]any{"path": p})
-			refused(t, writer, "metrics:snapshot", map[string]any{"output": p})
-			refused(t, writer, "git:add", map[string]any{"files": []string{"a.txt", p}})
-			refused(t, writer, "git:commit", map[string]any{"message": "steal", "files": []string{p}})
-		})
-	}
-	// The workspace's configuration may be read, never written by a tool.
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("routes: {}\n"), 0o644))
-	refused(t, writer, "file:write", map[string]any{"path": ".cmdbridge/config.yaml", "content": "policy: []\n"})
-	res := k.Call(context.Background(), kernel.Request{Tool: "file:read", Input: json.RawMessage(`{"path":".cmdbridge/config.yaml"}`), Caller: reader})
-	assert.True(t, res.Output.Success, "%+v", res.Output.Error)
-
-	// Nothing the refusals did changed the state, and git status stays clean of it.
-	data, err := os.ReadFile(state.Path("token.key"))
-	require.NoError(t, err)
-	assert.Equal(t, "0123456789abcdef0123456789abcdef", string(data))
+	kerneltest.SpellingsAreRefused(t, k, ws, func(p string) (reads, writes []kerneltest.Attack) {
+		r, w := kerneltest.Reader, kerneltest.Writer
+		return []kerneltest.Attack{
+				{Caller: r, Tool: "file:read", Input: map[string]any{"path": p}},
+				{Caller: w, Tool: "file:read", Input: map[string]any{"path": p}},
+				{Caller: r, Tool: "git:diff", Input: map[string]any{"path": p}},
+			}, []kerneltest.Attack{
+				{Caller: w, Tool: "file:write", Input: map[string]any{"path": p, "content": "x"}},
+				{Caller: w, Tool: "file:edit", Input: map[string]any{"path": p, "old_string": "a", "new_string": "b"}},
+				{Caller: w, Tool: "file:delete", Input: map[string]any{"path": p}},
+				{Caller: w, Tool: "metrics:snapshot", Input: map[string]any{"output": p}},
+				{Caller: w, Tool: "git:add", Input: map[string]any{"files": []string{"a.txt", p}}},
+				{Caller: w, Tool: "git:commit", Input: map[string]any{"message": "steal", "files": []string{p}}},
+			}
+	}, kerneltest.PathTools{Read: "file:read", Write: "file:write", WriteInput: map[string]any{"content": "policy: []\n"}})
 }
 
 // TestRedTeamHardLinkToStateIsRefused: a hard link inside the work tree to a file of the

@@ -149,3 +149,94 @@ func LinksToStateAreRefused(t *testing.T, k *kernel.Kernel, ws string, tools Pat
 		}
 	})
 }
+
+// The callers of the attacks: one that may read the workspace, one that may write it.
+var (
+	Reader = kernel.Caller{Subject: "reader", Read: []string{"."}}
+	Writer = kernel.WorkspaceCaller("writer")
+)
+
+// Attack is one call of an attack: a caller, a tool and its input.
+type Attack struct {
+	Caller kernel.Caller
+	Tool   string
+	Input  map[string]any
+}
+
+// SpellingsAreRefused attacks k, serving the work tree ws (GitRepo's) whose state holds
+// its evidence keys and a checkpoint and TokenKey as its token key, with every spelling
+// of the state's files and of .git (relative, ./, absolute, through .., through a
+// symlink to the state, a symlink to a key, a dangling one into the state): each attack
+// attacks(p) gives for a spelling p, the reads and the writes, is refused SCOPE_DENIED.
+// The workspace's configuration may be read (config.Read) and never written
+// (config.Write, with config.WriteInput), and the token key is unchanged after all of it.
+func SpellingsAreRefused(t *testing.T, k *kernel.Kernel, ws string, attacks func(p string) (reads, writes []Attack), config PathTools) {
+	t.Helper()
+	state := k.State()
+	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge"), filepath.Join(ws, "state-link")))
+	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge", "evidence", "signing.key"), filepath.Join(ws, "key-link")))
+	require.NoError(t, os.Symlink(filepath.Join(".git", "cmdbridge", "nothing-yet"), filepath.Join(ws, "dangling-link")))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "sub"), 0o755))
+	targets := []string{
+		"evidence/signing.key", "evidence/verifier.key", "evidence/receipts.jsonl",
+		"evidence/checkpoints.jsonl", "token.key",
+	}
+	for _, rel := range targets {
+		_, err := os.Stat(filepath.Join(state.Root, rel))
+		require.NoError(t, err, "the fixture must hold %s", rel)
+	}
+	var spellings []string
+	for _, rel := range targets {
+		spellings = append(spellings,
+			filepath.Join(".git", "cmdbridge", rel),
+			"./"+filepath.Join(".git", "cmdbridge", rel),
+			filepath.Join(ws, ".git", "cmdbridge", rel),
+			filepath.Join(".git", "..", ".git", "cmdbridge", rel),
+			filepath.Join("sub", "..", ".git", "cmdbridge", rel),
+			filepath.Join("state-link", rel),
+		)
+	}
+	spellings = append(spellings, "key-link", "dangling-link", ".git/config", ".git/HEAD", ".git", filepath.Join(ws, ".git", "index"))
+
+	call := func(a Attack) kernel.Result {
+		t.Helper()
+		b, err := json.Marshal(a.Input)
+		require.NoError(t, err)
+		return k.Call(context.Background(), kernel.Request{Tool: a.Tool, Input: b, Caller: a.Caller})
+	}
+	refused := func(t *testing.T, a Attack) {
+		t.Helper()
+		res := call(a)
+		require.False(t, res.Output.Success, "%s %v was allowed", a.Tool, a.Input)
+		assert.Equal(t, tool.CodeScopeDenied, res.Output.Error.Code, "%s %v: %s", a.Tool, a.Input, res.Output.Error.Message)
+	}
+	for _, p := range spellings {
+		reads, writes := attacks(p)
+		t.Run("read/"+p, func(t *testing.T) {
+			for _, a := range reads {
+				refused(t, a)
+			}
+		})
+		t.Run("write/"+p, func(t *testing.T) {
+			for _, a := range writes {
+				refused(t, a)
+			}
+		})
+	}
+	// The workspace's configuration may be read, never written by a tool.
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cmdbridge"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cmdbridge", "config.yaml"), []byte("routes: {}\n"), 0o644))
+	input := maps.Clone(config.WriteInput)
+	if input == nil {
+		input = map[string]any{}
+	}
+	input["path"] = ".cmdbridge/config.yaml"
+	refused(t, Attack{Writer, config.Write, input})
+	res := call(Attack{Reader, config.Read, map[string]any{"path": ".cmdbridge/config.yaml"}})
+	assert.True(t, res.Output.Success, "%+v", res.Output.Error)
+
+	// Nothing the refusals did changed the state.
+	data, err := os.ReadFile(state.Path("token.key"))
+	require.NoError(t, err)
+	assert.Equal(t, TokenKey, string(data))
+}
