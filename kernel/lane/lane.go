@@ -46,6 +46,39 @@ type Lane interface {
 	Run(ctx context.Context, call Call) tool.Output
 }
 
+// Shadows serve the shadow-routed calls of one kernel: Lane decorates the lane that
+// serves such a call (primary: the adapter lane, or the sandbox lane for a sandboxed
+// tool) with a run of its secondary (the native lane) on a copy of the call's
+// directory, and the comparison of the two lands in the call's Notes (SetShadow) and in
+// Stats. The kernel holds one, built by its configuration's factory from the state
+// directory it finds (package kernel/shadow's Runs, which kernel/assemble plugs in), and
+// closes it when it closes.
+//
+// An implementation keeps the decorator's promises: the result served is always the
+// primary's, the primary's own notes reach the call's Notes and the secondary's never
+// do, and a comparison that cannot be made changes nothing served (it is recorded as an
+// error). Its Lane is called once per dispatched shadow-routed call and must be cheap.
+type Shadows interface {
+	// Lane decorates primary with a shadow run of secondary; its Name is the primary's,
+	// the lane the receipt records.
+	Lane(primary, secondary Lane) Lane
+	// Stats returns the comparisons per tool so far; tools never shadowed are absent.
+	Stats() map[string]ShadowStat
+	// Close releases what the runs keep between calls (the copies); a run still going
+	// releases its own when it ends.
+	Close() error
+}
+
+// ShadowStat counts the shadow comparisons of one tool since its Shadows began.
+type ShadowStat struct {
+	// Runs is every shadow-routed call that reached dispatch.
+	Runs int64 `json:"runs"`
+	// Mismatches are runs whose native result or file tree differed from the adapter's.
+	Mismatches int64 `json:"mismatches"`
+	// Errors are runs whose shadow could not be made or finished (copy failed, deadline).
+	Errors int64 `json:"errors"`
+}
+
 // Binder is a lane that prepares a call before running it: the native lane decodes the
 // input into the tool's Input struct in the caller's goroutine, so an input the schema
 // accepted and the lane rejects is told apart from a failure of the tool.

@@ -23,15 +23,13 @@ import (
 // maxDiffs bounds the differences one receipt records.
 const maxDiffs = 20
 
-// Stat counts the shadow comparisons of one tool since the runs began.
-type Stat struct {
-	// Runs is every shadow-routed call that reached dispatch.
-	Runs int64 `json:"runs"`
-	// Mismatches are runs whose native result or file tree differed from the adapter's.
-	Mismatches int64 `json:"mismatches"`
-	// Errors are runs whose shadow could not be made or finished (copy failed, deadline).
-	Errors int64 `json:"errors"`
-}
+// Stat counts the shadow comparisons of one tool since the runs began (lane.ShadowStat,
+// the contract's).
+type Stat = lane.ShadowStat
+
+// Runs are the lane contract's Shadows: what a kernel is given to serve shadow-routed
+// calls.
+var _ lane.Shadows = (*Runs)(nil)
 
 type stats struct {
 	mu sync.Mutex
