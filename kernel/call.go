@@ -248,8 +248,9 @@ func (c *call) dispatch(ctx context.Context, e *entry, input json.RawMessage, wr
 		c.fire(EvComplete)
 		return c.finish(tool.Fail(tool.CodeExecutionFailed, "%s: this kernel has no %s lane", e.spec.Name, name), evidence.StatusFailed)
 	}
-	if native := k.lanes[LaneNative]; e.route == RouteShadow && c.req.Lane == "" && e.native != nil && native != nil {
-		l = k.shadows.Lane(l, native)
+	if e.route == RouteShadow && c.req.Lane == "" {
+		// New saw to it that a shadow route has its shadow runs and a native lane.
+		l = k.shadows.Lane(l, k.lanes[LaneNative])
 	}
 	// Binding runs in this goroutine (the native lane decodes the input here), which
 	// keeps the dispatch goroutine small.

@@ -29,6 +29,14 @@ type Config struct {
 	// name given twice, fails New; a call dispatched to a lane the kernel lacks fails
 	// with EXECUTION_FAILED.
 	Lanes []Lane
+	// Shadow builds what serves shadow-routed calls, once, from the state directory New
+	// finds (their copies of the workspace never hold it): a decorator of the serving
+	// lane with the native lane, counted in Kernel.ShadowStats and closed by
+	// Kernel.Close (Shadows). Package kernel/assemble plugs in package kernel/shadow's
+	// when this is nil. nil: the kernel has no shadow runs, and a tool routed shadow
+	// fails New, as does one on a kernel without a native lane: a shadow route is never
+	// served without its comparison.
+	Shadow func(state statedir.Dir) (Shadows, error)
 
 	Governance Governance
 	// Profiles are named tool subsets, laid over BuiltinProfiles (profile.go).

@@ -62,9 +62,11 @@
 // subprocess, native, sandbox), and a call dispatched to a lane the kernel lacks fails
 // with EXECUTION_FAILED. Package kernel/assemble is where hosts build a kernel: it
 // describes the legacy registry (specs derived by the adapter) and the native registry
-// as Sources, gives the native registry's routes as Config.BaseRoutes, and builds the
+// as Sources, gives the native registry's routes as Config.BaseRoutes, builds the
 // lanes from their packages (adapter.Lane for adapter and subprocess, native.Lane,
-// sandbox.Lane); this package imports neither adapter, tool/legacy nor tool/native. A
+// sandbox.Lane) and plugs in the shadow decorator (Config.Shadow: package kernel/shadow's
+// runs); this package imports neither adapter, tool/legacy, tool/native, kernel/sandbox
+// nor kernel/shadow (nor parity/compare, the comparison the decorator makes). A
 // lane, wherever it lives, leaves evidence for the receipt beside its Output only
 // through LaneCall.Notes ([LaneNotes]: the shadow comparison, the sandbox it ran in, a
 // tool's key/value notes).
@@ -72,13 +74,20 @@
 // Routes (which lane serves a tool) are data: the defaults (commands → adapter,
 // native-only tools → native), Config.BaseRoutes (the native registry's), and
 // Config.Routes over them. "shadow" serves the adapter lane (the sandbox lane for a
-// sandboxed tool) through a decorator (package kernel/shadow) that also runs the native
-// lane on a copy of the workspace (a directory kept per workspace, brought to its
-// content before each run) and records the differences in the receipt and
-// [Kernel.ShadowStats]; the served result is always the primary lane's, and so are the
-// receipt's notes (the run on the copy notes nothing there). Request.Lane forces a lane for one call (no
-// shadow then); a tool listed in Config.Sandboxed runs on the sandbox lane whatever
-// its route, and forcing another lane is refused.
+// sandboxed tool) through a decorator that also runs the native lane on a copy of the
+// workspace and records the differences in the receipt and [Kernel.ShadowStats]; the
+// served result is always the primary lane's, and so are the receipt's notes (the run
+// on the copy notes nothing there). The decorator is plugged in as the lanes are:
+// Config.Shadow builds it ([Shadows], the contract's lane.Shadows: Lane(primary,
+// secondary), Stats, Close) once from the state directory New finds, and the kernel
+// decorates each unforced shadow-routed call's lane with it, reads ShadowStats from it
+// and closes it in Close; kernel/assemble plugs in package kernel/shadow's (a directory
+// kept per workspace, brought to its content before each run, compared with parity's
+// normalisation). Without Config.Shadow, or without a native lane, a shadow-routed tool
+// fails New: a shadow route is a promise of evidence (promotion is judged on its
+// receipts), so it is never served without its comparison. Request.Lane forces a lane
+// for one call (no shadow then); a tool listed in Config.Sandboxed runs on the sandbox
+// lane whatever its route, and forcing another lane is refused.
 //
 // Hosts build a Config in code or from a workspace's .cmdbridge/config.yaml
 // ([LoadFileConfig], [FileConfig.Apply]).

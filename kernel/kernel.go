@@ -20,7 +20,6 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/journal"
-	"github.com/cmdbridge/cmdbridge/kernel/shadow"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -52,8 +51,9 @@ type Kernel struct {
 	idSeq      atomic.Uint64
 	scopeCache sync.Map
 	paths      pathLocks
-	// shadows are the shadow runs of shadow-routed calls (package kernel/shadow).
-	shadows *shadow.Runs
+	// shadows serve shadow-routed calls (Config.Shadow; nil: none, and New refused
+	// every shadow route).
+	shadows Shadows
 	// hidden is LaneCall.Hidden: the state directory (lanes never change it).
 	hidden []string
 	// lanes are the lanes by name (lane.go); a shadow-routed call decorates its own.
@@ -106,6 +106,9 @@ func New(cfg Config) (*Kernel, error) {
 	if err := k.buildLanes(); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
+	if err := k.checkShadowRoutes(); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
 	if k.policy, err = compilePolicy(cfg.Policy, k.names); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
@@ -121,12 +124,14 @@ func New(cfg Config) (*Kernel, error) {
 	if err := k.findState(ws); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
-	k.shadows = shadow.New(k.state.Root)
+	if err := k.openShadows(); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
 	k.hidden = []string{k.state.Root}
 	// A writer killed half-way left its write journal: undo its writes before any call
 	// of this kernel reads the workspace (package kernel/journal).
 	if _, err := journal.Recover(context.Background(), ws, nil); err != nil {
-		return nil, fmt.Errorf("kernel: %w", err)
+		return nil, fmt.Errorf("kernel: %w", k.closeShadows(err))
 	}
 	dir := cfg.Evidence.Dir
 	switch {
@@ -138,7 +143,7 @@ func New(cfg Config) (*Kernel, error) {
 	k.log, err = evidence.Open(evidence.Config{Dir: dir, CheckpointEvery: cfg.Evidence.CheckpointEvery, Sync: cfg.Evidence.Sync, Witness: cfg.Evidence.Witness,
 		OnCheckpoint: cfg.Evidence.OnCheckpoint})
 	if err != nil {
-		return nil, fmt.Errorf("kernel: %w", err)
+		return nil, fmt.Errorf("kernel: %w", k.closeShadows(err))
 	}
 	k.jail = &proctree.Jail{
 		Hide:       append([]string{k.state.Root, dir}, cfg.Hidden...),
@@ -437,9 +442,9 @@ func (k *Kernel) State() statedir.Dir { return k.state }
 // Workspace returns the resolved workspace directory.
 func (k *Kernel) Workspace() string { return k.workspace }
 
-// Close signs a final checkpoint and closes the evidence log, and removes the
-// directories kept for shadow runs.
-func (k *Kernel) Close() error { return errors.Join(k.log.Close(), k.shadows.Close()) }
+// Close signs a final checkpoint and closes the evidence log, and closes the shadow
+// runs (Shadows.Close: package kernel/shadow's remove the directories they kept).
+func (k *Kernel) Close() error { return k.closeShadows(k.log.Close()) }
 
 func (k *Kernel) newID() string {
 	return k.idPrefix + fmt.Sprint(k.idSeq.Add(1))

@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
+	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -184,4 +187,133 @@ func TestShadowDirectoriesAreKeptInStep(t *testing.T) {
 		assert.NoDirExists(t, d)
 		assert.NoDirExists(t, filepath.Dir(filepath.Dir(d)), "the kernel's shadow root is removed")
 	}
+}
+
+// fakeShadows are shadow runs of the test's own: they note which lanes they decorate,
+// serve the primary and record a match.
+type fakeShadows struct {
+	state    statedir.Dir
+	mu       sync.Mutex
+	pairs    []string
+	closed   int
+	closeErr error
+}
+
+func (f *fakeShadows) Lane(primary, secondary kernel.Lane) kernel.Lane {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pairs = append(f.pairs, primary.Name()+"/"+secondary.Name())
+	return fakeShadowLane{primary}
+}
+
+func (f *fakeShadows) Stats() map[string]kernel.ShadowStat {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return map[string]kernel.ShadowStat{"demo:both": {Runs: int64(len(f.pairs))}}
+}
+
+func (f *fakeShadows) Close() error { f.closed++; return f.closeErr }
+
+type fakeShadowLane struct{ primary kernel.Lane }
+
+func (l fakeShadowLane) Name() string { return l.primary.Name() }
+
+func (l fakeShadowLane) Run(ctx context.Context, call kernel.LaneCall) tool.Output {
+	call.Notes.SetShadow(&evidence.ShadowNote{Match: true})
+	return l.primary.Run(ctx, call)
+}
+
+// shadowConfig is a kernel of neutral sources with demo:both routed shadow.
+func shadowConfig(t *testing.T, lanes ...kernel.Lane) kernel.Config {
+	return kernel.Config{
+		Workspace: t.TempDir(), Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		Tools: []kernel.Source{
+			neutralSource(kernel.SourceCommand, "demo:both"), neutralSource(kernel.SourceNative, "demo:both"),
+			neutralSource(kernel.SourceCommand, "demo:cmd"),
+		},
+		Routes: map[string]string{"demo:both": kernel.RouteShadow},
+		Lanes:  lanes,
+	}
+}
+
+// TestShadowRunsArePluggedIn: Config.Shadow is built once from the state directory the
+// kernel found; a shadow-routed call is served through its decorator of the serving lane
+// with the native lane, and only that call; ShadowStats are its counts and Close closes
+// it.
+func TestShadowRunsArePluggedIn(t *testing.T) {
+	fake := &fakeShadows{}
+	built := 0
+	cfg := shadowConfig(t, answeringLane(kernel.LaneAdapter), answeringLane(kernel.LaneNative))
+	cfg.Shadow = func(state statedir.Dir) (kernel.Shadows, error) {
+		built++
+		fake.state = state
+		return fake, nil
+	}
+	k, err := kernel.New(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, 1, built)
+	assert.Equal(t, k.State(), fake.state, "built from the state directory the kernel found")
+
+	res := k.Call(context.Background(), req("demo:both", `{}`))
+	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	assert.Equal(t, "adapter ran demo:both", res.Output.Data, "the serving lane's result")
+	assert.Equal(t, kernel.LaneAdapter, res.Receipt.Lane)
+	require.NotNil(t, res.Receipt.Shadow, "the decorator's note is on the receipt")
+	assert.True(t, res.Receipt.Shadow.Match)
+
+	for _, r := range []kernel.Request{req("demo:cmd", `{}`), {Tool: "demo:both", Input: []byte(`{}`), Caller: kernel.WorkspaceCaller("tester"), Lane: kernel.LaneNative}} {
+		res := k.Call(context.Background(), r)
+		require.True(t, res.Output.Success, "%+v", res.Output.Error)
+		assert.Nil(t, res.Receipt.Shadow, "%s on %q is not shadowed", r.Tool, r.Lane)
+	}
+	assert.Equal(t, []string{"adapter/native"}, fake.pairs)
+	assert.Equal(t, map[string]kernel.ShadowStat{"demo:both": {Runs: 1}}, k.ShadowStats())
+
+	fake.closeErr = errors.New("copies left behind")
+	assert.ErrorContains(t, k.Close(), "copies left behind", "Close closes the shadow runs")
+	assert.Equal(t, 1, fake.closed)
+}
+
+// TestShadowRouteNeedsItsComparison: a kernel that could serve a shadow route only
+// without its comparison (no Config.Shadow, no native lane, no shadow runs built) fails
+// New, naming what to configure; a kernel with no shadow route needs no shadow runs and
+// reports no counts.
+func TestShadowRouteNeedsItsComparison(t *testing.T) {
+	fake := func(statedir.Dir) (kernel.Shadows, error) { return &fakeShadows{}, nil }
+	for _, tc := range []struct {
+		name string
+		mod  func(*kernel.Config)
+		want string
+	}{
+		{"no shadow runs", func(c *kernel.Config) {}, `tool demo:both: route "shadow" needs Config.Shadow`},
+		{"no native lane", func(c *kernel.Config) {
+			c.Shadow, c.Lanes = fake, []kernel.Lane{answeringLane(kernel.LaneAdapter)}
+		}, `tool demo:both: route "shadow" needs a native lane`},
+		{"shadow runs fail", func(c *kernel.Config) {
+			c.Shadow = func(statedir.Dir) (kernel.Shadows, error) { return nil, errors.New("no scratch space") }
+		}, "shadow runs: no scratch space"},
+		{"shadow runs missing", func(c *kernel.Config) {
+			c.Shadow = func(statedir.Dir) (kernel.Shadows, error) { return nil, nil }
+		}, "Config.Shadow returned none"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := shadowConfig(t, answeringLane(kernel.LaneAdapter), answeringLane(kernel.LaneNative))
+			tc.mod(&cfg)
+			k, err := kernel.New(cfg)
+			if err == nil {
+				_ = k.Close()
+			}
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
+
+	cfg := shadowConfig(t, answeringLane(kernel.LaneAdapter), answeringLane(kernel.LaneNative))
+	cfg.Routes = nil
+	k, err := kernel.New(cfg)
+	require.NoError(t, err, "no shadow route, no shadow runs needed")
+	res := k.Call(context.Background(), req("demo:both", `{}`))
+	require.True(t, res.Output.Success, "%+v", res.Output.Error)
+	assert.Nil(t, res.Receipt.Shadow)
+	assert.Empty(t, k.ShadowStats())
+	assert.NoError(t, k.Close())
 }

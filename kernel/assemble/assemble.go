@@ -10,6 +10,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
+	"github.com/cmdbridge/cmdbridge/kernel/shadow"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -19,8 +21,9 @@ import (
 // registries and settings of what its lanes run.
 type Config struct {
 	// Config is the kernel's configuration. Kernel adds the registries' tools to its
-	// Tools and the native registry's routes under its BaseRoutes, and fills its Lanes
-	// (which must be empty: a replacement lane goes in Lanes below).
+	// Tools and the native registry's routes under its BaseRoutes, fills its Lanes
+	// (which must be empty: a replacement lane goes in Lanes below), and plugs package
+	// kernel/shadow's runs in as its Shadow when that is nil.
 	kernel.Config
 
 	// Commands are the legacy commands, served on the adapter and subprocess lanes; their
@@ -55,9 +58,10 @@ type Config struct {
 
 // Kernel builds the kernel cfg describes: the commands and native tools as the kernel's
 // tool descriptions (kernel.Source; a command's spec derived by the adapter), the native
-// registry's routes as its base routes, and its four lanes, each from the package that
-// runs it (adapter.Lane for the adapter and subprocess lanes, native.Lane, sandbox.Lane),
-// a lane of cfg.Lanes in place of the default of its name. It fails where kernel.New
+// registry's routes as its base routes, its four lanes, each from the package that runs
+// it (adapter.Lane for the adapter and subprocess lanes, native.Lane, sandbox.Lane), a
+// lane of cfg.Lanes in place of the default of its name, and the shadow decorator of
+// package kernel/shadow unless cfg.Shadow plugs in another. It fails where kernel.New
 // fails, and on Legacy settings that are per call.
 func Kernel(cfg Config) (*kernel.Kernel, error) {
 	k := cfg.Config
@@ -78,8 +82,15 @@ func Kernel(cfg Config) (*kernel.Kernel, error) {
 	if k.Lanes, err = lanes(cfg); err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
+	if k.Shadow == nil {
+		k.Shadow = shadowRuns
+	}
 	return kernel.New(k)
 }
+
+// shadowRuns are package kernel/shadow's runs for a kernel whose state directory is
+// state: the copies they keep never hold it.
+func shadowRuns(state statedir.Dir) (kernel.Shadows, error) { return shadow.New(state.Root), nil }
 
 // sources describes commands (their specs derived by the adapter) and the tools of
 // natives as the kernel's tool descriptions. Either may be nil.

@@ -14,6 +14,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
+	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -133,4 +134,43 @@ func TestReplacementLaneServesInPlaceOfTheDefault(t *testing.T) {
 	assert.Equal(t, "native ran demo:x", call(t, k, "demo:x").Data)
 	res := k.Call(context.Background(), kernel.Request{Tool: "demo:x", Input: []byte(`{}`), Caller: kernel.WorkspaceCaller("tester"), Lane: kernel.LaneSandbox})
 	assert.Equal(t, tool.CodeSandboxUnavailable, res.Output.Error.Code, "the default sandbox lane, without a runner")
+}
+
+// pluggedShadows are shadow runs that count the calls they decorate and serve the
+// primary.
+type pluggedShadows struct{ decorated int }
+
+func (p *pluggedShadows) Lane(primary, secondary kernel.Lane) kernel.Lane {
+	p.decorated++
+	return primary
+}
+
+func (p *pluggedShadows) Stats() map[string]kernel.ShadowStat { return nil }
+
+func (p *pluggedShadows) Close() error { return nil }
+
+// TestKernelPlugsInTheShadowRuns: a shadow-routed tool is compared by package
+// kernel/shadow's runs by default (its note on the receipt, its counts in
+// ShadowStats), and by the host's own when Config.Shadow plugs them in.
+func TestKernelPlugsInTheShadowRuns(t *testing.T) {
+	cmds, natives := registries(t)
+	cfg := assemble.Config{Config: kernel.Config{Workspace: t.TempDir(), Evidence: kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
+		Routes: map[string]string{"demo:x": kernel.RouteShadow}}, Commands: cmds, Native: natives}
+	k, err := assemble.Kernel(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k.Close() })
+	res := k.Call(context.Background(), kernel.Request{Tool: "demo:x", Input: []byte(`{}`), Caller: kernel.WorkspaceCaller("tester")})
+	require.NotNil(t, res.Receipt.Shadow, "the default shadow runs compared the call")
+	assert.Equal(t, kernel.LaneAdapter, res.Receipt.Lane)
+	assert.Equal(t, int64(1), k.ShadowStats()["demo:x"].Runs)
+
+	plugged := &pluggedShadows{}
+	cfg.Workspace = t.TempDir()
+	cfg.Shadow = func(statedir.Dir) (kernel.Shadows, error) { return plugged, nil }
+	k2, err := assemble.Kernel(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = k2.Close() })
+	res = k2.Call(context.Background(), kernel.Request{Tool: "demo:x", Input: []byte(`{}`), Caller: kernel.WorkspaceCaller("tester")})
+	assert.Nil(t, res.Receipt.Shadow, "the plugged runs noted nothing")
+	assert.Equal(t, 1, plugged.decorated, "the host's shadow runs decorated the call")
 }

@@ -8,13 +8,15 @@
 // gives the native registry's routes as the kernel's base routes, builds the four lanes
 // from the packages that run them — adapter.Lane for the adapter and subprocess lanes,
 // native.Lane (its calls' tool.Env from the kernel's LookupEnv, Config.Runtime and
-// Config.Store), sandbox.Lane over Config.Sandbox — and hands all of it to kernel.New.
+// Config.Store), sandbox.Lane over Config.Sandbox — plugs in the shadow decorator
+// (kernel.Config.Shadow: package kernel/shadow's runs over the kernel's state
+// directory, unless the host plugs in its own), and hands all of it to kernel.New.
 //
 // Invariants:
 //
 //   - The kernel's configuration is embedded whole ([Config].Config): everything
 //     kernel.New takes, Kernel passes on unchanged, adding only tools, base routes and
-//     lanes.
+//     lanes, and the shadow runs where Config.Shadow is nil.
 //   - A replacement lane ([Config].Lanes) takes the place of the default lane of its
 //     name; an unknown name or a name given twice fails. The kernel's own
 //     Config.Lanes is filled here and must be left empty.

@@ -2,9 +2,14 @@
 // lane (the adapter lane, or the sandbox lane for a sandboxed tool) while the native lane
 // runs the same call on a copy of the workspace, and the two are compared.
 //
-// [Runs] belong to one kernel: [Runs.Lane] decorates a primary lane with a secondary,
-// [Runs.Stats] counts the comparisons per tool, [Runs.Close] removes the directories kept
-// for the copies. The copy is a directory kept per workspace and brought to the
+// It is plugged into the kernel as the lanes are, and the kernel does not import it:
+// [Runs] implement the lane contract's lane.Shadows, and package kernel/assemble gives
+// kernel.Config.Shadow a function that makes them with [New] from the state directory
+// the kernel finds. [Runs] belong to one kernel: [Runs.Lane] decorates a primary lane
+// with a secondary (the kernel calls it for each unforced shadow-routed call, with the
+// native lane as the secondary), [Runs.Stats] counts the comparisons per tool
+// (kernel.Kernel.ShadowStats), [Runs.Close] removes the directories kept for the copies
+// (kernel.Kernel.Close). The copy is a directory kept per workspace and brought to the
 // workspace's content before each run by a parity/compare Mirror; the comparison is
 // parity's (compare.CompareOutputs and CompareTrees after normalisation).
 //
