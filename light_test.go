@@ -64,9 +64,10 @@ var servingStack = []string{
 // TestAdoptionLinksNoDeveloperTooling checks what the one line (this package's Command)
 // links: none of the developer tooling and none of the serving stack, only urfave/cli,
 // the standard library and this module's light packages; the in-process line (package
-// host) links the serving stack but no developer tooling; the toolkit's own binary,
-// which adds surface/cli/devcli's commands and surface/cli/conductor's, has parity,
-// scaffold and the control plane.
+// host) links the serving stack but no developer tooling, nor the migration report
+// (status: parity/status, html/template, go/parser); the toolkit's own binary, which
+// adds surface/cli/devcli's commands, surface/cli/statuscmd's and
+// surface/cli/conductor's, has parity, scaffold, status and the control plane.
 func TestAdoptionLinksNoDeveloperTooling(t *testing.T) {
 	root := deps(t, ".", ".")
 	for _, p := range append(slices.Clone(developerTooling), servingStack...) {
@@ -84,8 +85,12 @@ func TestAdoptionLinksNoDeveloperTooling(t *testing.T) {
 	}
 	assert.Contains(t, inProcess, "github.com/cmdbridge/cmdbridge/kernel")
 	assert.NotContains(t, inProcess, "github.com/cmdbridge/cmdbridge/surface/cli/conductor", "an adopter's bridge serves; the control plane is not in it")
+	for _, p := range []string{"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd", "github.com/cmdbridge/cmdbridge/parity/status", "html/template", "go/parser"} {
+		assert.NotContains(t, inProcess, p, "an adopter's bridge serves; the migration report (status) is not in it")
+	}
 	tool := deps(t, ".", "./cmd/cmdbridge")
 	for _, p := range []string{"github.com/cmdbridge/cmdbridge/surface/cli/devcli", "github.com/cmdbridge/cmdbridge/surface/cli/conductor", "github.com/cmdbridge/cmdbridge/parity",
+		"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd", "github.com/cmdbridge/cmdbridge/parity/status",
 		"github.com/cmdbridge/cmdbridge/codegen/scaffold"} {
 		assert.Contains(t, tool, p, "cmd/cmdbridge keeps its developer commands")
 	}

@@ -574,7 +574,8 @@ func TestOutsideCobraKitTiers(t *testing.T) {
 	require.Equal(t, 0, r.ExitCode, "%+v", r)
 	tiers, err := os.ReadFile(table)
 	require.NoError(t, err)
-	line := `root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Tiers: tiers}))`
+	// status reads the tiers: the line adds it (devcli.Commands carries it).
+	line := `root.AddCommand(cobrahost.Command(newRoot, &host.Config{InProcess: []string{"notes:*"}, Tiers: tiers, Subcommands: devcli.Commands()}))`
 	spec := outsidetest.Kit(root, "cobrakit", line, false)
 	adopt := spec.Edit
 	spec.ID += " tiers"

@@ -15,6 +15,7 @@ import (
 	"github.com/cmdbridge/cmdbridge"
 	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
+	"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
 )
 
 // wrapped runs `cmdbridge wrap PROGRAM args…` in this process (host.WrapCommand in
@@ -309,7 +310,8 @@ func TestWrapWarnsWhatItCouldNotRead(t *testing.T) {
 		"when":{"type":"string","description":"a default no type prints","default":"sometimes, never"},
 		"name":{"type":"string","pattern":"^(?:$|-$|[^-])"}},"required":["name"]}`, r.Stdout)
 
-	r = wrapped(t, nil, odd, "--workspace", dir, "status")
+	// status, as cmd/cmdbridge's wrap has it (host.Config.Hosted).
+	r = wrapped(t, &host.Config{Hosted: []*cli.Command{statuscmd.Command()}}, odd, "--workspace", dir, "status")
 	require.Equal(t, 0, r.ExitCode, r.Stderr)
 	assert.Contains(t, r.Stdout, "its help could not be read")
 }

@@ -41,8 +41,14 @@ func init() {
 // line. The program's app and configuration come from its manifest (`PROGRAM BRIDGE
 // __manifest`); every call runs PROGRAM with the leaf's path, and what re-launches this
 // command line (mcp enable's entry, the sandbox runner) is `PROGRAM BRIDGE …`, never
-// the host. It returns the exit status.
+// the host. It returns the exit status. Its command line has the bridge's commands
+// only; [Main] serves it with Config.Hosted besides.
 func Adopted(args []string, stdout, stderr io.Writer) int {
+	return serveAdopted(args, stdout, stderr, nil)
+}
+
+// serveAdopted is [Adopted] with hosted as more subcommands of the command line.
+func serveAdopted(args []string, stdout, stderr io.Writer, hosted []*cli.Command) int {
 	if len(args) < 2 {
 		fmt.Fprintf(stderr, "cmdbridge %s: PROGRAM and BRIDGE are missing: this is how a program adopted with cmdbridge.Command starts its host (`PROGRAM bridge …` runs it)\n", adopted.HostWord)
 		return bridgecli.ExitUsage
@@ -54,7 +60,7 @@ func Adopted(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", title, err)
 		return bridgecli.ExitFailed
 	}
-	var c Config
+	c := Config{Subcommands: hosted}
 	if len(m.Config) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(m.Config))
 		dec.DisallowUnknownFields()

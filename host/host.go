@@ -87,6 +87,12 @@ type Config struct {
 	// Subcommands are more subcommands of the command line, such as [WrapCommand]
 	// (cmd/cmdbridge has it). Default: none.
 	Subcommands []*cli.Command
+	// Hosted are the subcommands of the command lines this executable serves for other
+	// programs, which are described to it rather than linked: one adopted with the light
+	// line ([Main] as `__adopted`, [Adopted]) and one wrapped ([WrapCommand]'s Config).
+	// cmd/cmdbridge gives them status (surface/cli/statuscmd), which needs nothing but
+	// the description. Default: none.
+	Hosted []*cli.Command
 
 	// described is set when the app was read from outside the program ([Wrap] from its
 	// help, [Adopted] from its manifest): only the program can run it.
@@ -169,15 +175,16 @@ func Main(newApp func() *cli.App, cfg *Config) int {
 		return MainTree(V2(newApp), cfg)
 	}
 	c := config(cfg)
-	return standalone(func(exe string) (bridgecli.Host, error) { return c.host(nil, nil, false, exe) })
+	return standalone(c.Hosted, func(exe string) (bridgecli.Host, error) { return c.host(nil, nil, false, exe) })
 }
 
 // standalone serves a standalone main's command line (os.Args) with the Host build
 // makes for this executable, or, as `cmdbridge __adopted …`, a program adopted with
-// the light line. It returns the exit status.
-func standalone(build func(exe string) (bridgecli.Host, error)) int {
+// the light line, whose command line gets hosted (Config.Hosted). It returns the exit
+// status.
+func standalone(hosted []*cli.Command, build func(exe string) (bridgecli.Host, error)) int {
 	if len(os.Args) > 1 && os.Args[1] == adopted.HostWord {
-		return Adopted(os.Args[2:], os.Stdout, os.Stderr)
+		return serveAdopted(os.Args[2:], os.Stdout, os.Stderr, hosted)
 	}
 	exe, err := os.Executable()
 	if err == nil {

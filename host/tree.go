@@ -125,7 +125,7 @@ func MainTree(fw Framework, cfg *Config) int {
 		}
 		return finish(fw.Run(context.Background(), os.Args))
 	}
-	return standalone(func(exe string) (bridgecli.Host, error) { return c.treeHost(fw, desc, false, exe) })
+	return standalone(c.Hosted, func(exe string) (bridgecli.Host, error) { return c.treeHost(fw, desc, false, exe) })
 }
 
 // treeHost is the command line's Host of fw's tree, desc (see [Config.host]).

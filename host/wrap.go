@@ -47,7 +47,8 @@ USAGE:
 `
 
 // WrapCommand returns the `wrap PROGRAM …` subcommand (cmd/cmdbridge adds it through
-// Config.Subcommands): [Wrap] with the rest of the command line. cfg may be nil.
+// Config.Subcommands): [Wrap] with the rest of the command line, which has cfg.Hosted
+// besides the bridge's commands. cfg may be nil.
 func WrapCommand(cfg *Config) *cli.Command {
 	return &cli.Command{
 		Name:            "wrap",
@@ -144,7 +145,7 @@ func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Co
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return bridgecli.ExitFailed
 	}
-	c.Binary, c.Subcommands = exe, nil
+	c.Binary, c.Subcommands = exe, c.Hosted
 	c.described = &described{reason: wrappedReason, warnings: warnings}
 	host, err := c.host(newApp, newApp(), true, exe)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
 	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
 )
 
 func main() {
@@ -36,8 +37,17 @@ func main() {
 		Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
 		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register", // the corpus's tools register through a function
-		// wrap, the control plane, and parity and scaffold: the toolkit binary is a
-		// developer tool.
-		Subcommands: append([]*cli.Command{host.WrapCommand(nil), conductor.Command()}, devcli.Commands()...),
+		// wrap, the control plane, and parity, scaffold and status: the toolkit binary is
+		// a developer tool.
+		Subcommands: append([]*cli.Command{host.WrapCommand(hosted()), conductor.Command()}, devcli.Commands()...),
+		// The bridge of a program adopted with the light line, which execs this host,
+		// keeps the migration report.
+		Hosted: []*cli.Command{statuscmd.Command()},
 	}))
+}
+
+// hosted is the Config of wrap's command lines: the migration report, as an adopted
+// program's has it.
+func hosted() *host.Config {
+	return &host.Config{Hosted: []*cli.Command{statuscmd.Command()}}
 }

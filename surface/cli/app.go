@@ -183,10 +183,10 @@ func newApp(f *factory) *ucli.App {
 }
 
 // commands are the subcommands of f's command line: the tools' own first, then the
-// others sorted by name, then the host's Extra (cmdbridge's wrap, the developer commands
-// of DevPackage when the program was built with them). A host serving a program adopted
-// with the light line (Host.Adopted) leaves the developer commands out, since they need
-// the program's own Go.
+// others sorted by name (with status, StatusPackage's, and the developer commands of
+// DevPackage when the program was built with them), then the rest of the host's Extra
+// (cmdbridge's wrap). A host serving a program adopted with the light line
+// (Host.Adopted) leaves the developer commands out, since they need the program's own Go.
 func commands(f *factory) []*ucli.Command {
 	out := []*ucli.Command{
 		newToolsCmd(f),
@@ -199,7 +199,6 @@ func commands(f *factory) []*ucli.Command {
 	more := []*ucli.Command{
 		newEnrollCmd(f, nil),
 		newServeCmd(f, nil),
-		newStatusCmd(f, nil),
 		newTokenCmd(f),
 		newSandboxRunCmd(f, nil),
 	}
@@ -207,6 +206,8 @@ func commands(f *factory) []*ucli.Command {
 	for _, cmd := range f.Host.Extra {
 		cmd = cloneCommand(cmd) // markActions changes this app's copy, never the host's
 		switch {
+		case cmd.Name == "status": // the report (StatusPackage), listed where it always was
+			more = append(more, cmd)
 		case !slices.Contains(devCommands, cmd.Name):
 			extra = append(extra, cmd)
 		case !f.Host.Adopted:

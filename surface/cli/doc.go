@@ -9,10 +9,12 @@
 //     mint|verify|rotate — its bearer tokens; enroll — the identity a control plane
 //     issued; conductor — a small control plane over the broker, only in a command line
 //     handed it (package surface/cli/conductor, in Host.Extra: cmd/cmdbridge's);
-//   - status — the migration report (text, JSON, HTML); parity — the three-lane parity
-//     suite, and scaffold — a native tool's starting point generated from a command, only
-//     in a command line handed them (DevPackage's Commands, in Host.Extra; asked for them,
-//     a program without them answers how to build them in);
+//   - status — the migration report (text, JSON, HTML), only in a command line handed it
+//     (package surface/cli/statuscmd, StatusPackage: in Host.Extra, as cmd/cmdbridge's
+//     and every build with the developer commands have it); parity — the three-lane
+//     parity suite, and scaffold — a native tool's starting point generated from a
+//     command, only in a command line handed them (DevPackage's Commands, in Host.Extra);
+//     asked for one of them, a program without it answers how to build it in;
 //   - __sandbox-run (hidden) — the tool runner the sandbox lane starts inside bwrap.
 //
 // Every command has the shape of gh's: an options struct, a constructor

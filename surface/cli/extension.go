@@ -24,6 +24,12 @@ const DevTag = "cmdbridge_dev"
 // for one.
 var devCommands = []string{"parity", "scaffold"}
 
+// StatusPackage is the package holding the status command (the migration report): a
+// program has it when its command line is handed it (DevPackage's Commands carry it too),
+// so an adopter's bridge links none of the report's reading (parity/status: go/parser,
+// html/template, txtar) unless asked.
+const StatusPackage = "github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
+
 // HostOf is the Host of the command line a subcommand of another package (Host.Extra)
 // runs in: [Main] hands it down in the run's context.
 func HostOf(c *ucli.Context) Host { return hostOf(c) }
@@ -51,6 +57,16 @@ func ResultsFile(dir string) (string, error) {
 	return filepath.Join(d.Path(statedir.Parity), "last.json"), nil
 }
 
+// DevCommand is the command line that runs the developer command name for host: its own
+// subcommand when the program links it, else the build of the program that has it
+// (status names the one that runs parity).
+func DevCommand(host Host, name string) string {
+	if linked(host, name) {
+		return host.Name + " " + name
+	}
+	return devRun(host, name)
+}
+
 // devRun is the command line that runs the developer command name in a build of this
 // program that has it (the DevTag build of its main package).
 func devRun(host Host, name string) string {
@@ -62,6 +78,9 @@ func devRun(host Host, name string) string {
 // by the cmdbridge host: Host.Adopted) gets it from a file beside its main under DevTag;
 // a command line built on package host, from its Config's Subcommands.
 func notLinked(host Host, name string) error {
+	if name == "status" {
+		return statusNotLinked(host)
+	}
 	if !slices.Contains(devCommands, name) {
 		return nil
 	}
@@ -73,4 +92,17 @@ func notLinked(host Host, name string) error {
 	return usageError("%s is a developer command, not linked into this program. To run it, add this file to "+
 		"your main package (say cmdbridge_dev.go):\n\n\t//go:build %s\n\n\tpackage main\n\n\timport %q\n\n"+
 		"\tfunc init() { devcli.Enable() }\n\nthen, in that package's directory: %s", name, DevTag, DevPackage, run)
+}
+
+// statusNotLinked is the usage error for status in a program built without it: it says
+// which line adds it. The cmdbridge host gives the command line of a light-line program
+// status; a host without it is answered as for a developer command.
+func statusNotLinked(host Host) error {
+	if host.Adopted {
+		return usageError("status is not linked into the host serving this program (CMDBRIDGE_HOST): the cmdbridge host has it, "+
+			"or add this file to your main package (say cmdbridge_dev.go):\n\n\t//go:build %s\n\n\tpackage main\n\n\timport %q\n\n"+
+			"\tfunc init() { devcli.Enable() }\n\nthen, in that package's directory: %s", DevTag, DevPackage, devRun(host, "status"))
+	}
+	return usageError("status is not linked into this program. To run it, add it to the command line's subcommands: "+
+		"host.Config{Subcommands: []*cli.Command{statuscmd.Command()}} (import %q), or devcli.Commands(), which has it with the developer commands", StatusPackage)
 }

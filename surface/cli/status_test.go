@@ -10,11 +10,22 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
+	"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
 )
+
+// runStatus is run with the status command added, as cmd/cmdbridge adds it
+// (statuscmd.Command in the host's subcommands).
+func runStatus(t *testing.T, ws string, args ...string) (string, string, int) {
+	t.Helper()
+	h := fixtureHost()
+	h.Extra = []*ucli.Command{statuscmd.Command()}
+	return runBin(t, ws, fxBin, h, args...)
+}
 
 // statusRepo is a repository with two doc:read golden scripts (one of them also runs
 // doc:write), a doc:read parity script, and (when withResults) a results file written by
@@ -54,7 +65,7 @@ func listTree(t *testing.T, dir string) []string {
 
 func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 	repo := statusRepo(t, true)
-	stdout, stderr, code := run(t, clitest.Workspace(t), "status", "--dir", repo, "--json")
+	stdout, stderr, code := runStatus(t, clitest.Workspace(t), "status", "--dir", repo, "--json")
 	require.Equal(t, 0, code, stderr)
 	var rep status.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
@@ -100,7 +111,7 @@ func TestStatusJSONReadsResultsAndScripts(t *testing.T) {
 func TestStatusTextWithoutResultsLeavesRepoUntouched(t *testing.T) {
 	repo := statusRepo(t, false)
 	before := listTree(t, repo)
-	stdout, stderr, code := run(t, clitest.Workspace(t), "status", "--dir", repo)
+	stdout, stderr, code := runStatus(t, clitest.Workspace(t), "status", "--dir", repo)
 	require.Equal(t, 0, code, stderr)
 	assert.Regexp(t, `(?m)^TOOL +ROUTE +STAGE +PARITY +GOLDENS`, stdout)
 	assert.Regexp(t, `(?m)^doc:read +\S+ +\S+ +none +2 +yes `, stdout)
@@ -112,11 +123,11 @@ func TestStatusTextWithoutResultsLeavesRepoUntouched(t *testing.T) {
 func TestStatusHTMLWritesThePage(t *testing.T) {
 	repo := statusRepo(t, true)
 	page := filepath.Join(t.TempDir(), "status.html")
-	stdout, stderr, code := run(t, clitest.Workspace(t), "status", "--dir", repo, "--html", page)
+	stdout, stderr, code := runStatus(t, clitest.Workspace(t), "status", "--dir", repo, "--html", page)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "status page written to")
 	assert.Empty(t, stdout, "--html writes only the page")
-	stdout, stderr, code = run(t, clitest.Workspace(t), "status", "--dir", repo)
+	stdout, stderr, code = runStatus(t, clitest.Workspace(t), "status", "--dir", repo)
 	require.Equal(t, 0, code, stderr)
 	raw, err := os.ReadFile(page)
 	require.NoError(t, err)
@@ -143,9 +154,26 @@ func TestStatusErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := run(t, clitest.Workspace(t), c.args...)
+			_, stderr, code := runStatus(t, clitest.Workspace(t), c.args...)
 			assert.Equal(t, c.code, code)
 			assert.Contains(t, stderr, c.stderr)
 		})
 	}
+}
+
+// TestStatusNotLinkedSaysWhatToAdd: a command line without the status command says
+// which line adds it, for a program's own line and for the light line's host.
+func TestStatusNotLinkedSaysWhatToAdd(t *testing.T) {
+	_, stderr, code := run(t, clitest.Workspace(t), "status")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "status is not linked into this program")
+	assert.Contains(t, stderr, "host.Config{Subcommands: []*cli.Command{statuscmd.Command()}}")
+	assert.Contains(t, stderr, `"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"`)
+
+	h := fixtureHost()
+	h.Adopted, h.Name, h.Self = true, "gizmo bridge", []string{"bridge"}
+	_, stderr, code = runBin(t, clitest.Workspace(t), fxBin, h, "status")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "func init() { devcli.Enable() }")
+	assert.Contains(t, stderr, "go run -tags cmdbridge_dev . bridge status")
 }

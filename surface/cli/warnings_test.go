@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/parity/status"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
+	"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
@@ -95,6 +96,7 @@ func TestToolsListShowsSchemaWarnings(t *testing.T) {
 
 func TestStatusShowsSchemaWarnings(t *testing.T) {
 	host := warnedHost(t)
+	host.Extra = []*ucli.Command{statuscmd.Command()}
 	repo := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, "testdata", "script"), 0o755))
 	page := filepath.Join(t.TempDir(), "status.html")

@@ -4,11 +4,10 @@ import (
 	"path/filepath"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
-	"github.com/cmdbridge/cmdbridge/parity/status"
 )
 
-// workspaceConfig is a workspace's .cmdbridge/config.yaml (kernel.ConfigFile) as this
-// package's commands read it: the kernel's settings, and the keys only these commands
+// WorkspaceConfig is a workspace's .cmdbridge/config.yaml (kernel.ConfigFile) as the
+// command line's commands read it: the kernel's settings, and the keys only these commands
 // read, which the kernel does not know.
 //
 //	nats:                            # cmdbridge serve also joins this broker (docs/scale.md)
@@ -17,13 +16,22 @@ import (
 //	shadow_promotion:                # cmdbridge status --workspace: when shadow may go native
 //	  matches: 200
 //	  max_mismatches: 0
-type workspaceConfig struct {
+type WorkspaceConfig struct {
 	kernel.FileConfig
 	// NATS is the broker serve joins (nil: the key is absent).
 	NATS *FileNATS
 	// ShadowPromotion is the rule `cmdbridge status --workspace` applies to the shadow
 	// runs of the log (nil: the key is absent).
-	ShadowPromotion *status.Promotion
+	ShadowPromotion *FilePromotion
+}
+
+// FilePromotion is the maintainer's rule for moving a shadow-routed tool to native
+// (parity/status.Promotion, which the status command converts it to): every command
+// reads the key, so a mistyped one fails each of them, while only status links the
+// report.
+type FilePromotion struct {
+	Matches       int `yaml:"matches"`
+	MaxMismatches int `yaml:"max_mismatches"`
 }
 
 // FileNATS is the broker a sidecar joins besides serving HTTP: the server URLs
@@ -33,10 +41,14 @@ type FileNATS struct {
 	Creds string `yaml:"creds"`
 }
 
+// LoadWorkspaceConfig reads the config file of the workspace ws, for subcommands of
+// other packages (Host.Extra: status's shadow_promotion).
+func LoadWorkspaceConfig(ws string) (WorkspaceConfig, error) { return loadWorkspaceConfig(ws) }
+
 // loadWorkspaceConfig reads the config file of the workspace ws; every command that
 // reads it reads it whole, so a key one of them does not use is never an unknown key.
-func loadWorkspaceConfig(ws string) (workspaceConfig, error) {
-	var wc workspaceConfig
+func loadWorkspaceConfig(ws string) (WorkspaceConfig, error) {
+	var wc WorkspaceConfig
 	var err error
 	wc.FileConfig, err = kernel.LoadFileConfig(filepath.Join(ws, kernel.ConfigFile),
 		kernel.FileSection{Key: "nats", Into: &wc.NATS},

@@ -6,13 +6,15 @@ import (
 	"github.com/cmdbridge/cmdbridge"
 	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
 )
 
-// Commands are the developer commands, parity and scaffold, fresh, for a command line
-// that should have them: host.Config.Subcommands (cmd/cmdbridge, a tools binary of
-// your own) or cli.Host.Extra.
+// Commands are the developer commands, parity and scaffold, and the migration report
+// that goes with them, status (package surface/cli/statuscmd), fresh, for a command line
+// that should have them: host.Config.Subcommands (a tools binary of your own) or
+// cli.Host.Extra.
 func Commands() []*ucli.Command {
-	return []*ucli.Command{newParityCmd(nil), newScaffoldCmd(nil)}
+	return []*ucli.Command{newParityCmd(nil), newScaffoldCmd(nil), statuscmd.Command()}
 }
 
 // Enable makes the light line (cmdbridge.Command) of this program serve in-process, as

@@ -1,9 +1,10 @@
 // Package devcli holds the developer commands of the cmdbridge command line: parity (the
 // three-lane parity suite) and scaffold (a native tool's starting point generated from a
-// command). A command line has them when it is handed them ([Commands]:
-// host.Config.Subcommands, cli.Host.Extra); a program that does not import this package
-// links none of their tooling (testscript, the testing package, go/packages, jennifer),
-// and asked for one of them it says how to get it.
+// command), and with them the migration report, status (package surface/cli/statuscmd,
+// which a command line may also have alone). A command line has them when it is handed
+// them ([Commands]: host.Config.Subcommands, cli.Host.Extra); a program that does not
+// import this package links none of their tooling (testscript, the testing package,
+// go/packages, jennifer), and asked for one of them it says how to get it.
 //
 // The corpus binary (cmd/cmdbridge) adds them to its subcommands. An adopter of the
 // light line calls [Enable] from a file of their main package built only under the

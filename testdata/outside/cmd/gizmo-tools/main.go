@@ -21,7 +21,7 @@ func main() {
 		},
 		// Our own reading: these never leave the process themselves (text count does).
 		InProcess: []string{"notes:{list,show,export,rm}", "text:upper", "version"},
-		// A tools binary: parity and scaffold too (gizmo itself stays light).
+		// A tools binary: parity, scaffold and status too (gizmo itself stays light).
 		Subcommands: devcli.Commands(),
 	}))
 }

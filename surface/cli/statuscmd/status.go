@@ -1,9 +1,9 @@
-package cli
+package statuscmd
 
 import (
 	"bytes"
 	"fmt"
-	"github.com/cmdbridge/cmdbridge/adapter"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,17 +11,23 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/statedir"
 	"github.com/cmdbridge/cmdbridge/parity/status"
+	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
+// Command reports the migration status of every tool the command line serves: its
+// route, parity, golden coverage, bridgecheck tier and last parity run (parity/status).
+func Command() *ucli.Command { return newStatusCmd(nil) }
+
 type statusReportOptions struct {
-	IO   ioStreams
-	Host Host
+	Stdout, Stderr io.Writer
+	Host           cli.Host
 	// Config reads what the report is built from (statusConfig).
 	Config func() (status.Config, error)
 
@@ -30,8 +36,8 @@ type statusReportOptions struct {
 }
 
 // newStatusCmd reports the migration status of every tool (parity/status).
-func newStatusCmd(f *factory, runF func(*statusReportOptions) error) *ucli.Command {
-	opts := &statusReportOptions{IO: f.IO, Host: f.Host}
+func newStatusCmd(runF func(*statusReportOptions) error) *ucli.Command {
+	opts := &statusReportOptions{}
 	return &ucli.Command{
 		Name:  "status",
 		Usage: "migration status per tool: route, parity, golden coverage, bridgecheck tier, last parity run",
@@ -47,8 +53,9 @@ func newStatusCmd(f *factory, runF func(*statusReportOptions) error) *ucli.Comma
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return usageError("status takes no arguments")
+				return cli.UsageErrorf("status takes no arguments")
 			}
+			opts.Stdout, opts.Stderr, opts.Host = c.App.Writer, c.App.ErrWriter, cli.HostOf(c)
 			opts.Config = func() (status.Config, error) { return statusConfig(c) }
 			if runF != nil {
 				return runF(opts)
@@ -75,15 +82,15 @@ func runStatus(opts *statusReportOptions) error {
 		if err := os.WriteFile(opts.HTML, page.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("status: %w", err)
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "%s: status page written to %s\n", opts.Host.Name, opts.HTML)
+		fmt.Fprintf(opts.Stderr, "%s: status page written to %s\n", opts.Host.Name, opts.HTML)
 		if !opts.JSON {
 			return nil
 		}
 	}
 	if opts.JSON {
-		return status.WriteJSON(opts.IO.Out, rep)
+		return status.WriteJSON(opts.Stdout, rep)
 	}
-	return status.WriteText(opts.IO.Out, rep)
+	return status.WriteText(opts.Stdout, rep)
 }
 
 // statusConfig collects the tools with their routes from a kernel built over the host's
@@ -104,7 +111,7 @@ func statusConfig(c *ucli.Context) (status.Config, error) {
 		if results, err = filepath.Abs(results); err != nil {
 			return status.Config{}, err
 		}
-	} else if results, err = ResultsFile(dir); err != nil {
+	} else if results, err = cli.ResultsFile(dir); err != nil {
 		return status.Config{}, err
 	}
 	scratch, err := os.MkdirTemp("", "cmdbridge-status-")
@@ -112,7 +119,7 @@ func statusConfig(c *ucli.Context) (status.Config, error) {
 		return status.Config{}, err
 	}
 	defer os.RemoveAll(scratch)
-	host := hostOf(c)
+	host := cli.HostOf(c)
 	kcfg := assemble.Config{
 		Config: kernel.Config{
 			Workspace: scratch,
@@ -139,8 +146,8 @@ func statusConfig(c *ucli.Context) (status.Config, error) {
 		cmd, _ := host.Commands.Lookup(name)
 		return cmd.Tier
 	}
-	opts := status.Config{Dir: dir, Results: results, Tier: tier, ParityCommand: parityCommand(host), Program: host.Program, Shadows: shadows}
-	legacyOpts := adapter.Config{Binary: subprocessBinary(c), InProcess: host.InProcess}
+	opts := status.Config{Dir: dir, Results: results, Tier: tier, ParityCommand: cli.DevCommand(host, "parity"), Program: host.Program, Shadows: shadows}
+	legacyOpts := adapter.Config{Binary: cli.SubprocessBinary(c), InProcess: host.InProcess}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
 		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route, Warnings: spec.Warnings}
@@ -173,16 +180,6 @@ func commandSource(cmd legacy.Command) string {
 	return file
 }
 
-// parityCommand is the command line that runs parity for host: its own parity
-// subcommand when the program links the developer commands, else the build with them
-// (notLinked's go run line).
-func parityCommand(host Host) string {
-	if linked(host, "parity") {
-		return host.Name + " parity"
-	}
-	return devRun(host, "parity")
-}
-
 // shadowsOf reads the shadow runs of the served workspace ws from its evidence log
 // (evidence.dir of its config.yaml, else the state directory's), its promotion rule and
 // its routes.
@@ -194,7 +191,7 @@ func shadowsOf(ws string) (*status.Shadows, map[string]string, error) {
 	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
 		return nil, nil, fmt.Errorf("--workspace %s: not a directory (the served workspace whose shadow runs to report)", ws)
 	}
-	fc, err := loadWorkspaceConfig(ws)
+	fc, err := cli.LoadWorkspaceConfig(ws)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -215,7 +212,7 @@ func shadowsOf(ws string) (*status.Shadows, map[string]string, error) {
 	}
 	s := &status.Shadows{Workspace: ws, Tallies: tallies, Verified: verified}
 	if p := fc.ShadowPromotion; p != nil {
-		s.Rule = *p
+		s.Rule = status.Promotion(*p)
 	}
 	return s, fc.Routes, nil
 }
