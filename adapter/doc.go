@@ -56,7 +56,7 @@
 // costume cannot contain. [Call] never runs a subprocess-tier command in-process: asked
 // for the adapter lane it runs the subprocess lane, with metadata lane "subprocess" and
 // reason "tier". A command with no tier (nobody analysed it) does the same, with reason
-// "unanalysed", whenever a binary is configured and Config.InProcess is not set ([Route]
+// "unanalysed", whenever a binary is configured and Config.RunUnanalysed is not set ([Route]
 // says which; parity's adapter lane asks it too). [Run] does what it is told whatever the
 // tier.
 //

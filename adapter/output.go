@@ -274,7 +274,7 @@ func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool
 // it runs on the subprocess lane, and the metadata says lane "subprocess", reason "tier"
 // (without opts.Binary that run fails as the subprocess lane does: it is never served
 // in-process instead). A command with no tier (nobody analysed it) does the same, with
-// reason "unanalysed", whenever opts.Binary is set and opts.InProcess is not.
+// reason "unanalysed", whenever opts.Binary is set and opts.RunUnanalysed is not.
 func Call(ctx context.Context, c legacy.Command, input json.RawMessage, lane string, opts Config) tool.Output {
 	argv, err := Argv(c, input)
 	if err != nil {

@@ -62,10 +62,10 @@ type Config struct {
 	// Prefix are argv words written between Binary and the command (a standalone host
 	// re-running itself as the program, for instance).
 	Prefix []string
-	// InProcess lets the adapter lane run commands nobody analysed (no tier) in-process
+	// RunUnanalysed lets the adapter lane run commands nobody analysed (no tier) in-process
 	// when the adapter lane is asked for; without it they run on the subprocess lane
 	// whenever Binary is set.
-	InProcess bool
+	RunUnanalysed bool
 }
 
 func (o Config) maxOutput() int {

@@ -19,7 +19,7 @@ const (
 	// ReasonTier: the command's tier is subprocess.
 	ReasonTier = "tier"
 	// ReasonUnanalysed: nobody analysed the command (no tier) and the host did not opt in
-	// to running such commands in-process (Config.InProcess).
+	// to running such commands in-process (Config.RunUnanalysed).
 	ReasonUnanalysed = "unanalysed"
 )
 
@@ -33,7 +33,7 @@ func Route(c legacy.Command, opts Config) (reason string) { return routeOf(c, op
 
 // routeOf says whether [Call] must serve c on the subprocess lane although the adapter
 // lane was asked for, and why: its tier is subprocess, or it has none and a binary is
-// configured without opts.InProcess.
+// configured without opts.RunUnanalysed.
 func routeOf(c legacy.Command, opts Config) (reason string) {
 	switch tierOf(c) {
 	case TierSubprocess:
@@ -41,7 +41,7 @@ func routeOf(c legacy.Command, opts Config) (reason string) {
 	case TierInProcess:
 		return ""
 	}
-	if opts.Binary != "" && !opts.InProcess {
+	if opts.Binary != "" && !opts.RunUnanalysed {
 		return ReasonUnanalysed
 	}
 	return ""

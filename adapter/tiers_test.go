@@ -26,7 +26,7 @@ func TestUnanalysedCommandsRunAsSubprocessesByDefault(t *testing.T) {
 	assert.Equal(t, ReasonUnanalysed, routed.Metadata["reason"])
 	assert.NotContains(t, routed.Metadata, "tier")
 
-	optedIn := Call(context.Background(), c, in, LaneAdapter, Config{Binary: binary, InProcess: true})
+	optedIn := Call(context.Background(), c, in, LaneAdapter, Config{Binary: binary, RunUnanalysed: true})
 	require.True(t, optedIn.Success, "%+v", optedIn.Error)
 	assert.Equal(t, LaneAdapter, optedIn.Metadata["lane"])
 	assert.NotContains(t, optedIn.Metadata, "reason")

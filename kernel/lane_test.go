@@ -123,7 +123,7 @@ func greetCommands(t *testing.T) *legacy.Registry {
 
 // TestLegacySettingsReachTheAdapter: assemble.Config.Legacy is what the adapter package runs
 // with: the declared environment (with the caller on top), and the binary that sends an
-// unanalysed command to the subprocess lane unless InProcess opts in.
+// unanalysed command to the subprocess lane unless RunUnanalysed opts in.
 func TestLegacySettingsReachTheAdapter(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-binary")
 	cases := []struct {
@@ -134,7 +134,7 @@ func TestLegacySettingsReachTheAdapter(t *testing.T) {
 		success bool
 	}{
 		{"no binary runs in-process", adapter.Config{Env: map[string]string{"GREETING": "hello"}}, kernel.LaneAdapter, nil, true},
-		{"in-process opt-in", adapter.Config{Binary: missing, InProcess: true, Env: map[string]string{"GREETING": "hello"}}, kernel.LaneAdapter, nil, true},
+		{"in-process opt-in", adapter.Config{Binary: missing, RunUnanalysed: true, Env: map[string]string{"GREETING": "hello"}}, kernel.LaneAdapter, nil, true},
 		{"unanalysed goes to the binary", adapter.Config{Binary: missing}, kernel.LaneSubprocess, adapter.ReasonUnanalysed, false},
 	}
 	for _, tc := range cases {

@@ -23,7 +23,7 @@
 //     its exact bytes in metadata, tool.Plain); when a native lane returned a
 //     document without its bytes, its data is compared as JSON.
 //   - The adapter lane runs a command in-process only where serving would
-//     (adapter.Route: its tier, or Config.InProcess for an unanalysed one);
+//     (adapter.Route: its tier, or Config.RunUnanalysed for an unanalysed one);
 //     elsewhere it runs the subprocess lane and LaneResult.Routed says why.
 //   - A run that ends inside a script never leaves an older pass: the results
 //     file already holds that tool's error (Unfinished, DiedInLane for an

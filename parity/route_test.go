@@ -93,7 +93,7 @@ func TestAdapterLaneRunsInProcessWhereAllowed(t *testing.T) {
 			}
 			var lanes []string
 			rep, err := parity.Run(context.Background(), "echoer", json.RawMessage(`{"text":"hi"}`), parity.Config{
-				Workspace: t.TempDir(), Commands: cmds, Binary: bin, InProcess: tc.inProcess,
+				Workspace: t.TempDir(), Commands: cmds, Binary: bin, RunUnanalysed: tc.inProcess,
 				OnLane: func(lane string, inProcess bool) { lanes = append(lanes, fmt.Sprint(lane, "=", inProcess)) },
 			})
 			require.NoError(t, err)

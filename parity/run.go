@@ -73,11 +73,11 @@ type Config struct {
 	// (synced, not copied) with Warm.Store, as a long-lived host would (see Warm),
 	// beside the native lane's cold run on a copy.
 	Warm *Warm
-	// InProcess lets the adapter lane run commands nobody analysed (no tier)
-	// in-process, as adapter.Config.InProcess does when serving. Without it such a
+	// RunUnanalysed lets the adapter lane run commands nobody analysed (no tier)
+	// in-process, as adapter.Config.RunUnanalysed does when serving. Without it such a
 	// command's adapter lane runs on the subprocess lane whenever Binary is set; a
 	// command whose tier is subprocess always does (LaneResult.Routed says why).
-	InProcess bool
+	RunUnanalysed bool
 	// Skip, when set, names what of the workspace no lane gets (slash-separated paths
 	// relative to it; a skipped directory is not entered): it is not copied or synced to
 	// the lanes, and the call's changes are counted without it. The script suite skips a
@@ -260,7 +260,7 @@ func Run(ctx context.Context, toolName string, input json.RawMessage, opts Confi
 			// The kernel refuses this input before any lane runs; so does parity.
 			res.Output = refusal.Output()
 		case l == LaneSubprocess || l == LaneAdapter:
-			aopts := adapter.Config{Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary, InProcess: opts.InProcess}
+			aopts := adapter.Config{Dir: dirs[l], Env: env, Stdin: opts.Stdin, Binary: opts.Binary, RunUnanalysed: opts.RunUnanalysed}
 			run := l
 			if l == LaneAdapter {
 				if res.Routed = adapter.Route(cmd, aopts); res.Routed != "" {

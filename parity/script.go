@@ -95,9 +95,9 @@ type Suite struct {
 	// lacks the native implementation the source has), and the tool's result is
 	// StatusError with that message instead of running the script.
 	Check func(tool string) string
-	// InProcess is passed to Run (see Config.InProcess): the host's own opt-in to run
+	// RunUnanalysed is passed to Run (see Config.RunUnanalysed): the host's own opt-in to run
 	// commands nobody analysed in-process, as when serving.
-	InProcess bool
+	RunUnanalysed bool
 	// OnLane, when set, is called as each lane of a `parity` call starts, with the
 	// script's name, the tool and input, the lane and whether it runs in this process
 	// (see Config.OnLane).
@@ -266,7 +266,7 @@ func (c *scriptCmds) parity(ts *testscript.TestScript, neg bool, args []string) 
 	rep, err := Run(context.Background(), name, input, Config{
 		Workspace: ts.MkAbs(dir), Lanes: lanes, Skip: skip, Commands: c.suite.Commands, Native: c.suite.Native,
 		Binary: bin, Env: c.callEnv(ts), Runtime: c.suite.Runtime, Scratch: os.TempDir(), Warm: warmOf(ts), Keep: keptOf(ts),
-		InProcess: c.suite.InProcess, OnLane: onLane,
+		RunUnanalysed: c.suite.RunUnanalysed, OnLane: onLane,
 	})
 	if c.suite.Observe != nil {
 		c.suite.Observe(ts.Name(), rep, err)

@@ -33,7 +33,7 @@ type Config struct {
 	// become the kernel's base routes.
 	Native *native.Registry
 	// Legacy configures the lanes that run legacy commands (adapter.Config): Binary and
-	// Prefix are the program the subprocess lane runs, InProcess lets commands nobody
+	// Prefix are the program the subprocess lane runs, RunUnanalysed lets commands nobody
 	// analysed run in-process, MaxOutput caps captured output, and Env holds the declared
 	// environment (the sandbox lane's too). Dir and Stdin are per call (the workspace,
 	// Request.Stdin); setting them fails Kernel.

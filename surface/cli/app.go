@@ -65,9 +65,6 @@ type Host struct {
 	Environ []string
 	// Prefix are argv words the subprocess lane writes between Binary and the command.
 	Prefix []string
-	// InProcess lets the adapter lane run commands nobody analysed (no tier) in-process;
-	// without it they run on the subprocess lane whenever a binary is known.
-	InProcess bool
 	// SuperviseParity runs `parity` in a child process of this executable (same
 	// os.Args), so that a command ending the process on an in-process lane is reported
 	// as an error rather than ending the run silently (parity.Supervise). Set it when

@@ -37,7 +37,7 @@ func openKernel(c *ucli.Context, adjust ...func(*assemble.Config)) (*kernel.Kern
 		},
 		Commands: hostOf(c).Commands,
 		Native:   hostOf(c).Native,
-		Legacy:   adapter.Config{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, InProcess: hostOf(c).InProcess, Environ: hostOf(c).Environ},
+		Legacy:   adapter.Config{Binary: subprocessBinary(c), Prefix: hostOf(c).Prefix, Environ: hostOf(c).Environ},
 		Runtime:  hostOf(c).Runtime,
 		Sandbox:  &lazySandbox{host: hostOf(c)},
 	}

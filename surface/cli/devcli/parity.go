@@ -145,7 +145,7 @@ func paritySuite(opts *parityOptions) (parity.Suite, error) {
 	suite := parity.Suite{
 		Dir: dir, Fixtures: opts.Fixtures, Update: opts.Update,
 		Commands: host.Commands, Native: host.Native, Runtime: host.Runtime, Program: opts.Program, Warm: opts.Warm,
-		InProcess: host.InProcess, Env: host.ScriptEnv, PassEnv: host.ScriptPassEnv,
+		Env: host.ScriptEnv, PassEnv: host.ScriptPassEnv,
 	}
 	for _, name := range opts.Tools {
 		script := filepath.Join(dir, parity.ScriptName(suite.Resolve(name))+".txtar")

@@ -147,7 +147,7 @@ func statusConfig(c *ucli.Context) (status.Config, error) {
 		return cmd.Tier
 	}
 	opts := status.Config{Dir: dir, Results: results, Tier: tier, ParityCommand: cli.DevCommand(host, "parity"), Program: host.Program, Shadows: shadows}
-	legacyOpts := adapter.Config{Binary: cli.SubprocessBinary(c), InProcess: host.InProcess}
+	legacyOpts := adapter.Config{Binary: cli.SubprocessBinary(c)}
 	for _, spec := range k.Tools() {
 		route, _ := k.Route(spec.Name)
 		t := status.Tool{Name: spec.Name, Domain: spec.Domain, Route: route, Warnings: spec.Warnings}
