@@ -20,13 +20,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
-	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
-	"github.com/cmdbridge/cmdbridge/kernel/evidence"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -38,18 +34,9 @@ import (
 // them on one workspace are two hosts (a serve and an mcp) sharing nothing in memory.
 func writerKernel(t *testing.T, ws string, routes map[string]string) *kernel.Kernel {
 	t.Helper()
-	k, err := assemble.Kernel(assemble.Config{
-		Config: kernel.Config{
-			Workspace: ws,
-			LookupEnv: os.LookupEnv,
-			Routes:    routes,
-			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Config{Binary: commandstest.Exe(t)},
-	})
+	cfg := corpusConfig(ws)
+	cfg.LookupEnv, cfg.Routes, cfg.Legacy = os.LookupEnv, routes, adapter.Config{Binary: commandstest.Exe(t)}
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 	return k

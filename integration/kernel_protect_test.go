@@ -10,14 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
-	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/kernel/kerneltest"
-	"github.com/cmdbridge/cmdbridge/nativetools"
 )
 
 // TestNoToolReachesStateOrGit: whatever the caller's scopes, no path input reaches the
@@ -25,16 +21,9 @@ import (
 // the real corpus tools.
 func TestNoToolReachesStateOrGit(t *testing.T) {
 	ws := kerneltest.GitRepo(t)
-	k, err := assemble.Kernel(assemble.Config{
-		Config: kernel.Config{
-			Workspace: ws,
-			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-	})
+	cfg := corpusConfig(ws)
+	cfg.Policy = allowAll
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 	state := k.State()
@@ -43,15 +32,8 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 	ok := k.Call(context.Background(), kernel.Request{Tool: "file:read", Input: json.RawMessage(`{"path":"a.txt"}`), Caller: kernel.WorkspaceCaller("w")})
 	require.True(t, ok.Output.Success, "%+v", ok.Output.Error)
 	require.NoError(t, k.Close()) // writes the keys and a checkpoint
-	k, err = assemble.Kernel(assemble.Config{
-		Config: kernel.Config{
-			Workspace: ws,
-			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-	})
+	cfg.Evidence = kernel.EvidenceConfig{}
+	k, err = assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 
@@ -79,16 +61,8 @@ func TestNoToolReachesStateOrGit(t *testing.T) {
 // is refused too (when the test may mount).
 func TestRedTeamHardLinkToStateIsRefused(t *testing.T) {
 	ws := kerneltest.GitRepo(t)
-	cfg := assemble.Config{
-		Config: kernel.Config{
-			Workspace: ws,
-			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-	}
+	cfg := corpusConfig(ws)
+	cfg.Policy = allowAll
 	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	state := k.State()

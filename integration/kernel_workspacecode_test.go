@@ -23,7 +23,6 @@ import (
 	"github.com/cmdbridge/cmdbridge/adapter"
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
-	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -135,17 +134,8 @@ func spacedHex(s []byte) string {
 func TestRedTeamGateCannotReadKeys(t *testing.T) {
 	requireBwrap(t)
 	ws := kerneltest.GitRepo(t)
-	cfg := assemble.Config{
-		Config: kernel.Config{
-			Workspace: ws,
-			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Config{Binary: commandstest.Exe(t)},
-	}
+	cfg := corpusConfig(ws)
+	cfg.Policy, cfg.Legacy = allowAll, adapter.Config{Binary: commandstest.Exe(t)}
 	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
@@ -209,17 +199,9 @@ func TestGatesWithoutBwrapAreRefused(t *testing.T) {
 	t.Setenv("PATH", bin) // git, and no bwrap
 	for _, consent := range []bool{false, true} {
 		t.Run(fmt.Sprintf("consent=%v", consent), func(t *testing.T) {
-			k, err := assemble.Kernel(assemble.Config{
-				Config: kernel.Config{
-					Workspace:               ws,
-					Policy:                  []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-					Evidence:                kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-					UnconfinedWorkspaceCode: consent,
-				},
-				Commands: commands.Default,
-				Native:   nativetools.Default,
-				Runtime:  delivery.ToolRuntime,
-			})
+			cfg := corpusConfig(ws)
+			cfg.Policy, cfg.UnconfinedWorkspaceCode = allowAll, consent
+			k, err := assemble.Kernel(cfg)
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = k.Close() })
 			res := k.Call(context.Background(), kernel.Request{Tool: "gates", Input: json.RawMessage(`{}`), Caller: kernel.WorkspaceCaller("w")})
@@ -249,16 +231,9 @@ func TestRedTeamDefaultPolicyAsksBeforeWorkspaceCode(t *testing.T) {
 	ws := gateWorkspace(t, map[string]string{"vet": "true"})
 	policy := append([]kernel.Rule{{Name: "allow-file-write", Tool: "file:write", Decision: kernel.Allow, Priority: -999}},
 		kernel.DefaultPolicy()...)
-	k, err := assemble.Kernel(assemble.Config{
-		Config: kernel.Config{
-			Workspace: ws,
-			Policy:    policy,
-			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-	})
+	cfg := corpusConfig(ws)
+	cfg.Policy = policy
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 	attacker := kernel.Caller{Subject: "attacker", Write: []string{"."}}
@@ -343,17 +318,9 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 	requireBwrap(t)
 	proctreetest.RequireCgroup2(t)
 	ws := kerneltest.GitRepo(t)
-	k, err := assemble.Kernel(assemble.Config{
-		Config: kernel.Config{
-			Workspace: ws,
-			Policy:    []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-		Legacy:   adapter.Config{Binary: commandstest.Exe(t)},
-	})
+	cfg := corpusConfig(ws)
+	cfg.Policy, cfg.Legacy = allowAll, adapter.Config{Binary: commandstest.Exe(t)}
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 	for _, lane := range []string{kernel.LaneAdapter, kernel.LaneSubprocess, kernel.LaneNative} {
@@ -386,17 +353,9 @@ func TestRedTeamTimedOutGateLeavesNoDaemon(t *testing.T) {
 func TestRedTeamMigratedPathInputsStayInScope(t *testing.T) {
 	ws := kerneltest.GitRepo(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "docs"), 0o755))
-	k, err := assemble.Kernel(assemble.Config{
-		Config: kernel.Config{
-			Workspace:               ws,
-			Policy:                  []kernel.Rule{{Tool: "*", Decision: kernel.Allow}},
-			Evidence:                kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-			UnconfinedWorkspaceCode: true,
-		},
-		Commands: commands.Default,
-		Native:   nativetools.Default,
-		Runtime:  delivery.ToolRuntime,
-	})
+	cfg := corpusConfig(ws)
+	cfg.Policy, cfg.UnconfinedWorkspaceCode = allowAll, true
+	k, err := assemble.Kernel(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = k.Close() })
 	state, err := filepath.Rel(ws, k.State().Root)

@@ -62,17 +62,28 @@ func serveStdio(ws string) int {
 // corpusKernel builds a kernel over the delivery corpus in workspace ws, as cmdbridge
 // does (every command and native tool), narrowed to view.
 func corpusKernel(ws string, view kernel.View) (*kernel.Kernel, error) {
-	return assemble.Kernel(assemble.Config{
+	cfg := corpusConfig(ws)
+	cfg.View = view
+	return assemble.Kernel(cfg)
+}
+
+// corpusConfig is the configuration cmdbridge serves the corpus in workspace ws with
+// (every command and native tool, the corpus's runtime), with buffered evidence; tests
+// change what they exercise before assembling it.
+func corpusConfig(ws string) assemble.Config {
+	return assemble.Config{
 		Config: kernel.Config{
 			Workspace: ws,
 			Evidence:  kernel.EvidenceConfig{Sync: evidence.SyncBuffered},
-			View:      view,
 		},
 		Commands: commands.Default,
 		Native:   nativetools.Default,
 		Runtime:  delivery.ToolRuntime,
-	})
+	}
 }
+
+// allowAll is a policy that allows every call (the attacks test scopes, not policy).
+var allowAll = []kernel.Rule{{Tool: "*", Decision: kernel.Allow}}
 
 // newCorpusKernel is corpusKernel for a test, closed when it ends.
 func newCorpusKernel(t testing.TB, view kernel.View) *kernel.Kernel {
