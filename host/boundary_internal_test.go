@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,7 +62,7 @@ func TestV2ThroughTheBoundaryAsFromTheApp(t *testing.T) {
 			direct, err := c.host(app, app(), false, "/nonexistent/program")
 			require.NoError(t, err)
 			fw := V2(app)
-			described, err := c.treeHost(fw, fw.Describe(), false, "/nonexistent/program")
+			described, err := c.treeHost(fw.Describe(), restoring(fw), false, "/nonexistent/program")
 			require.NoError(t, err)
 
 			want, got := direct.Commands.All(), described.Commands.All()
@@ -85,7 +86,7 @@ func TestV2ThroughTheBoundaryAsFromTheApp(t *testing.T) {
 	}
 	// What the one-command program declared reached its spec.
 	fw := V2(stampApp)
-	h, err := Config{}.treeHost(fw, fw.Describe(), false, "/nonexistent/program")
+	h, err := Config{}.treeHost(fw.Describe(), restoring(fw), false, "/nonexistent/program")
 	require.NoError(t, err)
 	spec, err := adapter.Spec(h.Commands.All()[0])
 	require.NoError(t, err)
@@ -131,3 +132,23 @@ type fakeFramework struct {
 
 func (f fakeFramework) Run(context.Context, []string) error { return f.run() }
 func (f fakeFramework) Globals() []Global                   { return f.globals }
+
+// TestRunningAppIsDescribedNeverRun: the in-process line without Config.New serves the
+// running app from its description only: every leaf stays on the subprocess lane and
+// says why (set New); with a run (New given), the same leaves may run in-process.
+func TestRunningAppIsDescribedNeverRun(t *testing.T) {
+	cfg := Config{InProcess: []string{"*"}}
+	desc := V2(treeApp).Describe()
+	h, err := cfg.treeHost(desc, nil, true, "/nonexistent/program")
+	require.NoError(t, err)
+	require.NotEmpty(t, h.Commands.All())
+	for _, c := range h.Commands.All() {
+		assert.Equal(t, legacy.TierSubprocess, c.Tier, c.Name)
+		assert.Contains(t, strings.Join(c.Findings, " "), "cmdbridge.Config.New", c.Name)
+	}
+	h, err = cfg.treeHost(desc, restoring(V2(treeApp)), true, "/nonexistent/program")
+	require.NoError(t, err)
+	for _, c := range h.Commands.All() {
+		assert.Equal(t, legacy.TierInProcess, c.Tier, c.Name)
+	}
+}

@@ -146,11 +146,13 @@ func Command(cfg *Config) *cli.Command {
 		}
 		// The app through the framework boundary, as cobra and v3 trees are served: a
 		// fresh one per run from New, else the running app, described but never run.
-		fw := v2{newApp: c.New, bridge: name}
-		if c.New == nil {
-			fw = v2{newApp: func() *cli.App { return app }, bridge: name, live: true}
+		var host bridgecli.Host
+		if c.New != nil {
+			fw := v2{newApp: c.New, bridge: name}
+			host, err = c.treeHost(fw.Describe(), restoring(fw), true, exe)
+		} else {
+			host, err = c.treeHost(v2{newApp: func() *cli.App { return app }, bridge: name}.Describe(), nil, true, exe)
 		}
-		host, err := c.treeHost(fw, fw.Describe(), true, exe)
 		if err != nil {
 			return cli.Exit(fmt.Sprintf("%s %s: %v", app.Name, name, err), 1)
 		}
@@ -231,7 +233,7 @@ func (c Config) host(newApp func() *cli.App, app *cli.App, live bool, exe string
 		if err != nil {
 			return bridgecli.Host{}, err
 		}
-		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.New == nil && c.runTree == nil,
+		opts := legacy.TreeOptions{Output: c.Output, Outputs: c.Outputs, Live: live && c.runTree == nil,
 			Prepare: c.prepare(), LeadingDash: c.LeadingDash, Effects: effects, NoArgs: c.NoArgs, Run: c.runTree,
 			Packages: c.packages, Meta: c.meta}
 		if live {

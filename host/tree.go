@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,12 +58,10 @@ func Var[T any](name string, p *T) Global {
 func V2(newApp func() *cli.App) Framework { return v2{newApp: newApp} }
 
 // v2 is urfave/cli v2's Framework. bridge is the bridge subcommand left out of the
-// description (the in-process line's); live says newApp returns the running app, which
-// is described but never run again.
+// description (the in-process line's).
 type v2 struct {
 	newApp func() *cli.App
 	bridge string
-	live   bool
 }
 
 func (f v2) Describe() *appspec.Tree {
@@ -75,12 +72,7 @@ func (f v2) Describe() *appspec.Tree {
 	return apptree.Describe(f.newApp(), skip)
 }
 
-func (f v2) Run(ctx context.Context, args []string) error {
-	if f.live {
-		return errors.New("the running app cannot be run again in-process (set Config.New to its constructor)")
-	}
-	return f.newApp().RunContext(ctx, args)
-}
+func (f v2) Run(ctx context.Context, args []string) error { return f.newApp().RunContext(ctx, args) }
 
 // Globals of urfave/cli v2 are none beyond what the adapter's costume restores around
 // every in-process run (OsExiter, ErrWriter, the help and version printers).
@@ -98,7 +90,7 @@ func Tree(fw Framework, cfg *Config, name string, args []string, stdout, stderr 
 	exe, err := os.Executable()
 	if err == nil {
 		var h bridgecli.Host
-		if h, err = c.treeHost(fw, desc, true, exe); err == nil {
+		if h, err = c.treeHost(desc, restoring(fw), true, exe); err == nil {
 			h.Name = desc.Name + " " + name
 			h.Self = []string{name}
 			return bridgecli.Main(append([]string{h.Name}, args...), stdout, stderr, h)
@@ -125,21 +117,20 @@ func MainTree(fw Framework, cfg *Config) int {
 		}
 		return finish(fw.Run(context.Background(), os.Args))
 	}
-	return standalone(c.Hosted, func(exe string) (bridgecli.Host, error) { return c.treeHost(fw, desc, false, exe) })
+	return standalone(c.Hosted, func(exe string) (bridgecli.Host, error) { return c.treeHost(desc, restoring(fw), false, exe) })
 }
 
-// treeHost is the command line's Host of fw's tree, desc (see [Config.host]).
-func (c Config) treeHost(fw Framework, desc *appspec.Tree, live bool, exe string) (bridgecli.Host, error) {
+// treeHost is the command line's Host of the tree desc describes, which run runs in the
+// process (nil: it is only described, and its leaves stay on the subprocess lane; see
+// [Config.host]).
+func (c Config) treeHost(desc *appspec.Tree, run func(ctx context.Context, args []string) error, live bool, exe string) (bridgecli.Host, error) {
 	stub := func(path []string) cli.ActionFunc {
 		return func(*cli.Context) error {
 			return cli.Exit(fmt.Sprintf("%s: this command only describes the program's own; its runs go to the program's tree", strings.Join(path, " ")), 70)
 		}
 	}
 	newApp := func() *cli.App { return apptree.Build(desc, stub) }
-	c.runTree, c.packages, c.meta = restoring(fw), packagesOf(desc), desc.CommandMeta()
-	if f, ok := fw.(v2); ok && f.live {
-		c.runTree = nil // described only: its leaves stay on the subprocess lane
-	}
+	c.runTree, c.packages, c.meta = run, packagesOf(desc), desc.CommandMeta()
 	c.described = &described{warnings: unknownFlags(desc)}
 	return c.host(newApp, newApp(), live, exe)
 }
