@@ -38,7 +38,9 @@ func TestTypedPositionals(t *testing.T) {
 	assert.Equal(t, "array", ratio.Type)
 	assert.Equal(t, "number", ratio.Items.Type)
 	assert.Empty(t, ratio.Items.Pattern)
-	assert.NotNil(t, checkInput(t, spec, `{"count":"3"}`), "text where a number goes")
+	for _, bad := range []string{`{"count":"3"}`, `{"count":"--output=x"}`, `{"count":1.5}`, `{"count":3,"ratio":["-x"]}`} {
+		assert.NotNil(t, checkInput(t, spec, bad), "%s: not the number the positional takes", bad)
+	}
 	assert.Nil(t, checkInput(t, spec, `{"count":-3,"ratio":[0.5,2]}`))
 
 	argv, err := Argv(c, json.RawMessage(`{"count":-3,"ratio":[0.5,2]}`))
