@@ -437,7 +437,10 @@ func TestRedTeamDescriptorLimitCannotBlockACall(t *testing.T) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hangGuard)
-	defer cancel()
+	// Cancelled last (cleanups run in reverse): the child stops on its own when its stdin
+	// closes and removes its temporary directory; a deferred cancel would kill it first
+	// and leave the directory behind.
+	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRedTeamDescriptorLimitCannotBlockACall$", "-test.count=1")
 	cmd.Env = append(os.Environ(), limitedServerEnv+"=1")
 	stdin, err := cmd.StdinPipe()
