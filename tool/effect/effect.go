@@ -135,6 +135,13 @@ type Declared struct {
 	// Inputs narrow the effect for the inputs they describe (a dry run is read-only),
 	// as a tool spec's input effects do; the fields above stay the worst case.
 	Inputs []Effect `json:"inputs,omitempty"`
+	// Paths names the inputs (by property: data_dir for --data-dir) that name files or
+	// directories the command reads or writes, each "read" or "write": the kernel holds
+	// their values to the caller's read or write scopes, and keeps them out of
+	// cmdbridge's state and the repository's .git, before the command runs. An input
+	// not named here is passed as given: a program's own path flag left out can reach
+	// any file the program can.
+	Paths map[string]string `json:"paths,omitempty"`
 }
 
 // Check refuses what no command can be: read-only and destructive, read-only and
@@ -147,6 +154,14 @@ func (e Declared) Check() error {
 		return fmt.Errorf("read-only but runs workspace code")
 	case e.ReadOnly && len(e.Inputs) > 0:
 		return fmt.Errorf("read-only with inputs that narrow it (a read-only command has none)")
+	}
+	for prop, access := range e.Paths {
+		switch {
+		case access != "read" && access != "write":
+			return fmt.Errorf("path input %s: access %q is not read or write", prop, access)
+		case access == "write" && e.ReadOnly:
+			return fmt.Errorf("read-only but path input %s is written", prop)
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
@@ -44,10 +45,13 @@ func effectMeta(e Effects) map[string]any {
 	m := map[string]any{
 		MetaReadOnly: e.ReadOnly, MetaDestructive: e.Destructive, MetaIdempotent: e.Idempotent,
 		MetaOpenWorld: e.OpenWorld, MetaNetwork: e.Network, MetaRunsCode: e.RunsCode,
-		MetaEffects: nil, MetaUndeclared: nil,
+		MetaEffects: nil, MetaUndeclared: nil, MetaPaths: nil,
 	}
 	if len(e.Inputs) > 0 {
 		m[MetaEffects] = append([]tool.Effect(nil), e.Inputs...)
+	}
+	if len(e.Paths) > 0 {
+		m[MetaPaths] = maps.Clone(e.Paths)
 	}
 	return m
 }

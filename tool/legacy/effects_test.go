@@ -151,3 +151,44 @@ effects:
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestTreeEffectsDeclarePaths: an effect naming a tree's path inputs makes them the
+// tool's paths (held to the caller's scopes by the kernel), from Go and from YAML; an
+// access that is not read or write, a written path of a read-only command and a path
+// that is no input are errors.
+func TestTreeEffectsDeclarePaths(t *testing.T) {
+	dumpTree := func() *cli.App {
+		app := dbTree()
+		app.Flags = []cli.Flag{&cli.StringFlag{Name: "data-dir"}}
+		app.Commands[2].Flags = []cli.Flag{&cli.StringFlag{Name: "output"}}
+		return app
+	}
+	table, err := legacy.ParseEffects([]byte(`
+effects:
+  status: {read_only: true, paths: {data_dir: read}}
+  dump: {paths: {data_dir: read, output: write}}
+  "**": {destructive: true}
+`))
+	require.NoError(t, err)
+	got := specs(t, dumpTree, legacy.TreeOptions{Effects: table})
+	assert.Equal(t, []tool.PathInput{{Property: "data_dir", Access: tool.Read}}, got["status"].Paths)
+	assert.ElementsMatch(t, []tool.PathInput{{Property: "data_dir", Access: tool.Read}, {Property: "output", Access: tool.Write}}, got["dump"].Paths)
+	assert.Empty(t, got["drop"].Paths, "a command whose effect names no path has none")
+
+	for want, effects := range map[string]map[string]legacy.Effects{
+		`access "exec" is not read or write`:         {"dump": {Paths: map[string]string{"output": "exec"}}},
+		"read-only but path input output is written": {"dump": {ReadOnly: true, Paths: map[string]string{"output": "write"}}},
+	} {
+		_, err := legacy.FromApp(dumpTree, legacy.TreeOptions{Effects: effects})
+		require.Error(t, err, want)
+		assert.Contains(t, err.Error(), want)
+	}
+	cs, err := legacy.FromApp(dumpTree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"status": {ReadOnly: true, Paths: map[string]string{"nope": "read"}}, "**": {}}})
+	require.NoError(t, err)
+	for _, c := range cs {
+		if c.Name == "status" {
+			_, err := adapter.Spec(c)
+			assert.ErrorContains(t, err, `path input "nope" is not an input property`)
+		}
+	}
+}
