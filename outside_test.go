@@ -22,6 +22,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/internal/providerrules"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // The outside module (testdata/outside) is gizmo, a small notes CLI written for this test
@@ -856,4 +857,44 @@ func TestOutsideParityReportsALaneThatEndsTheProcess(t *testing.T) {
 	state, diff := parityStatus(t, mod, tools, results, "text:count")
 	assert.Equal(t, "error", state, "never the older pass")
 	assert.Contains(t, diff, "give text:count the subprocess tier")
+}
+
+// TestRedTeamOutsidePathFlagsStayInScope: gizmo declares which of its flags name files
+// (app/effects.yaml, paths): a caller who may only read the workspace cannot point
+// --data-dir or --notebook outside it or into cmdbridge's state to read another
+// directory's notes, nor write a note with a read scope (the path flags left to their
+// defaults: the workspace's scope applies) — on both lines; the same call inside the
+// workspace answers.
+func TestRedTeamOutsidePathFlagsStayInScope(t *testing.T) {
+	o := buildOutside(t)
+	elsewhere := seeded(t, o) // notes outside the caller's workspace
+	for _, e := range entries {
+		t.Run(e.name, func(t *testing.T) {
+			ws := seeded(t, o)
+			up, err := filepath.Rel(ws, elsewhere)
+			require.NoError(t, err)
+			call := func(name, input string) tool.Output {
+				t.Helper()
+				r := e.run(t, o, ws, "", "--workspace", ws, "call", name, "--input", input, "--scope", "read:.")
+				var out tool.Output
+				require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), "%+v", r)
+				return out
+			}
+			for _, input := range []string{
+				`{"data_dir":` + strconv.Quote(elsewhere) + `,"title":"alpha"}`,
+				`{"notebook":` + strconv.Quote(up) + `,"title":"alpha"}`,
+				`{"data_dir":".git/cmdbridge","notebook":"evidence","title":"receipts"}`,
+				`{"notebook":"` + filepath.Join("..", "..", "..", "etc") + `","title":"hostname"}`,
+			} {
+				out := call("notes:show", input)
+				require.False(t, out.Success, "notes:show %s was allowed: %v", input, out.Data)
+				assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, input)
+			}
+			out := call("notes:add", `{"title":"mine","body":"x"}`)
+			require.False(t, out.Success, "a read scope wrote a note")
+			assert.Equal(t, tool.CodeScopeDenied, out.Error.Code)
+			out = call("notes:show", `{"title":"alpha"}`)
+			assert.True(t, out.Success, "%+v", out.Error)
+		})
+	}
 }

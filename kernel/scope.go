@@ -77,12 +77,16 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[
 		return tool.RefuseDetails(tool.CodeScopeDenied, details, format, args...)
 	}
 	var writes []string
-	hasWrite := false
+	// Only paths the input gives bound what the call touches: a path input left out
+	// is the command's own default, somewhere in the workspace, so the workspace's
+	// scope applies as if the tool had no path inputs.
+	gaveWrite, gaveAny := false, false
 	for _, pi := range spec.Paths {
-		if pi.Access == tool.Write {
-			hasWrite = true
-		}
 		for _, v := range pathValues(input[pi.Property]) {
+			gaveAny = true
+			if pi.Access == tool.Write {
+				gaveWrite = true
+			}
 			rp := resolvePath(k.workspace, v)
 			if protectedPath(rp, k.protected, k.stateRoot()) || (pi.Access == tool.Write && protectedPath(rp, k.writeProtected, k.stateRoot())) {
 				// Whatever the caller's scopes: keys, evidence, the outbox and the
@@ -102,11 +106,11 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[
 		}
 	}
 	switch {
-	case !effect.ReadOnlyHint && !hasWrite:
+	case !effect.ReadOnlyHint && !gaveWrite:
 		if !withinAny(k.workspace, write) {
 			return nil, deny(map[string]any{"access": "write"}, "%s writes the workspace, which is outside the caller's write scopes", spec.Name)
 		}
-	case len(spec.Paths) == 0:
+	case !gaveAny:
 		if !withinAny(k.workspace, read) {
 			return nil, deny(map[string]any{"access": "read"}, "%s reads the workspace, which is outside the caller's scopes", spec.Name)
 		}
