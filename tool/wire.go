@@ -20,9 +20,10 @@ const (
 	// DialectPortable (the default) is accepted as sent by OpenAI function calling,
 	// Anthropic tools and Gemini function declarations: no keyword at the top level but
 	// type, properties and required; no $schema and no additionalProperties. The rules
-	// between properties (the full schema's top-level "not") are stated in words in the
-	// tool's description and in the descriptions of the properties they name; the
-	// kernel still enforces them, and still refuses unknown properties.
+	// between properties (the full schema's top-level "not") are stated in words at the
+	// end of the tool's description; the kernel still enforces them, and still refuses
+	// unknown properties. Words of a property's description that its keywords or its
+	// name already say are left out.
 	DialectPortable Dialect = "portable"
 	// DialectFull sends the full schema the kernel validates against, as it is.
 	DialectFull Dialect = "full"
@@ -111,9 +112,6 @@ type WireTool struct {
 // rulesPrefix starts the sentence of a description that states the rules.
 const rulesPrefix = "Rules: "
 
-// rulesPointer ends the description of a property a rule names.
-const rulesPointer = "(see Rules)"
-
 // Wire returns what a surface sends of spec in dialect d. spec.InputSchema is not
 // changed.
 func Wire(spec Spec, d Dialect) (WireTool, error) {
@@ -145,26 +143,14 @@ func Wire(spec Spec, d Dialect) (WireTool, error) {
 		desc += rulesPrefix + strings.Join(words, "; ") + "."
 	}
 	props, _ := s["properties"].(map[string]any)
-	// Every property a rule names points at the rules, once (the rules themselves are
-	// said once, in the tool's description).
-	pointed := map[string]bool{}
-	for _, r := range rules {
-		for _, name := range r.Properties {
-			p, ok := props[name].(map[string]any)
-			if !ok || pointed[name] {
-				continue
-			}
-			pointed[name] = true
-			pd, _ := p["description"].(string)
-			if pd != "" {
-				pd += " "
-			}
-			p["description"] = pd + rulesPointer
-		}
-	}
 	for _, p := range props {
 		if pm, ok := p.(map[string]any); ok {
 			trimEcho(pm)
+		}
+	}
+	for name, p := range props {
+		if pm, ok := p.(map[string]any); ok {
+			dropNameEcho(name, pm)
 		}
 	}
 	out := map[string]any{"type": "object", "properties": props}
@@ -188,44 +174,127 @@ func Wire(spec Spec, d Dialect) (WireTool, error) {
 // numberedID matches the pattern of a numbered id, PREFIX-<n>.
 var numberedID = lazyregexp.New(`^\^([A-Za-z][A-Za-z0-9]*)-\[0-9\]\+\$$`)
 
+// The patterns of a duration (30m, 7d) and of a date (YYYY-MM-DD), as the schema
+// builders write them.
+const (
+	durationPattern = `^([0-9]+)([smhdw])$`
+	datePattern     = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+)
+
+// parenthesised matches a parenthesised group of a description and the space before it.
+var parenthesised = lazyregexp.New(` \(([^()]*)\)`)
+
 // trimEcho drops from a property's description the parenthesised words its keywords
-// already say: "(a|b|c)" when the enum (its items' for a list) is exactly a, b, c,
-// "(PREFIX-<n>)" when the pattern is ^PREFIX-[0-9]+$, and "(integer >= N)" when minimum
-// is N.
+// already say. A group is split at "; " and ", ", and each part its keywords say goes:
+// "a|b|c" next to that enum (its items' for a list), "PREFIX-<n>" next to the pattern
+// ^PREFIX-[0-9]+$, "repeatable" on a list, "integer >= N" next to minimum N, "integer
+// from N to M" next to minimum N and maximum M, "N to M characters" next to those
+// lengths, "YYYY-MM-DD" and "e.g. 30m, 24h, 7d" next to the date and duration patterns,
+// "default V" next to default V. A group left empty goes with the space before it.
 func trimEcho(p map[string]any) {
 	desc, _ := p["description"].(string)
 	if desc == "" {
 		return
 	}
-	enum, _ := p["enum"].([]any)
-	if items, ok := p["items"].(map[string]any); ok && enum == nil {
-		enum, _ = items["enum"].([]any)
+	said := echoes(p)
+	desc = parenthesised.ReplaceAllStringFunc(desc, func(group string) string {
+		inner := strings.TrimSuffix(strings.TrimPrefix(group, " ("), ")")
+		if said[inner] {
+			return ""
+		}
+		var kept []string
+		for _, part := range strings.Split(inner, "; ") {
+			var words []string
+			for _, w := range strings.Split(part, ", ") {
+				if !said[w] {
+					words = append(words, w)
+				}
+			}
+			if len(words) > 0 {
+				kept = append(kept, strings.Join(words, ", "))
+			}
+		}
+		if len(kept) == 0 {
+			return ""
+		}
+		return " (" + strings.Join(kept, "; ") + ")"
+	})
+	p["description"] = desc
+}
+
+// echoes are the words p's keywords say (see trimEcho).
+func echoes(p map[string]any) map[string]bool {
+	said := map[string]bool{}
+	item, _ := p["items"].(map[string]any)
+	keyword := func(k string) any {
+		if v, ok := p[k]; ok || item == nil {
+			return v
+		}
+		return item[k]
 	}
-	if len(enum) > 0 {
+	if enum, _ := keyword("enum").([]any); len(enum) > 0 {
 		words := make([]string, len(enum))
 		for i, w := range enum {
 			words[i] = fmt.Sprint(w)
 		}
-		desc = strings.Replace(desc, " ("+strings.Join(words, "|")+")", "", 1)
+		said[strings.Join(words, "|")] = true
 	}
-	pattern, _ := p["pattern"].(string)
-	if items, ok := p["items"].(map[string]any); ok && pattern == "" {
-		pattern, _ = items["pattern"].(string)
-	}
+	pattern, _ := keyword("pattern").(string)
 	if m := numberedID.FindStringSubmatch(pattern); m != nil {
-		// "^WU-[0-9]+$" says what " (WU-<n>)" does.
-		desc = strings.Replace(desc, " ("+m[1]+"-<n>)", "", 1)
-		desc = strings.Replace(desc, " ("+m[1]+"-<n>, repeatable)", "", 1)
+		said[m[1]+"-<n>"] = true // "^WU-[0-9]+$" says what "WU-<n>" does
+	}
+	switch pattern {
+	case durationPattern:
+		said["e.g. 30m, 24h, 7d"] = true
+	case datePattern:
+		said["YYYY-MM-DD"] = true
 	}
 	if p["type"] == "array" {
-		desc = strings.Replace(desc, " (repeatable)", "", 1)
+		said["repeatable"] = true
 	}
-	if m, ok := p["minimum"].(float64); ok {
-		for _, kind := range []string{"integer", "number"} {
-			desc = strings.Replace(desc, fmt.Sprintf(" (%s >= %v)", kind, m), "", 1)
+	kind, _ := p["type"].(string)
+	lo, hasLo := p["minimum"].(float64)
+	hi, hasHi := p["maximum"].(float64)
+	if hasLo {
+		said[fmt.Sprintf("%s >= %v", kind, lo)] = true
+	}
+	if hasLo && hasHi {
+		said[fmt.Sprintf("%s from %v to %v", kind, lo, hi)] = true
+	}
+	if lo, ok := p["minLength"].(float64); ok {
+		if hi, ok := p["maxLength"].(float64); ok {
+			said[fmt.Sprintf("%v to %v characters", lo, hi)] = true
 		}
 	}
-	p["description"] = desc
+	if d, ok := p["default"]; ok {
+		said[fmt.Sprintf("default %v", d)] = true
+		said[fmt.Sprintf("default: %v", d)] = true
+	}
+	return said
+}
+
+// stopWords are the words a description may add to its property's name and still say
+// nothing more.
+var stopWords = map[string]bool{"a": true, "an": true, "the": true, "this": true, "its": true, "of": true}
+
+// dropNameEcho drops the description of property name when it says nothing its name
+// does not ("tag" of tag, "the work unit" of wu is not dropped: "work" and "unit" are
+// not in "wu").
+func dropNameEcho(name string, p map[string]any) {
+	desc, _ := p["description"].(string)
+	if desc == "" {
+		return
+	}
+	parts := map[string]bool{}
+	for _, w := range strings.Split(strings.ToLower(name), "_") {
+		parts[w] = true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(desc), func(r rune) bool { return r == ' ' || r == '_' }) {
+		if !parts[w] && !stopWords[w] {
+			return
+		}
+	}
+	delete(p, "description")
 }
 
 // strictKeywords are the keywords OpenAI's strict mode accepts in a property

@@ -35,9 +35,9 @@ func TestWirePortableStatesTheRulesInWords(t *testing.T) {
 	assert.Equal(t, "Clear a lock. Rules: list and lane cannot be given together; lane requires reason.", w.Description)
 	b, _ := json.Marshal(w.InputSchema)
 	assert.JSONEq(t, `{"type":"object","properties":{
-		"list":{"type":"boolean","description":"list every lock (see Rules)"},
-		"lane":{"type":"string","description":"the lane (see Rules)"},
-		"reason":{"type":"string","description":"why (see Rules)"},
+		"list":{"type":"boolean","description":"list every lock"},
+		"lane":{"type":"string"},
+		"reason":{"type":"string","description":"why"},
 		"level":{"type":"string","description":"how loud","enum":["low","high"]}}}`, string(b))
 	assert.False(t, w.Strict)
 	// The spec's own schema is untouched: the kernel still validates the rules.
@@ -53,6 +53,43 @@ func TestWirePortableStatesTheRulesInWords(t *testing.T) {
 	assert.Equal(t, spec.Description, full.Description)
 	assert.Contains(t, full.InputSchema, "not")
 	assert.Contains(t, full.InputSchema, "$schema")
+}
+
+// TestWireLeavesOutWhatKeywordsSay: the words of a property's description that its
+// keywords or its name already say are not sent; the others are, in their order.
+func TestWireLeavesOutWhatKeywordsSay(t *testing.T) {
+	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"status": {Type: "array", Description: "only WUs with this status (repeatable; ready|done)",
+			Items: &jsonschema.Schema{Type: "string", Enum: []any{"ready", "done"}}},
+		"kind":  {Type: "string", Description: "what to print (all|dora; default all; never written)", Enum: []any{"all", "dora"}, Default: json.RawMessage(`"all"`)},
+		"ttl":   {Type: "string", Description: "older than this (default: memory.ttl) (e.g. 30m, 24h, 7d)", Pattern: `^([0-9]+)([smhdw])$`},
+		"end":   {Type: "string", Description: "last day (YYYY-MM-DD)", Pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`},
+		"title": {Type: "string", Description: "short title (5 to 100 characters)", MinLength: jsonschema.Ptr(5), MaxLength: jsonschema.Ptr(100)},
+		"tier":  {Type: "integer", Description: "tier (integer from 1 to 3)", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(3.0)},
+		"ids":   {Type: "array", Description: "blockers (WU-<n>, repeatable)", Items: &jsonschema.Schema{Type: "string", Pattern: "^WU-[0-9]+$"}},
+		"tag":   {Type: "string", Description: "the tag"},
+		"lane":  {Type: "string", Description: "only this lane"},
+		"since": {Type: "string", Description: "a date (YYYY-MM-DD) or a duration (e.g. 30m, 24h, 7d)"},
+	}}
+	w, err := tool.Wire(tool.Spec{Name: "x", InputSchema: s}, tool.DialectPortable)
+	require.NoError(t, err)
+	got := map[string]any{}
+	for name, p := range w.InputSchema["properties"].(map[string]any) {
+		got[name] = p.(map[string]any)["description"]
+	}
+	assert.Equal(t, map[string]any{
+		"status": "only WUs with this status",
+		"kind":   "what to print (never written)",
+		"ttl":    "older than this (default: memory.ttl)",
+		"end":    "last day",
+		"title":  "short title",
+		"tier":   nil, // "tier" is all that is left: its name
+		"ids":    "blockers",
+		"tag":    nil,
+		"lane":   "only this lane",
+		// No keyword says these: the property has no pattern.
+		"since": "a date (YYYY-MM-DD) or a duration (e.g. 30m, 24h, 7d)",
+	}, got)
 }
 
 func TestWireOpenAIStrict(t *testing.T) {
