@@ -210,8 +210,6 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 	return spec, nil
 }
 
-// pathInputs reads MetaPaths (map[string]string or map[string]any of property → read |
-// write), checking each property exists.
 // effectList reads legacy.MetaEffects: a []tool.Effect, or its JSON-shaped form (an
 // app rebuilt from its description holds its Metadata decoded).
 func effectList(v any) ([]tool.Effect, error) {
@@ -234,6 +232,8 @@ func effectList(v any) ([]tool.Effect, error) {
 	return out, nil
 }
 
+// pathInputs reads MetaPaths (map[string]string or map[string]any of property → read |
+// write), checking each property exists.
 func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool.PathInput, error) {
 	if v == nil {
 		return nil, nil
