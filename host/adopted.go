@@ -60,11 +60,11 @@ func serveAdopted(args []string, stdout, stderr io.Writer, hosted []*cli.Command
 		fmt.Fprintf(stderr, "%s: %v\n", title, err)
 		return bridgecli.ExitFailed
 	}
-	c := Config{Subcommands: hosted}
+	c := serving{Config: Config{Subcommands: hosted}}
 	if len(m.Config) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(m.Config))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c.Config); err != nil {
+		if err := dec.Decode(&c.Config.Config); err != nil { // the program's cmdbridge.Config
 			fmt.Fprintf(stderr, "%s: the program's configuration: %v (was it built with a newer cmdbridge? %s)\n", title, err, adopted.InstallHint(m.Version))
 			return bridgecli.ExitFailed
 		}

@@ -55,7 +55,7 @@ func TestV2ThroughTheBoundaryAsFromTheApp(t *testing.T) {
 	cfg := Config{Config: cmdbridge.Config{Effects: map[string]cmdbridge.Effects{"notes:*": {ReadOnly: true}}}, InProcess: []string{"*"}}
 	for name, app := range map[string]func() *cli.App{"tree": treeApp, "one command": stampApp} {
 		t.Run(name, func(t *testing.T) {
-			c := cfg
+			c := serving{Config: cfg}
 			if name == "one command" {
 				c.Effects = nil
 			}
@@ -86,7 +86,7 @@ func TestV2ThroughTheBoundaryAsFromTheApp(t *testing.T) {
 	}
 	// What the one-command program declared reached its spec.
 	fw := V2(stampApp)
-	h, err := Config{}.treeHost(fw.Describe(), restoring(fw), false, "/nonexistent/program")
+	h, err := serving{}.treeHost(fw.Describe(), restoring(fw), false, "/nonexistent/program")
 	require.NoError(t, err)
 	spec, err := adapter.Spec(h.Commands.All()[0])
 	require.NoError(t, err)
@@ -137,7 +137,7 @@ func (f fakeFramework) Globals() []Global                   { return f.globals }
 // running app from its description only: every leaf stays on the subprocess lane and
 // says why (set New); with a run (New given), the same leaves may run in-process.
 func TestRunningAppIsDescribedNeverRun(t *testing.T) {
-	cfg := Config{InProcess: []string{"*"}}
+	cfg := serving{Config: Config{InProcess: []string{"*"}}}
 	desc := V2(treeApp).Describe()
 	h, err := cfg.treeHost(desc, nil, true, "/nonexistent/program")
 	require.NoError(t, err)

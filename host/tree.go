@@ -122,8 +122,8 @@ func MainTree(fw Framework, cfg *Config) int {
 
 // treeHost is the command line's Host of the tree desc describes, which run runs in the
 // process (nil: it is only described, and its leaves stay on the subprocess lane; see
-// [Config.host]).
-func (c Config) treeHost(desc *appspec.Tree, run func(ctx context.Context, args []string) error, live bool, exe string) (bridgecli.Host, error) {
+// serving.host).
+func (c serving) treeHost(desc *appspec.Tree, run func(ctx context.Context, args []string) error, live bool, exe string) (bridgecli.Host, error) {
 	stub := func(path []string) cli.ActionFunc {
 		return func(*cli.Context) error {
 			return cli.Exit(fmt.Sprintf("%s: this command only describes the program's own; its runs go to the program's tree", strings.Join(path, " ")), 70)

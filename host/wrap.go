@@ -70,7 +70,7 @@ func WrapCommand(cfg *Config) *cli.Command {
 			if err != nil {
 				return cli.Exit(err.Error(), bridgecli.ExitUsage)
 			}
-			if code := wrap(name, args[0], args[1:], ctx.App.Writer, errWriter(ctx.App), &c); code != 0 {
+			if code := wrap(name, args[0], args[1:], ctx.App.Writer, errWriter(ctx.App), c); code != 0 {
 				return cli.Exit("", code)
 			}
 			return nil
@@ -79,9 +79,9 @@ func WrapCommand(cfg *Config) *cli.Command {
 }
 
 // wrapOptions reads wrap's own options, which come before PROGRAM: --effects FILE (the
-// effects table in YAML, as Config.EffectsYAML has it). It returns the Config they make
-// and the arguments from PROGRAM on.
-func wrapOptions(name string, cfg *Config, args []string) (Config, []string, error) {
+// effects table in YAML, as Config.EffectsYAML has it). It returns what serves the
+// Config they make and the arguments from PROGRAM on.
+func wrapOptions(name string, cfg *Config, args []string) (serving, []string, error) {
 	c := config(cfg)
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		opt, value, inline := strings.Cut(args[0], "=")
@@ -124,11 +124,10 @@ func wrapOptions(name string, cfg *Config, args []string) (Config, []string, err
 //
 //	os.Exit(host.Wrap("dbkit", os.Args[1:], nil))
 func Wrap(program string, args []string, cfg *Config) int {
-	return wrap("cmdbridge wrap", program, args, os.Stdout, os.Stderr, cfg)
+	return wrap("cmdbridge wrap", program, args, os.Stdout, os.Stderr, config(cfg))
 }
 
-func wrap(name, program string, args []string, stdout, stderr io.Writer, cfg *Config) int {
-	c := config(cfg)
+func wrap(name, program string, args []string, stdout, stderr io.Writer, c serving) int {
 	if c.Commands != nil || len(c.Tiers) > 0 || len(c.InProcess) > 0 || c.New != nil || c.Prepare != nil {
 		fmt.Fprintf(stderr, "%s: Config.Commands, Tiers, InProcess, New and Prepare do not apply to a wrapped program (it only ever runs as a process): leave them out\n", name)
 		return bridgecli.ExitUsage
