@@ -23,7 +23,8 @@ import (
 // adopter's [cmdbridge.Config], which says how the commands become tools, and what only a
 // program that links the serving stack can use — its own Go run in-process, native
 // implementations, registries of legacy commands (its fields: package
-// internal/hostconfig). Every field is optional.
+// internal/hostconfig, which surface/cli.Host embeds, so the command line reads your
+// settings themselves). Every field is optional.
 type Config = hostconfig.Config
 
 // serving is a Config with what this package learned of the program it serves, beyond
@@ -158,13 +159,11 @@ func (c serving) host(newApp func() *cli.App, app *cli.App, live bool, exe strin
 		}
 	}
 	h := bridgecli.Host{
-		Version: c.Version, Pack: c.Pack, Commands: reg, Native: c.Native,
-		WorkspaceEnv: c.WorkspaceEnv, Runtime: c.Runtime, Binary: c.Binary, Extra: c.Subcommands,
-		ScriptEnv: c.ScriptEnv, ScriptPassEnv: c.ScriptPassEnv, Initialisms: c.Initialisms,
-		ScaffoldRegistry: c.ScaffoldRegistry,
-		Environ:          adopted.StartEnviron(), // the program's, before main changed it
-		SuperviseParity:  true,                   // a program's main: os.Args is the command line
+		Config:          c.Config,
+		Environ:         adopted.StartEnviron(), // the program's, before main changed it
+		SuperviseParity: true,                   // a program's main: os.Args is the command line
 	}
+	h.Commands = reg // c.Commands and the app's tree, as one registry
 	if app != nil {
 		effects, err := c.effects()
 		if err != nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/commands/commandstest"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/internal/adoptconfig"
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
@@ -21,11 +23,13 @@ import (
 // corpusHost is the host cmd/cmdbridge runs: the delivery corpus's commands, native
 // tools, pack and runtime, and the conductor.
 func corpusHost() cli.Host {
-	return cli.Host{Pack: commands.Pack, Version: commands.Version, Commands: commands.Default,
-		Native: nativetools.Default, Runtime: delivery.ToolRuntime, Program: "delivery", WorkspaceEnv: "DELIVERY_WORKSPACE",
+	return cli.Host{Config: hostconfig.Config{
+		Config:   adoptconfig.Config{Pack: commands.Pack, Version: commands.Version, WorkspaceEnv: "DELIVERY_WORKSPACE"},
+		Commands: commands.Default, Native: nativetools.Default, Runtime: delivery.ToolRuntime,
 		ScriptEnv: delivery.ScriptEnv, ScriptPassEnv: delivery.ScriptPassEnv, Initialisms: delivery.Initialisms,
 		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/nativetools.Register",
-		Extra:            []*ucli.Command{conductor.Command()}} // the control plane, as cmd/cmdbridge has it
+		Subcommands:      []*ucli.Command{conductor.Command()}, // the control plane, as cmd/cmdbridge has it
+	}, Program: "delivery"}
 }
 
 // run calls the cmdbridge command line over the corpus in the workspace ws and returns

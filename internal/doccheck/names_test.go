@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/cli/conductor"
 	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
@@ -41,7 +42,7 @@ func TestDocNames(t *testing.T) {
 	root := repoRoot(t)
 	idx := indexPackages(t, root)
 	// The docs spell conductor, parity and scaffold as the corpus binary has them.
-	app := cli.App(cli.Host{Extra: append(devcli.Commands(), conductor.Command())}, io.Discard, io.Discard)
+	app := cli.App(cli.Host{Config: hostconfig.Config{Subcommands: append(devcli.Commands(), conductor.Command())}}, io.Discard, io.Discard)
 	used := map[string]bool{}
 	counts := map[string]int{}
 	fail := func(where, kind, name, why string) {

@@ -1,10 +1,12 @@
 // Package hostconfig is what an adopter configures of a program that links the
 // serving stack: the adopter's adoptconfig.Config and what only such a program can use.
-// host.Config is this Config, so every setting is declared once, here or in adoptconfig.
+// host.Config is this Config, and surface/cli.Host embeds it, so every setting is
+// declared once, here or in adoptconfig, and the command line reads the adopter's own
+// values, never copies of them.
 //
 // It declares fields and nothing else: package host gives them their meaning (defaults,
 // checks, the registry served) and hands the command line the result. It imports no
-// surface and no host.
+// surface and no host, so surface/cli embeds it without a cycle.
 package hostconfig
 
 import (

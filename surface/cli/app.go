@@ -10,21 +10,37 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
 )
 
-// Host is what the binary plugs in: the program's commands and native tools, how the
-// subprocess lane runs the program, and the clock and id source native handlers get.
-// Nothing in it defaults to a corpus: a zero Host serves no tools.
+// Host is what the binary plugs in: the adopter's configuration, embedded as written,
+// and how this command line is wired to the process serving it (its name, how it is
+// re-launched, how the subprocess lane runs the program). Nothing in it defaults to a
+// corpus: a zero Host serves no tools.
 type Host struct {
+	// Config is the adopter's host.Config (package internal/hostconfig), where each
+	// setting is declared once. Package host writes into it what it resolves: Commands
+	// becomes the registry served (the adopter's Commands and the app's tree, tiers
+	// applied), Version the app's when none is set, Binary the executable when the
+	// program runs its own calls. The command line reads the tools (Commands, Native;
+	// empty when nil), Version (what `version` and the MCP server report; default
+	// "dev"), Pack, Binary (what the subprocess lane runs when --bin is not given: a
+	// path, or a name looked up next to this executable and then on $PATH; empty:
+	// Program), WorkspaceEnv (default CMDBRIDGE_WORKSPACE), Runtime, ScriptEnv and
+	// ScriptPassEnv (parity), Initialisms and ScaffoldRegistry (scaffold), and
+	// Subcommands; the other settings are package host's, applied before the registry
+	// gets here.
+	hostconfig.Config
 	// Name is the command line's name in help and messages (default "cmdbridge"; an
-	// adopter's bridge subcommand says "gizmo bridge").
+	// adopter's bridge subcommand says "gizmo bridge"). It is not the embedded
+	// Config.Name, the adopter's name of the bridge subcommand ("bridge"), which this
+	// command line never reads: Host.Name hides it.
 	Name string
 	// Executable is the program that re-launches this command line (mcp enable's host
 	// entry, the sandbox runner), with Self after it. Empty: this executable. A program
@@ -47,19 +63,9 @@ type Host struct {
 	// ServerName is the name the MCP server reports (default: the first word of Name;
 	// `cmdbridge wrap dbkit` reports "dbkit", the program whose tools it serves).
 	ServerName string
-	// Version is the version the MCP server reports (default "dev").
-	Version string
-	// Pack names the tool pack (kernel.Config.Pack): the manifest and GET /tools show it,
-	// and a spelling may carry it as a prefix. Empty: none.
-	Pack     string
-	Commands *legacy.Registry
-	Native   *native.Registry
 	// Program is the name the program is run as (the corpus's "delivery", gizmo): a
 	// bare Binary is looked up under it, and parity scripts call it by that name.
 	Program string
-	// Binary is the program the subprocess lane runs when --bin is not given: a path,
-	// or a name looked up next to this executable and then on $PATH. Empty: Program.
-	Binary string
 	// Environ is the environment the subprocess lane's children start from (nil: this
 	// process's; adapter.Config.Environ).
 	Environ []string
@@ -70,25 +76,6 @@ type Host struct {
 	// as an error rather than ending the run silently (parity.Supervise). Set it when
 	// os.Args is this command line (a program's main); tests that call Main leave it off.
 	SuperviseParity bool
-	// WorkspaceEnv names the environment variable that gives the default workspace
-	// (default CMDBRIDGE_WORKSPACE; the corpus uses DELIVERY_WORKSPACE).
-	WorkspaceEnv string
-	// ScriptEnv are the variables every parity script sets, and ScriptPassEnv the other
-	// script variables its calls get (parity.Suite.Env and PassEnv): the program's
-	// pinned clock and seed, say, so outputs are the same on every run.
-	ScriptEnv     map[string]string
-	ScriptPassEnv []string
-	// Initialisms are the program's words that scaffold writes in capitals in Go names
-	// (scaffold.Config.Initialisms; the corpus's "wu"), and ScaffoldRegistry the
-	// registry scaffolded tools register into when --registry names none (IMPORTPATH.NAME;
-	// empty: the module's one *native.Registry).
-	Initialisms      []string
-	ScaffoldRegistry string
-	// Runtime builds a call's clock and id source from its environment (nil: wall clock
-	// and random ids).
-	Runtime func(lookup func(string) (string, bool)) (now func() time.Time, ids tool.IDSource)
-	// Extra are more subcommands of the command line (cmdbridge's `wrap`).
-	Extra []*ucli.Command
 }
 
 // Main runs the cmdbridge command line on args and returns the exit status. stdout and
@@ -181,8 +168,8 @@ func newApp(f *factory) *ucli.App {
 
 // commands are the subcommands of f's command line: the tools' own first, then the
 // others sorted by name (with status, StatusPackage's, and the developer commands of
-// DevPackage when the program was built with them), then the rest of the host's Extra
-// (cmdbridge's wrap). A host serving a program adopted with the light line
+// DevPackage when the program was built with them), then the rest of the host's
+// Subcommands (cmdbridge's wrap). A host serving a program adopted with the light line
 // (Host.Adopted) leaves the developer commands out, since they need the program's own Go.
 func commands(f *factory) []*ucli.Command {
 	out := []*ucli.Command{
@@ -200,7 +187,7 @@ func commands(f *factory) []*ucli.Command {
 		newSandboxRunCmd(f, nil),
 	}
 	var extra []*ucli.Command
-	for _, cmd := range f.Host.Extra {
+	for _, cmd := range f.Host.Subcommands {
 		cmd = cloneCommand(cmd) // markActions changes this app's copy, never the host's
 		switch {
 		case cmd.Name == "status": // the report (StatusPackage), listed where it always was

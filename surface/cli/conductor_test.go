@@ -44,7 +44,7 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 // neither carrying a token.
 func TestConductorDrivesWorkspace(t *testing.T) {
 	host := serveHost(t, make(chan struct{}, 1))
-	host.Extra = append(host.Extra, conductor.Command()) // the control plane, as cmd/cmdbridge has it
+	host.Subcommands = append(host.Subcommands, conductor.Command()) // the control plane, as cmd/cmdbridge has it
 	in := func(dir string) func(args ...string) (string, string, int) {
 		return func(args ...string) (string, string, int) {
 			var out, errb strings.Builder

@@ -30,7 +30,7 @@ func TestRedTeamConductorWitnessCatchesARewind(t *testing.T) {
 
 	ws, cp := t.TempDir(), t.TempDir()
 	host := serveHost(t, make(chan struct{}, 1))
-	host.Extra = append(host.Extra, conductor.Command()) // the control plane, as cmd/cmdbridge has it
+	host.Subcommands = append(host.Subcommands, conductor.Command()) // the control plane, as cmd/cmdbridge has it
 	run := func(dir string, args ...string) (string, string, int) {
 		var out, errb strings.Builder
 		code := cli.Main(append([]string{"cmdbridge", "--workspace", dir}, args...), &out, &errb, host)

@@ -8,12 +8,13 @@
 //     /mcp) on loopback, and with --nats also on a broker (package broker); token
 //     mint|verify|rotate — its bearer tokens; enroll — the identity a control plane
 //     issued; conductor — a small control plane over the broker, only in a command line
-//     handed it (package surface/cli/conductor, in Host.Extra: cmd/cmdbridge's);
+//     handed it (package surface/cli/conductor, in Host.Subcommands: cmd/cmdbridge's);
 //   - status — the migration report (text, JSON, HTML), only in a command line handed it
-//     (package surface/cli/statuscmd, StatusPackage: in Host.Extra, as cmd/cmdbridge's
-//     and every build with the developer commands have it); parity — the three-lane
-//     parity suite, and scaffold — a native tool's starting point generated from a
-//     command, only in a command line handed them (DevPackage's Commands, in Host.Extra);
+//     (package surface/cli/statuscmd, StatusPackage: in Host.Subcommands, as
+//     cmd/cmdbridge's and every build with the developer commands have it); parity —
+//     the three-lane parity suite, and scaffold — a native tool's starting point
+//     generated from a command, only in a command line handed them (DevPackage's
+//     Commands, in Host.Subcommands);
 //     asked for one of them, a program without it answers how to build it in;
 //   - __sandbox-run (hidden) — the tool runner the sandbox lane starts inside bwrap.
 //
@@ -28,7 +29,7 @@
 //     adds argument parsing and printing, never a second path to a lane.
 //   - No command reads the host from the app's Metadata or a package variable: the
 //     factory holds it, and [HostOf] reads the run's context for subcommands of other
-//     packages (Host.Extra). Two command lines of one process share nothing.
+//     packages (Host.Subcommands). Two command lines of one process share nothing.
 //   - Output is written to the writers handed to [Main], captured before any tool runs, so
 //     a legacy command that writes to os.Stdout during a call cannot mix into results.
 //   - Exit status: 0 when the command (or every call) succeeded, 1 when a tool failed, 2 on

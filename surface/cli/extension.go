@@ -30,13 +30,13 @@ var devCommands = []string{"parity", "scaffold"}
 // html/template, txtar) unless asked.
 const StatusPackage = "github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
 
-// HostOf is the Host of the command line a subcommand of another package (Host.Extra)
-// runs in: [Main] hands it down in the run's context.
+// HostOf is the Host of the command line a subcommand of another package
+// (Host.Subcommands) runs in: [Main] hands it down in the run's context.
 func HostOf(c *ucli.Context) Host { return hostOf(c) }
 
 // linked reports whether the developer command name is linked into host's command line.
 func linked(host Host, name string) bool {
-	return !host.Adopted && slices.ContainsFunc(host.Extra, func(cmd *ucli.Command) bool { return cmd.Name == name })
+	return !host.Adopted && slices.ContainsFunc(host.Subcommands, func(cmd *ucli.Command) bool { return cmd.Name == name })
 }
 
 // SubprocessBinary is the program the subprocess lane runs for the command line c: --bin,

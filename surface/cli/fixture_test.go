@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/adoptconfig"
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
@@ -244,7 +246,10 @@ func fxNative() *native.Registry {
 
 // fixtureHost serves the fixture; its program is fxBin unless --bin names another.
 func fixtureHost() cli.Host {
-	return cli.Host{Commands: fxCommands(), Native: fxNative(), Program: fxProgram, Binary: fxBin, Version: fxVersion}
+	return cli.Host{Config: hostconfig.Config{
+		Config:   adoptconfig.Config{Binary: fxBin, Version: fxVersion},
+		Commands: fxCommands(), Native: fxNative(),
+	}, Program: fxProgram}
 }
 
 // linkFxProgram makes fxBin, a link named fxProgram to this test binary, in dir.

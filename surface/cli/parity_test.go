@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/parity"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
@@ -36,7 +37,7 @@ func runParityCLI(t *testing.T, nreg *native.Registry, args ...string) (string, 
 	results := filepath.Join(t.TempDir(), "last.json")
 	argv := append([]string{"cmdbridge", "--bin", fxBin, "parity", "--results", results}, args...)
 	var out, errb bytes.Buffer
-	code := cli.Main(argv, &out, &errb, cli.Host{Commands: fxCommands(), Native: nreg, Program: fxProgram, Extra: devcli.Commands()})
+	code := cli.Main(argv, &out, &errb, cli.Host{Config: hostconfig.Config{Commands: fxCommands(), Native: nreg, Subcommands: devcli.Commands()}, Program: fxProgram})
 	return out.String(), errb.String(), code, results
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/kernel/sandbox"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -49,7 +50,7 @@ func sandboxHost(t *testing.T) cli.Host {
 	}
 	require.NoError(t, cmds.Add(legacy.Command{Name: "t:legacy", Domain: "t", New: newApp,
 		Main: func(ctx context.Context) { _ = newApp().RunContext(ctx, os.Args) }}))
-	return cli.Host{Commands: cmds, Native: nreg}
+	return cli.Host{Config: hostconfig.Config{Commands: cmds, Native: nreg}}
 }
 
 // runSandboxRunner runs `cmdbridge __sandbox-run` in-process with stdin holding stdin and

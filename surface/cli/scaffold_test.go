@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet"
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/cli/devcli"
 )
@@ -17,8 +18,10 @@ import (
 // scaffoldHost serves the scaffold's own test program, greet (one command, demo:greet,
 // in a registry of its own, and its native registry's Register).
 func scaffoldHost() cli.Host {
-	return cli.Host{Commands: greet.Commands, Initialisms: []string{"cc"}, Extra: devcli.Commands(),
-		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet/tools.Register"}
+	return cli.Host{Config: hostconfig.Config{
+		Commands: greet.Commands, Initialisms: []string{"cc"}, Subcommands: devcli.Commands(),
+		ScaffoldRegistry: "github.com/cmdbridge/cmdbridge/codegen/scaffold/testdata/greet/tools.Register",
+	}}
 }
 
 // scaffoldRun runs `cmdbridge scaffold args…` and returns stdout, stderr and the status.

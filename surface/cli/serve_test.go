@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
@@ -35,7 +36,7 @@ func serveHost(t *testing.T, started chan<- struct{}) cli.Host {
 			<-ctx.Done()
 			return tool.Fail(tool.CodeCancelled, "%v", ctx.Err())
 		})))
-	return cli.Host{Commands: legacy.NewRegistry(), Native: reg}
+	return cli.Host{Config: hostconfig.Config{Commands: legacy.NewRegistry(), Native: reg}}
 }
 
 func TestTokenMintVerifyRotate(t *testing.T) {

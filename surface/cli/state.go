@@ -27,5 +27,5 @@ func stateOf(c *ucli.Context) (statedir.Dir, error) {
 }
 
 // StateDir is the state directory of the workspace the command line c names, for
-// subcommands of other packages (Host.Extra: the conductor's).
+// subcommands of other packages (Host.Subcommands: the conductor's).
 func StateDir(c *ucli.Context) (statedir.Dir, error) { return stateOf(c) }

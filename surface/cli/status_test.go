@@ -23,7 +23,7 @@ import (
 func runStatus(t *testing.T, ws string, args ...string) (string, string, int) {
 	t.Helper()
 	h := fixtureHost()
-	h.Extra = []*ucli.Command{statuscmd.Command()}
+	h.Subcommands = []*ucli.Command{statuscmd.Command()}
 	return runBin(t, ws, fxBin, h, args...)
 }
 

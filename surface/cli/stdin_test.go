@@ -17,6 +17,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
@@ -149,7 +150,9 @@ func catNative() *native.Registry {
 	return r
 }
 
-func catHost() cli.Host { return cli.Host{Commands: catCommands(), Native: catNative()} }
+func catHost() cli.Host {
+	return cli.Host{Config: hostconfig.Config{Commands: catCommands(), Native: catNative()}}
+}
 
 // catKernel serves the fixture on every lane: the subprocess lane runs this test binary,
 // the sandbox lane (when the host can sandbox) runs it as the runner.

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/cmdbridge/cmdbridge/internal/hostconfig"
 	"github.com/cmdbridge/cmdbridge/parity/status"
 	"github.com/cmdbridge/cmdbridge/surface/cli"
 	"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
@@ -47,7 +48,7 @@ func warnedHost(t *testing.T) cli.Host {
 	add("adopter:odd", "[-y] <a> {b,c}", nil, tintFlag{})
 	add("adopter:broken", "<DIR>", map[string]any{legacy.MetaPaths: map[string]string{"nowhere": "read"}})
 	add("adopter:fine", "FILE [FILE...]", nil)
-	return cli.Host{Commands: r, Native: native.NewRegistry()}
+	return cli.Host{Config: hostconfig.Config{Commands: r, Native: native.NewRegistry()}}
 }
 
 func runHost(t *testing.T, host cli.Host, args ...string) (string, string, int) {
@@ -96,7 +97,7 @@ func TestToolsListShowsSchemaWarnings(t *testing.T) {
 
 func TestStatusShowsSchemaWarnings(t *testing.T) {
 	host := warnedHost(t)
-	host.Extra = []*ucli.Command{statuscmd.Command()}
+	host.Subcommands = []*ucli.Command{statuscmd.Command()}
 	repo := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, "testdata", "script"), 0o755))
 	page := filepath.Join(t.TempDir(), "status.html")

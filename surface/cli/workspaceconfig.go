@@ -42,7 +42,7 @@ type FileNATS struct {
 }
 
 // LoadWorkspaceConfig reads the config file of the workspace ws, for subcommands of
-// other packages (Host.Extra: status's shadow_promotion).
+// other packages (Host.Subcommands: status's shadow_promotion).
 func LoadWorkspaceConfig(ws string) (WorkspaceConfig, error) { return loadWorkspaceConfig(ws) }
 
 // loadWorkspaceConfig reads the config file of the workspace ws; every command that

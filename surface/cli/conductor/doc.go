@@ -3,7 +3,7 @@
 // issuer, issue enrollment tokens, list the workspaces that announce themselves, call a
 // tool on one, send it a command, tail every workspace's events, keep their evidence
 // heads; docs/scale.md). A command line has it when it is handed it ([Command] in
-// host.Config.Subcommands, as cmd/cmdbridge does, or cli.Host.Extra): a workspace's
+// host.Config.Subcommands, which cli.Host embeds, as cmd/cmdbridge does): a workspace's
 // sidecar serves and enrolls, and never needs the control plane's commands, so an
 // adopter's bridge links none of them.
 //

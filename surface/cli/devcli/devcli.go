@@ -11,8 +11,8 @@ import (
 
 // Commands are the developer commands, parity and scaffold, and the migration report
 // that goes with them, status (package surface/cli/statuscmd), fresh, for a command line
-// that should have them: host.Config.Subcommands (a tools binary of your own) or
-// cli.Host.Extra.
+// that should have them: host.Config.Subcommands (a tools binary of your own), which
+// cli.Host embeds.
 func Commands() []*ucli.Command {
 	return []*ucli.Command{newParityCmd(nil), newScaffoldCmd(nil), statuscmd.Command()}
 }

@@ -2,9 +2,9 @@
 // three-lane parity suite) and scaffold (a native tool's starting point generated from a
 // command), and with them the migration report, status (package surface/cli/statuscmd,
 // which a command line may also have alone). A command line has them when it is handed
-// them ([Commands]: host.Config.Subcommands, cli.Host.Extra); a program that does not
-// import this package links none of their tooling (testscript, the testing package,
-// go/packages, jennifer), and asked for one of them it says how to get it.
+// them ([Commands] in host.Config.Subcommands, which cli.Host embeds); a program that
+// does not import this package links none of their tooling (testscript, the testing
+// package, go/packages, jennifer), and asked for one of them it says how to get it.
 //
 // The corpus binary (cmd/cmdbridge) adds them to its subcommands. An adopter of the
 // light line calls [Enable] from a file of their main package built only under the

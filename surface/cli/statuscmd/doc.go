@@ -2,7 +2,7 @@
 // report of every tool (route, parity, golden coverage, bridgecheck tier, last parity
 // run, and with --workspace the shadow runs a served workspace recorded), as text, JSON
 // or one HTML page (package parity/status). A command line has it when it is handed it
-// ([Command] in host.Config.Subcommands or cli.Host.Extra); asked for it, a program
+// ([Command] in host.Config.Subcommands, which cli.Host embeds); asked for it, a program
 // without it says which line adds it.
 //
 // It is a package of its own, not one of devcli's, because of what each links and
