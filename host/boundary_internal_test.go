@@ -144,7 +144,7 @@ func TestRunningAppIsDescribedNeverRun(t *testing.T) {
 	require.NotEmpty(t, h.Commands.All())
 	for _, c := range h.Commands.All() {
 		assert.Equal(t, legacy.TierSubprocess, c.Tier, c.Name)
-		assert.Contains(t, strings.Join(c.Findings, " "), "cmdbridge.Config.New", c.Name)
+		assert.Contains(t, strings.Join(c.Findings, " "), "host.Config.New", c.Name)
 	}
 	h, err = cfg.treeHost(desc, restoring(V2(treeApp)), true, "/nonexistent/program")
 	require.NoError(t, err)

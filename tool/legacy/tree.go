@@ -177,7 +177,7 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 		}
 		if opts.Live {
 			cmd.Tier = TierSubprocess
-			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (set cmdbridge.Config.New to its constructor)"}
+			cmd.Findings = []string{"no constructor: the program's running app cannot be run again in-process (set host.Config.New to its constructor)"}
 			if opts.LiveReason != "" {
 				cmd.Findings = []string{opts.LiveReason}
 			}
