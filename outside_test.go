@@ -890,7 +890,19 @@ func TestRedTeamOutsidePathFlagsStayInScope(t *testing.T) {
 				require.False(t, out.Success, "notes:show %s was allowed: %v", input, out.Data)
 				assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, input)
 			}
-			out := call("notes:add", `{"title":"mine","body":"x"}`)
+			// text:count reads the file it is given: one outside the workspace is
+			// refused (it was counted before its file was declared), one inside is not.
+			secret := filepath.Join(elsewhere, "secret.txt")
+			require.NoError(t, os.WriteFile(secret, []byte("one two three\n"), 0o644))
+			for _, input := range []string{`{"file":` + strconv.Quote(secret) + `}`, `{"file":` + strconv.Quote(filepath.Join(up, "secret.txt")) + `}`} {
+				out := call("text:count", input)
+				require.False(t, out.Success, "text:count %s was allowed: %v", input, out.Data)
+				assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, input)
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(ws, "mine.txt"), []byte("one two\n"), 0o644))
+			out := call("text:count", `{"file":"mine.txt"}`)
+			assert.True(t, out.Success, "%+v", out.Error)
+			out = call("notes:add", `{"title":"mine","body":"x"}`)
 			require.False(t, out.Success, "a read scope wrote a note")
 			assert.Equal(t, tool.CodeScopeDenied, out.Error.Code)
 			out = call("notes:show", `{"title":"alpha"}`)

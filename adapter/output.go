@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cmdbridge/cmdbridge/tool"
+	"github.com/cmdbridge/cmdbridge/tool/effect"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 )
 
@@ -171,12 +174,14 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 			return tool.Spec{}, err
 		}
 	}
-	paths, err := pathInputs(c.Name, app.Metadata[legacy.MetaPaths], schema.Properties)
+	paths, declared, err := pathInputs(c.Name, app.Metadata[legacy.MetaPaths], schema.Properties)
 	if err != nil {
 		return tool.Spec{}, err
 	}
 	if undeclared, _ := app.Metadata[legacy.MetaUndeclared].(bool); undeclared {
 		warnings = append(warnings, UndeclaredWarning)
+	} else {
+		warnings = append(warnings, undeclaredPaths(schema, declared)...)
 	}
 	var effects []tool.Effect
 	if v, ok := app.Metadata[legacy.MetaEffects]; ok {
@@ -233,10 +238,11 @@ func effectList(v any) ([]tool.Effect, error) {
 }
 
 // pathInputs reads MetaPaths (map[string]string or map[string]any of property → read |
-// write), checking each property exists.
-func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool.PathInput, error) {
+// write | none), checking each property exists. It returns the inputs read or written,
+// and every property declared (none included).
+func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool.PathInput, map[string]bool, error) {
 	if v == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	raw := map[string]string{}
 	switch m := v.(type) {
@@ -246,25 +252,55 @@ func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool
 		for k, a := range m {
 			s, ok := a.(string)
 			if !ok {
-				return nil, fmt.Errorf("command %s: metadata %s[%s] must be a string", name, legacy.MetaPaths, k)
+				return nil, nil, fmt.Errorf("command %s: metadata %s[%s] must be a string", name, legacy.MetaPaths, k)
 			}
 			raw[k] = s
 		}
 	default:
-		return nil, fmt.Errorf("command %s: metadata %s must be a map of property to read|write, not %T", name, legacy.MetaPaths, v)
+		return nil, nil, fmt.Errorf("command %s: metadata %s must be a map of property to read|write|none, not %T", name, legacy.MetaPaths, v)
 	}
 	out := make([]tool.PathInput, 0, len(raw))
+	declared := make(map[string]bool, len(raw))
 	for prop, access := range raw {
 		if _, ok := props[prop]; !ok {
-			return nil, fmt.Errorf("command %s: path input %q is not an input property", name, prop)
+			return nil, nil, fmt.Errorf("command %s: path input %q is not an input property", name, prop)
 		}
-		if a := tool.Access(access); a != tool.Read && a != tool.Write {
-			return nil, fmt.Errorf("command %s: path input %q: access %q is not read or write", name, prop, access)
+		declared[prop] = true
+		switch a := tool.Access(access); a {
+		case tool.Read, tool.Write:
+			out = append(out, tool.PathInput{Property: prop, Access: a})
+		case effect.NotOpened:
+		default:
+			return nil, nil, fmt.Errorf("command %s: path input %q: access %q is not read, write or none", name, prop, access)
 		}
-		out = append(out, tool.PathInput{Property: prop, Access: tool.Access(access)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Property < out[j].Property })
-	return out, nil
+	return out, declared, nil
+}
+
+// pathWords are the words of a property's name (split at "_") that say it names a file
+// or a directory.
+var pathWords = map[string]bool{
+	"dir": true, "dirs": true, "directory": true, "folder": true, "path": true, "paths": true,
+	"file": true, "files": true, "filename": true, "output": true,
+}
+
+// undeclaredPaths are the warnings of the string inputs of schema whose names say they
+// name files or directories ([pathWords]: data_dir, schema_file, output) and that the
+// command's effects do not declare (read, write or none): the kernel passes their
+// values as given, outside the caller's scopes.
+func undeclaredPaths(schema *jsonschema.Schema, declared map[string]bool) []string {
+	var out []string
+	for _, prop := range slices.Sorted(maps.Keys(schema.Properties)) {
+		p := schema.Properties[prop]
+		if declared[prop] || !(p.Type == "string" || p.Type == "array" && p.Items != nil && p.Items.Type == "string") {
+			continue
+		}
+		if slices.ContainsFunc(strings.Split(prop, "_"), func(w string) bool { return pathWords[w] }) {
+			out = append(out, fmt.Sprintf("input %s looks like a file or directory (its name) and its effects do not declare it, so it is passed as given, outside the caller's scopes: declare it in paths as read or write (none if it names no file the command opens) (docs/adopt.md, Effects)", prop))
+		}
+	}
+	return out
 }
 
 // Call is one tool call on the legacy lanes: [Argv], then [Run] (lane "adapter") or

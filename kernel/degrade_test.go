@@ -54,7 +54,7 @@ func adopterCommands(t *testing.T, argv *[]string, mu *sync.Mutex) *legacy.Regis
 	}
 	add("adopter:odd", "<project>|<user>/<project> {more}", map[string]any{legacy.MetaReadOnly: true}, &oddFlag{name: "tint"})
 	add("adopter:broken", "<DIR>", map[string]any{legacy.MetaPaths: map[string]string{"nowhere": "read"}})
-	add("adopter:fine", "FILE [FILE...]", map[string]any{legacy.MetaReadOnly: true})
+	add("adopter:fine", "FILE [FILE...]", map[string]any{legacy.MetaReadOnly: true, legacy.MetaPaths: map[string]string{"file": "read"}})
 	require.NoError(t, r.Add(legacy.Command{Name: "adopter:panics", Main: func(context.Context) {},
 		New: func() *cli.App { panic("no app today") }}))
 	return r

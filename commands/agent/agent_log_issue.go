@@ -22,6 +22,7 @@ func newAgentLogIssueApp() *cli.App {
 	severity.Required = true
 	return convention.App(convention.Spec{
 		Name:  "agent:log-issue",
+		Paths: map[string]string{"file": "none"}, // recorded in the incident, never opened
 		Usage: "Log an incident of the active agent session",
 		Flags: []cli.Flag{
 			category,

@@ -18,6 +18,7 @@ func init() {
 func newWUCreateApp() *cli.App {
 	return convention.App(convention.Spec{
 		Name:  "wu:create",
+		Paths: map[string]string{"code_paths": "none", "test_paths_unit": "none", "test_paths_manual": "none"}, // recorded in the spec, never opened
 		Usage: "Create a WU spec in status ready and commit it. Unless --no-strict (or --type=prototype), the strict rules also require description, acceptance, exposure and code_paths: see each",
 		Flags: []cli.Flag{
 			convention.NonBlank(&cli.StringFlag{Name: "lane", Usage: "lane of the WU (must be defined when lanes are)", Required: true}),

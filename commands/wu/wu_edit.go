@@ -37,6 +37,7 @@ func editFlagNames() []string {
 func newWUEditApp() *cli.App {
 	app := convention.App(convention.Spec{
 		Name:  "wu:edit",
+		Paths: map[string]string{"code_paths": "none"}, // recorded in the spec, never opened
 		Usage: "Edit spec fields of a WU that is not done",
 		Flags: []cli.Flag{
 			convention.WU("id", "WU to edit", true),

@@ -19,6 +19,7 @@ func newWUInferLaneApp() *cli.App {
 		Name:     "wu:infer-lane",
 		Usage:    "Suggest a lane from code paths and text",
 		ReadOnly: true, Idempotent: true,
+		Paths: map[string]string{"paths": "none"}, // matched against lanes, never opened
 		Flags: []cli.Flag{
 			convention.WU("id", "use this WU's code_paths, title and description", false),
 			&cli.StringSliceFlag{Name: "paths", Usage: "a path the work touches (repeatable)"},

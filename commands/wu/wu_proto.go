@@ -17,6 +17,7 @@ func init() {
 func newWUProtoApp() *cli.App {
 	return convention.App(convention.Spec{
 		Name:  "wu:proto",
+		Paths: map[string]string{"code_paths": "none"}, // recorded in the spec, never opened
 		Usage: "Create a prototype WU with relaxed rules and claim it right away",
 		Flags: []cli.Flag{
 			convention.NonBlank(&cli.StringFlag{Name: "lane", Usage: "the lane of the prototype", Required: true}),

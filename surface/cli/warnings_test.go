@@ -47,7 +47,7 @@ func warnedHost(t *testing.T) cli.Host {
 	}
 	add("adopter:odd", "[-y] <a> {b,c}", nil, tintFlag{})
 	add("adopter:broken", "<DIR>", map[string]any{legacy.MetaPaths: map[string]string{"nowhere": "read"}})
-	add("adopter:fine", "FILE [FILE...]", nil)
+	add("adopter:fine", "FILE [FILE...]", map[string]any{legacy.MetaPaths: map[string]string{"file": "read"}})
 	return cli.Host{Config: hostconfig.Config{Commands: r, Native: native.NewRegistry()}}
 }
 

@@ -140,9 +140,15 @@ type Declared struct {
 	// their values to the caller's read or write scopes, and keeps them out of
 	// cmdbridge's state and the repository's .git, before the command runs. An input
 	// not named here is passed as given: a program's own path flag left out can reach
-	// any file the program can.
+	// any file the program can. "none" says an input whose name speaks of paths names
+	// none the command opens (a path recorded as data, a glob it only matches): it is
+	// passed as given, and the warning such a name gets when undeclared is not given.
 	Paths map[string]string `json:"paths,omitempty"`
 }
+
+// NotOpened is the access of a [Declared.Paths] input that names no file the command
+// opens.
+const NotOpened = "none"
 
 // Check refuses what no command can be: read-only and destructive, read-only and
 // running workspace code.
@@ -157,8 +163,8 @@ func (e Declared) Check() error {
 	}
 	for prop, access := range e.Paths {
 		switch {
-		case access != "read" && access != "write":
-			return fmt.Errorf("path input %s: access %q is not read or write", prop, access)
+		case access != "read" && access != "write" && access != NotOpened:
+			return fmt.Errorf("path input %s: access %q is not read, write or none", prop, access)
 		case access == "write" && e.ReadOnly:
 			return fmt.Errorf("read-only but path input %s is written", prop)
 		}

@@ -1,6 +1,7 @@
 package legacy_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,6 +84,54 @@ func TestTreeEffectsPrecedence(t *testing.T) {
 		assert.Equal(t, tool.Annotations{DestructiveHint: true, OpenWorldHint: true}, s.Annotations, name)
 		assert.Contains(t, s.Warnings, adapter.UndeclaredWarning, name)
 	}
+}
+
+// TestTreeEffectsWarnOfUndeclaredPaths: a declared leaf whose string input is named like
+// a file or directory (data_dir, schema_file, a <file> positional) and is not in its
+// paths gets a warning naming it, as the kernel passes it as given; declared read,
+// write or none (a path recorded, never opened), it gets none, and so does every
+// input of a leaf declared nowhere (it has the undeclared warning, and is the worst
+// case).
+func TestTreeEffectsWarnOfUndeclaredPaths(t *testing.T) {
+	ok := func(*cli.Context) error { return nil }
+	tree := func() *cli.App {
+		return &cli.App{Name: "db", Flags: []cli.Flag{&cli.StringFlag{Name: "data-dir"}}, Commands: []*cli.Command{
+			{Name: "dump", ArgsUsage: "<file>", Flags: []cli.Flag{
+				&cli.StringFlag{Name: "schema-file"}, &cli.StringSliceFlag{Name: "code-paths"},
+				&cli.BoolFlag{Name: "with-paths"}, &cli.StringFlag{Name: "profile"}}, Action: ok},
+			{Name: "load", Action: ok},
+		}}
+	}
+	warned := func(s tool.Spec) []string {
+		var out []string
+		for _, w := range s.Warnings {
+			if strings.Contains(w, "looks like a file or directory") {
+				out = append(out, strings.Fields(w)[1])
+			}
+		}
+		return out
+	}
+	got := specs(t, tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"*": {}}})
+	assert.Equal(t, []string{"code_paths", "data_dir", "file", "schema_file"}, warned(got["dump"]))
+	assert.Contains(t, got["dump"].Warnings[0], "declare it in paths as read or write")
+
+	got = specs(t, tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{
+		"dump": {Paths: map[string]string{"data_dir": "read", "file": "write", "schema_file": "write", "code_paths": "none"}},
+		"load": {ReadOnly: true, Paths: map[string]string{"data_dir": "read"}},
+	}})
+	for name, s := range got {
+		assert.Empty(t, warned(s), name)
+	}
+	assert.ElementsMatch(t, []tool.PathInput{{Property: "data_dir", Access: tool.Read}, {Property: "file", Access: tool.Write},
+		{Property: "schema_file", Access: tool.Write}}, got["dump"].Paths, "none declares no path input")
+
+	for name, s := range specs(t, tree, legacy.TreeOptions{}) {
+		assert.Empty(t, warned(s), name)
+		assert.Contains(t, s.Warnings, adapter.UndeclaredWarning, name)
+	}
+
+	_, err := legacy.FromApp(tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"dump": {Paths: map[string]string{"file": "maybe"}}}})
+	assert.ErrorContains(t, err, `access "maybe" is not read, write or none`)
 }
 
 // TestTreeEffectsOfAnAppWithoutSubcommands: an app that is one tool declares itself in
@@ -176,7 +225,7 @@ effects:
 	assert.Empty(t, got["drop"].Paths, "a command whose effect names no path has none")
 
 	for want, effects := range map[string]map[string]legacy.Effects{
-		`access "exec" is not read or write`:         {"dump": {Paths: map[string]string{"output": "exec"}}},
+		`access "exec" is not read, write or none`:   {"dump": {Paths: map[string]string{"output": "exec"}}},
 		"read-only but path input output is written": {"dump": {ReadOnly: true, Paths: map[string]string{"output": "write"}}},
 	} {
 		_, err := legacy.FromApp(dumpTree, legacy.TreeOptions{Effects: effects})
