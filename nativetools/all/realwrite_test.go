@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/delivery/wsgen"
+	"github.com/cmdbridge/cmdbridge/nativetools/internal/wsgen"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
