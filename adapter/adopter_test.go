@@ -201,8 +201,8 @@ func TestAdopterSchemaCoversEveryUrfaveFlagType(t *testing.T) {
 	require.Len(t, spec.Warnings, len(w)+2)
 	assert.Equal(t, w, spec.Warnings[:len(w)])
 	// Its inputs file and path are named like paths, and it declares none.
-	assert.Contains(t, spec.Warnings[len(w)], "input file looks like a file or directory")
-	assert.Contains(t, spec.Warnings[len(w)+1], "input path looks like a file or directory")
+	assert.Contains(t, spec.Warnings[len(w)], "input file is named like a path")
+	assert.Contains(t, spec.Warnings[len(w)+1], "input path is named like a path")
 	b, err := json.Marshal(spec)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"warnings":["flag --color:`)

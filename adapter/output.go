@@ -297,7 +297,7 @@ func undeclaredPaths(schema *jsonschema.Schema, declared map[string]bool) []stri
 			continue
 		}
 		if slices.ContainsFunc(strings.Split(prop, "_"), func(w string) bool { return pathWords[w] }) {
-			out = append(out, fmt.Sprintf("input %s looks like a file or directory (its name) and its effects do not declare it, so it is passed as given, outside the caller's scopes: declare it in paths as read or write (none if it names no file the command opens) (docs/adopt.md, Effects)", prop))
+			out = append(out, fmt.Sprintf("input %s is named like a path and its effects' paths leave it out, so it is passed as given, outside the caller's scopes: declare it read, write or none (docs/adopt.md, Effects)", prop))
 		}
 	}
 	return out

@@ -105,7 +105,7 @@ func TestTreeEffectsWarnOfUndeclaredPaths(t *testing.T) {
 	warned := func(s tool.Spec) []string {
 		var out []string
 		for _, w := range s.Warnings {
-			if strings.Contains(w, "looks like a file or directory") {
+			if strings.Contains(w, "is named like a path") {
 				out = append(out, strings.Fields(w)[1])
 			}
 		}
@@ -113,7 +113,7 @@ func TestTreeEffectsWarnOfUndeclaredPaths(t *testing.T) {
 	}
 	got := specs(t, tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"*": {}}})
 	assert.Equal(t, []string{"code_paths", "data_dir", "file", "schema_file"}, warned(got["dump"]))
-	assert.Contains(t, got["dump"].Warnings[0], "declare it in paths as read or write")
+	assert.Contains(t, got["dump"].Warnings[0], "declare it read, write or none")
 
 	got = specs(t, tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{
 		"dump": {Paths: map[string]string{"data_dir": "read", "file": "write", "schema_file": "write", "code_paths": "none"}},
