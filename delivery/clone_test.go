@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // TestCloneSharesNothing: a clone of a WU or an initiative equals what parsing gives
@@ -18,7 +19,7 @@ func TestCloneSharesNothing(t *testing.T) {
 	require.NoError(t, err)
 	c := w.Clone()
 	assert.Equal(t, w, c)
-	c.Set("title", delivery.StrNode("changed"))
+	c.Set("title", storage.StrNode("changed"))
 	c.Refresh()
 	c.BlockedBy[0] = "WU-9"
 	again, err := delivery.ParseWU("docs/tasks/wu/WU-1.yaml", wuSrc)
@@ -32,7 +33,7 @@ func TestCloneSharesNothing(t *testing.T) {
 	ci := in.Clone()
 	assert.Equal(t, in, ci)
 	ci.WUs[0] = "WU-7"
-	ci.Set("title", delivery.StrNode("other"))
+	ci.Set("title", storage.StrNode("other"))
 	inAgain, err := delivery.ParseInitiative("docs/tasks/initiatives/INIT-1.yaml", inSrc)
 	require.NoError(t, err)
 	assert.Equal(t, inAgain, in)

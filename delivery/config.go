@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -150,9 +151,9 @@ func (c *Config) LaneByKebab(k string) (LaneDef, bool) {
 // ParseConfig builds the typed configuration from a workspace.yaml document node.
 func ParseConfig(doc *yaml.Node) *Config {
 	c := DefaultConfig()
-	root := Root(doc)
+	root := storage.Root(doc)
 	p := configParser{c: c}
-	if root == nil || isNull(root) {
+	if root == nil || storage.IsNull(root) {
 		return c
 	}
 	if root.Kind != yaml.MappingNode {
@@ -161,8 +162,8 @@ func ParseConfig(doc *yaml.Node) *Config {
 	}
 	p.str(root, "id", &c.ID)
 	p.str(root, "name", &c.Name)
-	sd := MapGet(root, "software_delivery")
-	if sd == nil || isNull(sd) {
+	sd := storage.MapGet(root, "software_delivery")
+	if sd == nil || storage.IsNull(sd) {
 		return c
 	}
 	c.HasSoftwareDelivery = true
@@ -170,47 +171,47 @@ func ParseConfig(doc *yaml.Node) *Config {
 	if !p.mapping(pre, sd) {
 		return c
 	}
-	if d := MapGet(sd, "directories"); p.mapping(pre+".directories", d) {
+	if d := storage.MapGet(sd, "directories"); p.mapping(pre+".directories", d) {
 		p.str(d, "wuDir", &c.WUDir)
 		p.str(d, "initiativesDir", &c.InitiativesDir)
 		p.str(d, "plansDir", &c.PlansDir)
 		p.str(d, "worktrees", &c.WorktreesDir)
 	}
-	if l := MapGet(sd, "lanes"); p.mapping(pre+".lanes", l) {
-		p.lanes(pre+".lanes.definitions", MapGet(l, "definitions"))
+	if l := storage.MapGet(sd, "lanes"); p.mapping(pre+".lanes", l) {
+		p.lanes(pre+".lanes.definitions", storage.MapGet(l, "definitions"))
 	}
-	if g := MapGet(sd, "gates"); p.mapping(pre+".gates", g) {
-		p.gates(pre+".gates.commands", MapGet(g, "commands"))
+	if g := storage.MapGet(sd, "gates"); p.mapping(pre+".gates", g) {
+		p.gates(pre+".gates.commands", storage.MapGet(g, "commands"))
 	}
-	if g := MapGet(sd, "git"); p.mapping(pre+".git", g) {
+	if g := storage.MapGet(sd, "git"); p.mapping(pre+".git", g) {
 		p.boolean(g, "auto_commit", &c.AutoCommit)
 		p.boolean(g, "push", &c.Push)
 		p.str(g, "laneBranchPrefix", &c.LaneBranchPrefix)
 	}
-	if w := MapGet(sd, "wu"); p.mapping(pre+".wu", w) {
+	if w := storage.MapGet(sd, "wu"); p.mapping(pre+".wu", w) {
 		p.integer(w, "minDescriptionLength", &c.MinDescriptionLength)
 		p.enum(w, "defaultPriority", &c.DefaultPriority, Priorities)
 		p.enum(w, "defaultType", &c.DefaultType, WUTypes)
 	}
-	if m := MapGet(sd, "memory"); p.mapping(pre+".memory", m) {
+	if m := storage.MapGet(sd, "memory"); p.mapping(pre+".memory", m) {
 		p.millis(m, "sessionTtl", &c.SessionTTL)
 		p.millis(m, "checkpointTtl", &c.CheckpointTTL)
 		p.integer(m, "delegation_context_max_size", &c.DelegationContextMax)
-		if s := MapGet(m, "signalCleanup"); p.mapping(pre+".memory.signalCleanup", s) {
+		if s := storage.MapGet(m, "signalCleanup"); p.mapping(pre+".memory.signalCleanup", s) {
 			p.millis(s, "ttl", &c.SignalTTL)
 			p.millis(s, "unreadTtl", &c.SignalUnreadTTL)
 			p.integer(s, "maxEntries", &c.SignalMaxEntries)
 		}
 	}
-	if s := MapGet(sd, "state"); p.mapping(pre+".state", s) {
-		if e := MapGet(s, "eventArchival"); p.mapping(pre+".state.eventArchival", e) {
+	if s := storage.MapGet(sd, "state"); p.mapping(pre+".state", s) {
+		if e := storage.MapGet(s, "eventArchival"); p.mapping(pre+".state.eventArchival", e) {
 			p.millis(e, "archiveAfter", &c.EventArchiveAfter)
 		}
 	}
-	if cl := MapGet(sd, "cleanup"); p.mapping(pre+".cleanup", cl) {
+	if cl := storage.MapGet(sd, "cleanup"); p.mapping(pre+".cleanup", cl) {
 		p.str(cl, "commit_message", &c.CleanupCommitMessage)
 	}
-	if a := MapGet(sd, "agents"); p.mapping(pre+".agents", a) {
+	if a := storage.MapGet(sd, "agents"); p.mapping(pre+".agents", a) {
 		p.str(a, "defaultClient", &c.AgentsDefaultClient)
 	}
 	return c
@@ -228,7 +229,7 @@ func (p *configParser) fail(key string, n *yaml.Node, want string) {
 		return
 	}
 	p.c.Problems[key] = Errorf(tool.CodeConfigInvalid,
-		"workspace.yaml: %s must be %s, found %s", key, want, kindName(n))
+		"workspace.yaml: %s must be %s, found %s", key, want, storage.KindName(n))
 }
 
 func (p *configParser) key(k string) string {
@@ -240,7 +241,7 @@ func (p *configParser) key(k string) string {
 
 // mapping reports whether n is a usable mapping (absent and null are not, silently).
 func (p *configParser) mapping(key string, n *yaml.Node) bool {
-	if n == nil || isNull(n) {
+	if n == nil || storage.IsNull(n) {
 		return false
 	}
 	if n.Kind != yaml.MappingNode {
@@ -252,11 +253,11 @@ func (p *configParser) mapping(key string, n *yaml.Node) bool {
 }
 
 func (p *configParser) str(m *yaml.Node, k string, dst *string) {
-	n := MapGet(m, k)
-	if n == nil || isNull(n) {
+	n := storage.MapGet(m, k)
+	if n == nil || storage.IsNull(n) {
 		return
 	}
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != tagStr {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != storage.TagStr {
 		p.fail(p.key(k), n, "a string")
 		return
 	}
@@ -265,10 +266,10 @@ func (p *configParser) str(m *yaml.Node, k string, dst *string) {
 
 func (p *configParser) enum(m *yaml.Node, k string, dst *string, allowed []string) {
 	var v string
-	n := MapGet(m, k)
+	n := storage.MapGet(m, k)
 	before := len(p.c.Problems)
 	p.str(m, k, &v)
-	if n == nil || isNull(n) || len(p.c.Problems) != before {
+	if n == nil || storage.IsNull(n) || len(p.c.Problems) != before {
 		return
 	}
 	for _, a := range allowed {
@@ -281,12 +282,12 @@ func (p *configParser) enum(m *yaml.Node, k string, dst *string, allowed []strin
 }
 
 func (p *configParser) boolean(m *yaml.Node, k string, dst *bool) {
-	n := MapGet(m, k)
-	if n == nil || isNull(n) {
+	n := storage.MapGet(m, k)
+	if n == nil || storage.IsNull(n) {
 		return
 	}
 	var b bool
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != tagBool || n.Decode(&b) != nil {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != storage.TagBool || n.Decode(&b) != nil {
 		p.fail(p.key(k), n, "a boolean")
 		return
 	}
@@ -294,8 +295,8 @@ func (p *configParser) boolean(m *yaml.Node, k string, dst *bool) {
 }
 
 func (p *configParser) integer(m *yaml.Node, k string, dst *int) {
-	n := MapGet(m, k)
-	if n == nil || isNull(n) {
+	n := storage.MapGet(m, k)
+	if n == nil || storage.IsNull(n) {
 		return
 	}
 	i, ok := intValue(n)
@@ -307,8 +308,8 @@ func (p *configParser) integer(m *yaml.Node, k string, dst *int) {
 }
 
 func (p *configParser) millis(m *yaml.Node, k string, dst *time.Duration) {
-	n := MapGet(m, k)
-	if n == nil || isNull(n) {
+	n := storage.MapGet(m, k)
+	if n == nil || storage.IsNull(n) {
 		return
 	}
 	i, ok := intValue(n)
@@ -320,7 +321,7 @@ func (p *configParser) millis(m *yaml.Node, k string, dst *time.Duration) {
 }
 
 func intValue(n *yaml.Node) (int64, bool) {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != tagInt {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != storage.TagInt {
 		return 0, false
 	}
 	var i int64
@@ -331,7 +332,7 @@ func intValue(n *yaml.Node) (int64, bool) {
 }
 
 func (p *configParser) lanes(key string, n *yaml.Node) {
-	if n == nil || isNull(n) {
+	if n == nil || storage.IsNull(n) {
 		return
 	}
 	if n.Kind != yaml.SequenceNode {
@@ -341,7 +342,7 @@ func (p *configParser) lanes(key string, n *yaml.Node) {
 	seen := map[string]bool{}
 	for i, item := range n.Content {
 		ik := fmt.Sprintf("%s[%d]", key, i)
-		item = deref(item)
+		item = storage.Deref(item)
 		if item.Kind != yaml.MappingNode {
 			p.fail(ik, item, "a mapping")
 			continue
@@ -366,7 +367,7 @@ func (p *configParser) lanes(key string, n *yaml.Node) {
 			l.WIPLimit = 1
 		}
 		p.enum(item, "lock_policy", &l.LockPolicy, []string{LockAll, LockActive, LockNone})
-		if cp, err := StringList(MapGet(item, "code_paths")); err != nil {
+		if cp, err := storage.StringList(storage.MapGet(item, "code_paths")); err != nil {
 			p.c.Problems[ik+".code_paths"] = Errorf(tool.CodeConfigInvalid, "workspace.yaml: %s.code_paths: %v", ik, err)
 		} else {
 			l.CodePaths = cp
@@ -377,7 +378,7 @@ func (p *configParser) lanes(key string, n *yaml.Node) {
 }
 
 func (p *configParser) gates(key string, n *yaml.Node) {
-	if n == nil || isNull(n) {
+	if n == nil || storage.IsNull(n) {
 		return
 	}
 	switch n.Kind {
@@ -385,7 +386,7 @@ func (p *configParser) gates(key string, n *yaml.Node) {
 		seen := map[string]bool{}
 		for i, item := range n.Content {
 			ik := fmt.Sprintf("%s[%d]", key, i)
-			item = deref(item)
+			item = storage.Deref(item)
 			if item.Kind != yaml.MappingNode {
 				p.fail(ik, item, "a mapping")
 				continue
@@ -395,7 +396,7 @@ func (p *configParser) gates(key string, n *yaml.Node) {
 			p.str(item, "name", &g.Name)
 			p.str(item, "run", &g.Run)
 			p.boolean(item, "docs_only", &g.DocsOnly)
-			if t := MapGet(item, "timeout"); t != nil && !isNull(t) {
+			if t := storage.MapGet(item, "timeout"); t != nil && !storage.IsNull(t) {
 				d, err := ParseDuration(t.Value)
 				if t.Kind != yaml.ScalarNode || err != nil {
 					p.fail(ik+".timeout", t, "a duration like 30m, 24h or 7d")
@@ -414,11 +415,11 @@ func (p *configParser) gates(key string, n *yaml.Node) {
 		// LumenFlow map form: name → shell string, empty entries dropped, ascending key order.
 		var gates []Gate
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			name, v := n.Content[i].Value, deref(n.Content[i+1])
-			if isNull(v) {
+			name, v := n.Content[i].Value, storage.Deref(n.Content[i+1])
+			if storage.IsNull(v) {
 				continue
 			}
-			if v.Kind != yaml.ScalarNode || v.ShortTag() != tagStr {
+			if v.Kind != yaml.ScalarNode || v.ShortTag() != storage.TagStr {
 				p.fail(key+"."+name, v, "a string")
 				continue
 			}

@@ -9,8 +9,8 @@
 //     parses workspace.yaml into a [Config] with every §1.2 default. Wrong types do not fail
 //     the load: they are kept in Config.Problems and a command that reads a key calls
 //     [Config.Check] with the key prefix to get the CONFIG_INVALID error.
-//   - YAML: [DecodeYAML], [EncodeYAML] (the one §1.14 encoder) and the node helpers
-//     [MapGet], [MapSet], [MapDelete], [MapPath], [EnsureMap], [StrNode], [DateNode]….
+//   - YAML: subpackage storage ([storage.DecodeYAML], [storage.EncodeYAML], the one §1.14
+//     encoder, and the node helpers [storage.MapGet], [storage.MapSet]…).
 //   - Files: [Confine] (§3.3 path confinement), [ConfineRoot] (the same, plus the
 //     os.Root the path must then be used through, [RootError] mapping its escapes to
 //     PATH_OUTSIDE_WORKSPACE), [WriteFileAtomic] and [WriteFileAtomicIn] (renameio: the
@@ -70,8 +70,8 @@
 //     (git, gates) get the caller's environment, never one read here; only a run on a
 //     context that carries none lets git inherit the process's (a legacy helper outside
 //     any call). bridgecheck's nativeglobals fact enforces this for the native lane.
-//   - YAML edits change only the nodes they touch; unknown keys and comments survive, new
-//     keys are appended at the end of their mapping.
+//   - YAML edits (package storage's) change only the nodes they touch; unknown keys and
+//     comments survive, new keys are appended at the end of their mapping.
 //   - Files are replaced atomically and durably (temp file, fsync, rename, directory
 //     fsync; mode kept); nothing here prints.
 //   - A failed run rolls back its own writes. Each run (a legacy command: the convention

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -34,14 +35,14 @@ type Initiative struct {
 }
 
 // Set sets a top-level key (new keys are appended).
-func (in *Initiative) Set(key string, v *yaml.Node) { MapSet(Root(in.Doc), key, v) }
+func (in *Initiative) Set(key string, v *yaml.Node) { storage.MapSet(storage.Root(in.Doc), key, v) }
 
 // Delete removes a top-level key.
-func (in *Initiative) Delete(key string) bool { return MapDelete(Root(in.Doc), key) }
+func (in *Initiative) Delete(key string) bool { return storage.MapDelete(storage.Root(in.Doc), key) }
 
 // Refresh rebuilds the typed view from the document.
 func (in *Initiative) Refresh() {
-	root := Root(in.Doc)
+	root := storage.Root(in.Doc)
 	r := fieldReader{m: root}
 	*in = Initiative{Path: in.Path, Doc: in.Doc}
 	in.ID, in.Slug, in.Title, in.Description = r.str("id"), r.str("slug"), r.str("title"), r.str("description")
@@ -49,9 +50,9 @@ func (in *Initiative) Refresh() {
 	in.Created, in.TargetDate = r.str("created"), r.str("target_date")
 	in.SuccessMetrics, in.Labels, in.WUs, in.Notes = r.list("success_metrics"), r.list("labels"), r.list("wus"), r.list("notes")
 	in.RelatedPlan, in.BlockedBy, in.BlockedReason = r.str("related_plan"), r.str("blocked_by"), r.str("blocked_reason")
-	if ph := MapGet(root, "phases"); ph != nil && ph.Kind == yaml.SequenceNode {
+	if ph := storage.MapGet(root, "phases"); ph != nil && ph.Kind == yaml.SequenceNode {
 		for _, p := range ph.Content {
-			pr := fieldReader{m: deref(p)}
+			pr := fieldReader{m: storage.Deref(p)}
 			in.Phases = append(in.Phases, Phase{ID: pr.integer("id"), Title: pr.str("title"), Status: pr.str("status")})
 		}
 	}
@@ -62,11 +63,11 @@ func (in *Initiative) Refresh() {
 
 // ParseInitiative parses an initiative file; bad YAML is VALIDATION.
 func ParseInitiative(rel string, data []byte) (*Initiative, error) {
-	doc, err := DecodeYAML(data)
+	doc, err := storage.DecodeYAML(data)
 	if err != nil {
 		return nil, Errorf(tool.CodeValidation, "%s: invalid YAML: %w", rel, err)
 	}
-	if Root(doc).Kind != yaml.MappingNode {
+	if storage.Root(doc).Kind != yaml.MappingNode {
 		return nil, Errorf(tool.CodeValidation, "%s: not a mapping", rel)
 	}
 	in := &Initiative{Path: rel, Doc: doc}
@@ -76,7 +77,7 @@ func ParseInitiative(rel string, data []byte) (*Initiative, error) {
 
 // WriteInitiative writes the document under root.
 func WriteInitiative(root string, in *Initiative) error {
-	data, err := EncodeYAML(in.Doc)
+	data, err := storage.EncodeYAML(in.Doc)
 	if err != nil {
 		return Errorf(tool.CodeInternal, "%s: %w", in.Path, err)
 	}

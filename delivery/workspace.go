@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -144,7 +145,7 @@ func LoadBytes(root, checkout string, data []byte, readErr error) (*Workspace, e
 		}
 		return nil, Errorf(tool.CodeIOError, "read %s: %w", ConfigFile, err)
 	}
-	doc, err := DecodeYAML(data)
+	doc, err := storage.DecodeYAML(data)
 	if err != nil {
 		return nil, Errorf(tool.CodeConfigInvalid, "%s: %w", ConfigFile, err)
 	}
@@ -191,7 +192,7 @@ func (w *Workspace) LaneBranch(lane, id string) string {
 
 // SaveConfig writes the workspace.yaml node tree back with the shared encoder.
 func (w *Workspace) SaveConfig() error {
-	data, err := EncodeYAML(w.Doc)
+	data, err := storage.EncodeYAML(w.Doc)
 	if err != nil {
 		return Errorf(tool.CodeInternal, "%s: %w", ConfigFile, err)
 	}

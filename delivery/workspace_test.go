@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -107,7 +108,7 @@ func TestFindRootMapsLinkedWorktreeToMainCheckout(t *testing.T) {
 }
 
 func TestParseConfigDefaults(t *testing.T) {
-	doc, err := DecodeYAML([]byte("id: acme\nname: Acme\n"))
+	doc, err := storage.DecodeYAML([]byte("id: acme\nname: Acme\n"))
 	require.NoError(t, err)
 	c := ParseConfig(doc)
 	require.NoError(t, c.Check())
@@ -174,7 +175,7 @@ software_delivery:
 `
 
 func TestParseConfigValues(t *testing.T) {
-	doc, err := DecodeYAML([]byte(exampleConfig))
+	doc, err := storage.DecodeYAML([]byte(exampleConfig))
 	require.NoError(t, err)
 	c := ParseConfig(doc)
 	require.NoError(t, c.Check())
@@ -198,7 +199,7 @@ func TestParseConfigValues(t *testing.T) {
 }
 
 func TestParseConfigGateMapForm(t *testing.T) {
-	doc, err := DecodeYAML([]byte("software_delivery:\n  gates:\n    commands:\n      test: go test ./...\n      lint_docs_only: mdlint\n      format: ''\n      build: go build ./...\n"))
+	doc, err := storage.DecodeYAML([]byte("software_delivery:\n  gates:\n    commands:\n      test: go test ./...\n      lint_docs_only: mdlint\n      format: ''\n      build: go build ./...\n"))
 	require.NoError(t, err)
 	c := ParseConfig(doc)
 	require.NoError(t, c.Check())
@@ -226,7 +227,7 @@ func TestParseConfigWrongTypes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := DecodeYAML([]byte(tc.yaml))
+			doc, err := storage.DecodeYAML([]byte(tc.yaml))
 			require.NoError(t, err)
 			c := ParseConfig(doc)
 			err = c.Check(tc.key)

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -134,25 +135,25 @@ func (w *WU) NormStatus() string { return NormalizeStatus(w.Status) }
 func (w *WU) Number() int { return WUNumber(w.ID) }
 
 // Set sets a top-level key (existing keys keep their place, new ones are appended).
-func (w *WU) Set(key string, value *yaml.Node) { MapSet(Root(w.Doc), key, value) }
+func (w *WU) Set(key string, value *yaml.Node) { storage.MapSet(storage.Root(w.Doc), key, value) }
 
 // Delete removes a top-level key.
-func (w *WU) Delete(key string) bool { return MapDelete(Root(w.Doc), key) }
+func (w *WU) Delete(key string) bool { return storage.MapDelete(storage.Root(w.Doc), key) }
 
 // Get returns a top-level value node or nil.
-func (w *WU) Get(key string) *yaml.Node { return MapGet(Root(w.Doc), key) }
+func (w *WU) Get(key string) *yaml.Node { return storage.MapGet(storage.Root(w.Doc), key) }
 
 // Bytes encodes the document with the shared encoder.
-func (w *WU) Bytes() ([]byte, error) { return EncodeYAML(w.Doc) }
+func (w *WU) Bytes() ([]byte, error) { return storage.EncodeYAML(w.Doc) }
 
 // ParseWU parses a WU spec file's bytes. YAML that does not parse, or a document that is
 // not a mapping, is a VALIDATION error; type problems are kept for [ValidateStructure].
 func ParseWU(rel string, data []byte) (*WU, error) {
-	doc, err := DecodeYAML(data)
+	doc, err := storage.DecodeYAML(data)
 	if err != nil {
 		return nil, Errorf(tool.CodeValidation, "%s: invalid YAML: %w", rel, err)
 	}
-	if Root(doc).Kind != yaml.MappingNode {
+	if storage.Root(doc).Kind != yaml.MappingNode {
 		return nil, Errorf(tool.CodeValidation, "%s: not a mapping", rel)
 	}
 	w := &WU{Path: rel, Doc: doc}
@@ -162,7 +163,7 @@ func ParseWU(rel string, data []byte) (*WU, error) {
 
 // Refresh rebuilds the typed view from the document.
 func (w *WU) Refresh() {
-	root := Root(w.Doc)
+	root := storage.Root(w.Doc)
 	r := fieldReader{m: root}
 	*w = WU{Path: w.Path, Doc: w.Doc}
 	w.ID = r.str("id")
@@ -170,19 +171,19 @@ func (w *WU) Refresh() {
 	w.Lane = r.str("lane")
 	// An absent type or priority reads as its corpus §1.5 default, for every reader.
 	w.Type = r.str("type")
-	if w.Type == "" && MapGet(root, "type") == nil {
+	if w.Type == "" && storage.MapGet(root, "type") == nil {
 		w.Type = "feature"
 	}
 	w.Status = r.str("status")
 	w.Priority = r.str("priority")
-	if w.Priority == "" && MapGet(root, "priority") == nil {
+	if w.Priority == "" && storage.MapGet(root, "priority") == nil {
 		w.Priority = "P2"
 	}
 	w.Created = r.str("created")
 	w.Description = r.str("description")
-	if acc := MapGet(root, "acceptance"); acc != nil && acc.Kind == yaml.MappingNode {
+	if acc := storage.MapGet(root, "acceptance"); acc != nil && acc.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(acc.Content); i += 2 {
-			items, err := StringList(acc.Content[i+1])
+			items, err := storage.StringList(acc.Content[i+1])
 			if err != nil {
 				r.errs = append(r.errs, fmt.Sprintf("acceptance.%s: %v", acc.Content[i].Value, err))
 			}
@@ -193,7 +194,7 @@ func (w *WU) Refresh() {
 		w.Acceptance = r.list("acceptance")
 	}
 	w.CodePaths = r.list("code_paths")
-	if t := MapGet(root, "tests"); t != nil && !isNull(t) {
+	if t := storage.MapGet(root, "tests"); t != nil && !storage.IsNull(t) {
 		if t.Kind != yaml.MappingNode {
 			r.errs = append(r.errs, "tests must be a mapping")
 		} else {
@@ -205,8 +206,8 @@ func (w *WU) Refresh() {
 	w.Artifacts = r.list("artifacts")
 	w.Dependencies = r.list("dependencies")
 	w.Risks = r.list("risks")
-	if n := MapGet(root, "notes"); n != nil && n.Kind == yaml.SequenceNode {
-		notes, err := StringList(n)
+	if n := storage.MapGet(root, "notes"); n != nil && n.Kind == yaml.SequenceNode {
+		notes, err := storage.StringList(n)
 		if err != nil {
 			r.errs = append(r.errs, "notes: "+err.Error())
 		}
@@ -244,19 +245,19 @@ type fieldReader struct {
 }
 
 func (r *fieldReader) str(k string) string {
-	n := MapGet(r.m, k)
-	if n == nil || isNull(n) {
+	n := storage.MapGet(r.m, k)
+	if n == nil || storage.IsNull(n) {
 		return ""
 	}
 	if n.Kind != yaml.ScalarNode {
-		r.errs = append(r.errs, fmt.Sprintf("%s%s must be a string, found %s", r.prefix, k, kindName(n)))
+		r.errs = append(r.errs, fmt.Sprintf("%s%s must be a string, found %s", r.prefix, k, storage.KindName(n)))
 		return ""
 	}
 	return n.Value
 }
 
 func (r *fieldReader) list(k string) []string {
-	l, err := StringList(MapGet(r.m, k))
+	l, err := storage.StringList(storage.MapGet(r.m, k))
 	if err != nil {
 		r.errs = append(r.errs, fmt.Sprintf("%s%s: %v", r.prefix, k, err))
 	}
@@ -264,25 +265,25 @@ func (r *fieldReader) list(k string) []string {
 }
 
 func (r *fieldReader) boolean(k string) bool {
-	n := MapGet(r.m, k)
-	if n == nil || isNull(n) {
+	n := storage.MapGet(r.m, k)
+	if n == nil || storage.IsNull(n) {
 		return false
 	}
 	var b bool
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != tagBool || n.Decode(&b) != nil {
-		r.errs = append(r.errs, fmt.Sprintf("%s%s must be a boolean, found %s", r.prefix, k, kindName(n)))
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != storage.TagBool || n.Decode(&b) != nil {
+		r.errs = append(r.errs, fmt.Sprintf("%s%s must be a boolean, found %s", r.prefix, k, storage.KindName(n)))
 	}
 	return b
 }
 
 func (r *fieldReader) integer(k string) int {
-	n := MapGet(r.m, k)
-	if n == nil || isNull(n) {
+	n := storage.MapGet(r.m, k)
+	if n == nil || storage.IsNull(n) {
 		return 0
 	}
 	i, ok := intValue(n)
 	if !ok {
-		r.errs = append(r.errs, fmt.Sprintf("%s%s must be an integer, found %s", r.prefix, k, kindName(n)))
+		r.errs = append(r.errs, fmt.Sprintf("%s%s must be an integer, found %s", r.prefix, k, storage.KindName(n)))
 	}
 	return int(i)
 }
@@ -292,9 +293,9 @@ var dateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // ValidateStructure returns the structural violations of corpus §1.5 (empty when valid).
 func ValidateStructure(w *WU) []string {
 	errs := append([]string(nil), w.typeErrors...)
-	root := Root(w.Doc)
+	root := storage.Root(w.Doc)
 	req := func(k string) bool {
-		if !MapHas(root, k) {
+		if !storage.MapHas(root, k) {
 			errs = append(errs, k+" is required")
 			return false
 		}
@@ -329,7 +330,7 @@ func ValidateStructure(w *WU) []string {
 	if w.ClaimedMode != "" && !oneOf(w.ClaimedMode, ClaimedModes) {
 		errs = append(errs, fmt.Sprintf("claimed_mode %q must be one of %s", w.ClaimedMode, strings.Join(ClaimedModes, ", ")))
 	}
-	if MapHas(root, "phase") && w.Phase < 1 {
+	if storage.MapHas(root, "phase") && w.Phase < 1 {
 		errs = append(errs, "phase must be an integer ≥ 1")
 	}
 	for _, k := range []struct {
@@ -387,26 +388,26 @@ type NewWUInput struct {
 // tests{manual,unit,e2e}, artifacts [stamp], dependencies, risks, requires_review: false.
 // Optional keys (initiative, phase, blocked_by, exposure…) are appended with Set.
 func NewWU(wuDir string, in NewWUInput) *WU {
-	m := NewMap()
-	MapSet(m, "id", StrNode(in.ID))
-	MapSet(m, "title", StrNode(in.Title))
-	MapSet(m, "lane", StrNode(in.Lane))
-	MapSet(m, "type", StrNode(in.Type))
-	MapSet(m, "status", StrNode(StatusReady))
-	MapSet(m, "priority", StrNode(in.Priority))
-	MapSet(m, "created", DateNode(in.Created))
-	MapSet(m, "description", StrNode(in.Description))
-	MapSet(m, "acceptance", StrSeq(in.Acceptance))
-	MapSet(m, "code_paths", StrSeq(in.CodePaths))
-	tests := NewMap()
-	MapSet(tests, "manual", StrSeq(in.TestsManual))
-	MapSet(tests, "unit", StrSeq(in.TestsUnit))
-	MapSet(tests, "e2e", StrSeq(nil))
-	MapSet(m, "tests", tests)
-	MapSet(m, "artifacts", StrSeq([]string{StampRel(in.ID)}))
-	MapSet(m, "dependencies", StrSeq(nil))
-	MapSet(m, "risks", StrSeq(nil))
-	MapSet(m, "requires_review", BoolNode(false))
+	m := storage.NewMap()
+	storage.MapSet(m, "id", storage.StrNode(in.ID))
+	storage.MapSet(m, "title", storage.StrNode(in.Title))
+	storage.MapSet(m, "lane", storage.StrNode(in.Lane))
+	storage.MapSet(m, "type", storage.StrNode(in.Type))
+	storage.MapSet(m, "status", storage.StrNode(StatusReady))
+	storage.MapSet(m, "priority", storage.StrNode(in.Priority))
+	storage.MapSet(m, "created", storage.DateNode(in.Created))
+	storage.MapSet(m, "description", storage.StrNode(in.Description))
+	storage.MapSet(m, "acceptance", storage.StrSeq(in.Acceptance))
+	storage.MapSet(m, "code_paths", storage.StrSeq(in.CodePaths))
+	tests := storage.NewMap()
+	storage.MapSet(tests, "manual", storage.StrSeq(in.TestsManual))
+	storage.MapSet(tests, "unit", storage.StrSeq(in.TestsUnit))
+	storage.MapSet(tests, "e2e", storage.StrSeq(nil))
+	storage.MapSet(m, "tests", tests)
+	storage.MapSet(m, "artifacts", storage.StrSeq([]string{StampRel(in.ID)}))
+	storage.MapSet(m, "dependencies", storage.StrSeq(nil))
+	storage.MapSet(m, "risks", storage.StrSeq(nil))
+	storage.MapSet(m, "requires_review", storage.BoolNode(false))
 	w := &WU{Path: path.Join(cleanDir(wuDir), in.ID+".yaml"), Doc: &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{m}}}
 	w.Refresh()
 	return w

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/internal/golden"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -150,7 +151,7 @@ func TestValidateStrict(t *testing.T) {
 func TestNewWUKeyOrderAndEditRoundTrip(t *testing.T) {
 	w := NewWU("docs/tasks/wu/", NewWUInput{ID: "WU-3", Title: "Add: thing", Lane: "Core: API", Type: "feature", Priority: "P2",
 		Created: "2026-03-02", Acceptance: []string{"works"}, CodePaths: []string{"a.go"}, TestsUnit: []string{"a_test.go"}})
-	w.Set("exposure", StrNode("api"))
+	w.Set("exposure", storage.StrNode("api"))
 	out, err := w.Bytes()
 	require.NoError(t, err)
 	golden.Check(t, "new-wu.yaml", out)
@@ -160,8 +161,8 @@ func TestNewWUKeyOrderAndEditRoundTrip(t *testing.T) {
 	root := t.TempDir()
 	orig, err := ParseWU("docs/tasks/wu/WU-12.yaml", []byte(validWU))
 	require.NoError(t, err)
-	orig.Set("status", StrNode("blocked"))
-	orig.Set("blocked_reason", StrNode("waiting on infra"))
+	orig.Set("status", storage.StrNode("blocked"))
+	orig.Set("blocked_reason", storage.StrNode("waiting on infra"))
 	require.NoError(t, WriteWU(root, orig))
 	data, err := os.ReadFile(filepath.Join(root, "docs/tasks/wu/WU-12.yaml"))
 	require.NoError(t, err)

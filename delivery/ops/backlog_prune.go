@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // BacklogPruneKeys are the configuration sections backlog:prune reads.
@@ -141,11 +142,11 @@ func lastActivity(w *delivery.WU, log *delivery.EventLog) time.Time {
 // line of the string (the key is appended at the end when absent, corpus §1.14).
 func appendNote(w *delivery.WU, note string) {
 	if n := w.Get("notes"); n != nil && n.Kind == yaml.SequenceNode {
-		n.Content = append(n.Content, delivery.StrNode(note))
+		n.Content = append(n.Content, storage.StrNode(note))
 	} else if strings.TrimSpace(w.Notes) == "" {
-		w.Set("notes", delivery.StrNode(note))
+		w.Set("notes", storage.StrNode(note))
 	} else {
-		w.Set("notes", delivery.StrNode(strings.TrimRight(w.Notes, "\n")+"\n"+note))
+		w.Set("notes", storage.StrNode(strings.TrimRight(w.Notes, "\n")+"\n"+note))
 	}
 	w.Refresh()
 }

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -73,7 +74,7 @@ func ConfigGet(ws *delivery.Workspace, in ConfigGetInput) (ConfigGetData, Notes,
 	if err := in.Check(); err != nil {
 		return ConfigGetData{}, notes, err
 	}
-	node := lookupNode(delivery.Root(ws.Doc), strings.Split(in.Key, "."))
+	node := lookupNode(storage.Root(ws.Doc), strings.Split(in.Key, "."))
 	if node == nil {
 		notes.Warn("key %q is not set", in.Key)
 		return ConfigGetData{Key: in.Key}, notes, nil
@@ -84,7 +85,7 @@ func ConfigGet(ws *delivery.Workspace, in ConfigGetInput) (ConfigGetData, Notes,
 	}
 	notes.Text = node.Value + "\n"
 	if node.Kind != yaml.ScalarNode {
-		out, err := delivery.EncodeYAML(node)
+		out, err := storage.EncodeYAML(node)
 		if err != nil {
 			return ConfigGetData{}, notes, delivery.Errorf(tool.CodeInternal, "%s: %w", in.Key, err)
 		}
@@ -141,15 +142,15 @@ func ConfigSet(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 	}
 	key, raw := in.Key, in.Value
 	segs := strings.Split(key, ".")
-	parent := delivery.Root(ws.Doc)
+	parent := storage.Root(ws.Doc)
 	var err error
 	for i, s := range segs[:len(segs)-1] {
-		if parent, err = delivery.EnsureMap(parent, s); err != nil {
+		if parent, err = storage.EnsureMap(parent, s); err != nil {
 			return ConfigSetData{}, notes, delivery.Errorf(tool.CodeValidation, "cannot set %s: %s is not a mapping", key, strings.Join(segs[:i+1], "."))
 		}
 	}
 	last := segs[len(segs)-1]
-	old := delivery.MapGet(parent, last)
+	old := storage.MapGet(parent, last)
 	var previous any
 	if old != nil {
 		if previous, err = nodeValue(old); err != nil {
@@ -160,10 +161,10 @@ func ConfigSet(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 	if old != nil && old.Kind == yaml.SequenceNode {
 		next = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: old.Style, Content: slices.Clone(old.Content)}
 		for _, item := range strings.Split(raw, ",") {
-			next.Content = append(next.Content, delivery.StrNode(strings.TrimSpace(item)))
+			next.Content = append(next.Content, storage.StrNode(strings.TrimSpace(item)))
 		}
 	}
-	delivery.MapSet(parent, last, next)
+	storage.MapSet(parent, last, next)
 	if err := ws.SaveConfig(); err != nil {
 		return ConfigSetData{}, notes, err
 	}
@@ -191,7 +192,7 @@ func lookupNode(n *yaml.Node, segs []string) *yaml.Node {
 		}
 		switch n.Kind {
 		case yaml.MappingNode:
-			n = delivery.MapGet(n, s)
+			n = storage.MapGet(n, s)
 		case yaml.SequenceNode:
 			i, err := strconv.Atoi(s)
 			if err != nil || i < 0 || i >= len(n.Content) {
@@ -254,13 +255,13 @@ var numberRE = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
 func coerce(raw string) *yaml.Node {
 	switch {
 	case raw == "true" || raw == "false":
-		return delivery.BoolNode(raw == "true")
+		return storage.BoolNode(raw == "true")
 	case numberRE.MatchString(raw) && strings.Contains(raw, "."):
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: raw}
 	case numberRE.MatchString(raw):
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: raw}
 	default:
-		return delivery.StrNode(raw)
+		return storage.StrNode(raw)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -16,19 +17,19 @@ import (
 
 // PhaseNode is one {id, title, status} phase mapping.
 func PhaseNode(id int, title, status string) *yaml.Node {
-	p := delivery.NewMap()
-	delivery.MapSet(p, "id", delivery.IntNode(int64(id)))
-	delivery.MapSet(p, "title", delivery.StrNode(title))
-	delivery.MapSet(p, "status", delivery.StrNode(status))
+	p := storage.NewMap()
+	storage.MapSet(p, "id", storage.IntNode(int64(id)))
+	storage.MapSet(p, "title", storage.StrNode(title))
+	storage.MapSet(p, "status", storage.StrNode(status))
 	return p
 }
 
 // SeqOf returns the block sequence under key, creating it (or unflowing an empty one).
 func SeqOf(m *yaml.Node, key string) *yaml.Node {
-	seq := delivery.MapGet(m, key)
+	seq := storage.MapGet(m, key)
 	if seq == nil || seq.Kind != yaml.SequenceNode {
-		seq = delivery.NewSeq()
-		delivery.MapSet(m, key, seq)
+		seq = storage.NewSeq()
+		storage.MapSet(m, key, seq)
 	}
 	if len(seq.Content) == 0 {
 		seq.Style = 0
@@ -39,10 +40,10 @@ func SeqOf(m *yaml.Node, key string) *yaml.Node {
 // AppendItems appends string items to the list under key (skipping ones present when
 // dedupe) and reports whether anything was added.
 func AppendItems(m *yaml.Node, key string, items []string, dedupe bool) bool {
-	seq := delivery.MapGet(m, key)
+	seq := storage.MapGet(m, key)
 	var have []string
 	if seq != nil && seq.Kind == yaml.SequenceNode {
-		have, _ = delivery.StringList(seq)
+		have, _ = storage.StringList(seq)
 	}
 	var add []string
 	for _, it := range items {
@@ -56,7 +57,7 @@ func AppendItems(m *yaml.Node, key string, items []string, dedupe bool) bool {
 	}
 	seq = SeqOf(m, key)
 	for _, it := range add {
-		seq.Content = append(seq.Content, delivery.StrNode(it))
+		seq.Content = append(seq.Content, storage.StrNode(it))
 	}
 	return true
 }
@@ -97,11 +98,11 @@ func LinkWUs(ws *delivery.Workspace, in *delivery.Initiative, ids []string, phas
 	for _, w := range wus {
 		changed := false
 		if w.Initiative != in.ID && w.Initiative != in.Slug {
-			w.Set("initiative", delivery.StrNode(in.ID))
+			w.Set("initiative", storage.StrNode(in.ID))
 			changed = true
 		}
 		if phase > 0 && w.Phase != phase {
-			w.Set("phase", delivery.IntNode(int64(phase)))
+			w.Set("phase", storage.IntNode(int64(phase)))
 			changed = true
 		}
 		if changed {
@@ -121,7 +122,7 @@ func LinkWUs(ws *delivery.Workspace, in *delivery.Initiative, ids []string, phas
 		}
 	}
 	if len(list) != len(in.WUs) {
-		AppendItems(delivery.Root(in.Doc), "wus", list[len(in.WUs):], true)
+		AppendItems(storage.Root(in.Doc), "wus", list[len(in.WUs):], true)
 		if err := delivery.WriteInitiative(ws.Root, in); err != nil {
 			return res, err
 		}

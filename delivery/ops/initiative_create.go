@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -103,30 +104,30 @@ func InitiativeCreate(ctx context.Context, ws *delivery.Workspace, rt *delivery.
 	if priority == "" {
 		priority = "P2"
 	}
-	m := delivery.NewMap()
-	delivery.MapSet(m, "id", delivery.StrNode(id))
-	delivery.MapSet(m, "slug", delivery.StrNode(slug))
-	delivery.MapSet(m, "title", delivery.StrNode(title))
-	delivery.MapSet(m, "description", delivery.StrNode(in.Description))
-	delivery.MapSet(m, "status", delivery.StrNode("draft"))
-	delivery.MapSet(m, "priority", delivery.StrNode(priority))
+	m := storage.NewMap()
+	storage.MapSet(m, "id", storage.StrNode(id))
+	storage.MapSet(m, "slug", storage.StrNode(slug))
+	storage.MapSet(m, "title", storage.StrNode(title))
+	storage.MapSet(m, "description", storage.StrNode(in.Description))
+	storage.MapSet(m, "status", storage.StrNode("draft"))
+	storage.MapSet(m, "priority", storage.StrNode(priority))
 	if in.Owner != nil {
-		delivery.MapSet(m, "owner", delivery.StrNode(*in.Owner))
+		storage.MapSet(m, "owner", storage.StrNode(*in.Owner))
 	}
-	delivery.MapSet(m, "created", delivery.DateNode(delivery.Date(rt.Now())))
+	storage.MapSet(m, "created", storage.DateNode(delivery.Date(rt.Now())))
 	if in.TargetDate != "" {
-		delivery.MapSet(m, "target_date", delivery.DateNode(in.TargetDate))
+		storage.MapSet(m, "target_date", storage.DateNode(in.TargetDate))
 	}
-	phases := delivery.NewSeq()
+	phases := storage.NewSeq()
 	for i, p := range in.Phases {
 		phases.Content = append(phases.Content, PhaseNode(i+1, p, "pending"))
 	}
 	if len(phases.Content) > 0 {
 		phases.Style = 0
 	}
-	delivery.MapSet(m, "phases", phases)
-	delivery.MapSet(m, "success_metrics", delivery.StrSeq(in.SuccessMetrics))
-	delivery.MapSet(m, "labels", delivery.StrSeq(nil))
+	storage.MapSet(m, "phases", phases)
+	storage.MapSet(m, "success_metrics", storage.StrSeq(in.SuccessMetrics))
+	storage.MapSet(m, "labels", storage.StrSeq(nil))
 	ini := &delivery.Initiative{Path: rel, Doc: &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{m}}}
 	// The initiatives directory itself (the legacy command made "<dir>/..yaml", the
 	// InitiativePath of ".", a stray empty directory the spec never asks for).

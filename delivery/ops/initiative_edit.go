@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -72,13 +73,13 @@ func InitiativeEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Ru
 	if err != nil {
 		return InitiativeEditData{}, notes, err
 	}
-	root := delivery.Root(ini.Doc)
+	root := storage.Root(ini.Doc)
 	changed := []string{}
 	setStr := func(key, v string) {
-		if cur := delivery.MapGet(root, key); cur != nil && cur.Kind == yaml.ScalarNode && cur.Value == v {
+		if cur := storage.MapGet(root, key); cur != nil && cur.Kind == yaml.ScalarNode && cur.Value == v {
 			return
 		}
-		ini.Set(key, delivery.StrNode(v))
+		ini.Set(key, storage.StrNode(v))
 		changed = append(changed, key)
 	}
 	if in.Title != nil {
@@ -109,7 +110,7 @@ func InitiativeEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Ru
 	}
 	if in.PhaseID != nil {
 		id := *in.PhaseID
-		seq := delivery.MapGet(root, "phases")
+		seq := storage.MapGet(root, "phases")
 		var target *yaml.Node
 		for i, p := range ini.Phases {
 			if p.ID == id && seq != nil {
@@ -120,8 +121,8 @@ func InitiativeEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Ru
 		if target == nil {
 			return InitiativeEditData{}, notes, delivery.Errorf(tool.CodeNotFound, "phase %d not found in %s", id, ini.ID)
 		}
-		if cur := delivery.MapGet(target, "status"); cur == nil || cur.Value != *in.PhaseStatus {
-			delivery.MapSet(target, "status", delivery.StrNode(*in.PhaseStatus))
+		if cur := storage.MapGet(target, "status"); cur == nil || cur.Value != *in.PhaseStatus {
+			storage.MapSet(target, "status", storage.StrNode(*in.PhaseStatus))
 			phasesChanged = true
 		}
 	}
@@ -132,8 +133,8 @@ func InitiativeEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Ru
 		changed = append(changed, "success_metrics")
 	}
 	if in.TargetDate != nil {
-		if cur := delivery.MapGet(root, "target_date"); cur == nil || cur.Value != *in.TargetDate {
-			ini.Set("target_date", delivery.DateNode(*in.TargetDate))
+		if cur := storage.MapGet(root, "target_date"); cur == nil || cur.Value != *in.TargetDate {
+			ini.Set("target_date", storage.DateNode(*in.TargetDate))
 			changed = append(changed, "target_date")
 		}
 	}

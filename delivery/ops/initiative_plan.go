@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -71,7 +72,7 @@ func InitiativePlan(ctx context.Context, ws *delivery.Workspace, rt *delivery.Ru
 		if ini.RelatedPlan != "" {
 			notes.Warn("%s: replacing related_plan %s", ini.ID, ini.RelatedPlan)
 		}
-		ini.Set("related_plan", delivery.StrNode(uri))
+		ini.Set("related_plan", storage.StrNode(uri))
 		if err := delivery.WriteInitiative(ws.Root, ini); err != nil {
 			return InitiativePlanData{}, notes, err
 		}

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -57,7 +58,7 @@ func InitiativeRemoveWU(ctx context.Context, ws *delivery.Workspace, rt *deliver
 		paths = append(paths, w.Path)
 	}
 	if inList {
-		seq := delivery.MapGet(delivery.Root(ini.Doc), "wus")
+		seq := storage.MapGet(storage.Root(ini.Doc), "wus")
 		keep := seq.Content[:0]
 		for _, n := range seq.Content {
 			if n.Kind != yaml.ScalarNode || n.Value != id {

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -157,20 +158,20 @@ func suggestTitle(name string) string {
 func suggestionYAML(ss []LaneSuggestion) ([]byte, error) {
 	items := make([]*yaml.Node, 0, len(ss))
 	for _, s := range ss {
-		m := delivery.NewMap()
-		delivery.MapSet(m, "name", delivery.StrNode(s.Name))
-		delivery.MapSet(m, "wip_limit", delivery.IntNode(int64(s.WIPLimit)))
-		delivery.MapSet(m, "lock_policy", delivery.StrNode(s.LockPolicy))
-		delivery.MapSet(m, "code_paths", delivery.StrSeq(s.CodePaths))
+		m := storage.NewMap()
+		storage.MapSet(m, "name", storage.StrNode(s.Name))
+		storage.MapSet(m, "wip_limit", storage.IntNode(int64(s.WIPLimit)))
+		storage.MapSet(m, "lock_policy", storage.StrNode(s.LockPolicy))
+		storage.MapSet(m, "code_paths", storage.StrSeq(s.CodePaths))
 		items = append(items, m)
 	}
-	lanes := delivery.NewMap()
-	delivery.MapSet(lanes, "definitions", delivery.NewSeq(items...))
-	sd := delivery.NewMap()
-	delivery.MapSet(sd, "lanes", lanes)
-	root := delivery.NewMap()
-	delivery.MapSet(root, "software_delivery", sd)
-	out, err := delivery.EncodeYAML(root)
+	lanes := storage.NewMap()
+	storage.MapSet(lanes, "definitions", storage.NewSeq(items...))
+	sd := storage.NewMap()
+	storage.MapSet(sd, "lanes", lanes)
+	root := storage.NewMap()
+	storage.MapSet(root, "software_delivery", sd)
+	out, err := storage.EncodeYAML(root)
 	if err != nil {
 		return nil, fmt.Errorf("encode lane suggestions: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -124,7 +125,7 @@ func triagePromote(ctx context.Context, ws *delivery.Workspace, rt *delivery.Run
 	now := rt.Now()
 	w := delivery.NewWU(ws.Config.WUDir, delivery.NewWUInput{ID: wuID, Title: title, Lane: in.Lane, Type: "bug",
 		Priority: priority, Created: delivery.Date(now), Description: n.Content})
-	w.Set("notes", delivery.StrNode("Promoted from discovery "+id))
+	w.Set("notes", storage.StrNode("Promoted from discovery "+id))
 	w.Refresh()
 	if errs := delivery.ValidateStructure(w); len(errs) > 0 {
 		return MemTriagePromoteData{}, &delivery.Error{Code: tool.CodeValidation, Message: errs[0],

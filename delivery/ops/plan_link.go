@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // PlanLinkInput is plan:link's input.
@@ -49,11 +50,11 @@ func PlanLink(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 	if w := target.WU; w != nil {
 		data.Target = "wu"
 		if w.Plan != uri {
-			w.Set("plan", delivery.StrNode(uri))
+			w.Set("plan", storage.StrNode(uri))
 			data.Changed = true
 		}
 		if !slices.Contains(w.SpecRefs, uri) {
-			AppendItems(delivery.Root(w.Doc), "spec_refs", []string{uri}, true)
+			AppendItems(storage.Root(w.Doc), "spec_refs", []string{uri}, true)
 			data.Changed = true
 		}
 		if data.Changed {
@@ -66,7 +67,7 @@ func PlanLink(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 		ini := target.Initiative
 		data.Target = "initiative"
 		if ini.RelatedPlan != uri {
-			ini.Set("related_plan", delivery.StrNode(uri))
+			ini.Set("related_plan", storage.StrNode(uri))
 			data.Changed = true
 			if err := delivery.WriteInitiative(ws.Root, ini); err != nil {
 				return PlanLinkData{}, notes, err

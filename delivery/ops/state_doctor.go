@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -426,8 +427,8 @@ func stampDateFor(w *delivery.WU, today string) string {
 // markDone sets a WU's YAML to done as of a stamp date: completed is the date and
 // completed_at its midnight (corpus §3.1 wu:repair, STAMP_EXISTS_YAML_NOT_DONE).
 func markDone(w *delivery.WU, date string) {
-	w.Set("status", delivery.StrNode(delivery.StatusDone))
-	w.Set("completed", delivery.DateNode(date))
-	w.Set("completed_at", delivery.TimestampNode(date+"T00:00:00.000Z"))
+	w.Set("status", storage.StrNode(delivery.StatusDone))
+	w.Set("completed", storage.DateNode(date))
+	w.Set("completed_at", storage.TimestampNode(date+"T00:00:00.000Z"))
 	w.Refresh()
 }

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -61,7 +62,7 @@ func WorkspaceInit(ctx context.Context, rt *delivery.Runtime, in WorkspaceInitIn
 			WithDetails(map[string]any{"path": dir})
 	}
 	cfg := delivery.DefaultConfig()
-	data, err := delivery.EncodeYAML(initialConfig(name, cfg))
+	data, err := storage.EncodeYAML(initialConfig(name, cfg))
 	if err != nil {
 		return WorkspaceInitData{}, notes, delivery.Errorf(tool.CodeInternal, "encode %s: %w", delivery.ConfigFile, err)
 	}
@@ -95,32 +96,32 @@ func WorkspaceInit(ctx context.Context, rt *delivery.Runtime, in WorkspaceInitIn
 
 // initialConfig is the workspace.yaml of corpus §3.8, in the §1.14 encoding.
 func initialConfig(name string, cfg *delivery.Config) *yaml.Node {
-	root := delivery.NewMap()
-	delivery.MapSet(root, "id", delivery.StrNode(delivery.Kebab(name)))
-	delivery.MapSet(root, "name", delivery.StrNode(name))
-	sd := delivery.NewMap()
-	dirs := delivery.NewMap()
-	delivery.MapSet(dirs, "wuDir", delivery.StrNode(cfg.WUDir))
-	delivery.MapSet(dirs, "initiativesDir", delivery.StrNode(cfg.InitiativesDir))
-	delivery.MapSet(dirs, "plansDir", delivery.StrNode(cfg.PlansDir))
-	delivery.MapSet(dirs, "worktrees", delivery.StrNode(cfg.WorktreesDir))
-	delivery.MapSet(sd, "directories", dirs)
-	lane := delivery.NewMap()
-	delivery.MapSet(lane, "name", delivery.StrNode("General"))
-	delivery.MapSet(lane, "wip_limit", delivery.IntNode(1))
-	delivery.MapSet(lane, "lock_policy", delivery.StrNode(delivery.LockAll))
-	delivery.MapSet(lane, "code_paths", delivery.StrSeq([]string{"**"}))
-	lanes := delivery.NewMap()
-	delivery.MapSet(lanes, "definitions", delivery.NewSeq(lane))
-	delivery.MapSet(sd, "lanes", lanes)
-	gates := delivery.NewMap()
-	delivery.MapSet(gates, "commands", delivery.NewSeq())
-	delivery.MapSet(sd, "gates", gates)
-	git := delivery.NewMap()
-	delivery.MapSet(git, "auto_commit", delivery.BoolNode(true))
-	delivery.MapSet(git, "push", delivery.BoolNode(false))
-	delivery.MapSet(sd, "git", git)
-	delivery.MapSet(root, "software_delivery", sd)
+	root := storage.NewMap()
+	storage.MapSet(root, "id", storage.StrNode(delivery.Kebab(name)))
+	storage.MapSet(root, "name", storage.StrNode(name))
+	sd := storage.NewMap()
+	dirs := storage.NewMap()
+	storage.MapSet(dirs, "wuDir", storage.StrNode(cfg.WUDir))
+	storage.MapSet(dirs, "initiativesDir", storage.StrNode(cfg.InitiativesDir))
+	storage.MapSet(dirs, "plansDir", storage.StrNode(cfg.PlansDir))
+	storage.MapSet(dirs, "worktrees", storage.StrNode(cfg.WorktreesDir))
+	storage.MapSet(sd, "directories", dirs)
+	lane := storage.NewMap()
+	storage.MapSet(lane, "name", storage.StrNode("General"))
+	storage.MapSet(lane, "wip_limit", storage.IntNode(1))
+	storage.MapSet(lane, "lock_policy", storage.StrNode(delivery.LockAll))
+	storage.MapSet(lane, "code_paths", storage.StrSeq([]string{"**"}))
+	lanes := storage.NewMap()
+	storage.MapSet(lanes, "definitions", storage.NewSeq(lane))
+	storage.MapSet(sd, "lanes", lanes)
+	gates := storage.NewMap()
+	storage.MapSet(gates, "commands", storage.NewSeq())
+	storage.MapSet(sd, "gates", gates)
+	git := storage.NewMap()
+	storage.MapSet(git, "auto_commit", storage.BoolNode(true))
+	storage.MapSet(git, "push", storage.BoolNode(false))
+	storage.MapSet(sd, "git", git)
+	storage.MapSet(root, "software_delivery", sd)
 	return root
 }
 

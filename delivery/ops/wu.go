@@ -8,6 +8,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -65,7 +66,7 @@ func AppendNote(rt *delivery.Runtime, w *delivery.WU, text string) {
 	if w.Notes != "" {
 		note = w.Notes + "\n" + note
 	}
-	w.Set("notes", delivery.StrNode(note))
+	w.Set("notes", storage.StrNode(note))
 }
 
 // exists reports whether a root-relative path exists.

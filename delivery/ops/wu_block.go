@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -52,8 +53,8 @@ func WUBlock(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, 
 	if err := RequireStatus(w, delivery.StatusBlocked, delivery.StatusInProgress); err != nil {
 		return WUBlockData{}, notes, err
 	}
-	w.Set("status", delivery.StrNode(delivery.StatusBlocked))
-	w.Set("blocked_reason", delivery.StrNode(in.Reason))
+	w.Set("status", storage.StrNode(delivery.StatusBlocked))
+	w.Set("blocked_reason", storage.StrNode(in.Reason))
 	AppendNote(rt, w, "Blocked: "+in.Reason)
 	w.Refresh()
 	if err := delivery.WriteWU(ws.Root, w); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -113,14 +114,14 @@ func ClaimWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, 
 		}
 	}
 	out.SessionID = delivery.NewID(rt, delivery.KindUUID, nil)
-	w.Set("status", delivery.StrNode(delivery.StatusInProgress))
-	w.Set("claimed_at", delivery.TimestampNode(delivery.Timestamp(rt.Now())))
-	w.Set("claimed_mode", delivery.StrNode(mode))
+	w.Set("status", storage.StrNode(delivery.StatusInProgress))
+	w.Set("claimed_at", storage.TimestampNode(delivery.Timestamp(rt.Now())))
+	w.Set("claimed_mode", storage.StrNode(mode))
 	if mode == "worktree" {
-		w.Set("worktree_path", delivery.StrNode(*out.WorktreePath))
-		w.Set("claimed_branch", delivery.StrNode(*out.Branch))
+		w.Set("worktree_path", storage.StrNode(*out.WorktreePath))
+		w.Set("claimed_branch", storage.StrNode(*out.Branch))
 	}
-	w.Set("session_id", delivery.StrNode(out.SessionID))
+	w.Set("session_id", storage.StrNode(out.SessionID))
 	w.Refresh()
 	if err := delivery.WriteWU(ws.Root, w); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -117,22 +118,22 @@ func CreateWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 		Description: in.Description, Acceptance: in.Acceptance, CodePaths: in.CodePaths,
 		TestsManual: in.Manual, TestsUnit: in.TestsUnit})
 	if in.Initiative != "" {
-		w.Set("initiative", delivery.StrNode(in.Initiative))
+		w.Set("initiative", storage.StrNode(in.Initiative))
 	}
 	if in.Phase > 0 {
-		w.Set("phase", delivery.IntNode(int64(in.Phase)))
+		w.Set("phase", storage.IntNode(int64(in.Phase)))
 	}
 	if len(in.BlockedBy) > 0 {
-		w.Set("blocked_by", delivery.StrSeq(in.BlockedBy))
+		w.Set("blocked_by", storage.StrSeq(in.BlockedBy))
 	}
 	if in.Exposure != "" {
-		w.Set("exposure", delivery.StrNode(in.Exposure))
+		w.Set("exposure", storage.StrNode(in.Exposure))
 	}
 	if len(in.Labels) > 0 {
-		w.Set("labels", delivery.StrSeq(in.Labels))
+		w.Set("labels", storage.StrSeq(in.Labels))
 	}
 	if in.Notes != "" {
-		w.Set("notes", delivery.StrNode(in.Notes))
+		w.Set("notes", storage.StrNode(in.Notes))
 	}
 	w.Refresh()
 	violations := delivery.ValidateStructure(w)
@@ -176,7 +177,7 @@ func addToInitiative(ws *delivery.Workspace, in *delivery.Initiative, id string)
 			return false, nil
 		}
 	}
-	in.Set("wus", delivery.StrSeq(append(append([]string(nil), in.WUs...), id)))
+	in.Set("wus", storage.StrSeq(append(append([]string(nil), in.WUs...), id)))
 	in.Refresh()
 	return true, delivery.WriteInitiative(ws.Root, in)
 }

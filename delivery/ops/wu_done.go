@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -95,10 +96,10 @@ func WUDone(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, i
 	}
 	// Nothing was written before the merge succeeded; now the files change.
 	now := rt.Now()
-	w.Set("status", delivery.StrNode(delivery.StatusDone))
-	w.Set("locked", delivery.BoolNode(true))
-	w.Set("completed_at", delivery.TimestampNode(delivery.Timestamp(now)))
-	w.Set("completed", delivery.DateNode(delivery.Date(now)))
+	w.Set("status", storage.StrNode(delivery.StatusDone))
+	w.Set("locked", storage.BoolNode(true))
+	w.Set("completed_at", storage.TimestampNode(delivery.Timestamp(now)))
+	w.Set("completed", storage.DateNode(delivery.Date(now)))
 	w.Delete("blocked_reason")
 	w.Refresh()
 	if err := delivery.WriteWU(ws.Root, w); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -70,7 +71,7 @@ func WUEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, i
 	data := WUEditData{ID: w.ID, Changed: []string{}}
 	setStr := func(field, old string, val *string) {
 		if val != nil && *val != old {
-			w.Set(field, delivery.StrNode(*val))
+			w.Set(field, storage.StrNode(*val))
 			data.Changed = append(data.Changed, field)
 		}
 	}
@@ -88,7 +89,7 @@ func WUEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, i
 			}
 		}
 		if !slices.Equal(next, old) || w.Get(field) == nil {
-			w.Set(field, delivery.StrSeq(next))
+			w.Set(field, storage.StrSeq(next))
 			data.Changed = append(data.Changed, field)
 		}
 	}
@@ -127,7 +128,7 @@ func WUEdit(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, i
 	}
 	if in.Phase != nil {
 		if p := int(*in.Phase); p != w.Phase || w.Get("phase") == nil {
-			w.Set("phase", delivery.IntNode(int64(p)))
+			w.Set("phase", storage.IntNode(int64(p)))
 			data.Changed = append(data.Changed, "phase")
 		}
 	}

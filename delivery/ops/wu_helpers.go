@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // Helpers shared by the wu operations that edit initiatives and id lists (wu:delete,
@@ -21,7 +22,7 @@ func removeFromInitiative(ws *delivery.Workspace, in *delivery.Initiative, id st
 			kept = append(kept, have)
 		}
 	}
-	in.Set("wus", delivery.StrSeq(kept))
+	in.Set("wus", storage.StrSeq(kept))
 	in.Refresh()
 	return true, delivery.WriteInitiative(ws.Root, in)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -279,7 +280,7 @@ func recoverReset(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runt
 	if released {
 		d.Applied = append(d.Applied, "lock released: "+delivery.LockRel(w.Lane))
 	}
-	w.Set("status", delivery.StrNode(delivery.StatusReady))
+	w.Set("status", storage.StrNode(delivery.StatusReady))
 	for _, k := range ClaimKeys {
 		w.Delete(k)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // DefaultReleaseReason is wu:release's --reason default, used for a blank reason too.
@@ -52,7 +53,7 @@ func WURelease(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 		reason = DefaultReleaseReason
 	}
 	claim := *w // the claim fields are needed to find the worktree after they are cleared
-	w.Set("status", delivery.StrNode(delivery.StatusReady))
+	w.Set("status", storage.StrNode(delivery.StatusReady))
 	for _, k := range ClaimKeys {
 		w.Delete(k)
 	}

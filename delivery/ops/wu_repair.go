@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -237,9 +238,9 @@ func repairWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 		return res, nil
 	}
 	if doneDate != "" {
-		w.Set("status", delivery.StrNode(delivery.StatusDone))
-		w.Set("completed", delivery.DateNode(doneDate))
-		w.Set("completed_at", delivery.TimestampNode(doneDate+"T00:00:00.000Z"))
+		w.Set("status", storage.StrNode(delivery.StatusDone))
+		w.Set("completed", storage.DateNode(doneDate))
+		w.Set("completed_at", storage.TimestampNode(doneDate+"T00:00:00.000Z"))
 		w.Refresh()
 		if err := delivery.WriteWU(ws.Root, w); err != nil {
 			return res, err

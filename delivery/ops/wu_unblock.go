@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // WUUnblockInput is wu:unblock's input.
@@ -44,7 +45,7 @@ func WUUnblock(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 		}
 		data.LockAcquired = res.Acquired
 	}
-	w.Set("status", delivery.StrNode(delivery.StatusInProgress))
+	w.Set("status", storage.StrNode(delivery.StatusInProgress))
 	w.Delete("blocked_reason")
 	if in.Reason != "" {
 		AppendNote(rt, w, "Unblocked: "+in.Reason)

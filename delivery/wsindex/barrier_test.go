@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // warmUp calls until a call reads nothing: the first reads and watches, the next reads
@@ -130,7 +131,7 @@ func TestWriterSourceSeesItsOwnWrites(t *testing.T) {
 		require.NoError(t, err)
 		next := map[string]string{"ready": "in_progress", "in_progress": "ready"}[w.Status]
 		require.NotEmpty(t, next, "status %q", w.Status)
-		w.Set("status", delivery.StrNode(next))
+		w.Set("status", storage.StrNode(next))
 		w.Refresh()
 		require.NoError(t, delivery.WriteWU(root, w))
 		again, err := delivery.ReadWU(ws, "WU-2")

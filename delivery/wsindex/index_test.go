@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // A workspace of real files: workspace.yaml, WU specs, an initiative and an event log.
@@ -38,7 +39,7 @@ func writeWU(t *testing.T, root string, n int, status string) {
 	id := "WU-" + strconv.Itoa(n)
 	w := delivery.NewWU("docs/tasks/wu", delivery.NewWUInput{ID: id, Title: "t " + id, Lane: "Core: API",
 		Type: "feature", Priority: "P2", Created: "2026-03-02"})
-	w.Set("status", delivery.StrNode(status))
+	w.Set("status", storage.StrNode(status))
 	require.NoError(t, delivery.WriteWU(root, w))
 }
 

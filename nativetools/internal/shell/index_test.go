@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/delivery/wsindex"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -83,5 +84,5 @@ func TestWroteRefreshesTheIndex(t *testing.T) {
 	assert.Equal(t, before.Parses+1, x.Stats().Parses, "the write is parsed by the writer's refresh")
 	ws, err := ReadWorkspace(t.Context(), env)
 	require.NoError(t, err)
-	assert.Equal(t, "Renamed", delivery.MapGet(delivery.Root(ws.Doc), "name").Value)
+	assert.Equal(t, "Renamed", storage.MapGet(storage.Root(ws.Doc), "name").Value)
 }

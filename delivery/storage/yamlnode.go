@@ -1,4 +1,4 @@
-package delivery
+package storage
 
 import (
 	"bytes"
@@ -11,13 +11,13 @@ import (
 
 // Tags of the scalar nodes the encoder writes.
 const (
-	tagStr       = "!!str"
-	tagInt       = "!!int"
-	tagBool      = "!!bool"
-	tagNull      = "!!null"
-	tagTimestamp = "!!timestamp"
-	tagMap       = "!!map"
-	tagSeq       = "!!seq"
+	TagStr       = "!!str"
+	TagInt       = "!!int"
+	TagBool      = "!!bool"
+	TagNull      = "!!null"
+	TagTimestamp = "!!timestamp"
+	TagMap       = "!!map"
+	TagSeq       = "!!seq"
 )
 
 // DecodeYAML parses data into a document node. An empty input yields a document holding
@@ -60,11 +60,11 @@ func EncodeYAML(node *yaml.Node) ([]byte, error) {
 }
 
 // NewMap returns an empty block mapping node.
-func NewMap() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: tagMap} }
+func NewMap() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: TagMap} }
 
 // NewSeq returns a block sequence of the given nodes (an empty one renders as []).
 func NewSeq(items ...*yaml.Node) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: tagSeq, Content: items}
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: TagSeq, Content: items}
 	if len(items) == 0 {
 		n.Style = yaml.FlowStyle
 	}
@@ -74,7 +74,7 @@ func NewSeq(items ...*yaml.Node) *yaml.Node {
 // StrNode returns a string scalar. The encoder quotes it when a plain scalar would read
 // back as another type; multi-line strings use the literal block style.
 func StrNode(s string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tagStr, Value: s}
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: TagStr, Value: s}
 	if strings.Contains(s, "\n") {
 		n.Style = yaml.LiteralStyle
 	}
@@ -92,37 +92,37 @@ func StrSeq(items []string) *yaml.Node {
 
 // IntNode returns an integer scalar.
 func IntNode(i int64) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tagInt, Value: strconv.FormatInt(i, 10)}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: TagInt, Value: strconv.FormatInt(i, 10)}
 }
 
 // BoolNode returns a boolean scalar.
 func BoolNode(b bool) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tagBool, Value: strconv.FormatBool(b)}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: TagBool, Value: strconv.FormatBool(b)}
 }
 
 // NullNode returns a null scalar.
-func NullNode() *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: tagNull, Value: "null"} }
+func NullNode() *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: TagNull, Value: "null"} }
 
 // DateNode returns an unquoted YYYY-MM-DD date scalar (corpus §1.14).
 func DateNode(date string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tagTimestamp, Value: date}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: TagTimestamp, Value: date}
 }
 
 // TimestampNode returns an RFC 3339 timestamp written as a plain scalar, the form
 // LumenFlow files use for claimed_at and completed_at.
 func TimestampNode(ts string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tagTimestamp, Value: ts}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: TagTimestamp, Value: ts}
 }
 
 // MapGet returns the value node for key in mapping m, or nil. Aliases are followed.
 func MapGet(m *yaml.Node, key string) *yaml.Node {
-	m = deref(m)
+	m = Deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return deref(m.Content[i+1])
+			return Deref(m.Content[i+1])
 		}
 	}
 	return nil
@@ -150,7 +150,7 @@ func MapSet(m *yaml.Node, key string, value *yaml.Node) {
 			return
 		}
 	}
-	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: tagStr, Value: key}, value)
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: TagStr, Value: key}, value)
 }
 
 // MapDelete removes key from mapping m and reports whether it was present.
@@ -173,7 +173,7 @@ func MapDelete(m *yaml.Node, key string) bool {
 
 // MapKeys returns the keys of mapping m in file order.
 func MapKeys(m *yaml.Node) []string {
-	m = deref(m)
+	m = Deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -200,7 +200,7 @@ func MapPath(n *yaml.Node, path ...string) *yaml.Node {
 func EnsureMap(m *yaml.Node, key string) (*yaml.Node, error) {
 	v := MapGet(m, key)
 	switch {
-	case v == nil || isNull(v):
+	case v == nil || IsNull(v):
 		nm := NewMap()
 		MapSet(m, key, nm)
 		return nm, nil
@@ -213,8 +213,8 @@ func EnsureMap(m *yaml.Node, key string) (*yaml.Node, error) {
 
 // ScalarString returns a scalar node's value and whether n is a non-null scalar.
 func ScalarString(n *yaml.Node) (string, bool) {
-	n = deref(n)
-	if n == nil || n.Kind != yaml.ScalarNode || isNull(n) {
+	n = Deref(n)
+	if n == nil || n.Kind != yaml.ScalarNode || IsNull(n) {
 		return "", false
 	}
 	return n.Value, true
@@ -222,37 +222,37 @@ func ScalarString(n *yaml.Node) (string, bool) {
 
 // StringList reads a sequence of scalars; a missing or null node is an empty list.
 func StringList(n *yaml.Node) ([]string, error) {
-	n = deref(n)
-	if n == nil || isNull(n) {
+	n = Deref(n)
+	if n == nil || IsNull(n) {
 		return nil, nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("expected a list, found %s", kindName(n))
+		return nil, fmt.Errorf("expected a list, found %s", KindName(n))
 	}
 	out := make([]string, 0, len(n.Content))
 	for i, item := range n.Content {
 		s, ok := ScalarString(item)
 		if !ok {
-			return nil, fmt.Errorf("item %d: expected a string, found %s", i+1, kindName(item))
+			return nil, fmt.Errorf("item %d: expected a string, found %s", i+1, KindName(item))
 		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-func deref(n *yaml.Node) *yaml.Node {
+func Deref(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	return n
 }
 
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && (n.ShortTag() == tagNull)
+func IsNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && (n.ShortTag() == TagNull)
 }
 
-func kindName(n *yaml.Node) string {
-	n = deref(n)
+func KindName(n *yaml.Node) string {
+	n = Deref(n)
 	if n == nil {
 		return "nothing"
 	}
@@ -263,15 +263,15 @@ func kindName(n *yaml.Node) string {
 		return "a list"
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
-		case tagNull:
+		case TagNull:
 			return "null"
-		case tagBool:
+		case TagBool:
 			return "a boolean"
-		case tagInt:
+		case TagInt:
 			return "an integer"
 		case "!!float":
 			return "a number"
-		case tagTimestamp:
+		case TagTimestamp:
 			return "a date"
 		}
 		return "a string"
