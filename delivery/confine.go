@@ -22,7 +22,7 @@ func Confine(root, cwd, p string, write bool) (abs, rel string, err error) {
 
 // ConfineRoot is [Confine] that also opens, as an *os.Root, the root directory the path
 // was checked against. A file command then operates on rel through that root
-// (r.Open, r.Stat, r.Remove, [WriteFileAtomicIn]…), never on abs: a symlink swapped into
+// (r.Open, r.Stat, r.Remove, [storage.WriteFileAtomicIn]…), never on abs: a symlink swapped into
 // the path after the check cannot lead the operation out of the workspace, because
 // os.Root refuses to follow it out (see [RootError]). The caller closes the root.
 func ConfineRoot(root, cwd, p string, write bool) (r *os.Root, abs, rel string, err error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -57,13 +58,13 @@ func TestConfine(t *testing.T) {
 func TestWriteFileAtomicKeepsMode(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "sub", "f.sh")
-	require.NoError(t, WriteFileAtomic(p, []byte("one"), 0o644))
+	require.NoError(t, storage.WriteFileAtomic(p, []byte("one"), 0o644))
 	fi, err := os.Stat(p)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm())
 
 	require.NoError(t, os.Chmod(p, 0o755))
-	require.NoError(t, WriteFileAtomic(p, []byte("two"), 0o644))
+	require.NoError(t, storage.WriteFileAtomic(p, []byte("two"), 0o644))
 	fi, err = os.Stat(p)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o755), fi.Mode().Perm())
@@ -74,7 +75,7 @@ func TestWriteFileAtomicKeepsMode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temp file left behind")
 
-	assert.Error(t, WriteFileAtomic(dir, []byte("x"), 0o644), "a directory is not replaced")
+	assert.Error(t, storage.WriteFileAtomic(dir, []byte("x"), 0o644), "a directory is not replaced")
 }
 
 func TestKebabBranchAndTitle(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -58,13 +59,13 @@ func validateDelegation(d *Delegation) error {
 // first appear, and the lines that were skipped.
 type DelegationRegistry struct {
 	Records []Delegation
-	Bad     []LineError
+	Bad     []storage.LineError
 }
 
 // ReadDelegations reads the registry under root. The last line per id wins; a missing
 // file is an empty registry. Unusable lines are reported in Bad, never dropped silently.
 func ReadDelegations(root string) (*DelegationRegistry, error) {
-	recs, bad, err := ReadRecords[Delegation](filepath.Join(root, filepath.FromSlash(DelegationFile)), validateDelegation)
+	recs, bad, err := storage.ReadRecords[Delegation](filepath.Join(root, filepath.FromSlash(DelegationFile)), validateDelegation)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "read %s: %w", DelegationFile, err)
 	}
@@ -117,7 +118,7 @@ func AppendDelegations(root string, ds ...Delegation) error {
 	for i := range ds {
 		recs[i] = ds[i]
 	}
-	if err := AppendJSONL(filepath.Join(root, filepath.FromSlash(DelegationFile)), recs...); err != nil {
+	if err := storage.AppendJSONL(filepath.Join(root, filepath.FromSlash(DelegationFile)), recs...); err != nil {
 		return Errorf(tool.CodeIOError, "append %s: %w", DelegationFile, err)
 	}
 	return nil

@@ -9,13 +9,14 @@
 //     parses workspace.yaml into a [Config] with every §1.2 default. Wrong types do not fail
 //     the load: they are kept in Config.Problems and a command that reads a key calls
 //     [Config.Check] with the key prefix to get the CONFIG_INVALID error.
-//   - YAML: subpackage storage ([storage.DecodeYAML], [storage.EncodeYAML], the one §1.14
-//     encoder, and the node helpers [storage.MapGet], [storage.MapSet]…).
+//   - Storage: subpackage storage keeps the files: YAML nodes and the one §1.14 encoder
+//     ([storage.DecodeYAML], [storage.EncodeYAML], [storage.MapGet], [storage.MapSet]…),
+//     atomic writes ([storage.WriteFileAtomic], [storage.WriteFileAtomicIn]), JSONL stores
+//     ([storage.AppendJSONL], [storage.ReadRecords], [storage.RewriteJSONL]), the lock of
+//     a path ([storage.LockPath]) and the write journal ([storage.Journal]).
 //   - Files: [Confine] (§3.3 path confinement), [ConfineRoot] (the same, plus the
 //     os.Root the path must then be used through, [RootError] mapping its escapes to
-//     PATH_OUTSIDE_WORKSPACE), [WriteFileAtomic] and [WriteFileAtomicIn] (renameio: the
-//     file is fsynced before the rename, the directory after), [LockPath] (a lockedfile
-//     flock that dies with its holder).
+//     PATH_OUTSIDE_WORKSPACE).
 //   - Lanes: [Kebab], [WorktreePath], [LaneBranch], [ParseLaneBranch], [LockRel], [Title60].
 //   - Stamps (§1.10): [StampRel], [WriteStamp], [StampExists], [StampDate], [StampIDs].
 //   - Runtime (§2.5): [NewRuntime] validates DELIVERY_NOW, DELIVERY_WORKSPACE and
@@ -31,9 +32,6 @@
 //     [AppendEvents], [RewriteEvents], [Consistent], [ReconcileTarget]. [EventLog.For] and
 //     [EventLog.State] read a per-WU index built once per log, so whole-workspace
 //     commands stay linear in WUs + events.
-//   - JSONL stores: [AppendJSONL] (one write on O_APPEND under an exclusive flock of the
-//     file itself, no sidecar files), [ReadRecords] (blank lines ignored, bad lines
-//     reported with their numbers and skipped), [RewriteJSONL].
 //   - Git (§2.4): [Git] (CommitPaths, Push, WorktreeAdd/Remove/List, BranchExists,
 //     BranchDelete, Merge, Dirty, CurrentBranch), [InWorkTree], [CommitArtifacts] (the whole
 //     §2.4 rule for a command), [Commit] ({sha, subject, pushed}). Every git run passes
@@ -53,7 +51,8 @@
 //     subpackage wsindex) serves ReadWU, ListWUs, ListInitiatives, [Workspace.Events],
 //     [Workspace.Memory] and [Workspace.Signals] from memory, validated on every call;
 //     legacy runs never set it.
-//   - Write journal: [BeginJournal], [Runtime.Journal] and [Runtime.EndJournal]: a
+//   - Write journal: [Runtime.Journal] and [Runtime.EndJournal] (package storage's
+//     [storage.Journal], its rollback unstaging through git here): a
 //     command run that fails after it started writing leaves the workspace as it found it
 //     (see below).
 //
@@ -72,32 +71,33 @@
 //     any call). bridgecheck's nativeglobals fact enforces this for the native lane.
 //   - YAML edits (package storage's) change only the nodes they touch; unknown keys and
 //     comments survive, new keys are appended at the end of their mapping.
-//   - Files are replaced atomically and durably (temp file, fsync, rename, directory
-//     fsync; mode kept); nothing here prints.
+//   - Files are replaced atomically and durably (package storage's writes: temp file,
+//     fsync, rename, directory fsync; mode kept); nothing here prints.
 //   - A failed run rolls back its own writes. Each run (a legacy command: the convention
 //     begins the journal when the command opens its workspace and ends it on the action's
-//     result; a native tool: native.Journaled around the operation) has one [Journal] on
-//     its [Runtime], registered under the workspace root. Every write helper here
-//     ([WriteFileAtomic], [WriteFileAtomicIn], [AppendJSONL]/[AppendLines] and the stores
-//     built on them, [RewriteLines], [RemoveSession], [InitMemory], the signal and
-//     incident appends, lanelock's Acquire/Release) records the path's pre-image before
-//     its first write in the run — absent, content and mode, or for an append-only log
-//     its size — and the commands' own os.Remove/MkdirAll sites call [JournalWrite] /
-//     [JournalMkdir]. On failure the records are restored newest first (created files
-//     removed, rewritten ones put back through the atomic write, logs truncated, created
-//     directories removed when empty) and the paths the §2.4 commit staged are reset to
-//     HEAD's index entries; on success the journal is discarded. A successful commit is a
+//     result; a native tool: native.Journaled around the operation) has one
+//     [storage.Journal] on its [Runtime], registered under the workspace root. Every write
+//     helper ([storage.WriteFileAtomic], [storage.WriteFileAtomicIn],
+//     [storage.AppendJSONL]/[storage.AppendLines] and the stores built on them,
+//     [storage.RewriteLines], [RemoveSession], [InitMemory], the signal and incident
+//     appends, lanelock's Acquire/Release) records the path's pre-image before its first
+//     write in the run — absent, content and mode, or for an append-only log its size — and
+//     the commands' own os.Remove/MkdirAll sites call [storage.JournalWrite] /
+//     [storage.JournalMkdir]. On failure the records are restored newest first (created
+//     files removed, rewritten ones put back through the atomic write, logs truncated,
+//     created directories removed when empty) and the paths the §2.4 commit staged are reset
+//     to HEAD's index entries; on success the journal is discarded. A successful commit is a
 //     durable point: what it recorded is never undone. .git is never journaled. Gate
-//     telemetry is the one record a failed run keeps ([KeepJSONL]). A journal is found by
-//     path (the longest registered root holding it), so no write signature carries it;
-//     one journal is active per root in a process (a concurrent second run on the same
+//     telemetry is the one record a failed run keeps ([storage.KeepJSONL]). A journal is
+//     found by path (the longest registered root holding it), so no write signature carries
+//     it; one journal is active per root in a process (a concurrent second run on the same
 //     root gets an inert journal and its writes land in the first's).
 //   - A killed run is rolled back by the next. Every record reaches disk (package
 //     kernel/journal: the worktree's git directory, fdatasync'd) before the write it
 //     protects, the paths to stage before git add, and beginning a journal takes the
-//     worktree's journal lock (a flock held until the journal is removed) and replays
-//     what a dead run left, before the run reads anything. A replay that finds the
-//     commit step journaled and HEAD moved keeps the committed state. [JournalWrite],
-//     [JournalAppend] and [JournalMkdir] return the error of a record that could not
-//     reach disk: the write must not happen.
+//     worktree's journal lock (a flock held until the journal is removed) and replays what a
+//     dead run left, before the run reads anything. A replay that finds the commit step
+//     journaled and HEAD moved keeps the committed state. [storage.JournalWrite],
+//     [storage.JournalAppend] and [storage.JournalMkdir] return the error of a record that
+//     could not reach disk: the write must not happen.
 package delivery

@@ -4,45 +4,18 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// Error is a domain failure carrying the corpus §2.3 error code a command reports. Exit is 2
-// for usage errors (code USAGE) and 1 for every other code.
-type Error struct {
-	// Code is one of the tool.Code* command codes (NO_WORKSPACE, CONFIG_INVALID, …).
-	Code string
-	// Message is the human-readable text, without the "[command] error: " prefix.
-	Message string
-	// Details is the envelope's error.details (nil when there are none).
-	Details any
-	// Err is the underlying cause, if any.
-	Err error
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Exit is the process exit code the error maps to (corpus §2.3).
-func (e *Error) Exit() int {
-	if e.Code == tool.CodeUsage {
-		return 2
-	}
-	return 1
-}
+// Error is a domain failure carrying the corpus §2.3 error code a command reports
+// (package storage's type, whose journal reports IO_ERROR with it).
+type Error = storage.Error
 
 // Errorf builds an *Error with a formatted message. A %w verb in format sets Err.
 func Errorf(code, format string, args ...any) *Error {
 	err := fmt.Errorf(format, args...)
 	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
-}
-
-// WithDetails returns e with Details set.
-func (e *Error) WithDetails(details any) *Error {
-	e.Details = details
-	return e
 }
 
 // CodeOf returns the code of the first *Error in err's chain, or INTERNAL for any other

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -113,7 +114,7 @@ func ValidWUID(id string) bool { return wuIDRe.MatchString(id) }
 func ParseEvent(raw []byte) (Event, error) {
 	var w eventWire
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return Event{}, errors.New(jsonReason(err))
+		return Event{}, errors.New(storage.JSONReason(err))
 	}
 	s := func(p *string) string {
 		if p == nil {
@@ -206,7 +207,7 @@ func EventsPath(root string) string { return filepath.Join(root, filepath.FromSl
 
 // LoadEvents reads the event log of root; a missing log is empty.
 func LoadEvents(root string) (*EventLog, error) {
-	lines, err := ReadLines(EventsPath(root))
+	lines, err := storage.ReadLines(EventsPath(root))
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -214,7 +215,7 @@ func LoadEvents(root string) (*EventLog, error) {
 }
 
 // EventLogOf parses the log's lines (ReadLines or SplitLines of its content).
-func EventLogOf(lines []Line) *EventLog {
+func EventLogOf(lines []storage.Line) *EventLog {
 	log := &EventLog{Lines: make([]EventLine, 0, len(lines))}
 	for _, l := range lines {
 		ev, err := ParseEvent(l.Raw)
@@ -228,7 +229,7 @@ func EventLogOf(lines []Line) *EventLog {
 // was appended, not the whole log: the first Extend of l appends into the capacity
 // beyond l's lines (which l never shows), a later one copies; the new log's per-WU
 // index is l's with the new positions added, copying only the WUs they touch.
-func (l *EventLog) Extend(lines []Line) *EventLog {
+func (l *EventLog) Extend(lines []storage.Line) *EventLog {
 	added := EventLogOf(lines).Lines
 	base := slices.Clip(l.Lines)
 	if l.spare != nil && l.taken.CompareAndSwap(false, true) {
@@ -291,11 +292,11 @@ func (l *EventLog) index() map[string][]int32 {
 }
 
 // Invalid returns the skipped lines.
-func (l *EventLog) Invalid() []LineError {
-	var out []LineError
+func (l *EventLog) Invalid() []storage.LineError {
+	var out []storage.LineError
 	for _, ln := range l.Lines {
 		if ln.Err != nil {
-			out = append(out, LineError{N: ln.N, Reason: ln.Err.Error()})
+			out = append(out, storage.LineError{N: ln.N, Reason: ln.Err.Error()})
 		}
 	}
 	return out
@@ -384,7 +385,7 @@ func AppendEvents(root string, events ...Event) error {
 		}
 		recs[i] = e
 	}
-	if err := AppendJSONL(EventsPath(root), recs...); err != nil {
+	if err := storage.AppendJSONL(EventsPath(root), recs...); err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	return nil
@@ -399,7 +400,7 @@ func RewriteEvents(root string, lines [][]byte) error {
 		buf.Write(l)
 		buf.WriteByte('\n')
 	}
-	if err := RewriteLines(EventsPath(root), buf.Bytes()); err != nil {
+	if err := storage.RewriteLines(EventsPath(root), buf.Bytes()); err != nil {
 		return Errorf(tool.CodeIOError, "rewrite wu-events.jsonl: %w", err)
 	}
 	return nil

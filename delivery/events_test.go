@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -31,7 +32,7 @@ func TestEventMarshalKeyOrder(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.ev.Type, func(t *testing.T) {
-			line, err := MarshalRecord(tc.ev)
+			line, err := storage.MarshalRecord(tc.ev)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want+"\n", string(line))
 			back, err := ParseEvent(line)
@@ -143,12 +144,12 @@ func TestEventLogForUsesFileOrderPerWU(t *testing.T) {
 // cached log would) and a log extended before: every log must answer as a log parsed
 // from its own lines does, whatever was extended after it.
 func TestExtendSharesNothingVisible(t *testing.T) {
-	line := func(n int, typ, id string) Line {
-		return Line{N: n, Raw: []byte(fmt.Sprintf(`{"type":%q,"wuId":%q,"timestamp":"2026-03-01T10:00:%02d.000Z","lane":"L","title":"t"}`, typ, id, n))}
+	line := func(n int, typ, id string) storage.Line {
+		return storage.Line{N: n, Raw: []byte(fmt.Sprintf(`{"type":%q,"wuId":%q,"timestamp":"2026-03-01T10:00:%02d.000Z","lane":"L","title":"t"}`, typ, id, n))}
 	}
-	base := []Line{line(1, "create", "WU-1"), line(2, "create", "WU-2"), line(3, "claim", "WU-1")}
-	fresh := func(lines ...Line) *EventLog { return EventLogOf(lines) }
-	check := func(t *testing.T, got *EventLog, lines []Line) {
+	base := []storage.Line{line(1, "create", "WU-1"), line(2, "create", "WU-2"), line(3, "claim", "WU-1")}
+	fresh := func(lines ...storage.Line) *EventLog { return EventLogOf(lines) }
+	check := func(t *testing.T, got *EventLog, lines []storage.Line) {
 		t.Helper()
 		want := fresh(lines...)
 		assert.Equal(t, want.Lines, got.Lines)
@@ -161,11 +162,11 @@ func TestExtendSharesNothingVisible(t *testing.T) {
 	}
 	old := fresh(base...)
 	old.For("WU-1") // the index built before the extensions
-	a1 := old.Extend([]Line{line(4, "block", "WU-1")})
-	a2 := a1.Extend([]Line{line(5, "unblock", "WU-1"), line(6, "claim", "WU-2")})
-	b1 := old.Extend([]Line{line(4, "claim", "WU-2"), line(5, "create", "WU-3")}) // copies
-	a3 := a1.Extend([]Line{line(5, "release", "WU-1")})                           // copies
-	b2 := b1.Extend([]Line{line(6, "block", "WU-2")})
+	a1 := old.Extend([]storage.Line{line(4, "block", "WU-1")})
+	a2 := a1.Extend([]storage.Line{line(5, "unblock", "WU-1"), line(6, "claim", "WU-2")})
+	b1 := old.Extend([]storage.Line{line(4, "claim", "WU-2"), line(5, "create", "WU-3")}) // copies
+	a3 := a1.Extend([]storage.Line{line(5, "release", "WU-1")})                           // copies
+	b2 := b1.Extend([]storage.Line{line(6, "block", "WU-2")})
 	check(t, old, base)
 	check(t, a1, append(slices.Clone(base), line(4, "block", "WU-1")))
 	check(t, a2, append(slices.Clone(base), line(4, "block", "WU-1"), line(5, "unblock", "WU-1"), line(6, "claim", "WU-2")))

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -81,7 +82,7 @@ type GateRun struct {
 // the host's state directory and keys are hidden; when the host asked for one and it
 // cannot run (no bubblewrap), no gate runs and the error is SANDBOX_UNAVAILABLE.
 // One telemetry record is appended per gate when TelemetryRoot is set, outside the
-// run's write journal ([KeepJSONL]): a failed gates run keeps its telemetry.
+// run's write journal ([storage.KeepJSONL]): a failed gates run keeps its telemetry.
 func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
 	results := make([]GateResult, 0, len(gates))
 	lookup, _, _ := envOf(ctx)
@@ -102,7 +103,7 @@ func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, err
 		results = append(results, res)
 		if run.TelemetryRoot != "" {
 			rec := GateTelemetry{Timestamp: Timestamp(run.Now()), WUID: run.WUID, Lane: run.Lane, GateName: g.Name, Passed: res.Passed, DurationMS: dur}
-			if err := KeepJSONL(run.TelemetryRoot+"/"+GatesTelemetry, rec); err != nil {
+			if err := storage.KeepJSONL(run.TelemetryRoot+"/"+GatesTelemetry, rec); err != nil {
 				return results, Errorf(tool.CodeIOError, "gates telemetry: %w", err)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/proctree/proctreetest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -61,15 +62,15 @@ func TestRunGatesExitCodesTimeoutAndTelemetry(t *testing.T) {
 		{Name: "slow", Passed: false, ExitCode: 124},
 	}, res)
 	assert.Equal(t, "gate=ok\n", out.String())
-	recs, bad, err := ReadRecords[GateTelemetry](filepath.Join(root, GatesTelemetry), nil)
+	recs, bad, err := storage.ReadRecords[GateTelemetry](filepath.Join(root, GatesTelemetry), nil)
 	require.NoError(t, err)
 	assert.Empty(t, bad)
 	require.Len(t, recs, 3)
-	line, err := MarshalRecord(recs[0])
+	line, err := storage.MarshalRecord(recs[0])
 	require.NoError(t, err)
 	assert.Equal(t, `{"timestamp":"2026-03-02T20:05:00.000Z","wu_id":"WU-12","lane":"Core: API","gate_name":"ok","passed":true,"duration_ms":0}`+"\n", string(line))
 
-	noLane, err := MarshalRecord(GateTelemetry{Timestamp: "t", GateName: "g"})
+	noLane, err := storage.MarshalRecord(GateTelemetry{Timestamp: "t", GateName: "g"})
 	require.NoError(t, err)
 	assert.Contains(t, string(noLane), `"wu_id":null,"lane":null`)
 }

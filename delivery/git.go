@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/internal/failpoint"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -70,19 +71,19 @@ const fallbackName, fallbackEmail = "delivery", "delivery@localhost"
 // commitInProcess is CommitPaths through g.Committer; useGit is true when git must
 // make the commit instead.
 func (g *Git) commitInProcess(ctx context.Context, subject string, paths []string) (c *Commit, useGit bool, err error) {
-	j := journalFor(g.Dir)
+	j := storage.JournalFor(g.Dir)
 	sha, err := g.Committer.Commit(ctx, CommitJob{
 		Dir: g.Dir, Subject: subject, Environ: g.environ(ctx, nil), Paths: paths, Date: g.Now,
 		DefaultName: fallbackName, DefaultEmail: fallbackEmail,
 		Staging: func(keep []string) error {
-			if err := j.staging(keep); err != nil {
+			if err := j.Staging(keep); err != nil {
 				return err
 			}
 			failpoint.Hit(failpoint.BeforeAdd)
 			return nil
 		},
 		Staged:     func() { failpoint.Hit(failpoint.AfterAdd) },
-		Committing: j.committing,
+		Committing: j.Committing,
 	})
 	if errors.Is(err, ErrUseGit) {
 		return nil, true, nil
@@ -90,7 +91,7 @@ func (g *Git) commitInProcess(ctx context.Context, subject string, paths []strin
 	if err != nil || sha == "" {
 		return nil, false, err
 	}
-	if err := j.committed(); err != nil {
+	if err := j.Committed(); err != nil {
 		return nil, false, err
 	}
 	return &Commit{SHA: sha, Subject: subject}, false, nil
@@ -243,8 +244,8 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 	if len(keep) == 0 {
 		return nil, nil
 	}
-	j := journalFor(g.Dir)
-	if err := j.staging(keep); err != nil {
+	j := storage.JournalFor(g.Dir)
+	if err := j.Staging(keep); err != nil {
 		return nil, err
 	}
 	failpoint.Hit(failpoint.BeforeAdd)
@@ -260,13 +261,13 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 	}
 	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "-m", subject, "--")
 	args = append(args, keep...)
-	if err := j.committing(); err != nil {
+	if err := j.Committing(); err != nil {
 		return nil, err
 	}
 	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
 		return nil, err
 	}
-	if err := j.committed(); err != nil {
+	if err := j.Committed(); err != nil {
 		return nil, err
 	}
 	sha, err := g.Output(ctx, "rev-parse", "HEAD")
@@ -280,14 +281,14 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 // the same identity, date and hook rules as [Git.CommitPaths]; nothing staged is included.
 func (g *Git) CommitEmpty(ctx context.Context, subject string) (*Commit, error) {
 	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "--allow-empty", "--only", "-m", subject)
-	j := journalFor(g.Dir)
-	if err := j.committing(); err != nil {
+	j := storage.JournalFor(g.Dir)
+	if err := j.Committing(); err != nil {
 		return nil, err
 	}
 	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
 		return nil, err
 	}
-	if err := j.committed(); err != nil {
+	if err := j.Committed(); err != nil {
 		return nil, err
 	}
 	sha, err := g.Output(ctx, "rev-parse", "HEAD")

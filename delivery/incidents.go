@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -72,13 +73,13 @@ func AppendIncident(root string, i Incident) error {
 		i.Tags = []string{}
 	}
 	p := filepath.Join(root, filepath.FromSlash(IncidentRel(i.Category)))
-	if err := JournalAppend(p); err != nil {
+	if err := storage.JournalAppend(p); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return Errorf(tool.CodeIOError, "create %s: %w", IncidentsDir, err)
 	}
-	if err := AppendJSONL(p, i); err != nil {
+	if err := storage.AppendJSONL(p, i); err != nil {
 		return Errorf(tool.CodeIOError, "append %s: %w", IncidentRel(i.Category), err)
 	}
 	return nil
@@ -96,7 +97,7 @@ func ReadIncidents(root string) ([]Incident, []string, error) {
 	var out []Incident
 	var warnings []string
 	for _, n := range names {
-		recs, bad, err := ReadRecords[Incident](n, func(i *Incident) error {
+		recs, bad, err := storage.ReadRecords[Incident](n, func(i *Incident) error {
 			if _, err := ParseTimestamp(i.Timestamp); err != nil {
 				return fmt.Errorf("invalid timestamp %q", i.Timestamp)
 			}

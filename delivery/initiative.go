@@ -81,7 +81,7 @@ func WriteInitiative(root string, in *Initiative) error {
 	if err != nil {
 		return Errorf(tool.CodeInternal, "%s: %w", in.Path, err)
 	}
-	if err := WriteFileAtomic(root+"/"+in.Path, data, 0o644); err != nil {
+	if err := storage.WriteFileAtomic(root+"/"+in.Path, data, 0o644); err != nil {
 		return Errorf(tool.CodeIOError, "write %s: %w", in.Path, err)
 	}
 	return nil

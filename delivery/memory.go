@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -426,7 +427,7 @@ type Memory struct {
 	// Relationships in file order.
 	Relationships []Relationship
 	// Invalid and RelInvalid are the skipped lines of memory.jsonl and relationships.jsonl.
-	Invalid, RelInvalid []LineError
+	Invalid, RelInvalid []storage.LineError
 
 	byID map[string]int
 }
@@ -437,11 +438,11 @@ func relationsPath(root string) string { return filepath.Join(root, filepath.Fro
 
 // LoadMemory reads the memory store of root. Missing files are an empty store.
 func LoadMemory(root string) (*Memory, error) {
-	nodes, bad, err := ReadRecords(MemoryPath(root), validateNode)
+	nodes, bad, err := storage.ReadRecords(MemoryPath(root), validateNode)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
-	rels, relBad, err := ReadRecords(relationsPath(root), validateRelationship)
+	rels, relBad, err := storage.ReadRecords(relationsPath(root), validateRelationship)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -459,18 +460,18 @@ func validateRelationship(r *Relationship) error {
 
 // DecodeMemoryNodes decodes the lines of memory.jsonl as LoadMemory does: the valid
 // node versions in file order, and the skipped lines.
-func DecodeMemoryNodes(lines []Line) ([]MemNode, []LineError) {
-	return DecodeRecords(lines, validateNode)
+func DecodeMemoryNodes(lines []storage.Line) ([]MemNode, []storage.LineError) {
+	return storage.DecodeRecords(lines, validateNode)
 }
 
 // DecodeRelationships decodes the lines of relationships.jsonl as LoadMemory does.
-func DecodeRelationships(lines []Line) ([]Relationship, []LineError) {
-	return DecodeRecords(lines, validateRelationship)
+func DecodeRelationships(lines []storage.Line) ([]Relationship, []storage.LineError) {
+	return storage.DecodeRecords(lines, validateRelationship)
 }
 
 // NewMemory is the store LoadMemory returns for the decoded files (DecodeMemoryNodes and
 // DecodeRelationships). Its nodes point into nodes, which must not change afterwards.
-func NewMemory(nodes []MemNode, bad []LineError, rels []Relationship, relBad []LineError) *Memory {
+func NewMemory(nodes []MemNode, bad []storage.LineError, rels []Relationship, relBad []storage.LineError) *Memory {
 	m := &Memory{Relationships: rels, Invalid: bad, RelInvalid: relBad, byID: make(map[string]int, len(nodes))}
 	for i := range nodes {
 		m.put(&nodes[i])
@@ -592,7 +593,7 @@ func AppendMemory(root string, nodes ...*MemNode) error {
 		}
 		recs[i] = n
 	}
-	if err := AppendJSONL(MemoryPath(root), recs...); err != nil {
+	if err := storage.AppendJSONL(MemoryPath(root), recs...); err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	return nil
@@ -604,7 +605,7 @@ func AppendRelationships(root string, rels ...Relationship) error {
 	for i, r := range rels {
 		recs[i] = r
 	}
-	if err := AppendJSONL(relationsPath(root), recs...); err != nil {
+	if err := storage.AppendJSONL(relationsPath(root), recs...); err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	return nil
@@ -617,14 +618,14 @@ const MemoryConfigYAML = "version: 1\nretention:\n  ephemeral: 0\n  session: 360
 // missing; existing files are never touched. It reports which files it created.
 func InitMemory(root string) (createdJSONL, createdConfig bool, err error) {
 	dir := filepath.Join(root, filepath.FromSlash(MemoryDir))
-	if err := JournalMkdir(dir); err != nil {
+	if err := storage.JournalMkdir(dir); err != nil {
 		return false, false, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, false, Errorf(tool.CodeIOError, "create %s: %w", MemoryDir, err)
 	}
 	create := func(name string, data []byte) (bool, error) {
-		if err := JournalWrite(filepath.Join(dir, name)); err != nil {
+		if err := storage.JournalWrite(filepath.Join(dir, name)); err != nil {
 			return false, err
 		}
 		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -669,7 +670,7 @@ type CleanupOptions struct {
 // what it would be, in a dry run).
 func CleanupMemory(ws *Workspace, rt *Runtime, opts CleanupOptions) (removed []string, kept int, bytesBefore, bytesAfter int64, err error) {
 	path := MemoryPath(ws.Root)
-	lines, err := ReadLines(path)
+	lines, err := storage.ReadLines(path)
 	if err != nil {
 		return nil, 0, 0, 0, Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -717,7 +718,7 @@ func CleanupMemory(ws *Workspace, rt *Runtime, opts CleanupOptions) (removed []s
 			continue
 		}
 		written[n.ID] = true
-		rec, err := MarshalRecord(m.Get(n.ID))
+		rec, err := storage.MarshalRecord(m.Get(n.ID))
 		if err != nil {
 			return nil, 0, 0, 0, Errorf(tool.CodeInternal, "encode %s: %w", n.ID, err)
 		}
@@ -731,7 +732,7 @@ func CleanupMemory(ws *Workspace, rt *Runtime, opts CleanupOptions) (removed []s
 		return removed, kept, bytesBefore, bytesAfter, nil
 	}
 	if len(lines) > 0 || bytesBefore > 0 {
-		if err := RewriteLines(path, out.Bytes()); err != nil {
+		if err := storage.RewriteLines(path, out.Bytes()); err != nil {
 			return nil, 0, 0, 0, Errorf(tool.CodeIOError, "rewrite %s: %w", MemoryFile, err)
 		}
 	}
@@ -747,7 +748,7 @@ func CleanupMemory(ws *Workspace, rt *Runtime, opts CleanupOptions) (removed []s
 // keeping unparsable lines verbatim; the file is left alone when nothing is dropped.
 func dropRelationships(root string, gone map[string]bool) error {
 	path := relationsPath(root)
-	lines, err := ReadLines(path)
+	lines, err := storage.ReadLines(path)
 	if err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -765,7 +766,7 @@ func dropRelationships(root string, gone map[string]bool) error {
 	if !dropped {
 		return nil
 	}
-	if err := RewriteLines(path, out.Bytes()); err != nil {
+	if err := storage.RewriteLines(path, out.Bytes()); err != nil {
 		return Errorf(tool.CodeIOError, "rewrite %s: %w", RelationsFile, err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -79,13 +80,13 @@ func ReadPlan(ws *Workspace, rel string) (string, error) {
 
 // WritePlan replaces a plan file atomically, creating its directory.
 func WritePlan(ws *Workspace, rel, text string) error {
-	if err := JournalMkdir(path.Dir(ws.Abs(rel))); err != nil {
+	if err := storage.JournalMkdir(path.Dir(ws.Abs(rel))); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(path.Dir(ws.Abs(rel)), 0o755); err != nil {
 		return Errorf(tool.CodeIOError, "create %s: %w", path.Dir(rel), err)
 	}
-	if err := WriteFileAtomic(ws.Abs(rel), []byte(text), 0o644); err != nil {
+	if err := storage.WriteFileAtomic(ws.Abs(rel), []byte(text), 0o644); err != nil {
 		return Errorf(tool.CodeIOError, "write %s: %w", rel, err)
 	}
 	return nil

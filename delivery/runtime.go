@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -70,7 +71,7 @@ type Runtime struct {
 	mu      sync.Mutex
 	draws   map[string]int
 	owner   string
-	journal *Journal
+	journal *storage.Journal
 }
 
 var _ tool.IDSource = (*Runtime)(nil)
@@ -264,16 +265,16 @@ func gitConfigValue(ctx context.Context, dir, key string, environ []string) stri
 // Journal begins the run's write journal on the workspace at root the first time it is
 // called and returns it (the same one afterwards): a command run journals the workspace
 // it opened. Beginning it takes the worktree's journal lock and replays the journal of
-// a run that died ([BeginJournal]); an error means the run must not write.
+// a run that died ([storage.BeginJournal]); an error means the run must not write.
 // [Runtime.EndJournal] ends it.
-func (r *Runtime) Journal(ctx context.Context, root string) (*Journal, error) {
+func (r *Runtime) Journal(ctx context.Context, root string) (*storage.Journal, error) {
 	r.mu.Lock()
 	j := r.journal
 	r.mu.Unlock()
 	if j != nil {
 		return j, nil
 	}
-	j, err := BeginJournal(ctx, root, r.Environ())
+	j, err := storage.BeginJournal(ctx, root, r.Environ())
 	if err != nil {
 		return nil, err
 	}
@@ -296,5 +297,14 @@ func (r *Runtime) EndJournal(ctx context.Context, failed bool) error {
 	if !failed {
 		return j.Discard()
 	}
-	return j.Rollback(context.WithoutCancel(ctx), r)
+	return j.Rollback(unstage(context.WithoutCancel(ctx), r))
+}
+
+// unstage is what a journal's rollback resets the paths a failed run staged with: `git
+// reset -q -- <paths>` in the worktree, in the runtime's environment.
+func unstage(ctx context.Context, r *Runtime) func(root string, paths []string) error {
+	return func(root string, paths []string) error {
+		_, err := NewGit(root, r).Output(ctx, append([]string{"reset", "-q", "--"}, paths...)...)
+		return err
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -42,7 +43,7 @@ func ReadSession(root string) (*Session, error) {
 	}
 	var s Session
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, Errorf(tool.CodeValidation, "%s: %s", SessionFile, jsonReason(err))
+		return nil, Errorf(tool.CodeValidation, "%s: %s", SessionFile, storage.JSONReason(err))
 	}
 	return &s, nil
 }
@@ -59,7 +60,7 @@ func WriteSession(root string, s *Session) error {
 	if err := enc.Encode(s); err != nil {
 		return Errorf(tool.CodeInternal, "encode session: %w", err)
 	}
-	if err := WriteFileAtomic(SessionPath(root), b.Bytes(), 0o644); err != nil {
+	if err := storage.WriteFileAtomic(SessionPath(root), b.Bytes(), 0o644); err != nil {
 		return Errorf(tool.CodeIOError, "write %s: %w", SessionFile, err)
 	}
 	return nil
@@ -67,7 +68,7 @@ func WriteSession(root string, s *Session) error {
 
 // RemoveSession deletes the current-session file; it reports whether one existed.
 func RemoveSession(root string) (bool, error) {
-	if err := JournalWrite(SessionPath(root)); err != nil {
+	if err := storage.JournalWrite(SessionPath(root)); err != nil {
 		return false, err
 	}
 	err := os.Remove(SessionPath(root))

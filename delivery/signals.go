@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -62,18 +63,18 @@ type SignalStore struct {
 	// Receipts in file order.
 	Receipts []SignalReceipt
 	// Invalid and ReceiptInvalid are the skipped lines of each file.
-	Invalid, ReceiptInvalid []LineError
+	Invalid, ReceiptInvalid []storage.LineError
 
 	receipted map[string]bool
 }
 
 // LoadSignals reads the signal store of root; missing files are empty.
 func LoadSignals(root string) (*SignalStore, error) {
-	sigs, bad, err := ReadRecords(SignalsPath(root), validateSignal)
+	sigs, bad, err := storage.ReadRecords(SignalsPath(root), validateSignal)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
-	recs, recBad, err := ReadRecords(ReceiptsPath(root), validateReceipt)
+	recs, recBad, err := storage.ReadRecords(ReceiptsPath(root), validateReceipt)
 	if err != nil {
 		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -91,16 +92,18 @@ func validateReceipt(r *SignalReceipt) error {
 
 // DecodeSignals decodes the lines of signals.jsonl as LoadSignals does: the valid signals
 // in file order, and the skipped lines.
-func DecodeSignals(lines []Line) ([]Signal, []LineError) { return DecodeRecords(lines, validateSignal) }
+func DecodeSignals(lines []storage.Line) ([]Signal, []storage.LineError) {
+	return storage.DecodeRecords(lines, validateSignal)
+}
 
 // DecodeReceipts decodes the lines of signal-receipts.jsonl as LoadSignals does.
-func DecodeReceipts(lines []Line) ([]SignalReceipt, []LineError) {
-	return DecodeRecords(lines, validateReceipt)
+func DecodeReceipts(lines []storage.Line) ([]SignalReceipt, []storage.LineError) {
+	return storage.DecodeRecords(lines, validateReceipt)
 }
 
 // NewSignalStore is the store LoadSignals returns for the decoded files (DecodeSignals
 // and DecodeReceipts).
-func NewSignalStore(sigs []Signal, bad []LineError, recs []SignalReceipt, recBad []LineError) *SignalStore {
+func NewSignalStore(sigs []Signal, bad []storage.LineError, recs []SignalReceipt, recBad []storage.LineError) *SignalStore {
 	s := &SignalStore{Signals: sigs, Receipts: recs, Invalid: bad, ReceiptInvalid: recBad, receipted: make(map[string]bool, len(recs))}
 	for _, r := range recs {
 		s.receipted[r.SignalID] = true
@@ -153,19 +156,19 @@ func SendSignal(root string, rt *Runtime, in SignalInput) (Signal, error) {
 		sig.Sender = DefaultSignalSender
 	}
 	path := SignalsPath(root)
-	if err := JournalAppend(path); err != nil {
+	if err := storage.JournalAppend(path); err != nil {
 		return Signal{}, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Signal{}, Errorf(tool.CodeIOError, "create %s: %w", filepath.Dir(SignalsFile), err)
 	}
-	f, err := openLocked(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	f, err := storage.OpenLocked(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
 		return Signal{}, Errorf(tool.CodeIOError, "%w", err)
 	}
 	defer f.Close()
 	// Under the lock the file cannot change, so the ids read here are all the ids there are.
-	lines, err := ReadLines(path)
+	lines, err := storage.ReadLines(path)
 	if err != nil {
 		return Signal{}, Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -180,11 +183,11 @@ func SendSignal(root string, rt *Runtime, in SignalInput) (Signal, error) {
 	}
 	sig.ID = NewID(rt, KindSignal, func(id string) bool { return taken[id] })
 	sig.RemoteID = sig.ID
-	rec, err := MarshalRecord(sig)
+	rec, err := storage.MarshalRecord(sig)
 	if err != nil {
 		return Signal{}, Errorf(tool.CodeInternal, "encode signal: %w", err)
 	}
-	if last, err := lastByte(path); err == nil && last != '\n' {
+	if last, err := storage.LastByte(path); err == nil && last != '\n' {
 		rec = append([]byte{'\n'}, rec...)
 	}
 	if _, err := f.Write(rec); err != nil {
@@ -203,7 +206,7 @@ func MarkSignalsRead(root string, ids []string, readAt string) error {
 	for i, id := range ids {
 		recs[i] = SignalReceipt{SignalID: id, ReadAt: readAt}
 	}
-	if err := AppendJSONL(ReceiptsPath(root), recs...); err != nil {
+	if err := storage.AppendJSONL(ReceiptsPath(root), recs...); err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	return nil
@@ -218,7 +221,7 @@ func RewriteSignalStore(root string, keep []Signal) error {
 	for _, s := range keep {
 		kept[s.ID] = true
 	}
-	lines, err := ReadLines(SignalsPath(root))
+	lines, err := storage.ReadLines(SignalsPath(root))
 	if err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -235,17 +238,17 @@ func RewriteSignalStore(root string, keep []Signal) error {
 		}
 		if k, ok := byID[s.ID]; ok {
 			delete(byID, s.ID)
-			rec, err := MarshalRecord(k)
+			rec, err := storage.MarshalRecord(k)
 			if err != nil {
 				return Errorf(tool.CodeInternal, "encode signal: %w", err)
 			}
 			sigs.Write(rec)
 		}
 	}
-	if err := RewriteLines(SignalsPath(root), sigs.Bytes()); err != nil {
+	if err := storage.RewriteLines(SignalsPath(root), sigs.Bytes()); err != nil {
 		return Errorf(tool.CodeIOError, "rewrite %s: %w", SignalsFile, err)
 	}
-	rlines, err := ReadLines(ReceiptsPath(root))
+	rlines, err := storage.ReadLines(ReceiptsPath(root))
 	if err != nil {
 		return Errorf(tool.CodeIOError, "%w", err)
 	}
@@ -261,7 +264,7 @@ func RewriteSignalStore(root string, keep []Signal) error {
 		recs.WriteByte('\n')
 	}
 	if dropped {
-		if err := RewriteLines(ReceiptsPath(root), recs.Bytes()); err != nil {
+		if err := storage.RewriteLines(ReceiptsPath(root), recs.Bytes()); err != nil {
 			return Errorf(tool.CodeIOError, "rewrite %s: %w", ReceiptsFile, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -20,7 +21,7 @@ func StampContent(id, title, date string) []byte {
 
 // WriteStamp writes the stamp of a WU under root.
 func WriteStamp(root, id, title, date string) error {
-	if err := WriteFileAtomic(filepath.Join(root, filepath.FromSlash(StampRel(id))), StampContent(id, title, date), 0o644); err != nil {
+	if err := storage.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(StampRel(id))), StampContent(id, title, date), 0o644); err != nil {
 		return Errorf(tool.CodeIOError, "write stamp %s: %w", id, err)
 	}
 	return nil

@@ -196,7 +196,7 @@ func (w *Workspace) SaveConfig() error {
 	if err != nil {
 		return Errorf(tool.CodeInternal, "%s: %w", ConfigFile, err)
 	}
-	if err := WriteFileAtomic(filepath.Join(w.Root, ConfigFile), data, 0o644); err != nil {
+	if err := storage.WriteFileAtomic(filepath.Join(w.Root, ConfigFile), data, 0o644); err != nil {
 		return Errorf(tool.CodeIOError, "write %s: %w", ConfigFile, err)
 	}
 	w.Config = ParseConfig(w.Doc)

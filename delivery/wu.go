@@ -432,7 +432,7 @@ func WriteWU(root string, w *WU) error {
 	if err != nil {
 		return Errorf(tool.CodeInternal, "%s: %w", w.Path, err)
 	}
-	if err := WriteFileAtomic(filepath.Join(root, filepath.FromSlash(w.Path)), data, 0o644); err != nil {
+	if err := storage.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(w.Path)), data, 0o644); err != nil {
 		return Errorf(tool.CodeIOError, "write %s: %w", w.Path, err)
 	}
 	return nil

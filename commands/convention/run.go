@@ -95,7 +95,7 @@ func (c *Call) run() (code int) {
 	return 0
 }
 
-// endJournal ends the run's write journal (delivery.Journal): a failed run's writes are
+// endJournal ends the run's write journal (storage.Journal): a failed run's writes are
 // rolled back, so the workspace is as the run found it; a rollback that itself fails is
 // a warning on the failure.
 func (c *Call) endJournal(failed bool) {

@@ -14,7 +14,7 @@
 //     file:delete operate only through an os.Root opened on the directory the path was
 //     confined to (delivery.ConfineRoot), with the root-relative path: a symlink swapped
 //     into the path after the check is refused (PATH_OUTSIDE_WORKSPACE), never followed
-//     out. Writes are atomic and durable (delivery.WriteFileAtomicIn: temp file, fsync,
+//     out. Writes are atomic and durable (storage.WriteFileAtomicIn: temp file, fsync,
 //     rename, directory fsync).
 //   - git:* pass --no-optional-locks, and git:diff runs on a scratch copy of the index,
 //     so a read never rewrites .git/index (porcelain diff refreshes it otherwise).

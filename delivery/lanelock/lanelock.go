@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // Lock is the content of a lock file, in its JSON key order.
@@ -111,7 +112,7 @@ func Acquire(root, lane, wuID, owner string, now time.Time, staleAfter time.Dura
 	res := Result{LockPath: Rel(lane)}
 	mine := Lock{Lane: lane, WUID: wuID, Owner: owner, Timestamp: delivery.Timestamp(now), Valid: true}
 	// A failed run releases (or gives back) the lock it took.
-	if err := delivery.JournalWrite(path); err != nil {
+	if err := storage.JournalWrite(path); err != nil {
 		return res, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -152,7 +153,7 @@ func Acquire(root, lane, wuID, owner string, now time.Time, staleAfter time.Dura
 	// is simply locked, used and removed by the next acquirer. A concurrent taker waits
 	// here, then re-reads the lock below and finds it fresh.
 	marker := path + ".takeover"
-	unlock, err := delivery.LockPath(marker)
+	unlock, err := storage.LockPath(marker)
 	if err != nil {
 		return res, fmt.Errorf("lock takeover marker: %w", err)
 	}
@@ -191,7 +192,7 @@ func Acquire(root, lane, wuID, owner string, now time.Time, staleAfter time.Dura
 // O_EXCL and then writing it would let a concurrent reader see an empty, hence invalid,
 // hence stale lock between the two steps and take it over: two winners.
 func create(path string, l Lock) (bool, error) {
-	data, err := delivery.MarshalRecord(l)
+	data, err := storage.MarshalRecord(l)
 	if err != nil {
 		return false, err
 	}
@@ -254,7 +255,7 @@ func Release(root, lane, owner string, force bool) (ReleaseResult, error) {
 		res.Reason = OwnerMismatch
 		return res, nil
 	}
-	if err := delivery.JournalWrite(path); err != nil {
+	if err := storage.JournalWrite(path); err != nil {
 		return res, err
 	}
 	if err := os.Remove(path); err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 var now = time.Date(2026, 3, 2, 18, 37, 8, 384e6, time.UTC)
@@ -88,7 +88,7 @@ func TestAcquireWaitsForTakeoverInProgress(t *testing.T) {
 	root := t.TempDir()
 	put(t, root, "Core: API", `{"lane":"Core: API","wuId":"WU-1","owner":"bob","timestamp":"2026-03-02T10:00:00.000Z"}`+"\n")
 	marker := Path(root, "Core: API") + ".takeover"
-	unlock, err := delivery.LockPath(marker)
+	unlock, err := storage.LockPath(marker)
 	require.NoError(t, err)
 	type outcome struct {
 		res Result

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -76,7 +77,7 @@ func FileEdit(ctx context.Context, dir string, env delivery.LookupEnv, in FileEd
 			Message: fmt.Sprintf("--old-string occurs %d times in %s; use --replace-all or a longer string", count, rel)}).
 			WithDetails(map[string]any{"count": count})
 	}
-	if err := delivery.WriteFileAtomicIn(root, rel, bytes.ReplaceAll(data, oldS, newS), 0o644); err != nil {
+	if err := storage.WriteFileAtomicIn(root, rel, bytes.ReplaceAll(data, oldS, newS), 0o644); err != nil {
 		return FileEditData{}, notes, delivery.RootError("write", rel, err)
 	}
 	notes.Headline = fmt.Sprintf("Replaced %d occurrence(s) in %s", count, rel)

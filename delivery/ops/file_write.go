@@ -9,6 +9,7 @@ import (
 	"path"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -68,7 +69,7 @@ func FileWrite(ctx context.Context, dir string, env delivery.LookupEnv, in FileW
 			return FileWriteData{}, notes, delivery.Errorf(tool.CodeNotFound, "parent directory of %s does not exist", rel)
 		}
 	}
-	if err := delivery.WriteFileAtomicIn(root, rel, content, 0o644); err != nil {
+	if err := storage.WriteFileAtomicIn(root, rel, content, 0o644); err != nil {
 		return FileWriteData{}, notes, delivery.RootError("write", rel, err)
 	}
 	notes.Headline = fmt.Sprintf("Wrote %d bytes to %s", len(content), rel)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -51,7 +52,7 @@ func FlowReportWindow(in FlowReportInput) (delivery.Window, error) {
 // that order, and left out. The text layout is the command's to render from the data.
 func FlowReport(_ context.Context, ws *delivery.Workspace, win delivery.Window) (delivery.FlowReport, Notes, error) {
 	var notes Notes
-	gates, bad, err := delivery.ReadRecords[delivery.GateTelemetry](ws.Abs(delivery.GatesTelemetry), nil)
+	gates, bad, err := storage.ReadRecords[delivery.GateTelemetry](ws.Abs(delivery.GatesTelemetry), nil)
 	if err != nil {
 		return delivery.FlowReport{}, notes, delivery.Errorf(tool.CodeIOError, "read %s: %w", delivery.GatesTelemetry, err)
 	}

@@ -132,7 +132,7 @@ func InitiativeCreate(ctx context.Context, ws *delivery.Workspace, rt *delivery.
 	// The initiatives directory itself (the legacy command made "<dir>/..yaml", the
 	// InitiativePath of ".", a stray empty directory the spec never asks for).
 	dir := filepath.Dir(ws.Abs(rel))
-	if err := delivery.JournalMkdir(dir); err != nil {
+	if err := storage.JournalMkdir(dir); err != nil {
 		return InitiativeCreateData{}, notes, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -71,13 +71,13 @@ func LaneSuggest(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runti
 		return LaneSuggestData{}, notes, err
 	}
 	if outAbs != "" {
-		if err := delivery.JournalMkdir(filepath.Dir(outAbs)); err != nil {
+		if err := storage.JournalMkdir(filepath.Dir(outAbs)); err != nil {
 			return LaneSuggestData{}, notes, err
 		}
 		if err := os.MkdirAll(filepath.Dir(outAbs), 0o755); err != nil {
 			return LaneSuggestData{}, notes, delivery.Errorf(tool.CodeIOError, "create %s: %w", filepath.Dir(outRel), err)
 		}
-		if err := delivery.WriteFileAtomic(outAbs, snippet, 0o644); err != nil {
+		if err := storage.WriteFileAtomic(outAbs, snippet, 0o644); err != nil {
 			return LaneSuggestData{}, notes, delivery.Errorf(tool.CodeIOError, "write %s: %w", outRel, err)
 		}
 		data.Output = &outRel

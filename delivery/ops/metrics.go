@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -60,7 +61,7 @@ func skipGateTimestamps(ws *delivery.Workspace, notes *Notes) ([]string, error) 
 	type audit struct {
 		Timestamp string `json:"timestamp"`
 	}
-	recs, bad, err := delivery.ReadRecords[audit](ws.Abs(delivery.SkipGatesAudit), nil)
+	recs, bad, err := storage.ReadRecords[audit](ws.Abs(delivery.SkipGatesAudit), nil)
 	if err != nil {
 		return nil, delivery.Errorf(tool.CodeIOError, "read %s: %w", delivery.SkipGatesAudit, err)
 	}

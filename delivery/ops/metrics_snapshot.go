@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -68,13 +69,13 @@ func MetricsSnapshot(ctx context.Context, ws *delivery.Workspace, in MetricsSnap
 		if err := enc.Encode(m); err != nil {
 			return MetricsSnapshotData{}, notes, delivery.Errorf(tool.CodeInternal, "encode snapshot: %w", err)
 		}
-		if err := delivery.JournalMkdir(filepath.Dir(abs)); err != nil {
+		if err := storage.JournalMkdir(filepath.Dir(abs)); err != nil {
 			return MetricsSnapshotData{}, notes, err
 		}
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return MetricsSnapshotData{}, notes, delivery.Errorf(tool.CodeIOError, "create %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
 		}
-		if err := delivery.WriteFileAtomic(abs, buf.Bytes(), 0o644); err != nil {
+		if err := storage.WriteFileAtomic(abs, buf.Bytes(), 0o644); err != nil {
 			return MetricsSnapshotData{}, notes, delivery.Errorf(tool.CodeIOError, "write %s: %w", rel, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -210,7 +211,7 @@ func (p eventArchive) apply(root string) error {
 			b.Write(l)
 			b.WriteByte('\n')
 		}
-		if err := delivery.AppendLines(filepath.Join(root, filepath.FromSlash(f)), b.Bytes()); err != nil {
+		if err := storage.AppendLines(filepath.Join(root, filepath.FromSlash(f)), b.Bytes()); err != nil {
 			return delivery.Errorf(tool.CodeIOError, "archive events to %s: %w", f, err)
 		}
 	}

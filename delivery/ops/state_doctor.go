@@ -322,7 +322,7 @@ func (d *stateDiagnosis) repair(ws *delivery.Workspace) ([]string, error) {
 		}
 	}
 	for _, p := range d.staleLocks {
-		if err := delivery.JournalWrite(ws.Abs(p)); err != nil {
+		if err := storage.JournalWrite(ws.Abs(p)); err != nil {
 			return nil, err
 		}
 		if err := os.Remove(ws.Abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {

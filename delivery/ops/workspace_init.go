@@ -66,7 +66,7 @@ func WorkspaceInit(ctx context.Context, rt *delivery.Runtime, in WorkspaceInitIn
 	if err != nil {
 		return WorkspaceInitData{}, notes, delivery.Errorf(tool.CodeInternal, "encode %s: %w", delivery.ConfigFile, err)
 	}
-	if err := delivery.WriteFileAtomic(cfgPath, data, 0o644); err != nil {
+	if err := storage.WriteFileAtomic(cfgPath, data, 0o644); err != nil {
 		return WorkspaceInitData{}, notes, delivery.Errorf(tool.CodeIOError, "write %s: %w", delivery.ConfigFile, err)
 	}
 	out := WorkspaceInitData{Path: dir, Created: []string{delivery.ConfigFile}}
@@ -82,7 +82,7 @@ func WorkspaceInit(ctx context.Context, rt *delivery.Runtime, in WorkspaceInitIn
 	}
 	keep := path.Join(delivery.StampsDir, ".gitkeep")
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(keep))); errors.Is(err, fs.ErrNotExist) {
-		if err := delivery.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(keep)), nil, 0o644); err != nil {
+		if err := storage.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(keep)), nil, 0o644); err != nil {
 			return WorkspaceInitData{}, notes, delivery.Errorf(tool.CodeIOError, "write %s: %w", keep, err)
 		}
 		out.Created = append(out.Created, keep)
@@ -130,7 +130,7 @@ func mkdirReport(dir string) (bool, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return false, nil
 	}
-	if err := delivery.JournalMkdir(dir); err != nil {
+	if err := storage.JournalMkdir(dir); err != nil {
 		return false, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -164,7 +164,7 @@ func appendIgnores(p string) ([]string, error) {
 	if len(added) == 0 {
 		return added, nil
 	}
-	if err := delivery.WriteFileAtomic(p, append(data, b.String()...), 0o644); err != nil {
+	if err := storage.WriteFileAtomic(p, append(data, b.String()...), 0o644); err != nil {
 		return nil, delivery.Errorf(tool.CodeIOError, "write .gitignore: %w", err)
 	}
 	return added, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -133,7 +134,7 @@ func (d *Deletion) InitiativeIDs() []string {
 func (d *Deletion) Apply(ws *delivery.Workspace) ([]string, error) {
 	paths := append([]string(nil), d.Files...)
 	for _, f := range d.Files {
-		if err := delivery.JournalWrite(ws.Abs(f)); err != nil {
+		if err := storage.JournalWrite(ws.Abs(f)); err != nil {
 			return nil, err
 		}
 		if err := os.Remove(ws.Abs(f)); err != nil && !os.IsNotExist(err) {

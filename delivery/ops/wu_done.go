@@ -113,7 +113,7 @@ func WUDone(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, i
 	}
 	if in.SkipGates {
 		rec := skipGatesRecord{Timestamp: delivery.Timestamp(now), WUID: w.ID, Reason: in.Reason, FixWU: in.FixWU}
-		if err := delivery.AppendJSONL(ws.Abs(delivery.SkipGatesAudit), rec); err != nil {
+		if err := storage.AppendJSONL(ws.Abs(delivery.SkipGatesAudit), rec); err != nil {
 			return WUDoneData{}, notes, delivery.Errorf(tool.CodeIOError, "skip-gates audit: %w", err)
 		}
 	}

@@ -144,7 +144,7 @@ func repairEventLog(ws *delivery.Workspace, rt *delivery.Runtime, log *delivery.
 		return delivery.Errorf(tool.CodeIOError, "read wu-events.jsonl: %w", err)
 	}
 	backup := delivery.EventsFile + ".bak-" + rt.Now().UTC().Format("20060102T150405Z")
-	if err := delivery.WriteFileAtomic(ws.Abs(backup), orig, 0o644); err != nil {
+	if err := storage.WriteFileAtomic(ws.Abs(backup), orig, 0o644); err != nil {
 		return delivery.Errorf(tool.CodeIOError, "write backup %s: %w", backup, err)
 	}
 	var keep [][]byte

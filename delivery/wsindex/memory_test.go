@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // withMemory adds a memory store and a signal store to a workspace: two nodes, one
@@ -45,7 +46,7 @@ func sendSignal(t *testing.T, root, msg string) {
 	signalSeq.n++
 	id := fmt.Sprintf("sig-%08x", signalSeq.n)
 	signalSeq.Unlock()
-	require.NoError(t, delivery.AppendJSONL(delivery.SignalsPath(root), delivery.Signal{ID: id, Message: msg,
+	require.NoError(t, storage.AppendJSONL(delivery.SignalsPath(root), delivery.Signal{ID: id, Message: msg,
 		CreatedAt: "2026-03-01T10:00:00.000Z", Type: delivery.DefaultSignalType, Sender: delivery.DefaultSignalSender,
 		Origin: delivery.SignalOriginLocal, RemoteID: id}))
 }

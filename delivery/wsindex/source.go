@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -203,7 +204,7 @@ func (s *source) Events() (*delivery.EventLog, error) {
 				}
 			}
 		}
-		lines, err := delivery.SplitLines(data)
+		lines, err := storage.SplitLines(data)
 		if err != nil {
 			return nil, delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", path, err))
 		}
@@ -223,7 +224,7 @@ func (s *source) Events() (*delivery.EventLog, error) {
 // records are the decoded lines of one JSONL file of a store; nil is a missing file.
 type records[T any] struct {
 	items []T
-	bad   []delivery.LineError
+	bad   []storage.LineError
 }
 
 // list is what ReadRecords gives: a missing file has no records (an empty list).
@@ -234,16 +235,16 @@ func (r *records[T]) list() []T {
 	return r.items
 }
 
-func (r *records[T]) invalid() []delivery.LineError {
+func (r *records[T]) invalid() []storage.LineError {
 	if r == nil {
 		return nil
 	}
 	return r.bad
 }
 
-// jsonl is delivery.ReadRecords of a root-relative file through the index, with the
+// jsonl is storage.ReadRecords of a root-relative file through the index, with the
 // errors LoadMemory and LoadSignals give for it; nil for a missing file. x.mu is held.
-func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) ([]T, []delivery.LineError)) (*records[T], error) {
+func jsonl[T any](x *Index, fast bool, rel string, decode func([]storage.Line) ([]T, []storage.LineError)) (*records[T], error) {
 	abs := x.abs(rel)
 	fail := func(err error) error {
 		return delivery.Errorf(tool.CodeIOError, "%w", fmt.Errorf("read %s: %w", abs, err))
@@ -255,7 +256,7 @@ func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) 
 				return r, nil
 			}
 		}
-		lines, err := delivery.SplitLines(data)
+		lines, err := storage.SplitLines(data)
 		if err != nil {
 			return nil, fail(err)
 		}
@@ -277,7 +278,7 @@ func jsonl[T any](x *Index, fast bool, rel string, decode func([]delivery.Line) 
 // lines, are a prefix of data: an append by any writer) by decoding the appended lines
 // alone, numbered as in the whole file, after prev's records; nil when it did not only
 // grow. The result is what decoding all of data gives.
-func appended[T any](prev *entry, data []byte, decode func([]delivery.Line) ([]T, []delivery.LineError)) *records[T] {
+func appended[T any](prev *entry, data []byte, decode func([]storage.Line) ([]T, []storage.LineError)) *records[T] {
 	old, ok := prev.val.(*records[T])
 	if !ok {
 		return nil
@@ -294,12 +295,12 @@ func appended[T any](prev *entry, data []byte, decode func([]delivery.Line) ([]T
 // appendedLines are the lines appended to a JSONL file since prev was read, numbered as
 // in the whole file (SplitLines of data would end with them), when the file only grew:
 // prev parsed without error, its bytes are a prefix of data and end with a whole line.
-func appendedLines(prev *entry, data []byte) ([]delivery.Line, bool) {
+func appendedLines(prev *entry, data []byte) ([]storage.Line, bool) {
 	n := len(prev.data)
 	if prev.err != nil || n == 0 || prev.data[n-1] != '\n' || !bytes.HasPrefix(data, prev.data) {
 		return nil, false
 	}
-	lines, err := delivery.SplitLines(data[n:])
+	lines, err := storage.SplitLines(data[n:])
 	if err != nil {
 		return nil, false // parsing the whole file reports it
 	}

@@ -131,7 +131,7 @@ func OpenWorkspace(ctx context.Context, env *tool.Env) (*Call, *delivery.Workspa
 }
 
 // Journaled runs one operation of the call on ws inside the call's write journal
-// (delivery.Journal), as the legacy convention does: when the operation fails, every
+// (storage.Journal), as the legacy convention does: when the operation fails, every
 // write it made is rolled back, so the workspace is as the call found it; when it
 // succeeds, the journal is discarded. A rollback that itself fails is a warning.
 // Beginning the journal replays one a killed call left; when it restored anything, ws

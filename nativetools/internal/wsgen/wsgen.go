@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 )
 
 // Options choose the workspace to write.
@@ -745,7 +746,7 @@ func (g *gen) writeLocks() error {
 		if w.role != roleInProgress {
 			continue
 		}
-		raw, err := delivery.MarshalRecord(lanelock.Lock{Lane: lanes[w.lane].name, WUID: w.id, Owner: owner,
+		raw, err := storage.MarshalRecord(lanelock.Lock{Lane: lanes[w.lane].name, WUID: w.id, Owner: owner,
 			Timestamp: delivery.Timestamp(w.claimed)})
 		if err != nil {
 			return err
@@ -879,7 +880,7 @@ func (g *gen) writeTelemetry() error {
 }
 
 func appendRecord(b *strings.Builder, v any) error {
-	raw, err := delivery.MarshalRecord(v)
+	raw, err := storage.MarshalRecord(v)
 	if err != nil {
 		return err
 	}

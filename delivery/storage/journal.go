@@ -1,4 +1,4 @@
-package delivery
+package storage
 
 import (
 	"context"
@@ -73,7 +73,7 @@ func BeginJournal(ctx context.Context, root string, environ []string) (*Journal,
 	held, err := journal.Lock(ctx, root, environ)
 	if err != nil {
 		j.end()
-		return nil, Errorf(tool.CodeIOError, "%w", err)
+		return nil, errorf(tool.CodeIOError, "%w", err)
 	}
 	j.held = held
 	return j, nil
@@ -87,8 +87,8 @@ func (j *Journal) Replayed() journal.Replay {
 	return j.held.Replayed
 }
 
-// journalFor is the active journal whose root holds path (absolute), or nil.
-func journalFor(path string) *Journal {
+// JournalFor is the active journal whose root holds path (absolute), or nil.
+func JournalFor(path string) *Journal {
 	path = filepath.Clean(path)
 	journals.Lock()
 	defer journals.Unlock()
@@ -128,8 +128,10 @@ func (j *Journal) Discard() error {
 // pre-image, newest record first, and paths the run staged get their index entries back
 // from HEAD; then the journal is removed and its lock released. It returns the first
 // restore error (it goes on restoring the others), and then keeps the journal on disk
-// for the next run to replay.
-func (j *Journal) Rollback(ctx context.Context, rt *Runtime) error {
+// for the next run to replay. unstage resets the index entries of the staged paths
+// (root-relative) of the worktree at root to HEAD's; the domain passes one that runs
+// `git reset -q -- <paths>`.
+func (j *Journal) Rollback(unstage func(root string, paths []string) error) error {
 	if j.inert() {
 		return nil
 	}
@@ -140,7 +142,7 @@ func (j *Journal) Rollback(ctx context.Context, rt *Runtime) error {
 	j.mu.Unlock()
 	err := journal.Restore(entries)
 	if len(staged) > 0 {
-		if _, rerr := NewGit(j.root, rt).Output(ctx, append([]string{"reset", "-q", "--"}, staged...)...); err == nil {
+		if rerr := unstage(j.root, staged); err == nil {
 			err = rerr
 		}
 	}
@@ -196,7 +198,7 @@ func (j *Journal) record(dir, path string, appendOnly, dirOnly bool) error {
 		return nil
 	}
 	if err := j.held.Append(recs...); err != nil {
-		return Errorf(tool.CodeIOError, "%w", err)
+		return errorf(tool.CodeIOError, "%w", err)
 	}
 	for _, r := range recs {
 		j.seen[r.Path] = true
@@ -244,25 +246,25 @@ func (j *Journal) preImage(path string, appendOnly bool) (journal.Record, bool) 
 	return journal.Record{Op: journal.OpFile, Path: path, Data: data, Mode: fi.Mode().Perm()}, true
 }
 
-// staging journals, durably, the root-relative paths git add is about to stage for a
+// Staging journals, durably, the root-relative paths git add is about to stage for a
 // commit: it is also the commit step (one record, one fsync, for both).
-func (j *Journal) staging(paths []string) error {
+func (j *Journal) Staging(paths []string) error {
 	if j.inert() {
 		return nil
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if err := j.held.Append(journal.Record{Op: journal.OpStaged, Paths: paths}); err != nil {
-		return Errorf(tool.CodeIOError, "%w", err)
+		return errorf(tool.CodeIOError, "%w", err)
 	}
 	j.staged = append(j.staged, paths...)
 	j.toCommit = true
 	return nil
 }
 
-// committing journals, durably, that git commit is about to run, unless staging already
+// Committing journals, durably, that git commit is about to run, unless staging already
 // did: from then on a replay that finds HEAD moved knows the commit landed.
-func (j *Journal) committing() error {
+func (j *Journal) Committing() error {
 	if j.inert() {
 		return nil
 	}
@@ -272,14 +274,14 @@ func (j *Journal) committing() error {
 		return nil
 	}
 	if err := j.held.Append(journal.Record{Op: journal.OpCommit}); err != nil {
-		return Errorf(tool.CodeIOError, "%w", err)
+		return errorf(tool.CodeIOError, "%w", err)
 	}
 	j.toCommit = true
 	return nil
 }
 
-// committed marks a durable point: what the run wrote so far is in a commit.
-func (j *Journal) committed() error {
+// Committed marks a durable point: what the run wrote so far is in a commit.
+func (j *Journal) Committed() error {
 	failpoint.Hit(failpoint.AfterCommit)
 	if j.inert() {
 		return nil
@@ -294,17 +296,17 @@ func (j *Journal) committed() error {
 // that replaces, creates or removes it (its missing parent directories too). An error
 // means the write must not happen.
 func JournalWrite(path string) error {
-	return journalFor(path).record(filepath.Dir(path), path, false, false)
+	return JournalFor(path).record(filepath.Dir(path), path, false, false)
 }
 
 // JournalAppend records an append-only file's size before an append.
 func JournalAppend(path string) error {
-	return journalFor(path).record(filepath.Dir(path), path, true, false)
+	return JournalFor(path).record(filepath.Dir(path), path, true, false)
 }
 
 // JournalMkdir records the directories a MkdirAll of dir is about to create.
 func JournalMkdir(dir string) error {
-	return journalFor(dir).record(dir, "", false, true)
+	return JournalFor(dir).record(dir, "", false, true)
 }
 
 // Len is the number of records (for tests and diagnostics).

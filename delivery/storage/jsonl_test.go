@@ -1,4 +1,4 @@
-package delivery
+package storage
 
 import (
 	"fmt"
@@ -16,6 +16,13 @@ type testRecord struct {
 	Writer string `json:"writer"`
 	Seq    int    `json:"seq"`
 	Pad    string `json:"pad"`
+}
+
+// writeFile writes content at path, creating its directories.
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 }
 
 // TestMain lets the concurrency test re-exec this binary as an appender process.

@@ -1,4 +1,4 @@
-package delivery
+package storage
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package delivery
+package storage
 
 import (
 	"bufio"
@@ -97,7 +97,7 @@ func appendLines(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	f, err := openLocked(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	f, err := OpenLocked(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func appendLines(path string, data []byte) error {
 	// A file that does not end in a newline (a crash mid-line by another tool) would glue
 	// our first record to its garbage; start on a fresh line instead.
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		if last, err := lastByte(path); err == nil && last != '\n' {
+		if last, err := LastByte(path); err == nil && last != '\n' {
 			data = append([]byte{'\n'}, data...)
 		}
 	}
@@ -124,17 +124,17 @@ func LockPath(path string) (unlock func() error, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	f, err := openLocked(path, os.O_RDWR|os.O_CREATE)
+	f, err := OpenLocked(path, os.O_RDWR|os.O_CREATE)
 	if err != nil {
 		return nil, err
 	}
 	return f.Close, nil
 }
 
-// openLocked opens path and takes an exclusive lock on it (lockedfile: flock, retried on
+// OpenLocked opens path and takes an exclusive lock on it (lockedfile: flock, retried on
 // EINTR, released by Close). If a rewrite replaced the file between open and lock, it
 // reopens the new file.
-func openLocked(path string, flag int) (*lockedfile.File, error) {
+func OpenLocked(path string, flag int) (*lockedfile.File, error) {
 	// Read-only opens take a shared lock in lockedfile; every caller here needs the
 	// exclusive one, so ask for write access whatever flag says.
 	flag = flag&^(os.O_RDONLY|os.O_WRONLY|os.O_RDWR) | os.O_RDWR
@@ -155,7 +155,8 @@ func openLocked(path string, flag int) (*lockedfile.File, error) {
 	}
 }
 
-func lastByte(path string) (byte, error) {
+// LastByte is the last byte of the file at path, a newline for an empty file.
+func LastByte(path string) (byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
@@ -228,7 +229,7 @@ func DecodeRecords[T any](lines []Line, validate func(*T) error) ([]T, []LineErr
 	for _, l := range lines {
 		var v T
 		if err := json.Unmarshal(l.Raw, &v); err != nil {
-			bad = append(bad, LineError{N: l.N, Reason: jsonReason(err)})
+			bad = append(bad, LineError{N: l.N, Reason: JSONReason(err)})
 			continue
 		}
 		if validate != nil {
@@ -242,7 +243,9 @@ func DecodeRecords[T any](lines []Line, validate func(*T) error) ([]T, []LineErr
 	return out, bad
 }
 
-func jsonReason(err error) string {
+// JSONReason is how a line that does not decode is reported: the JSON syntax error, or
+// the field of the wrong type.
+func JSONReason(err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
@@ -279,7 +282,7 @@ func RewriteLines(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	f, err := openLocked(path, os.O_RDONLY|os.O_CREATE)
+	f, err := OpenLocked(path, os.O_RDONLY|os.O_CREATE)
 	if err != nil {
 		return err
 	}
