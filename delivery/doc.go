@@ -32,13 +32,14 @@
 //     [AppendEvents], [RewriteEvents], [Consistent], [ReconcileTarget]. [EventLog.For] and
 //     [EventLog.State] read a per-WU index built once per log, so whole-workspace
 //     commands stay linear in WUs + events.
-//   - Git (§2.4): [Git] (CommitPaths, Push, WorktreeAdd/Remove/List, BranchExists,
-//     BranchDelete, Merge, Dirty, CurrentBranch), [InWorkTree], [CommitArtifacts] (the whole
-//     §2.4 rule for a command), [Commit] ({sha, subject, pushed}). Every git run passes
-//     [GitGlobalArgs] (--no-optional-locks) first, so reads never rewrite .git/index.
-//     Git runs in the call's environment: [NewGit] takes the runtime's
-//     ([Runtime.Environ]), the rest the context's ([WithEnv]; see env.go for what a
-//     native call's git gets).
+//   - Git (§2.4): subpackage gitrepo runs git and reads repositories ([gitrepo.Git]:
+//     CommitPaths, Push, WorktreeAdd/Remove/List, BranchExists, BranchDelete, Merge,
+//     Dirty, CurrentBranch; [gitrepo.InWorkTree], [gitrepo.MainCheckout],
+//     [gitrepo.Commit] ({sha, subject, pushed})). Here: [NewGit], a Git in the runtime's
+//     environment ([Runtime.Environ]) and clock, with its in-process committer,
+//     [Runtime.InWorkTree], and [CommitArtifacts] (the whole §2.4 rule for a command).
+//     Git runs in the call's environment: the runtime's, else the context's
+//     ([gitrepo.WithEnv]; see gitrepo's env.go for what a native call's git gets).
 //   - Gates (§1.2, §1.12): [SelectGates], [RunGates], [LaneOfBranch], [GateResult].
 //   - Initiatives (§1.6): [ListInitiatives], [ResolveInitiative], [NextInitiativeID],
 //     [InitiativeWUs] (one initiative) or [NewMembershipIndex] (many), [DerivedStatus],
@@ -61,8 +62,9 @@
 //
 // Invariants:
 //
-//   - Nothing here reads process globals: the environment comes in as a [LookupEnv] (a
-//     [Runtime]'s, or a context's: [WithEnv], a native call's tool.Env), the directory as
+//   - Nothing here reads process globals: the environment comes in as a
+//     [gitrepo.LookupEnv] (a [Runtime]'s, or a context's: [gitrepo.WithEnv], a native
+//     call's tool.Env), the directory as
 //     an argument, so native tools (tool.Env) and legacy commands (os.LookupEnv,
 //     os.Environ, os.Getwd) share every function. Git discovery included: discovery and
 //     the git it falls back to see the same, caller-given environment. The subprocesses

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -73,7 +74,7 @@ type GateRun struct {
 }
 
 // RunGates runs every gate in order with /bin/sh -c, no fail-fast, DELIVERY_GATE=<name> in
-// the environment. A gate's environment is the whole one ctx carries ([WithEnv]: a legacy
+// the environment. A gate's environment is the whole one ctx carries ([gitrepo.WithEnv]: a legacy
 // command's process environment; a native call's git variables), then run.Env; on a
 // context that carries none, only run.Env and DELIVERY_GATE. A gate past its timeout has
 // its whole process tree killed (package proctree: daemons that left the group included)
@@ -85,14 +86,14 @@ type GateRun struct {
 // run's write journal ([storage.KeepJSONL]): a failed gates run keeps its telemetry.
 func RunGates(ctx context.Context, run GateRun, gates []Gate) ([]GateResult, error) {
 	results := make([]GateResult, 0, len(gates))
-	lookup, _, _ := envOf(ctx)
+	lookup, _, _ := gitrepo.EnvOf(ctx)
 	jail, err := proctree.JailFrom(ctx, lookup)
 	if err != nil {
 		return results, Errorf(tool.CodeSandboxUnavailable, "gates: %v", err)
 	}
 	for _, g := range gates {
 		start := run.Now()
-		_, base, _ := envOf(ctx)
+		_, base, _ := gitrepo.EnvOf(ctx)
 		env := append(append(append([]string{}, base...), run.Env...), "DELIVERY_GATE="+g.Name)
 		code, err := runShell(ctx, jail, run.Dir, g.Run, env, run.Output, g.Timeout)
 		if err != nil {
@@ -154,7 +155,7 @@ func runShell(ctx context.Context, jail *proctree.Jail, dir, script string, env 
 // branch lane/<k>/wu-<n> gives WU-<n> and the defined lane whose kebab is <k>; otherwise
 // both are nil.
 func LaneOfBranch(ctx context.Context, ws *Workspace, dir string) (wuID, lane *string) {
-	branch, err := (&Git{Dir: dir}).CurrentBranch(ctx)
+	branch, err := (&gitrepo.Git{Dir: dir}).CurrentBranch(ctx)
 	if err != nil {
 		return nil, nil
 	}

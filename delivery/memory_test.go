@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -147,6 +148,6 @@ func TestInitMemoryNeverTouchesExistingFiles(t *testing.T) {
 	assert.Equal(t, "x\n", string(data))
 }
 
-func mapEnv(m map[string]string) LookupEnv {
+func mapEnv(m map[string]string) gitrepo.LookupEnv {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }

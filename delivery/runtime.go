@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -55,7 +56,7 @@ func ParseTimestamp(s string) (time.Time, error) { return time.Parse(time.RFC333
 // Runtime is one invocation's clock, id source and identity (corpus §2.5). It implements
 // tool.IDSource. A Runtime is safe for concurrent use.
 type Runtime struct {
-	env       LookupEnv
+	env       gitrepo.LookupEnv
 	environ   func() []string
 	dir       string
 	frozen    *time.Time
@@ -66,7 +67,7 @@ type Runtime struct {
 	ids   tool.IDSource
 
 	// committer, when set (UseCommitter), makes commits in-process.
-	committer Committer
+	committer gitrepo.Committer
 
 	mu      sync.Mutex
 	draws   map[string]int
@@ -79,7 +80,7 @@ var _ tool.IDSource = (*Runtime)(nil)
 // NewRuntime validates the §2.5 environment variables and returns the runtime of an
 // invocation started in dir. A value that cannot be parsed is a USAGE error (exit 2) with the
 // message "invalid environment variable <NAME>: <reason>".
-func NewRuntime(dir string, env LookupEnv) (*Runtime, error) {
+func NewRuntime(dir string, env gitrepo.LookupEnv) (*Runtime, error) {
 	r := &Runtime{env: env, dir: dir, threshold: DefaultStaleLockThreshold, draws: map[string]int{}}
 	if v, ok := env("DELIVERY_NOW"); ok {
 		t, err := ParseTimestamp(v)
@@ -121,7 +122,7 @@ func (r *Runtime) UseHost(now func() time.Time, ids tool.IDSource) {
 // UseCommitter makes the runtime's Git ([NewGit]) commit through c instead of the git
 // binary wherever c can (a native call's in-process git). Call it before the runtime
 // is shared.
-func (r *Runtime) UseCommitter(c Committer) { r.committer = c }
+func (r *Runtime) UseCommitter(c gitrepo.Committer) { r.committer = c }
 
 // Now returns the host's clock (UseHost), else DELIVERY_NOW when set (frozen), else the
 // wall clock, in UTC.
@@ -152,7 +153,7 @@ func (r *Runtime) NowString() string {
 func (r *Runtime) StaleThreshold() time.Duration { return r.threshold }
 
 // Env returns the lookup function the runtime was built with.
-func (r *Runtime) Env() LookupEnv { return r.env }
+func (r *Runtime) Env() gitrepo.LookupEnv { return r.env }
 
 // SetEnviron gives the runtime the whole environment of its invocation, for a host that
 // holds it (a legacy command: os.Environ): git then gets all of it. Call it before the
@@ -166,7 +167,7 @@ func (r *Runtime) Environ() []string {
 	if r.environ != nil {
 		return append([]string{}, r.environ()...)
 	}
-	return environOf(r.env)
+	return gitrepo.EnvironOf(r.env)
 }
 
 // Hex is rand_hex(kind, n) of corpus §2.5: with DELIVERY_SEED, the first n hex characters
@@ -255,7 +256,7 @@ func (r *Runtime) resolveOwner(ctx context.Context) string {
 }
 
 func gitConfigValue(ctx context.Context, dir, key string, environ []string) string {
-	out, err := (&Git{Dir: dir, Environ: environ}).Output(ctx, "config", "--get", key)
+	out, err := (&gitrepo.Git{Dir: dir, Environ: environ}).Output(ctx, "config", "--get", key)
 	if err != nil {
 		return ""
 	}

@@ -12,13 +12,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
-
-// LookupEnv reads an environment variable: os.LookupEnv for legacy commands, tool.Env's
-// LookupEnv for native tools.
-type LookupEnv func(key string) (string, bool)
 
 // ConfigFile is the workspace configuration file name.
 const ConfigFile = "workspace.yaml"
@@ -64,7 +61,7 @@ type Workspace struct {
 // $DELIVERY_WORKSPACE when set (absolute), otherwise the nearest ancestor of dir holding
 // workspace.yaml; a linked git worktree is mapped to its main checkout. It returns the main
 // checkout and the checkout found first. No workspace.yaml gives a NO_WORKSPACE error.
-func FindRoot(ctx context.Context, dir string, env LookupEnv) (root, checkout string, err error) {
+func FindRoot(ctx context.Context, dir string, env gitrepo.LookupEnv) (root, checkout string, err error) {
 	if v, ok := env("DELIVERY_WORKSPACE"); ok && v != "" {
 		if !filepath.IsAbs(v) {
 			return "", "", Errorf(tool.CodeUsage, "invalid environment variable DELIVERY_WORKSPACE: must be an absolute path")
@@ -88,42 +85,11 @@ func FindRoot(ctx context.Context, dir string, env LookupEnv) (root, checkout st
 			}
 		}
 	}
-	return MainCheckout(ctx, checkout, env), checkout, nil
-}
-
-// MainCheckout maps a linked worktree directory to the main worktree (the directory that
-// holds the common .git); any other directory, or a directory outside git, is returned as is.
-// The repository is found by reading files (discoverGit); git itself runs only for layouts
-// and environments discoverGit leaves to it. Discovery reads env, the caller's environment,
-// and the git fallback runs in the environment derived from it (or the whole one ctx
-// carries, [WithEnv]): both see the same GIT_* variables.
-func MainCheckout(ctx context.Context, dir string, env LookupEnv) string {
-	switch repo, found := discoverGit(dir, env); found {
-	case discoverWorkTree:
-		return mainOfRepo(dir, repo)
-	case discoverNone:
-		return dir
-	}
-	return mainCheckoutGit(ctx, dir, gitEnviron(ctx, env))
-}
-
-// mainOfRepo maps dir, inside the work tree of repo, to the same place in the main
-// checkout; dir itself when repo is the main checkout.
-func mainOfRepo(dir string, repo gitRepo) string {
-	if repo.gitDir == repo.commonDir {
-		return dir
-	}
-	main := filepath.Dir(repo.commonDir)
-	// Keep the relative position of the workspace inside its checkout (a workspace may sit
-	// in a subdirectory of the repository).
-	if rel, err := filepath.Rel(repo.top, dir); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.Join(main, rel)
-	}
-	return main
+	return gitrepo.MainCheckout(ctx, checkout, env), checkout, nil
 }
 
 // Open finds and loads the workspace for a command started in dir.
-func Open(ctx context.Context, dir string, env LookupEnv) (*Workspace, error) {
+func Open(ctx context.Context, dir string, env gitrepo.LookupEnv) (*Workspace, error) {
 	root, checkout, err := FindRoot(ctx, dir, env)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -32,11 +33,11 @@ type Call struct {
 }
 
 // Context is the call's context (cancelled on timeout by the adapter). It carries the
-// process environment (delivery.WithEnv), the legacy command's own: the delivery
-// functions that take no environment (InWorkTree, a bare delivery.Git, RunGates) give
+// process environment (gitrepo.WithEnv), the legacy command's own: the delivery
+// functions that take no environment (InWorkTree, a bare gitrepo.Git, RunGates) give
 // git and the gates all of it, as a command run in its own process does.
 func (c *Call) Context() context.Context {
-	return delivery.WithEnv(c.cli.Context, os.LookupEnv, os.Environ)
+	return gitrepo.WithEnv(c.cli.Context, os.LookupEnv, os.Environ)
 }
 
 // Runtime is the invocation's clock, id source and owner (corpus §2.5). An app run

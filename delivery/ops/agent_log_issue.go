@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -58,7 +59,7 @@ func AgentLogIssue(ctx context.Context, ws *delivery.Workspace, rt *delivery.Run
 	}
 	inc.Timestamp = rt.NowString()
 	inc.SessionID, inc.WUID, inc.Lane = s.SessionID, s.WUID, s.Lane
-	if delivery.InWorkTree(ctx, ws.Root) {
+	if gitrepo.InWorkTree(ctx, ws.Root) {
 		if branch, err := delivery.NewGit(ws.Root, rt).CurrentBranch(ctx); err == nil {
 			inc.Context.GitBranch = branch
 		}

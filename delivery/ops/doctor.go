@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -118,7 +119,7 @@ func doctorGit(ctx context.Context, d *DoctorData, dir string) bool {
 		d.add("git", checkWarn, "git not found in PATH (nothing will be committed)")
 		return false
 	}
-	if !delivery.InWorkTree(ctx, dir) {
+	if !gitrepo.InWorkTree(ctx, dir) {
 		d.add("git", checkWarn, "not inside a git work tree (nothing will be committed)")
 		return true
 	}

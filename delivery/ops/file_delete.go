@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -37,7 +38,7 @@ type FileDeleteData struct {
 // is deleted itself, never what it points to. A directory without Recursive and the root
 // are VALIDATION; a missing path is NOT_FOUND unless Force (then nothing is deleted). It
 // needs no workspace and never commits. Notes.Headline is the text headline.
-func FileDelete(ctx context.Context, dir string, env delivery.LookupEnv, in FileDeleteInput) (FileDeleteData, Notes, error) {
+func FileDelete(ctx context.Context, dir string, env gitrepo.LookupEnv, in FileDeleteInput) (FileDeleteData, Notes, error) {
 	var notes Notes
 	root, rel, err := deleteTarget(ctx, dir, env, in.Path)
 	if err != nil {
@@ -74,7 +75,7 @@ func FileDelete(ctx context.Context, dir string, env delivery.LookupEnv, in File
 // deleteTarget confines p and returns what to remove, as a path relative to the opened
 // root it was confined to: a symlink itself (whose parent is confined), never the file it
 // points to; otherwise the confined path. The caller closes the root.
-func deleteTarget(ctx context.Context, dir string, env delivery.LookupEnv, p string) (root *os.Root, rel string, err error) {
+func deleteTarget(ctx context.Context, dir string, env gitrepo.LookupEnv, p string) (root *os.Root, rel string, err error) {
 	lexical := p
 	if !filepath.IsAbs(lexical) {
 		lexical = filepath.Join(dir, p)

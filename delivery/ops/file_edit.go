@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -47,7 +48,7 @@ type FileEditData struct {
 // is not set) or everywhere, written atomically through the root the path was confined
 // to. A missing file or a missing Old is NOT_FOUND, a directory VALIDATION. It needs no
 // workspace and never commits. Notes.Headline is the text headline.
-func FileEdit(ctx context.Context, dir string, env delivery.LookupEnv, in FileEditInput) (FileEditData, Notes, error) {
+func FileEdit(ctx context.Context, dir string, env gitrepo.LookupEnv, in FileEditInput) (FileEditData, Notes, error) {
 	var notes Notes
 	if err := in.Check(); err != nil {
 		return FileEditData{}, notes, err

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -60,7 +61,7 @@ type FileReadData struct {
 // FileRead is corpus §3.3 file:read for a call started in dir: the file (or its selected
 // lines) byte-exact, or base64. It needs no workspace: outside one, paths are confined
 // to dir. The text output is data.Content exactly (no newline added).
-func FileRead(ctx context.Context, dir string, env delivery.LookupEnv, in FileReadInput) (FileReadData, Notes, error) {
+func FileRead(ctx context.Context, dir string, env gitrepo.LookupEnv, in FileReadInput) (FileReadData, Notes, error) {
 	var notes Notes
 	if err := in.Check(); err != nil {
 		return FileReadData{}, notes, err
@@ -124,7 +125,7 @@ func FileRead(ctx context.Context, dir string, env delivery.LookupEnv, in FileRe
 
 // Confine resolves a path argument of a file command started in dir (corpus §3.3): it
 // must stay inside the workspace root, or inside dir when there is no workspace.
-func Confine(ctx context.Context, dir string, env delivery.LookupEnv, p string, write bool) (abs, rel string, err error) {
+func Confine(ctx context.Context, dir string, env gitrepo.LookupEnv, p string, write bool) (abs, rel string, err error) {
 	root, err := confineBase(ctx, dir, env)
 	if err != nil {
 		return "", "", err
@@ -134,7 +135,7 @@ func Confine(ctx context.Context, dir string, env delivery.LookupEnv, p string, 
 
 // ConfineRoot is [Confine] that also opens the root the path was checked against
 // (delivery.ConfineRoot): operate on rel through it. The caller closes the root.
-func ConfineRoot(ctx context.Context, dir string, env delivery.LookupEnv, p string, write bool) (r *os.Root, abs, rel string, err error) {
+func ConfineRoot(ctx context.Context, dir string, env gitrepo.LookupEnv, p string, write bool) (r *os.Root, abs, rel string, err error) {
 	root, err := confineBase(ctx, dir, env)
 	if err != nil {
 		return nil, "", "", err
@@ -144,7 +145,7 @@ func ConfineRoot(ctx context.Context, dir string, env delivery.LookupEnv, p stri
 
 // confineBase is the directory paths are confined to: the workspace root, or dir when
 // there is no workspace.
-func confineBase(ctx context.Context, dir string, env delivery.LookupEnv) (string, error) {
+func confineBase(ctx context.Context, dir string, env gitrepo.LookupEnv) (string, error) {
 	root, _, err := delivery.FindRoot(ctx, dir, env)
 	switch {
 	case delivery.CodeOf(err) == tool.CodeNoWorkspace:

@@ -9,6 +9,7 @@ import (
 	"path"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -40,7 +41,7 @@ type FileWriteData struct {
 // existing file's mode and using 0644 for a new one, parents created unless
 // NoCreateDirs. A directory at the path is VALIDATION. It needs no workspace and never
 // commits. Notes.Headline is the text headline.
-func FileWrite(ctx context.Context, dir string, env delivery.LookupEnv, in FileWriteInput) (FileWriteData, Notes, error) {
+func FileWrite(ctx context.Context, dir string, env gitrepo.LookupEnv, in FileWriteInput) (FileWriteData, Notes, error) {
 	var notes Notes
 	content := []byte(in.Content)
 	if in.Encoding == "base64" {

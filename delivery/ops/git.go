@@ -9,16 +9,17 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // gitRead runs a read-only git command (git:log, git:branch, git:diff) in dir, with the
 // environment ctx carries (the legacy process's, or a native call's) plus extra, and
 // returns its stdout. A failure is GIT_ERROR with git's first stderr line. The global
-// options of delivery.GitArgs (--no-optional-locks) come first, so the read does not
+// options of gitrepo.GitArgs (--no-optional-locks) come first, so the read does not
 // refresh .git/index.
 func gitRead(ctx context.Context, dir string, extra []string, args ...string) (string, error) {
-	g := &delivery.Git{Dir: dir, Env: extra}
+	g := &gitrepo.Git{Dir: dir, Env: extra}
 	return g.Output(ctx, args...)
 }
 
@@ -27,7 +28,7 @@ func gitRead(ctx context.Context, dir string, extra []string, args ...string) (s
 // (diff.autoRefreshIndex; turning that off would make --name-only list files whose
 // content did not change). The copy, in the call's temporary directory, takes that write,
 // so the repository's .git is never touched by a read.
-func gitReadScratchIndex(ctx context.Context, dir string, env delivery.LookupEnv, args ...string) (string, error) {
+func gitReadScratchIndex(ctx context.Context, dir string, env gitrepo.LookupEnv, args ...string) (string, error) {
 	p, err := gitRead(ctx, dir, nil, "rev-parse", "--git-path", "index")
 	if err != nil {
 		return gitRead(ctx, dir, nil, args...) // not a repository: git reports it as before
@@ -57,7 +58,7 @@ func gitReadScratchIndex(ctx context.Context, dir string, env delivery.LookupEnv
 
 // tempDir is the call's temporary directory, as os.TempDir finds the process's on Unix:
 // $TMPDIR, else /tmp.
-func tempDir(env delivery.LookupEnv) string {
+func tempDir(env gitrepo.LookupEnv) string {
 	if env != nil {
 		if v, ok := env("TMPDIR"); ok && v != "" {
 			return v

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 )
 
 // GitBranchInput is git:branch's input (corpus §3.3).
@@ -28,7 +28,7 @@ type GitBranchItem struct {
 
 // GitBranch is corpus §3.3 git:branch for a call started in dir, run in the workspace root
 // (else dir). Notes.Text is the text output.
-func GitBranch(ctx context.Context, dir string, env delivery.LookupEnv, in GitBranchInput) (GitBranchData, Notes, error) {
+func GitBranch(ctx context.Context, dir string, env gitrepo.LookupEnv, in GitBranchInput) (GitBranchData, Notes, error) {
 	var notes Notes
 	base, err := confineBase(ctx, dir, env)
 	if err != nil {

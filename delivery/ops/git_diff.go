@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -54,7 +55,7 @@ func (d GitDiffData) MarshalJSON() ([]byte, error) {
 // GitDiff is corpus §3.3 git:diff for a call started in dir: `git diff` with --no-color
 // --no-ext-diff in the workspace root (else dir), on a scratch copy of the index.
 // Notes.Text is git's output.
-func GitDiff(ctx context.Context, dir string, env delivery.LookupEnv, in GitDiffInput) (GitDiffData, Notes, error) {
+func GitDiff(ctx context.Context, dir string, env gitrepo.LookupEnv, in GitDiffInput) (GitDiffData, Notes, error) {
 	var notes Notes
 	if err := in.Check(); err != nil {
 		return GitDiffData{}, notes, err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 )
 
 // GitLogInput is git:log's input (corpus §3.3).
@@ -36,7 +36,7 @@ type GitCommit struct {
 
 // GitLog is corpus §3.3 git:log for a call started in dir: the commits newest first, run in
 // the workspace root (else dir). Notes.Text is the text output.
-func GitLog(ctx context.Context, dir string, env delivery.LookupEnv, in GitLogInput) (GitLogData, Notes, error) {
+func GitLog(ctx context.Context, dir string, env gitrepo.LookupEnv, in GitLogInput) (GitLogData, Notes, error) {
 	var notes Notes
 	base, err := confineBase(ctx, dir, env)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 )
 
 // Notes is what an operation reports besides its data and error.
@@ -25,7 +26,7 @@ func (n *Notes) Warn(format string, args ...any) {
 }
 
 // Commit is a commit an operation made (corpus §2.2 "commit"): the same JSON as
-// delivery.Commit, plus the pushed branch that text rule R4 names (not part of the JSON).
+// gitrepo.Commit, plus the pushed branch that text rule R4 names (not part of the JSON).
 type Commit struct {
 	SHA     string `json:"sha"`
 	Subject string `json:"subject"`
@@ -55,7 +56,7 @@ func CommitPaths(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runti
 // when there is none) and checks the configuration sections the operation is about to
 // read, so a wrong-typed value is CONFIG_INVALID before anything else happens. keys is
 // the operation's XKeys variable.
-func OpenWorkspace(ctx context.Context, dir string, env delivery.LookupEnv, keys ...string) (*delivery.Workspace, error) {
+func OpenWorkspace(ctx context.Context, dir string, env gitrepo.LookupEnv, keys ...string) (*delivery.Workspace, error) {
 	ws, err := delivery.Open(ctx, dir, env)
 	if err != nil {
 		return nil, err

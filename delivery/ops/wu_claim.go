@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -83,7 +84,7 @@ func ClaimWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, 
 	mode := "worktree"
 	if in.BranchOnly {
 		mode = "branch-only"
-	} else if !delivery.InWorkTree(ctx, ws.Root) {
+	} else if !gitrepo.InWorkTree(ctx, ws.Root) {
 		mode = "branch-only"
 		notes.Warn("%s is not a git repository: claiming in branch-only mode", ".")
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -81,7 +82,7 @@ func CleanupDone(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runti
 		g := delivery.NewGit(ws.Root, rt)
 		if exists && RegisteredWorktree(ctx, g, ws.Root, worktree) {
 			if !force {
-				dirty, err := (&delivery.Git{Dir: ws.Abs(worktree), Environ: g.Environ}).Dirty(ctx)
+				dirty, err := (&gitrepo.Git{Dir: ws.Abs(worktree), Environ: g.Environ}).Dirty(ctx)
 				if err != nil {
 					return res, err
 				}
@@ -118,7 +119,7 @@ func CleanupDone(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runti
 
 // RegisteredWorktree reports whether the root-relative dir is a registered git worktree
 // of the repository at root.
-func RegisteredWorktree(ctx context.Context, g *delivery.Git, root, rel string) bool {
+func RegisteredWorktree(ctx context.Context, g *gitrepo.Git, root, rel string) bool {
 	list, err := g.WorktreeList(ctx)
 	if err != nil {
 		return false

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 )
 
 // Worktree classes of wu:prune.
@@ -59,7 +60,7 @@ func (e PruneEntry) Row() []string {
 func WUPrune(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, execute bool) (WUPruneData, Notes, error) {
 	var notes Notes
 	data := WUPruneData{Worktrees: []PruneEntry{}, Executed: execute}
-	if !delivery.InWorkTree(ctx, ws.Root) {
+	if !gitrepo.InWorkTree(ctx, ws.Root) {
 		return data, notes, nil
 	}
 	g := delivery.NewGit(ws.Root, rt)
@@ -116,11 +117,11 @@ func WUPrune(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, 
 
 // pruneStaleAction decides (and with execute performs) what happens to a stale worktree:
 // only a clean worktree of a done WU is removed; a dirty one is kept with a warning.
-func pruneStaleAction(ctx context.Context, ws *delivery.Workspace, g *delivery.Git, notes *Notes, w *delivery.WU, rel string, execute bool) string {
+func pruneStaleAction(ctx context.Context, ws *delivery.Workspace, g *gitrepo.Git, notes *Notes, w *delivery.WU, rel string, execute bool) string {
 	if w.NormStatus() != delivery.StatusDone {
 		return "report"
 	}
-	dirty, err := (&delivery.Git{Dir: ws.Abs(rel)}).Dirty(ctx)
+	dirty, err := (&gitrepo.Git{Dir: ws.Abs(rel)}).Dirty(ctx)
 	if err != nil || dirty {
 		if execute {
 			notes.Warn("worktree %s has uncommitted changes: kept", rel)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -230,7 +231,7 @@ func recoverResume(ctx context.Context, ws *delivery.Workspace, rt *delivery.Run
 			d.Applied = append(d.Applied, "lock acquired: "+delivery.LockRel(w.Lane))
 		}
 	}
-	if w.ClaimedMode == "worktree" && !f.WorktreeExists && delivery.InWorkTree(ctx, ws.Root) {
+	if w.ClaimedMode == "worktree" && !f.WorktreeExists && gitrepo.InWorkTree(ctx, ws.Root) {
 		g := delivery.NewGit(ws.Root, rt)
 		step := "worktree recreated: " + f.Worktree
 		if g.BranchExists(ctx, f.Branch) {
@@ -258,7 +259,7 @@ func recoverResume(ctx context.Context, ws *delivery.Workspace, rt *delivery.Run
 // recoverReset throws the claim away: worktree (forced), branch (-D), lock, then the
 // YAML back to ready without its claim fields and a release event.
 func recoverReset(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime, w *delivery.WU, f WUFacts, d *WURecoverData) ([]string, error) {
-	if delivery.InWorkTree(ctx, ws.Root) {
+	if gitrepo.InWorkTree(ctx, ws.Root) {
 		g := delivery.NewGit(ws.Root, rt)
 		if f.WorktreeExists && RegisteredWorktree(ctx, g, ws.Root, f.Worktree) {
 			if err := g.WorktreeRemove(ctx, f.Worktree, true); err != nil {

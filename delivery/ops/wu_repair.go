@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -222,7 +223,7 @@ func repairWU(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 		case IssueOrphanWorktree:
 			out.Action = "remove worktree " + f.Worktree
 			g := delivery.NewGit(ws.Root, rt)
-			if !delivery.InWorkTree(ctx, ws.Root) || !RegisteredWorktree(ctx, g, ws.Root, f.Worktree) {
+			if !gitrepo.InWorkTree(ctx, ws.Root) || !RegisteredWorktree(ctx, g, ws.Root, f.Worktree) {
 				out.Repaired, out.Action = false, fmt.Sprintf("not repaired: %s is not a registered git worktree", f.Worktree)
 			} else if !check {
 				if err := g.WorktreeRemove(ctx, f.Worktree, false); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/proctree"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -68,7 +69,7 @@ func WUSandbox(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime
 	if err != nil {
 		return WUSandboxData{}, notes, err
 	}
-	lookup, environ := delivery.CallEnv(ctx)
+	lookup, environ := gitrepo.CallEnv(ctx)
 	rctx, cancel := context.WithTimeout(ctx, in.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(rctx, in.Command[0], in.Command[1:]...)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/lanelock"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -68,7 +69,7 @@ func WUStatus(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 	var notes Notes
 	id := in.ID
 	checkout := delivery.NewGit(ws.Checkout, rt)
-	inGit := delivery.InWorkTree(ctx, ws.Checkout)
+	inGit := gitrepo.InWorkTree(ctx, ws.Checkout)
 	if id == "" {
 		if inGit {
 			branch, _ := checkout.CurrentBranch(ctx)
@@ -105,7 +106,7 @@ func WUStatus(ctx context.Context, ws *delivery.Workspace, rt *delivery.Runtime,
 		data.Inconsistency = &issues[0].Code
 	}
 	data.WorktreeExists = w.WorktreePath != "" && exists(ws, w.WorktreePath)
-	if w.ClaimedBranch != "" && delivery.InWorkTree(ctx, ws.Root) {
+	if w.ClaimedBranch != "" && gitrepo.InWorkTree(ctx, ws.Root) {
 		data.BranchExists = delivery.NewGit(ws.Root, rt).BranchExists(ctx, w.ClaimedBranch)
 	}
 	if lk, err := lanelock.Read(ws.Root, w.Lane); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/commands"
 	_ "github.com/cmdbridge/cmdbridge/commands/all"
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	_ "github.com/cmdbridge/cmdbridge/nativetools/all"
@@ -91,10 +92,10 @@ func BenchmarkMigrated(b *testing.B) {
 		b.Fatal(err)
 	}
 	// The floor every workspace tool pays on both lanes: opening the workspace, which
-	// today resolves the main checkout by running `git rev-parse` (delivery.MainCheckout).
+	// today resolves the main checkout by running `git rev-parse` (gitrepo.MainCheckout).
 	b.Run("floor/open-workspace", func(b *testing.B) {
 		ws := newWorkspace(b, fixture)
-		lookup := delivery.LookupEnv(tool.EnvFromMap(benchEnv))
+		lookup := gitrepo.LookupEnv(tool.EnvFromMap(benchEnv))
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

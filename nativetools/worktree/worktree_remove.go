@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/nativetools/internal/shell"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -55,7 +56,7 @@ func remove(ctx context.Context, env *tool.Env, in RemoveInput) tool.Output {
 	if err != nil {
 		return shell.Fail(err)
 	}
-	var found *delivery.Worktree
+	var found *gitrepo.Worktree
 	for i, w := range wts {
 		if i > 0 && samePath(w.Path, abs) { // the first entry is the main worktree
 			found = &wts[i]

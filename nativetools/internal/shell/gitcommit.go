@@ -6,6 +6,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/delivery"
 	"github.com/cmdbridge/cmdbridge/delivery/gitcommit"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -13,11 +14,11 @@ import (
 // commit was made: "in-process", or "git: <what needed the git binary>".
 const NoteGitCommit = "git_commit"
 
-// inProcessGit is a native call's delivery.Committer: package gitcommit, handing back
+// inProcessGit is a native call's gitrepo.Committer: package gitcommit, handing back
 // to git whatever that package does not reproduce, and saying which on the receipt.
 type inProcessGit struct{ env *tool.Env }
 
-func (c inProcessGit) Commit(ctx context.Context, job delivery.CommitJob) (string, error) {
+func (c inProcessGit) Commit(ctx context.Context, job gitrepo.CommitJob) (string, error) {
 	r, err := gitcommit.Open(job.Dir, job.Environ)
 	var p *gitcommit.Plan
 	if err == nil {
@@ -26,7 +27,7 @@ func (c inProcessGit) Commit(ctx context.Context, job delivery.CommitJob) (strin
 	}
 	if reason, ok := gitcommit.IsUnsupported(err); ok {
 		c.env.Note(NoteGitCommit, "git: "+reason)
-		return "", fmt.Errorf("%w: %s", delivery.ErrUseGit, reason)
+		return "", fmt.Errorf("%w: %s", gitrepo.ErrUseGit, reason)
 	}
 	if err != nil {
 		return "", gitError(err)

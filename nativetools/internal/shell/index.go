@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/delivery/wsindex"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -19,7 +20,7 @@ func indexKey(root string) string { return "delivery/wsindex:" + root }
 // otherwise. The root is resolved on every call, so DELIVERY_WORKSPACE and the checkout
 // are always the call's own. The workspace it returns must not be edited.
 func ReadWorkspace(ctx context.Context, env *tool.Env, keys ...string) (*delivery.Workspace, error) {
-	look := delivery.LookupEnv(lookup(env))
+	look := gitrepo.LookupEnv(lookup(env))
 	if env.Store == nil {
 		return ops.OpenWorkspace(ctx, env.Dir, look, keys...)
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -111,9 +112,9 @@ func validationDetails(te *tool.Error) {
 }
 
 // LookupEnv is the call's environment as delivery reads it; a nil LookupEnv is empty.
-func LookupEnv(env *tool.Env) delivery.LookupEnv {
+func LookupEnv(env *tool.Env) gitrepo.LookupEnv {
 	if env.LookupEnv == nil {
-		return delivery.LookupEnv(tool.EnvFromMap(nil))
+		return gitrepo.LookupEnv(tool.EnvFromMap(nil))
 	}
-	return delivery.LookupEnv(env.LookupEnv)
+	return gitrepo.LookupEnv(env.LookupEnv)
 }

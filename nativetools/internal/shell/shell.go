@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
 	"github.com/cmdbridge/cmdbridge/delivery/ops"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -25,7 +26,7 @@ type Call struct {
 // the git binary for what it does not reproduce; the receipt's git_commit note says
 // which).
 func Start(env *tool.Env) (*Call, *tool.Output) {
-	rt, err := delivery.NewRuntime(env.Dir, delivery.LookupEnv(lookup(env)))
+	rt, err := delivery.NewRuntime(env.Dir, gitrepo.LookupEnv(lookup(env)))
 	if err != nil {
 		out := Fail(err)
 		return nil, &out
@@ -44,7 +45,7 @@ func lookup(env *tool.Env) func(string) (string, bool) {
 
 // Workspace opens the workspace the call runs in (§1.1).
 func (c *Call) Workspace(ctx context.Context) (*delivery.Workspace, error) {
-	return delivery.Open(ctx, c.Env.Dir, delivery.LookupEnv(lookup(c.Env)))
+	return delivery.Open(ctx, c.Env.Dir, gitrepo.LookupEnv(lookup(c.Env)))
 }
 
 // GitRoot is the directory git tools work in: the workspace root when there is a
@@ -66,7 +67,7 @@ var gitVars = []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"}
 
 // Git returns a git runner in dir following the runtime's DELIVERY_NOW, with the
 // call's declared git variables.
-func (c *Call) Git(dir string) *delivery.Git {
+func (c *Call) Git(dir string) *gitrepo.Git {
 	g := delivery.NewGit(dir, c.RT)
 	for _, k := range gitVars {
 		if v, ok := lookup(c.Env)(k); ok {

@@ -1,4 +1,4 @@
-package delivery
+package gitrepo
 
 import (
 	"bytes"
@@ -21,8 +21,8 @@ import (
 type Git struct {
 	// Dir is the directory git runs in.
 	Dir string
-	// Environ is the environment git starts from ([NewGit]: the runtime's). When it is
-	// nil, git gets the whole environment the context carries ([WithEnv], a native
+	// Environ is the environment git starts from (delivery.NewGit: the runtime's). When
+	// it is nil, git gets the whole environment the context carries ([WithEnv], a native
 	// call's tool.Env); on a context that carries none, a Git with neither Env nor Now
 	// leaves git the environment it inherits, and one with either gives git only those.
 	Environ []string
@@ -97,20 +97,6 @@ func (g *Git) commitInProcess(ctx context.Context, subject string, paths []strin
 	return &Commit{SHA: sha, Subject: subject}, false, nil
 }
 
-// NewGit returns a Git for dir whose commit dates follow the runtime's frozen clock and
-// whose environment is the runtime's ([Runtime.Environ]): a native call's git sees the
-// call's configuration, identity and discovery variables, as the command's own process
-// would, never the host's.
-func NewGit(dir string, rt *Runtime) *Git {
-	g := &Git{Dir: dir}
-	if rt != nil {
-		g.Now = rt.NowString()
-		g.Environ = rt.Environ()
-		g.Committer = rt.committer
-	}
-	return g
-}
-
 // Output runs git with args and returns its stdout.
 func (g *Git) Output(ctx context.Context, args ...string) (string, error) {
 	out, _, err := g.run(ctx, nil, args...)
@@ -141,7 +127,7 @@ func (g *Git) run(ctx context.Context, extraEnv []string, args ...string) (strin
 		if line == "" {
 			line = err.Error()
 		}
-		return stdout.String(), stderr.String(), &Error{Code: tool.CodeGitError,
+		return stdout.String(), stderr.String(), &storage.Error{Code: tool.CodeGitError,
 			Message: fmt.Sprintf("git %s: %s", args[0], line), Err: err}
 	}
 	return stdout.String(), stderr.String(), nil
@@ -153,7 +139,7 @@ func (g *Git) run(ctx context.Context, extraEnv []string, args ...string) (strin
 func (g *Git) environ(ctx context.Context, extra []string) []string {
 	base := g.Environ
 	if base == nil {
-		_, base, _ = envOf(ctx)
+		_, base, _ = EnvOf(ctx)
 	}
 	if base == nil && len(g.Env) == 0 && len(extra) == 0 {
 		return nil
@@ -174,23 +160,18 @@ func firstLine(s string) string {
 // `git rev-parse --is-inside-work-tree` only for what discoverGit leaves to git; discovery
 // and that git run see the same environment, the call's that ctx carries ([WithEnv], a
 // native call's tool.Env). On a context that carries none, git answers, in the
-// environment it inherits. A caller holding the runtime can use [Runtime.InWorkTree].
+// environment it inherits. A caller holding the runtime can use delivery.Runtime.InWorkTree.
 func InWorkTree(ctx context.Context, dir string) bool {
-	lookup, environ, ok := envOf(ctx)
+	lookup, environ, ok := EnvOf(ctx)
 	if !ok {
 		return inWorkTreeGit(ctx, dir, nil)
 	}
-	return inWorkTree(ctx, dir, lookup, environ)
+	return InWorkTreeEnv(ctx, dir, lookup, environ)
 }
 
-// InWorkTree is [InWorkTree] in the runtime's environment.
-func (r *Runtime) InWorkTree(ctx context.Context, dir string) bool {
-	return inWorkTree(ctx, dir, r.env, r.Environ())
-}
-
-// inWorkTree is InWorkTree with lookup as the environment discovery reads and environ as
+// InWorkTreeEnv is InWorkTree with lookup as the environment discovery reads and environ as
 // the environment of the git fallback.
-func inWorkTree(ctx context.Context, dir string, lookup LookupEnv, environ []string) bool {
+func InWorkTreeEnv(ctx context.Context, dir string, lookup LookupEnv, environ []string) bool {
 	switch _, found := discoverGit(dir, lookup); found {
 	case discoverWorkTree:
 		return true
@@ -333,40 +314,6 @@ func (g *Git) Push(ctx context.Context) (pushed bool, warning string) {
 	return true, ""
 }
 
-// CommitArtifacts is corpus §2.4 for a command of ws: when the root is in a git work tree and
-// git.auto_commit is not false, commit paths with subject and push when git.push is true.
-// It returns nil when nothing was committed, and push failures as warnings.
-func CommitArtifacts(ctx context.Context, ws *Workspace, rt *Runtime, subject string, paths []string) (*Commit, []string, error) {
-	if err := ws.Config.Check("software_delivery.git"); err != nil {
-		return nil, nil, err
-	}
-	if !ws.Config.AutoCommit || !inWorkTreeOf(ctx, rt, ws.Root) {
-		return nil, nil, nil
-	}
-	g := NewGit(ws.Root, rt)
-	c, err := g.CommitPaths(ctx, subject, paths)
-	if err != nil || c == nil {
-		return nil, nil, err
-	}
-	var warnings []string
-	if ws.Config.Push {
-		var w string
-		c.Pushed, w = g.Push(ctx)
-		if w != "" {
-			warnings = append(warnings, w)
-		}
-	}
-	return c, warnings, nil
-}
-
-// inWorkTreeOf is rt.InWorkTree, or InWorkTree without a runtime.
-func inWorkTreeOf(ctx context.Context, rt *Runtime, dir string) bool {
-	if rt == nil {
-		return InWorkTree(ctx, dir)
-	}
-	return rt.InWorkTree(ctx, dir)
-}
-
 // Worktree is one entry of `git worktree list --porcelain`.
 type Worktree struct {
 	Path     string
@@ -451,7 +398,7 @@ func (g *Git) WorktreeAdd(ctx context.Context, path, branch string, newBranch bo
 func notOption(sub string, names ...string) error {
 	for _, n := range names {
 		if strings.HasPrefix(n, "-") {
-			return Errorf(tool.CodeGitError, "git %s: %q is no branch or commit name: it begins with \"-\"", sub, n)
+			return errorf(tool.CodeGitError, "git %s: %q is no branch or commit name: it begins with \"-\"", sub, n)
 		}
 	}
 	return nil
@@ -494,7 +441,7 @@ func (g *Git) Merge(ctx context.Context, branch string) error {
 		return nil
 	}
 	_, _ = g.Output(ctx, "merge", "--abort")
-	return Errorf(tool.CodeMergeConflict, "merging %s failed: %s", branch, AsError(err).Message).WithDetails(map[string]any{"branch": branch})
+	return errorf(tool.CodeMergeConflict, "merging %s failed: %s", branch, asError(err).Message).WithDetails(map[string]any{"branch": branch})
 }
 
 // Dirty reports whether the work tree has uncommitted changes (untracked files included).
@@ -519,4 +466,24 @@ func (g *Git) dateEnv() []string {
 		return nil
 	}
 	return []string{"GIT_AUTHOR_DATE=" + g.Now, "GIT_COMMITTER_DATE=" + g.Now}
+}
+
+// errorf builds an *storage.Error with a formatted message, as package delivery's Errorf
+// does.
+func errorf(code, format string, args ...any) *storage.Error {
+	err := fmt.Errorf(format, args...)
+	return &storage.Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
+}
+
+// asError is the first *storage.Error in err's chain, or err as INTERNAL (package
+// delivery's AsError).
+func asError(err error) *storage.Error {
+	if err == nil {
+		return nil
+	}
+	var de *storage.Error
+	if errors.As(err, &de) {
+		return de
+	}
+	return &storage.Error{Code: tool.CodeInternal, Message: err.Error(), Err: err}
 }

@@ -1,4 +1,4 @@
-package delivery
+package gitrepo
 
 import (
 	"context"
@@ -114,7 +114,7 @@ func TestWorktreesBranchesMerge(t *testing.T) {
 	require.NoError(t, g.WorktreeRemove(ctx, "worktrees/core-api-wu-1", false))
 	require.NoError(t, g.BranchDelete(ctx, "lane/core-api/wu-1", false))
 	err = g.BranchDelete(ctx, "lane/core-api/wu-1", false)
-	assert.Equal(t, tool.CodeGitError, CodeOf(err))
+	assert.Equal(t, tool.CodeGitError, codeOf(err))
 
 	// A conflicting merge is aborted and reported.
 	runGit(t, dir, "checkout", "-q", "-b", "side")
@@ -126,7 +126,7 @@ func TestWorktreesBranchesMerge(t *testing.T) {
 	_, err = g.CommitPaths(ctx, "main", []string{"f.txt"})
 	require.NoError(t, err)
 	err = g.Merge(ctx, "side")
-	assert.Equal(t, tool.CodeMergeConflict, CodeOf(err))
+	assert.Equal(t, tool.CodeMergeConflict, codeOf(err))
 	dirty, _ = g.Dirty(ctx)
 	assert.False(t, dirty, "merge aborted")
 }

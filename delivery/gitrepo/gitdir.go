@@ -1,4 +1,4 @@
-package delivery
+package gitrepo
 
 import (
 	"bytes"
@@ -328,4 +328,35 @@ func mainCheckoutGit(ctx context.Context, dir string, environ []string) string {
 func inWorkTreeGit(ctx context.Context, dir string, environ []string) bool {
 	out, err := (&Git{Dir: dir, Environ: environ}).Output(ctx, "rev-parse", "--is-inside-work-tree")
 	return err == nil && strings.TrimSpace(out) == "true"
+}
+
+// MainCheckout maps a linked worktree directory to the main worktree (the directory that
+// holds the common .git); any other directory, or a directory outside git, is returned as is.
+// The repository is found by reading files (discoverGit); git itself runs only for layouts
+// and environments discoverGit leaves to it. Discovery reads env, the caller's environment,
+// and the git fallback runs in the environment derived from it (or the whole one ctx
+// carries, [WithEnv]): both see the same GIT_* variables.
+func MainCheckout(ctx context.Context, dir string, env LookupEnv) string {
+	switch repo, found := discoverGit(dir, env); found {
+	case discoverWorkTree:
+		return mainOfRepo(dir, repo)
+	case discoverNone:
+		return dir
+	}
+	return mainCheckoutGit(ctx, dir, gitEnviron(ctx, env))
+}
+
+// mainOfRepo maps dir, inside the work tree of repo, to the same place in the main
+// checkout; dir itself when repo is the main checkout.
+func mainOfRepo(dir string, repo gitRepo) string {
+	if repo.gitDir == repo.commonDir {
+		return dir
+	}
+	main := filepath.Dir(repo.commonDir)
+	// Keep the relative position of the workspace inside its checkout (a workspace may sit
+	// in a subdirectory of the repository).
+	if rel, err := filepath.Rel(repo.top, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.Join(main, rel)
+	}
+	return main
 }

@@ -1,4 +1,4 @@
-package delivery
+package gitrepo
 
 import (
 	"context"
@@ -16,9 +16,9 @@ import (
 // the LookupEnv sets, and nothing else: configuration, identity, discovery, locale,
 // credentials, TLS and proxies, PATH and HOME. A variable outside the list (GIT_TRACE,
 // say) reaches a native call's git only through a host that hands in a whole list
-// ([Runtime.SetEnviron], [WithEnv]). The git binary itself is found on the host's
-// PATH (os/exec resolves it); a call whose environment has no PATH leaves git its
-// built-in default for the programs it starts.
+// (package delivery's Runtime.SetEnviron, [WithEnv]). The git binary itself is found on
+// the host's PATH (os/exec resolves it); a call whose environment has no PATH leaves git
+// its built-in default for the programs it starts.
 
 // gitEnvVars are the variables git and the programs it starts read that a call's
 // environment decides. GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n> follow GIT_CONFIG_COUNT.
@@ -36,10 +36,10 @@ var gitEnvVars = []string{
 	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
 }
 
-// environOf is the environment git gets from lookup: KEY=VALUE for every variable of
+// EnvironOf is the environment git gets from lookup: KEY=VALUE for every variable of
 // gitEnvVars it sets, in that order. It is never nil, so that a command given it
 // inherits nothing from the host.
-func environOf(lookup LookupEnv) []string {
+func EnvironOf(lookup LookupEnv) []string {
 	out := []string{}
 	if lookup == nil {
 		return out
@@ -71,19 +71,19 @@ type callEnv struct {
 }
 
 // WithEnv returns ctx carrying the environment of the call it serves: lookup, and
-// environ, the whole KEY=VALUE list (nil: git gets environOf(lookup)). The functions
+// environ, the whole KEY=VALUE list (nil: git gets EnvironOf(lookup)). The functions
 // that take no environment of their own ([InWorkTree], a [Git] built without
-// [NewGit], [LaneOfBranch], [RunGates]) use it. The legacy convention attaches the
-// process's (os.LookupEnv, os.Environ); a native call's context carries its tool.Env
-// (tool.ContextWithEnv), read the same way.
+// delivery.NewGit, delivery.LaneOfBranch, delivery.RunGates) use it. The legacy
+// convention attaches the process's (os.LookupEnv, os.Environ); a native call's context
+// carries its tool.Env (tool.ContextWithEnv), read the same way.
 func WithEnv(ctx context.Context, lookup LookupEnv, environ func() []string) context.Context {
 	return context.WithValue(ctx, envKey{}, callEnv{lookup: lookup, environ: environ})
 }
 
-// envOf is the call environment ctx carries ([WithEnv], else a native call's
+// EnvOf is the call environment ctx carries ([WithEnv], else a native call's
 // tool.Env): its lookup and the list a subprocess gets. ok is false when ctx carries
 // none.
-func envOf(ctx context.Context) (lookup LookupEnv, environ []string, ok bool) {
+func EnvOf(ctx context.Context) (lookup LookupEnv, environ []string, ok bool) {
 	if ce, ok := ctx.Value(envKey{}).(callEnv); ok {
 		lookup = ce.lookup
 		if lookup == nil {
@@ -92,14 +92,14 @@ func envOf(ctx context.Context) (lookup LookupEnv, environ []string, ok bool) {
 		if ce.environ != nil {
 			return lookup, append([]string{}, ce.environ()...), true
 		}
-		return lookup, environOf(lookup), true
+		return lookup, EnvironOf(lookup), true
 	}
 	if env := tool.EnvFromContext(ctx); env != nil {
 		lookup = LookupEnv(env.LookupEnv)
 		if lookup == nil {
 			lookup = func(string) (string, bool) { return "", false }
 		}
-		return lookup, environOf(lookup), true
+		return lookup, EnvironOf(lookup), true
 	}
 	return nil, nil, false
 }
@@ -108,7 +108,7 @@ func envOf(ctx context.Context) (lookup LookupEnv, environ []string, ok bool) {
 // lookup and the whole KEY=VALUE list ([WithEnv], else a native call's tool.Env); on a
 // context that carries none, nothing (an empty lookup and list).
 func CallEnv(ctx context.Context) (LookupEnv, []string) {
-	lookup, environ, ok := envOf(ctx)
+	lookup, environ, ok := EnvOf(ctx)
 	if !ok {
 		return func(string) (string, bool) { return "", false }, nil
 	}
@@ -116,10 +116,14 @@ func CallEnv(ctx context.Context) (LookupEnv, []string) {
 }
 
 // gitEnviron is the environment of a git run for a function handed lookup: the whole
-// list ctx carries, else environOf(lookup).
+// list ctx carries, else EnvironOf(lookup).
 func gitEnviron(ctx context.Context, lookup LookupEnv) []string {
-	if _, environ, ok := envOf(ctx); ok {
+	if _, environ, ok := EnvOf(ctx); ok {
 		return environ
 	}
-	return environOf(lookup)
+	return EnvironOf(lookup)
 }
+
+// LookupEnv reads an environment variable: os.LookupEnv for legacy commands, tool.Env's
+// LookupEnv for native tools.
+type LookupEnv func(key string) (string, bool)
