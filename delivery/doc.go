@@ -46,7 +46,7 @@
 //     [WriteInitiative]. Board: [BuildBoard]. Lanes and their sub-lanes: [IsSubLane].
 //   - How these rules read real, mature data (closed WUs, sub-lanes, date-only
 //     completions, listed WUs whose spec is gone, orphan stamps) is docs/real-data.md;
-//     nativetools/internal/wsgen writes such workspaces, at any scale, for tests and
+//     commands/commandstest/wsgen writes such workspaces, at any scale, for tests and
 //     benchmarks.
 //   - Lane locks live in the subpackage lanelock.
 //   - Warm reads: a [Workspace] whose Source is set (the warm index of a long-lived host,

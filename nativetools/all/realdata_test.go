@@ -10,12 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands/commandstest/wsgen"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/wsgen"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
-// The tests below run the commands on a generated 1× mature workspace (nativetools/internal/wsgen)
+// The tests below run the commands on a generated 1× mature workspace (commands/commandstest/wsgen)
 // and check the answers docs/real-data.md decides for the shapes real projects have.
 // Every expectation is derived from the generator's manifest.
 

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/commands/commandstest/wsgen"
 	"github.com/cmdbridge/cmdbridge/nativetools"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/wsgen"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/cmdbridge/cmdbridge/commands/commandstest/wsgen"
 	"github.com/cmdbridge/cmdbridge/delivery"
-	"github.com/cmdbridge/cmdbridge/nativetools/internal/wsgen"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
