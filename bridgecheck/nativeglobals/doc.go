@@ -15,7 +15,7 @@
 // another package carrying the fact. A native tool package that refers to such a
 // function of another package (a call, or the function as a value) is reported there as
 // native-global, naming the global the chain ends in: "[native-global]
-// delivery.InWorkTree (which reads os.LookupEnv)". As a vet tool the facts travel
+// gitrepo.InWorkTree (which reads os.LookupEnv)". As a vet tool the facts travel
 // between packages through go vet's fact files; standalone and -tiers load every
 // dependency's syntax for them.
 //

@@ -111,8 +111,8 @@ func run(pass *analysis.Pass) (any, error) {
 	return out, nil
 }
 
-// funcName is fn as a diagnostic names it: "delivery.InWorkTree",
-// "(*delivery.Git).Output".
+// funcName is fn as a diagnostic names it: "gitrepo.InWorkTree",
+// "(*gitrepo.Git).Output".
 func funcName(fn *types.Func) string {
 	if recv := fn.Signature().Recv(); recv != nil {
 		return "(" + types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }) + ")." + fn.Name()
