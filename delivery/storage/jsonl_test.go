@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -119,4 +120,66 @@ func BenchmarkAppendJSONL(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestSettledReadsAHalfAppendAgain: a read that ends mid-line is read again until it
+// ends with a newline; one that ends mid-line and does not change (a writer crashed
+// mid-line) is kept as it is, after one more read; an error is returned.
+func TestSettledReadsAHalfAppendAgain(t *testing.T) {
+	reads := func(contents ...string) (func() ([]byte, error), *int) {
+		n := 0
+		return func() ([]byte, error) {
+			c := contents[min(n, len(contents)-1)]
+			n++
+			return []byte(c), nil
+		}, &n
+	}
+	read, n := reads("{\"a\":1}\n{\"b\"", "{\"a\":1}\n{\"b\":2", "{\"a\":1}\n{\"b\":2}\n")
+	data, err := Settled(read)
+	require.NoError(t, err)
+	assert.Equal(t, "{\"a\":1}\n{\"b\":2}\n", string(data))
+	assert.Equal(t, 3, *n)
+
+	read, n = reads("{\"a\":1}\n{\"b\"")
+	data, err = Settled(read)
+	require.NoError(t, err)
+	assert.Equal(t, "{\"a\":1}\n{\"b\"", string(data), "a line cut by a crash stays cut")
+	assert.Equal(t, 2, *n)
+
+	read, n = reads("{\"a\":1}\n")
+	_, _ = Settled(read)
+	assert.Equal(t, 1, *n, "a whole file is read once")
+
+	_, err = Settled(func() ([]byte, error) { return nil, os.ErrNotExist })
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestReadLinesNeverSeesHalfAnAppend: records that each cross a page boundary are
+// appended while another goroutine reads the file; no read ever holds part of a record.
+func TestReadLinesNeverSeesHalfAnAppend(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	pad := strings.Repeat("x", 6000) // every record crosses at least one page boundary
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 300 {
+			if err := AppendJSONL(path, testRecord{Writer: "w", Seq: i, Pad: pad}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	reads := 0
+	for running := true; running; reads++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		lines, err := ReadLines(path)
+		require.NoError(t, err)
+		_, bad := DecodeRecords[testRecord](lines, nil)
+		require.Empty(t, bad, "read %d saw part of a record", reads)
+	}
+	t.Logf("%d reads", reads)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/cmdbridge/cmdbridge/delivery"
+	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/internal/filesig"
 )
 
@@ -367,6 +368,21 @@ func (x *Index) file(fast bool, rel string, parse func([]byte) (any, error)) (*e
 	delete(x.suspect, abs)
 	t0 := x.opts.Now()
 	data, s, stable, err := readFile(abs)
+	if err == nil && strings.HasSuffix(rel, ".jsonl") {
+		// An append caught half way is read again once it is whole (storage.Settled).
+		first := true
+		data, err = storage.Settled(func() ([]byte, error) {
+			if first {
+				first = false
+				return data, nil
+			}
+			d, s2, stable2, rerr := readFile(abs)
+			if rerr == nil {
+				s, stable = s2, stable2 // the signature of the bytes kept
+			}
+			return d, rerr
+		})
+	}
 	if err != nil {
 		// A missing file is not kept: asking again costs the same failed open a cached
 		// answer would need to validate, and ids that name no file cannot pile up.
