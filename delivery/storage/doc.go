@@ -36,6 +36,9 @@
 //   - One journal is active per workspace root in a process; a second run on the same
 //     root gets an inert journal. A rollback restores newest first; a commit recorded as
 //     done ([Journal.Committed]) is never undone.
+//   - A JSONL read never holds half of an append: readers take no lock, so a read that
+//     ends mid-line is read again until the line is whole or the file stops changing
+//     ([Settled]; a line cut by a crash is then read as it is).
 //   - Nothing here reads process globals or prints. The one git run is kernel/journal's
 //     replay of a dead run's journal, in the environment [BeginJournal] is given; a live
 //     run's unstaging is the caller's ([Journal.Rollback]).
