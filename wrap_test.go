@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,6 +17,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/host"
 	"github.com/cmdbridge/cmdbridge/internal/outsidetest"
 	"github.com/cmdbridge/cmdbridge/surface/cli/statuscmd"
+	"github.com/cmdbridge/cmdbridge/tool"
 )
 
 // wrapped runs `cmdbridge wrap PROGRAM args…` in this process (host.WrapCommand in
@@ -404,4 +406,53 @@ func TestWrapHostEntryKeepsTheEffects(t *testing.T) {
 		"--workspace", ws, "mcp", "enable", "claude", "--scope", "project", "--name", "other")
 	assert.NotEqual(t, 0, r.ExitCode, "%+v", r)
 	assert.Contains(t, r.Stdout+r.Stderr, "neither inside the workspace")
+}
+
+// TestRedTeamWrappedDatabaseURLStaysInScope: dbkit's --url names its database file
+// inside a URL (file:PATH); declared write-url (read-url for status), a file: URL
+// outside the caller's scopes is refused before dbkit runs, for a reader and for a
+// writer whose scope is the workspace, and no file is created outside; one inside
+// the workspace, or a URL naming no local file, is not refused for its scope.
+func TestRedTeamWrappedDatabaseURLStaysInScope(t *testing.T) {
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	plain := outsidetest.Build(t, "dbkit-plain", outsidetest.DBKitPlain(root)).Exe("dbkit")
+	effects := []string{"--effects", filepath.Join(root, "testdata", "effects", "dbkit.yaml")}
+	ws, elsewhere := t.TempDir(), t.TempDir()
+	call := func(scope, name, input string) tool.Output {
+		t.Helper()
+		r := wrappedWith(t, nil, effects, plain, "--workspace", ws, "call", name, "--input", input, "--scope", scope)
+		var out tool.Output
+		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), "%+v", r)
+		return out
+	}
+	up, err := filepath.Rel(ws, filepath.Join(elsewhere, "up.db"))
+	require.NoError(t, err)
+	for _, tc := range []struct{ scope, tool, url string }{
+		{"read:.", "status", "file:" + filepath.Join(elsewhere, "app.db")},
+		{"read:.", "status", "file://" + filepath.Join(elsewhere, "app.db")},
+		{"read:.", "status", "file:" + up + "?mode=ro"},
+		{"write:.", "create", "file:" + filepath.Join(elsewhere, "new.db")},
+		{"write:.", "create", "sqlite:" + up},
+		{"read:.", "create", "file:inside.db"}, // a reader may not write the workspace's either
+	} {
+		out := call(tc.scope, tc.tool, `{"url":`+strconv.Quote(tc.url)+`}`)
+		require.False(t, out.Success, "%s %s with %s was allowed: %v", tc.tool, tc.url, tc.scope, out.Data)
+		assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, "%s %s", tc.tool, tc.url)
+	}
+	entries, err := os.ReadDir(elsewhere)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing was created outside the workspace")
+
+	out := call("write:.", "create", `{"url":"file:inside.db"}`)
+	assert.True(t, out.Success, "%+v", out.Error)
+	assert.FileExists(t, filepath.Join(ws, "inside.db"))
+	out = call("read:.", "status", `{"url":"file:inside.db"}`)
+	if out.Error != nil {
+		assert.NotEqual(t, tool.CodeScopeDenied, out.Error.Code, "%+v", out.Error)
+	}
+	out = call("read:.", "status", `{"url":"postgres://db.invalid/app"}`)
+	if out.Error != nil {
+		assert.NotEqual(t, tool.CodeScopeDenied, out.Error.Code, "a URL naming no local file is not a path: %+v", out.Error)
+	}
 }

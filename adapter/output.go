@@ -238,7 +238,7 @@ func effectList(v any) ([]tool.Effect, error) {
 }
 
 // pathInputs reads MetaPaths (map[string]string or map[string]any of property → read |
-// write | none), checking each property exists. It returns the inputs read or written,
+// write | read-url | write-url | none), checking each property exists. It returns the inputs read or written,
 // and every property declared (none included).
 func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool.PathInput, map[string]bool, error) {
 	if v == nil {
@@ -266,12 +266,16 @@ func pathInputs(name string, v any, props map[string]*jsonschema.Schema) ([]tool
 			return nil, nil, fmt.Errorf("command %s: path input %q is not an input property", name, prop)
 		}
 		declared[prop] = true
-		switch a := tool.Access(access); a {
-		case tool.Read, tool.Write:
-			out = append(out, tool.PathInput{Property: prop, Access: a})
+		switch access {
+		case string(tool.Read), string(tool.Write):
+			out = append(out, tool.PathInput{Property: prop, Access: tool.Access(access)})
+		case effect.ReadURL:
+			out = append(out, tool.PathInput{Property: prop, Access: tool.Read, URL: true})
+		case effect.WriteURL:
+			out = append(out, tool.PathInput{Property: prop, Access: tool.Write, URL: true})
 		case effect.NotOpened:
 		default:
-			return nil, nil, fmt.Errorf("command %s: path input %q: access %q is not read, write or none", name, prop, access)
+			return nil, nil, fmt.Errorf("command %s: path input %q: access %q is not read, write, read-url, write-url or none", name, prop, access)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Property < out[j].Property })

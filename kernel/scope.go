@@ -2,8 +2,10 @@ package kernel
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -82,7 +84,7 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[
 	// scope applies as if the tool had no path inputs.
 	gaveWrite, gaveAny := false, false
 	for _, pi := range spec.Paths {
-		for _, v := range pathValues(input[pi.Property]) {
+		for _, v := range pathValues(input[pi.Property], pi.URL) {
 			gaveAny = true
 			if pi.Access == tool.Write {
 				gaveWrite = true
@@ -147,20 +149,58 @@ func (k *Kernel) resolveScopes(scopes []string) []string {
 }
 
 // pathValues extracts the path strings of a path property (a string or a list).
-func pathValues(v any) []string {
+func pathValues(v any, isURL bool) []string {
+	var out []string
 	switch x := v.(type) {
 	case string:
-		return []string{x}
+		out = []string{x}
 	case []any:
-		out := make([]string, 0, len(x))
+		out = make([]string, 0, len(x))
 		for _, e := range x {
 			if s, ok := e.(string); ok {
 				out = append(out, s)
 			}
 		}
+	}
+	if !isURL {
 		return out
 	}
-	return nil
+	paths := out[:0:0]
+	for _, u := range out {
+		if p, ok := urlPath(u); ok {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// fileSchemes are the URL schemes whose URLs name a local file (tool.PathInput.URL).
+var fileSchemes = []string{"file", "sqlite", "sqlite3"}
+
+// urlPath is the file a URL input's value names: the path of a file:, sqlite: or
+// sqlite3: URL (file:app.db, file:///abs/app.db, sqlite:///abs/app.db), its query left
+// out; ok is false for a URL of another scheme, which names no local file. A value that
+// does not parse as a URL, or has no scheme, is a path itself: whatever the program
+// makes of it, the scopes hold it.
+func urlPath(v string) (string, bool) {
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme == "" {
+		return v, true
+	}
+	if !slices.Contains(fileSchemes, u.Scheme) {
+		return "", false
+	}
+	p := u.Opaque // file:app.db
+	if p == "" {
+		p = u.Path
+		if u.Host != "" && u.Host != "localhost" {
+			p = "//" + u.Host + p // sqlite://app.db: read as written, /app.db, refused unless in scope
+		}
+	}
+	if unescaped, err := url.PathUnescape(p); err == nil {
+		p = unescaped
+	}
+	return p, true
 }
 
 // checkPathProps makes sure every declared path property exists in the schema.

@@ -22,6 +22,10 @@ const (
 type PathInput struct {
 	Property string `json:"property"`
 	Access   Access `json:"access"`
+	// URL says the value is a URL (a database's, say): a file:, sqlite: or sqlite3: URL
+	// names its path part (file:app.db, sqlite:///var/app.db), held to the scopes as a
+	// path is; a URL of any other scheme names no local file and is not.
+	URL bool `json:"url,omitempty"`
 }
 
 // Annotations are the MCP tool annotations.

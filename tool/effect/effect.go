@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // Is says how a [Condition] tests its property.
@@ -143,12 +144,22 @@ type Declared struct {
 	// any file the program can. "none" says an input whose name speaks of paths names
 	// none the command opens (a path recorded as data, a glob it only matches): it is
 	// passed as given, and the warning such a name gets when undeclared is not given.
+	// "read-url" and "write-url" declare a URL input whose file: or sqlite: URLs name a
+	// file (--url file:app.db): their path is held to the scopes, other URLs are not.
 	Paths map[string]string `json:"paths,omitempty"`
 }
 
 // NotOpened is the access of a [Declared.Paths] input that names no file the command
-// opens.
-const NotOpened = "none"
+// opens; ReadURL and WriteURL those of a URL input whose file: and sqlite: URLs name a
+// file the command reads or writes.
+const (
+	NotOpened = "none"
+	ReadURL   = "read-url"
+	WriteURL  = "write-url"
+)
+
+// accesses are the values of [Declared.Paths].
+var accesses = []string{"read", "write", ReadURL, WriteURL, NotOpened}
 
 // Check refuses what no command can be: read-only and destructive, read-only and
 // running workspace code.
@@ -163,9 +174,9 @@ func (e Declared) Check() error {
 	}
 	for prop, access := range e.Paths {
 		switch {
-		case access != "read" && access != "write" && access != NotOpened:
-			return fmt.Errorf("path input %s: access %q is not read, write or none", prop, access)
-		case access == "write" && e.ReadOnly:
+		case !slices.Contains(accesses, access):
+			return fmt.Errorf("path input %s: access %q is not read, write, read-url, write-url or none", prop, access)
+		case (access == "write" || access == WriteURL) && e.ReadOnly:
 			return fmt.Errorf("read-only but path input %s is written", prop)
 		}
 	}

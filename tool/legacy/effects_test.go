@@ -131,7 +131,7 @@ func TestTreeEffectsWarnOfUndeclaredPaths(t *testing.T) {
 	}
 
 	_, err := legacy.FromApp(tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"dump": {Paths: map[string]string{"file": "maybe"}}}})
-	assert.ErrorContains(t, err, `access "maybe" is not read, write or none`)
+	assert.ErrorContains(t, err, `access "maybe" is not read, write, read-url, write-url or none`)
 }
 
 // TestTreeEffectsOfAnAppWithoutSubcommands: an app that is one tool declares itself in
@@ -223,10 +223,15 @@ effects:
 	assert.Equal(t, []tool.PathInput{{Property: "data_dir", Access: tool.Read}}, got["status"].Paths)
 	assert.ElementsMatch(t, []tool.PathInput{{Property: "data_dir", Access: tool.Read}, {Property: "output", Access: tool.Write}}, got["dump"].Paths)
 	assert.Empty(t, got["drop"].Paths, "a command whose effect names no path has none")
+	urls := specs(t, dumpTree, legacy.TreeOptions{Effects: map[string]legacy.Effects{
+		"dump": {Paths: map[string]string{"data_dir": "read-url", "output": "write-url"}}, "**": {}}})
+	assert.ElementsMatch(t, []tool.PathInput{{Property: "data_dir", Access: tool.Read, URL: true}, {Property: "output", Access: tool.Write, URL: true}},
+		urls["dump"].Paths, "a URL input is read or written through its file: URLs")
 
 	for want, effects := range map[string]map[string]legacy.Effects{
-		`access "exec" is not read, write or none`:   {"dump": {Paths: map[string]string{"output": "exec"}}},
-		"read-only but path input output is written": {"dump": {ReadOnly: true, Paths: map[string]string{"output": "write"}}},
+		`access "exec" is not read, write, read-url, write-url or none`: {"dump": {Paths: map[string]string{"output": "exec"}}},
+		"read-only but path input output is written":                    {"dump": {ReadOnly: true, Paths: map[string]string{"output": "write"}}},
+		"read-only but path input data_dir is written":                  {"dump": {ReadOnly: true, Paths: map[string]string{"data_dir": "write-url"}}},
 	} {
 		_, err := legacy.FromApp(dumpTree, legacy.TreeOptions{Effects: effects})
 		require.Error(t, err, want)

@@ -1,0 +1,42 @@
+package kernel
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestURLInputsNameTheirFiles: a URL input's file:, sqlite: and sqlite3: URLs name their
+// path (query left out, escapes undone, a host part kept as written so it is refused
+// unless in scope); other schemes name no file; a value that is no URL is a path.
+func TestURLInputsNameTheirFiles(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		want []string
+	}{
+		{"file:app.db", []string{"app.db"}},
+		{"file:../../etc/app.db?mode=ro", []string{"../../etc/app.db"}},
+		{"FILE:///var/lib/app.db", []string{"/var/lib/app.db"}},
+		{"file://localhost/var/lib/app.db", []string{"/var/lib/app.db"}},
+		{"sqlite:///srv/app.db", []string{"/srv/app.db"}},
+		{"sqlite3:data%20dir/app.db", []string{"data dir/app.db"}},
+		{"sqlite://app.db", []string{"//app.db"}},
+		{"postgres://db.example:5432/app", nil},
+		{"mysql://u@h/db", nil},
+		{"app.db", []string{"app.db"}},
+		{"/abs/app.db", []string{"/abs/app.db"}},
+		{"%zz", []string{"%zz"}},
+		{[]any{"file:a.db", "https://example.org/x", "b.db"}, []string{"a.db", "b.db"}},
+	} {
+		assert.Equal(t, tc.want, orNil(pathValues(tc.in, true)), "%v", tc.in)
+	}
+	assert.Equal(t, []string{"file:app.db"}, pathValues("file:app.db", false), "a plain path input takes the value as it is")
+}
+
+// orNil is s, nil when empty.
+func orNil(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
