@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
+	"github.com/cmdbridge/cmdbridge/delivery/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -35,7 +36,7 @@ func TestNativeDiscoveryIgnoresTheProcessEnvironment(t *testing.T) {
 	for _, d := range []string{repo, plain} {
 		writeFile(t, filepath.Join(d, "f"), "x\n")
 	}
-	gitInit(t, repo)
+	gittest.Init(t, repo)
 	// The host points git elsewhere; the call does not.
 	t.Setenv("GIT_DIR", filepath.Join(root, "nowhere"))
 	call := map[string]string{"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"}

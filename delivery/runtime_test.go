@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -111,8 +112,8 @@ func TestOwnerFallbacks(t *testing.T) {
 		})
 	}
 	repo := t.TempDir()
-	gitInit(t, repo)
-	runGit(t, repo, "config", "user.email", "git@example.com")
+	gittest.Init(t, repo)
+	gittest.Run(t, repo, "config", "user.email", "git@example.com")
 	r, err := NewRuntime(repo, tool.EnvFromMap(map[string]string{"USER": "u"}))
 	require.NoError(t, err)
 	assert.Equal(t, "git@example.com", r.Owner(context.Background()))

@@ -3,7 +3,6 @@ package delivery
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -67,33 +67,13 @@ func TestFindRoot(t *testing.T) {
 	}
 }
 
-func gitInit(t *testing.T, dir string) {
-	t.Helper()
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "init"},
-	} {
-		runGit(t, dir, args...)
-	}
-}
-
-func runGit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "git %v: %s", args, out)
-	return string(out)
-}
-
 func TestFindRootMapsLinkedWorktreeToMainCheckout(t *testing.T) {
 	main := realTemp(t)
 	writeFile(t, filepath.Join(main, ConfigFile), "id: acme\n")
-	gitInit(t, main)
-	runGit(t, main, "add", ConfigFile)
-	runGit(t, main, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "ws")
-	runGit(t, main, "worktree", "add", "-q", "-b", "lane/x/wu-1", "worktrees/x-wu-1", "HEAD")
+	gittest.Init(t, main)
+	gittest.Run(t, main, "add", ConfigFile)
+	gittest.Run(t, main, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "ws")
+	gittest.Run(t, main, "worktree", "add", "-q", "-b", "lane/x/wu-1", "worktrees/x-wu-1", "HEAD")
 	wt := filepath.Join(main, "worktrees", "x-wu-1")
 
 	root, checkout, err := FindRoot(context.Background(), wt, noEnv)

@@ -241,28 +241,19 @@ func (g *Git) CommitPaths(ctx context.Context, subject string, paths []string) (
 		return nil, err
 	}
 	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "-m", subject, "--")
-	args = append(args, keep...)
-	if err := j.Committing(); err != nil {
-		return nil, err
-	}
-	if _, _, err := g.run(ctx, g.dateEnv(), args...); err != nil {
-		return nil, err
-	}
-	if err := j.Committed(); err != nil {
-		return nil, err
-	}
-	sha, err := g.Output(ctx, "rev-parse", "HEAD")
-	if err != nil {
-		return nil, err
-	}
-	return &Commit{SHA: strings.TrimSpace(sha), Subject: subject}, nil
+	return g.commit(ctx, j, subject, append(args, keep...))
 }
 
 // CommitEmpty records a commit that changes no file (`git commit --allow-empty`), with
 // the same identity, date and hook rules as [Git.CommitPaths]; nothing staged is included.
 func (g *Git) CommitEmpty(ctx context.Context, subject string) (*Commit, error) {
 	args := append(g.identityArgs(ctx), "commit", "--no-verify", "-q", "--allow-empty", "--only", "-m", subject)
-	j := storage.JournalFor(g.Dir)
+	return g.commit(ctx, storage.JournalFor(g.Dir), subject, args)
+}
+
+// commit runs git with args (a `git commit`), telling the run's journal j before and
+// after, and returns the commit HEAD now names.
+func (g *Git) commit(ctx context.Context, j *storage.Journal, subject string, args []string) (*Commit, error) {
 	if err := j.Committing(); err != nil {
 		return nil, err
 	}

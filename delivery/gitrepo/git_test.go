@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/delivery/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -28,10 +29,10 @@ func TestCommitPathsCommitsOnlyGivenPaths(t *testing.T) {
 	isolateGit(t)
 	ctx := processEnv()
 	dir := realTemp(t)
-	gitInit(t, dir)
+	gittest.Init(t, dir)
 	writeFile(t, filepath.Join(dir, "tracked.txt"), "v1\n")
-	runGit(t, dir, "add", "tracked.txt")
-	runGit(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "add tracked")
+	gittest.Run(t, dir, "add", "tracked.txt")
+	gittest.Run(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "add tracked")
 
 	writeFile(t, filepath.Join(dir, "a.yaml"), "a\n")
 	writeFile(t, filepath.Join(dir, "other.txt"), "leave me\n")
@@ -45,12 +46,12 @@ func TestCommitPathsCommitsOnlyGivenPaths(t *testing.T) {
 	require.NotNil(t, c)
 	assert.Equal(t, "docs: create wu-1", c.Subject)
 	assert.Len(t, c.SHA, 40)
-	files := runGit(t, dir, "show", "--name-status", "--format=%an <%ae> %ad", "--date=iso-strict", "HEAD")
+	files := gittest.Run(t, dir, "show", "--name-status", "--format=%an <%ae> %ad", "--date=iso-strict", "HEAD")
 	assert.Contains(t, files, "delivery <delivery@localhost> 2026-03-02T18:37:08+00:00")
 	assert.Contains(t, files, "A\ta.yaml")
 	assert.Contains(t, files, "D\ttracked.txt")
 	assert.NotContains(t, files, "other.txt")
-	assert.Contains(t, runGit(t, dir, "status", "--porcelain"), "?? other.txt")
+	assert.Contains(t, gittest.Run(t, dir, "status", "--porcelain"), "?? other.txt")
 
 	// Same content again: nothing to commit.
 	c, err = g.CommitPaths(ctx, "again", []string{"a.yaml"})
@@ -66,19 +67,19 @@ func TestPushFailureIsWarning(t *testing.T) {
 	isolateGit(t)
 	ctx := processEnv()
 	dir := realTemp(t)
-	gitInit(t, dir)
+	gittest.Init(t, dir)
 	g := &Git{Dir: dir}
 	pushed, warn := g.Push(ctx)
 	assert.False(t, pushed)
 	assert.Empty(t, warn, "no origin: no push attempted")
-	runGit(t, dir, "remote", "add", "origin", filepath.Join(dir, "does-not-exist"))
+	gittest.Run(t, dir, "remote", "add", "origin", filepath.Join(dir, "does-not-exist"))
 	pushed, warn = g.Push(ctx)
 	assert.False(t, pushed)
 	assert.True(t, strings.HasPrefix(warn, "push failed: "), warn)
 
 	bare := realTemp(t)
-	runGit(t, bare, "init", "-q", "--bare")
-	runGit(t, dir, "remote", "set-url", "origin", bare)
+	gittest.Run(t, bare, "init", "-q", "--bare")
+	gittest.Run(t, dir, "remote", "set-url", "origin", bare)
 	pushed, warn = g.Push(ctx)
 	assert.True(t, pushed, warn)
 }
@@ -87,7 +88,7 @@ func TestWorktreesBranchesMerge(t *testing.T) {
 	isolateGit(t)
 	ctx := processEnv()
 	dir := realTemp(t)
-	gitInit(t, dir)
+	gittest.Init(t, dir)
 	g := &Git{Dir: dir}
 	require.NoError(t, g.WorktreeAdd(ctx, "worktrees/core-api-wu-1", "lane/core-api/wu-1", true, "HEAD"))
 	assert.True(t, g.BranchExists(ctx, "lane/core-api/wu-1"))
@@ -117,11 +118,11 @@ func TestWorktreesBranchesMerge(t *testing.T) {
 	assert.Equal(t, tool.CodeGitError, codeOf(err))
 
 	// A conflicting merge is aborted and reported.
-	runGit(t, dir, "checkout", "-q", "-b", "side")
+	gittest.Run(t, dir, "checkout", "-q", "-b", "side")
 	writeFile(t, filepath.Join(dir, "f.txt"), "side\n")
 	_, err = g.CommitPaths(ctx, "side", []string{"f.txt"})
 	require.NoError(t, err)
-	runGit(t, dir, "checkout", "-q", "main")
+	gittest.Run(t, dir, "checkout", "-q", "main")
 	writeFile(t, filepath.Join(dir, "f.txt"), "main\n")
 	_, err = g.CommitPaths(ctx, "main", []string{"f.txt"})
 	require.NoError(t, err)
@@ -139,7 +140,7 @@ func TestRedTeamGitReadsNamesAsNames(t *testing.T) {
 	isolateGit(t)
 	ctx := processEnv()
 	dir := realTemp(t)
-	gitInit(t, dir)
+	gittest.Init(t, dir)
 	// `git branch --edit-description main` starts the editor: this one leaves a mark.
 	editorRan := filepath.Join(t.TempDir(), "editor-ran")
 	t.Setenv("GIT_EDITOR", "touch "+editorRan)
