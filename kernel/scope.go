@@ -165,30 +165,24 @@ func pathValues(v any, isURL bool) []string {
 	if !isURL {
 		return out
 	}
-	paths := out[:0:0]
-	for _, u := range out {
-		if p, ok := urlPath(u); ok {
-			paths = append(paths, p)
-		}
+	for i, u := range out {
+		out[i] = urlPath(u)
 	}
-	return paths
+	return out
 }
 
 // fileSchemes are the URL schemes whose URLs name a local file (tool.PathInput.URL).
 var fileSchemes = []string{"file", "sqlite", "sqlite3"}
 
-// urlPath is the file a URL input's value names: the path of a file:, sqlite: or
+// urlPath is the path a URL input's value is held to: the path of a file:, sqlite: or
 // sqlite3: URL (file:app.db, file:///abs/app.db, sqlite:///abs/app.db), its query left
-// out; ok is false for a URL of another scheme, which names no local file. A value that
-// does not parse as a URL, or has no scheme, is a path itself: whatever the program
-// makes of it, the scopes hold it.
-func urlPath(v string) (string, bool) {
+// out and its escapes undone; any other value as it is written. So a program that
+// reads a value of another form as a path gets none outside the scopes, and a network
+// URL (postgres://host/db) is a relative name that resolves inside the workspace.
+func urlPath(v string) string {
 	u, err := url.Parse(v)
-	if err != nil || u.Scheme == "" {
-		return v, true
-	}
-	if !slices.Contains(fileSchemes, u.Scheme) {
-		return "", false
+	if err != nil || !slices.Contains(fileSchemes, u.Scheme) {
+		return v
 	}
 	p := u.Opaque // file:app.db
 	if p == "" {
@@ -200,7 +194,7 @@ func urlPath(v string) (string, bool) {
 	if unescaped, err := url.PathUnescape(p); err == nil {
 		p = unescaped
 	}
-	return p, true
+	return p
 }
 
 // checkPathProps makes sure every declared path property exists in the schema.

@@ -8,7 +8,8 @@ import (
 
 // TestURLInputsNameTheirFiles: a URL input's file:, sqlite: and sqlite3: URLs name their
 // path (query left out, escapes undone, a host part kept as written so it is refused
-// unless in scope); other schemes name no file; a value that is no URL is a path.
+// unless in scope); any other value is held to the scopes as written (a network URL is
+// a relative name, inside the workspace).
 func TestURLInputsNameTheirFiles(t *testing.T) {
 	for _, tc := range []struct {
 		in   any
@@ -21,22 +22,14 @@ func TestURLInputsNameTheirFiles(t *testing.T) {
 		{"sqlite:///srv/app.db", []string{"/srv/app.db"}},
 		{"sqlite3:data%20dir/app.db", []string{"data dir/app.db"}},
 		{"sqlite://app.db", []string{"//app.db"}},
-		{"postgres://db.example:5432/app", nil},
-		{"mysql://u@h/db", nil},
+		{"postgres://db.example:5432/app", []string{"postgres://db.example:5432/app"}},
+		{"c:../../etc/passwd", []string{"c:../../etc/passwd"}},
 		{"app.db", []string{"app.db"}},
 		{"/abs/app.db", []string{"/abs/app.db"}},
 		{"%zz", []string{"%zz"}},
-		{[]any{"file:a.db", "https://example.org/x", "b.db"}, []string{"a.db", "b.db"}},
+		{[]any{"file:a.db", "https://example.org/x", "b.db"}, []string{"a.db", "https://example.org/x", "b.db"}},
 	} {
-		assert.Equal(t, tc.want, orNil(pathValues(tc.in, true)), "%v", tc.in)
+		assert.Equal(t, tc.want, pathValues(tc.in, true), "%v", tc.in)
 	}
 	assert.Equal(t, []string{"file:app.db"}, pathValues("file:app.db", false), "a plain path input takes the value as it is")
-}
-
-// orNil is s, nil when empty.
-func orNil(s []string) []string {
-	if len(s) == 0 {
-		return nil
-	}
-	return s
 }

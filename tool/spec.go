@@ -23,8 +23,9 @@ type PathInput struct {
 	Property string `json:"property"`
 	Access   Access `json:"access"`
 	// URL says the value is a URL (a database's, say): a file:, sqlite: or sqlite3: URL
-	// names its path part (file:app.db, sqlite:///var/app.db), held to the scopes as a
-	// path is; a URL of any other scheme names no local file and is not.
+	// is held to the scopes by its path part (file:app.db, sqlite:///var/app.db), any
+	// other value as it is written (a postgres:// URL is then a relative name, inside
+	// the workspace).
 	URL bool `json:"url,omitempty"`
 }
 

@@ -145,7 +145,8 @@ type Declared struct {
 	// none the command opens (a path recorded as data, a glob it only matches): it is
 	// passed as given, and the warning such a name gets when undeclared is not given.
 	// "read-url" and "write-url" declare a URL input whose file: or sqlite: URLs name a
-	// file (--url file:app.db): their path is held to the scopes, other URLs are not.
+	// file (--url file:app.db): their path is held to the scopes, any other value as it
+	// is written.
 	Paths map[string]string `json:"paths,omitempty"`
 }
 
