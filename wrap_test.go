@@ -338,6 +338,7 @@ func TestWrapDeclaresEffectsFromAFile(t *testing.T) {
 	declared := wrappedWith(t, nil, []string{"--effects", file}, plain, "--workspace", ws, "tools", "list", "--json")
 	require.Equal(t, 0, declared.ExitCode, "%+v", declared)
 	assert.NotContains(t, declared.Stdout+declared.Stderr, "effects undeclared")
+	assert.NotContains(t, declared.Stdout+declared.Stderr, "is named like a path", "the table declares every path input of dbkit's")
 	ro := wrappedWith(t, nil, []string{"--effects=" + file}, plain, "--workspace", ws, "tools", "list", "--profile", "read-only")
 	require.Equal(t, 0, ro.ExitCode, "%+v", ro)
 	assert.Contains(t, ro.Stdout, "status")
