@@ -2,7 +2,6 @@ package delivery
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -13,10 +12,7 @@ import (
 type Error = storage.Error
 
 // Errorf builds an *Error with a formatted message. A %w verb in format sets Err.
-func Errorf(code, format string, args ...any) *Error {
-	err := fmt.Errorf(format, args...)
-	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
-}
+func Errorf(code, format string, args ...any) *Error { return storage.Errorf(code, format, args...) }
 
 // CodeOf returns the code of the first *Error in err's chain, or INTERNAL for any other
 // non-nil error, or "" for nil.
@@ -32,16 +28,7 @@ func CodeOf(err error) string {
 }
 
 // AsError returns the first *Error in err's chain, or wraps err as INTERNAL.
-func AsError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var de *Error
-	if errors.As(err, &de) {
-		return de
-	}
-	return &Error{Code: tool.CodeInternal, Message: err.Error(), Err: err}
-}
+func AsError(err error) *Error { return storage.AsError(err) }
 
 // ToolError converts err into the tool contract's error value.
 func ToolError(err error) *tool.Error {

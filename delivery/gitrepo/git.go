@@ -389,7 +389,7 @@ func (g *Git) WorktreeAdd(ctx context.Context, path, branch string, newBranch bo
 func notOption(sub string, names ...string) error {
 	for _, n := range names {
 		if strings.HasPrefix(n, "-") {
-			return errorf(tool.CodeGitError, "git %s: %q is no branch or commit name: it begins with \"-\"", sub, n)
+			return storage.Errorf(tool.CodeGitError, "git %s: %q is no branch or commit name: it begins with \"-\"", sub, n)
 		}
 	}
 	return nil
@@ -432,7 +432,7 @@ func (g *Git) Merge(ctx context.Context, branch string) error {
 		return nil
 	}
 	_, _ = g.Output(ctx, "merge", "--abort")
-	return errorf(tool.CodeMergeConflict, "merging %s failed: %s", branch, asError(err).Message).WithDetails(map[string]any{"branch": branch})
+	return storage.Errorf(tool.CodeMergeConflict, "merging %s failed: %s", branch, storage.AsError(err).Message).WithDetails(map[string]any{"branch": branch})
 }
 
 // Dirty reports whether the work tree has uncommitted changes (untracked files included).
@@ -457,24 +457,4 @@ func (g *Git) dateEnv() []string {
 		return nil
 	}
 	return []string{"GIT_AUTHOR_DATE=" + g.Now, "GIT_COMMITTER_DATE=" + g.Now}
-}
-
-// errorf builds an *storage.Error with a formatted message, as package delivery's Errorf
-// does.
-func errorf(code, format string, args ...any) *storage.Error {
-	err := fmt.Errorf(format, args...)
-	return &storage.Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
-}
-
-// asError is the first *storage.Error in err's chain, or err as INTERNAL (package
-// delivery's AsError).
-func asError(err error) *storage.Error {
-	if err == nil {
-		return nil
-	}
-	var de *storage.Error
-	if errors.As(err, &de) {
-		return de
-	}
-	return &storage.Error{Code: tool.CodeInternal, Message: err.Error(), Err: err}
 }

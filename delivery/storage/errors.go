@@ -41,8 +41,20 @@ func (e *Error) WithDetails(details any) *Error {
 	return e
 }
 
-// errorf builds an *Error with a formatted message, as package delivery's Errorf does.
-func errorf(code, format string, args ...any) *Error {
+// Errorf builds an *Error with a formatted message. A %w verb in format sets Err.
+func Errorf(code, format string, args ...any) *Error {
 	err := fmt.Errorf(format, args...)
 	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
+}
+
+// AsError returns the first *Error in err's chain, or wraps err as INTERNAL.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var de *Error
+	if errors.As(err, &de) {
+		return de
+	}
+	return &Error{Code: tool.CodeInternal, Message: err.Error(), Err: err}
 }

@@ -73,7 +73,7 @@ func BeginJournal(ctx context.Context, root string, environ []string) (*Journal,
 	held, err := journal.Lock(ctx, root, environ)
 	if err != nil {
 		j.end()
-		return nil, errorf(tool.CodeIOError, "%w", err)
+		return nil, Errorf(tool.CodeIOError, "%w", err)
 	}
 	j.held = held
 	return j, nil
@@ -198,7 +198,7 @@ func (j *Journal) record(dir, path string, appendOnly, dirOnly bool) error {
 		return nil
 	}
 	if err := j.held.Append(recs...); err != nil {
-		return errorf(tool.CodeIOError, "%w", err)
+		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	for _, r := range recs {
 		j.seen[r.Path] = true
@@ -255,7 +255,7 @@ func (j *Journal) Staging(paths []string) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if err := j.held.Append(journal.Record{Op: journal.OpStaged, Paths: paths}); err != nil {
-		return errorf(tool.CodeIOError, "%w", err)
+		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	j.staged = append(j.staged, paths...)
 	j.toCommit = true
@@ -274,7 +274,7 @@ func (j *Journal) Committing() error {
 		return nil
 	}
 	if err := j.held.Append(journal.Record{Op: journal.OpCommit}); err != nil {
-		return errorf(tool.CodeIOError, "%w", err)
+		return Errorf(tool.CodeIOError, "%w", err)
 	}
 	j.toCommit = true
 	return nil
