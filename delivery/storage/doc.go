@@ -18,7 +18,8 @@
 //     through [JournalWrite], [JournalAppend] and [JournalMkdir]; the commit step calls
 //     [Journal.Staging], [Journal.Committing] and [Journal.Committed].
 //   - Errors: [Error], the coded failure every delivery command reports (package
-//     delivery's Error is this type).
+//     delivery's Error is this type), built by [Errorf] and found in a chain by
+//     [AsError].
 //
 // It knows no workspace, work unit or git: package delivery builds its model on it, and
 // hands [Journal.Rollback] what resets the index entries a failed run staged.
