@@ -11,6 +11,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/commands"
 	"github.com/cmdbridge/cmdbridge/kernel"
+	"github.com/cmdbridge/cmdbridge/kernel/kerneltest"
 	"github.com/cmdbridge/cmdbridge/nativetools"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -52,18 +53,7 @@ func TestConstraintRefusalsNameProperties(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+tc.input, func(t *testing.T) {
-			res := k.Call(context.Background(), callReq(tc.tool, tc.input))
-			require.NotNil(t, res.Output.Error)
-			assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
-			assert.Equal(t, tc.message, res.Output.Error.Message)
-			details, ok := res.Output.Error.Details.(map[string]any)
-			require.True(t, ok, "details %T", res.Output.Error.Details)
-			assert.Equal(t, tc.properties, details["properties"])
-			assert.Equal(t, "/", details["path"])
-			rule, ok := details["rule"].(map[string]any)
-			require.True(t, ok, "the failing rule is in the details")
-			assert.Equal(t, details["reason"], rule["description"])
-			assert.Empty(t, res.Receipt.Lane, "refused before any lane ran")
+			kerneltest.RuleRefused(t, k.Call(context.Background(), callReq(tc.tool, tc.input)), tc.message, tc.properties)
 		})
 	}
 	// A positional the command requires is a required property.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/kernel/assemble"
+	"github.com/cmdbridge/cmdbridge/kernel/kerneltest"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/legacy"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -85,18 +86,7 @@ func TestRuleRefusalsNameProperties(t *testing.T) {
 		{`{"release":"r1","config":"c.yaml","mode":"fast"}`, "fx:deploy: invalid input: execute is required when mode is fast", []string{"mode", "execute"}},
 	} {
 		t.Run(tc.input, func(t *testing.T) {
-			res := k.Call(context.Background(), req("fx_deploy", tc.input))
-			require.NotNil(t, res.Output.Error)
-			assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
-			assert.Equal(t, tc.message, res.Output.Error.Message)
-			details, ok := res.Output.Error.Details.(map[string]any)
-			require.True(t, ok, "details %T", res.Output.Error.Details)
-			assert.Equal(t, tc.properties, details["properties"])
-			assert.Equal(t, "/", details["path"])
-			rule, ok := details["rule"].(map[string]any)
-			require.True(t, ok, "the failing rule is in the details")
-			assert.Equal(t, details["reason"], rule["description"])
-			assert.Empty(t, res.Receipt.Lane, "refused before any lane ran")
+			kerneltest.RuleRefused(t, k.Call(context.Background(), req("fx_deploy", tc.input)), tc.message, tc.properties)
 		})
 	}
 	for _, tc := range []struct{ input, path string }{

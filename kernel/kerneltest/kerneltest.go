@@ -1,7 +1,7 @@
-// Package kerneltest holds the red-team cases that hold the kernel to its protection of
-// cmdbridge's state and the repository's .git, written once and run by the kernel's
-// tests on fixture tools and by the integration tests on the corpus's. Only tests import
-// it.
+// Package kerneltest holds the kernel checks written once and run by the kernel's tests
+// on fixture tools and by the integration tests on the corpus's: the refusal of an input
+// breaking a rule ([RuleRefused]), and the red-team cases that hold the kernel to its
+// protection of cmdbridge's state and the repository's .git. Only tests import it.
 package kerneltest
 
 import (
@@ -239,4 +239,22 @@ func SpellingsAreRefused(t *testing.T, k *kernel.Kernel, ws string, attacks func
 	data, err := os.ReadFile(state.Path("token.key"))
 	require.NoError(t, err)
 	assert.Equal(t, TokenKey, string(data))
+}
+
+// RuleRefused asserts that res is the kernel's refusal of an input breaking a rule
+// between properties: INVALID_INPUT with message, the properties the rule names and the
+// rule itself in the details, before any lane ran.
+func RuleRefused(t *testing.T, res kernel.Result, message string, properties []string) {
+	t.Helper()
+	require.NotNil(t, res.Output.Error)
+	assert.Equal(t, tool.CodeInvalidInput, res.Output.Error.Code)
+	assert.Equal(t, message, res.Output.Error.Message)
+	details, ok := res.Output.Error.Details.(map[string]any)
+	require.True(t, ok, "details %T", res.Output.Error.Details)
+	assert.Equal(t, properties, details["properties"])
+	assert.Equal(t, "/", details["path"])
+	rule, ok := details["rule"].(map[string]any)
+	require.True(t, ok, "the failing rule is in the details")
+	assert.Equal(t, details["reason"], rule["description"])
+	assert.Empty(t, res.Receipt.Lane, "refused before any lane ran")
 }
