@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery/gitrepo"
-	"github.com/cmdbridge/cmdbridge/delivery/internal/gittest"
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/surface/broker"
 	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/cmdbridge/cmdbridge/surface/http/token"
@@ -35,8 +36,8 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 		require.Equal(t, 0, code, "%s: %s %s", name, out, errs)
 	}
 	call("workspace:init", `{"name":"demo"}`)
-	gitIn(t, ws, "add", "-A")
-	gitIn(t, ws, "commit", "-qm", "chore: demo workspace")
+	gittest.Run(t, ws, "add", "-A")
+	gittest.Run(t, ws, "commit", "-qm", "chore: demo workspace")
 	call("wu:create", `{"lane":"General","title":"Add health endpoint","description":"Expose GET /healthz so the load balancer can probe instances.","acceptance":["GET /healthz returns 200"],"code_paths":["internal/api/health.go"],"exposure":"api"}`)
 	enrollTok, _, err := token.Mint(bytes.Repeat([]byte{3}, token.KeySize), token.MintOptions{Subject: "ws-demo", Tools: []string{}, TTL: time.Hour})
 	require.NoError(t, err)
@@ -111,7 +112,7 @@ func TestRemoteClaimOverNATS(t *testing.T) {
 	assert.Equal(t, first.Body, again.Body)
 	_, err = tail.NextMsg(500 * time.Millisecond)
 	assert.ErrorIs(t, err, nats.ErrTimeout, "a replayed call does not run, so it makes no event")
-	log := gitIn(t, ws, "log", "--oneline")
+	log := gittest.Run(t, ws, "log", "--oneline")
 	assert.Equal(t, 1, strings.Count(log, "claim"), "one claim commit:\n%s", log)
 
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))

@@ -27,6 +27,7 @@ import (
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
 
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 )
 
@@ -57,9 +58,9 @@ func parallelCreates(t *testing.T, lane string) {
 	ws := gitWorkspace(t)
 	_, stderr, code := run(t, ws, "call", "workspace:init", "--input", `{"name":"demo"}`)
 	require.Equal(t, 0, code, stderr)
-	gitIn(t, ws, "add", "-A")
-	gitIn(t, ws, "commit", "-qm", "chore: demo workspace")
-	base := strings.Count(gitIn(t, ws, "log", "--oneline"), "\n")
+	gittest.Run(t, ws, "add", "-A")
+	gittest.Run(t, ws, "commit", "-qm", "chore: demo workspace")
+	base := strings.Count(gittest.Run(t, ws, "log", "--oneline"), "\n")
 
 	var routes map[string]string
 	if lane == kernel.LaneAdapter {
@@ -162,10 +163,10 @@ func parallelCreates(t *testing.T, lane string) {
 	for i, id := range ids {
 		assert.Equal(t, fmt.Sprintf("WU-%d", i+1), id, "ids are consecutive")
 	}
-	assert.Equal(t, base+20, strings.Count(gitIn(t, ws, "log", "--oneline"), "\n"), "one commit per create")
-	assert.Empty(t, gitIn(t, ws, "status", "--porcelain"), "nothing orphaned")
+	assert.Equal(t, base+20, strings.Count(gittest.Run(t, ws, "log", "--oneline"), "\n"), "one commit per create")
+	assert.Empty(t, gittest.Run(t, ws, "status", "--porcelain"), "nothing orphaned")
 	tracked := 0
-	for _, f := range strings.Split(gitIn(t, ws, "ls-files"), "\n") {
+	for _, f := range strings.Split(gittest.Run(t, ws, "ls-files"), "\n") {
 		if strings.Contains(filepath.Base(f), "WU-") {
 			tracked++
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,19 +25,10 @@ func gitWorkspace(t *testing.T) string {
 	t.Setenv("DELIVERY_OWNER", "demo@example.invalid")
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	gitIn(t, ws, "init", "-q", "-b", "main")
-	gitIn(t, ws, "config", "user.email", "demo@example.invalid")
-	gitIn(t, ws, "config", "user.name", "Demo")
+	gittest.Run(t, ws, "init", "-q", "-b", "main")
+	gittest.Run(t, ws, "config", "user.email", "demo@example.invalid")
+	gittest.Run(t, ws, "config", "user.name", "Demo")
 	return ws
-}
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "git %v: %s", args, out)
-	return string(out)
 }
 
 // TestStateLivesOutsideTheWorkTree: in a repository, the bridge's own state (evidence,
@@ -64,8 +56,8 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	_, err = os.Stat(legacy)
 	assert.True(t, os.IsNotExist(err), "nothing left in the work tree")
 	require.NoError(t, os.Remove(filepath.Join(ws, ".cmdbridge")))
-	gitIn(t, ws, "add", "-A")
-	gitIn(t, ws, "commit", "-qm", "chore: demo workspace")
+	gittest.Run(t, ws, "add", "-A")
+	gittest.Run(t, ws, "commit", "-qm", "chore: demo workspace")
 
 	call(ws, "wu:create", `{"lane":"General","title":"Add health endpoint","description":"Expose GET /healthz returning build info so the load balancer can probe instances.","acceptance":["GET /healthz returns 200"],"code_paths":["internal/api/health.go"],"exposure":"api"}`)
 	claimed := call(ws, "wu:claim", `{"id":"WU-1","lane":"General"}`)
@@ -74,13 +66,13 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	if !filepath.IsAbs(wt) {
 		wt = filepath.Join(ws, wt)
 	}
-	assert.Empty(t, gitIn(t, ws, "status", "--porcelain"), "calls leave the main checkout clean")
+	assert.Empty(t, gittest.Run(t, ws, "status", "--porcelain"), "calls leave the main checkout clean")
 
 	// A read from inside the WU worktree: its receipts join the same log, and the
 	// worktree stays clean, so wu:done still works.
 	call(wt, "wu:status", `{"id":"WU-1"}`)
 	call(wt, "file:read", `{"path":"workspace.yaml"}`)
-	assert.Empty(t, gitIn(t, wt, "status", "--porcelain"), "a call from the worktree leaves it clean")
+	assert.Empty(t, gittest.Run(t, wt, "status", "--porcelain"), "a call from the worktree leaves it clean")
 	_, err = os.Stat(filepath.Join(wt, ".cmdbridge"))
 	assert.True(t, os.IsNotExist(err), "no state in the worktree")
 	stdout, stderr, code := run(t, wt, "evidence", "verify")
@@ -92,5 +84,5 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	stdout, _, code = run(t, ws, "evidence", "verify", "--json")
 	require.Equal(t, 0, code, stdout)
 	assert.True(t, strings.Contains(stdout, `"records": 6`) || strings.Contains(stdout, `"records":6`), "one log for every worktree: %s", stdout)
-	assert.Empty(t, gitIn(t, ws, "status", "--porcelain"))
+	assert.Empty(t, gittest.Run(t, ws, "status", "--porcelain"))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/surface/cli/clitest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,21 +24,12 @@ func gitRepo(t *testing.T) string {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	ws, err := filepath.EvalSymlinks(clitest.Workspace(t))
 	require.NoError(t, err)
-	gitIn(t, ws, "init", "-q", "-b", "main")
-	gitIn(t, ws, "config", "user.email", "demo@example.invalid")
-	gitIn(t, ws, "config", "user.name", "Demo")
-	gitIn(t, ws, "add", "a.txt")
-	gitIn(t, ws, "commit", "-qm", "a file")
+	gittest.Run(t, ws, "init", "-q", "-b", "main")
+	gittest.Run(t, ws, "config", "user.email", "demo@example.invalid")
+	gittest.Run(t, ws, "config", "user.name", "Demo")
+	gittest.Run(t, ws, "add", "a.txt")
+	gittest.Run(t, ws, "commit", "-qm", "a file")
 	return ws
-}
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "git %v: %s", args, out)
-	return string(out)
 }
 
 // TestStateLivesOutsideTheWorkTree: in a repository, the bridge's own state (evidence,
@@ -64,13 +56,13 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	_, err = os.Stat(legacy)
 	assert.True(t, os.IsNotExist(err), "nothing left in the work tree")
 	require.NoError(t, os.Remove(filepath.Join(ws, ".cmdbridge")))
-	assert.Empty(t, gitIn(t, ws, "status", "--porcelain"), "calls leave the main checkout clean")
+	assert.Empty(t, gittest.Run(t, ws, "status", "--porcelain"), "calls leave the main checkout clean")
 
 	wt := filepath.Join(t.TempDir(), "wt")
-	gitIn(t, ws, "worktree", "add", "-q", "-b", "feature", wt)
+	gittest.Run(t, ws, "worktree", "add", "-q", "-b", "feature", wt)
 	call(wt, "doc:read", `{"path":"a.txt","end_line":1}`)
 	call(wt, "repo:status", `{}`)
-	assert.Empty(t, gitIn(t, wt, "status", "--porcelain"), "a call from the worktree leaves it clean")
+	assert.Empty(t, gittest.Run(t, wt, "status", "--porcelain"), "a call from the worktree leaves it clean")
 	_, err = os.Stat(filepath.Join(wt, ".cmdbridge"))
 	assert.True(t, os.IsNotExist(err), "no state in the worktree")
 	stdout, stderr, code := run(t, wt, "evidence", "verify")
@@ -79,5 +71,5 @@ func TestStateLivesOutsideTheWorkTree(t *testing.T) {
 	stdout, _, code = run(t, ws, "evidence", "verify", "--json")
 	require.Equal(t, 0, code, stdout)
 	assert.True(t, strings.Contains(stdout, `"records": 3`) || strings.Contains(stdout, `"records":3`), "one log for every worktree: %s", stdout)
-	assert.Empty(t, gitIn(t, ws, "status", "--porcelain"))
+	assert.Empty(t, gittest.Run(t, ws, "status", "--porcelain"))
 }

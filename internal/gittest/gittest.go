@@ -1,4 +1,4 @@
-// Package gittest holds the git helpers of the delivery packages' tests: a repository
+// Package gittest holds the git helpers of this module's tests: a repository
 // made with one empty commit, and git run with the machine's configuration shut out.
 //
 // Invariants:
