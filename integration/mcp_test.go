@@ -1,7 +1,6 @@
 package integration_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http/httptest"
@@ -11,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 
 	"github.com/cmdbridge/cmdbridge/internal/mcpclienttest"
 	"github.com/cmdbridge/cmdbridge/internal/providerrules"
+	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 	"github.com/cmdbridge/cmdbridge/kernel"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
@@ -186,8 +185,8 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 		cmd := exec.CommandContext(ctx, node, append([]string{"conformance.mjs"}, args...)...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
-		var stderr lockedBuffer
-		cmd.Stderr = &stderr
+		stderr := tailbuf.New(captureMax)
+		cmd.Stderr = stderr
 		out, err := cmd.Output()
 		require.NoError(t, err, "node conformance.mjs %s\nstderr:\n%s", strings.Join(args, " "), stderr.String())
 		var rep struct {
@@ -211,20 +210,5 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 	})
 }
 
-// lockedBuffer is a bytes.Buffer safe for the exec copier and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// captureMax bounds what the test keeps of a child's stream (it keeps all of it).
+const captureMax = 64 << 20

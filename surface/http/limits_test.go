@@ -22,6 +22,7 @@ import (
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
 	"github.com/cmdbridge/cmdbridge/tool"
 	"github.com/cmdbridge/cmdbridge/tool/native"
@@ -447,7 +448,7 @@ func TestRedTeamDescriptorLimitCannotBlockACall(t *testing.T) {
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	stderr := &syncBuffer{}
+	stderr := tailbuf.New(captureMax)
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	// A cleanup, not a defer: it runs after the attacker's (registered later) has closed
@@ -496,24 +497,6 @@ func runLimitedServer(t *testing.T) {
 	_, _ = io.Copy(io.Discard, os.Stdin)
 }
 
-// syncBuffer is a strings.Builder that a child's stderr copier and the test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // TestMCPLongCallOutlivesTimeouts: an MCP tools/call that runs longer than every
 // timeout gets its result on its response stream.
 func TestMCPLongCallOutlivesTimeouts(t *testing.T) {
@@ -559,3 +542,6 @@ func TestMCPLongCallOutlivesTimeouts(t *testing.T) {
 	assert.False(t, r.res.IsError)
 	assert.Contains(t, r.res.Content[0].(*sdkmcp.TextContent).Text, "released")
 }
+
+// captureMax bounds what the test keeps of a child's stream (it keeps all of it).
+const captureMax = 64 << 20

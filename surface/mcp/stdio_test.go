@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/surface/mcp/mcptest"
 	"github.com/cmdbridge/cmdbridge/tool"
@@ -74,24 +74,6 @@ func (childTB) Errorf(format string, args ...any) {
 }
 func (childTB) FailNow() { panic("fixture setup failed") }
 
-// lockedBuffer is a bytes.Buffer safe for the exec copier and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // teeReadCloser records every byte the client reads from the server.
 type teeReadCloser struct {
 	io.Reader
@@ -100,11 +82,11 @@ type teeReadCloser struct {
 
 // startChild runs the stdio server process and connects an SDK client to it over its
 // pipes, recording every byte the server writes to its stdout in stream.
-func startChild(ctx context.Context, t *testing.T) (cmd *exec.Cmd, cs *sdkmcp.ClientSession, stream, stderr *lockedBuffer) {
+func startChild(ctx context.Context, t *testing.T) (cmd *exec.Cmd, cs *sdkmcp.ClientSession, stream, stderr *tailbuf.Buffer) {
 	t.Helper()
 	cmd = exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+t.TempDir())
-	stderr, stream = &lockedBuffer{}, &lockedBuffer{}
+	stderr, stream = tailbuf.New(captureMax), tailbuf.New(captureMax)
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
@@ -175,3 +157,6 @@ func TestStdioStopsAndRestoresWhenTheHostCancels(t *testing.T) {
 	require.NoError(t, cmd.Wait(), "child stderr:\n%s", stderr.String())
 	assert.Contains(t, stderr.String(), restoredLine)
 }
+
+// captureMax bounds what the test keeps of a child's stream (it keeps all of it).
+const captureMax = 64 << 20

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 )
 
@@ -24,14 +25,14 @@ type rawChild struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan map[string]any // every message the server wrote, in order
-	stderr *lockedBuffer
+	stderr *tailbuf.Buffer
 }
 
 func startRawChild(ctx context.Context, t *testing.T) *rawChild {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+t.TempDir())
-	c := &rawChild{t: t, cmd: cmd, lines: make(chan map[string]any, 1000), stderr: &lockedBuffer{}}
+	c := &rawChild{t: t, cmd: cmd, lines: make(chan map[string]any, 1000), stderr: tailbuf.New(captureMax)}
 	cmd.Stderr = c.stderr
 	var err error
 	c.stdin, err = cmd.StdinPipe()

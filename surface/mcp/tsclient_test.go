@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cmdbridge/cmdbridge/internal/tailbuf"
 	"github.com/cmdbridge/cmdbridge/surface/mcp"
 )
 
@@ -45,8 +46,8 @@ func runNode(t testing.TB, node string, env []string, args ...string) string {
 	cmd := exec.CommandContext(ctx, node, args...)
 	cmd.Dir = mcpClientDir
 	cmd.Env = append(os.Environ(), env...)
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
+	stderr := tailbuf.New(captureMax)
+	cmd.Stderr = stderr
 	out, err := cmd.Output()
 	require.NoError(t, err, "node %s\nstderr:\n%s", strings.Join(args, " "), stderr.String())
 	return string(out)
