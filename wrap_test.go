@@ -435,7 +435,8 @@ func TestRedTeamWrappedDatabaseURLStaysInScope(t *testing.T) {
 		{"read:.", "status", "file:" + up + "?mode=ro"},
 		{"write:.", "create", "file:" + filepath.Join(elsewhere, "new.db")},
 		{"write:.", "create", "sqlite:" + up},
-		{"read:.", "create", "file:inside.db"}, // a reader may not write the workspace's either
+		{"read:.", "create", "file:inside.db"},               // a reader may not write the workspace's either
+		{"write:.", "create", "file:.cmdbridge/evidence.db"}, // cmdbridge's state, whatever the scopes
 	} {
 		out := call(tc.scope, tc.tool, `{"url":`+strconv.Quote(tc.url)+`}`)
 		require.False(t, out.Success, "%s %s with %s was allowed: %v", tc.tool, tc.url, tc.scope, out.Data)

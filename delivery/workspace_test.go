@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
