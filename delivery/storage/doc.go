@@ -39,7 +39,7 @@
 //     done ([Journal.Committed]) is never undone.
 //   - A JSONL read never holds half of an append: readers take no lock, so a read that
 //     ends mid-line is read again until the line is whole or the file stops changing
-//     ([Settled]; a line cut by a crash is then read as it is).
+//     ([WholeLines]; a line cut by a crash is then read as it is).
 //   - Nothing here reads process globals or prints. The one git run is kernel/journal's
 //     replay of a dead run's journal, in the environment [BeginJournal] is given; a live
 //     run's unstaging is the caller's ([Journal.Rollback]).

@@ -177,7 +177,10 @@ func LastByte(path string) (byte, error) {
 // ReadLines returns the non-blank lines of a JSONL file with their line numbers. A missing
 // file has no lines.
 func ReadLines(path string) ([]Line, error) {
-	data, err := Settled(func() ([]byte, error) { return os.ReadFile(path) })
+	data, err := os.ReadFile(path)
+	if err == nil {
+		data = WholeLines(data, func() ([]byte, error) { return os.ReadFile(path) })
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -191,28 +194,28 @@ func ReadLines(path string) ([]Line, error) {
 	return lines, nil
 }
 
-// Settled is what read reads of a JSONL file, read again while it ends mid-line and
-// changes between reads. Readers take no lock, and an append that crosses a page
-// boundary is visible page by page: a read can catch one half way, with part of its
-// line at the end. The writer finishes within microseconds, so the next read, a
-// millisecond later, has the whole line; a file that still ends mid-line and has not
-// changed ends that way (a writer crashed mid-line) and is returned as it is.
-func Settled(read func() ([]byte, error)) ([]byte, error) {
-	data, err := read()
-	for i := 0; i < settleTries && err == nil && len(data) > 0 && data[len(data)-1] != '\n'; i++ {
+// WholeLines is data, a read of a JSONL file, or what readAgain reads a millisecond
+// later while data ends mid-line and the file changes between reads. Readers take no
+// lock, and an append that crosses a page boundary is visible page by page: a read can
+// catch one half way, with part of its line at the end. The writer finishes within
+// microseconds, so the next read has the whole line; a file that still ends mid-line
+// and has not changed ends that way (a writer crashed mid-line) and is kept as it is,
+// as is data when a read again fails.
+func WholeLines(data []byte, readAgain func() ([]byte, error)) []byte {
+	for i := 0; i < wholeTries && len(data) > 0 && data[len(data)-1] != '\n'; i++ {
 		time.Sleep(time.Millisecond)
-		again, err2 := read()
-		if err2 != nil || bytes.Equal(again, data) {
+		again, err := readAgain()
+		if err != nil || bytes.Equal(again, data) {
 			break
 		}
 		data = again
 	}
-	return data, err
+	return data
 }
 
-// settleTries bounds the reads again of [Settled]: a file that keeps changing without
-// ending its last line (a writer appending without newlines) is returned as it is then.
-const settleTries = 5
+// wholeTries bounds the reads again of [WholeLines]: a file that keeps changing without
+// ending its last line (a writer appending without newlines) is kept as it is then.
+const wholeTries = 5
 
 // SplitLines returns the non-blank lines of JSONL content with their line numbers, as
 // ReadLines reads a file (a warm cache parses the bytes it already holds).

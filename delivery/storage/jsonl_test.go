@@ -122,10 +122,10 @@ func BenchmarkAppendJSONL(b *testing.B) {
 	}
 }
 
-// TestSettledReadsAHalfAppendAgain: a read that ends mid-line is read again until it
+// TestWholeLinesReadsAHalfAppendAgain: a read that ends mid-line is read again until it
 // ends with a newline; one that ends mid-line and does not change (a writer crashed
-// mid-line) is kept as it is, after one more read; an error is returned.
-func TestSettledReadsAHalfAppendAgain(t *testing.T) {
+// mid-line) is kept as it is, after one more read, and so is one whose read again fails.
+func TestWholeLinesReadsAHalfAppendAgain(t *testing.T) {
 	reads := func(contents ...string) (func() ([]byte, error), *int) {
 		n := 0
 		return func() ([]byte, error) {
@@ -134,24 +134,21 @@ func TestSettledReadsAHalfAppendAgain(t *testing.T) {
 			return []byte(c), nil
 		}, &n
 	}
-	read, n := reads("{\"a\":1}\n{\"b\"", "{\"a\":1}\n{\"b\":2", "{\"a\":1}\n{\"b\":2}\n")
-	data, err := Settled(read)
-	require.NoError(t, err)
-	assert.Equal(t, "{\"a\":1}\n{\"b\":2}\n", string(data))
-	assert.Equal(t, 3, *n)
-
-	read, n = reads("{\"a\":1}\n{\"b\"")
-	data, err = Settled(read)
-	require.NoError(t, err)
-	assert.Equal(t, "{\"a\":1}\n{\"b\"", string(data), "a line cut by a crash stays cut")
+	half := "{\"a\":1}\n{\"b\""
+	again, n := reads("{\"a\":1}\n{\"b\":2", "{\"a\":1}\n{\"b\":2}\n")
+	assert.Equal(t, "{\"a\":1}\n{\"b\":2}\n", string(WholeLines([]byte(half), again)))
 	assert.Equal(t, 2, *n)
 
-	read, n = reads("{\"a\":1}\n")
-	_, _ = Settled(read)
-	assert.Equal(t, 1, *n, "a whole file is read once")
+	again, n = reads(half)
+	assert.Equal(t, half, string(WholeLines([]byte(half), again)), "a line cut by a crash stays cut")
+	assert.Equal(t, 1, *n)
 
-	_, err = Settled(func() ([]byte, error) { return nil, os.ErrNotExist })
-	assert.ErrorIs(t, err, os.ErrNotExist)
+	again, n = reads("never")
+	assert.Equal(t, "{\"a\":1}\n", string(WholeLines([]byte("{\"a\":1}\n"), again)))
+	assert.Equal(t, 0, *n, "a whole read is not read again")
+
+	failing := func() ([]byte, error) { return nil, os.ErrNotExist }
+	assert.Equal(t, half, string(WholeLines([]byte(half), failing)), "a failed read again keeps what was read")
 }
 
 // TestReadLinesNeverSeesHalfAnAppend: records that each cross a page boundary are

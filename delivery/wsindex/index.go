@@ -369,18 +369,13 @@ func (x *Index) file(fast bool, rel string, parse func([]byte) (any, error)) (*e
 	t0 := x.opts.Now()
 	data, s, stable, err := readFile(abs)
 	if err == nil && strings.HasSuffix(rel, ".jsonl") {
-		// An append caught half way is read again once it is whole (storage.Settled).
-		first := true
-		data, err = storage.Settled(func() ([]byte, error) {
-			if first {
-				first = false
-				return data, nil
-			}
-			d, s2, stable2, rerr := readFile(abs)
-			if rerr == nil {
+		// An append caught half way is read again once it is whole.
+		data = storage.WholeLines(data, func() ([]byte, error) {
+			d, s2, stable2, err := readFile(abs)
+			if err == nil {
 				s, stable = s2, stable2 // the signature of the bytes kept
 			}
-			return d, rerr
+			return d, err
 		})
 	}
 	if err != nil {
