@@ -2,11 +2,11 @@ package gitrepo
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +18,7 @@ func gitLayout(t testing.TB) string {
 	require.NoError(t, err)
 	at := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 	git := func(dir string, args ...string) {
-		gitRun(t, dir, args...)
+		gittest.Run(t, dir, args...)
 	}
 	mkdir := func(rel string) { require.NoError(t, os.MkdirAll(at(rel), 0o755)) }
 	symlink := func(target, rel string) { require.NoError(t, os.Symlink(at(target), at(rel))) }
@@ -71,15 +71,6 @@ func gitLayout(t testing.TB) string {
 	mkdir("repo/emptydot/.git")
 	mkdir("plain/sub")
 	return root
-}
-
-func gitRun(t testing.TB, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "git %v: %s", args, out)
 }
 
 func TestDiscoverGitMatchesGit(t *testing.T) {

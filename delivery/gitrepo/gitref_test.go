@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,13 +33,13 @@ func TestRefsReadAsGitReadsThem(t *testing.T) {
 	at := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 	// More states: a detached worktree, an unborn branch, a packed branch, a branch
 	// whose name nests.
-	gitRun(t, at("repo"), "worktree", "add", "-q", "--detach", "../detached")
-	gitRun(t, at("repo"), "branch", "packed/one")
-	gitRun(t, at("repo"), "branch", "feature/deep/name")
-	gitRun(t, at("repo"), "pack-refs", "--all")
-	gitRun(t, at("repo"), "branch", "loose-after-pack")
+	gittest.Run(t, at("repo"), "worktree", "add", "-q", "--detach", "../detached")
+	gittest.Run(t, at("repo"), "branch", "packed/one")
+	gittest.Run(t, at("repo"), "branch", "feature/deep/name")
+	gittest.Run(t, at("repo"), "pack-refs", "--all")
+	gittest.Run(t, at("repo"), "branch", "loose-after-pack")
 	require.NoError(t, os.MkdirAll(at("unborn"), 0o755))
-	gitRun(t, at("unborn"), "init", "-q", "-b", "trunk")
+	gittest.Run(t, at("unborn"), "init", "-q", "-b", "trunk")
 
 	for _, rel := range []string{"repo", "repo/sub/deep", "wt", "wt/sub", "repo/worktrees/x-wu-1/sub", "relwt",
 		"sep/sub", "repo/nested/inner", "link-wt-sub", "detached", "unborn", "pw", "pwwt",
