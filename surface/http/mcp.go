@@ -48,17 +48,17 @@ func (s *Server) mcpHandler(c token.Claims) (nethttp.Handler, error) {
 	if e, ok := m.entries[key]; ok {
 		return e.handler, nil
 	}
-	srv, err := mcp.NewServer(s.k, Caller(c), s.cfg.MCP)
+	// The token's tools are fixed in its server, so that in on-demand mode too a
+	// search, a describe or a call reaches only the tools the token is listed.
+	cfg := s.cfg.MCP
+	cfg.Sees = func(name string) bool {
+		_, ok := s.enabled[name]
+		return ok && c.Sees(name)
+	}
+	srv, err := mcp.NewServer(s.k, Caller(c), cfg)
 	if err != nil {
 		return nil, err
 	}
-	var hidden []string
-	for _, spec := range s.k.Tools() {
-		if _, ok := s.enabled[spec.Name]; !ok || !c.Sees(spec.Name) {
-			hidden = append(hidden, tool.MCPName(spec.Name))
-		}
-	}
-	srv.RemoveTools(hidden...)
 	h := mcp.StreamableHandler(srv, s.cfg.MCP)
 	now := s.cfg.Now()
 	if len(m.entries) >= maxMCPHandlers {

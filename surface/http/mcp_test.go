@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
+	"github.com/cmdbridge/cmdbridge/surface/mcp"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
 
@@ -95,4 +96,41 @@ func TestMCPSessionsAreScopedToTheirToken(t *testing.T) {
 	r := f.do(t, "POST", "/mcp", b, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
 		"Mcp-Session-Id", cs.ID(), "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
 	assert.Equal(t, 404, r.Status, r.Body)
+}
+
+// TestRedTeamOnDemandSeesOnlyTheTokensTools: with the tools served on demand, a token
+// finds, describes and calls only the tools it would be listed: not one its globs leave
+// out (secret_peek), nor one governance turns off (t:off).
+func TestRedTeamOnDemandSeesOnlyTheTokensTools(t *testing.T) {
+	f := newFixture(t, surfacehttp.Config{MCP: mcp.Config{OnDemand: true}})
+	tok := mintToken(t, "ws-1", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	cs, err := connectMCP(t, f, tok)
+	require.NoError(t, err)
+	defer cs.Close()
+	ctx := context.Background()
+	call := func(name string, args map[string]any) tool.Output {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: name, Arguments: args})
+		require.NoError(t, err)
+		var out tool.Output
+		require.NoError(t, json.Unmarshal([]byte(res.Content[0].(*sdkmcp.TextContent).Text), &out))
+		return out
+	}
+	found := call(mcp.SearchToolName, nil)
+	require.True(t, found.Success, "%+v", found.Error)
+	var names []string
+	for _, tl := range found.Data.(map[string]any)["tools"].([]any) {
+		names = append(names, tl.(map[string]any)["name"].(string))
+	}
+	assert.ElementsMatch(t, []string{"t_echo", "t_slow", "t_write"}, names, "a search finds what tools/list would list")
+	for _, hidden := range []string{"secret_peek", "secret:peek", "t_off", "t:off"} {
+		out := call(mcp.DescribeToolName, map[string]any{"name": hidden})
+		require.NotNil(t, out.Error, "%s was described", hidden)
+		assert.Equal(t, tool.CodeToolNotFound, out.Error.Code)
+		out = call(mcp.CallToolName, map[string]any{"name": hidden, "arguments": map[string]any{}})
+		require.NotNil(t, out.Error, "%s was called: %v", hidden, out.Data)
+		assert.Equal(t, tool.CodeToolNotFound, out.Error.Code)
+	}
+	out := call(mcp.CallToolName, map[string]any{"name": "t_echo", "arguments": map[string]any{"text": "hi"}})
+	require.True(t, out.Success, "%+v", out.Error)
 }

@@ -63,6 +63,10 @@ type Config struct {
 	// OnDemand lists tools_search, tool_describe and tool_call instead of the registry
 	// (ondemand.go).
 	OnDemand bool
+	// Sees, when set, serves only the tools it admits, by canonical name (a token's
+	// tools): the others are not listed, and in on-demand mode not found, described
+	// or called either. Nil serves every tool of the kernel's view.
+	Sees func(name string) bool
 	// MaxResultBytes caps the serialised size of a tools/call result (text and
 	// structured content together; <= 0: [DefaultMaxResultBytes]). A larger result is
 	// replaced by one without data whose metadata says it was truncated.
@@ -103,6 +107,7 @@ type options struct {
 	eventStore     sdkmcp.EventStore
 	dialect        tool.Dialect
 	onDemand       bool
+	sees           func(string) bool
 }
 
 // StrictMetaKey is the _meta key, true on a tool in tools/list, of a tool whose input
@@ -132,7 +137,7 @@ func (c Config) options() options {
 		name: c.Name, version: c.Version, instructions: c.Instructions, logger: c.Logger,
 		maxResultBytes: c.MaxResultBytes, progressEvery: c.ProgressInterval, sessionIdle: c.SessionIdle,
 		maxBody: c.MaxBodyBytes, origins: c.AllowedOrigins, eventStore: c.EventStore,
-		dialect: c.SchemaDialect, onDemand: c.OnDemand,
+		dialect: c.SchemaDialect, onDemand: c.OnDemand, sees: c.Sees,
 	}
 	if o.name == "" {
 		o.name = "cmdbridge"
@@ -169,7 +174,17 @@ func NewServer(k *kernel.Kernel, caller kernel.Caller, cfg Config) (*sdkmcp.Serv
 // newServer also returns the gate of in-flight calls: ServeStdio closes it, which waits
 // for the calls running and refuses later ones, before it restores the descriptors.
 func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Server, *callGate, error) {
-	tools, err := mcpTools(k.Tools(), o.dialect)
+	specs := k.Tools()
+	if o.sees != nil {
+		var seen []tool.Spec
+		for _, spec := range specs {
+			if o.sees(spec.Name) {
+				seen = append(seen, spec)
+			}
+		}
+		specs = seen
+	}
+	tools, err := mcpTools(specs, o.dialect)
 	if err != nil {
 		return nil, nil, err
 	}
