@@ -132,10 +132,7 @@ func Wire(spec Spec, d Dialect) (WireTool, error) {
 	rules := Rules(spec.InputSchema)
 	desc := spec.Description
 	if len(rules) > 0 {
-		words := make([]string, len(rules))
-		for i, r := range rules {
-			words[i] = r.Message
-		}
+		words := ruleWords(rules)
 		desc = strings.TrimRight(desc, ". ")
 		if desc != "" {
 			desc += ". "

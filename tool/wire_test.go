@@ -128,3 +128,43 @@ func TestParseDialect(t *testing.T) {
 	_, err = tool.ParseDialect("gemini")
 	assert.Error(t, err)
 }
+
+// TestWireMergesRulesIntoFewerWords: the description states the rules in merged
+// sentences that mean the same; the schema keeps each rule, and the kernel's refusal
+// names the one a call broke.
+func TestWireMergesRulesIntoFewerWords(t *testing.T) {
+	props := map[string]*jsonschema.Schema{}
+	for _, p := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+		props[p] = &jsonschema.Schema{Type: "boolean"}
+	}
+	c := func(k tool.ConstraintKind, p ...string) tool.Constraint { return tool.Constraint{Kind: k, Properties: p} }
+	for _, tc := range []struct {
+		name  string
+		rules []tool.Constraint
+		want  string
+	}{
+		{"a clique of exclusions", []tool.Constraint{c(tool.Exclusive, "a", "b"), c(tool.Exclusive, "a", "c"), c(tool.Exclusive, "b", "c")},
+			"at most one of a, b, c may be given"},
+		{"a clique and one of it required", []tool.Constraint{c(tool.Exclusive, "a", "b"), c(tool.Exclusive, "a", "c"), c(tool.Exclusive, "b", "c"), c(tool.AnyOf, "c", "b", "a")},
+			"exactly one of a, b, c is required"},
+		{"one of a pair required, stated first", []tool.Constraint{c(tool.AnyOf, "a", "b"), c(tool.Requires, "c", "d"), c(tool.Exclusive, "b", "a")},
+			"exactly one of b, a is required; c requires d"},
+		{"a star of exclusions", []tool.Constraint{c(tool.Exclusive, "a", "b"), c(tool.Exclusive, "a", "c"), c(tool.Exclusive, "a", "d"), c(tool.AnyOf, "a", "b"), c(tool.Requires, "b", "c")},
+			"a cannot be given with b, c or d; one of a, b is required; b requires c"},
+		{"one pair is left as it is", []tool.Constraint{c(tool.Exclusive, "e", "f"), c(tool.AnyOf, "e", "g")},
+			"e and f cannot be given together; one of e, g is required"},
+		{"together rules sharing a property", []tool.Constraint{c(tool.Together, "a", "b"), c(tool.Requires, "e", "f"), c(tool.Together, "c", "d"), c(tool.Together, "a", "c")},
+			"a, b, c and d must be given together; e requires f"},
+		{"together rules apart", []tool.Constraint{c(tool.Together, "a", "b"), c(tool.Together, "c", "d")},
+			"a and b must be given together; c and d must be given together"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &jsonschema.Schema{Type: "object", Properties: props}
+			require.NoError(t, tool.ApplyConstraints(s, tc.rules...))
+			w, err := tool.Wire(tool.Spec{Name: "x", Description: "X.", InputSchema: s}, tool.DialectPortable)
+			require.NoError(t, err)
+			assert.Equal(t, "X. Rules: "+tc.want+".", w.Description)
+			assert.Len(t, tool.Rules(s), len(tc.rules), "the schema keeps every rule")
+		})
+	}
+}

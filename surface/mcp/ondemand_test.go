@@ -118,7 +118,7 @@ func TestRulesStillEnforced(t *testing.T) {
 	require.NotNil(t, lock)
 	assert.NotContains(t, mcptest.SchemaOf(t, lock), "not", "the rules are not in the schema sent")
 	assert.Contains(t, lock.Description, "Rules: ")
-	assert.Contains(t, lock.Description, "list and lane cannot be given together")
+	assert.Contains(t, lock.Description, "exactly one of list, lane is required")
 
 	cs := connectInMemory(t, k)
 	call, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{
