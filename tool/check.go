@@ -132,6 +132,13 @@ func (c *Checker) Check(name string, input any) *Error {
 	if err == nil {
 		return nil
 	}
+	if _, isMap := input.(map[string]any); !isMap && c.schema.Type == "object" {
+		// Said before any rule between properties, which a value that is not an
+		// object meets vacuously.
+		why := "the input is a JSON " + jsonKind(input) + ", not an object of the tool's properties"
+		return RefuseDetails(CodeInvalidInput, map[string]any{"path": "/", "reason": why},
+			"%s: invalid input at /: %s", name, why)
+	}
 	ptr, why := c.locate(c.schema, input, "", err)
 	if ptr == "" {
 		if out := ruleViolation(name, c.schema, input); out != nil {

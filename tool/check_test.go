@@ -45,7 +45,7 @@ func TestCheckInputNamesThePlace(t *testing.T) {
 		{`{"id":"WU-1","deep":{"list":[{"k":"yes"}]}}`, "/deep/list/0/k", `type: yes has type "string", want "boolean"`},
 		// A value at fault comes before a missing property of its parent.
 		{`{"n":0}`, "/n", `minimum: 0/1 is less than 1.000000`},
-		{`[]`, "/", `type: [] has type "array", want "object"`},
+		{`[]`, "/", `the input is a JSON array, not an object of the tool's properties`},
 	} {
 		out := spec.CheckInput(decoded(t, tc.input))
 		require.NotNil(t, out, tc.input)
@@ -83,6 +83,14 @@ func TestCheckInputRules(t *testing.T) {
 	assert.Equal(t, "/all", out.Details.(map[string]any)["path"])
 
 	assert.Nil(t, spec.CheckInput(decoded(t, `{"initiative":"INIT-1","all":true}`)))
+
+	// A value that is not an object meets the rules vacuously: it is refused for
+	// what it is, not for a rule it does not break.
+	for raw, kind := range map[string]string{`"wu=WU-1"`: "string", `["WU-1"]`: "array", `7`: "number", `7.5`: "number"} {
+		out = spec.CheckInput(decoded(t, raw))
+		require.NotNil(t, out, raw)
+		assert.Equal(t, "t: invalid input at /: the input is a JSON "+kind+", not an object of the tool's properties", out.Message)
+	}
 }
 
 // TestCheckInputReferences: a subschema that cannot be validated on its own (a

@@ -56,7 +56,7 @@ func jsonKind(v any) string {
 		return "null"
 	case bool:
 		return "boolean"
-	case float64:
+	case float64, int64:
 		return "number"
 	case string:
 		return "string"

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -47,7 +48,9 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 		var in struct {
 			Query string `json:"query"`
 		}
-		_ = json.Unmarshal(req.Params.Arguments, &in)
+		if bad := onDemandInput(req, &in, o); bad != nil {
+			return bad, nil
+		}
 		words := strings.Fields(strings.ToLower(in.Query))
 		type found struct {
 			Name        string `json:"name"`
@@ -78,7 +81,9 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 		var in struct {
 			Name string `json:"name"`
 		}
-		_ = json.Unmarshal(req.Params.Arguments, &in)
+		if bad := onDemandInput(req, &in, o); bad != nil {
+			return bad, nil
+		}
 		t, ok := byName[in.Name]
 		if !ok {
 			return toResult(kernel.Result{Output: tool.Fail(tool.CodeToolNotFound, "no tool %q; find one with %s", in.Name, SearchToolName)}, o.maxResultBytes), nil
@@ -95,7 +100,9 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
 		}
-		_ = json.Unmarshal(req.Params.Arguments, &in)
+		if bad := onDemandInput(req, &in, o); bad != nil {
+			return bad, nil
+		}
 		t, ok := byName[in.Name]
 		if !ok {
 			return toResult(kernel.Result{Output: tool.Fail(tool.CodeToolNotFound, "no tool %q; find one with %s", in.Name, SearchToolName)}, o.maxResultBytes), nil
@@ -106,4 +113,18 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 		inner.Params = &params
 		return callHandler(k, caller, t, inflight, o)(ctx, &inner)
 	})
+}
+
+// onDemandInput decodes the arguments of a call of an on-demand tool into in. Arguments
+// of the wrong shape are the caller's INVALID_INPUT, not an empty query or name.
+func onDemandInput(req *sdkmcp.CallToolRequest, in any, o options) *sdkmcp.CallToolResult {
+	raw := bytes.TrimSpace(req.Params.Arguments)
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, in); err != nil {
+		return toResult(kernel.Result{Output: tool.Fail(tool.CodeInvalidInput,
+			"%s: the arguments do not match its input schema: %v", req.Params.Name, err)}, o.maxResultBytes)
+	}
+	return nil
 }

@@ -102,6 +102,23 @@ func TestOnDemandRoundTrips(t *testing.T) {
 	require.True(t, all.Success)
 	assert.Contains(t, mustJSON(t, all.Data), "fx_echo", "a search without words finds every tool")
 	assert.NotContains(t, mustJSON(t, all.Data), "fx_hidden", "nor one the kernel does not serve")
+
+	// Arguments of the wrong shape are refused as such, not read as an empty query
+	// (every tool) or an empty name, nor, passed on, as a rule broken.
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		says string
+	}{
+		{mcp.SearchToolName, map[string]any{"query": 7}, mcp.SearchToolName + ": the arguments do not match"},
+		{mcp.DescribeToolName, map[string]any{"name": []any{"fx_lock"}}, mcp.DescribeToolName + ": the arguments do not match"},
+		{mcp.CallToolName, map[string]any{"name": "fx_lock", "arguments": "list=true"}, "fx:lock: invalid input: the input is a JSON string"},
+	} {
+		out := call(tc.name, tc.args)
+		require.NotNil(t, out.Error, "%s %v", tc.name, tc.args)
+		assert.Equal(t, tool.CodeInvalidInput, out.Error.Code, "%s %v", tc.name, tc.args)
+		assert.Contains(t, out.Error.Message, tc.says)
+	}
 }
 
 // TestRulesStillEnforced: what tools/list sends in the portable dialect has no rules
