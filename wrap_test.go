@@ -413,7 +413,8 @@ func TestWrapHostEntryKeepsTheEffects(t *testing.T) {
 // inside a URL (file:PATH); declared write-url (read-url for status), a file: URL
 // outside the caller's scopes is refused before dbkit runs, for a reader and for a
 // writer whose scope is the workspace, and no file is created outside; one inside
-// the workspace, or a URL naming no local file, is not refused for its scope.
+// the workspace, or a URL naming no local file, is not refused for its scope. A refusal
+// names the URL as given and the path read from it.
 func TestRedTeamWrappedDatabaseURLStaysInScope(t *testing.T) {
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
@@ -441,6 +442,7 @@ func TestRedTeamWrappedDatabaseURLStaysInScope(t *testing.T) {
 		out := call(tc.scope, tc.tool, `{"url":`+strconv.Quote(tc.url)+`}`)
 		require.False(t, out.Success, "%s %s with %s was allowed: %v", tc.tool, tc.url, tc.scope, out.Data)
 		assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, "%s %s", tc.tool, tc.url)
+		assert.Contains(t, out.Error.Message, strconv.Quote(tc.url), "the refusal names the URL the caller gave")
 	}
 	entries, err := os.ReadDir(elsewhere)
 	require.NoError(t, err)

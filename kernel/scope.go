@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cmdbridge/cmdbridge/kernel/lane"
@@ -84,17 +85,26 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[
 	// scope applies as if the tool had no path inputs.
 	gaveWrite, gaveAny := false, false
 	for _, pi := range spec.Paths {
-		for _, v := range pathValues(input[pi.Property], pi.URL) {
+		for _, pv := range pathValues(input[pi.Property], pi.URL) {
+			v := pv.path
 			gaveAny = true
 			if pi.Access == tool.Write {
 				gaveWrite = true
+			}
+			// A URL's refusal names the value given and the path read from it.
+			details := map[string]any{"property": pi.Property, "path": v, "access": string(pi.Access)}
+			named := strconv.Quote(v)
+			if pv.given != v {
+				details["value"] = pv.given
+				named = fmt.Sprintf("%q (path %q)", pv.given, v)
 			}
 			rp := resolvePath(k.workspace, v)
 			if protectedPath(rp, k.protected, k.stateRoot()) || (pi.Access == tool.Write && protectedPath(rp, k.writeProtected, k.stateRoot())) {
 				// Whatever the caller's scopes: keys, evidence, the outbox and the
 				// repository's own files are never a tool's to read or write.
-				return nil, deny(map[string]any{"property": pi.Property, "path": v, "access": string(pi.Access), "protected": true},
-					"%s: %s %q resolves into cmdbridge's state or the repository's .git, which no tool may %s", spec.Name, pi.Property, v, pi.Access)
+				details["protected"] = true
+				return nil, deny(details,
+					"%s: %s %s resolves into cmdbridge's state or the repository's .git, which no tool may %s", spec.Name, pi.Property, named, pi.Access)
 			}
 			allowed := read
 			if pi.Access == tool.Write {
@@ -102,8 +112,7 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[
 				writes = append(writes, rp)
 			}
 			if !withinAny(rp, allowed) {
-				return nil, deny(map[string]any{"property": pi.Property, "path": v, "access": string(pi.Access)},
-					"%s: %s %q resolves outside the caller's %s scopes", spec.Name, pi.Property, v, pi.Access)
+				return nil, deny(details, "%s: %s %s resolves outside the caller's %s scopes", spec.Name, pi.Property, named, pi.Access)
 			}
 		}
 	}
@@ -148,25 +157,30 @@ func (k *Kernel) resolveScopes(scopes []string) []string {
 	return out
 }
 
-// pathValues extracts the path strings of a path property (a string or a list).
-func pathValues(v any, isURL bool) []string {
-	var out []string
+// pathValue is one path a path property gives: the value as given and the path it
+// names (the same but for a URL input's).
+type pathValue struct{ given, path string }
+
+// pathValues extracts the paths of a path property (a string or a list).
+func pathValues(v any, isURL bool) []pathValue {
+	var given []string
 	switch x := v.(type) {
 	case string:
-		out = []string{x}
+		given = []string{x}
 	case []any:
-		out = make([]string, 0, len(x))
+		given = make([]string, 0, len(x))
 		for _, e := range x {
 			if s, ok := e.(string); ok {
-				out = append(out, s)
+				given = append(given, s)
 			}
 		}
 	}
-	if !isURL {
-		return out
-	}
-	for i, u := range out {
-		out[i] = urlPath(u)
+	out := make([]pathValue, len(given))
+	for i, g := range given {
+		out[i] = pathValue{g, g}
+		if isURL {
+			out[i].path = urlPath(g)
+		}
 	}
 	return out
 }

@@ -29,7 +29,12 @@ func TestURLInputsNameTheirFiles(t *testing.T) {
 		{"%zz", []string{"%zz"}},
 		{[]any{"file:a.db", "https://example.org/x", "b.db"}, []string{"a.db", "https://example.org/x", "b.db"}},
 	} {
-		assert.Equal(t, tc.want, pathValues(tc.in, true), "%v", tc.in)
+		var got []string
+		for _, pv := range pathValues(tc.in, true) {
+			got = append(got, pv.path)
+		}
+		assert.Equal(t, tc.want, got, "%v", tc.in)
 	}
-	assert.Equal(t, []string{"file:app.db"}, pathValues("file:app.db", false), "a plain path input takes the value as it is")
+	assert.Equal(t, []pathValue{{"file:app.db", "file:app.db"}}, pathValues("file:app.db", false), "a plain path input takes the value as it is")
+	assert.Equal(t, []pathValue{{"file:../x.db", "../x.db"}}, pathValues("file:../x.db", true), "a URL keeps the value given, for the refusal")
 }
