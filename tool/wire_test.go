@@ -137,7 +137,9 @@ func TestWireMergesRulesIntoFewerWords(t *testing.T) {
 	for _, p := range []string{"a", "b", "c", "d", "e", "f", "g"} {
 		props[p] = &jsonschema.Schema{Type: "boolean"}
 	}
-	c := func(k tool.ConstraintKind, p ...string) tool.Constraint { return tool.Constraint{Kind: k, Properties: p} }
+	c := func(k tool.ConstraintKind, p ...string) tool.Constraint {
+		return tool.Constraint{Kind: k, Properties: p}
+	}
 	for _, tc := range []struct {
 		name  string
 		rules []tool.Constraint
