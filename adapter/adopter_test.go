@@ -200,9 +200,9 @@ func TestAdopterSchemaCoversEveryUrfaveFlagType(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, spec.Warnings, len(w)+2)
 	assert.Equal(t, w, spec.Warnings[:len(w)])
-	// Its inputs file and path are named like paths, and it declares none.
+	// Its input file is named like a path, path is a PathFlag, and it declares none.
 	assert.Contains(t, spec.Warnings[len(w)], "input file is named like a path")
-	assert.Contains(t, spec.Warnings[len(w)+1], "input path is named like a path")
+	assert.Contains(t, spec.Warnings[len(w)+1], "input path is declared a file or directory by the program")
 	b, err := json.Marshal(spec)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"warnings":["flag --color:`)

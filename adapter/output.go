@@ -149,7 +149,7 @@ const UndeclaredWarning = tool.UndeclaredWarning
 // that name an unknown property or claim more than the annotations are an error.
 func Spec(c legacy.Command) (tool.Spec, error) {
 	app := c.New()
-	schema, warnings, err := schemaOf(c)
+	schema, ps, warnings, err := schemaOf(c)
 	if err != nil {
 		return tool.Spec{}, err
 	}
@@ -181,7 +181,7 @@ func Spec(c legacy.Command) (tool.Spec, error) {
 	if undeclared, _ := app.Metadata[legacy.MetaUndeclared].(bool); undeclared {
 		warnings = append(warnings, UndeclaredWarning)
 	} else {
-		warnings = append(warnings, undeclaredPaths(schema, declared)...)
+		warnings = append(warnings, undeclaredPaths(schema, ps, declared)...)
 	}
 	var effects []tool.Effect
 	if v, ok := app.Metadata[legacy.MetaEffects]; ok {
@@ -289,20 +289,34 @@ var pathWords = map[string]bool{
 	"file": true, "files": true, "filename": true, "output": true,
 }
 
-// undeclaredPaths are the warnings of the string inputs of schema whose names say they
-// name files or directories ([pathWords]: data_dir, schema_file, output) and that the
-// command's effects do not declare (read, write or none): the kernel passes their
-// values as given, outside the caller's scopes.
-func undeclaredPaths(schema *jsonschema.Schema, declared map[string]bool) []string {
+// undeclaredPaths are the warnings of the string inputs of schema that name files or
+// directories and that the command's effects do not declare (read, write or none): the
+// kernel passes their values as given, outside the caller's scopes. An input names a
+// file when the program declares it so (a path flag or TakesFile: [namesAFile]) or
+// when its name says so ([pathWords]: data_dir, schema_file, output).
+func undeclaredPaths(schema *jsonschema.Schema, ps []param, declared map[string]bool) []string {
+	files := map[string]bool{}
+	for _, p := range ps {
+		if p.file {
+			files[p.prop] = true
+		}
+	}
 	var out []string
 	for _, prop := range slices.Sorted(maps.Keys(schema.Properties)) {
 		p := schema.Properties[prop]
 		if declared[prop] || !(p.Type == "string" || p.Type == "array" && p.Items != nil && p.Items.Type == "string") {
 			continue
 		}
-		if slices.ContainsFunc(strings.Split(prop, "_"), func(w string) bool { return pathWords[w] }) {
-			out = append(out, fmt.Sprintf("input %s is named like a path and its effects' paths leave it out, so it is passed as given, outside the caller's scopes: declare it read, write or none (docs/adopt.md, Effects)", prop))
+		why := ""
+		switch {
+		case files[prop]:
+			why = "is declared a file or directory by the program"
+		case slices.ContainsFunc(strings.Split(prop, "_"), func(w string) bool { return pathWords[w] }):
+			why = "is named like a path"
+		default:
+			continue
 		}
+		out = append(out, fmt.Sprintf("input %s %s and its effects' paths leave it out, so it is passed as given, outside the caller's scopes: declare it read, write or none (docs/adopt.md, Effects)", prop, why))
 	}
 	return out
 }

@@ -56,6 +56,8 @@ type param struct {
 	commaSplits bool
 	// defaultTrue: a boolean flag whose default is true, so false must be written out.
 	defaultTrue bool
+	// file: the program declares the flag's value a file or directory ([namesAFile]).
+	file bool
 }
 
 // skipped flags are never inputs: help and version are not tool behaviour, and json is
@@ -157,6 +159,7 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 	if warning != "" {
 		warning = fmt.Sprintf("flag --%s: %s", names[0], warning)
 	}
+	p.file = namesAFile(f)
 	if p.schema.Default != nil && sourced(f) {
 		// A running app's flag holds what its environment variable or file gave it
 		// (urfave/cli sets Value when it applies the flag), not its default: a
@@ -414,6 +417,24 @@ func alternatives(tok string) (param, bool) {
 	return p, true
 }
 
+// namesAFile reports whether the program declares f's value a file or a directory: a
+// PathFlag, or a flag with TakesFile (urfave/cli's shell completion offers files for
+// it; the cobra and v3 describers set it from MarkFlagFilename, MarkFlagDirname and v3's
+// own TakesFile).
+func namesAFile(f cli.Flag) bool {
+	switch f := f.(type) {
+	case *cli.PathFlag:
+		return true
+	case *cli.StringFlag:
+		return f.TakesFile
+	case *cli.StringSliceFlag:
+		return f.TakesFile
+	case *cli.GenericFlag:
+		return f.TakesFile
+	}
+	return false
+}
+
 // flagParam maps one urfave/cli v2 flag type to its JSON type, schema and default. A
 // flag type it does not know maps by what the flag says of itself (a string when it
 // takes a value, a boolean otherwise) and comes back with a warning.
@@ -653,7 +674,7 @@ func defaultJSON(v any) json.RawMessage {
 // properties; a rule naming no input is an error, as is malformed metadata: those are
 // configuration written for cmdbridge, not derivation.
 func Schema(c legacy.Command) (*jsonschema.Schema, error) {
-	s, _, err := schemaOf(c)
+	s, _, _, err := schemaOf(c)
 	return s, err
 }
 
@@ -664,39 +685,39 @@ func Warnings(c legacy.Command) []string {
 	return append(warnings, c.Warnings...)
 }
 
-// schemaOf is [Schema] with its warnings.
-func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
+// schemaOf is [Schema] with the params it was made of and its warnings.
+func schemaOf(c legacy.Command) (*jsonschema.Schema, []param, []string, error) {
 	app := c.New()
 	ps, warnings := params(app, c.Output)
 	warnings = append(warnings, c.Warnings...) // the description's own (a wrapped program's help)
 	voc := newVocabulary(app, ps)
 	argDescriptions, err := stringMap(app.Metadata[legacy.MetaArgDescriptions])
 	if err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgDescriptions, err)
+		return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgDescriptions, err)
 	}
 	argChoices, err := choicesMap(app.Metadata[legacy.MetaArgChoices])
 	if err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgChoices, err)
+		return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgChoices, err)
 	}
 	leadingDash, err := stringList(app.Metadata[legacy.MetaArgLeadingDash])
 	if err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgLeadingDash, err)
+		return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgLeadingDash, err)
 	}
 	argTypes, err := stringMap(app.Metadata[legacy.MetaArgTypes])
 	if err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgTypes, err)
+		return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgTypes, err)
 	}
 	for name, typ := range argTypes {
 		if typ != "integer" && typ != "number" && typ != "string" {
-			return nil, warnings, fmt.Errorf("command %s: metadata %s: %q: type %q is not integer, number or string", c.Name, legacy.MetaArgTypes, name, typ)
+			return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %q: type %q is not integer, number or string", c.Name, legacy.MetaArgTypes, name, typ)
 		}
 		if !slices.ContainsFunc(ps, func(p param) bool { return p.role == asPositional && p.prop == positionalProp(name) }) {
-			return nil, warnings, fmt.Errorf("command %s: metadata %s: %q is no positional", c.Name, legacy.MetaArgTypes, name)
+			return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %q is no positional", c.Name, legacy.MetaArgTypes, name)
 		}
 	}
 	for _, name := range leadingDash {
 		if !slices.ContainsFunc(ps, func(p param) bool { return p.role == asPositional && p.prop == positionalProp(name) }) {
-			return nil, warnings, fmt.Errorf("command %s: metadata %s: %q is no positional", c.Name, legacy.MetaArgLeadingDash, name)
+			return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %q is no positional", c.Name, legacy.MetaArgLeadingDash, name)
 		}
 	}
 	for _, p := range ps {
@@ -743,12 +764,12 @@ func schemaOf(c legacy.Command) (*jsonschema.Schema, []string, error) {
 	}
 	cs, err := constraints(app, voc)
 	if err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaConstraints, err)
+		return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaConstraints, err)
 	}
 	if err := tool.ApplyConstraints(s, cs...); err != nil {
-		return nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaConstraints, err)
+		return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaConstraints, err)
 	}
-	return s, warnings, nil
+	return s, ps, warnings, nil
 }
 
 // Constraints returns the rules of c's legacy.MetaConstraints with their names

@@ -69,13 +69,19 @@ func kit(got *seen) (root, bridge *cobra.Command) {
 // served is what the host makes of the manifest: the tree's leaves as it serves them.
 func served(t *testing.T, root, bridge *cobra.Command) map[string]legacy.Command {
 	t.Helper()
+	return servedWith(t, root, legacy.TreeOptions{})
+}
+
+// servedWith is served with opts.
+func servedWith(t *testing.T, root *cobra.Command, opts legacy.TreeOptions) map[string]legacy.Command {
+	t.Helper()
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetArgs([]string{"bridge", adopted.ManifestWord})
 	require.NoError(t, root.Execute())
 	m, err := adopted.Decode(out.Bytes())
 	require.NoError(t, err)
-	cmds, err := legacy.FromApp(func() *cli.App { return apptree.Build(m.App, nil) }, legacy.TreeOptions{})
+	cmds, err := legacy.FromApp(func() *cli.App { return apptree.Build(m.App, nil) }, opts)
 	require.NoError(t, err)
 	byName := map[string]legacy.Command{}
 	for _, c := range cmds {
@@ -94,6 +100,26 @@ func TestServedCommands(t *testing.T) {
 	sort.Strings(names)
 	assert.Equal(t, []string{"notes:add", "notes:list"}, names, "hidden, deprecated, help, completion and the bridge are not served")
 	assert.Equal(t, []string{"n:add"}, cmds["notes:add"].Aliases)
+}
+
+// TestMarkedFilesArePaths: flags marked with MarkFlagFilename or MarkFlagDirname are
+// path inputs, whatever their names: served with effects that leave them out, the tool
+// warns of them (and not of the flags marked neither way).
+func TestMarkedFilesArePaths(t *testing.T) {
+	root, _ := kit(&seen{})
+	require.NoError(t, root.MarkPersistentFlagFilename("config", "yaml"))
+	notes, _, err := root.Find([]string{"notes"})
+	require.NoError(t, err)
+	require.NoError(t, notes.MarkPersistentFlagDirname("notebook"))
+	spec, err := adapter.Spec(servedWith(t, root, legacy.TreeOptions{Effects: map[string]legacy.Effects{"*": {}}})["notes:list"])
+	require.NoError(t, err)
+	var warned []string
+	for _, w := range spec.Warnings {
+		if strings.Contains(w, "is declared a file or directory by the program") {
+			warned = append(warned, strings.Fields(w)[1])
+		}
+	}
+	assert.Equal(t, []string{"config", "notebook"}, warned, "%q", spec.Warnings)
 }
 
 func TestSchemaFromPflagTypes(t *testing.T) {

@@ -240,6 +240,11 @@ func (d *describer) flag(f *pflag.Flag, where string) appspec.Flag {
 	if v := f.Annotations[requiredAnnotation]; len(v) == 1 && v[0] == "true" {
 		out.Required = true
 	}
+	// MarkFlagFilename and MarkFlagDirname: the program declares the value a file or
+	// directory.
+	_, file := f.Annotations[cobra.BashCompFilenameExt]
+	_, dir := f.Annotations[cobra.BashCompSubdirsInDir]
+	out.TakesFile = file || dir
 	typ := f.Value.Type()
 	lossy := func(kind, how string) {
 		out.Kind, out.Described = kind, "pflag "+typ+": "+how

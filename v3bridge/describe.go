@@ -200,6 +200,7 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 	if v, ok := f.(cli.VisibleFlag); ok {
 		out.Hidden = !v.IsVisible()
 	}
+	out.TakesFile = takesFile(f)
 	value := defaultOf(f)
 	t := reflect.TypeOf(value)
 	lossy := func(kind, how string) {
@@ -240,6 +241,21 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 		out.Value = b
 	}
 	return out
+}
+
+// takesFile reads the TakesFile field of a flag (every v3 flag type built on FlagBase
+// has one; shell completion offers files for it): the program declares the value a file
+// or directory.
+func takesFile(f cli.Flag) bool {
+	v := reflect.ValueOf(f)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return false
+	}
+	tf := v.FieldByName("TakesFile")
+	return tf.IsValid() && tf.Kind() == reflect.Bool && tf.Bool()
 }
 
 // scalarKind is the description's kind of a value of kind k ("" for none): the element

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,7 +51,7 @@ func kit(got *seen) (root, bridge *cli.Command) {
 	root = &cli.Command{
 		Name: "kit", Usage: "a notes kit", Version: "1.2.3",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "config", Value: "kit.yaml", Usage: "configuration file", Sources: cli.EnvVars("KIT_CONFIG")},
+			&cli.StringFlag{Name: "config", Value: "kit.yaml", Usage: "configuration file", Sources: cli.EnvVars("KIT_CONFIG"), TakesFile: true},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}},
 		},
 		Commands: []*cli.Command{
@@ -95,13 +96,20 @@ func kit(got *seen) (root, bridge *cli.Command) {
 
 func served(t *testing.T) map[string]legacy.Command {
 	t.Helper()
+	return servedWith(t, legacy.TreeOptions{})
+}
+
+// servedWith is served with opts (their Meta is the manifest's).
+func servedWith(t *testing.T, opts legacy.TreeOptions) map[string]legacy.Command {
+	t.Helper()
 	root, _ := kit(&seen{})
 	var out bytes.Buffer
 	root.Writer = &out
 	require.NoError(t, root.Run(context.Background(), []string{"kit", "bridge", adopted.ManifestWord}))
 	m, err := adopted.Decode(out.Bytes())
 	require.NoError(t, err)
-	cmds, err := legacy.FromApp(func() *cliv2.App { return apptree.Build(m.App, nil) }, legacy.TreeOptions{Meta: m.App.CommandMeta()})
+	opts.Meta = m.App.CommandMeta()
+	cmds, err := legacy.FromApp(func() *cliv2.App { return apptree.Build(m.App, nil) }, opts)
 	require.NoError(t, err)
 	byName := map[string]legacy.Command{}
 	for _, c := range cmds {
@@ -118,6 +126,21 @@ func TestServedCommands(t *testing.T) {
 	}
 	sort.Strings(names)
 	assert.Equal(t, []string{"notes:add", "notes:list", "notes:pick"}, names, "hidden, help and the bridge are not served")
+}
+
+// TestTakesFileIsAPath: a flag the program declares TakesFile is a path input, whatever
+// its name: served with effects that leave it out, its tool warns of it (and not of a
+// flag named otherwise that takes no file).
+func TestTakesFileIsAPath(t *testing.T) {
+	spec, err := adapter.Spec(servedWith(t, legacy.TreeOptions{Effects: map[string]legacy.Effects{"*": {}}})["notes:list"])
+	require.NoError(t, err)
+	var warned []string
+	for _, w := range spec.Warnings {
+		if strings.Contains(w, "is declared a file or directory by the program") {
+			warned = append(warned, strings.Fields(w)[1])
+		}
+	}
+	assert.Equal(t, []string{"config"}, warned, "%q", spec.Warnings)
 }
 
 func TestSchemaFromV3Types(t *testing.T) {

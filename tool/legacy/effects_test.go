@@ -87,8 +87,8 @@ func TestTreeEffectsPrecedence(t *testing.T) {
 }
 
 // TestTreeEffectsWarnOfUndeclaredPaths: a declared leaf whose string input is named like
-// a file or directory (data_dir, schema_file, a <file> positional) and is not in its
-// paths gets a warning naming it, as the kernel passes it as given; declared read,
+// a file or directory (data_dir, schema_file, a <file> positional), or that the program
+// declares one (a PathFlag, TakesFile), and is not in its paths gets a warning naming it, as the kernel passes it as given; declared read,
 // write or none (a path recorded, never opened), it gets none, and so does every
 // input of a leaf declared nowhere (it has the undeclared warning, and is the worst
 // case).
@@ -98,32 +98,34 @@ func TestTreeEffectsWarnOfUndeclaredPaths(t *testing.T) {
 		return &cli.App{Name: "db", Flags: []cli.Flag{&cli.StringFlag{Name: "data-dir"}}, Commands: []*cli.Command{
 			{Name: "dump", ArgsUsage: "<file>", Flags: []cli.Flag{
 				&cli.StringFlag{Name: "schema-file"}, &cli.StringSliceFlag{Name: "code-paths"},
-				&cli.BoolFlag{Name: "with-paths"}, &cli.StringFlag{Name: "profile"}}, Action: ok},
+				&cli.BoolFlag{Name: "with-paths"}, &cli.StringFlag{Name: "profile"},
+				// Paths by the program's declaration, whatever their names.
+				&cli.PathFlag{Name: "src"}, &cli.StringFlag{Name: "notebook", TakesFile: true}}, Action: ok},
 			{Name: "load", Action: ok},
 		}}
 	}
 	warned := func(s tool.Spec) []string {
 		var out []string
 		for _, w := range s.Warnings {
-			if strings.Contains(w, "is named like a path") {
+			if strings.Contains(w, "is named like a path") || strings.Contains(w, "is declared a file or directory by the program") {
 				out = append(out, strings.Fields(w)[1])
 			}
 		}
 		return out
 	}
 	got := specs(t, tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{"*": {}}})
-	assert.Equal(t, []string{"code_paths", "data_dir", "file", "schema_file"}, warned(got["dump"]))
+	assert.Equal(t, []string{"code_paths", "data_dir", "file", "notebook", "schema_file", "src"}, warned(got["dump"]))
 	assert.Contains(t, got["dump"].Warnings[0], "declare it read, write or none")
 
 	got = specs(t, tree, legacy.TreeOptions{Effects: map[string]legacy.Effects{
-		"dump": {Paths: map[string]string{"data_dir": "read", "file": "write", "schema_file": "write", "code_paths": "none"}},
+		"dump": {Paths: map[string]string{"data_dir": "read", "file": "write", "schema_file": "write", "code_paths": "none", "src": "read", "notebook": "none"}},
 		"load": {ReadOnly: true, Paths: map[string]string{"data_dir": "read"}},
 	}})
 	for name, s := range got {
 		assert.Empty(t, warned(s), name)
 	}
 	assert.ElementsMatch(t, []tool.PathInput{{Property: "data_dir", Access: tool.Read}, {Property: "file", Access: tool.Write},
-		{Property: "schema_file", Access: tool.Write}}, got["dump"].Paths, "none declares no path input")
+		{Property: "schema_file", Access: tool.Write}, {Property: "src", Access: tool.Read}}, got["dump"].Paths, "none declares no path input")
 
 	for name, s := range specs(t, tree, legacy.TreeOptions{}) {
 		assert.Empty(t, warned(s), name)
