@@ -112,7 +112,7 @@ func TestOnDemandRoundTrips(t *testing.T) {
 	}{
 		{mcp.SearchToolName, map[string]any{"query": 7}, mcp.SearchToolName + ": the arguments do not match"},
 		{mcp.DescribeToolName, map[string]any{"name": []any{"fx_lock"}}, mcp.DescribeToolName + ": the arguments do not match"},
-		{mcp.CallToolName, map[string]any{"name": "fx_lock", "arguments": "list=true"}, "fx:lock: invalid input: the input is a JSON string"},
+		{mcp.CallToolName, map[string]any{"name": "fx_lock", "arguments": "list=true"}, "fx:lock: invalid input at /: the input is a JSON string"},
 	} {
 		out := call(tc.name, tc.args)
 		require.NotNil(t, out.Error, "%s %v", tc.name, tc.args)
