@@ -20,39 +20,68 @@ func WorkspaceCaller(subject string) Caller {
 	return Caller{Subject: subject, Read: []string{"."}, Write: []string{"."}}
 }
 
-// resolvePath makes p absolute against base, cleans it and resolves the symlinks of its
-// deepest existing prefix, following dangling links, so the result names the place a
-// write would really land.
+// resolvePath makes p absolute against base and resolves it as the system resolves a
+// path it opens: component by component, each symbolic link (a dangling one too)
+// replaced by where it points, and ".." taken from where the walk has got to — so
+// "link/../x" climbs from the link's target, not from the link's own directory, which
+// a lexical clean would wrongly keep in scope. From the first component that does not
+// exist, the rest is joined lexically: a program creating it makes real directories.
 func resolvePath(base, p string) string {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
-	}
-	return resolveDepth(filepath.Clean(p), 0)
+	r, _ := resolveLinks(base, p)
+	return r
 }
 
-func resolveDepth(p string, depth int) string {
-	rest := ""
-	cur := p
-	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		if fi, err := os.Lstat(cur); err == nil && fi.Mode()&os.ModeSymlink != 0 && depth < 40 {
-			// A dangling link: resolve where it points.
-			if target, err := os.Readlink(cur); err == nil {
-				if !filepath.IsAbs(target) {
-					target = filepath.Join(filepath.Dir(cur), target)
-				}
-				return filepath.Join(resolveDepth(filepath.Clean(target), depth+1), rest)
-			}
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
+// resolveLinks is resolvePath, and false when the path holds more links than the
+// system's lookup follows (a loop): the place it names is then not known.
+func resolveLinks(base, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = base + string(filepath.Separator) + p
 	}
+	links := maxLinks
+	r := walkPath(string(filepath.Separator), p, &links)
+	return r, links >= 0
+}
+
+// maxLinks bounds the links one resolution follows, in all, as the system's own
+// lookup does (past it, the rest is left as written, and the system's open fails).
+const maxLinks = 40
+
+// walkPath resolves the components of p from dir, an absolute path already resolved;
+// links is what is left of the resolution's budget of links.
+func walkPath(dir, p string, links *int) string {
+	parts := strings.Split(p, string(filepath.Separator))
+	for i, name := range parts {
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			dir = filepath.Dir(dir)
+			continue
+		}
+		next := filepath.Join(dir, name)
+		rest := func() string { return filepath.Join(append([]string{next}, parts[i+1:]...)...) }
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return rest()
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			dir = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return rest()
+		}
+		if *links--; *links < 0 {
+			return rest()
+		}
+		if filepath.IsAbs(target) {
+			dir = walkPath(string(filepath.Separator), target, links)
+		} else {
+			dir = walkPath(dir, target, links)
+		}
+	}
+	return dir
 }
 
 func within(p, dir string) bool {
@@ -98,7 +127,10 @@ func (k *Kernel) scopeCheck(spec *tool.Spec, effect tool.Annotations, input map[
 				details["value"] = pv.given
 				named = fmt.Sprintf("%q (path %q)", pv.given, v)
 			}
-			rp := resolvePath(k.workspace, v)
+			rp, known := resolveLinks(k.workspace, v)
+			if !known {
+				return nil, deny(details, "%s: %s %s holds more symbolic links than the system follows (a loop?), so where it leads is not known", spec.Name, pi.Property, named)
+			}
 			if protectedPath(rp, k.protected, k.stateRoot()) || (pi.Access == tool.Write && protectedPath(rp, k.writeProtected, k.stateRoot())) {
 				// Whatever the caller's scopes: keys, evidence, the outbox and the
 				// repository's own files are never a tool's to read or write.

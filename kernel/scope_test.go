@@ -22,6 +22,9 @@ func TestScopes(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(ws, "docs", "escape-file")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "not-yet"), filepath.Join(ws, "docs", "dangling")))
 	require.NoError(t, os.Symlink(filepath.Join(ws, "docs", "sub"), filepath.Join(ws, "inside-link")))
+	require.NoError(t, os.MkdirAll(filepath.Join(outside, "deep"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "deep"), filepath.Join(ws, "docs", "deep")))
+	require.NoError(t, os.Symlink("loop", filepath.Join(ws, "docs", "loop")))
 
 	docsWriter := kernel.Caller{Subject: "docs-bot", Read: []string{"."}, Write: []string{"docs"}}
 	reader := kernel.Caller{Subject: "reader", Read: []string{"docs"}}
@@ -43,6 +46,12 @@ func TestScopes(t *testing.T) {
 		{"symlinked file pointing outside", "test:write", "docs/escape-file", docsWriter, false},
 		{"dangling link pointing outside", "test:write", "docs/dangling", docsWriter, false},
 		{"link from outside scope into scope", "test:write", "inside-link/x", docsWriter, true},
+		// ".." after a link climbs from where the link points, as the program's open
+		// does, not from the link's own directory.
+		{"dot-dot after a link pointing outside", "test:read", "docs/deep/../secret", reader, false},
+		{"dot-dot after a link pointing outside, writing", "test:write", "docs/deep/../new.md", docsWriter, false},
+		{"dot-dot after a link, still in scope", "test:write", "inside-link/../b.md", docsWriter, true},
+		{"a loop of links: where it leads is not known", "test:write", "docs/loop/x", docsWriter, false},
 		{"read scope is not a write scope", "test:write", "docs/a.md", reader, false},
 		{"read inside read scope", "test:read", "docs/a.md", reader, true},
 		{"read outside read scope", "test:read", "README.md", reader, false},
