@@ -891,10 +891,16 @@ func TestRedTeamOutsidePathFlagsStayInScope(t *testing.T) {
 				assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, input)
 			}
 			// text:count reads the file it is given: one outside the workspace is
-			// refused (it was counted before its file was declared), one inside is not.
+			// refused (it was counted before its file was declared; through a link and
+			// "..", before paths were walked as the system opens them), one inside is not.
 			secret := filepath.Join(elsewhere, "secret.txt")
 			require.NoError(t, os.WriteFile(secret, []byte("one two three\n"), 0o644))
-			for _, input := range []string{`{"file":` + strconv.Quote(secret) + `}`, `{"file":` + strconv.Quote(filepath.Join(up, "secret.txt")) + `}`} {
+			// A link the workspace carries (a repository may) into a directory outside:
+			// "deep/../secret.txt" is the secret for the program's open.
+			require.NoError(t, os.MkdirAll(filepath.Join(elsewhere, "deep"), 0o755))
+			require.NoError(t, os.Symlink(filepath.Join(elsewhere, "deep"), filepath.Join(ws, "deep")))
+			for _, input := range []string{`{"file":` + strconv.Quote(secret) + `}`, `{"file":` + strconv.Quote(filepath.Join(up, "secret.txt")) + `}`,
+				`{"file":"deep/../secret.txt"}`} {
 				out := call("text:count", input)
 				require.False(t, out.Success, "text:count %s was allowed: %v", input, out.Data)
 				assert.Equal(t, tool.CodeScopeDenied, out.Error.Code, input)
