@@ -418,6 +418,23 @@ func (h *Hub) Pending() []Event {
 	return out
 }
 
+// pendingVisible counts the unacknowledged durable events v lets its viewer see (nil v:
+// all of them).
+func (h *Hub) pendingVisible(v Visibility) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if v == nil {
+		return len(h.pending)
+	}
+	n := 0
+	for _, p := range h.pending {
+		if v.sees(p.item) {
+			n++
+		}
+	}
+	return n
+}
+
 // Stats are counters of a hub's life.
 type Stats struct {
 	Published      uint64 // events accepted by Publish (durable re-sends excluded)

@@ -241,7 +241,9 @@ type ackRequest struct {
 	ThroughID uint64   `json:"through_id"`
 }
 
-// ackResponse is its answer.
+// ackResponse is its answer. Pending counts the durable events the viewer may see: a
+// count of everyone's would tell a viewer when other subjects are asked or sent
+// something.
 type ackResponse struct {
 	Acked   int `json:"acked"`
 	Pending int `json:"pending"`
@@ -282,7 +284,7 @@ func (h *Hub) serveAck(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(ackResponse{Acked: total, Pending: h.Stats().PendingDurable})
+	_ = json.NewEncoder(w).Encode(ackResponse{Acked: total, Pending: h.pendingVisible(visible)})
 }
 
 func ackFailed(w http.ResponseWriter, err error) {

@@ -1,0 +1,209 @@
+package http_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	nethttp "net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	surfacehttp "github.com/cmdbridge/cmdbridge/surface/http"
+	"github.com/cmdbridge/cmdbridge/tool"
+)
+
+// rawDo sends a request exactly as written (the path is not re-encoded) and never
+// follows a redirect, so what the server answers is what the test sees.
+func rawDo(t *testing.T, f *fixture, method, rawPath, tok, body string) response {
+	t.Helper()
+	req, err := nethttp.NewRequest(method, f.ts.URL+"/", strings.NewReader(body))
+	require.NoError(t, err)
+	req.URL.Opaque = "//" + req.URL.Host + rawPath
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	client := &nethttp.Client{Transport: f.ts.Client().Transport,
+		CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error { return nethttp.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return response{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
+}
+
+// TestRedTeamNoSpellingReachesAHiddenTool: the attack is to reach a tool the token may
+// not see (secret:peek, outside its globs) or nobody may (t:off disabled, t:gone
+// excluded) by spelling its name some other way in POST /tools/{name} and in a turn:
+// percent-encoded colons and slashes, double encoding, the MCP underscore form, case,
+// other separators, the pack prefix, a trailing slash, '..' segments. Expected: every
+// spelling that resolves to the tool is the one 404 of an unknown tool (same status,
+// headers and bytes), a path the router cleans is only redirected (before the token is
+// looked at, so the redirect says nothing about the tool), and the kernel runs nothing.
+// The same spellings call secret:peek for a token that may see it, so each does name
+// the tool.
+func TestRedTeamNoSpellingReachesAHiddenTool(t *testing.T) {
+	f := buildFixture(t, surfacehttp.Config{}, nil, nil)
+	narrow := mintToken(t, "ws-1:phone:dev-1", []string{"t:*"}, []string{"."}, nil, time.Hour)
+	wide := mintToken(t, "ws-1", []string{"**"}, []string{"."}, nil, time.Hour)
+
+	spell := func(name string) []string {
+		domain, verb, _ := strings.Cut(name, ":")
+		return []string{
+			domain + "%3A" + verb, domain + "%3a" + verb, domain + "%253A" + verb,
+			domain + "_" + verb, domain + "-" + verb, domain + "." + verb, domain + verb,
+			strings.ToUpper(name), strings.ToUpper(domain) + "_" + verb,
+			domain + "%2F" + verb, domain + "%20:" + verb, domain + "%00:" + verb,
+			fixturePack + ":" + name, "SoftwareDelivery_" + domain + "_" + verb,
+			"%73" + name[1:], // %73 is 's' or 't' spelt as an escape
+		}
+	}
+	unknown := rawDo(t, f, "POST", "/tools/nope:nope", narrow, `{}`)
+	require.Equal(t, 404, unknown.Status)
+	require.Empty(t, unknown.Header.Get("Date"))
+
+	for _, name := range []string{"secret:peek", "t:off", "t:gone"} {
+		spellings := spell(name)
+		for _, sp := range spellings {
+			r := rawDo(t, f, "POST", "/tools/"+sp, narrow, `{"text":"x"}`)
+			assert.Equal(t, unknown, r, "narrow token, %s spelt %q", name, sp)
+			if name == "secret:peek" && !strings.Contains(sp, "%253A") {
+				// The wide token is told the double-escaped spelling is unknown: it is
+				// the text "%3A", which folds to the letters "3a".
+				ok := rawDo(t, f, "POST", "/tools/"+sp, wide, `{"text":"x"}`)
+				assert.Equal(t, 200, ok.Status, "wide token, %q must name %s: %s", sp, name, ok.Body)
+			}
+		}
+		// Paths the router rewrites: a redirect whatever the token and the tool, never
+		// a call.
+		for _, p := range []string{"/tools/../tools/" + name, "/tools/./" + name, "/tools//" + name} {
+			r := rawDo(t, f, "POST", p, narrow, `{}`)
+			assert.Equal(t, nethttp.StatusTemporaryRedirect, r.Status, "%s: %s", p, r.Body)
+			assert.Equal(t, "/tools/"+name, r.Header.Get("Location"), p)
+			anon := rawDo(t, f, "POST", p, "", `{}`)
+			assert.Equal(t, r.Status, anon.Status, "%s: answered before the token", p)
+			assert.Equal(t, r.Body, anon.Body, p)
+		}
+		r := rawDo(t, f, "POST", "/tools/"+name+"/", narrow, `{}`)
+		assert.Equal(t, 404, r.Status, "trailing slash: %s", r.Body)
+		assert.NotContains(t, r.Body, `"success":true`)
+
+		// In a turn, every spelling is the same TOOL_NOT_FOUND as an unknown tool.
+		var calls []string
+		for _, sp := range spellings {
+			if strings.Contains(sp, "%") {
+				continue // escapes are a URL's, not a JSON string's
+			}
+			b, _ := json.Marshal(sp)
+			calls = append(calls, `{"tool":`+string(b)+`}`)
+		}
+		turn := rawDo(t, f, "POST", "/turns", narrow, `{"calls":[`+strings.Join(calls, ",")+`]}`)
+		require.Equal(t, 200, turn.Status, turn.Body)
+		for i, res := range readTurnBody(t, turn.Body).Results {
+			assert.Equal(t, tool.CodeToolNotFound, codeOf(res), "turn call %d (%s)", i, calls[i])
+		}
+	}
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, res := range f.results {
+		assert.Equal(t, "ws-1", f.subject[i], "only the wide token's calls ran, not %s by %s", res.Receipt.Tool, f.subject[i])
+		assert.Equal(t, "secret:peek", res.Receipt.Tool)
+	}
+}
+
+// TestRedTeamAnotherSubjectCannotCancelOrProbe: the attack is a second subject that
+// learnt (or guessed: ids are a per-server prefix and a counter) the id of a call and
+// of a turn another subject has in flight, and sends DELETE /calls/{id} and DELETE
+// /turns/{id}, and also POSTs a turn of the same id. Expected: the DELETEs answer
+// exactly what they answer for an id that never existed (status and bytes), the
+// owner's call and turn keep running, and only the owner's own DELETE cancels them.
+func TestRedTeamAnotherSubjectCannotCancelOrProbe(t *testing.T) {
+	hub := newHub(t, t.TempDir())
+	f, _ := newEventFixture(t, hub)
+	owner := writerToken(t, "ws-1")
+	// The same tools and scopes, another subject; and an operator who may watch ws-1's
+	// events: watching is not owning.
+	for _, other := range []string{writerToken(t, "ws-2"), operatorToken(t, "ops")} {
+		ctx, cancel := context.WithCancel(context.Background())
+		callID, callResp := startSlow(t, f, ctx, owner)
+		turnResp := startTurn(t, ctx, f, owner, `{"turn_id":"t-1","calls":[{"tool":"t:slow"}]}`)
+		f.waitStarted(t)
+
+		absentCall := f.do(t, "DELETE", "/calls/"+callID+"0", other, "")
+		absentTurn := f.do(t, "DELETE", "/turns/t-2", other, "")
+		require.Equal(t, 404, absentCall.Status)
+		require.Equal(t, 404, absentTurn.Status)
+		for i := 0; i < 3; i++ { // more than once: nothing changes between tries
+			r := f.do(t, "DELETE", "/calls/"+callID, other, "")
+			assert.Equal(t, absentCall.Status, r.Status)
+			assert.Equal(t, absentCall.Body, r.Body, "another subject's call is as absent as none")
+			r = f.do(t, "DELETE", "/turns/t-1", other, "")
+			assert.Equal(t, absentTurn.Status, r.Status)
+			assert.Equal(t, absentTurn.Body, r.Body, "another subject's turn is as absent as none")
+		}
+		assert.Equal(t, 1, f.srv.Active(), "the owner's POST /tools call is still in flight")
+		select {
+		case res := <-f.done:
+			t.Fatalf("a call finished after another subject's DELETE: %s %s", res.Receipt.Tool, res.Receipt.Status)
+		case <-time.After(200 * time.Millisecond):
+		}
+
+		require.Equal(t, 202, f.do(t, "DELETE", "/calls/"+callID, owner, "").Status)
+		require.Equal(t, 202, f.do(t, "DELETE", "/turns/t-1", owner, "").Status)
+		body, err := io.ReadAll(callResp.Body)
+		require.NoError(t, err)
+		assert.Equal(t, tool.CodeCancelled, codeOf(decodeOutput(t, string(body))))
+		assert.Equal(t, surfacehttp.AbortDeleted, readTurn(t, turnResp).Reason)
+		f.waitResult(t)
+		f.waitResult(t)
+		_ = callResp.Body.Close()
+		cancel()
+	}
+}
+
+// TestRedTeamAckCountsOnlyWhatTheTokenSees: the attack is to watch another subject's
+// durable traffic through the one number POST /events/ack answers besides its own
+// count: "pending". A token acknowledging nothing of its own, repeatedly, would learn
+// when another workspace is asked for an approval or sent a command, and how many wait.
+// Expected: pending counts only the durable events the token may see.
+func TestRedTeamAckCountsOnlyWhatTheTokenSees(t *testing.T) {
+	hub := newHub(t, t.TempDir())
+	f, _ := newEventFixture(t, hub)
+	ws1, ws2 := writerToken(t, "ws-1"), writerToken(t, "ws-2")
+
+	ack := func(tok, body string) map[string]int {
+		t.Helper()
+		r := f.do(t, "POST", "/events/ack", tok, body)
+		require.Equal(t, 200, r.Status, r.Body)
+		var got map[string]int
+		require.NoError(t, json.Unmarshal([]byte(r.Body), &got), r.Body)
+		return got
+	}
+	probe := `{"event_ids":["none"]}`
+	assert.Equal(t, map[string]int{"acked": 0, "pending": 0}, ack(ws1, probe))
+
+	// ws-2 is asked for an approval (a destructive call) and queues two commands.
+	r := f.do(t, "POST", "/tools/turn:destroy", ws2, `{}`)
+	require.Equal(t, 200, r.Status, r.Body)
+	require.Equal(t, tool.CodeApprovalRequired, codeOf(decodeOutput(t, r.Body)))
+	for range 2 {
+		require.Equal(t, 202, f.do(t, "POST", "/commands", ws2, `{"command":"x"}`).Status)
+	}
+	require.Len(t, hub.Pending(), 3)
+
+	assert.Equal(t, map[string]int{"acked": 0, "pending": 0}, ack(ws1, probe), "ws-1 learns nothing of ws-2's pending events")
+	assert.Equal(t, map[string]int{"acked": 0, "pending": 0}, ack(ws1, `{"channel":"ws-2","through_id":1000000}`))
+	assert.Equal(t, map[string]int{"acked": 0, "pending": 3}, ack(ws2, probe), "ws-2 sees its own")
+	assert.Equal(t, map[string]int{"acked": 0, "pending": 3}, ack(operatorToken(t, "ops"), probe), "an operator sees every subject's")
+
+	// ws-1's own command counts for it, not ws-2's three.
+	require.Equal(t, 202, f.do(t, "POST", "/commands", ws1, `{"command":"y"}`).Status)
+	assert.Equal(t, map[string]int{"acked": 0, "pending": 1}, ack(ws1, probe))
+	assert.Equal(t, map[string]int{"acked": 3, "pending": 0}, ack(ws2, `{"channel":"ws-2","through_id":1000000}`))
+	assert.Equal(t, map[string]int{"acked": 0, "pending": 1}, ack(ws1, probe))
+}
