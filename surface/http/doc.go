@@ -33,6 +33,8 @@
 //     client address until a connection carries a valid token, and a new connection
 //     displaces the stalest idle or stalled one, never one whose authenticated request
 //     is running.
+//   - A stream (GET /events, an /mcp session's GET stream) ends when the token that
+//     opened it expires; a call, checked when it started, runs to its end.
 //   - A tool the token may not see (its globs, or governance that disables or excludes
 //     it) is answered exactly like a tool that does not exist: 404 with the same
 //     headers and bytes and no Date header.

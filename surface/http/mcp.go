@@ -35,6 +35,14 @@ func (s *Server) serveMCP(w nethttp.ResponseWriter, r *nethttp.Request, c token.
 	// Close cancels MCP calls in flight too.
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	if r.Method == nethttp.MethodGet {
+		// The session's server-to-client stream carries no call: like GET /events, it
+		// lasts no longer than the token that opened it. (A POST's call, checked when
+		// it started, runs on as POST /tools's does.)
+		var stop context.CancelFunc
+		ctx, stop = s.untilExpiry(ctx, c)
+		defer stop()
+	}
 	defer context.AfterFunc(s.base, cancel)()
 	h.ServeHTTP(w, r.WithContext(ctx))
 }

@@ -255,7 +255,10 @@ func New(cfg Config) (*Server, error) {
 		// The routes of the events handler, by method, so a wrong method or path is
 		// answered here as every other one is.
 		serveEvents := s.authed(func(w nethttp.ResponseWriter, r *nethttp.Request, c token.Claims) {
-			events.ServeHTTP(w, r.WithContext(eventsFor(r, c)))
+			// A stream lasts no longer than the token that opened it.
+			ctx, cancel := s.untilExpiry(eventsFor(r, c), c)
+			defer cancel()
+			events.ServeHTTP(w, r.WithContext(ctx))
 		})
 		s.handle("GET /events", serveEvents)
 		s.handle("POST /events/ack", serveEvents)
@@ -396,6 +399,13 @@ func (s *Server) authed(next func(nethttp.ResponseWriter, *nethttp.Request, toke
 		defer working(r)()
 		next(w, r.WithContext(context.WithValue(r.Context(), claimsKey{}, claims)), claims)
 	}
+}
+
+// untilExpiry is ctx ending when c expires by the server's clock: what a long-lived
+// response (an event stream) is served under, so that it ends with its token rather than
+// outliving it.
+func (s *Server) untilExpiry(ctx context.Context, c token.Claims) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, c.Expires().Sub(s.cfg.Now()))
 }
 
 func bearer(h string) (string, bool) {
