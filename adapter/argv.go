@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,8 +37,9 @@ import (
 // (c.FlagLevel): `--data-dir x notes --notebook y add --tag t -- TITLE`.
 //
 // An unknown property or a value of the wrong JSON type is an error naming the property,
-// as is a comma inside an element of a string list flag that the command would split
-// (its app does not set DisableSliceFlagSeparator; the schema's items pattern says so).
+// as is an element of a string list flag that the command would not get as given
+// ([param.listElement]: a comma it splits at, white space it trims, a CSV quote), and a
+// first positional naming a subcommand of the leaf, which urfave/cli would run instead.
 func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 	app := c.New()
 	ps, _ := params(app, c.Output)
@@ -102,8 +104,10 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 				continue
 			}
 			for i, v := range values {
-				if p.commaSplits && strings.Contains(v, ",") {
-					return nil, fmt.Errorf("property %q: element %d holds a comma, which the command splits into two values (its app does not set DisableSliceFlagSeparator)", p.prop, i)
+				if p.list && p.kind == kString {
+					if why := p.listElement(v); why != "" {
+						return nil, fmt.Errorf("property %q: element %d %s, so the command would not get it as given", p.prop, i, why)
+					}
 				}
 				flagWords(p, valueWords(p.flag, v)...)
 			}
@@ -115,6 +119,15 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 		case asPassthrough:
 			pass = append(pass, values...)
 		}
+	}
+	// urfave/cli (v2 and v3) runs the subcommand the first word after "--" names, when
+	// the leaf has subcommands: that word may not name one.
+	first := pass
+	if len(pos) > 0 {
+		first = pos
+	}
+	if subs, _ := app.Metadata[legacy.MetaSubcommands].([]string); len(first) > 0 && slices.Contains(subs, first[0]) {
+		return nil, fmt.Errorf("the first positional %q names a subcommand of %s, which the command would run instead", first[0], strings.Join(append([]string{c.Program}, c.Path...), " "))
 	}
 	var argv []string
 	for i, word := range c.Path {
@@ -130,6 +143,26 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 		argv = append(argv, pass...)
 	}
 	return argv, nil
+}
+
+// listElement says why the program would not get v, one element of a string list
+// flag, as given ("" when it would): urfave/cli splits a value on the list's separator
+// and v2 trims each piece of white space (without KeepSpace); pflag's string slices
+// (cobra) read a value as a line of CSV, unquoting a field that begins with '"' and
+// ending it at a line break. The caller's value, which the kernel checked (a path held
+// to the scopes, a pattern), must be the one the command gets.
+func (p param) listElement(v string) string {
+	switch {
+	case p.separator == "," && strings.Contains(v, ","):
+		return "holds a comma, which the command splits into two values (its app does not set DisableSliceFlagSeparator)"
+	case p.separator != "" && strings.Contains(v, p.separator):
+		return fmt.Sprintf("holds the app's SliceFlagSeparator %q, at which the command splits it into two values", p.separator)
+	case p.trims && strings.TrimSpace(v) != v:
+		return "begins or ends with white space, which the command trims"
+	case p.separator != "" && (strings.HasPrefix(v, `"`) || strings.ContainsAny(v, "\r\n")):
+		return "begins with a quote or holds a line break, which a command reading the list as CSV (cobra's string slices) unquotes or cuts at"
+	}
+	return ""
 }
 
 // valueWords writes a flag and its value: two words, or one "--name=value" when the

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -51,9 +52,13 @@ type param struct {
 	// note is appended to the description after it is rewritten into tool words: the
 	// format of a duration or timestamp, the forms of an alternative.
 	note string
-	// commaSplits: a string list flag whose app lets urfave/cli split values on ","
-	// (DisableSliceFlagSeparator unset), so an element may not hold one.
-	commaSplits bool
+	// separator: a string list flag whose app lets the program split each value on it
+	// (urfave/cli's "," or App.SliceFlagSeparator; "" when DisableSliceFlagSeparator
+	// is set), so an element may not hold it (see [listElement]).
+	separator string
+	// trims: a string list flag whose elements the program trims of white space
+	// (urfave/cli v2's StringSliceFlag without KeepSpace), so none may be padded.
+	trims bool
 	// defaultTrue: a boolean flag whose default is true, so false must be written out.
 	defaultTrue bool
 	// file: the program declares the flag's value a file or directory ([namesAFile]).
@@ -178,10 +183,24 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 		p.schema.Description = unquotePlaceholder(d.GetUsage())
 	}
 	legacy.ConstrainSchema(f, p.schema)
-	if p.list && p.kind == kString && !app.DisableSliceFlagSeparator {
-		p.commaSplits = true // Argv refuses an element holding a comma
+	if p.list && p.kind == kString {
+		if !app.DisableSliceFlagSeparator {
+			p.separator = cmp.Or(app.SliceFlagSeparator, ",")
+		}
+		p.trims = !keepsSpace(f)
 	}
 	return p, true, warning
+}
+
+// keepsSpace reports whether a string list flag hands its elements on with their white
+// space: urfave/cli v2's StringSliceFlag (or a MultiStringFlag around one) with
+// KeepSpace. Any other is taken to trim them, as v2 does by default.
+func keepsSpace(f cli.Flag) bool {
+	if target, _, ok := sliceWrapper(f); ok {
+		f = target
+	}
+	s, ok := f.(*cli.StringSliceFlag)
+	return ok && s.KeepSpace
 }
 
 // sourced reports whether f's value may come from outside the program
