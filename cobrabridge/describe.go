@@ -293,6 +293,7 @@ func (d *describer) flag(f *pflag.Flag, where string) appspec.Flag {
 		}
 	case "stringSlice", "stringArray":
 		out.Kind = "string-slice"
+		out.KeepSpace = true // pflag trims no element (the adapter refuses none padded)
 		out.Value = listValue(f.DefValue, func(s string) (any, bool) { return s, true })
 	case "intSlice", "int32Slice":
 		out.Kind = "int-slice"
@@ -311,6 +312,7 @@ func (d *describer) flag(f *pflag.Flag, where string) appspec.Flag {
 		})
 	case "stringToString", "stringToInt", "stringToInt64":
 		lossy("string-slice", "a list of key=value items (one per occurrence)")
+		out.KeepSpace = typ == "stringToString"
 	case "boolSlice", "durationSlice", "ipSlice":
 		lossy("string-slice", "a list of strings the program parses")
 	default:

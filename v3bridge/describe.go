@@ -225,6 +225,7 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 			}
 		case reflect.Map:
 			lossy("string-slice", "a list of key=value items (one per occurrence)")
+			out.KeepSpace = !trimsSpace(f)
 			return out
 		default:
 			out.Kind = scalarKind(t.Kind())
@@ -233,6 +234,11 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 	if out.Kind == "" {
 		lossy("generic", "text the program parses (a type of its own)")
 		return out
+	}
+	if out.Kind == "string-slice" {
+		// v3 hands a list's strings on as given unless its StringConfig says TrimSpace;
+		// a trimmed list may not take a padded element (the adapter refuses one).
+		out.KeepSpace = !trimsSpace(f)
 	}
 	if b, err := json.Marshal(value); err == nil && !isZero(value) {
 		if t == durationType {
@@ -256,6 +262,24 @@ func takesFile(f cli.Flag) bool {
 	}
 	tf := v.FieldByName("TakesFile")
 	return tf.IsValid() && tf.Kind() == reflect.Bool && tf.Bool()
+}
+
+// trimsSpace reports whether f's StringConfig says TrimSpace: v3 then trims each value
+// (a list's elements, a map's keys and values) of white space.
+func trimsSpace(f cli.Flag) bool {
+	v := reflect.ValueOf(f)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return false
+	}
+	c := v.FieldByName("Config")
+	if !c.IsValid() || c.Kind() != reflect.Struct {
+		return false
+	}
+	t := c.FieldByName("TrimSpace")
+	return t.IsValid() && t.Kind() == reflect.Bool && t.Bool()
 }
 
 // scalarKind is the description's kind of a value of kind k ("" for none): the element

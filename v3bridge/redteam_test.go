@@ -1,0 +1,96 @@
+package v3bridge_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	cliv2 "github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
+
+	"github.com/cmdbridge/cmdbridge/adapter"
+	"github.com/cmdbridge/cmdbridge/internal/adopted"
+	"github.com/cmdbridge/cmdbridge/internal/apptree"
+	"github.com/cmdbridge/cmdbridge/tool/legacy"
+	"github.com/cmdbridge/cmdbridge/v3bridge"
+)
+
+// redteam is a v3 program with a command that runs and has a subcommand (notes, with
+// notes purge under it) and two list flags, one trimmed (StringConfig.TrimSpace);
+// *ran and *got are what a run did. It is served as the host serves it: from its
+// manifest, with stand-in actions.
+func redteam(ran *string, got *[]string) (func() *cli.Command, map[string]legacy.Command, error) {
+	mk := func() *cli.Command {
+		return &cli.Command{Name: "kit", Writer: io.Discard, ErrWriter: io.Discard,
+			ExitErrHandler: func(context.Context, *cli.Command, error) {},
+			Commands: []*cli.Command{{
+				Name: "notes", ArgsUsage: "[<NAME>]",
+				Flags: []cli.Flag{&cli.StringSliceFlag{Name: "file"}, &cli.StringSliceFlag{Name: "tag", Config: cli.StringConfig{TrimSpace: true}}},
+				Action: func(_ context.Context, c *cli.Command) error {
+					*ran, *got = "notes", append(append(c.StringSlice("file"), c.StringSlice("tag")...), c.Args().Slice()...)
+					return nil
+				},
+				Commands: []*cli.Command{{Name: "purge", Action: func(context.Context, *cli.Command) error { *ran = "purge"; return nil }}},
+			}, v3bridge.Command(nil)},
+		}
+	}
+	var out bytes.Buffer
+	root := mk()
+	root.Writer = &out
+	if err := root.Run(context.Background(), []string{"kit", "bridge", adopted.ManifestWord}); err != nil {
+		return nil, nil, err
+	}
+	m, err := adopted.Decode(out.Bytes())
+	if err != nil {
+		return nil, nil, err
+	}
+	stub := func([]string) cliv2.ActionFunc { return func(*cliv2.Context) error { return nil } }
+	cs, err := legacy.FromApp(func() *cliv2.App { return apptree.Build(m.App, stub) }, legacy.TreeOptions{Meta: m.App.CommandMeta()})
+	byName := map[string]legacy.Command{}
+	for _, c := range cs {
+		byName[c.Name] = c
+	}
+	return mk, byName, err
+}
+
+// TestRedTeamPositionalCannotRunASubcommand: v3, like v2, runs the subcommand the first
+// word after "--" names, so the tool notes given the positional "purge" would run kit
+// notes purge. Argv refuses it; another word reaches notes as its positional.
+func TestRedTeamPositionalCannotRunASubcommand(t *testing.T) {
+	var ran string
+	var got []string
+	mk, cmds, err := redteam(&ran, &got)
+	require.NoError(t, err)
+	argv, err := adapter.Argv(cmds["notes"], json.RawMessage(`{"name":"purge"}`))
+	assert.ErrorContains(t, err, `the first positional "purge" names a subcommand of kit notes`, "argv %q", argv)
+	if err == nil {
+		require.NoError(t, mk().Run(context.Background(), append([]string{"kit"}, argv...)))
+		assert.Equal(t, "notes", ran, "argv %q ran another command", argv)
+	}
+	argv, err = adapter.Argv(cmds["notes"], json.RawMessage(`{"name":"purged"}`))
+	require.NoError(t, err)
+	require.NoError(t, mk().Run(context.Background(), append([]string{"kit"}, argv...)))
+	assert.Equal(t, "notes", ran)
+	assert.Equal(t, []string{"purged"}, got)
+}
+
+// TestRedTeamTrimmedListElement: a v3 list flag whose StringConfig says TrimSpace hands
+// " /etc/passwd" (a relative name to the kernel) on as /etc/passwd: Argv refuses a
+// padded element of it. A list without TrimSpace keeps white space, and gets the
+// element as given.
+func TestRedTeamTrimmedListElement(t *testing.T) {
+	var ran string
+	var got []string
+	mk, cmds, err := redteam(&ran, &got)
+	require.NoError(t, err)
+	argv, err := adapter.Argv(cmds["notes"], json.RawMessage(`{"tag":["ok"," /etc/passwd"]}`))
+	assert.ErrorContains(t, err, `property "tag": element 1 begins or ends with white space`, "argv %q", argv)
+	argv, err = adapter.Argv(cmds["notes"], json.RawMessage(`{"file":[" /in/scope ","x"],"tag":["t"]}`))
+	require.NoError(t, err)
+	require.NoError(t, mk().Run(context.Background(), append([]string{"kit"}, argv...)))
+	assert.Equal(t, []string{" /in/scope ", "x", "t"}, got, "argv %q", argv)
+}
