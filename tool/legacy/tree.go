@@ -313,6 +313,7 @@ func leafApp(app *cli.App, path []string, level map[string]int, program string) 
 		ArgsUsage:                 app.ArgsUsage,
 		Description:               app.Description,
 		Metadata:                  app.Metadata,
+		SliceFlagSeparator:        app.SliceFlagSeparator,
 		DisableSliceFlagSeparator: app.DisableSliceFlagSeparator,
 		Flags:                     append([]cli.Flag(nil), app.Flags...),
 	}
