@@ -435,6 +435,21 @@ func (h *Hub) pendingVisible(v Visibility) int {
 	return n
 }
 
+// Backlog is what a sender has waiting: the unacknowledged durable events of kind
+// whose from is from, and the bytes of their frames. A server bounds what one sender
+// may queue with it.
+func (h *Hub) Backlog(from, kind string) (events, bytes int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, p := range h.pending {
+		if p.event.From == from && p.event.Kind == kind {
+			events++
+			bytes += len(p.item.frame)
+		}
+	}
+	return events, bytes
+}
+
 // Stats are counters of a hub's life.
 type Stats struct {
 	Published      uint64 // events accepted by Publish (durable re-sends excluded)

@@ -33,6 +33,23 @@ type CommandAccepted struct {
 	Seq uint64 `json:"seq"`
 }
 
+// DefaultMaxPendingCommands and DefaultMaxPendingCommandBytes bound the unacknowledged
+// commands one subject may have queued, on all channels together, when
+// Config.MaxPendingCommands and Config.MaxPendingCommandBytes are zero: past either,
+// POST /commands is 429 until some are acknowledged. Commands are durable, kept on disk
+// and in memory and replayed to every fresh stream, so without a bound any token could
+// fill the outbox. Each subject has its own allowance: one that floods cannot stop
+// another's commands.
+const (
+	DefaultMaxPendingCommands     = 1024
+	DefaultMaxPendingCommandBytes = 16 << 20
+)
+
+// backlogger is what a publisher that can bound commands tells (surface/events' Hub).
+type backlogger interface {
+	Backlog(from, kind string) (events, bytes int)
+}
+
 // maxLabel bounds a command name and a channel.
 const maxLabel = 256
 
@@ -129,6 +146,16 @@ func (s *Server) AcceptCommand(c token.Claims, body []byte, seq uint64, ref stri
 		// another's channel, an operator token (events "*") can address any.
 		return CommandAccepted{}, nethttp.StatusForbidden, failureBody(tool.CodeScopeDenied,
 			fmt.Sprintf("channel %q is not this token's subject or one of its event subjects", req.Channel))
+	}
+	if b, ok := s.pub.(backlogger); ok {
+		// Checked before the publish, not with it: concurrent posts of one subject may
+		// overshoot by as many as are in flight.
+		maxN, maxBytes := s.cfg.MaxPendingCommands, s.cfg.MaxPendingCommandBytes
+		if n, size := b.Backlog(c.Subject, events.KindCommand); n >= maxN || size+len(body) > maxBytes {
+			return CommandAccepted{}, nethttp.StatusTooManyRequests, failureBody(tool.CodeTooLarge, fmt.Sprintf(
+				"%d commands (%d bytes) from %q are not yet acknowledged; at most %d (%d bytes) may wait: acknowledge some first",
+				n, size, c.Subject, maxN, maxBytes))
+		}
 	}
 	extra := map[string]any{}
 	if args != nil {

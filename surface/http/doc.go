@@ -7,9 +7,10 @@
 // tool.Output is the 200 body (with ?stdin=1 the body wraps the input and the tool's
 // stdin, {"input": {...}, "stdin": "..."}); DELETE /calls/{id}, cancelling a call in flight; POST
 // /turns, several calls run as one kernel batch (one run id) bracketed by turn events;
-// DELETE /turns/{id}, cancelling a turn; POST /commands, a durable conductor:command;
-// /mcp, the MCP streamable HTTP transport with the token's tools and scopes; /events, the
-// event stream when one is configured. docs/http.md is the reference. Other transports
+// DELETE /turns/{id}, cancelling a turn; POST /commands, a durable conductor:command
+// (429 once its subject has Config.MaxPendingCommands, or MaxPendingCommandBytes, not
+// yet acknowledged); /mcp, the MCP streamable HTTP transport with the token's tools and
+// scopes; /events, the event stream when one is configured. docs/http.md is the reference. Other transports
 // (surface/broker, NATS) reuse the POST /tools and POST /commands checks and kernel path
 // through Authenticate, CheckCall, RunCall and AcceptCommand, so there is one of each.
 //

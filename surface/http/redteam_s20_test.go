@@ -295,3 +295,46 @@ func TestRedTeamMCPStreamEndsWithItsToken(t *testing.T) {
 	r = f.do(t, "POST", "/mcp", short, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, hdr...)
 	assert.Equal(t, 401, r.Status, r.Body)
 }
+
+// TestRedTeamCommandBacklogIsBounded: the attack is the weakest token there is (no
+// tools, no scopes, no event globs) filling the durable outbox: POST /commands on its
+// own channel, again and again, never acknowledging. Every command is fsynced to disk,
+// held in memory and replayed to every fresh stream, operators' included. Expected:
+// past the byte or the count allowance of its own unacknowledged commands the next is
+// 429 and not stored; another subject may still queue commands on that very channel;
+// acknowledging frees the allowance. The server's defaults are set, smaller, in the
+// fixture only to keep the test quick.
+func TestRedTeamCommandBacklogIsBounded(t *testing.T) {
+	hub := newHub(t, t.TempDir())
+	const maxN, maxBytes, argBytes = 32, 64 << 10, 10 << 10
+	f := buildFixture(t, surfacehttp.Config{Events: hub, MaxPendingCommands: maxN, MaxPendingCommandBytes: maxBytes}, nil, nil)
+	weak := mintToken(t, "ws-1:phone:p", nil, nil, nil, time.Hour)
+	big := `{"command":"fill","args":{"junk":"` + strings.Repeat("x", argBytes) + `"}}`
+	accepted := 0
+	for ; accepted < maxN; accepted++ {
+		r := f.do(t, "POST", "/commands", weak, big)
+		if r.Status == nethttp.StatusTooManyRequests {
+			assert.Equal(t, tool.CodeTooLarge, codeOf(decodeOutput(t, r.Body)))
+			break
+		}
+		require.Equal(t, 202, r.Status, r.Body)
+	}
+	assert.Less(t, accepted, maxN, "the outbox took every command")
+	assert.LessOrEqual(t, accepted*argBytes, maxBytes)
+	require.Len(t, hub.Pending(), accepted, "the refused command was not stored")
+
+	// Small commands are bounded by number.
+	tiny := mintToken(t, "ws-2:phone:p", nil, nil, nil, time.Hour)
+	for i := 0; i < maxN; i++ {
+		require.Equal(t, 202, f.do(t, "POST", "/commands", tiny, `{"command":"c"}`).Status)
+	}
+	assert.Equal(t, nethttp.StatusTooManyRequests, f.do(t, "POST", "/commands", tiny, `{"command":"c"}`).Status)
+
+	// The flood is the flooder's: an operator still reaches its channel.
+	r := f.do(t, "POST", "/commands", operatorToken(t, "ops"), `{"channel":"ws-1:phone:p","command":"stop"}`)
+	assert.Equal(t, 202, r.Status, r.Body)
+	// Acknowledged, the allowance is back.
+	r = f.do(t, "POST", "/events/ack", weak, `{"channel":"ws-1:phone:p","through_id":1000000}`)
+	require.Equal(t, 200, r.Status, r.Body)
+	assert.Equal(t, 202, f.do(t, "POST", "/commands", weak, big).Status)
+}

@@ -62,6 +62,10 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxMCPBodyBytes bounds an /mcp request body (0: mcp.DefaultMaxBodyBytes).
 	MaxMCPBodyBytes int64
+	// MaxPendingCommands and MaxPendingCommandBytes bound one subject's unacknowledged
+	// POST /commands, when the publisher can tell them (0: DefaultMaxPendingCommands,
+	// DefaultMaxPendingCommandBytes).
+	MaxPendingCommands, MaxPendingCommandBytes int
 	// Limits bound the time and connections clients may hold of [Server.Serve].
 	Limits Limits
 	// AllowedOrigins are the browser origins ("https://ui.example.com", or "*" for any)
@@ -160,6 +164,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxMCPBodyBytes <= 0 {
 		cfg.MaxMCPBodyBytes = mcp.DefaultMaxBodyBytes
+	}
+	if cfg.MaxPendingCommands <= 0 {
+		cfg.MaxPendingCommands = DefaultMaxPendingCommands
+	}
+	if cfg.MaxPendingCommandBytes <= 0 {
+		cfg.MaxPendingCommandBytes = DefaultMaxPendingCommandBytes
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if !origin.Valid(o) {
