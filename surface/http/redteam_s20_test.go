@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -337,4 +338,54 @@ func TestRedTeamCommandBacklogIsBounded(t *testing.T) {
 	r = f.do(t, "POST", "/events/ack", weak, `{"channel":"ws-1:phone:p","through_id":1000000}`)
 	require.Equal(t, 200, r.Status, r.Body)
 	assert.Equal(t, 202, f.do(t, "POST", "/commands", weak, big).Status)
+}
+
+// TestRedTeamResumeShowsOnlyTheTokensEvents: the attack is to read the replay buffer
+// instead of the live stream: reconnect with Last-Event-ID: 0 (or ?last_event_id=0),
+// which replays every kept event after that id, ephemeral ones (another subject's tool
+// calls and turns) included. Expected: the replay is filtered as the live stream is;
+// ws-1 gets only its own events, whichever way it asks to resume.
+func TestRedTeamResumeShowsOnlyTheTokensEvents(t *testing.T) {
+	hub := newHub(t, t.TempDir())
+	f, _ := newEventFixture(t, hub)
+	ws1, ws2 := writerToken(t, "ws-1"), writerToken(t, "ws-2")
+	// Someone listening, so ephemeral events are kept in the replay buffer.
+	watcher := openSSE(t, f, operatorToken(t, "ops"))
+
+	r := f.do(t, "POST", "/turns", ws2, `{"calls":[{"tool":"t:echo","input":{"text":"private"}},{"tool":"turn:destroy"}]}`)
+	require.Equal(t, 200, r.Status, r.Body)
+	require.Equal(t, 202, f.do(t, "POST", "/commands", ws2, `{"command":"private"}`).Status)
+	require.Equal(t, 200, f.do(t, "POST", "/tools/t:echo", ws1, `{"text":"mine"}`).Status)
+	// turn_started, 2 tool_called, approval_requested, turn_completed, command, then ws-1's.
+	evs := watcher.take(t, 7)
+	require.Equal(t, "ws-1", evs[6].From, "%v", kindsOf(evs))
+
+	for _, resume := range []struct{ path, header string }{
+		{"/events", "0"}, {"/events?last_event_id=0", ""},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		req, err := nethttp.NewRequestWithContext(ctx, "GET", f.ts.URL+resume.path, nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+ws1)
+		if resume.header != "" {
+			req.Header.Set("Last-Event-ID", resume.header)
+		}
+		resp, err := f.ts.Client().Do(req)
+		require.NoError(t, err)
+		require.Equal(t, 200, resp.StatusCode)
+		s := &sseClient{sc: bufio.NewScanner(resp.Body), cancel: cancel}
+		// A marker of ws-1's own after the replay: everything before it is ws-1's.
+		m := events.Command("ws-1", "marker "+resume.path, nil)
+		m.From = "ws-1"
+		marker, err := hub.Publish(context.Background(), m)
+		require.NoError(t, err)
+		var kinds []string
+		for ev := s.next(t); ev.EventID != marker.EventID; ev = s.next(t) {
+			assert.Equal(t, "ws-1", ev.From, "%s replayed another subject's %s", resume.path, ev.Kind)
+			kinds = append(kinds, ev.Kind)
+		}
+		assert.Contains(t, kinds, events.KindToolCalled, "%s: ws-1's own call is replayed", resume.path)
+		cancel()
+		_ = resp.Body.Close()
+	}
 }
