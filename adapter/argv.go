@@ -108,6 +108,8 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 					if why := p.listElement(v); why != "" {
 						return nil, fmt.Errorf("property %q: element %d %s, so the command would not get it as given", p.prop, i, why)
 					}
+				} else if p.trims && strings.TrimSpace(v) != v {
+					return nil, fmt.Errorf("property %q begins or ends with white space, which the command trims, so it would not get it as given", p.prop)
 				}
 				flagWords(p, valueWords(p.flag, v)...)
 			}
@@ -152,14 +154,19 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 // ending it at a line break. The caller's value, which the kernel checked (a path held
 // to the scopes, a pattern), must be the one the command gets.
 func (p param) listElement(v string) string {
+	for _, sep := range p.separators {
+		switch {
+		case sep == "":
+		case sep == "," && strings.Contains(v, ","):
+			return "holds a comma, which the command splits into two values (its app does not set DisableSliceFlagSeparator)"
+		case strings.Contains(v, sep):
+			return fmt.Sprintf("holds the app's SliceFlagSeparator %q, at which the command splits it into two values", sep)
+		}
+	}
 	switch {
-	case p.separator == "," && strings.Contains(v, ","):
-		return "holds a comma, which the command splits into two values (its app does not set DisableSliceFlagSeparator)"
-	case p.separator != "" && strings.Contains(v, p.separator):
-		return fmt.Sprintf("holds the app's SliceFlagSeparator %q, at which the command splits it into two values", p.separator)
 	case p.trims && strings.TrimSpace(v) != v:
 		return "begins or ends with white space, which the command trims"
-	case p.separator != "" && (strings.HasPrefix(v, `"`) || strings.ContainsAny(v, "\r\n")):
+	case len(p.separators) > 0 && (strings.HasPrefix(v, `"`) || strings.ContainsAny(v, "\r\n")):
 		return "begins with a quote or holds a line break, which a command reading the list as CSV (cobra's string slices) unquotes or cuts at"
 	}
 	return ""

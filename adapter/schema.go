@@ -52,12 +52,14 @@ type param struct {
 	// note is appended to the description after it is rewritten into tool words: the
 	// format of a duration or timestamp, the forms of an alternative.
 	note string
-	// separator: a string list flag whose app lets the program split each value on it
-	// (urfave/cli's "," or App.SliceFlagSeparator; "" when DisableSliceFlagSeparator
-	// is set), so an element may not hold it (see [listElement]).
-	separator string
-	// trims: a string list flag whose elements the program trims of white space
-	// (urfave/cli v2's StringSliceFlag without KeepSpace), so none may be padded.
+	// separators: a string list flag's separators, at which the program splits each
+	// value (urfave/cli's "," or App.SliceFlagSeparator; none when
+	// DisableSliceFlagSeparator is set; legacy.MetaSliceSeparators when declared), so an
+	// element may not hold one (see [listElement]).
+	separators []string
+	// trims: a string flag whose value (a list's elements) the program trims of white
+	// space (urfave/cli v2's StringSliceFlag without KeepSpace; a scalar named in
+	// legacy.MetaTrimmedFlags), so none may be padded.
 	trims bool
 	// defaultTrue: a boolean flag whose default is true, so false must be written out.
 	defaultTrue bool
@@ -185,9 +187,15 @@ func flagInput(app *cli.App, f cli.Flag, plain bool) (p param, ok bool, warning 
 	legacy.ConstrainSchema(f, p.schema)
 	if p.list && p.kind == kString {
 		if !app.DisableSliceFlagSeparator {
-			p.separator = cmp.Or(app.SliceFlagSeparator, ",")
+			p.separators = []string{cmp.Or(app.SliceFlagSeparator, ",")}
+		}
+		if v, declared := app.Metadata[legacy.MetaSliceSeparators]; declared {
+			p.separators, _ = stringList(v) // a malformed list is schemaOf's error
 		}
 		p.trims = !keepsSpace(f)
+	} else if p.kind == kString {
+		trimmed, _ := stringList(app.Metadata[legacy.MetaTrimmedFlags]) // as above
+		p.trims = slices.Contains(trimmed, names[0])
 	}
 	return p, true, warning
 }
@@ -721,6 +729,11 @@ func schemaOf(c legacy.Command) (*jsonschema.Schema, []param, []string, error) {
 	leadingDash, err := stringList(app.Metadata[legacy.MetaArgLeadingDash])
 	if err != nil {
 		return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, legacy.MetaArgLeadingDash, err)
+	}
+	for _, key := range []string{legacy.MetaTrimmedFlags, legacy.MetaSliceSeparators} {
+		if _, err := stringList(app.Metadata[key]); err != nil {
+			return nil, nil, warnings, fmt.Errorf("command %s: metadata %s: %w", c.Name, key, err)
+		}
 	}
 	argTypes, err := stringMap(app.Metadata[legacy.MetaArgTypes])
 	if err != nil {

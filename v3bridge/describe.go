@@ -32,10 +32,22 @@ func Describe(root, skip *cli.Command) *appspec.Tree {
 		HasAction:       root.Action != nil,
 	}
 	path := []string{root.Name}
-	t.Commands = d.commands(root, path)
+	seps := separators(nil, root)
+	t.Commands = d.commands(root, path, seps)
 	t.Flags = d.flags(root, len(t.Commands) == 0, path)
 	if len(t.Commands) == 0 {
-		t.Meta = argMeta(root)
+		t.Meta = withSeparators(argMeta(root), seps)
+	}
+	if len(d.trimmed) > 0 {
+		// Every leaf gets the tree's list: a leaf's flags include its ancestors', and a
+		// name trimmed in one command is refused padded in all (appspec.MetaTrimmedFlags).
+		slices.Sort(d.trimmed)
+		if b, err := json.Marshal(slices.Compact(d.trimmed)); err == nil {
+			if len(t.Commands) == 0 {
+				t.Meta = withKey(t.Meta, appspec.MetaTrimmedFlags, b)
+			}
+			eachLeaf(t.Commands, func(c *appspec.Command) { c.Meta = withKey(c.Meta, appspec.MetaTrimmedFlags, b) })
+		}
 	}
 	t.Warnings = d.warnings
 	return t
@@ -44,16 +56,71 @@ func Describe(root, skip *cli.Command) *appspec.Tree {
 type describer struct {
 	skip     *cli.Command
 	warnings []string
+	// trimmed are the string flags whose StringConfig says TrimSpace
+	// (appspec.MetaTrimmedFlags).
+	trimmed []string
 }
 
-func (d *describer) commands(c *cli.Command, path []string) []appspec.Command {
+// withKey sets meta[key] to b, making meta when it is nil.
+func withKey(meta map[string]json.RawMessage, key string, b json.RawMessage) map[string]json.RawMessage {
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[key] = b
+	return meta
+}
+
+// eachLeaf calls f on every command of cs without subcommands, at any depth.
+func eachLeaf(cs []appspec.Command, f func(*appspec.Command)) {
+	for i := range cs {
+		if len(cs[i].Subcommands) == 0 {
+			f(&cs[i])
+		}
+		eachLeaf(cs[i].Subcommands, f)
+	}
+}
+
+// separators adds to seps the separator at which c splits the list values of the
+// flags it parses: its SliceFlagSeparator ("," unset), none with
+// DisableSliceFlagSeparator. A command's flags given before its subcommand are parsed
+// by it, so a leaf's lists may be split at the separator of any command on its path.
+func separators(seps []string, c *cli.Command) []string {
+	out := slices.Clone(seps)
+	if c.DisableSliceFlagSeparator {
+		return out
+	}
+	sep := c.SliceFlagSeparator
+	if sep == "" {
+		sep = ","
+	}
+	if !slices.Contains(out, sep) {
+		out = append(out, sep)
+	}
+	return out
+}
+
+// withSeparators declares seps in meta (appspec.MetaSliceSeparators) unless they are
+// the default, a comma alone, which the rebuilt app says by itself.
+func withSeparators(meta map[string]json.RawMessage, seps []string) map[string]json.RawMessage {
+	if len(seps) == 1 && seps[0] == "," {
+		return meta
+	}
+	b, err := json.Marshal(append([]string{}, seps...))
+	if err != nil {
+		return meta
+	}
+	return withKey(meta, appspec.MetaSliceSeparators, b)
+}
+
+func (d *describer) commands(c *cli.Command, path []string, seps []string) []appspec.Command {
 	var out []appspec.Command
 	for _, sub := range c.Commands {
 		if sub == nil || sub == d.skip || sub.Hidden || sub.Name == "help" {
 			continue
 		}
 		p := append(append([]string(nil), path...), sub.Name)
-		subs := d.commands(sub, p)
+		subSeps := separators(seps, sub)
+		subs := d.commands(sub, p, subSeps)
 		if sub.Action == nil && len(subs) == 0 {
 			continue
 		}
@@ -71,7 +138,7 @@ func (d *describer) commands(c *cli.Command, path []string) []appspec.Command {
 			Package:         appspec.PackageOf(sub.Action),
 			Flags:           d.flags(sub, len(subs) == 0, p),
 			Subcommands:     subs,
-			Meta:            argMeta(sub),
+			Meta:            leafMeta(sub, len(subs) == 0, subSeps),
 		})
 	}
 	return out
@@ -121,6 +188,14 @@ func argUsage(a cli.Argument) string {
 		return "<" + n + ">"
 	}
 	return "[<" + n + ">]"
+}
+
+// leafMeta is argMeta, and for a leaf its separators (withSeparators).
+func leafMeta(c *cli.Command, leaf bool, seps []string) map[string]json.RawMessage {
+	if !leaf {
+		return argMeta(c)
+	}
+	return withSeparators(argMeta(c), seps)
 }
 
 // argMeta declares the JSON types of c's numeric arguments (IntArg, UintArgs,
@@ -234,6 +309,9 @@ func (d *describer) flag(f cli.Flag, where string) appspec.Flag {
 	if out.Kind == "" {
 		lossy("generic", "text the program parses (a type of its own)")
 		return out
+	}
+	if out.Kind == "string" && trimsSpace(f) {
+		d.trimmed = append(d.trimmed, out.Name)
 	}
 	if out.Kind == "string-slice" {
 		// v3 hands a list's strings on as given unless its StringConfig says TrimSpace;

@@ -31,6 +31,18 @@ const MetaPrefix = "cmdbridge."
 // "number". A framework with typed arguments (urfave/cli v3) sets it in [Command.Meta].
 const MetaArgTypes = MetaPrefix + "arg_types"
 
+// MetaTrimmedFlags is the key (tool/legacy's MetaTrimmedFlags) under which a leaf (in
+// its [Command.Meta], or [Tree.Meta] for an app without subcommands) names the string
+// flags whose values the program trims of white space (urfave/cli v3's
+// StringConfig.TrimSpace): a list of flag names.
+const MetaTrimmedFlags = MetaPrefix + "trimmed_flags"
+
+// MetaSliceSeparators is the key (tool/legacy's MetaSliceSeparators) under which a
+// command declares, in [Command.Meta], every separator at which the program splits the
+// values of its string list flags, when that is not the app's alone: urfave/cli v3
+// splits a flag at the separator of the command that parses it.
+const MetaSliceSeparators = MetaPrefix + "slice_separators"
+
 // Tree describes an app: JSON-serialisable (encoding/json), no func values.
 type Tree struct {
 	Format int `json:"format"`

@@ -46,6 +46,18 @@ const (
 	// framework's typed argument: urfave/cli v3's IntArg, FloatArgs…); a positional it
 	// does not name is a string.
 	MetaArgTypes = appspec.MetaArgTypes
+	// MetaTrimmedFlags ([]string): string flags, by name, whose values the program trims
+	// of white space (a described urfave/cli v3 program's StringConfig.TrimSpace). The
+	// command would not get " /etc/x" as given, though the kernel judged it so (a
+	// relative name): such a value is refused. A name used by several commands is
+	// treated so in all of them.
+	MetaTrimmedFlags = appspec.MetaTrimmedFlags
+	// MetaSliceSeparators ([]string): every separator at which the command splits the
+	// values of its string list flags (none: it splits none), when the app's own
+	// (SliceFlagSeparator, DisableSliceFlagSeparator) do not say it: a described
+	// urfave/cli v3 program, whose commands each split the flags they parse at their
+	// own. An element holding one of them is refused.
+	MetaSliceSeparators = appspec.MetaSliceSeparators
 	// MetaArgLeadingDash ([]string): the positionals (named as the usage spells them, or
 	// by their properties) whose values may begin with "-". Every other positional's
 	// schema has tool.OperandPattern, so no caller can hand the command, or a program it
