@@ -128,8 +128,14 @@ func Argv(c legacy.Command, input json.RawMessage) ([]string, error) {
 	if len(pos) > 0 {
 		first = pos
 	}
-	if subs, _ := app.Metadata[legacy.MetaSubcommands].([]string); len(first) > 0 && slices.Contains(subs, first[0]) {
-		return nil, fmt.Errorf("the first positional %q names a subcommand of %s, which the command would run instead", first[0], strings.Join(append([]string{c.Program}, c.Path...), " "))
+	if len(first) > 0 {
+		where := strings.Join(append([]string{c.Program}, c.Path...), " ")
+		if subs, _ := stringList(app.Metadata[legacy.MetaSubcommands]); slices.Contains(subs, first[0]) {
+			return nil, fmt.Errorf("the first positional %q names a subcommand of %s, which the command would run instead", first[0], where)
+		}
+		if words, _ := stringList(app.Metadata[legacy.MetaHelpWords]); slices.Contains(words, first[0]) {
+			return nil, fmt.Errorf("the first positional %q is a word %s answers with its help instead of running, so it cannot be the first positional", first[0], where)
+		}
 	}
 	var argv []string
 	for i, word := range c.Path {

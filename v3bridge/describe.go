@@ -17,7 +17,7 @@ import (
 // skip (may be nil) is left out with its subtree, as are help and hidden commands.
 // Warnings name what could not be described exactly.
 func Describe(root, skip *cli.Command) *appspec.Tree {
-	d := &describer{skip: skip}
+	d := &describer{root: root, skip: skip}
 	t := &appspec.Tree{
 		Format:          appspec.Format,
 		Name:            root.Name,
@@ -36,7 +36,7 @@ func Describe(root, skip *cli.Command) *appspec.Tree {
 	t.Commands = d.commands(root, path, seps)
 	t.Flags = d.flags(root, len(t.Commands) == 0, path)
 	if len(t.Commands) == 0 {
-		t.Meta = withSeparators(argMeta(root), seps)
+		t.Meta = withHelpWords(withSeparators(argMeta(root), seps), root, root)
 	}
 	if len(d.trimmed) > 0 {
 		// Every leaf gets the tree's list: a leaf's flags include its ancestors', and a
@@ -54,11 +54,22 @@ func Describe(root, skip *cli.Command) *appspec.Tree {
 }
 
 type describer struct {
+	root     *cli.Command
 	skip     *cli.Command
 	warnings []string
 	// trimmed are the string flags whose StringConfig says TrimSpace
 	// (appspec.MetaTrimmedFlags).
 	trimmed []string
+}
+
+// withHelpWords declares in meta (appspec.MetaHelpWords) that leaf answers a first
+// positional "help" or "h" with its help, as v3 does unless the leaf or the root hides
+// its help (HideHelp, HideHelpCommand).
+func withHelpWords(meta map[string]json.RawMessage, root, leaf *cli.Command) map[string]json.RawMessage {
+	if root.HideHelp || root.HideHelpCommand || leaf.HideHelp || leaf.HideHelpCommand {
+		return meta
+	}
+	return withKey(meta, appspec.MetaHelpWords, json.RawMessage(`["help","h"]`))
 }
 
 // withKey sets meta[key] to b, making meta when it is nil.
@@ -121,6 +132,10 @@ func (d *describer) commands(c *cli.Command, path []string, seps []string) []app
 		p := append(append([]string(nil), path...), sub.Name)
 		subSeps := separators(seps, sub)
 		subs := d.commands(sub, p, subSeps)
+		meta := leafMeta(sub, len(subs) == 0, subSeps)
+		if len(subs) == 0 {
+			meta = withHelpWords(meta, d.root, sub)
+		}
 		if sub.Action == nil && len(subs) == 0 {
 			continue
 		}
@@ -138,7 +153,7 @@ func (d *describer) commands(c *cli.Command, path []string, seps []string) []app
 			Package:         appspec.PackageOf(sub.Action),
 			Flags:           d.flags(sub, len(subs) == 0, p),
 			Subcommands:     subs,
-			Meta:            leafMeta(sub, len(subs) == 0, subSeps),
+			Meta:            meta,
 		})
 	}
 	return out

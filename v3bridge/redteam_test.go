@@ -178,3 +178,31 @@ func TestRedTeamCommandSeparators(t *testing.T) {
 	require.NoError(t, mkWhole().Run(context.Background(), append([]string{"kit"}, argv...)))
 	assert.Equal(t, []string{"a,b;c"}, got, "argv %q", argv)
 }
+
+// TestHelpWordIsNotAPositional: v3 answers a first positional "help" or "h" with the
+// command's help and runs nothing; Argv refuses it, unless the root or the leaf hides
+// its help, when the command gets the word.
+func TestHelpWordIsNotAPositional(t *testing.T) {
+	var got string
+	mk := func(hide bool) func() *cli.Command {
+		return func() *cli.Command {
+			return &cli.Command{Name: "kit", Writer: io.Discard, ErrWriter: io.Discard, HideHelp: hide,
+				Commands: []*cli.Command{{Name: "say", ArgsUsage: "WORD",
+					Action: func(_ context.Context, c *cli.Command) error { got = c.Args().First(); return nil }},
+					v3bridge.Command(nil)}}
+		}
+	}
+	for _, hide := range []bool{false, true} {
+		cmds, err := serveKit(mk(hide))
+		require.NoError(t, err)
+		argv, err := adapter.Argv(cmds["say"], json.RawMessage(`{"word":"help"}`))
+		if !hide {
+			assert.ErrorContains(t, err, `the first positional "help" is a word kit say answers with its help`, "argv %q", argv)
+			continue
+		}
+		require.NoError(t, err)
+		got = ""
+		require.NoError(t, mk(hide)().Run(context.Background(), append([]string{"kit"}, argv...)))
+		assert.Equal(t, "help", got, "argv %q", argv)
+	}
+}

@@ -37,6 +37,11 @@ const MetaArgTypes = MetaPrefix + "arg_types"
 // StringConfig.TrimSpace): a list of flag names.
 const MetaTrimmedFlags = MetaPrefix + "trimmed_flags"
 
+// MetaHelpWords is the key (tool/legacy's MetaHelpWords) under which a leaf declares,
+// in [Command.Meta] ([Tree.Meta] for an app without subcommands), the words it answers
+// with its help when one is its first positional (urfave/cli v3's "help" and "h").
+const MetaHelpWords = MetaPrefix + "help_words"
+
 // MetaSliceSeparators is the key (tool/legacy's MetaSliceSeparators) under which a
 // command declares, in [Command.Meta], every separator at which the program splits the
 // values of its string list flags, when that is not the app's alone: urfave/cli v3

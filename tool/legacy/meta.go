@@ -73,6 +73,11 @@ const (
 	// subcommands (a group with an action of its own), set by [FromApp]: urfave/cli runs
 	// the subcommand a first positional names, so an undeclared list is not offered.
 	MetaSubcommands = "cmdbridge.subcommands"
+	// MetaHelpWords ([]string): the words the command answers with its help, instead of
+	// running, when one is its first positional: urfave/cli's "help" and "h", unless
+	// the command hides its help (HideHelp, HideHelpCommand). Set by [FromApp] for an
+	// app's commands, and by a describer for a described program's (v3bridge).
+	MetaHelpWords = appspec.MetaHelpWords
 )
 
 // Choices is implemented by a cli.Generic flag value that accepts one of a fixed set of

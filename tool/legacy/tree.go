@@ -152,6 +152,16 @@ func FromApp(newApp func() *cli.App, opts TreeOptions) ([]Command, error) {
 				extra[MetaNoArgs] = true
 			}
 		}
+		// urfave/cli answers a first positional "help" or "h" with the command's help,
+		// unless the command hides it (the app, for an app without subcommands). A
+		// described program says so itself (its rebuilt tree hides help everywhere).
+		hides := app.HideHelp || app.HideHelpCommand
+		if c != nil {
+			hides = c.HideHelp || c.HideHelpCommand
+		}
+		if _, declared := extra[MetaHelpWords]; !declared && !hides {
+			extra[MetaHelpWords] = []string{"help", "h"}
+		}
 		if c != nil && len(c.Subcommands) > 0 {
 			var subs []string
 			for _, s := range c.Subcommands {
