@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,7 +52,7 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 		var in struct {
 			Query string `json:"query"`
 		}
-		if bad := onDemandInput(req, &in, o); bad != nil {
+		if bad := onDemandInput(req, &in, o, "query"); bad != nil {
 			return bad, nil
 		}
 		words := strings.Fields(strings.ToLower(in.Query))
@@ -81,7 +85,7 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 		var in struct {
 			Name string `json:"name"`
 		}
-		if bad := onDemandInput(req, &in, o); bad != nil {
+		if bad := onDemandInput(req, &in, o, "name"); bad != nil {
 			return bad, nil
 		}
 		t, ok := byName[in.Name]
@@ -100,7 +104,7 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
 		}
-		if bad := onDemandInput(req, &in, o); bad != nil {
+		if bad := onDemandInput(req, &in, o, "name", "arguments"); bad != nil {
 			return bad, nil
 		}
 		t, ok := byName[in.Name]
@@ -116,13 +120,34 @@ func onDemandTools(srv *sdkmcp.Server, k *kernel.Kernel, caller kernel.Caller, t
 }
 
 // onDemandInput decodes the arguments of a call of an on-demand tool into in. Arguments
-// of the wrong shape are the caller's INVALID_INPUT, not an empty query or name.
-func onDemandInput(req *sdkmcp.CallToolRequest, in any, o options) *sdkmcp.CallToolResult {
+// of the wrong shape are the caller's INVALID_INPUT, not an empty query or name. So is a
+// property that is not exactly one of props: encoding/json would match "Name" (or
+// "nam\u212Ae"-like Unicode folds) to name, so {"name":"fx_echo","Name":"fx_wipe"}
+// would call the tool that a host, a proxy or an approval screen, reading the
+// arguments case-sensitively as JSON does, never saw.
+func onDemandInput(req *sdkmcp.CallToolRequest, in any, o options, props ...string) *sdkmcp.CallToolResult {
 	raw := bytes.TrimSpace(req.Params.Arguments)
 	if len(raw) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(raw, in); err != nil {
+	var obj map[string]json.RawMessage
+	err := json.Unmarshal(raw, &obj)
+	if err == nil {
+		var unknown []string
+		for key := range obj {
+			if !slices.Contains(props, key) {
+				unknown = append(unknown, strconv.Quote(key))
+			}
+		}
+		if len(unknown) > 0 {
+			sort.Strings(unknown)
+			err = fmt.Errorf("unknown properties %s (its properties are %s)", strings.Join(unknown, ", "), strings.Join(props, ", "))
+		}
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, in)
+	}
+	if err != nil {
 		return toResult(kernel.Result{Output: tool.Fail(tool.CodeInvalidInput,
 			"%s: the arguments do not match its input schema: %v", req.Params.Name, err)}, o.maxResultBytes)
 	}
