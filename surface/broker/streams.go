@@ -68,6 +68,10 @@ func EnsureStreams(ctx context.Context, js jetstream.JetStream, o StreamOptions)
 		cfg.Replicas = o.Replicas
 		cfg.MaxAge = o.MaxAge
 		cfg.Duplicates = o.Duplicates
+		// Nothing here removes a message but its age: refusing purges and deletions
+		// keeps any client that can make the account's JetStream act for it (see
+		// WorkspacePermissions on reply subjects) from emptying a stream.
+		cfg.DenyPurge, cfg.DenyDelete = true, true
 		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
 			return fmt.Errorf("broker: stream %s: %w", cfg.Name, err)
 		}
