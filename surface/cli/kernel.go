@@ -98,7 +98,10 @@ func terminalApprover(in io.Reader, out io.Writer) kernel.Approver {
 		if req.StdinHash != "" {
 			stdin = " and stdin of SHA-256 " + req.StdinHash
 		}
-		fmt.Fprintf(out, "cmdbridge: approve %s (rule %s) with input %s%s? [y/N] ", req.Tool, req.Rule, req.Input, stdin)
+		// Each property on a line of its own, display-changing characters escaped:
+		// what is shown is what runs.
+		input := "  " + strings.ReplaceAll(req.ShownInput(0), "\n", "\n  ")
+		fmt.Fprintf(out, "cmdbridge: approve %s (rule %s)%s with input\n%s\n[y/N] ", req.Tool, req.Rule, stdin, input)
 		answer := make(chan string, 1)
 		go func() {
 			s, _ := lines.ReadString('\n')

@@ -123,15 +123,12 @@ func (e *elicitation) inputRequired(res kernel.Result) *sdkmcp.CallToolResult {
 	}
 }
 
-// maxShownInput bounds the input quoted in the question.
-const maxShownInput = 2000
+// maxShownValue bounds each input value quoted in the question (every property is
+// shown, each value cut after this many bytes: kernel.ApprovalRequest.ShownInput).
+const maxShownValue = 500
 
 func approvalMessage(r kernel.ApprovalRequest) string {
-	input := string(r.Input)
-	if len(input) > maxShownInput {
-		input = input[:maxShownInput] + "…"
-	}
-	msg := fmt.Sprintf("Approve a %s call of %s?\nPolicy rule: %s\nInput: %s", r.Effect, r.Tool, r.Rule, input)
+	msg := fmt.Sprintf("Approve a %s call of %s?\nPolicy rule: %s\nInput:\n%s", r.Effect, r.Tool, r.Rule, r.ShownInput(maxShownValue))
 	if r.StdinHash != "" {
 		msg += "\nStdin: SHA-256 " + r.StdinHash
 	}
