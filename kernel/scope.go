@@ -37,6 +37,15 @@ func resolveLinks(base, p string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = base + string(filepath.Separator) + p
 	}
+	if !filepath.IsAbs(p) {
+		// base should be absolute (the kernel's is); walked from the root, a relative
+		// one would name the root itself.
+		wd, err := os.Getwd()
+		if err != nil {
+			return p, false
+		}
+		p = wd + string(filepath.Separator) + p
+	}
 	links := maxLinks
 	r := walkPath(string(filepath.Separator), p, &links)
 	return r, links >= 0

@@ -1,9 +1,12 @@
 package kernel
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestURLInputsNameTheirFiles: a URL input's file:, sqlite: and sqlite3: URLs name their
@@ -37,4 +40,15 @@ func TestURLInputsNameTheirFiles(t *testing.T) {
 	}
 	assert.Equal(t, []pathValue{{"file:app.db", "file:app.db"}}, pathValues("file:app.db", false), "a plain path input takes the value as it is")
 	assert.Equal(t, []pathValue{{"file:../x.db", "../x.db"}}, pathValues("file:../x.db", true), "a URL keeps the value given, for the refusal")
+}
+
+// TestResolvePathOfARelativeBase: a relative base is taken from the working directory,
+// never walked from the root (where "." would name the root itself).
+func TestResolvePathOfARelativeBase(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	t.Chdir(dir)
+	require.NoError(t, os.Mkdir("ws", 0o755))
+	assert.Equal(t, filepath.Join(dir, "ws"), resolvePath("ws", "."))
+	assert.Equal(t, filepath.Join(dir, "ws", "a", "b"), resolvePath("ws", "a/b"))
 }
