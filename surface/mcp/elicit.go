@@ -8,6 +8,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,14 +93,49 @@ func (e *elicitation) fromAnswer(_ context.Context, r kernel.ApprovalRequest) (b
 	if !ok {
 		return false, errors.New("the client's answer is not an elicitation result")
 	}
-	if !hmac.Equal([]byte(e.state), []byte(approvalState(r))) {
-		return false, errors.New("the client's answer was given for another call (tool, input or stdin differs)")
+	issued, nonce, ok := parseState(e.state)
+	if !ok || !hmac.Equal([]byte(e.state), []byte(signState(r, issued, nonce))) {
+		return false, errors.New("the client's answer was given for another call (tool, input or stdin differs, or another caller)")
+	}
+	now := time.Now()
+	if now.Sub(issued) > approvalValidity || issued.After(now.Add(time.Minute)) {
+		return false, fmt.Errorf("the approval question was asked more than %v ago: call again to be asked again", approvalValidity)
 	}
 	if answer.Action != "accept" {
 		return false, nil
 	}
 	approve, _ := answer.Content["approve"].(bool)
+	if approve && !spendState(e.state, issued, now) {
+		return false, errors.New("this approval has run its call already: call again to be asked again")
+	}
 	return approve, nil
+}
+
+// approvalValidity is how long the answer to an approval question may take to come
+// back; an approving answer runs one call ([spendState]).
+const approvalValidity = 10 * time.Minute
+
+// spent holds the request states whose approving answer has run its call, until they
+// expire: an approval is not a standing permission to repeat the call.
+var spent = struct {
+	sync.Mutex
+	m map[string]time.Time
+}{m: map[string]time.Time{}}
+
+// spendState records state as used and reports whether it was not already.
+func spendState(state string, issued, now time.Time) bool {
+	spent.Lock()
+	defer spent.Unlock()
+	for s, at := range spent.m {
+		if now.Sub(at) > approvalValidity {
+			delete(spent.m, s)
+		}
+	}
+	if _, used := spent.m[state]; used {
+		return false
+	}
+	spent.m[state] = issued
+	return true
 }
 
 // inputRequired is the result that asks the client for the deferred approval, or nil
@@ -138,14 +177,37 @@ func approvalMessage(r kernel.ApprovalRequest) string {
 	return msg
 }
 
-// approvalState binds an answer to the tool, canonical input and stdin it was asked
-// about.
+// approvalState binds an answer to the tool, canonical input, stdin and caller it was
+// asked about, to when it was asked, and to this one question (a random nonce, so two
+// questions about the same call are told apart): "<unix seconds>.<nonce>.<signature>".
 func approvalState(r kernel.ApprovalRequest) string {
+	nonce := make([]byte, 12)
+	if _, err := rand.Read(nonce); err != nil {
+		panic("mcp: no randomness for an approval state: " + err.Error())
+	}
+	return signState(r, time.Now(), base64.RawURLEncoding.EncodeToString(nonce))
+}
+
+func signState(r kernel.ApprovalRequest, issued time.Time, nonce string) string {
+	secs := strconv.FormatInt(issued.Unix(), 10)
 	m := hmac.New(sha256.New, stateKey)
-	m.Write([]byte(r.Tool))
-	m.Write([]byte{0})
-	m.Write([]byte(r.StdinHash))
-	m.Write([]byte{0})
+	for _, part := range []string{r.Tool, r.StdinHash, r.Subject, secs, nonce} {
+		m.Write([]byte(part))
+		m.Write([]byte{0})
+	}
 	m.Write(r.Input)
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	return secs + "." + nonce + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// parseState reads when a request state says its question was asked, and its nonce.
+func parseState(state string) (time.Time, string, bool) {
+	parts := strings.Split(state, ".")
+	if len(parts) != 3 {
+		return time.Time{}, "", false
+	}
+	n, err := strconv.ParseInt(parts[0], 10, 64)
+	if err != nil {
+		return time.Time{}, "", false
+	}
+	return time.Unix(n, 0), parts[1], true
 }

@@ -168,7 +168,7 @@ func TestElicitationOnlyForAsk(t *testing.T) {
 
 // TestAnApprovalAnswersOnlyItsOwnCall drives the multi round-trip by hand: an answer
 // whose requestState the server did not issue for this tool and input does not approve
-// the retried call; the issued one does.
+// the retried call; the issued one does, once.
 func TestAnApprovalAnswersOnlyItsOwnCall(t *testing.T) {
 	var seen results
 	k := newFixtureKernel(t, t.TempDir(), seen.add)
@@ -202,6 +202,19 @@ func TestAnApprovalAnswersOnlyItsOwnCall(t *testing.T) {
 	out = mcptest.DecodeResult(t, honest)
 	require.True(t, out.Success, "%+v", out.Error)
 	assert.Empty(t, client.questions(), "the client answered by hand")
+
+	// The approval ran its call; sent again, it runs nothing: a person approved one call.
+	ran := len(seen.list())
+	replay, err := cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_wipe", Arguments: map[string]any{},
+		InputResponses: yes, RequestState: first.RequestState})
+	require.NoError(t, err)
+	out = mcptest.DecodeResult(t, replay)
+	require.NotNil(t, out.Error, "a replayed approval ran the call again")
+	assert.Equal(t, tool.CodeApprovalDenied, out.Error.Code)
+	assert.Contains(t, out.Error.Message, "has run its call already")
+	for _, r := range seen.list()[ran:] {
+		assert.NotEqual(t, "approved", r.Receipt.Decision, "%+v", r.Receipt)
+	}
 }
 
 // TestElicitationOverStreamableHTTP: the same question and answer over the streamable
