@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"fmt"
 	nethttp "net/http"
 
 	"github.com/cmdbridge/cmdbridge/kernel"
@@ -74,7 +75,8 @@ type Publisher interface {
 // the hub drops it when nobody listens, so publishing never blocks a call for long.
 //
 // A call refused with APPROVAL_REQUIRED (HTTP calls, and MCP calls of clients that
-// cannot elicit, are non-interactive) also publishes a durable
+// cannot elicit, are non-interactive) also publishes, unless the caller already has
+// MaxPendingApprovals unacknowledged, a durable
 // agent-runtime:approval_requested on the caller's channel (its subject), with the call
 // id as approval_id: an operator UI sees it through the outbox even if it connects
 // later. Nothing waits for an answer; approving means re-running the call interactively
@@ -109,12 +111,25 @@ func PublishToolCalled(hub Publisher, onError func(error)) func(ToolCalled) {
 		if tc.StdinHash != "" {
 			payload["stdin_hash"] = tc.StdinHash
 		}
+		if b, ok := hub.(backlogger); ok {
+			// Durable, like a command: one subject's refusals may not fill the outbox.
+			// The call is refused all the same; only its request event is not kept.
+			if n, _ := b.Backlog(tc.From, events.KindApprovalRequested); n >= MaxPendingApprovals {
+				report(fmt.Errorf("approval_requested of call %s not published: %s already has %d unacknowledged", tc.CallID, tc.From, n))
+				return
+			}
+		}
 		a := events.ApprovalRequested(tc.From, tc.RunID, tc.CallID, tc.CallID, tc.Tool, payload)
 		a.From = tc.From
 		_, err = hub.Publish(context.Background(), a)
 		report(err)
 	}
 }
+
+// MaxPendingApprovals bounds the unacknowledged approval_requested events one subject
+// may have in the outbox: past it, a refused call's request is not published (the
+// refusal itself is unchanged), until some are acknowledged.
+const MaxPendingApprovals = 1024
 
 // ApprovalResolution is the resolution an approval_requested event states: the refused
 // call does not wait, so approving it means running it again where a person can answer.

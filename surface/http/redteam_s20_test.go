@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	nethttp "net/http"
 	"strings"
@@ -384,4 +385,38 @@ func TestRedTeamResumeShowsOnlyTheTokensEvents(t *testing.T) {
 		cancel()
 		_ = resp.Body.Close()
 	}
+}
+
+// TestRedTeamApprovalRequestsAreBounded: the attack is a token that may call an
+// approval-required tool calling it again and again: each refusal published a durable
+// approval_requested, kept on disk and replayed to every fresh stream until
+// acknowledged. Expected: past MaxPendingApprovals unacknowledged for the subject, a
+// refusal publishes none (and says so to the error hook); another subject's still
+// goes out, and acknowledging frees the allowance.
+func TestRedTeamApprovalRequestsAreBounded(t *testing.T) {
+	hub := newHub(t, t.TempDir())
+	var dropped []error
+	publish := surfacehttp.PublishToolCalled(hub, func(err error) { dropped = append(dropped, err) })
+	refuse := func(from string, i int) {
+		publish(surfacehttp.ToolCalled{From: from, RunID: "r", CallID: fmt.Sprintf("%s-%d", from, i), Tool: "t:wipe",
+			Status: "refused", ErrorCode: tool.CodeApprovalRequired, Rule: "default-destructive-ask"})
+	}
+	count := func(from string) int {
+		n, _ := hub.Backlog(from, events.KindApprovalRequested)
+		return n
+	}
+	for i := 0; i < surfacehttp.MaxPendingApprovals+5; i++ {
+		refuse("ws-1", i)
+	}
+	assert.Equal(t, surfacehttp.MaxPendingApprovals, count("ws-1"))
+	require.Len(t, dropped, 5)
+	assert.Contains(t, dropped[0].Error(), "already has 1024 unacknowledged")
+
+	refuse("ws-2", 0)
+	assert.Equal(t, 1, count("ws-2"), "another subject's allowance is its own")
+
+	_, err := hub.AckChannel("ws-1", 1<<40)
+	require.NoError(t, err)
+	refuse("ws-1", -1)
+	assert.Equal(t, 1, count("ws-1"), "acknowledging frees the allowance")
 }
