@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -96,8 +97,13 @@ const (
 	sleepMaxTimeout     = 20 * time.Second
 )
 
-// blockStarted receives a value when fx:block is running.
-var blockStarted = make(chan struct{}, 1)
+// blockStarted receives a value when fx:block is running; blockRunning counts the
+// fx:block calls running now, blockRuns every one that started.
+var (
+	blockStarted = make(chan struct{}, 1)
+	blockRunning atomic.Int32
+	blockRuns    atomic.Int32
+)
 
 // fixtureNative: echo (read-only, reports whether the call was interactive), fail (a
 // tool failure), wipe (destructive: the default policy asks), write (a declared write
@@ -129,6 +135,9 @@ func fixtureNative(t testing.TB) *native.Registry {
 	add(native.New(tool.Spec{Name: "fx:block", Description: "Wait until the call is cancelled.",
 		Annotations: tool.Annotations{ReadOnlyHint: true}},
 		func(ctx context.Context, env *tool.Env, in noIn) tool.Output {
+			blockRuns.Add(1)
+			blockRunning.Add(1)
+			defer blockRunning.Add(-1)
 			select {
 			case blockStarted <- struct{}{}:
 			default:

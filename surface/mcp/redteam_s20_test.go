@@ -380,3 +380,57 @@ func TestRedTeamStdioHostileFraming(t *testing.T) {
 	alive(9)
 	c.rest()
 }
+
+// TestRedTeamCallsAreBounded: a client may send calls as fast as it likes, and every
+// one used to run at once (500 one-second calls ended in 1.2 s), each perhaps a
+// program. Expected: with Config.MaxConcurrentCalls 2, two run and the others wait; a
+// call that ends frees its slot for a waiting one; a waiting call that is cancelled
+// never runs.
+func TestRedTeamCallsAreBounded(t *testing.T) {
+	k := newFixtureKernel(t, t.TempDir(), nil)
+	t.Cleanup(func() { _ = k.Close() })
+	cs := connectInMemoryWith(t, k, nil, mcp.Config{MaxConcurrentCalls: 2})
+	// fx:block's start signal is shared: leave none behind for the next test.
+	t.Cleanup(func() {
+		select {
+		case <-blockStarted:
+		default:
+		}
+	})
+	before := blockRuns.Load()
+	runs := func() int32 { return blockRuns.Load() - before }
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+			require.True(t, time.Now().Before(deadline), "waited a minute for %s", what)
+		}
+	}
+	var cancels []context.CancelFunc
+	t.Cleanup(func() {
+		for _, c := range cancels {
+			c()
+		}
+	})
+	start := func() context.CancelFunc {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancels = append(cancels, cancel)
+		go func() { _, _ = cs.CallTool(ctx, &sdkmcp.CallToolParams{Name: "fx_block", Arguments: map[string]any{}}) }()
+		return cancel
+	}
+	first := start()
+	waitFor("the first call to run", func() bool { return runs() == 1 })
+	start()
+	waitFor("the second call to run", func() bool { return runs() == 2 })
+	third, fourth := start(), start()
+	time.Sleep(200 * time.Millisecond) // were they let through, they would be running by now
+	assert.EqualValues(t, 2, blockRunning.Load(), "more calls ran than the bound")
+	assert.EqualValues(t, 2, runs())
+
+	first()
+	waitFor("a waiting call to take the freed slot", func() bool { return runs() == 3 })
+	third()
+	fourth()
+	waitFor("the cancelled calls to end", func() bool { return blockRunning.Load() == 1 })
+	time.Sleep(200 * time.Millisecond)
+	assert.EqualValues(t, 3, runs(), "a call cancelled while it waited ran")
+}

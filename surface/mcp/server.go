@@ -43,6 +43,8 @@ const (
 	DefaultProgressInterval = 5 * time.Second
 	// DefaultSessionIdle is how long an idle streamable HTTP session lives.
 	DefaultSessionIdle = 30 * time.Minute
+	// DefaultMaxConcurrentCalls bounds the tools/call requests one server runs at once.
+	DefaultMaxConcurrentCalls = 64
 )
 
 // Config configures a server and its transports; the zero Config serves with the
@@ -67,6 +69,11 @@ type Config struct {
 	// tools): the others are not listed, and in on-demand mode not found, described
 	// or called either. Nil serves every tool of the kernel's view.
 	Sees func(name string) bool
+	// MaxConcurrentCalls bounds the tools/call requests the server runs at once, over
+	// all its sessions (<= 0: [DefaultMaxConcurrentCalls]); a call past it waits for
+	// a slot, or for its cancellation. A client cannot start more programs at once
+	// than this, however fast it sends.
+	MaxConcurrentCalls int
 	// MaxResultBytes caps the serialised size of a tools/call result (text and
 	// structured content together; <= 0: [DefaultMaxResultBytes]). A larger result is
 	// replaced by one without data whose metadata says it was truncated.
@@ -108,6 +115,7 @@ type options struct {
 	dialect        tool.Dialect
 	onDemand       bool
 	sees           func(string) bool
+	maxCalls       int
 }
 
 // StrictMetaKey is the _meta key, true on a tool in tools/list, of a tool whose input
@@ -137,7 +145,10 @@ func (c Config) options() options {
 		name: c.Name, version: c.Version, instructions: c.Instructions, logger: c.Logger,
 		maxResultBytes: c.MaxResultBytes, progressEvery: c.ProgressInterval, sessionIdle: c.SessionIdle,
 		maxBody: c.MaxBodyBytes, origins: c.AllowedOrigins, eventStore: c.EventStore,
-		dialect: c.SchemaDialect, onDemand: c.OnDemand, sees: c.Sees,
+		dialect: c.SchemaDialect, onDemand: c.OnDemand, sees: c.Sees, maxCalls: c.MaxConcurrentCalls,
+	}
+	if o.maxCalls <= 0 {
+		o.maxCalls = DefaultMaxConcurrentCalls
 	}
 	if o.name == "" {
 		o.name = "cmdbridge"
@@ -197,7 +208,7 @@ func newServer(k *kernel.Kernel, caller kernel.Caller, o options) (*sdkmcp.Serve
 		// it is built and no tools/list_changed notification is ever sent.
 		Capabilities: &sdkmcp.ServerCapabilities{Tools: &sdkmcp.ToolCapabilities{}},
 	})
-	inflight := &callGate{}
+	inflight := &callGate{slots: make(chan struct{}, o.maxCalls)}
 	if o.onDemand {
 		onDemandTools(srv, k, caller, tools, inflight, o) // ondemand.go
 		return srv, inflight, nil
@@ -333,6 +344,13 @@ func callHandler(k *kernel.Kernel, caller kernel.Caller, t mcpTool, inflight *ca
 	return func(ctx context.Context, req *sdkmcp.CallToolRequest) (*sdkmcp.CallToolResult, error) {
 		if inflight.mu.TryRLock() {
 			defer inflight.mu.RUnlock()
+			select {
+			case inflight.slots <- struct{}{}:
+				defer func() { <-inflight.slots }()
+			case <-ctx.Done():
+				// Cancelled while waiting for a slot: the kernel records it CANCELLED
+				// and dispatches nothing.
+			}
 		} else {
 			// The server is stopping: the kernel records the call as CANCELLED and
 			// dispatches nothing, so nothing runs while the descriptors are restored.
@@ -498,7 +516,11 @@ func truncated(out tool.Output, rec evidence.Receipt, size, limit int) tool.Outp
 }
 
 // callGate tracks the calls in flight: each holds a read lock; close takes the write
-// lock, so it waits for them, and a call arriving afterwards is refused.
-type callGate struct{ mu sync.RWMutex }
+// lock, so it waits for them, and a call arriving afterwards is refused. A running
+// call also holds one of slots (Config.MaxConcurrentCalls).
+type callGate struct {
+	mu    sync.RWMutex
+	slots chan struct{}
+}
 
 func (g *callGate) close() { g.mu.Lock() }
