@@ -3,7 +3,6 @@ package delivery
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cmdbridge/cmdbridge/delivery/storage"
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 )
 
 // beginJournal begins a journal on root, failing the test when it cannot.
@@ -36,14 +36,7 @@ func contentOrAbsent(t *testing.T, p string) string {
 // point the rollback does not cross.
 func TestJournalUnstagesAfterFailedCommit(t *testing.T) {
 	root := t.TempDir()
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", out)
-		return string(out)
-	}
+	git := func(args ...string) string { return gittest.Run(t, root, args...) }
 	git("init", "-q", "-b", "main")
 	require.NoError(t, os.WriteFile(filepath.Join(root, "a"), []byte("1"), 0o644))
 	git("add", "a")

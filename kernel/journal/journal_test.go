@@ -3,13 +3,14 @@ package journal
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cmdbridge/cmdbridge/internal/gittest"
 )
 
 // repo makes a git repository with one commit of file a ("1") and returns its root.
@@ -26,12 +27,7 @@ func repo(t testing.TB) string {
 
 func runGit(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(gittest.Run(t, dir, args...))
 }
 
 func content(t *testing.T, p string) string {
