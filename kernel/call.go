@@ -95,7 +95,7 @@ func (k *Kernel) run(ctx context.Context, req Request, queued time.Time) Result 
 	c.recordable = true
 	// 2. resolve.
 	name, ok := k.names.Resolve(req.Tool)
-	if !ok {
+	if !ok || !req.Caller.Sees(name) {
 		return c.refuse(tool.Refuse(tool.CodeToolNotFound, "unknown tool %q", req.Tool))
 	}
 	e := k.entries[name]

@@ -126,3 +126,29 @@ func TestRedTeamReadOnlyCallerAndEffects(t *testing.T) {
 		})
 	}
 }
+
+// TestRedTeamCallerToolsBoundWhatItCalls: a caller with tool globs (a token's) that
+// reaches a tool outside them — through a surface that lists it by mistake, as MCP on
+// demand once did — gets what an unknown tool gets, and nothing runs; a tool inside
+// them runs; no globs at all (an empty list) reach nothing, and nil every tool.
+func TestRedTeamCallerToolsBoundWhatItCalls(t *testing.T) {
+	k, _ := newKernel(t, &probe{})
+	call := func(tools []string, name string) tool.Output {
+		r := req(name, `{}`)
+		r.Caller = kernel.Caller{Subject: "s", Read: []string{"."}, Tools: tools}
+		return k.Call(context.Background(), r).Output
+	}
+	unknown := call(nil, "test:nope")
+	require.NotNil(t, unknown.Error)
+	out := call([]string{"test:r*"}, "test:echo")
+	require.NotNil(t, out.Error, "a tool outside the caller's globs ran")
+	assert.Equal(t, unknown.Error.Code, out.Error.Code)
+	assert.Equal(t, `unknown tool "test:echo"`, out.Error.Message)
+	out = call([]string{}, "test:echo")
+	require.NotNil(t, out.Error, "a caller with no tools called one")
+	assert.Equal(t, tool.CodeToolNotFound, out.Error.Code)
+	for _, tools := range [][]string{nil, {"test:*"}, {"test:echo"}} {
+		out = call(tools, "test:echo")
+		assert.True(t, out.Success, "%v: %+v", tools, out.Error)
+	}
+}

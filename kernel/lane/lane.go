@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/cmdbridge/cmdbridge/kernel/evidence"
 	"github.com/cmdbridge/cmdbridge/tool"
 )
@@ -112,6 +114,24 @@ type Caller struct {
 	// write scope also grants reading.
 	Read  []string
 	Write []string
+	// Tools, when not nil, are doublestar globs over the canonical names of the tools
+	// the caller may call (a token's tools): the kernel answers any other as it answers
+	// an unknown tool. Nil: every tool the kernel serves. Surfaces also keep the others
+	// out of their lists; this holds whatever a surface forgets.
+	Tools []string
+}
+
+// Sees reports whether c may call the tool of canonical name (see Tools).
+func (c Caller) Sees(name string) bool {
+	if c.Tools == nil {
+		return true
+	}
+	for _, g := range c.Tools {
+		if ok, err := doublestar.Match(g, name); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Call is one resolved call, as the kernel hands it to a lane.

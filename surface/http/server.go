@@ -375,7 +375,8 @@ func ClaimsFrom(ctx context.Context) (token.Claims, bool) {
 
 // Caller is the kernel caller a token's claims make: its subject and scopes.
 func Caller(c token.Claims) kernel.Caller {
-	return kernel.Caller{Subject: c.Subject, Read: c.Read, Write: c.Write}
+	// Tools never nil: a token without tool globs may call none.
+	return kernel.Caller{Subject: c.Subject, Read: c.Read, Write: c.Write, Tools: append([]string{}, c.Tools...)}
 }
 
 // authed checks the bearer token and hands its claims on; anything else is 401.
