@@ -36,7 +36,7 @@ func Describe(root, skip *cli.Command) *appspec.Tree {
 	t.Commands = d.commands(root, path, seps)
 	t.Flags = d.flags(root, len(t.Commands) == 0, path)
 	if len(t.Commands) == 0 {
-		t.Meta = withHelpWords(withSeparators(argMeta(root), seps), root, root)
+		t.Meta = leafMeta(root, root, seps)
 	}
 	if len(d.trimmed) > 0 {
 		// Every leaf gets the tree's list: a leaf's flags include its ancestors', and a
@@ -132,9 +132,9 @@ func (d *describer) commands(c *cli.Command, path []string, seps []string) []app
 		p := append(append([]string(nil), path...), sub.Name)
 		subSeps := separators(seps, sub)
 		subs := d.commands(sub, p, subSeps)
-		meta := leafMeta(sub, len(subs) == 0, subSeps)
+		meta := argMeta(sub)
 		if len(subs) == 0 {
-			meta = withHelpWords(meta, d.root, sub)
+			meta = leafMeta(d.root, sub, subSeps)
 		}
 		if sub.Action == nil && len(subs) == 0 {
 			continue
@@ -205,12 +205,10 @@ func argUsage(a cli.Argument) string {
 	return "[<" + n + ">]"
 }
 
-// leafMeta is argMeta, and for a leaf its separators (withSeparators).
-func leafMeta(c *cli.Command, leaf bool, seps []string) map[string]json.RawMessage {
-	if !leaf {
-		return argMeta(c)
-	}
-	return withSeparators(argMeta(c), seps)
+// leafMeta is a leaf's meta: argMeta, its separators (withSeparators) and its help
+// words (withHelpWords).
+func leafMeta(root, leaf *cli.Command, seps []string) map[string]json.RawMessage {
+	return withHelpWords(withSeparators(argMeta(leaf), seps), root, leaf)
 }
 
 // argMeta declares the JSON types of c's numeric arguments (IntArg, UintArgs,
