@@ -38,18 +38,28 @@ func writeFileAtomic(p string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	if fi, err := os.Stat(p); err == nil {
-		if fi.IsDir() {
-			return fmt.Errorf("%s is a directory", p)
-		}
-		perm = fi.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	fi, err := os.Stat(p)
+	if perm, err = keptPerm(fi, err, p, perm); err != nil {
 		return err
 	}
 	if err := renameio.WriteFile(p, data, perm, renameio.WithTempDir(dir), renameio.WithStaticPermissions(perm)); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
 	return syncDir(os.Open(dir))
+}
+
+// keptPerm is the mode a write keeps, from the stat of the file (shown in errors): the
+// existing file's mode, or perm for a new one; a directory there is an error.
+func keptPerm(fi fs.FileInfo, err error, shown string, perm fs.FileMode) (fs.FileMode, error) {
+	switch {
+	case err == nil && fi.IsDir():
+		return 0, fmt.Errorf("%s is a directory", shown)
+	case err == nil:
+		return fi.Mode().Perm(), nil
+	case errors.Is(err, fs.ErrNotExist):
+		return perm, nil
+	}
+	return 0, err
 }
 
 // WriteFileAtomicIn is [WriteFileAtomic] for rel (slash-separated) inside root: every
@@ -72,12 +82,8 @@ func WriteFileAtomicIn(root *os.Root, rel string, data []byte, perm fs.FileMode)
 		return err
 	}
 	defer sub.Close()
-	if fi, err := sub.Stat(name); err == nil {
-		if fi.IsDir() {
-			return fmt.Errorf("%s is a directory", rel)
-		}
-		perm = fi.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	fi, err := sub.Stat(name)
+	if perm, err = keptPerm(fi, err, rel, perm); err != nil {
 		return err
 	}
 	if err := renameio.WriteFile(name, data, perm, renameio.WithRoot(sub), renameio.WithStaticPermissions(perm)); err != nil {
