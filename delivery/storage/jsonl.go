@@ -60,14 +60,23 @@ func KeepJSONL(path string, records ...any) error {
 	return appendJSONL(path, false, records...)
 }
 
-func appendJSONL(path string, journal bool, records ...any) error {
+// encodeLines is records as JSONL, one MarshalRecord line each.
+func encodeLines(path string, records []any) (*bytes.Buffer, error) {
 	var buf bytes.Buffer
 	for _, r := range records {
 		line, err := MarshalRecord(r)
 		if err != nil {
-			return fmt.Errorf("encode record for %s: %w", filepath.Base(path), err)
+			return nil, fmt.Errorf("encode record for %s: %w", filepath.Base(path), err)
 		}
 		buf.Write(line)
+	}
+	return &buf, nil
+}
+
+func appendJSONL(path string, journal bool, records ...any) error {
+	buf, err := encodeLines(path, records)
+	if err != nil {
+		return err
 	}
 	if !journal {
 		return appendLines(path, buf.Bytes())
@@ -290,13 +299,9 @@ func JSONReason(err error) string {
 // RewriteJSONL atomically replaces path with the given records, holding the append lock
 // so no concurrent append is lost. Only the commands the spec lists may rewrite a log.
 func RewriteJSONL(path string, records ...any) error {
-	var buf bytes.Buffer
-	for _, r := range records {
-		line, err := MarshalRecord(r)
-		if err != nil {
-			return fmt.Errorf("encode record for %s: %w", filepath.Base(path), err)
-		}
-		buf.Write(line)
+	buf, err := encodeLines(path, records)
+	if err != nil {
+		return err
 	}
 	return RewriteLines(path, buf.Bytes())
 }
