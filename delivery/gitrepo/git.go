@@ -331,34 +331,27 @@ func ParseWorktrees(out string) []Worktree {
 	var cur *Worktree
 	for _, line := range strings.Split(out, "\n") {
 		key, val, _ := strings.Cut(line, " ")
-		switch key {
-		case "worktree":
+		if key == "worktree" {
 			list = append(list, Worktree{Path: val})
 			cur = &list[len(list)-1]
+			continue
+		}
+		if cur == nil {
+			continue // a line before the first worktree
+		}
+		switch key {
 		case "HEAD":
-			if cur != nil {
-				cur.Head = val
-			}
+			cur.Head = val
 		case "branch":
-			if cur != nil {
-				cur.Branch = strings.TrimPrefix(val, "refs/heads/")
-			}
+			cur.Branch = strings.TrimPrefix(val, "refs/heads/")
 		case "detached":
-			if cur != nil {
-				cur.Detached = true
-			}
+			cur.Detached = true
 		case "bare":
-			if cur != nil {
-				cur.Bare = true
-			}
+			cur.Bare = true
 		case "locked":
-			if cur != nil {
-				cur.Locked = true
-			}
+			cur.Locked = true
 		case "prunable":
-			if cur != nil {
-				cur.Prunable = true
-			}
+			cur.Prunable = true
 		}
 	}
 	return list
